@@ -1,0 +1,487 @@
+"""Driver ↔ CUDA build and GPU ↔ arch-list compatibility, as pure functions over version tables.
+
+No torch import and no I/O: callers pass what they read from torch (``torch.version.cuda``,
+``torch.cuda.get_arch_list()``) and from NVML (driver version, CUDA driver version, compute
+capability), and get back a verdict with a one-line explanation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# --------------------------------------------------------------------------------------------------
+# Versions
+# --------------------------------------------------------------------------------------------------
+
+_VERSION_RE = re.compile(r"\d+(?:\.\d+)*")
+
+
+def parse_version(text: str | None) -> tuple[int, ...] | None:
+    """``"12.8"`` -> ``(12, 8)``; ``"570.153.02"`` -> ``(570, 153, 2)``; anything else -> None."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    if not _VERSION_RE.fullmatch(text):
+        return None
+    return tuple(int(part) for part in text.split("."))
+
+
+def decode_cuda_int(value: int | None) -> tuple[int, int] | None:
+    """Decode NVML / ``cudaDriverGetVersion`` encoding ``1000 * major + 10 * minor``: 12080 -> (12, 8).
+
+    0 (``cudaDriverGetVersion`` without a driver), negatives and non-integers give None.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        return None
+    return value // 1000, (value % 1000) // 10
+
+
+def format_cuda(version: tuple[int, int]) -> str:
+    return f"{version[0]}.{version[1]}"
+
+
+def _encode_cuda(version: tuple[int, int]) -> int:
+    return 1000 * version[0] + 10 * version[1]
+
+
+def _cuda_pair(text: str | None) -> tuple[int, int] | None:
+    parsed = parse_version(text)
+    if parsed is None or len(parsed) < 2:
+        return None
+    return parsed[0], parsed[1]
+
+
+def _os_key(os_name: str) -> str:
+    name = os_name.strip().lower()
+    return "windows" if name.startswith("win") or name == "nt" else "linux"
+
+
+# --------------------------------------------------------------------------------------------------
+# Driver tables
+# --------------------------------------------------------------------------------------------------
+
+# Minimum driver of each CUDA toolkit's GA release (updates raise it slightly; the GA number is what
+# a build of that CUDA version needs). Source: NVIDIA CUDA Toolkit Release Notes, "Table 3 CUDA
+# Toolkit and Corresponding Driver Versions" (https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/,
+# 13.2-era copy for 11.8-13.2; older copies of the same table for 11.0-11.7). From CUDA 13.1 the
+# Windows driver is no longer bundled and the table reads "N/A", so 13.x has no Windows entry.
+MIN_DRIVER: dict[tuple[int, int], dict[str, str]] = {
+    (11, 0): {"linux": "450.51.05", "windows": "451.48"},
+    (11, 1): {"linux": "455.23", "windows": "456.38"},
+    (11, 2): {"linux": "460.27.03", "windows": "460.82"},
+    (11, 3): {"linux": "465.19.01", "windows": "465.89"},
+    (11, 4): {"linux": "470.42.01", "windows": "471.11"},
+    (11, 5): {"linux": "495.29.05", "windows": "496.04"},
+    (11, 6): {"linux": "510.39.01", "windows": "511.23"},
+    (11, 7): {"linux": "515.43.04", "windows": "516.01"},
+    (11, 8): {"linux": "520.61.05", "windows": "520.06"},
+    (12, 0): {"linux": "525.60.13", "windows": "527.41"},
+    (12, 1): {"linux": "530.30.02", "windows": "531.14"},
+    (12, 2): {"linux": "535.54.03", "windows": "536.25"},
+    (12, 3): {"linux": "545.23.06", "windows": "545.84"},
+    (12, 4): {"linux": "550.54.14", "windows": "551.61"},
+    (12, 5): {"linux": "555.42.02", "windows": "555.85"},
+    (12, 6): {"linux": "560.28.03", "windows": "560.76"},
+    (12, 8): {"linux": "570.26", "windows": "570.65"},
+    (12, 9): {"linux": "575.51.03", "windows": "576.02"},
+    (13, 0): {"linux": "580.65.06"},
+    (13, 1): {"linux": "590.44.01"},
+    (13, 2): {"linux": "595.45.04"},
+}
+
+# Lowest driver that runs any build of a CUDA major through minor-version compatibility. Source: NVIDIA
+# "CUDA Compatibility" guide (https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html)
+# and release-notes Table 2: 11.x >= 450.80.02 / 452.39, 12.x >= 525.60.13 / 527.41, 13.x >= 580. The
+# guide gives 13.x only as the R580 branch; on Linux that branch starts at 580.65.06 (CUDA 13.0 GA),
+# on Windows any 580 driver is taken.
+MINOR_COMPAT_FLOOR: dict[int, dict[str, str]] = {
+    11: {"linux": "450.80.02", "windows": "452.39"},
+    12: {"linux": "525.60.13", "windows": "527.41"},
+    13: {"linux": "580.65.06", "windows": "580"},
+}
+
+_MINOR_COMPAT_LIMITS = "no JIT of newer PTX, some APIs need a newer driver"
+
+
+def _min_driver(cuda: tuple[int, int], os_key: str) -> str | None:
+    return MIN_DRIVER.get(cuda, {}).get(os_key)
+
+
+def _floor(major: int, os_key: str) -> str | None:
+    return MINOR_COMPAT_FLOOR.get(major, {}).get(os_key)
+
+
+def _at_least(version: tuple[int, ...], minimum: str | None) -> bool:
+    bound = parse_version(minimum)
+    return bound is not None and version >= bound
+
+
+def _infer_driver_cuda(driver: tuple[int, ...], os_key: str) -> tuple[int, int] | None:
+    """Highest CUDA version whose minimum driver this driver meets; a met major floor counts as X.0."""
+    met = [cuda for cuda in MIN_DRIVER if _at_least(driver, _min_driver(cuda, os_key))]
+    met += [(major, 0) for major in MINOR_COMPAT_FLOOR if _at_least(driver, _floor(major, os_key))]
+    return max(met, default=None)
+
+
+# --------------------------------------------------------------------------------------------------
+# Driver verdict
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DriverCompat:
+    status: str  # "ok" | "minor_compat" | "too_old" | "no_driver" | "unknown"
+    message: str
+    required_driver: str | None
+
+
+@dataclass(frozen=True)
+class _Driver:
+    version_text: str | None  # as reported, when it parses
+    version: tuple[int, ...] | None
+    cuda: tuple[int, int] | None
+    inferred: bool  # cuda was inferred from the version, not reported
+
+    def phrase(self) -> str:
+        if self.cuda is None:
+            return f"driver {self.version_text} predates CUDA 11.0"
+        supports = f"supports CUDA {format_cuda(self.cuda)}"
+        if self.version_text is None:
+            return f"the driver {supports}"
+        suffix = " (by its version number)" if self.inferred else ""
+        return f"driver {self.version_text} {supports}{suffix}"
+
+
+def driver_compat(
+    torch_cuda: str | None,
+    driver_cuda: int | None,
+    driver_version: str | None,
+    os_name: str = "linux",
+) -> DriverCompat:
+    """Whether the installed NVIDIA driver can run a torch built for ``torch_cuda``.
+
+    ``driver_cuda`` is ``nvmlSystemGetCudaDriverVersion()`` (12080), ``driver_version`` is
+    ``nvmlSystemGetDriverVersion()`` ("570.153.02"). Under WSL the driver is the Windows one, so
+    pass ``os_name="windows"`` there.
+    """
+    if torch_cuda is None:
+        return DriverCompat("unknown", "not a CUDA build of torch (torch.version.cuda is None)", None)
+    built = _cuda_pair(torch_cuda)
+    if built is None:
+        return DriverCompat("unknown", f"cannot read torch's CUDA version {torch_cuda!r}", None)
+    os_key = _os_key(os_name)
+    required = _min_driver(built, os_key)
+    if not driver_cuda and not driver_version:
+        needs = f" (needs driver >= {required})" if required else ""
+        message = f"no NVIDIA driver found; this torch is built for CUDA {format_cuda(built)}{needs}"
+        return DriverCompat("no_driver", message, required)
+    driver = _read_driver(driver_cuda, driver_version, os_key)
+    if driver is None:
+        message = f"cannot read the driver version (reported {driver_version!r}, CUDA {driver_cuda!r})"
+        return DriverCompat("unknown", message, required)
+    return _judge(built, driver, os_key, required)
+
+
+def _read_driver(driver_cuda: int | None, driver_version: str | None, os_key: str) -> _Driver | None:
+    version = parse_version(driver_version)
+    text = driver_version.strip() if version is not None and driver_version is not None else None
+    cuda = decode_cuda_int(driver_cuda)
+    if cuda is not None:
+        return _Driver(text, version, cuda, inferred=False)
+    if version is None:
+        return None
+    return _Driver(text, version, _infer_driver_cuda(version, os_key), inferred=True)
+
+
+def _judge(built: tuple[int, int], driver: _Driver, os_key: str, required: str | None) -> DriverCompat:
+    wheel = f"this torch is built for CUDA {format_cuda(built)}"
+    if driver.cuda is not None and driver.cuda >= built:
+        return DriverCompat("ok", f"{driver.phrase()}; {wheel}", required)
+    if driver.cuda is not None and driver.cuda[0] == built[0]:
+        return _judge_minor(built, driver, os_key, required)
+    if driver.cuda is None and required is None:
+        return DriverCompat("unknown", f"{driver.phrase()}; {wheel}, whose minimum driver is unknown", None)
+    return _too_old(built, driver, os_key, required, minor_compat=False)
+
+
+def _judge_minor(built: tuple[int, int], driver: _Driver, os_key: str, required: str | None) -> DriverCompat:
+    """Same major, older minor: minor-version compatibility holds when the driver meets the major's floor."""
+    floor = _floor(built[0], os_key)
+    if floor is None:  # before CUDA 11 there was no minor-version compatibility
+        return _too_old(built, driver, os_key, required, minor_compat=False)
+    # Without a reported driver version, the minimum driver of the CUDA it supports is a lower bound.
+    lower = driver.version
+    if lower is None and driver.cuda is not None:
+        lower = parse_version(_min_driver(driver.cuda, os_key))
+    if lower is not None and _at_least(lower, floor):
+        message = (
+            f"{driver.phrase()}; this torch is built for CUDA {format_cuda(built)}: runs through "
+            f"minor-version compatibility ({_MINOR_COMPAT_LIMITS})"
+        )
+        return DriverCompat("minor_compat", message, required)
+    if driver.version is not None:
+        return _too_old(built, driver, os_key, required, minor_compat=True)
+    message = (
+        f"{driver.phrase()}; this torch is built for CUDA {format_cuda(built)}: minor-version "
+        f"compatibility needs driver >= {floor}, and the driver version is unknown"
+    )
+    return DriverCompat("unknown", message, required)
+
+
+def _too_old(
+    built: tuple[int, int], driver: _Driver, os_key: str, required: str | None, *, minor_compat: bool
+) -> DriverCompat:
+    # torch's own error quotes the CUDA version the driver supports, encoded: "found version 12020".
+    found = f" (found version {_encode_cuda(driver.cuda)})" if driver.cuda else ""
+    needs = required or _floor(built[0], os_key)
+    wanted = f", which needs driver >= {needs} on {os_key}" if needs else ""
+    floor = _floor(built[0], os_key)
+    alternative = f", or >= {floor} for minor-version compatibility" if minor_compat and floor else ""
+    message = (
+        f"the NVIDIA driver is too old{found}: {driver.phrase()}; "
+        f"this torch is built for CUDA {format_cuda(built)}{wanted}{alternative}"
+    )
+    return DriverCompat("too_old", message, required)
+
+
+# --------------------------------------------------------------------------------------------------
+# Compute capability vs arch list
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Interval:
+    """Device CCs from ``start`` up to the end of its major, minus ``exclude`` (integer CCs, 86 = 8.6)."""
+
+    start: int
+    exclude: frozenset[int] = frozenset()
+
+    def __contains__(self, device: int) -> bool:
+        return device not in self.exclude and device // 10 == self.start // 10 and device >= self.start
+
+
+# Which device CCs run a cubin built for a code CC. Source: DEVICE_REQUIREMENT in torch/cuda/__init__.py
+# of the torch 2.13.0 wheel. A set means "this chip only": the Tegra/iGPU parts (5.3, 6.2, 7.2, 8.7)
+# and Thor, which is CC 10.1 up to CUDA 12.9 and CC 11.0 from CUDA 13.0.
+DEVICE_REQUIREMENT: dict[int, _Interval | frozenset[int]] = {
+    50: _Interval(50, frozenset({53})),
+    52: _Interval(52, frozenset({53})),
+    53: frozenset({53}),
+    60: _Interval(60, frozenset({62})),
+    61: _Interval(61, frozenset({62})),
+    62: frozenset({62}),
+    70: _Interval(70, frozenset({72})),
+    72: frozenset({72}),
+    75: _Interval(75),
+    80: _Interval(80, frozenset({87})),
+    86: _Interval(86, frozenset({87})),
+    87: frozenset({87}),
+    89: _Interval(89),
+    90: _Interval(90),
+    100: _Interval(100, frozenset({101})),
+    101: frozenset({101, 110}),
+    103: _Interval(103),
+    110: _Interval(110),
+    120: _Interval(120),
+    121: _Interval(121),
+}
+
+_ARCH_RE = re.compile(r"(sm|compute)_(\d+)([af]?)")
+
+
+@dataclass(frozen=True)
+class ArchCoverage:
+    supported: bool
+    via: str | None  # "sass" | "ptx" | None
+    entry: str | None  # the arch-list entry that covers the GPU
+    message: str
+
+
+@dataclass(frozen=True)
+class _Arch:
+    entry: str
+    kind: str  # "sm" | "compute"
+    code: int
+    suffix: str  # "" | "a" (exactly this chip) | "f" (the family)
+
+
+def _parse_arch(entry: str) -> _Arch | None:
+    match = _ARCH_RE.fullmatch(entry.strip())
+    if match is None:
+        return None
+    return _Arch(entry.strip(), match[1], int(match[2]), match[3])
+
+
+def _cc_text(cc: int) -> str:
+    return f"{cc // 10}.{cc % 10}"
+
+
+def _requirement(code: int) -> _Interval | frozenset[int]:
+    # torch treats an unknown code CC as an interval up to the end of its major (with a warning).
+    return DEVICE_REQUIREMENT.get(code, _Interval(code))
+
+
+def _runs(arch: _Arch, device: int) -> bool:
+    requirement = _requirement(arch.code)
+    if arch.suffix == "a":
+        return device in (requirement if isinstance(requirement, frozenset) else {arch.code})
+    if arch.kind == "compute" and arch.suffix == "":
+        # Plain PTX can be JIT-compiled for any equal or newer CC, across majors.
+        return (device // 10, device % 10) >= (arch.code // 10, arch.code % 10)
+    return device in requirement
+
+
+def arch_coverage(arch_list: Sequence[str], cc: tuple[int, int]) -> ArchCoverage:
+    """Whether a wheel built for ``arch_list`` (``torch.cuda.get_arch_list()``) has kernels for a CC.
+
+    ``sm_XY`` entries follow torch 2.13's DEVICE_REQUIREMENT; ``compute_XY`` entries are PTX, which the
+    driver JIT-compiles for any CC >= X.Y (reported as via "ptx": works, with a slow first launch).
+    """
+    device = 10 * cc[0] + cc[1]
+    archs = [arch for arch in map(_parse_arch, arch_list) if arch is not None]
+    if not archs:
+        message = f"the wheel's arch list is unknown, so CC {_cc_text(device)} coverage cannot be checked"
+        return ArchCoverage(False, None, None, message)
+    covering = [arch for arch in archs if _runs(arch, device)]
+    sass = [arch for arch in covering if arch.kind == "sm"]
+    if sass:
+        best = max(sass, key=lambda arch: arch.code)
+        return ArchCoverage(True, "sass", best.entry, f"CC {_cc_text(device)} runs {best.entry} kernels")
+    if covering:
+        best = max(covering, key=lambda arch: arch.code)
+        message = (
+            f"CC {_cc_text(device)} has no kernel binary in the wheel; its {best.entry} PTX is "
+            "JIT-compiled on first launch (slower start)"
+        )
+        return ArchCoverage(True, "ptx", best.entry, message)
+    listed = " ".join(arch.entry for arch in archs)
+    message = (
+        f"sm_{device} GPU (CC {_cc_text(device)}): the wheel's arch list {listed} has no kernel image for it"
+    )
+    return ArchCoverage(False, None, None, message)
+
+
+_NVCC_FLAGS_RE = re.compile(r"NVCC architecture flags:(.*)")
+_CODE_RE = re.compile(r"code=(\[[^\]]*\]|[^;,\s]+)")
+
+
+def arch_list_from_config(config_text: str) -> list[str]:
+    """Arch list from the "NVCC architecture flags: -gencode;arch=compute_75,code=sm_75;..." line of
+    ``torch.__config__.show()``, for torch versions whose ``get_arch_list()`` is empty without a GPU."""
+    line = _NVCC_FLAGS_RE.search(config_text)
+    if line is None:
+        return []
+    entries: list[str] = []
+    for code in _CODE_RE.findall(line[1]):
+        for entry in code.strip("[]").split(","):
+            entry = entry.strip()
+            if _parse_arch(entry) is not None and entry not in entries:
+                entries.append(entry)
+    return entries
+
+
+# --------------------------------------------------------------------------------------------------
+# Published builds
+# --------------------------------------------------------------------------------------------------
+
+# The CUDA flavors of the torch 2.13 release and their TORCH_CUDA_ARCH_LIST per host machine. Source:
+# PYTORCH_RELEASES_CODE_CC in torch/cuda/__init__.py of the torch 2.13.0 wheel (kept in sync there with
+# .ci/manywheel/build_cuda.sh). There is no 12.8 flavor in 2.13.
+RELEASE_CUDA_ARCHES: dict[str, dict[str, tuple[str, ...]]] = {
+    "12.6": {
+        "x86_64": ("5.0", "6.0", "7.0", "7.5", "8.0", "8.6", "9.0"),
+        "aarch64": ("8.0", "9.0"),
+    },
+    "12.9": {
+        "x86_64": ("7.5", "8.0", "8.6", "9.0", "10.0", "12.0"),
+        "aarch64": ("8.0", "9.0", "10.0", "12.0"),
+    },
+    "13.0": {
+        "x86_64": ("7.5", "8.0", "8.6", "9.0", "10.0", "12.0"),
+        "aarch64": ("8.0", "9.0", "10.0", "11.0", "12.0"),
+    },
+    "13.2": {
+        "x86_64": ("7.5", "8.0", "8.6", "9.0", "10.0", "12.0"),
+        "aarch64": ("8.0", "9.0", "10.0", "11.0", "12.0"),
+    },
+}
+
+_WHEEL_ROOT = "https://download.pytorch.org/whl"
+
+
+def wheel_index_url(cuda: str, nightly: bool = False) -> str:
+    """``"12.9"`` -> ``"https://download.pytorch.org/whl/cu129"``."""
+    version = _cuda_pair(cuda)
+    if version is None:
+        raise ValueError(f"not a CUDA version: {cuda!r}")
+    root = f"{_WHEEL_ROOT}/nightly" if nightly else _WHEEL_ROOT
+    return f"{root}/cu{version[0]}{version[1]}"
+
+
+def install_command(torch_version: str, cuda: str | None) -> str:
+    """The pip command for the same torch release built for ``cuda`` (None: the CPU build)."""
+    base = torch_version.split("+", 1)[0].strip()
+    nightly = "dev" in base  # as torch's own hint does: nightlies live under /whl/nightly
+    if cuda is None:
+        url = f"{_WHEEL_ROOT}/nightly/cpu" if nightly else f"{_WHEEL_ROOT}/cpu"
+    else:
+        url = wheel_index_url(cuda, nightly=nightly)
+    return f"pip install torch=={base} --index-url {url}"
+
+
+def _machine_key(machine: str) -> str:
+    return "aarch64" if machine.strip().lower() in ("aarch64", "arm64") else "x86_64"
+
+
+def _release_arch_list(flavor: str, machine: str) -> list[str]:
+    ccs = RELEASE_CUDA_ARCHES[flavor].get(_machine_key(machine), ())
+    return ["sm_" + cc.replace(".", "") for cc in ccs]
+
+
+def _flavors_newest_first() -> list[str]:
+    return sorted(RELEASE_CUDA_ARCHES, key=lambda flavor: parse_version(flavor) or (), reverse=True)
+
+
+def _covers(flavor: str, cc: tuple[int, int], machine: str) -> bool:
+    return arch_coverage(_release_arch_list(flavor, machine), cc).supported
+
+
+def flavors_for_gpu(cc: tuple[int, int], machine: str = "x86_64") -> list[str]:
+    """Published CUDA flavors whose arch list covers this CC, newest first."""
+    return [flavor for flavor in _flavors_newest_first() if _covers(flavor, cc, machine)]
+
+
+def flavors_for_driver(
+    driver_cuda: int | None, driver_version: str | None, machine: str = "x86_64", os_name: str = "linux"
+) -> list[str]:
+    """Published CUDA flavors this driver runs, fully or through minor-version compatibility, newest first."""
+    runnable = ("ok", "minor_compat")
+    return [
+        flavor
+        for flavor in _flavors_newest_first()
+        if RELEASE_CUDA_ARCHES[flavor].get(_machine_key(machine))
+        and driver_compat(flavor, driver_cuda, driver_version, os_name).status in runnable
+    ]
+
+
+def suggest_flavor(
+    ccs: Sequence[tuple[int, int]],
+    driver_cuda: int | None,
+    driver_version: str | None,
+    machine: str = "x86_64",
+    os_name: str = "linux",
+) -> str | None:
+    """Newest published flavor that covers every GPU and runs on the driver, preferring full support."""
+    covering = [
+        flavor for flavor in _flavors_newest_first() if all(_covers(flavor, cc, machine) for cc in ccs)
+    ]
+    statuses = {
+        flavor: driver_compat(flavor, driver_cuda, driver_version, os_name).status for flavor in covering
+    }
+    for wanted in ("ok", "minor_compat"):
+        for flavor in covering:
+            if statuses[flavor] == wanted:
+                return flavor
+    return None

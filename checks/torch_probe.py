@@ -1,0 +1,196 @@
+"""The ``torch`` probe: import torch in the worker and record what build it is and what it sees.
+
+Everything that can fail is caught and recorded: a missing or broken torch is
+a fact for the judge, not a crash of the probe.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import platform
+import subprocess
+import sys
+import time
+import traceback
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+
+def probe(options: Mapping[str, Any]) -> dict[str, Any]:
+    facts: dict[str, Any] = {
+        "python": platform.python_version(),
+        "executable": sys.executable,
+        "distribution": _distribution(),
+        "candidates": _candidates(),
+    }
+    started = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import torch
+    except BaseException as exc:  # a broken build can raise anything from OSError to SystemError
+        facts["importable"] = False
+        facts["import_error"] = {
+            "type": type(exc).__name__,
+            "message": str(exc).strip()[:2000],
+            "traceback": "".join(traceback.format_exception(exc)[-6:])[-3000:],
+        }
+        facts["import_s"] = round(time.perf_counter() - started, 3)
+        return facts
+    facts["importable"] = True
+    facts["import_s"] = round(time.perf_counter() - started, 3)
+    facts["file"] = str(Path(torch.__file__).resolve().parent)
+    facts.update(_build(torch))
+    facts["mps"] = _mps(torch)
+    facts.update(_cuda_runtime(torch, compiled=facts["cuda_compiled"]))
+    return facts
+
+
+def _distribution() -> dict[str, Any] | None:
+    try:
+        dist = importlib.metadata.distribution("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    init = Path(str(dist.locate_file("torch/__init__.py")))
+    return {
+        "version": dist.version,
+        "location": str(init.parent.resolve()) if init.exists() else None,
+        "installer": (dist.read_text("INSTALLER") or "").strip() or None,
+    }
+
+
+def _candidates() -> list[str]:
+    """Every torch package or module on the import path, and in the current directory, in search order."""
+    seen: list[str] = []
+    roots = [Path.cwd(), *(Path(p) if p else Path.cwd() for p in sys.path)]
+    for root in roots:
+        for candidate in (root / "torch" / "__init__.py", root / "torch.py"):
+            try:
+                if candidate.is_file():
+                    found = str(candidate.parent.resolve() if candidate.name == "__init__.py" else candidate)
+                    if found not in seen:
+                        seen.append(found)
+            except OSError:
+                continue
+    return seen
+
+
+def _build(torch: Any) -> dict[str, Any]:
+    version = torch.version
+    cuda = getattr(version, "cuda", None)
+    hip = getattr(version, "hip", None)
+    xpu = getattr(version, "xpu", None)
+    if hip:
+        flavor = "rocm"
+    elif cuda:
+        flavor = "cuda"
+    elif xpu and _call(lambda: torch.xpu._is_compiled()):
+        flavor = "xpu"
+    else:
+        flavor = "cpu"
+    return {
+        "version": str(torch.__version__),
+        "git_version": getattr(version, "git_version", None),
+        "debug": bool(getattr(version, "debug", False)),
+        "cuda": cuda,
+        "hip": hip,
+        "flavor": flavor,
+        "cuda_compiled": bool(_call(lambda: torch.backends.cuda.is_built())),
+        "cudnn_version": _call(lambda: torch.backends.cudnn.version())
+        if flavor in ("cuda", "rocm")
+        else None,
+        "nccl_version": _nccl_version(torch) if flavor in ("cuda", "rocm") else None,
+        "arch_list": _arch_list(torch) if flavor in ("cuda", "rocm") else [],
+    }
+
+
+def _call(fn: Any) -> Any:
+    try:
+        return fn()
+    except Exception:
+        return None
+
+
+def _nccl_version(torch: Any) -> str | None:
+    version = _call(lambda: torch.cuda.nccl.version())
+    if isinstance(version, tuple):
+        return ".".join(str(part) for part in version)
+    return None if version is None else str(version)
+
+
+def _arch_list(torch: Any) -> list[str]:
+    arches = _call(lambda: torch._C._cuda_getArchFlags())
+    if arches:
+        return str(arches).split()
+    # Older torch builds return [] from get_arch_list() without a GPU; the config text still has the flags.
+    return list(_call(lambda: torch.cuda.get_arch_list()) or [])
+
+
+def _mps(torch: Any) -> dict[str, Any]:
+    facts: dict[str, Any] = {
+        "built": bool(_call(lambda: torch.backends.mps.is_built())),
+        "machine": platform.machine(),
+        "macos_version": platform.mac_ver()[0] or None,
+        "rosetta": None,
+    }
+    facts["available"] = bool(_call(lambda: torch.backends.mps.is_available())) if facts["built"] else False
+    if sys.platform == "darwin":
+        facts["rosetta"] = _rosetta()
+    return facts
+
+
+def _rosetta() -> bool | None:
+    try:
+        out = subprocess.run(
+            ["sysctl", "-n", "sysctl.proc_translated"], capture_output=True, text=True, timeout=5, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() == "1" if out.returncode == 0 else False
+
+
+def _cuda_runtime(torch: Any, compiled: bool) -> dict[str, Any]:
+    """What torch sees of the GPUs. Initializes CUDA in this worker, never in the CLI process."""
+    facts: dict[str, Any] = {
+        "cuda_initialized_before": bool(_call(lambda: torch.cuda.is_initialized())),
+        "cuda_available": False,
+        "device_count": 0,
+        "devices": [],
+        "cuda_warnings": [],
+        "cuda_error": None,
+    }
+    if not compiled:
+        return facts
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            facts["cuda_available"] = bool(torch.cuda.is_available())
+            facts["device_count"] = int(torch.cuda.device_count())
+            for index in range(facts["device_count"]):
+                facts["devices"].append(_device(torch, index))
+        except Exception as exc:
+            facts["cuda_error"] = f"{type(exc).__name__}: {exc}"[:2000]
+    facts["cuda_warnings"] = sorted({str(w.message).strip()[:2000] for w in caught})
+    return facts
+
+
+def _device(torch: Any, index: int) -> dict[str, Any]:
+    props = torch.cuda.get_device_properties(index)
+    uuid = getattr(props, "uuid", None)
+    device: dict[str, Any] = {
+        "index": index,
+        "name": props.name,
+        "capability": [int(props.major), int(props.minor)],
+        "total_memory_bytes": int(props.total_memory),
+        "uuid": None if uuid is None else str(uuid),
+        "multi_processor_count": int(getattr(props, "multi_processor_count", 0)) or None,
+        "gcn_arch_name": getattr(props, "gcnArchName", None),
+    }
+    bus = getattr(props, "pci_bus_id", None)
+    if bus is not None:
+        domain = int(getattr(props, "pci_domain_id", 0))
+        dev = int(getattr(props, "pci_device_id", 0))
+        device["pci_bus_id"] = f"{domain:08X}:{int(bus):02X}:{dev:02X}.0"
+    return device

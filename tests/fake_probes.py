@@ -1,0 +1,74 @@
+"""Probes that misbehave on purpose, for the runner's tests (imported by the worker through PYTHONPATH)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any
+
+
+def answer(options: dict[str, Any]) -> dict[str, Any]:
+    return {"answer": 42, "pid": os.getpid(), "options": options}
+
+
+def hang(options: dict[str, Any]) -> dict[str, Any]:
+    time.sleep(3600)
+    return {}
+
+
+def abort(options: dict[str, Any]) -> dict[str, Any]:
+    os.abort()
+
+
+def segfault(options: dict[str, Any]) -> dict[str, Any]:
+    import ctypes
+
+    ctypes.string_at(0)
+    return {}
+
+
+def exit_hard(options: dict[str, Any]) -> dict[str, Any]:
+    os._exit(7)
+
+
+def exit_soft(options: dict[str, Any]) -> dict[str, Any]:
+    sys.exit(5)
+
+
+def raise_error(options: dict[str, Any]) -> dict[str, Any]:
+    raise ValueError("boom")
+
+
+def garbage(options: dict[str, Any]) -> dict[str, Any]:
+    from torchdoctor import worker
+
+    assert worker.channel is not None
+    worker.channel.write("this is not JSON\n")
+    worker.channel.flush()
+    time.sleep(3600)
+    return {}
+
+
+def chatty(options: dict[str, Any]) -> dict[str, Any]:
+    print("garbage printed by a probe")
+    os.write(1, b"raw garbage on fd 1\n")
+    return {"chatty": True}
+
+
+def not_json(options: dict[str, Any]) -> dict[str, Any]:
+    return {"value": {1, 2, 3}}
+
+
+def not_a_dict(options: dict[str, Any]) -> Any:
+    return [1, 2, 3]
+
+
+def spawn_child(options: dict[str, Any]) -> dict[str, Any]:
+    import subprocess
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+    with open(options["pidfile"], "w") as f:
+        f.write(str(child.pid))
+    time.sleep(3600)
+    return {}

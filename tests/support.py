@@ -1,0 +1,129 @@
+"""Helpers for end-to-end tests: run the installed CLI, build plugin distributions and torch-less Pythons."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from torchdoctor.schema import report_schema
+
+TESTS = Path(__file__).parent
+FIXTURES = TESTS / "fixtures"
+BIN = Path(sys.executable).parent
+SITE_PACKAGES = Path(next(p for p in sys.path if p.endswith("site-packages")))
+
+
+def cli_env(**extra: str | None) -> dict[str, str]:
+    """The current environment without the variables that change what torchdoctor sees, plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CUDA_", "TORCHDOCTOR_", "LOCAL_RANK"))}
+    env.pop("NO_COLOR", None)
+    env.pop("FORCE_COLOR", None)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(TESTS), env.get("PYTHONPATH", "")) if p)
+    for key, value in extra.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
+
+
+def run_cli(
+    *args: str,
+    env: dict[str, str] | None = None,
+    python: str | None = None,
+    timeout: float = 120,
+    cwd: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``torchdoctor ARGS`` as a user would: the console script, or ``PYTHON -m torchdoctor``."""
+    command = [python, "-m", "torchdoctor", *args] if python else [str(BIN / "torchdoctor"), *args]
+    return subprocess.run(
+        command,
+        env=env if env is not None else cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
+        check=False,
+    )
+
+
+def validated_report(stdout: str) -> dict[str, Any]:
+    """Parse stdout as exactly one JSON report and validate it against the shipped schema."""
+    report = json.loads(stdout)
+    jsonschema.validate(report, report_schema())
+    return report
+
+
+def write_distribution(
+    site: Path, name: str, version: str, module: str, source: str, entries: dict[str, str]
+) -> None:
+    """An installed distribution in ``site``: a module, and a dist-info naming its torchdoctor.checks."""
+    site.mkdir(parents=True, exist_ok=True)
+    (site / f"{module}.py").write_text(textwrap.dedent(source))
+    info = site / f"{name.replace('-', '_')}-{version}.dist-info"
+    info.mkdir(exist_ok=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    lines = "".join(f"{key} = {value}\n" for key, value in entries.items())
+    (info / "entry_points.txt").write_text(f"[torchdoctor.checks]\n{lines}")
+    (info / "RECORD").write_text("")
+
+
+def linked_venv(root: Path, leave_out: tuple[str, ...] = ()) -> tuple[str, Path]:
+    """A virtual environment sharing this one's site-packages by symlinks, minus entries whose lower-cased
+    name starts with one of ``leave_out``. Returns its python and its site-packages folder."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True)
+    python = root / "bin" / "python"
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    for entry in SITE_PACKAGES.iterdir():
+        if entry.name.lower().startswith(leave_out) or (site / entry.name).exists():
+            continue
+        (site / entry.name).symlink_to(entry)
+    return str(python), site
+
+
+def python_without_torch(root: Path, fake_torch: str | None = None) -> str:
+    """A virtual environment with everything of this one except torch; optionally a broken torch instead.
+
+    ``fake_torch`` is the source of a ``torch/__init__.py`` installed with a dist-info, as a wheel whose
+    import fails would be.
+    """
+    python, site = linked_venv(root)
+    for name in ("torch", "functorch", "torchgen", *(p.name for p in site.glob("torch-*.dist-info"))):
+        (site / name).unlink(missing_ok=True)
+    if fake_torch is not None:
+        (site / "torch").mkdir()
+        (site / "torch" / "__init__.py").write_text(textwrap.dedent(fake_torch))
+        info = site / "torch-2.13.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text("Metadata-Version: 2.1\nName: torch\nVersion: 2.13.0\n")
+        (info / "RECORD").write_text("")
+    return python
+
+
+def fixture_facts(name: str) -> dict[str, Any]:
+    """The facts of a recorded machine in tests/fixtures (each file says where its numbers come from)."""
+    data = json.loads((FIXTURES / name).read_text())
+    assert data.get("source"), f"{name} must say where its numbers come from"
+    facts: dict[str, Any] = data["facts"]
+    return facts
+
+
+def judge_fixture(check: Any, name: str, options: dict[str, Any] | None = None, **replace: Any) -> Any:
+    """Judge a fixture's facts with ``check``; ``replace`` swaps whole probes' facts (e.g. env=...)."""
+    facts = fixture_facts(name)
+    facts.update(replace)
+    return check.judge({p.name: facts[p.name] for p in check.probes}, options or {})

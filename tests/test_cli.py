@@ -1,0 +1,284 @@
+"""`torchdoctor` end to end, in subprocesses, on this CPU machine."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from torchdoctor import exitcodes
+
+from support import BIN, cli_env, python_without_torch, run_cli, validated_report, write_distribution
+
+PLUGIN_SOURCE = """
+    import os
+    import time
+
+    from torchdoctor import Check, Finding, Fix, Probe, Status
+
+
+    def facts(options):
+        return {"pid": os.getpid()}
+
+
+    def hang(options):
+        time.sleep(3600)
+        return {}
+
+
+    def abort(options):
+        os.abort()
+
+
+    def passes(facts, options):
+        return Finding(Status.PASS, "all good", (f"probe ran in pid {facts['acme.facts']['pid']}",))
+
+
+    def warns(facts, options):
+        return Finding(Status.WARN, "a little off", fix=Fix("Turn it off and on again."))
+
+
+    def fails(facts, options):
+        return Finding(Status.FAIL, "broken", fix=Fix("Replace it.", ("acme fix --now",)))
+
+
+    FACTS = Probe.of("acme.facts", facts)
+    OK = Check("acme.ok", "Acme passes", (FACTS,), passes)
+    WARN = Check("acme.warn", "Acme warns", (FACTS,), warns)
+    FAIL = Check("acme.fail", "Acme fails", (FACTS,), fails)
+    HANG = Check("acme.hang", "Acme hangs", (Probe.of("acme.hang", hang),), passes)
+    ABORT = Check("acme.abort", "Acme aborts", (Probe.of("acme.abort", abort),), passes)
+"""
+PLUGIN_ENTRIES = {
+    "acme.ok": "acme_doctor:OK",
+    "acme.warn": "acme_doctor:WARN",
+    "acme.fail": "acme_doctor:FAIL",
+    "acme.hang": "acme_doctor:HANG",
+    "acme.abort": "acme_doctor:ABORT",
+    "acme.broken": "acme_missing_module:CHECK",
+}
+
+
+@pytest.fixture(scope="module")
+def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    site = tmp_path_factory.mktemp("site")
+    write_distribution(site, "acme-doctor", "1.2.3", "acme_doctor", PLUGIN_SOURCE, PLUGIN_ENTRIES)
+    env = cli_env()
+    env["PYTHONPATH"] = os.pathsep.join([str(site), env["PYTHONPATH"]])
+    return env
+
+
+def test_check_on_this_cpu_machine_prints_the_table_and_exits_0() -> None:
+    result = run_cli("check")
+    assert result.returncode == exitcodes.OK, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("torchdoctor ")
+    assert any(line.startswith("PASS   torch.build") and "CPU-only build" in line for line in lines)
+    assert any(line.startswith("SKIP   cuda.visible_devices") and "no NVIDIA GPU" in line for line in lines)
+    assert lines[-1].startswith("no problems in 2 checks (1 skipped)")
+    assert "\x1b[" not in result.stdout
+
+
+def test_json_is_one_report_on_stdout_valid_against_the_schema() -> None:
+    result = run_cli("check", "--json")
+    assert result.returncode == exitcodes.OK
+    report = validated_report(result.stdout)
+    assert report["summary"] == {"pass": 1, "warn": 0, "fail": 0, "skip": 1, "error": 0, "total": 2}
+    assert report["facts"]["torch"]["version"].startswith("2.13.0")
+    assert {v["id"] for v in report["verdicts"]} == {"torch.build", "cuda.visible_devices"}
+    assert report["exit_code"] == exitcodes.OK
+
+
+def _run_in_terminal(args: list[str], env: dict[str, str]) -> str:
+    """Run the CLI with stdout on a pseudo-terminal, as in an interactive shell."""
+    primary, secondary = pty.openpty()
+    proc = subprocess.Popen(
+        [str(BIN / "torchdoctor"), *args], stdout=secondary, stderr=subprocess.DEVNULL, env=env
+    )
+    os.close(secondary)
+    chunks = []
+    while True:
+        try:
+            data = os.read(primary, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(primary)
+    return b"".join(chunks).decode(errors="replace")
+
+
+def test_a_terminal_gets_colour_and_no_color_gets_plain_text() -> None:
+    coloured = _run_in_terminal(["check", "--only", "torch.build"], cli_env(COLUMNS="160"))
+    assert "\x1b[" in coloured
+    assert "✓ pass" in coloured
+    plain = _run_in_terminal(["check", "--only", "torch.build"], cli_env(NO_COLOR="1", COLUMNS="160"))
+    assert "\x1b[" not in plain
+    assert "PASS   torch.build" in plain
+
+
+def test_unknown_check_id_is_a_usage_error_naming_the_valid_ids() -> None:
+    result = run_cli("check", "--only", "torch.biuld")
+    assert result.returncode == exitcodes.USAGE
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert "unknown check id 'torch.biuld'" in line
+    assert "torch.build" in line and "cuda.visible_devices" in line
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "--fail-on", "sometimes"],
+        ["check", "--timeout", "0"],
+        ["check", "--timeout", "soon"],
+        ["check", "--no-such-option"],
+        ["frobnicate"],
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
+    result = run_cli(*args)
+    assert result.returncode == exitcodes.USAGE
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert result.stderr.startswith("torchdoctor: error: ")
+    assert "Traceback" not in result.stderr
+
+
+def test_fail_on_warn_turns_a_warning_into_exit_1() -> None:
+    env = cli_env(CUDA_VISIBLE_DEVICES="0,0")
+    assert run_cli("check", env=env).returncode == exitcodes.OK
+    result = run_cli("check", "--fail-on", "warn", env=env)
+    assert result.returncode == exitcodes.THRESHOLD
+    assert "WARN   cuda.visible_devices" in result.stdout
+
+
+def test_version_and_help_work_without_importing_torch() -> None:
+    assert run_cli("--version").stdout.strip().startswith("torchdoctor ")
+    result = run_cli("--help")
+    assert result.returncode == exitcodes.OK
+    assert "check" in result.stdout and "list" in result.stdout
+
+
+def test_the_cli_process_never_imports_torch_or_pynvml() -> None:
+    code = (
+        "import sys\n"
+        "from torchdoctor import cli\n"
+        "try:\n"
+        "    cli.main(['check', '--json'])\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code\n"
+        "bad = [m for m in ('torch', 'pynvml') if m in sys.modules]\n"
+        "sys.stderr.write(f'exit={code} imported={bad}\\n')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=cli_env(), capture_output=True, text=True, timeout=120, check=False
+    )
+    assert "exit=0 imported=[]" in result.stderr
+    validated_report(result.stdout)
+
+
+def test_list_shows_built_in_and_plugin_checks_without_running_them(plugin_env: dict[str, str]) -> None:
+    result = run_cli("list", "--json", env=plugin_env)
+    assert result.returncode == exitcodes.OK
+    rows = {row["id"]: row for row in json.loads(result.stdout)}
+    assert rows["torch.build"]["title"] == "PyTorch build"
+    assert rows["acme.ok"]["distribution"] == "acme-doctor"
+    assert rows["acme.broken"]["loads"] is False
+    assert list(rows)[:2] == ["torch.build", "cuda.visible_devices"]
+
+
+def test_a_third_party_plugin_runs_like_a_built_in_check(plugin_env: dict[str, str]) -> None:
+    result = run_cli("check", "--only", "acme.ok,acme.warn,acme.fail", "--json", env=plugin_env)
+    assert result.returncode == exitcodes.THRESHOLD
+    report = validated_report(result.stdout)
+    statuses = {v["id"]: v["status"] for v in report["verdicts"]}
+    assert statuses == {"acme.ok": "pass", "acme.warn": "warn", "acme.fail": "fail"}
+    assert report["facts"]["acme.facts"]["pid"] != os.getpid()
+    fail = next(v for v in report["verdicts"] if v["id"] == "acme.fail")
+    assert fail["fix"] == {"text": "Replace it.", "commands": ["acme fix --now"]}
+
+
+def test_the_table_shows_the_fix_under_a_failing_row(plugin_env: dict[str, str]) -> None:
+    result = run_cli("check", "--only", "acme.fail,acme.ok", env=plugin_env)
+    lines = result.stdout.splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith("FAIL   acme.fail"))
+    assert lines[row + 1].strip() == "fix: Replace it."
+    assert lines[row + 2].strip() == "$ acme fix --now"
+    assert lines[-1].startswith("1 failure in 2 checks")
+
+
+def test_a_plugin_that_fails_to_import_is_an_error_verdict_naming_it(plugin_env: dict[str, str]) -> None:
+    result = run_cli("check", "--only", "acme.broken,acme.ok", "--json", env=plugin_env)
+    assert result.returncode == exitcodes.ERRORED
+    report = validated_report(result.stdout)
+    broken = next(v for v in report["verdicts"] if v["id"] == "acme.broken")
+    assert broken["status"] == "error"
+    assert "acme-doctor[acme.broken]" in broken["summary"]
+    assert "acme_missing_module" in broken["summary"]
+
+
+def test_a_hanging_and_an_aborting_plugin_are_errors_within_the_timeout_and_the_rest_passes(
+    plugin_env: dict[str, str],
+) -> None:
+    timeout = 3.0
+    started = time.monotonic()
+    result = run_cli("check", "--timeout", str(timeout), "--json", env=plugin_env, timeout=120)
+    elapsed = time.monotonic() - started
+    assert result.returncode == exitcodes.THRESHOLD  # acme.fail is a failure
+    report = validated_report(result.stdout)
+    verdicts = {v["id"]: v for v in report["verdicts"]}
+    assert verdicts["acme.hang"]["status"] == "error"
+    assert "did not answer within 3 s" in verdicts["acme.hang"]["summary"]
+    assert verdicts["acme.hang"]["duration_s"] <= timeout + 2
+    assert verdicts["acme.abort"]["status"] == "error"
+    assert "SIGABRT" in verdicts["acme.abort"]["summary"]
+    assert verdicts["acme.abort"]["duration_s"] <= timeout + 2
+    assert verdicts["torch.build"]["status"] == "pass"
+    assert verdicts["acme.ok"]["status"] == "pass"
+    # two replaced workers each import torch again; the run stays bounded
+    assert elapsed < timeout + 2 + 20
+
+
+def test_only_errors_exit_3(plugin_env: dict[str, str]) -> None:
+    result = run_cli("check", "--only", "acme.abort,acme.ok", env=plugin_env)
+    assert result.returncode == exitcodes.ERRORED
+    assert "ERROR  acme.abort" in result.stdout
+
+
+def test_torch_missing_is_a_failing_verdict_not_a_crash(tmp_path: Path) -> None:
+    python = python_without_torch(tmp_path / "venv")
+    result = run_cli("check", "--json", python=python, cwd=tmp_path)
+    assert result.returncode == exitcodes.THRESHOLD, result.stderr
+    report = validated_report(result.stdout)
+    build = next(v for v in report["verdicts"] if v["id"] == "torch.build")
+    assert build["status"] == "fail"
+    assert "torch is not installed" in build["summary"]
+    assert build["fix"]["commands"]
+
+
+def test_torch_failing_to_import_is_a_failing_verdict_with_the_error(tmp_path: Path) -> None:
+    broken = 'raise OSError("libcudnn.so.9: cannot open shared object file: No such file or directory")\n'
+    python = python_without_torch(tmp_path / "venv", fake_torch=broken)
+    result = run_cli("check", "--only", "torch.build", "--json", python=python, cwd=tmp_path)
+    assert result.returncode == exitcodes.THRESHOLD, result.stderr
+    build = validated_report(result.stdout)["verdicts"][0]
+    assert build["status"] == "fail"
+    assert "libcudnn.so.9" in build["summary"]
+    assert build["fix"]["commands"] == ["pip install --force-reinstall --no-deps torch==2.13.0"]
+
+
+def test_a_torch_folder_in_the_current_directory_is_reported_not_imported(tmp_path: Path) -> None:
+    (tmp_path / "torch").mkdir()
+    (tmp_path / "torch" / "__init__.py").write_text("raise RuntimeError('the local folder was imported')\n")
+    result = run_cli("check", "--only", "torch.build", "--json", cwd=tmp_path)
+    build = validated_report(result.stdout)["verdicts"][0]
+    assert build["status"] == "warn"
+    assert str(tmp_path / "torch") in build["summary"]

@@ -1,0 +1,1 @@
+"""Renderers of a Report: plain text, colour table, JSON."""

@@ -1,0 +1,13 @@
+"""The JSON Schema of the report, shipped inside the package."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+
+def report_schema() -> dict[str, Any]:
+    text = resources.files(__name__).joinpath("report.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema

@@ -1,0 +1,81 @@
+"""The probe worker: ``python -P -m torchdoctor.worker``.
+
+Reads one JSON request per line on stdin (``{"id", "target", "options"}``),
+calls the probe and answers one JSON line on the protocol channel. The
+channel is the process's original stdout; file descriptor 1 is pointed at
+stderr before any probe runs, so whatever a probe or a C library prints
+cannot corrupt the answers.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import importlib
+import json
+import os
+import sys
+import time
+import traceback
+import warnings
+from typing import IO, Any
+
+# The channel the answers go to; set by main(). A probe that writes here on
+# purpose corrupts the protocol, which the runner reports as garbage.
+channel: IO[str] | None = None
+
+
+def resolve(target: str) -> Any:
+    module_name, _, qualname = target.partition(":")
+    obj: Any = importlib.import_module(module_name)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def handle(request: dict[str, Any]) -> dict[str, Any]:
+    started = time.perf_counter()
+    answer: dict[str, Any] = {"id": request.get("id")}
+    try:
+        probe = resolve(request["target"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            facts = probe(request.get("options") or {})
+        if not isinstance(facts, dict):
+            raise TypeError(f"probe returned {type(facts).__name__}, not a dict of facts")
+        json.dumps(facts, allow_nan=False)  # fail here, inside the probe's answer, not in the runner
+        answer["facts"] = facts
+    except BaseException as exc:  # SystemExit and KeyboardInterrupt from a probe are probe failures too
+        answer["error"] = {
+            "kind": "exception",
+            "type": type(exc).__name__,
+            "message": str(exc) or repr(exc),
+            "traceback": traceback.format_exc(limit=-8),
+        }
+    answer["duration_s"] = time.perf_counter() - started
+    return answer
+
+
+def main() -> int:
+    global channel
+    channel = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    faulthandler.enable()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except ValueError:
+            continue
+        answer = handle(request)
+        channel.write(json.dumps(answer, allow_nan=False) + "\n")
+        channel.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    # Run main() of the importable module, not of __main__, so probes see the same `channel`.
+    from torchdoctor import worker
+
+    sys.exit(worker.main())
