@@ -74,8 +74,11 @@ def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return env
 
 
+CORE = "torch.build,cuda.visible_devices"
+
+
 def test_check_on_this_cpu_machine_prints_the_table_and_exits_0() -> None:
-    result = run_cli("check")
+    result = run_cli("check", "--only", CORE)
     assert result.returncode == exitcodes.OK, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("torchdoctor ")
@@ -86,7 +89,7 @@ def test_check_on_this_cpu_machine_prints_the_table_and_exits_0() -> None:
 
 
 def test_json_is_one_report_on_stdout_valid_against_the_schema() -> None:
-    result = run_cli("check", "--json")
+    result = run_cli("check", "--json", "--only", CORE)
     assert result.returncode == exitcodes.OK
     report = validated_report(result.stdout)
     assert report["summary"] == {"pass": 1, "warn": 0, "fail": 0, "skip": 1, "error": 0, "total": 2}
@@ -141,6 +144,9 @@ def test_unknown_check_id_is_a_usage_error_naming_the_valid_ids() -> None:
         ["check", "--timeout", "0"],
         ["check", "--timeout", "soon"],
         ["check", "--no-such-option"],
+        ["check", "--min-free", "150"],
+        ["check", "--nproc", "0"],
+        ["check", "--backend", "mpi"],
         ["frobnicate"],
     ],
 )
@@ -154,8 +160,8 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
 
 def test_fail_on_warn_turns_a_warning_into_exit_1() -> None:
     env = cli_env(CUDA_VISIBLE_DEVICES="0,0")
-    assert run_cli("check", env=env).returncode == exitcodes.OK
-    result = run_cli("check", "--fail-on", "warn", env=env)
+    assert run_cli("check", "--only", CORE, env=env).returncode == exitcodes.OK
+    result = run_cli("check", "--only", CORE, "--fail-on", "warn", env=env)
     assert result.returncode == exitcodes.THRESHOLD
     assert "WARN   cuda.visible_devices" in result.stdout
 
@@ -172,7 +178,7 @@ def test_the_cli_process_never_imports_torch_or_pynvml() -> None:
         "import sys\n"
         "from torchdoctor import cli\n"
         "try:\n"
-        "    cli.main(['check', '--json'])\n"
+        f"    cli.main(['check', '--json', '--only', '{CORE}'])\n"
         "except SystemExit as exc:\n"
         "    code = exc.code\n"
         "bad = [m for m in ('torch', 'pynvml') if m in sys.modules]\n"
@@ -230,7 +236,10 @@ def test_a_hanging_and_an_aborting_plugin_are_errors_within_the_timeout_and_the_
 ) -> None:
     timeout = 3.0
     started = time.monotonic()
-    result = run_cli("check", "--timeout", str(timeout), "--json", env=plugin_env, timeout=120)
+    only = f"{CORE},acme.*"
+    result = run_cli(
+        "check", "--only", only, "--timeout", str(timeout), "--json", env=plugin_env, timeout=120
+    )
     elapsed = time.monotonic() - started
     assert result.returncode == exitcodes.THRESHOLD  # acme.fail is a failure
     report = validated_report(result.stdout)
@@ -255,7 +264,7 @@ def test_only_errors_exit_3(plugin_env: dict[str, str]) -> None:
 
 def test_torch_missing_is_a_failing_verdict_not_a_crash(tmp_path: Path) -> None:
     python = python_without_torch(tmp_path / "venv")
-    result = run_cli("check", "--json", python=python, cwd=tmp_path)
+    result = run_cli("check", "--only", CORE, "--json", python=python, cwd=tmp_path)
     assert result.returncode == exitcodes.THRESHOLD, result.stderr
     report = validated_report(result.stdout)
     build = next(v for v in report["verdicts"] if v["id"] == "torch.build")

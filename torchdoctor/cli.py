@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
@@ -91,6 +92,31 @@ def check(
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Evidence for every check, timings, the worker's log.")
     ] = False,
+    min_free: Annotated[
+        float,
+        typer.Option(
+            "--min-free", metavar="PCT", help="gpu.memory: warn below this share of free memory (%)."
+        ),
+    ] = 10.0,
+    memory_snapshot: Annotated[
+        Path | None,
+        typer.Option(
+            "--memory-snapshot",
+            metavar="FILE",
+            help="gpu.fragmentation: judge an allocator snapshot from torch.cuda.memory._dump_snapshot().",
+        ),
+    ] = None,
+    quick: Annotated[bool, typer.Option("--quick", help="transfer.pinned: fewer, shorter copies.")] = False,
+    nproc: Annotated[
+        int | None,
+        typer.Option(
+            "--nproc", metavar="N", help="ddp.dryrun: ranks to start (default: visible GPUs, 2 on CPU)."
+        ),
+    ] = None,
+    backend: Annotated[
+        str | None,
+        typer.Option("--backend", metavar="nccl|gloo", help="ddp.dryrun: process group backend."),
+    ] = None,
 ) -> None:
     """Run the checks and print a verdict for each, with the evidence and the fix."""
     from torchdoctor import doctor, registry
@@ -100,6 +126,7 @@ def check(
         raise BadInput(f"--fail-on must be 'warn' or 'fail', not '{fail_on}'")
     if not timeout > 0 or timeout != timeout or timeout == float("inf"):
         raise BadInput(f"--timeout must be a positive number of seconds, not {timeout:g}")
+    options = _check_options(timeout, min_free, memory_snapshot, quick, nproc, backend)
     try:
         checks = doctor.select_checks(_split_ids(only), _split_ids(skip))
     except registry.UnknownCheckError as exc:
@@ -110,7 +137,7 @@ def check(
     try:
         report = doctor.diagnose(
             checks,
-            {"timeout": timeout},
+            options,
             timeout=timeout,
             fail_on=Status(exitcodes.FAIL_ON[fail_on]),
             progress=progress,
@@ -120,6 +147,40 @@ def check(
             progress.stop()
     _emit(report, json_output, verbose)
     raise typer.Exit(report.exit_code)
+
+
+def _check_options(
+    timeout: float,
+    min_free: float,
+    memory_snapshot: Path | None,
+    quick: bool,
+    nproc: int | None,
+    backend: str | None,
+) -> dict[str, Any]:
+    """The options probes and judges receive; validated here so a probe never sees a bad value."""
+    if not 0 <= min_free <= 100:
+        raise BadInput(f"--min-free must be a percentage between 0 and 100, not {min_free:g}")
+    if nproc is not None and not 1 <= nproc <= 1024:
+        raise BadInput(f"--nproc must be between 1 and 1024, not {nproc}")
+    if backend is not None and backend not in ("nccl", "gloo"):
+        raise BadInput(f"--backend must be 'nccl' or 'gloo', not '{backend}'")
+    snapshot = None
+    if memory_snapshot is not None:
+        from torchdoctor import allocator_snapshot
+
+        try:
+            allocator_snapshot.load(memory_snapshot)
+        except allocator_snapshot.SnapshotError as exc:
+            raise BadInput(str(exc)) from None
+        snapshot = str(memory_snapshot.resolve())
+    return {
+        "timeout": timeout,
+        "min_free_pct": min_free,
+        "memory_snapshot": snapshot,
+        "quick": quick,
+        "nproc": nproc,
+        "backend": backend,
+    }
 
 
 def _progress(verbose: bool) -> Progress | None:
@@ -183,6 +244,9 @@ def list_checks(
     for row in rows:
         mark = "" if row["loads"] else "ERROR "
         typer.echo(f"{row['id']:<{width}}  {mark}{row['title']}  [{row['distribution']} {row['version']}]")
+
+
+# Commands beyond check and list live in torchdoctor/commands/, one module each, registered here.
 
 
 def _fail(message: str, code: int) -> NoReturn:

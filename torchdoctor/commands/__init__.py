@@ -1,0 +1,1 @@
+"""CLI commands beyond check and list, one module each; torchdoctor.cli registers them."""
