@@ -66,8 +66,8 @@ def test_an_install_finds_and_loads_the_built_in_checks(tmp_path: Path, editable
     found = _where_checks_come_from(python, elsewhere)
     expected_root = source / "checks" if editable else site / "torchdoctor" / "checks"
     assert Path(str(found["file"])).parent == expected_root
-    assert {"torch.build", "cuda.visible_devices"} <= set(found["ids"])  # type: ignore[arg-type]
-    assert found["loads"][:2] == ["Check", "Check"]  # type: ignore[index]
+    loads = dict(zip(found["ids"], found["loads"], strict=True))  # type: ignore[call-overload]
+    assert loads["torch.build"] == loads["cuda.visible_devices"] == "Check"
     result = subprocess.run(
         [str(Path(python).parent / "torchdoctor"), "check", "--json", "--only", "torch.build,cuda.*"],
         cwd=elsewhere,
