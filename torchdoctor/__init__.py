@@ -1,11 +1,24 @@
 """torchdoctor: an environment doctor for PyTorch.
 
 The plugin API is re-exported here: a third-party check needs only
-``from torchdoctor import Check, Probe, Finding, Fix, Status``.
+``from torchdoctor import Check, Probe, Finding, Fix, Status``. The in-process
+helpers ``memory_report`` and ``audit`` are imported on first use, so that
+importing torchdoctor stays light.
 """
+
+from importlib import import_module
+from typing import Any
 
 from torchdoctor._version import __version__
 from torchdoctor.model import Finding, Fix, Status, Verdict
 from torchdoctor.plugin import Check, Probe
 
-__all__ = ["Check", "Finding", "Fix", "Probe", "Status", "Verdict", "__version__"]
+_LAZY = {"memory_report": "torchdoctor.memory_report", "audit": "torchdoctor.audit"}
+
+__all__ = ["Check", "Finding", "Fix", "Probe", "Status", "Verdict", "__version__", "audit", "memory_report"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'torchdoctor' has no attribute {name!r}")
