@@ -82,6 +82,12 @@ def _driver_present(nv: Mapping[str, Any], driver: Mapping[str, Any]) -> bool:
     )
 
 
+def _machine(torch: Mapping[str, Any]) -> str:
+    """The wheel architecture to suggest, as the torch probe's interpreter reports it."""
+    machine = str(torch.get("machine") or "x86_64").lower()
+    return "aarch64" if machine in ("aarch64", "arm64") else "x86_64"
+
+
 def _torch_release(torch: Mapping[str, Any]) -> str | None:
     version = torch.get("version") or (torch.get("distribution") or {}).get("version")
     return str(version).split("+")[0] if version else None
@@ -99,12 +105,11 @@ def _install_fix(
     torch: Mapping[str, Any],
     nv: Mapping[str, Any],
     gpus: Sequence[Mapping[str, Any]],
-    machine: str,
     reason: str,
 ) -> Fix:
     release = _torch_release(torch)
     flavor = cuda_compat.suggest_flavor(
-        _ccs(gpus), nv.get("cuda_driver_version"), nv.get("driver_version"), machine
+        _ccs(gpus), nv.get("cuda_driver_version"), nv.get("driver_version"), _machine(torch)
     )
     if flavor is None:
         return Fix(
@@ -200,11 +205,10 @@ def _not_importable(torch: Mapping[str, Any], nv: Mapping[str, Any], driver: Map
     details += [f"torch found at: {c}" for c in torch.get("candidates") or []]
     message = f"{error.get('type')}: {error.get('message')}"
     gpus = _nvidia_gpus(nv)
-    machine = "aarch64" if "aarch64" in str(torch.get("executable")) else "x86_64"
     if error.get("type") == "ModuleNotFoundError" and not torch.get("candidates"):
         reason = "torch is not installed in this Python."
         fix = (
-            _install_fix(torch, nv, gpus, machine, reason)
+            _install_fix(torch, nv, gpus, reason)
             if _driver_present(nv, driver)
             else Fix(reason, ("pip install torch --index-url https://download.pytorch.org/whl/cpu",))
         )
@@ -289,14 +293,13 @@ def _cpu_build(
     if not _driver_present(nv, driver):
         return []
     names = sorted({str(g.get("name")) for g in gpus}) or ["an NVIDIA GPU"]
-    machine = "aarch64" if "aarch64" in str(torch.get("executable")) else "x86_64"
     return [
         Finding(
             Status.FAIL,
             f"CPU-only torch {torch.get('version')} on a machine with {', '.join(names)}: "
             "'Torch not compiled with CUDA enabled'",
             (f"NVIDIA driver present: {nv.get('driver_version') or driver.get('proc_driver_version')}",),
-            _install_fix(torch, nv, gpus, machine, "This torch cannot use the GPUs."),
+            _install_fix(torch, nv, gpus, "This torch cannot use the GPUs."),
         )
     ]
 
@@ -310,13 +313,12 @@ def _cuda_build(
     if not _driver_present(nv, driver):
         return []
     findings: list[Finding] = []
-    machine = "aarch64" if "aarch64" in str(torch.get("executable")) else "x86_64"
     compat = cuda_compat.driver_compat(
         torch.get("cuda"), nv.get("cuda_driver_version"), nv.get("driver_version")
     )
     needed = compat.required_driver or "a newer release"
     if compat.status == "too_old":
-        alternative = _install_fix(torch, nv, gpus, machine, "")
+        alternative = _install_fix(torch, nv, gpus, "")
         fix_text = f"Update the NVIDIA driver to {needed} or later"
         fix_text += (
             ", or install a torch build for the CUDA this driver runs:" if alternative.commands else "."
@@ -353,9 +355,7 @@ def _cuda_build(
                     f"{label}: this torch has no kernels for it: 'no kernel image is available for execution "
                     "on the device'",
                     (coverage.message, "kernels for: " + " ".join(arch_list)),
-                    _install_fix(
-                        torch, nv, gpus, machine, "Install a build whose arch list covers this GPU."
-                    ),
+                    _install_fix(torch, nv, gpus, "Install a build whose arch list covers this GPU."),
                 )
             )
         elif coverage.via == "ptx":
@@ -364,9 +364,7 @@ def _cuda_build(
                     Status.WARN,
                     f"{label} runs only through PTX JIT compilation ({coverage.entry}): slow first start",
                     (coverage.message,),
-                    _install_fix(
-                        torch, nv, gpus, machine, "A build with native kernels for this GPU avoids the JIT."
-                    ),
+                    _install_fix(torch, nv, gpus, "A build with native kernels for this GPU avoids the JIT."),
                 )
             )
     if compat.status != "too_old":  # a too-old driver already explains why torch cannot use the GPUs

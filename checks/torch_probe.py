@@ -22,6 +22,7 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     facts: dict[str, Any] = {
         "python": platform.python_version(),
         "executable": sys.executable,
+        "machine": platform.machine(),
         "distribution": _distribution(),
         "candidates": _candidates(),
     }
