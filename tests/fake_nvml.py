@@ -105,6 +105,7 @@ class FakeGpu:
     pcie_gen_max: int | None = 5  # what the GPU and the slot allow together
     pcie_width_max: int | None = 16
     pcie_gen_gpu_max: int | None = 5  # what the GPU alone supports
+    c2c_enabled: bool | None = None  # NVLink-C2C to a Grace CPU; None: the query answers NotSupported
     mig_mode: bool | None = False  # None: the GPU answers NotSupported (no MIG)
     mig_mode_pending: bool | None = None  # None: same as mig_mode (no change waiting for a GPU reset)
     max_mig_devices: int | None = 7
@@ -491,6 +492,10 @@ class FakeNvml:
 
     def nvmlDeviceGetGpuMaxPcieLinkGeneration(self, handle: FakeHandle) -> int:
         return _answer(self._whole_gpu("nvmlDeviceGetGpuMaxPcieLinkGeneration", handle).pcie_gen_gpu_max)
+
+    def nvmlDeviceGetC2cModeInfoV(self, handle: FakeHandle) -> pynvml.c_nvmlC2cModeInfo_v1_t:
+        gpu = self._whole_gpu("nvmlDeviceGetC2cModeInfoV", handle)
+        return pynvml.c_nvmlC2cModeInfo_v1_t(isC2cEnabled=int(_answer(gpu.c2c_enabled)))
 
     def nvmlDeviceGetComputeRunningProcesses(self, handle: FakeHandle) -> list[Any]:
         return self._processes("nvmlDeviceGetComputeRunningProcesses", handle, "compute")

@@ -242,10 +242,7 @@ def test_old_driver_without_memory_v2_falls_back_to_v1() -> None:
 
 
 def test_unknown_performance_state_is_none() -> None:
-    """NVML answers NVML_PSTATE_UNKNOWN (32) when it cannot say; the snapshot should say None.
-
-    Fails until torchdoctor.nvml maps 32 to None (it reports the raw 32 today).
-    """
+    """NVML answers NVML_PSTATE_UNKNOWN (32) when it cannot say; the snapshot says None."""
     fake = FakeNvml([h100_sxm(0, performance_state=fake_nvml.PSTATE_UNKNOWN)])
 
     gpu = nvml.query(fake).gpus[0]
@@ -602,3 +599,91 @@ def test_from_env_reads_the_machine_file(tmp_path: Path) -> None:
     assert fake is not None
     assert [gpu.uuid for gpu in fake.gpus] == [gpu.uuid for gpu in hgx_h100().gpus]
     assert fake_nvml.from_env({}) is None
+
+
+# -- the host link of one GPU, read under load ------------------------------------------------------
+
+
+def test_read_link_reads_one_gpu_by_its_pci_bus_id() -> None:
+    fake = hgx_h100()
+
+    reading = nvml.read_link("00000000:3A:00.0", fake)
+
+    assert reading == nvml.LinkReading(
+        "00000000:3A:00.0",
+        available=True,
+        pcie=PcieLink(gen_current=5, width_current=16, gen_max=5, width_max=16, gen_gpu_max=5),
+        performance_state=0,
+        c2c_enabled=None,  # an H100 SXM has no NVLink-C2C: the query answers NotSupported
+    )
+    assert (fake.calls[0], fake.calls[-1]) == ("nvmlInit", "nvmlShutdown")
+    assert fake.refcount == 0
+
+
+def test_read_link_sees_a_downtrained_link_and_c2c() -> None:
+    slow = h100_sxm(0, pcie_gen_current=3, pcie_width_current=8)
+    grace = h100_sxm(1, c2c_enabled=True)
+    fake = FakeNvml([slow, grace])
+
+    downtrained = nvml.read_link("0000:18:00.0", fake)
+    superchip = nvml.read_link("00000000:2A:00.0", fake)
+
+    assert (downtrained.pcie.gen_current, downtrained.pcie.width_current) == (3, 8)
+    assert (downtrained.pcie.gen_max, downtrained.pcie.width_max) == (5, 16)
+    assert superchip.c2c_enabled is True
+    assert json.loads(json.dumps(superchip.to_json()))["c2c_enabled"] is True
+
+
+@pytest.mark.parametrize(
+    ("fake", "error"),
+    [
+        (FakeNvml([h100_sxm(0)], init_error="DriverNotLoaded"), "DriverNotLoaded"),
+        (FakeNvml([h100_sxm(0, failing={fake_nvml.ANY_FUNCTION: "GpuIsLost"})]), "GpuIsLost"),
+        (FakeNvml([h100_sxm(0)]), "NotFound"),
+    ],
+    ids=["driver_not_loaded", "gpu_lost", "no_such_bus_id"],
+)
+def test_read_link_reports_why_it_could_not_read(fake: FakeNvml, error: str) -> None:
+    bus_id = "00000000:18:00.0" if error != "NotFound" else "00000000:07:00.0"
+
+    reading = nvml.read_link(bus_id, fake)
+
+    assert reading.error == error
+    assert reading.pcie == PcieLink()
+    assert fake.refcount == 0
+
+
+def test_read_link_keeps_real_errors_and_drops_unsupported_queries() -> None:
+    fake = FakeNvml(
+        [h100_sxm(0, performance_state=None, failing={"nvmlDeviceGetCurrPcieLinkWidth": "Unknown"})]
+    )
+
+    reading = nvml.read_link("00000000:18:00.0", fake)
+
+    assert reading.errors == {"pcie.width_current": "Unknown"}
+    assert reading.performance_state is None
+
+
+def test_a_session_keeps_nvml_initialised_across_reads() -> None:
+    fake = hgx_h100()
+
+    with nvml.session(fake) as started:
+        assert fake.refcount == 1
+        readings = [nvml.read_link(gpu.pci_bus_id or "", fake) for gpu in fake.gpus[:2]]
+        assert fake.refcount == 1
+
+    assert started is True
+    assert [r.pcie.gen_current for r in readings] == [5, 5]
+    assert fake.refcount == 0
+    assert fake.calls.count("nvmlInit") == fake.calls.count("nvmlShutdown") == 3
+
+
+def test_a_session_without_a_driver_starts_nothing() -> None:
+    fake = FakeNvml([], init_error="LibraryNotFound")
+
+    with nvml.session(fake) as started:
+        reading = nvml.read_link("00000000:18:00.0", fake)
+
+    assert started is False
+    assert (reading.available, reading.error) == (False, "LibraryNotFound")
+    assert "nvmlShutdown" not in fake.calls

@@ -17,7 +17,7 @@ import contextlib
 import dataclasses
 import importlib
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -194,13 +194,7 @@ def _gpu(nv: Any, index: int) -> Gpu:
         memory_reserved_bytes=reserved,
         performance_state=_pstate(r.get("performance_state", "nvmlDeviceGetPerformanceState", handle)),
         mig_mode=mig_mode,
-        pcie=PcieLink(
-            gen_current=r.get("pcie.gen_current", "nvmlDeviceGetCurrPcieLinkGeneration", handle),
-            width_current=r.get("pcie.width_current", "nvmlDeviceGetCurrPcieLinkWidth", handle),
-            gen_max=r.get("pcie.gen_max", "nvmlDeviceGetMaxPcieLinkGeneration", handle),
-            width_max=r.get("pcie.width_max", "nvmlDeviceGetMaxPcieLinkWidth", handle),
-            gen_gpu_max=r.get("pcie.gen_gpu_max", "nvmlDeviceGetGpuMaxPcieLinkGeneration", handle),
-        ),
+        pcie=_pcie(r, handle),
         processes=_processes(nv, r, handle),
     )
     if mig_mode:
@@ -208,6 +202,16 @@ def _gpu(nv: Any, index: int) -> Gpu:
     # NotSupported is the normal answer of many GPUs to optional queries; keep the others.
     gpu.errors = {k: v for k, v in r.errors.items() if v != "NotSupported"}
     return gpu
+
+
+def _pcie(r: _Reader, handle: Any) -> PcieLink:
+    return PcieLink(
+        gen_current=r.get("pcie.gen_current", "nvmlDeviceGetCurrPcieLinkGeneration", handle),
+        width_current=r.get("pcie.width_current", "nvmlDeviceGetCurrPcieLinkWidth", handle),
+        gen_max=r.get("pcie.gen_max", "nvmlDeviceGetMaxPcieLinkGeneration", handle),
+        width_max=r.get("pcie.width_max", "nvmlDeviceGetMaxPcieLinkWidth", handle),
+        gen_gpu_max=r.get("pcie.gen_gpu_max", "nvmlDeviceGetGpuMaxPcieLinkGeneration", handle),
+    )
 
 
 _PSTATE_UNKNOWN = 32  # NVML_PSTATE_UNKNOWN
@@ -288,6 +292,84 @@ def _mig_devices(nv: Any, r: _Reader, handle: Any) -> list[MigDevice]:
             )
         )
     return devices
+
+
+@dataclass
+class LinkReading:
+    """The host link of one GPU at one moment, as :func:`read_link` reads it (``None`` where unknown).
+
+    Read it while copies run, or right after: an idle GPU lowers its PCIe generation to save power,
+    so only a reading in P0 under load says what the link negotiated (research/memory_bandwidth.md
+    §2.8, after DCGM's pcie plugin).
+    """
+
+    pci_bus_id: str
+    available: bool
+    error: str | None = None
+    pcie: PcieLink = field(default_factory=PcieLink)
+    performance_state: int | None = None
+    c2c_enabled: bool | None = None  # NVLink-C2C to the CPU (Grace Hopper, Grace Blackwell)
+    errors: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@contextlib.contextmanager
+def session(backend: Any = None) -> Iterator[bool]:
+    """Keep NVML initialised across several calls; yields whether it started.
+
+    nvmlInit is reference-counted, so :func:`read_link` and :func:`query` inside a session pay for
+    a counter instead of loading the driver's state again (which takes a while on a large machine).
+    """
+    nv, _ = (backend, "") if backend is not None else _load_backend()
+    started = False
+    if nv is not None:
+        try:
+            nv.nvmlInit()
+            started = True
+        except Exception:
+            started = False
+    try:
+        yield started
+    finally:
+        if started:
+            with contextlib.suppress(Exception):
+                nv.nvmlShutdown()
+
+
+# Answers that mean "this GPU, driver or binding has no such query", not a fault of the GPU.
+_NOT_AN_ANSWER = ("NotSupported", "FunctionNotFound", "AttributeError")
+
+
+def read_link(pci_bus_id: str, backend: Any = None) -> LinkReading:
+    """The current and maximum link of the GPU at ``pci_bus_id``, its P-state and whether C2C is on."""
+    nv, why = (backend, "") if backend is not None else _load_backend()
+    if nv is None:
+        return LinkReading(pci_bus_id, available=False, error="NotInstalled", errors={"load": why})
+    try:
+        nv.nvmlInit()
+    except Exception as exc:
+        return LinkReading(pci_bus_id, available=False, error=error_name(exc))
+    try:
+        r = _Reader(nv)
+        handle = r.get("handle", "nvmlDeviceGetHandleByPciBusId", pci_bus_id)
+        if handle is None:
+            return LinkReading(pci_bus_id, available=True, error=r.errors["handle"])
+        pcie = _pcie(r, handle)
+        pstate = _pstate(r.get("performance_state", "nvmlDeviceGetPerformanceState", handle))
+        c2c = r.get("c2c", "nvmlDeviceGetC2cModeInfoV", handle)
+        return LinkReading(
+            pci_bus_id,
+            available=True,
+            pcie=pcie,
+            performance_state=pstate,
+            c2c_enabled=None if c2c is None else bool(c2c.isC2cEnabled),
+            errors={k: v for k, v in r.errors.items() if v not in _NOT_AN_ANSWER},
+        )
+    finally:
+        with contextlib.suppress(Exception):
+            nv.nvmlShutdown()
 
 
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,76 @@
+"""Which GPUs, or MIG slices, a job started in this environment gets.
+
+The CUDA driver's own answer (``cuda_driver`` probe: the UUID behind each cuda:N, with
+CUDA_VISIBLE_DEVICES already applied) is the truth; where the driver could not be asked, the
+answer is predicted from CUDA_VISIBLE_DEVICES with :mod:`cvd`, as ``cuda.visible_devices`` does.
+Pure: facts in, records out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from torchdoctor.checks import cvd
+
+
+@dataclass(frozen=True)
+class JobGpu:
+    device: str  # "cuda:0"
+    gpu: Mapping[str, Any] | None  # the NVML record of the physical GPU (the parent of a MIG slice)
+    mig: Mapping[str, Any] | None  # the NVML record of the MIG device when the job gets a slice
+    uuid: str | None
+
+
+def nvidia_gpus(nv: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return list(nv.get("gpus") or []) if nv.get("available") else []
+
+
+def job_gpus(
+    nv: Mapping[str, Any], driver: Mapping[str, Any], variables: Mapping[str, str]
+) -> tuple[list[JobGpu], str]:
+    """The job's devices in cuda:N order, and where the answer came from: ``driver`` or ``model``."""
+    gpus = nvidia_gpus(nv)
+    if driver.get("device_count") is not None:
+        return _from_driver(gpus, driver.get("devices") or []), "driver"
+    # Integers in CUDA_VISIBLE_DEVICES index CUDA's enumeration, which is PCI bus order for the
+    # identical GPUs of a server (research/cuda_semantics.md §2).
+    in_cuda_order = sorted(gpus, key=lambda g: str(g.get("pci_bus_id") or "").lower())
+    parsed = cvd.parse(variables.get("CUDA_VISIBLE_DEVICES"))
+    resolution = cvd.resolve(parsed, [str(g.get("uuid") or "") for g in in_cuda_order])
+    found = [
+        JobGpu(f"cuda:{n}", in_cuda_order[pos], None, in_cuda_order[pos].get("uuid"))
+        for n, pos in enumerate(resolution.visible)
+    ]
+    for entry in resolution.mig:
+        parent, mig = _mig_by_prefix(gpus, entry)
+        found.append(JobGpu(f"cuda:{len(found)}", parent, mig, None if mig is None else mig.get("uuid")))
+    return found, "model"
+
+
+def _from_driver(gpus: Sequence[Mapping[str, Any]], devices: Sequence[Mapping[str, Any]]) -> list[JobGpu]:
+    by_uuid = {str(g.get("uuid")): g for g in gpus}
+    migs = {str(m.get("uuid")): (g, m) for g in gpus for m in g.get("mig_devices") or []}
+    found = []
+    for device in devices:
+        raw = str(device.get("uuid"))
+        label = f"cuda:{device.get('ordinal')}"
+        if f"GPU-{raw}" in by_uuid:
+            found.append(JobGpu(label, by_uuid[f"GPU-{raw}"], None, f"GPU-{raw}"))
+        elif f"MIG-{raw}" in migs:
+            parent, mig = migs[f"MIG-{raw}"]
+            found.append(JobGpu(label, parent, mig, f"MIG-{raw}"))
+        else:  # the driver sees a device NVML does not list
+            found.append(JobGpu(label, None, None, raw))
+    return found
+
+
+def _mig_by_prefix(
+    gpus: Sequence[Mapping[str, Any]], entry: str
+) -> tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]:
+    for gpu in gpus:
+        for mig in gpu.get("mig_devices") or []:
+            if str(mig.get("uuid") or "").startswith(entry):
+                return gpu, mig
+    return None, None
