@@ -1,14 +1,16 @@
 """The environment variables that shape a PyTorch run, read as facts.
 
-Values of variables whose names look secret are never recorded.
+Values of variables whose names look secret are never recorded, nor credentials inside values (a URL's
+``user:password@``, a token); the rules are the ones every report's redaction uses (``torchdoctor.redact``).
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from typing import Any
+
+from torchdoctor.redact import REDACTED, is_secret_name, strip_secrets
 
 RELEVANT_PREFIXES = (
     "CUDA_",
@@ -40,15 +42,15 @@ RELEVANT_NAMES = (
     "SLURM_NTASKS",
     "SLURM_JOB_ID",
 )
-REDACTED = "<redacted>"
-_SECRET_NAME = re.compile(
-    r"TOKEN|SECRET|PASSWORD|PASSWD|PASS(?:PHRASE)?\b|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|(?:^|_)KEY(?:$|_)|APIKEY",
-    re.IGNORECASE,
-)
-
-
-def is_secret_name(name: str) -> bool:
-    return bool(_SECRET_NAME.search(name))
+__all__ = [
+    "REDACTED",
+    "RELEVANT_NAMES",
+    "RELEVANT_PREFIXES",
+    "is_relevant",
+    "is_secret_name",
+    "probe",
+    "relevant",
+]
 
 
 def is_relevant(name: str) -> bool:
@@ -59,7 +61,7 @@ def relevant(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """The relevant variables, sorted by name, with secret-looking values replaced."""
     environ = os.environ if environ is None else environ
     return {
-        name: REDACTED if is_secret_name(name) else value
+        name: REDACTED if is_secret_name(name) else strip_secrets(value)
         for name, value in sorted(environ.items())
         if is_relevant(name)
     }

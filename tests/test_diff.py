@@ -1,0 +1,158 @@
+"""`torchdoctor diff A B`: what differs between two reports that matters for training."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from torchdoctor import diff, doctor, exitcodes, runner
+from torchdoctor.model import Report
+
+from support import cli_env, fixture_facts, run_cli
+
+H100 = "h100x8_cvd_2_3.json"
+HOST = {
+    "hostname": "gpu-node-17",
+    "os": "Ubuntu 22.04.4 LTS",
+    "kernel": "5.15.0-105-generic",
+    "python": "3.11.9",
+}
+
+
+def machine_report(facts: dict[str, Any], host: dict[str, Any] | None = None) -> dict[str, Any]:
+    checks = doctor.select_checks(["torch.build", "cuda.visible_devices"])
+    verdicts = runner.judge_all(checks, facts, {}, {})
+    timings = {"total_s": 2.5, "probes": {}}
+    return Report("0.1.0", "2026-11-30T11:32:16Z", host or HOST, {}, facts, verdicts, timings).to_json()
+
+
+def node_b() -> dict[str, Any]:
+    """The same 8-GPU H100 node after a driver downgrade, with another CUDA_VISIBLE_DEVICES and NCCL_DEBUG."""
+    facts = copy.deepcopy(fixture_facts(H100))
+    facts["nvml"].update(driver_version="535.104.05", cuda_driver_version=12020)
+    facts["env"]["variables"] = {"CUDA_VISIBLE_DEVICES": "3,2", "LOCAL_RANK": "1", "NCCL_DEBUG": "INFO"}
+    driver = facts["cuda_driver"]
+    driver["devices"] = list(reversed(driver["devices"]))
+    for ordinal, device in enumerate(driver["devices"]):
+        device["ordinal"] = ordinal
+    facts["torch"]["nccl_version"] = "2.21.5"
+    return machine_report(facts, {**HOST, "hostname": "gpu-node-18"})
+
+
+def test_a_report_has_no_differences_with_itself() -> None:
+    report = machine_report(fixture_facts(H100))
+    assert diff.compare(report, copy.deepcopy(report)) == []
+
+
+def test_what_changed_for_training_is_listed_and_what_does_not_matter_is_not() -> None:
+    found = {
+        (d.section, d.name): (d.before, d.after)
+        for d in diff.compare(machine_report(fixture_facts(H100)), node_b())
+    }
+    assert found[("versions", "NCCL")] == ("2.27.5", "2.21.5")
+    assert found[("driver", "NVIDIA driver")] == ("575.57.08", "535.104.05")
+    assert found[("driver", "CUDA supported by the driver")] == ("12.9", "12.2")
+    assert found[("visible devices", "cuda:0")] == (
+        "GPU 2 (NVIDIA H100 80GB HBM3)",
+        "GPU 3 (NVIDIA H100 80GB HBM3)",
+    )
+    assert found[("environment", "CUDA_VISIBLE_DEVICES")] == ("2,3", "3,2")
+    assert found[("environment", "NCCL_DEBUG")] == (None, "INFO")
+    assert found[("verdicts", "torch.build")] == ("pass", "warn")  # minor-version compatibility
+    # The hostname differs, and does not matter for training.
+    assert not [key for key in found if key[1] == "hostname"]
+
+
+def test_a_verdict_whose_summary_moves_but_status_does_not_is_no_difference() -> None:
+    before = machine_report(fixture_facts(H100))
+    after = copy.deepcopy(before)
+    after["verdicts"][0]["summary"] += " (measured again)"
+    assert diff.compare(before, after) == []
+
+
+def test_gpus_that_differ_are_named_by_index() -> None:
+    facts = copy.deepcopy(fixture_facts(H100))
+    facts["nvml"]["gpus"] = facts["nvml"]["gpus"][:4]
+    found = {
+        (d.section, d.name): (d.before, d.after)
+        for d in diff.compare(machine_report(fixture_facts(H100)), machine_report(facts))
+    }
+    assert found[("GPUs", "count")] == ("8", "4")
+    assert found[("GPUs", "GPU 7")] == ("NVIDIA H100 80GB HBM3, 9.0, 79.6 GiB", None)
+
+
+@pytest.fixture(scope="module")
+def saved_pair(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("diff")
+    a, b = folder / "node-a.json", folder / "node-b.json"
+    a.write_text(json.dumps(machine_report(fixture_facts(H100))))
+    b.write_text(json.dumps(node_b()))
+    return a, b
+
+
+def test_diff_of_a_report_with_itself_says_no_differences_and_exits_0(saved_pair: tuple[Path, Path]) -> None:
+    a, _ = saved_pair
+    result = run_cli("diff", str(a), str(a), timeout=60)
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert result.stdout.splitlines()[-1] == "no differences"
+
+
+def test_diff_with_a_changed_report_lists_the_changes_and_exits_1(saved_pair: tuple[Path, Path]) -> None:
+    a, b = saved_pair
+    result = run_cli("diff", str(a), str(b), timeout=60)
+    assert result.returncode == exitcodes.THRESHOLD, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"A: {a} (gpu-node-17, 2026-11-30T11:32:16Z, torchdoctor 0.1.0)"
+    assert lines[3] == "versions"
+    sections = [line for line in lines if line and not line.startswith((" ", "A:", "B:"))]
+    assert sections == ["versions", "driver", "visible devices", "environment", "verdicts", "8 differences"]
+    assert any(line.split() == ["NCCL_DEBUG", "(unset)", "->", "INFO"] for line in lines)
+    verdict = next(line for line in lines if line.strip().startswith("torch.build"))
+    assert verdict.split(": ", 1)[0].split() == ["torch.build", "pass", "->", "warn"]
+    assert "driver" in verdict.split(": ", 1)[1]  # the new summary says why
+
+
+def test_diff_json_lists_the_differences(saved_pair: tuple[Path, Path]) -> None:
+    a, b = saved_pair
+    result = run_cli("diff", str(a), str(b), "--json", timeout=60)
+    assert result.returncode == exitcodes.THRESHOLD
+    rows = json.loads(result.stdout)
+    assert {
+        "section": "environment",
+        "name": "NCCL_DEBUG",
+        "before": None,
+        "after": "INFO",
+        "note": None,
+    } in rows
+
+
+def test_diff_of_two_reports_of_this_machine(tmp_path: Path) -> None:
+    only = ("--only", "torch.build,cuda.visible_devices")
+    run_cli("report", *only, "-o", str(tmp_path / "a.json"))
+    run_cli(
+        "report",
+        *only,
+        "-o",
+        str(tmp_path / "b.json"),
+        env=cli_env(NCCL_DEBUG="INFO", CUDA_VISIBLE_DEVICES="0,0"),
+    )
+    result = run_cli("diff", str(tmp_path / "a.json"), str(tmp_path / "b.json"), timeout=60)
+    assert result.returncode == exitcodes.THRESHOLD
+    body = [line.split() for line in result.stdout.splitlines()[3:]]
+    assert body[:4] == [
+        ["environment"],
+        ["CUDA_VISIBLE_DEVICES", "(unset)", "->", "0,0"],
+        ["NCCL_DEBUG", "(unset)", "->", "INFO"],
+        ["verdicts"],
+    ]
+    assert body[4][:4] == ["cuda.visible_devices", "skip", "->", "warn:"]
+
+
+def test_an_unreadable_report_is_bad_input(saved_pair: tuple[Path, Path], tmp_path: Path) -> None:
+    result = run_cli("diff", str(saved_pair[0]), str(tmp_path / "nope.json"), timeout=60)
+    assert result.returncode == exitcodes.USAGE
+    assert result.stderr == f"torchdoctor: error: {tmp_path / 'nope.json'} does not exist\n"

@@ -1,0 +1,309 @@
+"""The redaction matrix: secrets planted in every shape, absent from every output format.
+
+Shapes: values of secret-looking variables and keys, credentials inside URLs (and secret query
+parameters, Authorization headers, self-identifying tokens), the home directory, the user name, the
+hostname, GPU UUIDs. Ordinary values (NCCL_DEBUG=INFO) stay readable. End to end, the secrets reach
+the report three ways: the environment, a plugin check's facts and verdict, and NVML (a fake 8-GPU
+H100 machine), and the raw (--no-redact) report is checked to carry them, so the matrix cannot pass
+by missing them.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import socket
+from typing import Any
+
+import pytest
+
+from torchdoctor import envvars, exitcodes
+from torchdoctor.redact import (
+    HOST_PLACEHOLDER,
+    REDACTED,
+    USER_PLACEHOLDER,
+    Identity,
+    Redactor,
+    is_secret_name,
+    redact_report,
+    strip_secrets,
+)
+
+from support import cli_env, fixture_facts, run_cli, validated_report, write_distribution
+
+USER = "plantedalice"
+UUIDS = [gpu["uuid"] for gpu in fixture_facts("h100x8_cvd_2_3.json")["nvml"]["gpus"]]
+GITHUB_TOKEN = "ghp_PLANTED" + "x" * 29
+PLUGIN_SOURCE = """
+    import getpass
+    import os
+    import socket
+
+    from torchdoctor import Check, Finding, Fix, Probe, Status
+
+
+    def leaky_facts(options):
+        return {
+            "command": "HF_TOKEN=hfPLANTED torchrun --nproc-per-node 8 train.py --password=pwPLANTED",
+            "url": "https://bob:hunter2@PLANTED@models.example.com/zoo?token=qtokPLANTED&x=1",
+            "api_key": "akPLANTED",
+            "header": "Authorization: Bearer bearerPLANTEDtoken",
+            "home_file": os.path.expanduser("~/data/shard-0.bin"),
+            "host": socket.gethostname(),
+            "user": getpass.getuser(),
+            "gpu": "GPU-3c8f1a52-7d0e-4b6a-9f21-0c5e8d7a1b01",
+            "ordinary": "NCCL_DEBUG=INFO",
+        }
+
+
+    def judge(facts, options):
+        leaky = facts["acme.leaky"]
+        return Finding(
+            Status.WARN,
+            "downloads from " + leaky["url"],
+            (leaky["command"], "reads " + leaky["home_file"], "on " + leaky["host"] + " as " + leaky["user"],
+             "pushed with GITHUB_TOKEN_VALUE", leaky["gpu"], leaky["header"]),
+            Fix("Keep credentials out of the command line.", (leaky["command"],)),
+        )
+
+
+    CHECK = Check("acme.leaky", "Acme leaks", (Probe.of("acme.leaky", leaky_facts),), judge)
+""".replace("GITHUB_TOKEN_VALUE", GITHUB_TOKEN)
+
+
+# ---------------------------------------------------------------- the rules, one shape at a time
+
+IDENTITY = Identity.of(["/home/alice"], ["alice"], ["gpu-node-17.corp.example.com", "gpu-node-17", "vm"])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("HF_TOKEN=hf_abc python train.py", f"HF_TOKEN={REDACTED} python train.py"),
+        ("--password=hunter2 --lr 3e-4", f"--password={REDACTED} --lr 3e-4"),
+        ("WANDB_API_KEY: 0123456789abcdef", f"WANDB_API_KEY: {REDACTED}"),
+        ("https://bob:hunter2@pypi.example.com/simple", "https://pypi.example.com/simple"),
+        ("https://bob:p@ss@host.example.com/x", "https://host.example.com/x"),
+        ("s3://AKIAIOSFODNN7EXAMPLE:key@bucket/path", "s3://bucket/path"),
+        ("https://dl.example.com/w.pt?token=abc&x=1", f"https://dl.example.com/w.pt?token={REDACTED}&x=1"),
+        (
+            "https://x.blob.example.net/c?sv=2022&sig=AbC%2Fd",
+            f"https://x.blob.example.net/c?sv=2022&sig={REDACTED}",
+        ),
+        ("Authorization: Bearer abcdefghijklmnop", f"Authorization: {REDACTED}"),
+        ("cloned with " + "ghp_" + "a" * 36, f"cloned with {REDACTED}"),
+        ("hf_" + "b" * 34 + " in the cache", f"{REDACTED} in the cache"),
+        ("key id AKIAIOSFODNN7EXAMPLE", f"key id {REDACTED}"),
+        ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaA==\n-----END OPENSSH PRIVATE KEY-----", REDACTED),
+        ("/home/alice/venv/bin/python", "~/venv/bin/python"),
+        ("/home/alice", "~"),
+        ("/home/alicebob/x", "/home/alicebob/x"),
+        ("/scratch/alice/run1 by alice", f"/scratch/{USER_PLACEHOLDER}/run1 by {USER_PLACEHOLDER}"),
+        ("malice and alice_2 stay", "malice and alice_2 stay"),
+        ("ssh alice@gpu-node-17.corp.example.com", f"ssh {USER_PLACEHOLDER}@{HOST_PLACEHOLDER}"),
+        ("MASTER_ADDR=gpu-node-17 on vm", f"MASTER_ADDR={HOST_PLACEHOLDER} on {HOST_PLACEHOLDER}"),
+        ("kvm vm2 nvml", "kvm vm2 nvml"),
+        ("GPU-3c8f1a52-7d0e-4b6a-9f21-0c5e8d7a1b01", "GPU-3c8f1a52"),
+        ("MIG-GPU-3c8f1a52-7d0e-4b6a-9f21-0c5e8d7a1b01/1/0", "MIG-GPU-3c8f1a52/1/0"),
+        ("uuid 3c8f1a52-7d0e-4b6a-9f21-0c5e8d7a1b01", "uuid 3c8f1a52"),
+    ],
+)
+def test_each_shape_is_replaced(text: str, expected: str) -> None:
+    assert Redactor(IDENTITY).text(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NCCL_DEBUG=INFO",
+        "CUDA_VISIBLE_DEVICES=0,1",
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,max_split_size_mb:128",
+        "MASTER_ADDR=10.0.0.7 MASTER_PORT=29500",
+        "torch 2.13.0+cu129 imported from /opt/venv/lib/python3.11/site-packages/torch",
+        "https://download.pytorch.org/whl/cu129",
+        "NCCL_SOCKET_IFNAME=^docker,lo",
+        "GPU 0: NVIDIA H100 80GB HBM3, CC 9.0",
+    ],
+)
+def test_ordinary_values_stay_readable(text: str) -> None:
+    assert Redactor(IDENTITY).text(text) == text
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "HF_TOKEN",
+        "AWS_SECRET_ACCESS_KEY",
+        "DB_PASSWORD",
+        "SMTP_PASSWD",
+        "GOOGLE_APPLICATION_CREDENTIALS",
+        "NCCL_AUTH_TOKEN",
+        "JUPYTER_COOKIE_SECRET",
+        "SESSION_ID",
+        "API_KEY",
+        "OPENAI_APIKEY",
+        "SSH_PRIVATE",
+    ],
+)
+def test_secret_looking_names(name: str) -> None:
+    assert is_secret_name(name)
+
+
+@pytest.mark.parametrize(
+    "name", ["NCCL_DEBUG", "CUDA_VISIBLE_DEVICES", "MASTER_ADDR", "TORCH_HOME", "KEYBOARD", "MONKEY_PATCH"]
+)
+def test_ordinary_names(name: str) -> None:
+    assert not is_secret_name(name)
+
+
+def test_the_env_probe_never_records_secret_values_or_url_credentials() -> None:
+    recorded = envvars.relevant(
+        {
+            "TORCH_HUB_TOKEN": "tok",
+            "NCCL_DEBUG": "INFO",
+            "TORCH_MODEL_ZOO": "https://bob:hunter2@models.example.com/zoo",
+            "HF_TOKEN": "never relevant",
+        }
+    )
+    assert recorded == {
+        "NCCL_DEBUG": "INFO",
+        "TORCH_HUB_TOKEN": REDACTED,
+        "TORCH_MODEL_ZOO": "https://models.example.com/zoo",
+    }
+    assert strip_secrets("https://bob:hunter2@models.example.com/zoo") == recorded["TORCH_MODEL_ZOO"]
+
+
+def test_identities_that_identify_no_one_are_left_alone() -> None:
+    identity = Identity.of(["/", ""], ["root", "a"], ["localhost", "gpu-node-17"])
+    assert identity == Identity((), (), ("gpu-node-17",))
+    assert Redactor(identity).text("/usr/lib as root on localhost") == "/usr/lib as root on localhost"
+
+
+def test_a_redacted_report_keeps_its_structure_and_validates() -> None:
+    data = _fixture_report()
+    redacted = redact_report(data, IDENTITY)
+    assert redacted["redacted"] is True
+    assert redacted["host"]["hostname"] == HOST_PLACEHOLDER
+    assert redacted["host"]["executable"] == "~/venv/bin/python"
+    assert [(v["id"], v["status"]) for v in redacted["verdicts"]] == [
+        (v["id"], v["status"]) for v in data["verdicts"]
+    ]
+    validated_report(json.dumps(redacted))
+    assert "7d0e-4b6a-9f21-0c5e8d7a1b01" in json.dumps(data)
+    assert "7d0e-4b6a-9f21-0c5e8d7a1b01" not in json.dumps(redacted)
+
+
+def _fixture_report() -> dict[str, Any]:
+    from torchdoctor import doctor, runner
+    from torchdoctor.model import Report
+
+    facts = fixture_facts("h100x8_cvd_2_3.json")
+    checks = doctor.select_checks(["torch.build", "cuda.visible_devices"])
+    verdicts = runner.judge_all(checks, facts, {}, {})
+    host = {"hostname": "gpu-node-17.corp.example.com", "executable": "/home/alice/venv/bin/python"}
+    return Report(
+        "0.1.0", "2026-11-30T11:32:16Z", host, {}, facts, verdicts, {"total_s": 1.0, "probes": {}}
+    ).to_json()
+
+
+# ---------------------------------------------------------------- end to end, every output format
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """An environment with secrets in every shape, and the home, user and hostname to look for."""
+    root = tmp_path_factory.mktemp("planted")
+    home = root / "home" / USER
+    home.mkdir(parents=True)
+    site = root / "site"
+    write_distribution(
+        site, "acme-leaky", "1.0", "acme_leaky", PLUGIN_SOURCE, {"acme.leaky": "acme_leaky:CHECK"}
+    )
+    machine = root / "h100x8.json"
+    machine.write_text(json.dumps(fixture_facts("h100x8_cvd_2_3.json")["nvml"]))
+    env = cli_env(
+        HOME=str(home),
+        USER=USER,
+        LOGNAME=USER,
+        TORCHDOCTOR_NVML_BACKEND="fake_nvml:BACKEND",
+        FAKE_NVML_MACHINE=str(machine),
+        CUDA_VISIBLE_DEVICES=UUIDS[2],
+        NCCL_DEBUG="INFO",
+        TORCH_HUB_TOKEN="envtokPLANTED",
+        TORCH_MODEL_ZOO="https://bob:envpwPLANTED@models.example.com/zoo",
+        PYTORCH_DOWNLOAD_URL="https://dl.example.com/w.pt?token=envqPLANTED",
+        MASTER_ADDR=socket.gethostname(),
+        LD_LIBRARY_PATH=f"{home}/cuda/lib64:/usr/local/cuda/lib64",
+        TORCH_EXTENSIONS_DIR=f"/scratch/{USER}/torch_extensions",
+    )
+    env["PYTHONPATH"] = os.pathsep.join([str(site), env["PYTHONPATH"]])
+    return {"env": env, "home": str(home), "cwd": root}
+
+
+ONLY = ("--only", "acme.leaky,torch.build,cuda.visible_devices")
+
+
+def report(planted: dict[str, Any], *args: str) -> str:
+    result = run_cli("report", "--preview", *ONLY, *args, env=planted["env"], cwd=planted["cwd"])
+    assert result.returncode == exitcodes.OK, result.stderr
+    return result.stdout
+
+
+def leaks(text: str, planted: dict[str, Any]) -> list[str]:
+    """Every planted secret or identity found in ``text`` (HTML and SVG are read as the text they show)."""
+    shown = html.unescape(re.sub(r"<[^>]+>", "", text)) if text.lstrip().startswith("<") else text
+    found = [f"secret {m}" for m in re.findall(r"\w*PLANTED\w*", text + shown)]
+    found += [f"home {planted['home']}" for t in (text, shown) if planted["home"] in t]
+    found += [f"user {USER}" for t in (text, shown) if USER in t]
+    host = re.compile(rf"(?<![A-Za-z0-9_-]){re.escape(socket.gethostname())}(?![A-Za-z0-9_-])")
+    found += [f"hostname in {m.group(0)!r}" for t in (text, shown) for m in host.finditer(t)]
+    found += [f"uuid {u}" for u in UUIDS for t in (text, shown) if u[len("GPU-3c8f1a52") :] in t]
+    return found
+
+
+def test_the_raw_report_carries_what_was_planted(planted: dict[str, Any]) -> None:
+    result = run_cli("report", "--preview", "--no-redact", "--format", "json", *ONLY, env=planted["env"])
+    assert result.stderr.startswith("torchdoctor: warning: --no-redact:")
+    raw = validated_report(result.stdout)
+    assert raw["redacted"] is False
+    found = leaks(result.stdout, planted)
+    for expected in (
+        "secret hfPLANTED",
+        "secret akPLANTED",
+        "secret qtokPLANTED",
+        "secret bearerPLANTEDtoken",
+    ):
+        assert expected in found
+    assert f"home {planted['home']}" in found and f"user {USER}" in found
+    assert any(item.startswith("hostname") for item in found)
+    assert f"uuid {UUIDS[0]}" in found and f"uuid {UUIDS[2]}" in found
+    # The env probe itself never records secret variables or URL credentials, redacted or not.
+    assert not [item for item in found if "envtok" in item or "envpw" in item or "envq" in item]
+
+
+@pytest.mark.parametrize("fmt", ["md", "json", "html", "svg"])
+def test_no_output_format_carries_a_planted_secret(planted: dict[str, Any], fmt: str) -> None:
+    text = report(planted, "--format", fmt)
+    assert leaks(text, planted) == []
+    shown = html.unescape(re.sub(r"<[^>]+>", "", text)) if fmt in ("html", "svg") else text
+    assert re.search(r"NCCL_DEBUG\W+INFO", shown), "an ordinary variable must stay readable"
+    assert "GPU-3c8f1a52" in shown  # shortened, still a valid prefix for nvidia-smi and CUDA_VISIBLE_DEVICES
+    if fmt == "json":
+        data = validated_report(text)
+        assert data["facts"]["env"]["variables"]["TORCH_HUB_TOKEN"] == REDACTED
+        assert data["facts"]["acme.leaky"]["api_key"] == REDACTED
+        assert data["facts"]["env"]["variables"]["LD_LIBRARY_PATH"] == "~/cuda/lib64:/usr/local/cuda/lib64"
+        assert (
+            data["facts"]["env"]["variables"]["TORCH_EXTENSIONS_DIR"]
+            == f"/scratch/{USER_PLACEHOLDER}/torch_extensions"
+        )
+
+
+def test_a_written_report_is_redacted_like_the_preview(planted: dict[str, Any]) -> None:
+    result = run_cli("report", *ONLY, "-o", "ticket.md", "--force", env=planted["env"], cwd=planted["cwd"])
+    assert result.returncode == exitcodes.OK, result.stderr
+    written = (planted["cwd"] / "ticket.md").read_text()
+    assert leaks(written, planted) == []
+    assert "| NCCL_DEBUG | `INFO` |" in written

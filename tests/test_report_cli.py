@@ -1,0 +1,156 @@
+"""`torchdoctor report` end to end on this CPU machine: file names, formats, atomic writes, no overwrite."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+
+import pytest
+
+from torchdoctor import exitcodes
+from torchdoctor.commands.report import write_new
+from torchdoctor.model import Fix, Report, Status, Verdict
+from torchdoctor.render import markdown
+
+from support import cli_env, run_cli, validated_report
+
+ONLY = ("--only", "torch.build,cuda.visible_devices")
+WARNS = cli_env(
+    CUDA_VISIBLE_DEVICES="0,0", NCCL_DEBUG="INFO"
+)  # a duplicate entry: cuda.visible_devices warns
+
+
+@pytest.fixture(scope="module")
+def default_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """`torchdoctor report` with no -o, in an empty folder: what it wrote and what it said."""
+    folder = tmp_path_factory.mktemp("ticket")
+    result = run_cli("report", *ONLY, env=WARNS, cwd=folder)
+    assert result.returncode == exitcodes.OK, result.stderr
+    return folder, result.stdout
+
+
+def test_without_o_it_writes_markdown_to_torchdoctor_report_md(default_run: tuple[Path, str]) -> None:
+    folder, stdout = default_run
+    assert sorted(p.name for p in folder.iterdir()) == ["torchdoctor-report.md"]
+    assert stdout == "wrote torchdoctor-report.md (Markdown, redacted): 1 warning in 2 checks\n"
+    mode = stat.S_IMODE((folder / "torchdoctor-report.md").stat().st_mode)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert mode == 0o666 & ~umask
+
+
+def test_the_markdown_is_ready_for_a_github_issue(default_run: tuple[Path, str]) -> None:
+    text = (default_run[0] / "torchdoctor-report.md").read_text()
+    lines = text.splitlines()
+    assert lines[0].startswith("<!--") and lines[1] == "### torchdoctor report"
+    table = lines.index("| status | check | verdict |")
+    assert (
+        lines[table + 2]
+        == "| ✅ pass | `torch.build` | torch 2.13.0+cpu, CPU-only build; no NVIDIA GPU on this machine |"
+    )
+    assert lines[table + 3].startswith("| ⚠️ warn | `cuda.visible_devices` | CUDA_VISIBLE_DEVICES='0,0' hides")
+    # The problem in full, then its fix as a command block, before the facts.
+    problem = lines.index(
+        next(line for line in lines if line.startswith("#### ⚠️ warn `cuda.visible_devices`"))
+    )
+    details = lines.index("<details>")
+    assert table < problem < details
+    assert "```bash\nnvidia-smi -L\n```" in text
+    assert lines[details + 1].startswith(
+        "<summary>Facts: System, PyTorch, NVIDIA driver, Environment variables"
+    )
+    assert lines[-1] == "</details>"
+    assert "| NCCL_DEBUG | `INFO` |" in text
+    assert "| CUDA_VISIBLE_DEVICES | `0,0` |" in text
+    assert re.search(r"\| torch \| `2\.13\.0\+cpu` \|", text)
+
+
+def test_an_existing_file_is_never_overwritten_without_force(default_run: tuple[Path, str]) -> None:
+    folder, _ = default_run
+    target = folder / "torchdoctor-report.md"
+    before = target.read_text()
+    refused = run_cli("report", *ONLY, cwd=folder, timeout=60)
+    assert refused.returncode == exitcodes.USAGE
+    assert refused.stderr == "torchdoctor: error: torchdoctor-report.md exists: use --force to overwrite it\n"
+    assert target.read_text() == before
+    forced = run_cli("report", *ONLY, "--force", cwd=folder)
+    assert forced.returncode == exitcodes.OK, forced.stderr
+    assert target.read_text() != before  # no warning any more: CUDA_VISIBLE_DEVICES is unset here
+    assert sorted(p.name for p in folder.iterdir()) == ["torchdoctor-report.md"]  # no temporary file left
+
+
+def test_o_with_a_json_suffix_writes_a_valid_redacted_json_report(tmp_path: Path) -> None:
+    result = run_cli("report", *ONLY, "-o", str(tmp_path / "ticket.json"), env=WARNS)
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert "(JSON, redacted)" in result.stdout
+    data = validated_report((tmp_path / "ticket.json").read_text())
+    assert data["redacted"] is True
+    assert data["host"]["hostname"] == "<host>"
+    assert set(data["facts"]) >= {"torch", "nvml", "cuda_driver", "env", "installed_packages"}
+    assert data["facts"]["installed_packages"]["packages"]["torch"].startswith("2.13.0")
+
+
+def test_format_html_without_o_writes_torchdoctor_report_html(tmp_path: Path) -> None:
+    result = run_cli("report", "--only", "torch.build", "--format", "html", cwd=tmp_path)
+    assert result.returncode == exitcodes.OK, result.stderr
+    text = (tmp_path / "torchdoctor-report.html").read_text()
+    assert text.startswith("<!DOCTYPE html>")
+    assert "torch.build" in text and "CPU-only build" in text
+
+
+def test_preview_prints_what_would_be_shared_and_writes_nothing(tmp_path: Path) -> None:
+    result = run_cli("report", "--only", "torch.build", "--preview", "--format", "svg", cwd=tmp_path)
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert result.stdout.startswith("<svg")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--format", "pdf"], "--format must be one of md, json, html, svg, not 'pdf'"),
+        (["-o", "no/such/folder/r.md"], "the folder no/such/folder does not exist"),
+        (["-o", "."], ". is a folder: give a file name with -o"),
+        (["--only", "torch.biuld"], "unknown check id 'torch.biuld'"),
+        (["--timeout", "0"], "--timeout must be a positive number of seconds, not 0"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2_before_any_probe_runs(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    result = run_cli("report", *args, cwd=tmp_path, timeout=60)
+    assert result.returncode == exitcodes.USAGE
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"torchdoctor: error: {message}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_new_refuses_an_existing_name_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "r.md"
+    write_new(target, "first")
+    with pytest.raises(FileExistsError):
+        write_new(target, "second")
+    assert target.read_text() == "first"
+    write_new(target, "third", overwrite=True)
+    assert target.read_text() == "third"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.md"]
+
+
+def test_markdown_escapes_what_would_otherwise_become_markup() -> None:
+    verdict = Verdict(
+        "acme.x",
+        "Acme",
+        Status.FAIL,
+        "ran as <user> on <host>: a|b, *not* a list",
+        ("uses `backticks` and | pipes",),
+        Fix("Run `fix` then | check.", ("echo '|'",)),
+    )
+    report = Report("0.1.0", "2026-11-30T11:32:16Z", {}, {}, {}, [verdict], {"total_s": 0.1, "probes": {}})
+    text = markdown.render_text(report)
+    assert "| ❌ fail | `acme.x` | ran as &lt;user&gt; on &lt;host&gt;: a\\|b, \\*not\\* a list |" in text
+    assert "```text\nuses `backticks` and | pipes\n```" in text
+    assert "**Fix:** Run \\`fix\\` then \\| check." in text
+    assert "```bash\necho '|'\n```" in text
+    assert markdown.code("a`b|c") == "`` a`b\\|c ``"

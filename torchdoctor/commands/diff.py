@@ -1,0 +1,54 @@
+"""``torchdoctor diff A B``: what differs between two saved reports that matters for training."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from torchdoctor.commands.common import BadInput
+
+if TYPE_CHECKING:
+    from torchdoctor.saved import SavedReport
+
+
+def diff(
+    a: Annotated[Path, typer.Argument(metavar="A", help="A saved JSON report (the one that works).")],
+    b: Annotated[Path, typer.Argument(metavar="B", help="Another saved JSON report.")],
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the differences as a JSON list.")
+    ] = False,
+) -> None:
+    """Compare two saved reports: versions, driver, GPUs, visible-device mapping, environment variables and
+    verdicts. Exit code 0: no differences; 1: differences."""
+    from torchdoctor import diff as differ
+    from torchdoctor import exitcodes, saved
+
+    try:
+        first, second = saved.load(a), saved.load(b)
+    except saved.SavedReportError as exc:
+        raise BadInput(str(exc)) from None
+    differences = differ.compare(first.data, second.data)
+    if json_output:
+        typer.echo(json.dumps([d.to_json() for d in differences], indent=2, ensure_ascii=False))
+    else:
+        typer.echo(f"A: {_describe(first)}")
+        typer.echo(f"B: {_describe(second)}")
+        typer.echo("")
+        if differences:
+            for line in differ.format_lines(differences):
+                typer.echo(line)
+            typer.echo("")
+            typer.echo(f"{len(differences)} difference{'' if len(differences) == 1 else 's'}")
+        else:
+            typer.echo("no differences")
+    raise typer.Exit(exitcodes.THRESHOLD if differences else exitcodes.OK)
+
+
+def _describe(report: SavedReport) -> str:
+    data = report.data
+    host = data["host"].get("hostname") or "unknown host"
+    redacted = ", redacted" if report.redacted else ""
+    return f"{report.path} ({host}, {data.get('created_at')}, torchdoctor {report.tool_version}{redacted})"

@@ -1,0 +1,192 @@
+"""``torchdoctor report``: the support-ticket attachment, redacted, written atomically."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from torchdoctor.commands.common import BadInput, check_options, complete_ids, positive_seconds, select_checks
+
+if TYPE_CHECKING:
+    from torchdoctor.model import Report
+
+FORMATS = ("md", "json", "html", "svg")
+FORMAT_NAMES = {"md": "Markdown", "json": "JSON", "html": "HTML", "svg": "SVG"}
+_SUFFIXES = {".md": "md", ".markdown": "md", ".json": "json", ".html": "html", ".htm": "html", ".svg": "svg"}
+DEFAULT_STEM = "torchdoctor-report"
+NO_REDACT_WARNING = (
+    "torchdoctor: warning: --no-redact: the report keeps your home directory, user name, hostname, GPU UUIDs "
+    "and any credentials inside URLs; read it before you share it\n"
+)
+
+
+def _complete_formats(incomplete: str) -> list[str]:
+    return [name for name in FORMATS if name.startswith(incomplete)]
+
+
+def report(
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="FILE",
+            help=f"Where to write it (default: ./{DEFAULT_STEM}.md, or .json/.html/.svg after --format).",
+        ),
+    ] = None,
+    output_format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            metavar="md|json|html|svg",
+            help="md: paste into a GitHub issue (the default); json: for check --from and diff; "
+            "html, svg: the colour table. Default: from the -o suffix, else md.",
+            autocompletion=_complete_formats,
+        ),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
+    redact: Annotated[
+        bool,
+        typer.Option(
+            "--redact/--no-redact",
+            help="Replace secrets, credentials in URLs, the home directory, user name and hostname; "
+            "shorten GPU UUIDs.",
+        ),
+    ] = True,
+    preview: Annotated[
+        bool, typer.Option("--preview", help="Print what would be shared on stdout and write nothing.")
+    ] = False,
+    only: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="IDS", help="Check ids or patterns (gpu.*) to run.", autocompletion=complete_ids
+        ),
+    ] = None,
+    skip: Annotated[
+        list[str] | None,
+        typer.Option(metavar="IDS", help="Check ids or patterns to leave out.", autocompletion=complete_ids),
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option("--timeout", metavar="S", help="Deadline of each probe, in seconds.")
+    ] = 30.0,
+) -> None:
+    """Write a report to attach to a support ticket: the verdicts and the facts behind them, redacted."""
+    from torchdoctor import progress as live
+    from torchdoctor import ticket
+    from torchdoctor.model import Status
+
+    fmt = resolve_format(output_format, output)
+    target = None if preview else check_target(output or Path(f"{DEFAULT_STEM}.{fmt}"), force)
+    positive_seconds(timeout)
+    checks = select_checks(only, skip)
+    if not redact:
+        sys.stderr.write(NO_REDACT_WARNING)
+    options = check_options(timeout)
+    progress = live.for_terminal(False)
+    try:
+        gathered = ticket.gather(checks, options, timeout=timeout, fail_on=Status.FAIL, progress=progress)
+    finally:
+        if progress is not None and hasattr(progress, "stop"):
+            progress.stop()
+    shared = shareable(gathered, redact)
+    text = render(shared, fmt)
+    if target is None:
+        sys.stdout.write(text)
+        return
+    try:
+        write_new(target, text, overwrite=force)
+    except FileExistsError:
+        raise BadInput(f"{target} exists: use --force to overwrite it") from None
+    except OSError as exc:
+        raise BadInput(f"cannot write {target}: {exc.strerror or exc}") from None
+    from torchdoctor.render.text import closing_line
+
+    state = "redacted" if redact else "NOT redacted"
+    typer.echo(f"wrote {target} ({FORMAT_NAMES[fmt]}, {state}): {closing_line(shared.verdicts)}")
+
+
+def resolve_format(output_format: str | None, output: Path | None) -> str:
+    if output_format is not None:
+        if output_format not in FORMATS:
+            raise BadInput(f"--format must be one of {', '.join(FORMATS)}, not '{output_format}'")
+        return output_format
+    if output is not None:
+        return _SUFFIXES.get(output.suffix.lower(), "md")
+    return "md"
+
+
+def check_target(path: Path, force: bool) -> Path:
+    """Refuse, before any probe runs, a target that cannot be written or would be overwritten."""
+    if path.is_dir():
+        raise BadInput(f"{path} is a folder: give a file name with -o")
+    if not path.parent.is_dir():
+        raise BadInput(f"the folder {path.parent} does not exist")
+    if path.exists() and not force:
+        raise BadInput(f"{path} exists: use --force to overwrite it")
+    return path
+
+
+def shareable(report: Report, redact: bool) -> Report:
+    """The report as it will be shared: redacted in one place, before any renderer sees it."""
+    from torchdoctor import redact as redaction
+    from torchdoctor import saved
+
+    data = report.to_json()
+    data = redaction.redact_report(data) if redact else {**data, "redacted": False}
+    return saved.report_from_json(data)
+
+
+def render(report: Report, fmt: str) -> str:
+    if fmt == "md":
+        from torchdoctor.render import markdown
+
+        return markdown.render_text(report)
+    if fmt == "json":
+        from torchdoctor.render import json as json_renderer
+
+        return json_renderer.dumps(report.to_json()) + "\n"
+    from torchdoctor.render import html
+
+    return html.render_html(report) if fmt == "html" else html.render_svg(report)
+
+
+def write_new(path: Path, text: str, overwrite: bool = False) -> None:
+    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, then a rename.
+
+    Without ``overwrite`` an existing file is never replaced, even one created meanwhile: the temporary
+    file is hard-linked to the name, which fails if the name exists (FileExistsError).
+    """
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it 0600; give it a new file's usual mode
+        if overwrite:
+            os.replace(temporary, path)
+            return
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            raise
+        except OSError:
+            # A file system without hard links: the check before the rename is the best it allows.
+            if path.exists():
+                raise FileExistsError(path) from None
+            os.replace(temporary, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current

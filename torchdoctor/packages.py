@@ -1,0 +1,73 @@
+"""The ``installed_packages`` probe: versions of the torch stack installed where the worker runs.
+
+Read from ``importlib.metadata`` (no ``pip`` subprocess, which may be missing or hang: pytorch PR #151607,
+vLLM #13888). Names and versions only: a location or a direct URL can carry a home directory or a
+credential and tells a support engineer little.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from importlib import metadata
+from typing import Any
+
+# Distributions that change what torch does or which kernels run, by normalized name (PEP 503).
+TORCH_STACK = frozenset(
+    {
+        "accelerate",
+        "apex",
+        "bitsandbytes",
+        "deepspeed",
+        "flash-attn",
+        "functorch",
+        "intel-extension-for-pytorch",
+        "jax",
+        "jaxlib",
+        "lightning",
+        "mkl",
+        "numpy",
+        "nvidia-ml-py",
+        "onnx",
+        "onnxruntime",
+        "onnxruntime-gpu",
+        "peft",
+        "pynvml",
+        "pytorch-lightning",
+        "safetensors",
+        "tensorrt",
+        "timm",
+        "torchdoctor",
+        "transformers",
+        "triton",
+        "vllm",
+        "xformers",
+    }
+)
+TORCH_STACK_PREFIXES = ("torch", "pytorch-triton", "nvidia-", "triton-", "cuda-")
+
+
+def normalize(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def is_torch_stack(name: str) -> bool:
+    normalized = normalize(name)
+    return normalized in TORCH_STACK or normalized.startswith(TORCH_STACK_PREFIXES)
+
+
+def installed(distributions: Any = None) -> dict[str, str]:
+    """``{normalized name: version}`` of the installed torch-stack distributions, the first one on the
+    path winning when a name is installed twice (as the import system would pick it)."""
+    found: dict[str, str] = {}
+    for dist in metadata.distributions() if distributions is None else distributions:
+        name = dist.metadata["Name"]
+        if not name or not is_torch_stack(name):
+            continue
+        found.setdefault(normalize(name), str(dist.version))
+    return dict(sorted(found.items()))
+
+
+def probe(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``installed_packages`` probe."""
+    return {"packages": installed()}

@@ -1,0 +1,227 @@
+"""Redaction of what a report shares: secrets, credentials in URLs, the home directory, the user name, the
+hostname and GPU UUIDs.
+
+One :class:`Redactor` serves every output: ``torchdoctor report`` applies :func:`redact_report` to the
+report's JSON data once, before any renderer sees it. The rule for secret-looking names is the one the
+``env`` probe applies when it records variables (``torchdoctor.envvars``), so a value that the probe
+would not record never reaches a report through any other fact either.
+
+Lessons applied (research/anchors.md, complaint 5): an allowlist of variables plus a mask on secret-looking
+names (vLLM PR #9293, flashinfer PR #4007), ``$HOME`` as ``~`` (envinfo), the hostname and the user name
+replaced (gpustat #168), GPU UUIDs shortened (collect_env strips them).
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import re
+import socket
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REDACTED = "<redacted>"
+USER_PLACEHOLDER = "<user>"
+HOST_PLACEHOLDER = "<host>"
+HOME_PLACEHOLDER = "~"
+
+_SECRET_NAME = re.compile(
+    r"TOKEN|SECRET|PASSWORD|PASSWD|PASS(?:PHRASE)?\b|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|SIGNATURE"
+    r"|(?:^|[_.-])(?:KEY|SIG|PWD)(?:$|[_.-])|APIKEY|ACCESSKEY",
+    re.IGNORECASE,
+)
+# Names that look like identities but identify no one: replacing them would only garble the text.
+_ANONYMOUS_USERS = frozenset({"root", "nobody"})
+_ANONYMOUS_HOSTS = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+# scheme://userinfo@host: greedy up to the authority's last '@', so a password holding '@' goes too.
+_URL_CREDENTIALS = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)[^\s/?#@]*(?:@[^\s/?#@]*)*@")
+_QUERY_PARAMETER = re.compile(r"(?P<lead>[?&;])(?P<name>[A-Za-z0-9_.\-\[\]]+)=(?P<value>[^&;#\s\"']*)")
+_ASSIGNMENT = re.compile(
+    r"(?P<lead>(?<![A-Za-z0-9_])(?:--)?)(?P<name>[A-Za-z_][A-Za-z0-9_.-]*)(?P<sep>=|: ?)"
+    r"(?P<value>[^\s,;\"']+)"
+)
+# Credential formats that identify themselves, whatever variable or text holds them.
+_TOKEN_SHAPES = re.compile(
+    r"\b(?:"
+    r"gh[pousr]_[A-Za-z0-9]{36,}"  # GitHub tokens
+    r"|github_pat_[A-Za-z0-9_]{40,}"
+    r"|hf_[A-Za-z0-9]{30,}"  # Hugging Face access tokens
+    r"|(?:AKIA|ASIA)[0-9A-Z]{16}"  # AWS access key ids
+    r"|xox[abposr]-[A-Za-z0-9-]{10,}"  # Slack tokens
+    r"|sk-[A-Za-z0-9_-]{20,}"  # OpenAI-style secret keys
+    r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"  # JSON web tokens
+    r")"
+)
+# An HTTP Authorization header's whole value (scheme and credentials), and a bearer token anywhere.
+_AUTHORIZATION = re.compile(
+    r"(?P<lead>\b(?:Proxy-)?Authorization\s*[:=]\s*)(?:[A-Za-z]+\s+)?[^\s,;\"']+"
+    r"|(?P<bearer>\bBearer\s+)[A-Za-z0-9._~+/=-]{8,}",
+    re.IGNORECASE,
+)
+_PRIVATE_KEY_BLOCK = re.compile(
+    r"-----BEGIN (?P<kind>[A-Z ]*PRIVATE KEY)-----.*?(?:-----END (?P=kind)-----|\Z)", re.DOTALL
+)
+# GPU-/MIG- UUIDs and bare UUIDs (torch prints them without the prefix) keep their first 8 hex digits:
+# still a valid prefix for CUDA_VISIBLE_DEVICES and nvidia-smi -i, no longer a hardware serial.
+_UUID = re.compile(
+    r"(?<![0-9A-Fa-f])(?P<prefix>(?:GPU|MIG)-)?(?P<head>[0-9a-fA-F]{8})"
+    r"-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![0-9A-Fa-f])"
+)
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether a variable, key or parameter name looks like it holds a secret (TOKEN, KEY, PASSWORD...)."""
+    return bool(_SECRET_NAME.search(name))
+
+
+def strip_secrets(text: str) -> str:
+    """``text`` without credentials: in URLs, in secret-looking ``NAME=value`` pairs and query parameters,
+    in Authorization headers, and in self-identifying token formats (GitHub, Hugging Face, AWS...)."""
+    text = _PRIVATE_KEY_BLOCK.sub(REDACTED, text)
+    text = _URL_CREDENTIALS.sub(lambda m: m["scheme"], text)
+    text = _QUERY_PARAMETER.sub(_masked_parameter, text)
+    text = _AUTHORIZATION.sub(lambda m: f"{m['lead'] or m['bearer']}{REDACTED}", text)
+    text = _ASSIGNMENT.sub(_masked_assignment, text)
+    return _TOKEN_SHAPES.sub(REDACTED, text)
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What identifies the person and the machine behind a report: replaced wherever it appears."""
+
+    homes: tuple[str, ...] = ()
+    users: tuple[str, ...] = ()
+    hostnames: tuple[str, ...] = ()
+
+    @classmethod
+    def current(cls, extra_hostnames: Iterable[str] = ()) -> Identity:
+        """This process's home directory, user name and hostname (no DNS lookup: it could hang)."""
+        homes: list[str] = []
+        try:
+            home = Path.home()
+        except (RuntimeError, KeyError):
+            home = None
+        if home is not None:
+            homes += [str(home), os.path.realpath(home)]
+        try:
+            users = [getpass.getuser()]
+        except (OSError, KeyError, ImportError):
+            users = []
+        hostname = socket.gethostname()
+        return cls.of(homes, users, [hostname, hostname.split(".")[0], *extra_hostnames])
+
+    @classmethod
+    def of(cls, homes: Iterable[str], users: Iterable[str], hostnames: Iterable[str]) -> Identity:
+        """An identity without the values that identify no one (``/``, root, localhost, empty names)."""
+        return cls(
+            homes=_distinct(h.rstrip("/") for h in homes if h.rstrip("/")),
+            users=_distinct(u for u in users if len(u) >= 2 and u not in _ANONYMOUS_USERS),
+            hostnames=_distinct(h for h in hostnames if len(h) >= 2 and h.lower() not in _ANONYMOUS_HOSTS),
+        )
+
+
+def _distinct(values: Iterable[str]) -> tuple[str, ...]:
+    # Longest first, so that a FQDN goes before its short name and /home/alice/x before /home/alice.
+    return tuple(sorted(dict.fromkeys(values), key=len, reverse=True))
+
+
+class Redactor:
+    """Replaces secrets and identities in strings, and in every string of a JSON-like value."""
+
+    def __init__(self, identity: Identity) -> None:
+        self.identity = identity
+        self._identity_pattern = _identity_pattern(identity)
+
+    def text(self, value: str) -> str:
+        value = strip_secrets(value)
+        if self._identity_pattern is not None:
+            value = self._identity_pattern.sub(self._placeholder, value)
+        return _UUID.sub(lambda m: f"{m['prefix'] or ''}{m['head']}", value)
+
+    def value(self, value: Any, key: str | None = None) -> Any:
+        """A copy of ``value`` with every string redacted; the values of secret-looking keys replaced."""
+        if isinstance(value, str):
+            return REDACTED if key is not None and is_secret_name(key) and value else self.text(value)
+        if isinstance(value, Mapping):
+            return {k: self.value(v, str(k)) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.value(item) for item in value]
+        return value
+
+    def _placeholder(self, match: re.Match[str]) -> str:
+        found = match.group(0)
+        if found in self.identity.homes:
+            return HOME_PLACEHOLDER
+        if found in self.identity.hostnames:
+            return HOST_PLACEHOLDER
+        return USER_PLACEHOLDER
+
+
+def _identity_pattern(identity: Identity) -> re.Pattern[str] | None:
+    """One pass over all identities, so a placeholder put in is never matched again."""
+    parts: list[tuple[int, str]] = []
+    # A home directory ends where a path component ends.
+    parts += [(len(h), re.escape(h) + r"(?![A-Za-z0-9_.-])") for h in identity.homes]
+    # Host and user names are whole tokens: 'vm' is replaced, 'kvm' and 'vm2' are not.
+    parts += [(len(n), rf"(?<![A-Za-z0-9_-]){re.escape(n)}(?![A-Za-z0-9_-])") for n in identity.hostnames]
+    parts += [(len(n), rf"(?<![A-Za-z0-9_]){re.escape(n)}(?![A-Za-z0-9_])") for n in identity.users]
+    if not parts:
+        return None
+    return re.compile("|".join(p for _, p in sorted(parts, key=lambda part: part[0], reverse=True)))
+
+
+def _masked_parameter(match: re.Match[str]) -> str:
+    if match["value"] and is_secret_name(match["name"]):
+        return f"{match['lead']}{match['name']}={REDACTED}"
+    return match.group(0)
+
+
+def _masked_assignment(match: re.Match[str]) -> str:
+    if is_secret_name(match["name"]) and match["value"] != REDACTED:
+        return f"{match['lead']}{match['name']}{match['sep']}{REDACTED}"
+    return match.group(0)
+
+
+# The parts of a report that are structure, not content: never rewritten.
+_STRUCTURAL_VERDICT_KEYS = frozenset({"id", "title", "status", "duration_s"})
+_STRUCTURAL_TOP_KEYS = frozenset({"schema_version", "tool", "created_at", "summary", "exit_code", "timings"})
+
+
+def redact_report(data: Mapping[str, Any], identity: Identity | None = None) -> dict[str, Any]:
+    """A copy of a report's JSON data with every secret and identity replaced, marked ``"redacted": true``.
+
+    Check ids, statuses and the report's structure are left alone, so a redacted report still validates
+    and can be judged again (``torchdoctor check --from``).
+    """
+    hostname = str((data.get("host") or {}).get("hostname") or "")
+    identity = identity or Identity.current(extra_hostnames=[hostname, hostname.split(".")[0]])
+    redactor = Redactor(identity)
+    redacted: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in _STRUCTURAL_TOP_KEYS:
+            redacted[key] = value
+        elif key == "verdicts":
+            redacted[key] = [_redact_verdict(redactor, verdict) for verdict in value]
+        elif key == "host":
+            redacted[key] = _redact_host(redactor, value)
+        else:
+            redacted[key] = redactor.value(value, key)
+    redacted["redacted"] = True
+    return redacted
+
+
+def _redact_verdict(redactor: Redactor, verdict: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        key: value if key in _STRUCTURAL_VERDICT_KEYS else redactor.value(value, key)
+        for key, value in verdict.items()
+    }
+
+
+def _redact_host(redactor: Redactor, host: Mapping[str, Any]) -> dict[str, Any]:
+    redacted = redactor.value(host)
+    if host.get("hostname"):
+        redacted["hostname"] = HOST_PLACEHOLDER
+    return dict(redacted)

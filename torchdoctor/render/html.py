@@ -1,0 +1,73 @@
+"""The report as the colour table a terminal shows, exported by rich as HTML or as an SVG picture.
+
+For people who would rather look than read: the verdict table with every check's evidence, then the
+facts behind it as small tables. Both formats come from one recorded rich console.
+"""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from torchdoctor import ticket
+from torchdoctor.model import Report
+from torchdoctor.render import table
+
+WIDTH = 120
+TITLE = "torchdoctor report"
+
+
+def _recorded(report: Report) -> Console:
+    sink = io.StringIO()  # recorded, never read: the export comes from the console's record
+    console = Console(
+        file=sink,
+        record=True,
+        width=WIDTH,
+        force_terminal=True,
+        color_system="truecolor",
+        highlight=False,
+        soft_wrap=False,
+    )
+    table.render(report, sink, verbose=True, console=console)
+    if report.extra.get("redacted"):
+        console.print(
+            Text(
+                "redacted: secrets, credentials in URLs, home directory (~), user name and hostname "
+                "replaced, GPU UUIDs shortened",
+                style="dim italic",
+            )
+        )
+    for section in ticket.sections(report.to_json()):
+        console.print()
+        console.print(_section_table(section))
+    return console
+
+
+def _section_table(section: ticket.Section) -> Table:
+    pairs = section.columns == ("name", "value")
+    facts = Table(
+        title=section.title,
+        title_justify="left",
+        title_style="bold",
+        show_header=not pairs,
+        header_style="bold",
+        box=None,
+        pad_edge=False,
+        min_width=len(section.title),
+    )
+    for index, column in enumerate(section.columns):
+        facts.add_column(column, style="cyan" if index == 0 else None, overflow="fold")
+    for row in section.rows:
+        facts.add_row(*row)
+    return facts
+
+
+def render_html(report: Report) -> str:
+    return _recorded(report).export_html(inline_styles=True)
+
+
+def render_svg(report: Report) -> str:
+    return _recorded(report).export_svg(title=TITLE)
