@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 
 from torchdoctor.schema import report_schema
 
@@ -18,6 +20,20 @@ TESTS = Path(__file__).parent
 FIXTURES = TESTS / "fixtures"
 BIN = Path(sys.executable).parent
 SITE_PACKAGES = Path(next(p for p in sys.path if p.endswith("site-packages")))
+
+
+def nvidia_driver_here() -> bool:
+    """Whether this machine has an NVIDIA driver (a library NVML or CUDA would load)."""
+    for library in ("libnvidia-ml.so.1", "libcuda.so.1"):
+        try:
+            ctypes.CDLL(library)
+        except OSError:
+            continue
+        return True
+    return False
+
+
+CPU_MACHINE = pytest.mark.skipif(nvidia_driver_here(), reason="expects a machine without an NVIDIA driver")
 
 
 def cli_env(**extra: str | None) -> dict[str, str]:

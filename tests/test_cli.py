@@ -77,14 +77,29 @@ def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 CORE = "torch.build,cuda.visible_devices"
 
 
+BUILT_IN = [
+    "torch.build",
+    "torch.stack",
+    "cuda.visible_devices",
+    "gpu.memory",
+    "gpu.fragmentation",
+    "transfer.pinned",
+    "ddp.dryrun",
+]
+
+
 def test_check_on_this_cpu_machine_prints_the_table_and_exits_0() -> None:
-    result = run_cli("check", "--only", CORE)
-    assert result.returncode == exitcodes.OK, result.stderr
+    result = run_cli("check")
+    assert result.returncode == exitcodes.OK, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("torchdoctor ")
-    assert any(line.startswith("PASS   torch.build") and "CPU-only build" in line for line in lines)
-    assert any(line.startswith("SKIP   cuda.visible_devices") and "no NVIDIA GPU" in line for line in lines)
-    assert lines[-1].startswith("no problems in 2 checks (1 skipped)")
+    rows = [line.split()[:2] for line in lines[2 : 2 + len(BUILT_IN)]]
+    assert [check_id for _, check_id in rows] == BUILT_IN
+    status = dict((check_id, label) for label, check_id in rows)
+    assert status["torch.build"] == "PASS"
+    assert status["ddp.dryrun"] == "PASS"
+    assert {status[i] for i in ("cuda.visible_devices", "gpu.memory", "transfer.pinned")} == {"SKIP"}
+    assert lines[-1].startswith("no problems in 7 checks")
     assert "\x1b[" not in result.stdout
 
 
@@ -204,7 +219,7 @@ def test_list_shows_built_in_and_plugin_checks_without_running_them(plugin_env: 
     assert rows["torch.build"]["title"] == "PyTorch build"
     assert rows["acme.ok"]["distribution"] == "acme-doctor"
     assert rows["acme.broken"]["loads"] is False
-    assert list(rows)[:2] == ["torch.build", "cuda.visible_devices"]
+    assert list(rows)[:3] == ["torch.build", "torch.stack", "cuda.visible_devices"]
 
 
 def test_a_third_party_plugin_runs_like_a_built_in_check(plugin_env: dict[str, str]) -> None:

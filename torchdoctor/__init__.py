@@ -13,12 +13,14 @@ from torchdoctor._version import __version__
 from torchdoctor.model import Finding, Fix, Status, Verdict
 from torchdoctor.plugin import Check, Probe
 
-_LAZY = {"memory_report": "torchdoctor.memory_report", "audit": "torchdoctor.audit"}
+_LAZY = {"memory_report": "torchdoctor.allocator_report", "audit": "torchdoctor.module_audit"}
 
 __all__ = ["Check", "Finding", "Fix", "Probe", "Status", "Verdict", "__version__", "audit", "memory_report"]
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        return getattr(import_module(_LAZY[name]), name)
+        value = getattr(import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'torchdoctor' has no attribute {name!r}")

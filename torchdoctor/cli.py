@@ -16,9 +16,18 @@ import typer
 
 from torchdoctor import exitcodes
 from torchdoctor._version import __version__
+from torchdoctor.commands.common import (
+    DEFAULT_MIN_FREE_PCT,
+    BadInput,
+    IdsOption,
+    check_options,
+    fail_on_status,
+    positive_seconds,
+    select_checks,
+)
 
 if TYPE_CHECKING:
-    from torchdoctor.model import Report
+    from torchdoctor.model import Report, Status
     from torchdoctor.runner import Progress
 
 app = typer.Typer(
@@ -30,11 +39,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="Exit codes: 0 nothing at or above --fail-on; 1 a verdict at or above it; 2 usage error or bad "
+    "input; 3 a check errored or timed out and nothing reached the threshold.",
 )
-
-
-class BadInput(Exception):
-    """Bad input from the user: one line on stderr and exit code 2."""
 
 
 def _version(value: bool) -> None:
@@ -49,35 +56,12 @@ def _root(
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
     ] = False,
 ) -> None:
-    """An environment doctor for PyTorch.
-
-    Exit codes: 0 nothing at or above --fail-on; 1 a verdict at or above it;
-    2 usage error or bad input; 3 a check errored or timed out and nothing reached the threshold.
-    """
-
-
-def _split_ids(values: list[str] | None) -> list[str]:
-    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
-
-
-def _complete_ids(incomplete: str) -> list[str]:
-    from torchdoctor import registry
-
-    return [e.id for e in registry.find_entries() if e.id.startswith(incomplete)]
-
-
-IdsOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        metavar="IDS",
-        help="Check ids or patterns (gpu.*), comma-separated or repeated.",
-        autocompletion=_complete_ids,
-    ),
-]
+    """The options before any command (the app's help text and epilog describe the tool)."""
 
 
 @app.command()
 def check(
+    ctx: typer.Context,
     only: IdsOption = None,
     skip: IdsOption = None,
     json_output: Annotated[
@@ -97,7 +81,7 @@ def check(
         typer.Option(
             "--min-free", metavar="PCT", help="gpu.memory: warn below this share of free memory (%)."
         ),
-    ] = 10.0,
+    ] = DEFAULT_MIN_FREE_PCT,
     memory_snapshot: Annotated[
         Path | None,
         typer.Option(
@@ -117,31 +101,29 @@ def check(
         str | None,
         typer.Option("--backend", metavar="nccl|gloo", help="ddp.dryrun: process group backend."),
     ] = None,
+    from_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--from",
+            metavar="FILE",
+            help="Judge the facts of a saved JSON report with today's rules instead of probing this machine.",
+        ),
+    ] = None,
 ) -> None:
     """Run the checks and print a verdict for each, with the evidence and the fix."""
-    from torchdoctor import doctor, registry
-    from torchdoctor.model import Status
+    from torchdoctor import doctor
 
-    if fail_on not in exitcodes.FAIL_ON:
-        raise BadInput(f"--fail-on must be 'warn' or 'fail', not '{fail_on}'")
-    if not timeout > 0 or timeout != timeout or timeout == float("inf"):
-        raise BadInput(f"--timeout must be a positive number of seconds, not {timeout:g}")
-    options = _check_options(timeout, min_free, memory_snapshot, quick, nproc, backend)
-    try:
-        checks = doctor.select_checks(_split_ids(only), _split_ids(skip))
-    except registry.UnknownCheckError as exc:
-        raise BadInput(str(exc)) from None
-    if not checks:
-        raise BadInput("--only and --skip leave no check to run")
+    threshold = fail_on_status(fail_on)
+    positive_seconds(timeout)
+    if from_file is not None:
+        report = _judged_from(ctx, from_file, only, skip, threshold, min_free)
+        _emit(report, json_output, verbose)
+        raise typer.Exit(report.exit_code)
+    options = check_options(timeout, min_free, memory_snapshot, quick, nproc, backend)
+    checks = select_checks(only, skip)
     progress = None if json_output and not verbose else _progress(verbose)
     try:
-        report = doctor.diagnose(
-            checks,
-            options,
-            timeout=timeout,
-            fail_on=Status(exitcodes.FAIL_ON[fail_on]),
-            progress=progress,
-        )
+        report = doctor.diagnose(checks, options, timeout=timeout, fail_on=threshold, progress=progress)
     finally:
         if progress is not None and hasattr(progress, "stop"):
             progress.stop()
@@ -149,38 +131,52 @@ def check(
     raise typer.Exit(report.exit_code)
 
 
-def _check_options(
-    timeout: float,
-    min_free: float,
-    memory_snapshot: Path | None,
-    quick: bool,
-    nproc: int | None,
-    backend: str | None,
-) -> dict[str, Any]:
-    """The options probes and judges receive; validated here so a probe never sees a bad value."""
-    if not 0 <= min_free <= 100:
-        raise BadInput(f"--min-free must be a percentage between 0 and 100, not {min_free:g}")
-    if nproc is not None and not 1 <= nproc <= 1024:
-        raise BadInput(f"--nproc must be between 1 and 1024, not {nproc}")
-    if backend is not None and backend not in ("nccl", "gloo"):
-        raise BadInput(f"--backend must be 'nccl' or 'gloo', not '{backend}'")
-    snapshot = None
-    if memory_snapshot is not None:
-        from torchdoctor import allocator_snapshot
+_PROBE_ONLY_OPTIONS = {
+    "timeout": "--timeout",
+    "memory_snapshot": "--memory-snapshot",
+    "quick": "--quick",
+    "nproc": "--nproc",
+    "backend": "--backend",
+}
 
-        try:
-            allocator_snapshot.load(memory_snapshot)
-        except allocator_snapshot.SnapshotError as exc:
-            raise BadInput(str(exc)) from None
-        snapshot = str(memory_snapshot.resolve())
-    return {
-        "timeout": timeout,
-        "min_free_pct": min_free,
-        "memory_snapshot": snapshot,
-        "quick": quick,
-        "nproc": nproc,
-        "backend": backend,
-    }
+
+def _judged_from(
+    ctx: typer.Context,
+    path: Path,
+    only: list[str] | None,
+    skip: list[str] | None,
+    fail_on: Status,
+    min_free: float,
+) -> Report:
+    """check --from: the installed checks the saved report has, judged on its facts; no probe runs."""
+    from torchdoctor import saved
+
+    given = [flag for name, flag in _PROBE_ONLY_OPTIONS.items() if _given(ctx, name)]
+    if given:
+        raise BadInput(f"{', '.join(given)} cannot be used with --from: it judges saved facts, no probe runs")
+    try:
+        report = saved.load(path)
+    except saved.SavedReportError as exc:
+        raise BadInput(str(exc)) from None
+    checks = select_checks(only, skip)
+    chosen, missing = saved.select(report, checks)
+    if not chosen:
+        raise BadInput(
+            f"no check selected here has a verdict in {path} (it has: {', '.join(report.check_ids)})"
+        )
+    if missing:
+        sys.stderr.write(f"torchdoctor: not installed here, left out: {', '.join(missing)}\n")
+    sys.stderr.write(
+        f"torchdoctor: judging the facts of {path} (torchdoctor {report.tool_version}, "
+        f"{report.data['created_at']}{', redacted' if report.redacted else ''}) with today's rules\n"
+    )
+    options = {"min_free_pct": min_free} if _given(ctx, "min_free") else {}
+    return saved.rejudge(report, chosen, options, fail_on)
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 def _progress(verbose: bool) -> Progress | None:
@@ -247,6 +243,15 @@ def list_checks(
 
 
 # Commands beyond check and list live in torchdoctor/commands/, one module each, registered here.
+from torchdoctor.commands import cluster as cluster_command  # noqa: E402
+from torchdoctor.commands import diff as diff_command  # noqa: E402
+from torchdoctor.commands import explain as explain_command  # noqa: E402
+from torchdoctor.commands import report as report_command  # noqa: E402
+
+app.command("report")(report_command.report)
+app.command("diff")(diff_command.diff)
+app.command("explain")(explain_command.explain)
+app.command("cluster")(cluster_command.cluster)
 
 
 def _fail(message: str, code: int) -> NoReturn:

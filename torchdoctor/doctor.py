@@ -10,7 +10,7 @@ from typing import Any
 from torchdoctor import exitcodes, host, registry, runner
 from torchdoctor._version import __version__
 from torchdoctor.model import Report, Status
-from torchdoctor.plugin import Check
+from torchdoctor.plugin import Check, Probe
 from torchdoctor.registry import LoadFailure
 
 
@@ -26,10 +26,15 @@ def diagnose(
     timeout: float = runner.DEFAULT_TIMEOUT_S,
     fail_on: Status = Status.FAIL,
     progress: runner.Progress | None = None,
+    extra_probes: Sequence[Probe] = (),
 ) -> Report:
+    """Run the checks' probes (and ``extra_probes``, for facts no check needs) in a worker, judge, report."""
     started = time.perf_counter()
     created_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     probes, _ = runner.needed_probes(checks)
+    # A check's probe of the same name wins.
+    names = {p.name for p in probes}
+    probes += [p for p in extra_probes if p.name not in names]
     run = runner.run_probes(probes, options, timeout=timeout, progress=progress)
     verdicts = runner.judge_all(checks, run.facts, run.errors, options, run.durations, timeout)
     report = Report(
