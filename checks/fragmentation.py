@@ -129,7 +129,7 @@ def _no_data(allocator: Mapping[str, Any], nv: Mapping[str, Any] | None, devices
             "which keeps no segments of its own)",
         )
     nv = nv or {}
-    gpus = (nv.get("gpus") or []) if nv.get("available") else []
+    gpus = nvml.gpus_in(nv)
     where = (
         "its statistics live inside the training process"
         if gpus

@@ -49,7 +49,7 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     min_free = float(options.get("min_free_pct", DEFAULT_MIN_FREE_PCT))
     if not nv.get("available"):
         return _nvml_unavailable(nv, driver)
-    gpus = job_gpus.nvidia_gpus(nv)
+    gpus = nvml.gpus_in(nv)
     if nv.get("error") and not gpus:
         return Finding(
             Status.FAIL,

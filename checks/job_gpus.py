@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from torchdoctor import nvml
 from torchdoctor.checks import cvd
 
 
@@ -23,24 +24,31 @@ class JobGpu:
     uuid: str | None
 
 
-def nvidia_gpus(nv: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    return list(nv.get("gpus") or []) if nv.get("available") else []
+def in_cuda_order(gpus: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """GPUs in CUDA's enumeration order as far as NVML can tell: PCI bus order.
+
+    That is CUDA's order under CUDA_DEVICE_ORDER=PCI_BUS_ID, and in practice under the default
+    FASTEST_FIRST for the identical GPUs of a server (research/cuda_semantics.md §2).
+    """
+    return sorted(gpus, key=lambda g: str(g.get("pci_bus_id") or "").lower())
+
+
+def resolve(raw: str | None, ordered: Sequence[Mapping[str, Any]]) -> cvd.Resolution:
+    """CUDA_VISIBLE_DEVICES resolved against GPUs given in CUDA's order."""
+    return cvd.resolve(cvd.parse(raw), [str(g.get("uuid") or "") for g in ordered])
 
 
 def job_gpus(
     nv: Mapping[str, Any], driver: Mapping[str, Any], variables: Mapping[str, str]
 ) -> tuple[list[JobGpu], str]:
     """The job's devices in cuda:N order, and where the answer came from: ``driver`` or ``model``."""
-    gpus = nvidia_gpus(nv)
+    gpus = nvml.gpus_in(nv)
     if driver.get("device_count") is not None:
         return _from_driver(gpus, driver.get("devices") or []), "driver"
-    # Integers in CUDA_VISIBLE_DEVICES index CUDA's enumeration, which is PCI bus order for the
-    # identical GPUs of a server (research/cuda_semantics.md §2).
-    in_cuda_order = sorted(gpus, key=lambda g: str(g.get("pci_bus_id") or "").lower())
-    parsed = cvd.parse(variables.get("CUDA_VISIBLE_DEVICES"))
-    resolution = cvd.resolve(parsed, [str(g.get("uuid") or "") for g in in_cuda_order])
+    ordered = in_cuda_order(gpus)
+    resolution = resolve(variables.get("CUDA_VISIBLE_DEVICES"), ordered)
     found = [
-        JobGpu(f"cuda:{n}", in_cuda_order[pos], None, in_cuda_order[pos].get("uuid"))
+        JobGpu(f"cuda:{n}", ordered[pos], None, ordered[pos].get("uuid"))
         for n, pos in enumerate(resolution.visible)
     ]
     for entry in resolution.mig:

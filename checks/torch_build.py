@@ -22,7 +22,7 @@ _MPS_MACOS_FLOOR = (14, 0)  # torch >= 2.9 needs macOS 14 for MPS (pytorch#16351
 
 def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     torch = facts["torch"]
-    gpus = _nvidia_gpus(facts["nvml"])
+    gpus = nvml.gpus_in(facts["nvml"])
     if not torch.get("importable"):
         return _not_importable(torch, facts["nvml"], facts["cuda_driver"])
     evidence = _evidence(torch, facts["nvml"], gpus)
@@ -70,13 +70,9 @@ def _shown_facts(torch: Mapping[str, Any], nv: Mapping[str, Any]) -> dict[str, A
     }
 
 
-def _nvidia_gpus(nv: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    return list(nv.get("gpus") or []) if nv.get("available") else []
-
-
 def _driver_present(nv: Mapping[str, Any], driver: Mapping[str, Any]) -> bool:
     return bool(
-        _nvidia_gpus(nv)
+        nvml.gpus_in(nv)
         or driver.get("proc_driver_version")
         or any(re.fullmatch(r"nvidia\d+", n) for n in driver.get("dev_nodes") or [])
     )
@@ -204,7 +200,7 @@ def _not_importable(torch: Mapping[str, Any], nv: Mapping[str, Any], driver: Map
     details = [f"python: {torch.get('executable')}"]
     details += [f"torch found at: {c}" for c in torch.get("candidates") or []]
     message = f"{error.get('type')}: {error.get('message')}"
-    gpus = _nvidia_gpus(nv)
+    gpus = nvml.gpus_in(nv)
     if error.get("type") == "ModuleNotFoundError" and not torch.get("candidates"):
         reason = "torch is not installed in this Python."
         fix = (

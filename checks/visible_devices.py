@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from torchdoctor import envvars, nvml
-from torchdoctor.checks import cuda_driver, cvd
+from torchdoctor.checks import cuda_driver, cvd, job_gpus
 from torchdoctor.model import Finding, Fix, Status
 from torchdoctor.plugin import Check, Probe
 
@@ -24,11 +24,10 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     raw = env.get("CUDA_VISIBLE_DEVICES")
     order = env.get("CUDA_DEVICE_ORDER") or "FASTEST_FIRST"
     nv = facts["nvml"]
-    gpus = list(nv.get("gpus") or []) if nv.get("available") else []
+    gpus = nvml.gpus_in(nv)
     driver = facts["cuda_driver"]
     parsed = cvd.parse(raw)
-    in_cuda_order = _cuda_order(gpus)
-    resolution = cvd.resolve(parsed, [str(g.get("uuid") or "") for g in in_cuda_order])
+    resolution = job_gpus.resolve(raw, job_gpus.in_cuda_order(gpus))
     shown_value = "unset" if raw is None else repr(raw)
     facts_shown: dict[str, Any] = {
         "CUDA_VISIBLE_DEVICES": raw,
@@ -40,13 +39,14 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     if not gpus and not driver.get("device_count"):
         return _without_gpus(parsed, resolution, shown_value, nv, facts_shown)
 
-    rows, source = _mapping(gpus, in_cuda_order, resolution, driver)
+    jobs, source = job_gpus.job_gpus(nv, driver, env)
+    rows = [_row(job) for job in jobs]
     facts_shown["mapping"] = rows
     facts_shown["mapping_source"] = source
     findings = [_issue_finding(issue, raw) for issue in _hides_all_first(resolution.issues)]
     visible = len(rows)
     if source == "driver" and parsed.mode != "mig":
-        predicted = _mapping(gpus, in_cuda_order, resolution, {})[0]
+        predicted = [_row(job) for job in job_gpus.job_gpus(nv, {}, env)[0]]
         findings += _driver_disagrees(rows, predicted)
     findings += _order_finding(gpus, order, parsed)
     findings += _local_rank_finding(env.get("LOCAL_RANK"), visible, raw)
@@ -104,50 +104,15 @@ def _hides_all_first(issues: Sequence[cvd.CvdIssue]) -> list[cvd.CvdIssue]:
     return sorted(issues, key=lambda issue: issue.kind != "hides_all")
 
 
-def _cuda_order(gpus: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    # Integers in CUDA_VISIBLE_DEVICES index CUDA's enumeration order. PCI_BUS_ID order is the PCI bus id
-    # order; FASTEST_FIRST puts the fastest first and equals PCI order for identical GPUs in practice.
-    return sorted(gpus, key=lambda g: str(g.get("pci_bus_id") or "").lower())
-
-
-def _row(
-    ordinal: int, gpu: Mapping[str, Any] | None, uuid: str | None, mig: str | None = None
-) -> dict[str, Any]:
+def _row(job: job_gpus.JobGpu) -> dict[str, Any]:
+    gpu = job.gpu or {}
     return {
-        "device": f"cuda:{ordinal}",
-        "gpu": None if gpu is None else gpu.get("index"),
-        "name": None if gpu is None else gpu.get("name"),
-        "uuid": mig or (None if gpu is None else gpu.get("uuid")) or uuid,
-        "pci_bus_id": None if gpu is None else gpu.get("pci_bus_id"),
+        "device": job.device,
+        "gpu": gpu.get("index"),
+        "name": gpu.get("name"),
+        "uuid": job.uuid,
+        "pci_bus_id": gpu.get("pci_bus_id"),
     }
-
-
-def _mapping(
-    gpus: Sequence[Mapping[str, Any]],
-    in_cuda_order: Sequence[Mapping[str, Any]],
-    resolution: cvd.Resolution,
-    driver: Mapping[str, Any],
-) -> tuple[list[dict[str, Any]], str]:
-    if driver.get("device_count") is not None:
-        by_uuid = {str(g.get("uuid")): g for g in gpus}
-        mig_parent = {str(m.get("uuid")): g for g in gpus for m in g.get("mig_devices") or []}
-        rows = []
-        for device in driver.get("devices") or []:
-            raw_uuid = device.get("uuid")
-            gpu = by_uuid.get(f"GPU-{raw_uuid}")
-            if gpu is not None:
-                rows.append(_row(device["ordinal"], gpu, f"GPU-{raw_uuid}"))
-            elif f"MIG-{raw_uuid}" in mig_parent:
-                rows.append(_row(device["ordinal"], mig_parent[f"MIG-{raw_uuid}"], None, f"MIG-{raw_uuid}"))
-            else:
-                rows.append(_row(device["ordinal"], None, raw_uuid))
-        return rows, "driver"
-    rows = [_row(n, in_cuda_order[pos], None) for n, pos in enumerate(resolution.visible)]
-    mig_parent = {str(m.get("uuid")): g for g in gpus for m in g.get("mig_devices") or []}
-    for n, entry in enumerate(resolution.mig, start=len(rows)):
-        parent = next((g for u, g in mig_parent.items() if u.startswith(entry)), None)
-        rows.append(_row(n, parent, None, entry))
-    return rows, "model"
 
 
 def _physical(row: Mapping[str, Any]) -> str:

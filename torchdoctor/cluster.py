@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from torchdoctor import doctor, exitcodes, host, runner
+from torchdoctor import doctor, exitcodes, host, nvml, runner
 from torchdoctor._version import __version__
 from torchdoctor.checks import ddp_cluster, ddp_exchange
 from torchdoctor.model import Report, Status, Verdict
@@ -105,8 +105,7 @@ def rank_summary(report: Report) -> dict[str, Any]:
         "driver_version": nv.get("driver_version"),
         "driver_cuda_version": nv.get("cuda_driver_version"),
         "gpus": [
-            {"index": g.get("index"), "name": g.get("name"), "uuid": g.get("uuid")}
-            for g in (nv.get("gpus") or [] if nv.get("available") else [])
+            {"index": g.get("index"), "name": g.get("name"), "uuid": g.get("uuid")} for g in nvml.gpus_in(nv)
         ],
         "visible_gpus": driver.get("device_count"),
         "verdicts": [

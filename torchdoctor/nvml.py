@@ -372,6 +372,11 @@ def read_link(pci_bus_id: str, backend: Any = None) -> LinkReading:
             nv.nvmlShutdown()
 
 
+def gpus_in(facts: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The GPUs of an ``nvml`` probe's facts (a Snapshot's JSON); none when NVML was not available."""
+    return list(facts.get("gpus") or []) if facts.get("available") else []
+
+
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     """The ``nvml`` probe: what NVML says about the driver and every GPU (CUDA_VISIBLE_DEVICES ignored)."""
     return query().to_json()
