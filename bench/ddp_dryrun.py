@@ -15,15 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import Any
+
+import sidebyside
 
 MINIMAL_DDP = """
 import torch
@@ -36,26 +33,6 @@ dist.barrier()
 dist.destroy_process_group()
 """
 
-# Runs a command; reports its wall time, its exit code and the peak RSS among it and its descendants.
-_WRAPPER = """
-import json, resource, subprocess, sys, time
-started = time.perf_counter()
-done = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-elapsed = time.perf_counter() - started
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"s": elapsed, "rss_kb": peak, "code": done.returncode, "stdout": done.stdout}))
-"""
-
-
-def measure(command: list[str]) -> dict[str, Any]:
-    out = subprocess.run(
-        [sys.executable, "-c", _WRAPPER, *command], capture_output=True, text=True, check=True
-    )
-    result: dict[str, Any] = json.loads(out.stdout)
-    if result["code"] != 0:
-        raise SystemExit(f"{' '.join(command)} exited with {result['code']}")
-    return result
-
 
 def largest_rank_kb(report_json: str) -> float:
     ranks = json.loads(report_json)["facts"]["ddp.dryrun"]["ranks"]
@@ -66,7 +43,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    exe = shutil.which("torchdoctor") or str(Path(sys.executable).parent / "torchdoctor")
+    exe = sidebyside.torchdoctor_exe()
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "minimal_ddp.py"
         script.write_text(MINIMAL_DDP)
@@ -83,14 +60,7 @@ def main() -> None:
             ],
             'python -c "import torch"': [sys.executable, "-c", "import torch"],
         }
-        samples: dict[str, list[dict[str, Any]]] = {name: [] for name in commands}
-        for command in commands.values():  # warm the file cache once
-            measure(command)
-        for _ in range(args.runs):
-            order = list(commands)
-            random.shuffle(order)
-            for name in order:
-                samples[name].append(measure(commands[name]))
+        samples = sidebyside.rounds(commands, args.runs, expect_code=0)
     seconds = {name: statistics.median(float(s["s"]) for s in runs) for name, runs in samples.items()}
     dry, torchrun = (
         seconds["torchdoctor check --only ddp.dryrun"],
@@ -98,7 +68,7 @@ def main() -> None:
     )
     rank_kb = max(largest_rank_kb(str(s["stdout"])) for s in samples["torchdoctor check --only ddp.dryrun"])
     torch_kb = max(float(s["rss_kb"]) for s in samples['python -c "import torch"'])
-    print(f"{args.runs} rounds, {time.strftime('%Y-%m-%d %H:%M')}, Python {sys.version.split()[0]}")
+    print(sidebyside.heading(args.runs))
     print(f"{'command':<42} {'median s':>9}")
     for name, median in seconds.items():
         print(f"{name:<42} {median:9.3f}")

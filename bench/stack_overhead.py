@@ -14,22 +14,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import random
-import shutil
 import statistics
-import subprocess
-import sys
-import time
-from pathlib import Path
+
+import sidebyside
 
 TARGET_ADDED_S = 0.1
 COMPANIONS = ("torchvision", "torchaudio", "torchtext", "torchdata", "triton", "xformers", "flash-attn")
-
-
-def seconds(command: list[str]) -> float:
-    started = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - started
 
 
 def installed_companions() -> list[str]:
@@ -46,21 +36,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=9)
     args = parser.parse_args()
-    exe = shutil.which("torchdoctor") or str(Path(sys.executable).parent / "torchdoctor")
+    exe = sidebyside.torchdoctor_exe()
     commands = {
         "check --only torch.build": [exe, "check", "--only", "torch.build"],
         "check --only torch.build,torch.stack": [exe, "check", "--only", "torch.build,torch.stack"],
     }
-    for command in commands.values():  # warm the file cache once
-        seconds(command)
-    samples: dict[str, list[float]] = {name: [] for name in commands}
-    for _ in range(args.runs):
-        order = list(commands)
-        random.shuffle(order)
-        for name in order:
-            samples[name].append(seconds(commands[name]))
+    samples = {
+        name: [run["s"] for run in runs] for name, runs in sidebyside.rounds(commands, args.runs).items()
+    }
     base, with_stack = (statistics.median(samples[name]) for name in commands)
-    print(f"{args.runs} rounds, {time.strftime('%Y-%m-%d %H:%M')}, Python {sys.version.split()[0]}")
+    print(sidebyside.heading(args.runs))
     print(f"companion packages installed: {', '.join(installed_companions()) or 'none'}")
     print(f"{'torchdoctor':<40} {'median s':>9} {'min s':>7}")
     for name, runs in samples.items():

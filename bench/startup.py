@@ -13,55 +13,27 @@ peak memory of `check` <= 1.1x that of importing torch.
 from __future__ import annotations
 
 import argparse
-import json
-import random
-import shutil
 import statistics
-import subprocess
 import sys
-import time
-from pathlib import Path
 
-# Runs a command and reports its wall time and the peak RSS among it and its descendants.
-_WRAPPER = """
-import json, resource, subprocess, sys, time
-started = time.perf_counter()
-code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-elapsed = time.perf_counter() - started
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"s": elapsed, "rss_kb": peak, "code": code}))
-"""
-
-
-def measure(command: list[str]) -> dict[str, float]:
-    wrapped = [sys.executable, "-c", _WRAPPER, *command]
-    out = subprocess.run(wrapped, capture_output=True, text=True, check=True)
-    result: dict[str, float] = json.loads(out.stdout)
-    return result
+import sidebyside
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    exe = shutil.which("torchdoctor") or str(Path(sys.executable).parent / "torchdoctor")
+    exe = sidebyside.torchdoctor_exe()
     commands = {
         'python -c "import torch"': [sys.executable, "-c", "import torch"],
         "torchdoctor --help": [exe, "--help"],
         "torchdoctor check": [exe, "check", "--only", "torch.build,cuda.visible_devices"],
         "python -m torch.utils.collect_env": [sys.executable, "-m", "torch.utils.collect_env"],
     }
-    samples: dict[str, list[dict[str, float]]] = {name: [] for name in commands}
-    for command in commands.values():  # warm the file cache once
-        measure(command)
-    for _ in range(args.runs):
-        order = list(commands)
-        random.shuffle(order)
-        for name in order:
-            samples[name].append(measure(commands[name]))
+    samples = sidebyside.rounds(commands, args.runs)
     base = statistics.median(s["s"] for s in samples['python -c "import torch"'])
     base_rss = max(s["rss_kb"] for s in samples['python -c "import torch"'])
-    print(f"{args.runs} rounds, {time.strftime('%Y-%m-%d %H:%M')}, Python {sys.version.split()[0]}")
+    print(sidebyside.heading(args.runs))
     print(f"{'command':<36} {'median s':>9} {'ratio':>7} {'peak MiB':>9} {'mem ratio':>9}")
     for name, runs in samples.items():
         median = statistics.median(s["s"] for s in runs)
