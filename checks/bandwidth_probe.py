@@ -327,5 +327,9 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     facts["available"] = True
     with nvml.session():
         for index in range(count):
-            facts["devices"].append(measure_device(torch, index, plan))
+            try:
+                facts["devices"].append(measure_device(torch, index, plan))
+            except Exception as exc:  # a full or failing GPU: the others are still measured
+                message = " ".join(str(exc).split())[:500]
+                facts["devices"].append({"index": index, "error": f"{type(exc).__name__}: {message}"})
     return facts

@@ -64,10 +64,25 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     )
 
 
+def _not_measured(label: str, error: str) -> Finding:
+    return Finding(
+        Status.WARN,
+        f"{label} could not be measured: {error}",
+        (),
+        Fix(
+            "Copies to this GPU failed (often no free memory for the 256 MiB buffer: another process holds "
+            "it, see gpu.memory); free the GPU and measure again.",
+            ("torchdoctor check --only gpu.memory,transfer.pinned",),
+        ),
+    )
+
+
 def _judge_device(
     device: Mapping[str, Any], bandwidth: Mapping[str, Any]
 ) -> tuple[list[Finding], list[dict[str, Any]], list[str], dict[str, Any]]:
     label = f"cuda:{device.get('index')}"
+    if device.get("error"):
+        return [_not_measured(label, str(device["error"]))], [], [], {"index": device.get("index")}
     link = device.get("link") or {}
     pcie = link.get("pcie") or {}
     c2c = bool(link.get("c2c_enabled"))

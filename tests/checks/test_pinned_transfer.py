@@ -138,6 +138,19 @@ def test_pinned_not_faster_than_pageable_warns() -> None:
     )
 
 
+def test_a_gpu_that_could_not_be_measured_warns_and_the_others_are_still_judged() -> None:
+    bandwidth = copy.deepcopy(fixture_facts(HEALTHY)["pinned_bandwidth"])
+    healthy = bandwidth["devices"][0]
+    bandwidth["devices"] = [
+        {"index": 0, "error": "OutOfMemoryError: CUDA out of memory. Tried to allocate 256.00 MiB."},
+        {**healthy, "index": 1},
+    ]
+    verdict = judge_fixture(CHECK, HEALTHY, pinned_bandwidth=bandwidth)
+    assert verdict.status is Status.WARN
+    assert verdict.summary.startswith("cuda:0 could not be measured: OutOfMemoryError")
+    assert [row["device"] for row in verdict.details if isinstance(row, dict)] == ["cuda:1", "cuda:1"]
+
+
 def test_without_a_link_reading_the_rates_are_shown_but_not_graded() -> None:
     bandwidth = bandwidth_of(HEALTHY)
     bandwidth["devices"][0]["link"] = {"available": False, "error": "LibraryNotFound"}
