@@ -15,28 +15,25 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ctypes
 import faulthandler
 import json
 import os
-import signal
 import socket
 import sys
-import threading
 import time
 import traceback
 import warnings
 from datetime import timedelta
 from typing import IO, Any
 
+from torchdoctor import lifeline
 from torchdoctor.checks import ddp_collective, ddp_testhooks
 
 PREFIX = "TDR "
 EXIT_FAILED = 1
 EXIT_ENV = 2
-EXIT_ORPHANED = 70
+EXIT_ORPHANED = lifeline.EXIT_ORPHANED
 LATE_S = 5.0  # the launcher kills at its deadline; this is only the backstop
-_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 _MESSAGE_CHARS = 4000
 
 IDENTITY_VARS = ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "GROUP_RANK")
@@ -76,22 +73,6 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     # torchrun's legacy --local-rank argument, accepted and ignored (LOCAL_RANK is authoritative).
     parser.add_argument("--local-rank", "--local_rank", default=None, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
-
-
-def _die_with_parent(parent_pid: int, deadline: float) -> None:
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-    if os.getppid() != parent_pid:  # the launcher died before the line above took effect
-        os._exit(EXIT_ORPHANED)
-
-    def watch() -> None:
-        while True:
-            time.sleep(0.25)
-            if os.getppid() != parent_pid or time.time() > deadline + LATE_S:
-                os._exit(EXIT_ORPHANED)
-
-    threading.Thread(target=watch, name="torchdoctor-rank-watchdog", daemon=True).start()
 
 
 def _identity(environ: dict[str, str]) -> dict[str, Any]:
@@ -294,7 +275,7 @@ def run(args: argparse.Namespace, channel: Channel) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
-    _die_with_parent(args.parent_pid, args.deadline)
+    lifeline.die_with_parent(args.parent_pid, args.deadline + LATE_S, EXIT_ORPHANED)
     channel = Channel()
     faulthandler.enable()  # a segfault in torch, gloo or NCCL leaves its Python stack in the stderr tail
     try:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -162,3 +164,22 @@ def test_two_checks_that_name_one_probe_differently_are_an_error_not_a_silent_mi
     verdicts = runner.judge_all([first, second], {"answer": {"answer": 42}}, {}, {})
     assert [v.status for v in verdicts] == [Status.PASS, Status.ERROR]
     assert "a.second" in clashes
+
+
+def test_a_worker_does_not_outlive_a_cli_killed_outright() -> None:
+    code = (
+        "from torchdoctor.workerproc import WorkerProcess\n"
+        "worker = WorkerProcess()\n"
+        "print(worker.pid, flush=True)\n"
+        "worker.call('fake_probes:hang', {}, 3600)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    worker_pid = int(parent.stdout.readline())
+    time.sleep(0.5)  # the worker is inside the hanging probe
+    parent.kill()
+    parent.wait(timeout=10)
+    deadline = time.monotonic() + 5
+    while psutil.pid_exists(worker_pid) and psutil.Process(worker_pid).status() != psutil.STATUS_ZOMBIE:
+        assert time.monotonic() < deadline, "the worker outlived its parent"
+        time.sleep(0.05)

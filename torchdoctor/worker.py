@@ -19,6 +19,8 @@ import traceback
 import warnings
 from typing import IO, Any
 
+from torchdoctor import lifeline
+
 # The channel the answers go to; set by main(). A probe that writes here on
 # purpose corrupts the protocol, which the runner reports as garbage.
 channel: IO[str] | None = None
@@ -57,6 +59,8 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
 
 def main() -> int:
     global channel
+    # A hanging probe must not outlive a CLI that was killed outright.
+    lifeline.die_with_parent(os.getppid())
     channel = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
