@@ -70,6 +70,46 @@ def run_cli(
     )
 
 
+def install_without_deps(python: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``pip install --no-deps ARGS`` into the environment of ``python``. Never without --no-deps: a
+    :func:`linked_venv` shares this environment's files, and an uninstall there would delete them."""
+    return subprocess.run(
+        [sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-input", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+# Runs CLI commands in one process, then says its last exit code and which heavy modules it imported.
+_IN_PROCESS = """
+import json, sys
+from torchdoctor import cli
+code = None
+for argv in json.loads(sys.argv[1]):
+    try:
+        cli.main(argv)
+    except SystemExit as exc:
+        code = exc.code
+heavy = [m for m in ("torch", "pynvml") if m in sys.modules]
+sys.stderr.write(f"exit={code} imported={heavy}\\n")
+"""
+
+
+def cli_in_process(*argvs: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run the CLI commands ``argvs`` one after another in one fresh Python process, as ``cli.main``
+    does for a user; its stderr ends with ``exit=CODE imported=[...]`` (torch or pynvml if imported)."""
+    return subprocess.run(
+        [sys.executable, "-c", _IN_PROCESS, json.dumps(argvs)],
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
 def validated_report(stdout: str) -> dict[str, Any]:
     """Parse stdout as exactly one JSON report and validate it against the shipped schema."""
     report = json.loads(stdout)

@@ -6,7 +6,6 @@ import json
 import os
 import pty
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -14,7 +13,15 @@ import pytest
 
 from torchdoctor import exitcodes
 
-from support import BIN, cli_env, python_without_torch, run_cli, validated_report, write_distribution
+from support import (
+    BIN,
+    cli_env,
+    cli_in_process,
+    python_without_torch,
+    run_cli,
+    validated_report,
+    write_distribution,
+)
 
 PLUGIN_SOURCE = """
     import os
@@ -189,23 +196,7 @@ def test_version_and_help_work_without_importing_torch() -> None:
 
 
 def test_the_cli_process_never_imports_torch_or_pynvml() -> None:
-    code = (
-        "import sys\n"
-        "from torchdoctor import cli\n"
-        "try:\n"
-        "    cli.main(['list'])\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "try:\n"
-        f"    cli.main(['check', '--json', '--only', '{CORE}'])\n"
-        "except SystemExit as exc:\n"
-        "    code = exc.code\n"
-        "bad = [m for m in ('torch', 'pynvml') if m in sys.modules]\n"
-        "sys.stderr.write(f'exit={code} imported={bad}\\n')\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], env=cli_env(), capture_output=True, text=True, timeout=120, check=False
-    )
+    result = cli_in_process(["list"], ["check", "--json", "--only", CORE])
     assert "exit=0 imported=[]" in result.stderr
     listing, report = result.stdout.split("{", 1)
     assert "torch.build" in listing

@@ -15,7 +15,7 @@ import pytest
 from torchdoctor import exitcodes, nvml
 
 import fake_nvml
-from support import CPU_MACHINE, FIXTURES, cli_env, run_cli, validated_report
+from support import CPU_MACHINE, FIXTURES, cli_env, cli_in_process, run_cli, validated_report
 
 MEMORY_CHECKS = "gpu.memory,gpu.fragmentation,transfer.pinned"
 
@@ -192,21 +192,7 @@ def test_gpu_memory_through_the_cli_against_a_recorded_busy_machine(tmp_path: Pa
 
 def test_the_cli_process_imports_neither_torch_nor_pynvml_for_these_checks(tmp_path: Path) -> None:
     path = snapshot_file(tmp_path, "h200_expandable_segments_healthy.json")
-    args = ["check", "--json", "--only", MEMORY_CHECKS, "--memory-snapshot", str(path)]
-    code = (
-        "import sys\n"
-        "from torchdoctor import cli\n"
-        "try:\n"
-        f"    cli.main({args!r})\n"
-        "except SystemExit as exc:\n"
-        "    code = exc.code\n"
-        "loaded = [m for m in ('torch', 'pynvml') if m in sys.modules]\n"
-        "sys.stderr.write(f'exit={code} imported={loaded}\\n')\n"
-    )
-
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=cli_env(), capture_output=True, text=True, timeout=120, check=False
-    )
+    done = cli_in_process(["check", "--json", "--only", MEMORY_CHECKS, "--memory-snapshot", str(path)])
 
     assert "imported=[]" in done.stderr
     assert verdicts(done.stdout)["gpu.fragmentation"]["status"] == "pass"

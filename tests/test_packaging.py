@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from support import cli_env, linked_venv, validated_report
+from support import cli_env, install_without_deps, linked_venv, validated_report
 
 REPO = Path(__file__).resolve().parents[1]
 OWN_ENTRIES = ("torchdoctor", "__editable__.torchdoctor", "__editable___torchdoctor")
@@ -21,26 +21,6 @@ def _copy_of_the_repository(dest: Path) -> Path:
     ignore = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache")
     shutil.copytree(REPO, dest, ignore=ignore)
     return dest
-
-
-def _pip_install(python: str, *args: str) -> None:
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "--python",
-            python,
-            "install",
-            "--no-deps",
-            "--no-build-isolation",
-            *args,
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def _where_checks_come_from(python: str, cwd: Path) -> dict[str, object]:
@@ -60,7 +40,10 @@ def _where_checks_come_from(python: str, cwd: Path) -> dict[str, object]:
 def test_an_install_finds_and_loads_the_built_in_checks(tmp_path: Path, editable: bool) -> None:
     source = _copy_of_the_repository(tmp_path / "src")
     python, site = linked_venv(tmp_path / "venv", leave_out=OWN_ENTRIES)
-    _pip_install(python, *(["-e", str(source)] if editable else [str(source)]))
+    installed = install_without_deps(
+        python, "--no-build-isolation", *(["-e", str(source)] if editable else [str(source)])
+    )
+    assert installed.returncode == 0, installed.stderr
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     found = _where_checks_come_from(python, elsewhere)

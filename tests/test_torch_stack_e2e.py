@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from support import linked_venv, run_cli, validated_report
+from support import install_without_deps, linked_venv, run_cli, validated_report
 
 # A torchvision release made for another torch (0.29.1 requires torch>=2.14.0), from the local index.
 OTHER_TORCHVISION = "torchvision==0.29.1"
@@ -26,23 +24,7 @@ def torchvision_venv(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A throwaway venv sharing this torch 2.13.0 (CPU) by symlinks, with the other torch's torchvision
     installed without its dependencies, as `pip install --no-deps` leaves it."""
     python, _ = linked_venv(tmp_path_factory.mktemp("stack") / "venv", leave_out=("torchvision",))
-    installed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "--python",
-            python,
-            "install",
-            "--no-deps",
-            "--no-input",
-            OTHER_TORCHVISION,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=False,
-    )
+    installed = install_without_deps(python, OTHER_TORCHVISION, timeout=240)
     if installed.returncode != 0:
         pytest.skip(f"pip could not install {OTHER_TORCHVISION} here: {installed.stderr.strip()[-300:]}")
     return python
