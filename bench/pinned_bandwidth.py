@@ -2,7 +2,7 @@
 
     python bench/pinned_bandwidth.py [--out FILE.json] [--nvbandwidth PATH] [--quick]
 
-For each GPU it runs the check's own measurement (torchdoctor.checks.bandwidth_probe) and a
+For each GPU it runs the check's own measurement (torchdoctor.checks.transfer.bandwidth_probe) and a
 reference: ``nvbandwidth -t host_to_device_memcpy_ce`` where the binary is found (PATH, or
 --nvbandwidth), otherwise an independent implementation of nvbandwidth's copy-engine method in
 torch (512 MiB pinned buffer allocated after binding to the GPU's local CPUs, 4 warm-up copies,
@@ -97,7 +97,7 @@ def main() -> int:
 
     import torch
 
-    from torchdoctor.checks import bandwidth_probe
+    from torchdoctor.checks.transfer import bandwidth_probe
 
     if not torch.cuda.is_available():
         print(f"no CUDA device: torch {torch.__version__} (CUDA {torch.version.cuda}); nothing to measure")

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from torchdoctor import allocator_snapshot
+from torchdoctor.checks.memory import allocator_snapshot
 
 
 def _slug(name: str) -> str:

@@ -22,7 +22,7 @@ import psutil
 import pytest
 
 from torchdoctor import cluster
-from torchdoctor.checks import ddp_cluster
+from torchdoctor.checks.ddp import cluster_check
 from torchdoctor.model import Status
 
 from support import BIN, cli_env, fixture_facts, run_cli, validated_report
@@ -36,7 +36,7 @@ def exchange(name: str) -> dict[str, Any]:
 
 
 def verdicts(facts: dict[str, Any] | None, error: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {v.id: v.finding for v in ddp_cluster.judge(facts, error)}
+    return {v.id: v.finding for v in cluster_check.judge(facts, error)}
 
 
 def details(finding: Any) -> str:

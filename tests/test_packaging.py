@@ -25,7 +25,7 @@ def _copy_of_the_repository(dest: Path) -> Path:
 
 def _where_checks_come_from(python: str, cwd: Path) -> dict[str, object]:
     code = (
-        "import json, torchdoctor.checks.torch_build as tb\n"
+        "import json, torchdoctor.checks.install.build_check as tb\n"
         "from torchdoctor import registry\n"
         "print(json.dumps({'file': tb.__file__, 'ids': [e.id for e in registry.find_entries()],\n"
         "                  'loads': [type(registry.load(e)).__name__ for e in registry.find_entries()]}))\n"
@@ -47,7 +47,7 @@ def test_an_install_finds_and_loads_the_built_in_checks(tmp_path: Path, editable
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     found = _where_checks_come_from(python, elsewhere)
-    expected_root = source / "checks" if editable else site / "torchdoctor" / "checks"
+    expected_root = source / "checks" / "install" if editable else site / "torchdoctor" / "checks" / "install"
     assert Path(str(found["file"])).parent == expected_root
     loads = dict(zip(found["ids"], found["loads"], strict=True))  # type: ignore[call-overload]
     assert loads["torch.build"] == loads["cuda.visible_devices"] == "Check"
@@ -86,5 +86,6 @@ def test_the_wheel_carries_the_schema_and_the_type_marker(tmp_path: Path) -> Non
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "torchdoctor/schema/report.schema.json" in names
     assert "torchdoctor/py.typed" in names
-    assert "torchdoctor/checks/torch_build.py" in names
+    assert "torchdoctor/checks/install/build_check.py" in names
+    assert "torchdoctor/checks/install/data/torch_companions.json" in names
     assert not any(name.startswith(("tests/", "checks/")) for name in names)

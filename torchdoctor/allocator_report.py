@@ -9,7 +9,7 @@ The caching allocator's statistics exist only in the process that allocates
     report.status, report.to_json()              # "warn", a report valid against the JSON schema
 
 It reads ``torch.cuda.memory_stats()`` and the live snapshot (``torch.cuda.memory._snapshot()``)
-and judges them with the same judge as ``torchdoctor check`` (``torchdoctor.checks.fragmentation``).
+and judges them with the same judge as ``torchdoctor check`` (``gpu.fragmentation``).
 It never initialises CUDA itself: before the job has touched the GPU, or without CUDA, the
 verdict is a ``skip`` that says why.
 """
@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from torchdoctor import allocator_snapshot, envvars, exitcodes, host, runner
+from torchdoctor import envvars, exitcodes, host, runner
 from torchdoctor._version import __version__
+from torchdoctor.checks.memory import allocator_snapshot
 from torchdoctor.model import Report, Status, Verdict
 
 # torch.cuda.memory_stats() counters kept as facts (docstring of memory_stats in torch/cuda/memory.py).
@@ -88,7 +89,7 @@ class MemoryReport:
 def memory_report(device: Any = None) -> MemoryReport:
     """Judge this process's CUDA caching allocator: ``device`` is an index, ``"cuda:1"`` or a
     ``torch.device``; ``None`` judges every GPU this process has allocated on."""
-    from torchdoctor.checks import fragmentation
+    from torchdoctor.checks.memory import fragmentation_check
 
     started = time.perf_counter()
     created_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -97,7 +98,8 @@ def memory_report(device: Any = None) -> MemoryReport:
     # The CLI's judging path, so a judge that raises is an error verdict, not an exception in the job. The
     # job's own allocator is the evidence here; NVML's view from outside is not needed.
     check = dataclasses.replace(
-        fragmentation.CHECK, probes=tuple(p for p in fragmentation.CHECK.probes if p.name in facts)
+        fragmentation_check.CHECK,
+        probes=tuple(p for p in fragmentation_check.CHECK.probes if p.name in facts),
     )
     verdicts = runner.judge_all([check], facts, {}, {}, {"allocator": collected})
     elapsed = time.perf_counter() - started

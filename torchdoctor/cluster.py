@@ -3,9 +3,9 @@
 Run by the user's launcher (``torchrun --nnodes N --nproc-per-node G -m torchdoctor cluster``, or
 ``srun`` with MASTER_ADDR and MASTER_PORT exported). Every rank runs the local checks as
 ``torchdoctor check`` would (:func:`torchdoctor.doctor.diagnose`), then the ``cluster.exchange`` probe
-(``checks/ddp_exchange.py``) hands every rank's facts to rank 0 over torch.distributed, in a worker
+(``checks/exchange_probe.py``) hands every rank's facts to rank 0 over torch.distributed, in a worker
 like any probe: this process never imports torch. Rank 0 judges the gathered facts
-(``checks/ddp_cluster.py``) and prints one report; the other ranks print nothing on stdout.
+(``checks/cluster_check.py``) and prints one report; the other ranks print nothing on stdout.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from torchdoctor import doctor, exitcodes, host, nvml, runner
 from torchdoctor._version import __version__
-from torchdoctor.checks import ddp_cluster, ddp_exchange
+from torchdoctor.checks.ddp import cluster_check, exchange_probe
 from torchdoctor.model import Report, Status, Verdict
 from torchdoctor.plugin import Probe
 from torchdoctor.registry import LoadFailure
@@ -27,7 +27,7 @@ from torchdoctor.render import text
 from torchdoctor.workerproc import WorkerProcess
 
 LAUNCH_HINT = "torchrun --nnodes N --nproc-per-node G -m torchdoctor cluster"
-EXCHANGE_PROBE = Probe.of("cluster.exchange", ddp_exchange.probe)
+EXCHANGE_PROBE = Probe.of("cluster.exchange", exchange_probe.probe)
 NEVER_RUN = ("ddp.dryrun",)  # it launches ranks of its own: inside a job, the job's ranks are the test
 # It measures every visible GPU: run by all ranks of a node at once, they would measure each other's copies.
 NOT_BY_DEFAULT = ("transfer.pinned",)
@@ -180,7 +180,7 @@ def run(
             v.finding.fix,
             dict(v.finding.facts),
         )
-        for v in ddp_cluster.judge(facts, error)
+        for v in cluster_check.judge(facts, error)
     ]
     report = Report(
         tool_version=__version__,
@@ -208,7 +208,7 @@ def cluster_section(launch: Launch, facts: Mapping[str, Any] | None) -> dict[str
     """``cluster`` in the JSON report: every rank with its node, GPU, versions and bandwidth."""
     facts = facts or {}
     ranks = list(facts.get("ranks") or [])
-    nodes = ddp_cluster.by_node(ranks)
+    nodes = cluster_check.by_node(ranks)
     return {
         "launcher": launch.launcher,
         "world_size": launch.world_size,
@@ -216,7 +216,7 @@ def cluster_section(launch: Launch, facts: Mapping[str, Any] | None) -> dict[str
         "backend": facts.get("backend"),
         "missing_ranks": list(facts.get("missing") or []),
         "nodes": [
-            {"node": ddp_cluster.node_label(members), "ranks": [int(m["rank"]) for m in members]}
+            {"node": cluster_check.node_label(members), "ranks": [int(m["rank"]) for m in members]}
             for members in nodes.values()
         ],
         "ranks": [rank_row(r) for r in sorted(ranks, key=lambda r: int(r["rank"]))],
@@ -225,10 +225,10 @@ def cluster_section(launch: Launch, facts: Mapping[str, Any] | None) -> dict[str
 
 def rank_row(rank: Mapping[str, Any]) -> dict[str, Any]:
     device = rank.get("device") or {}
-    version = ddp_cluster.versions(rank)
+    version = cluster_check.versions(rank)
     summary = rank.get("summary") or {}
     return {
-        "node": ddp_cluster.node_key(rank),
+        "node": cluster_check.node_key(rank),
         "hostname": rank.get("hostname"),
         "rank": rank.get("rank"),
         "local_rank": rank.get("local_rank"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from torchdoctor.checks import cuda_compat
+from torchdoctor.checks.install import cuda_compat
 from torchdoctor.explain import Analysis, Entry
 from torchdoctor.model import Fix
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from torchdoctor import doctor, envvars, nvml, runner
 from torchdoctor import packages as installed_packages
-from torchdoctor.checks import cuda_driver, torch_probe
+from torchdoctor.checks.probes import cuda_driver_probe, torch_probe
 from torchdoctor.model import Report, Status
 from torchdoctor.plugin import Check, Probe
 from torchdoctor.registry import LoadFailure
@@ -24,7 +24,7 @@ from torchdoctor.registry import LoadFailure
 PROBES = (
     Probe.of("torch", torch_probe.probe),
     Probe.of("nvml", nvml.probe),
-    Probe.of("cuda_driver", cuda_driver.probe),
+    Probe.of("cuda_driver", cuda_driver_probe.probe),
     Probe.of("env", envvars.probe),
     Probe.of("installed_packages", installed_packages.probe),
 )

@@ -88,7 +88,7 @@ def check_options(
         raise BadInput(f"--backend must be 'nccl' or 'gloo', not '{backend}'")
     snapshot = None
     if memory_snapshot is not None:
-        from torchdoctor import allocator_snapshot
+        from torchdoctor.checks.memory import allocator_snapshot
 
         try:
             allocator_snapshot.load(memory_snapshot)

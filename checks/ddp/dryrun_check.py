@@ -1,0 +1,113 @@
+"""Check ``ddp.dryrun``: start one process per local rank as torchrun would, and prove DDP works.
+
+The probe plans the run (ranks: ``--nproc`` or the visible GPU count, 2 without GPUs; backend:
+``--backend`` or nccl with GPUs, gloo without), checks MASTER_ADDR and MASTER_PORT before spawning,
+and launches the ranks (``ddp_launch``); each binds cuda:LOCAL_RANK, initializes the process group,
+verifies an all_reduce, passes a barrier and times an all_reduce (``ddp_rank``). The judge
+(``ddp_verdict``) names the rank and the evidence of whatever went wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Mapping
+from typing import Any
+
+from torchdoctor import envvars
+from torchdoctor.checks.ddp import dryrun_judge, launcher
+from torchdoctor.checks.probes import cuda_driver_probe
+from torchdoctor.plugin import Check, Probe
+
+DEFAULT_TIMEOUT_S = 30.0
+CPU_RANKS = 2
+EXTRA_VARIABLES = ("USE_LIBUV",)
+
+
+def budget_s(timeout: float) -> float:
+    """The dry run's own hard deadline: under the worker's per-probe deadline, with room to clean up."""
+    margin = min(5.0, max(1.5, 0.15 * timeout))
+    return max(0.6 * timeout, timeout - margin)
+
+
+def _variables(environ: Mapping[str, str]) -> dict[str, str]:
+    shown = envvars.relevant(environ)
+    shown.update({name: environ[name] for name in EXTRA_VARIABLES if name in environ})
+    return dict(sorted(shown.items()))
+
+
+def _interfaces() -> list[str] | None:
+    try:
+        return sorted(name for _, name in socket.if_nameindex())
+    except (OSError, AttributeError):
+        return None
+
+
+def _master(environ: Mapping[str, str]) -> dict[str, Any]:
+    """MASTER_ADDR and MASTER_PORT as the ranks will get them, checked before anything is spawned."""
+    given_addr = environ.get("MASTER_ADDR") or None
+    address = launcher.resolve_address(given_addr or launcher.DEFAULT_MASTER_ADDR)
+    use_addr = address["value"]
+    if given_addr and not address["error"] and not address["local"]:
+        # A single-node dry run cannot host rank 0 on another machine.
+        use_addr = launcher.DEFAULT_MASTER_ADDR
+    given_port = environ.get("MASTER_PORT") or None
+    port: dict[str, Any] = {"value": given_port, "source": "env" if given_port else "free"}
+    if given_port is None:
+        port["port"] = launcher.free_port()
+    elif not given_port.strip().isdigit() or not 0 < int(given_port) < 65536:
+        port["error"] = f"MASTER_PORT={given_port!r} is not a port number (1-65535)"
+    else:
+        port.update(launcher.port_status(int(given_port)))
+    return {"address": {**address, "given": given_addr, "used": use_addr}, "port": port}
+
+
+def probe(options: Mapping[str, Any]) -> dict[str, Any]:
+    environ = dict(os.environ)
+    facts: dict[str, Any] = {
+        "env": _variables(environ),
+        "interfaces": _interfaces(),
+    }
+    if environ.get("TORCHELASTIC_RUN_ID"):
+        facts["status"] = "inside_torchrun"
+        return facts
+    timeout = float(options.get("timeout") or DEFAULT_TIMEOUT_S)
+    visible_gpus = cuda_driver_probe.probe({}).get("device_count") or 0
+    nproc = int(options.get("nproc") or visible_gpus or CPU_RANKS)
+    backend = options.get("backend") or ("nccl" if visible_gpus else "gloo")
+    master = _master(environ)
+    facts["plan"] = {
+        "nproc": nproc,
+        "nproc_source": "option" if options.get("nproc") else ("gpus" if visible_gpus else "cpu"),
+        "backend": backend,
+        "backend_source": "option" if options.get("backend") else ("gpus" if visible_gpus else "cpu"),
+        "visible_gpus": visible_gpus,
+        "budget_s": round(budget_s(timeout), 3),
+    }
+    facts["master"] = master
+    port = master["port"]
+    if master["address"]["error"] or port.get("error"):
+        facts["status"] = "precheck_failed"
+        return facts
+    plan = launcher.LaunchPlan(
+        nproc=nproc,
+        backend=backend,
+        master_addr=master["address"]["used"],
+        master_port=int(port["port"]),
+        budget_s=budget_s(timeout),
+        base_env=environ,
+    )
+    facts["status"] = "ran"
+    facts.update(launcher.launch(plan))
+    return facts
+
+
+CHECK = Check(
+    id="ddp.dryrun",
+    title="DDP local-rank dry run",
+    probes=(Probe.of("ddp.dryrun", probe),),
+    judge=dryrun_judge.judge,
+    order=60,
+    description="One process per local rank with torchrun's environment: device binding, init, "
+    "a verified all_reduce, a barrier and bus bandwidth.",
+)

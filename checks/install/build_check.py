@@ -1,0 +1,433 @@
+"""Check ``torch.build``: is the installed torch the right build for this machine?
+
+Judges the facts of the ``torch``, ``nvml`` and ``cuda_driver`` probes: where
+torch comes from and what shadows it, its flavor (CUDA, ROCm, XPU, CPU-only),
+cuDNN and NCCL, MPS, whether the driver is new enough for the wheel's CUDA,
+and whether every GPU's compute capability has kernels in the wheel.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from torchdoctor import nvml
+from torchdoctor.checks.install import cuda_compat
+from torchdoctor.checks.probes import cuda_driver_probe, torch_probe
+from torchdoctor.model import Finding, Fix, Status
+from torchdoctor.plugin import Check, Probe
+
+_MPS_MACOS_FLOOR = (14, 0)  # torch >= 2.9 needs macOS 14 for MPS (pytorch#163515)
+
+
+def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
+    torch = facts["torch"]
+    gpus = nvml.gpus_in(facts["nvml"])
+    if not torch.get("importable"):
+        return _not_importable(torch, facts["nvml"], facts["cuda_driver"])
+    evidence = _evidence(torch, facts["nvml"], gpus)
+    findings = [*_shadowing(torch)]
+    flavor = torch.get("flavor")
+    if flavor == "cpu":
+        findings += _cpu_build(torch, facts["nvml"], facts["cuda_driver"], gpus)
+    elif flavor == "cuda":
+        findings += _cuda_build(torch, facts["nvml"], facts["cuda_driver"], gpus)
+    findings += _mps(torch)
+    shown = _shown_facts(torch, facts["nvml"])
+    if not findings:
+        return Finding(Status.PASS, _pass_summary(torch, gpus), tuple(evidence), facts=shown)
+    combined = Finding.combine(findings)
+    return Finding(combined.status, combined.summary, (*combined.details, *evidence), combined.fix, shown)
+
+
+def _shown_facts(torch: Mapping[str, Any], nv: Mapping[str, Any]) -> dict[str, Any]:
+    keys = (
+        "version",
+        "file",
+        "flavor",
+        "cuda",
+        "hip",
+        "cudnn_version",
+        "nccl_version",
+        "arch_list",
+        "cuda_available",
+        "device_count",
+        "cuda_warnings",
+        "mps",
+    )
+    return {
+        "torch": {k: torch.get(k) for k in keys if k in torch},
+        "driver_version": nv.get("driver_version"),
+        "driver_cuda_version": nv.get("cuda_driver_version"),
+        "gpus": [
+            {
+                "index": g.get("index"),
+                "name": g.get("name"),
+                "compute_capability": g.get("compute_capability"),
+            }
+            for g in nv.get("gpus") or []
+        ],
+    }
+
+
+def _driver_present(nv: Mapping[str, Any], driver: Mapping[str, Any]) -> bool:
+    return bool(
+        nvml.gpus_in(nv)
+        or driver.get("proc_driver_version")
+        or any(re.fullmatch(r"nvidia\d+", n) for n in driver.get("dev_nodes") or [])
+    )
+
+
+def _machine(torch: Mapping[str, Any]) -> str:
+    """The wheel architecture to suggest, as the torch probe's interpreter reports it."""
+    machine = str(torch.get("machine") or "x86_64").lower()
+    return "aarch64" if machine in ("aarch64", "arm64") else "x86_64"
+
+
+def _torch_release(torch: Mapping[str, Any]) -> str | None:
+    version = torch.get("version") or (torch.get("distribution") or {}).get("version")
+    return str(version).split("+")[0] if version else None
+
+
+def _ccs(gpus: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
+    return [
+        (int(g["compute_capability"][0]), int(g["compute_capability"][1]))
+        for g in gpus
+        if g.get("compute_capability")
+    ]
+
+
+def _install_fix(
+    torch: Mapping[str, Any],
+    nv: Mapping[str, Any],
+    gpus: Sequence[Mapping[str, Any]],
+    reason: str,
+) -> Fix:
+    release = _torch_release(torch)
+    flavor = cuda_compat.suggest_flavor(
+        _ccs(gpus), nv.get("cuda_driver_version"), nv.get("driver_version"), _machine(torch)
+    )
+    if flavor is None:
+        return Fix(
+            f"{reason} No published CUDA build of torch {release or ''} runs on this driver with kernels for "
+            "these GPUs: update the NVIDIA driver first.".replace("  ", " ")
+        )
+    command = (
+        cuda_compat.install_command(release or "", flavor)
+        if release
+        else (f"pip install torch --index-url {cuda_compat.wheel_index_url(flavor)}")
+    )
+    return Fix(
+        f"{reason} Install the CUDA {flavor} build, which this driver runs and which has kernels for "
+        "these GPUs (in the same environment, replacing the current torch).",
+        (command,),
+    )
+
+
+def _evidence(
+    torch: Mapping[str, Any], nv: Mapping[str, Any], gpus: Sequence[Mapping[str, Any]]
+) -> list[str]:
+    lines = [f"torch {torch.get('version')} imported from {torch.get('file')}"]
+    flavor = torch.get("flavor")
+    if flavor == "cuda":
+        build = f"build: CUDA {torch.get('cuda')}"
+        if torch.get("cudnn_version"):
+            build += f", cuDNN {_cudnn(torch['cudnn_version'])}"
+        if torch.get("nccl_version"):
+            build += f", NCCL {torch['nccl_version']}"
+        lines.append(build)
+        if torch.get("arch_list"):
+            lines.append("kernels for: " + " ".join(torch["arch_list"]))
+    elif flavor == "rocm":
+        lines.append(f"build: ROCm (HIP {torch.get('hip')})")
+    elif flavor == "xpu":
+        lines.append("build: Intel XPU")
+    elif (torch.get("mps") or {}).get("built"):
+        lines.append("build: CPU and MPS (Apple GPU)")
+    else:
+        lines.append("build: CPU-only")
+    if nv.get("available"):
+        drv = cuda_compat.decode_cuda_int(nv.get("cuda_driver_version"))
+        supports = f" (supports CUDA {cuda_compat.format_cuda(drv)})" if drv else ""
+        lines.append(f"NVIDIA driver {nv.get('driver_version')}{supports}")
+    else:
+        lines.append(f"NVIDIA driver: none found (NVML: {nv.get('error')})")
+    for gpu in gpus:
+        cc = gpu.get("compute_capability")
+        cc_text = f", CC {cc[0]}.{cc[1]}" if cc else ""
+        lines.append(f"GPU {gpu.get('index')}: {gpu.get('name')}{cc_text}")
+    if flavor in ("cuda", "rocm"):
+        seen = torch.get("device_count") or 0
+        lines.append(
+            f"torch sees {seen} GPU{'s' if seen != 1 else ''}"
+            + ("" if torch.get("cuda_available") else " (torch.cuda.is_available() is False)")
+        )
+    mps = torch.get("mps") or {}
+    if mps.get("built"):
+        lines.append(f"MPS: built, {'available' if mps.get('available') else 'not available'}")
+    return lines
+
+
+def _cudnn(version: int) -> str:
+    # 90100 -> 9.1.0 (cuDNN >= 9 encodes major*10000); 8902 -> 8.9.2
+    if version >= 10000:
+        return f"{version // 10000}.{version // 100 % 100}.{version % 100}"
+    return f"{version // 1000}.{version // 100 % 10}.{version % 100}"
+
+
+def _pass_summary(torch: Mapping[str, Any], gpus: Sequence[Mapping[str, Any]]) -> str:
+    version = torch.get("version")
+    flavor = torch.get("flavor")
+    if flavor == "cuda":
+        seen = torch.get("device_count") or 0
+        if not gpus:
+            return (
+                f"torch {version}, CUDA {torch.get('cuda')} build; no NVIDIA GPU here, so it runs on the CPU"
+            )
+        cuda = torch.get("cuda")
+        return f"torch {version}, CUDA {cuda} build; driver and kernels fit all {seen} visible GPU(s)"
+    if flavor == "rocm":
+        seen = torch.get("device_count") or 0
+        return f"torch {version}, ROCm build (HIP {torch.get('hip')}); torch sees {seen} GPU(s)"
+    mps = torch.get("mps") or {}
+    if mps.get("available"):
+        return f"torch {version} with MPS available on this Mac"
+    return f"torch {version}, CPU-only build; no NVIDIA GPU on this machine"
+
+
+def _not_importable(torch: Mapping[str, Any], nv: Mapping[str, Any], driver: Mapping[str, Any]) -> Finding:
+    error = torch.get("import_error") or {}
+    details = [f"python: {torch.get('executable')}"]
+    details += [f"torch found at: {c}" for c in torch.get("candidates") or []]
+    message = f"{error.get('type')}: {error.get('message')}"
+    gpus = nvml.gpus_in(nv)
+    if error.get("type") == "ModuleNotFoundError" and not torch.get("candidates"):
+        reason = "torch is not installed in this Python."
+        fix = (
+            _install_fix(torch, nv, gpus, reason)
+            if _driver_present(nv, driver)
+            else Fix(reason, ("pip install torch --index-url https://download.pytorch.org/whl/cpu",))
+        )
+        return Finding(
+            Status.FAIL, f"torch is not installed in {torch.get('executable')}", tuple(details), fix
+        )
+    details.append(message)
+    details += [line for line in str(error.get("traceback") or "").splitlines()[-6:] if line.strip()]
+    dist = torch.get("distribution") or {}
+    pinned = f"torch=={dist['version'].split('+')[0]}" if dist.get("version") else "torch"
+    hint = _import_error_hint(str(error.get("message") or ""))
+    return Finding(
+        Status.FAIL,
+        f"torch is installed but fails to import: {message}"[:300],
+        tuple(details),
+        Fix(
+            f"{hint} Reinstall torch in this environment.",
+            (f"pip install --force-reinstall --no-deps {pinned}",),
+        ),
+    )
+
+
+def _import_error_hint(message: str) -> str:
+    if "undefined symbol" in message:
+        return (
+            "A shared library torch loads does not match it (often an nvidia-* wheel or a library on "
+            "LD_LIBRARY_PATH from another CUDA version)."
+        )
+    if re.search(r"lib\w+\.so", message):
+        return (
+            "A shared library torch needs cannot be loaded: check LD_LIBRARY_PATH and the nvidia-* wheels "
+            "installed with torch."
+        )
+    if "_C" in message:
+        return (
+            "torch's C extension did not load: this happens when Python imports a torch source checkout "
+            "(run from outside the PyTorch repository) or a partially installed wheel."
+        )
+    return "The installed torch is broken."
+
+
+def _shadowing(torch: Mapping[str, Any]) -> list[Finding]:
+    imported = torch.get("file")
+    installed = (torch.get("distribution") or {}).get("location")
+    findings = []
+    if installed and imported and installed != imported:
+        findings.append(
+            Finding(
+                Status.WARN,
+                f"torch is imported from {imported}, not from the installed {installed}",
+                (f"installed torch {torch['distribution'].get('version')} at {installed}",),
+                Fix(
+                    "Another torch earlier on the import path shadows the installed one: "
+                    "remove that path from "
+                    "PYTHONPATH (or rename the folder), or uninstall the copy you do not want."
+                ),
+            )
+        )
+    others = [c for c in torch.get("candidates") or [] if c not in (imported, installed)]
+    for other in others:
+        findings.append(
+            Finding(
+                Status.WARN,
+                f"another torch at {other} shadows the installed one for scripts run from its folder",
+                (f"imported here: {imported}",),
+                Fix(
+                    "Rename or remove that torch folder (a PyTorch source checkout, or a stray torch.py), "
+                    "or run "
+                    "your scripts from another directory."
+                ),
+            )
+        )
+    return findings
+
+
+def _cpu_build(
+    torch: Mapping[str, Any],
+    nv: Mapping[str, Any],
+    driver: Mapping[str, Any],
+    gpus: Sequence[Mapping[str, Any]],
+) -> list[Finding]:
+    if not _driver_present(nv, driver):
+        return []
+    names = sorted({str(g.get("name")) for g in gpus}) or ["an NVIDIA GPU"]
+    return [
+        Finding(
+            Status.FAIL,
+            f"CPU-only torch {torch.get('version')} on a machine with {', '.join(names)}: "
+            "'Torch not compiled with CUDA enabled'",
+            (f"NVIDIA driver present: {nv.get('driver_version') or driver.get('proc_driver_version')}",),
+            _install_fix(torch, nv, gpus, "This torch cannot use the GPUs."),
+        )
+    ]
+
+
+def _cuda_build(
+    torch: Mapping[str, Any],
+    nv: Mapping[str, Any],
+    driver: Mapping[str, Any],
+    gpus: Sequence[Mapping[str, Any]],
+) -> list[Finding]:
+    if not _driver_present(nv, driver):
+        return []
+    findings: list[Finding] = []
+    compat = cuda_compat.driver_compat(
+        torch.get("cuda"), nv.get("cuda_driver_version"), nv.get("driver_version")
+    )
+    needed = compat.required_driver or "a newer release"
+    if compat.status == "too_old":
+        alternative = _install_fix(torch, nv, gpus, "")
+        fix_text = f"Update the NVIDIA driver to {needed} or later"
+        fix_text += (
+            ", or install a torch build for the CUDA this driver runs:" if alternative.commands else "."
+        )
+        findings.append(
+            Finding(
+                Status.FAIL,
+                f"the NVIDIA driver is too old for this CUDA {torch.get('cuda')} build of torch",
+                (compat.message, *_torch_warnings(torch)),
+                Fix(fix_text, alternative.commands),
+            )
+        )
+    elif compat.status == "minor_compat":
+        findings.append(
+            Finding(
+                Status.WARN,
+                f"driver {nv.get('driver_version')} runs this CUDA {torch.get('cuda')} build only through "
+                "minor-version compatibility",
+                (compat.message,),
+                Fix(f"Update the NVIDIA driver to {needed} or later for full support."),
+            )
+        )
+    arch_list = list(torch.get("arch_list") or [])
+    for gpu in gpus:
+        cc = gpu.get("compute_capability")
+        if not cc or not arch_list:
+            continue
+        coverage = cuda_compat.arch_coverage(arch_list, (int(cc[0]), int(cc[1])))
+        label = f"GPU {gpu.get('index')} {gpu.get('name')} (CC {cc[0]}.{cc[1]}, sm_{cc[0]}{cc[1]})"
+        if not coverage.supported:
+            findings.append(
+                Finding(
+                    Status.FAIL,
+                    f"{label}: this torch has no kernels for it: 'no kernel image is available for execution "
+                    "on the device'",
+                    (coverage.message, "kernels for: " + " ".join(arch_list)),
+                    _install_fix(torch, nv, gpus, "Install a build whose arch list covers this GPU."),
+                )
+            )
+        elif coverage.via == "ptx":
+            findings.append(
+                Finding(
+                    Status.WARN,
+                    f"{label} runs only through PTX JIT compilation ({coverage.entry}): slow first start",
+                    (coverage.message,),
+                    _install_fix(torch, nv, gpus, "A build with native kernels for this GPU avoids the JIT."),
+                )
+            )
+    if compat.status != "too_old":  # a too-old driver already explains why torch cannot use the GPUs
+        findings += _torch_cannot_see(torch, driver)
+    return findings
+
+
+def _torch_warnings(torch: Mapping[str, Any]) -> list[str]:
+    """What torch itself said while initializing CUDA, one line each."""
+    said = [*(torch.get("cuda_warnings") or []), *([torch["cuda_error"]] if torch.get("cuda_error") else [])]
+    return [" ".join(str(text).split()) for text in said]
+
+
+def _torch_cannot_see(torch: Mapping[str, Any], driver: Mapping[str, Any]) -> list[Finding]:
+    exposed = driver.get("device_count") or 0
+    if torch.get("cuda_available") or exposed == 0:
+        return []
+    warnings = _torch_warnings(torch)
+    return [
+        Finding(
+            Status.FAIL,
+            f"the CUDA driver exposes {exposed} GPU(s) but torch.cuda.is_available() is False",
+            tuple(warnings) or ("torch gave no reason",),
+            Fix(
+                "torch failed to initialize CUDA: the warning above names the cause "
+                "(driver/library mismatch, "
+                "a reboot pending after a driver update, or CUDA libraries shadowed through LD_LIBRARY_PATH)."
+            ),
+        )
+    ]
+
+
+def _mps(torch: Mapping[str, Any]) -> list[Finding]:
+    mps = torch.get("mps") or {}
+    if not mps.get("built") or mps.get("available"):
+        return []
+    reasons = []
+    macos = cuda_compat.parse_version(mps.get("macos_version"))
+    if macos is not None and macos[:2] < _MPS_MACOS_FLOOR:
+        reasons.append(f"macOS {mps.get('macos_version')} is older than 14.0, which this torch needs for MPS")
+    if mps.get("rosetta"):
+        reasons.append("Python runs under Rosetta (x86_64 on Apple silicon): install an arm64 Python")
+    if not reasons:
+        reasons.append("no Metal device this process may use (a VM, or a sandboxed or headless session)")
+    return [
+        Finding(
+            Status.WARN,
+            "torch is built with MPS but MPS is not available: " + reasons[0],
+            tuple(reasons[1:]),
+            Fix(
+                "Run on Apple silicon with macOS 14 or newer, a native arm64 Python, "
+                "outside sandboxes and VMs."
+            ),
+        )
+    ]
+
+
+CHECK = Check(
+    id="torch.build",
+    title="PyTorch build",
+    probes=(
+        Probe.of("torch", torch_probe.probe),
+        Probe.of("nvml", nvml.probe),
+        Probe.of("cuda_driver", cuda_driver_probe.probe),
+    ),
+    judge=judge,
+    order=10,
+    description="torch importable and from where; CUDA/ROCm/MPS/CPU build; driver and GPU architecture fit.",
+)

@@ -1,0 +1,400 @@
+"""Judging the ``companions`` and ``companion_operators`` facts against the installed torch.
+
+A torchvision or torchaudio of another torch release fails to register its operators ("operator
+torchvision::nms does not exist"); a companion built for another CUDA (``+cu121`` beside a CPU-only torch)
+cannot load its extension; a triton or an ``nvidia-*`` wheel outside torch's own pin breaks torch.compile or
+the libraries torch was built against. Every fix names the exact install command.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from torchdoctor.checks.install import pairing
+from torchdoctor.checks.install.companions_probe import TRITON_NAMES
+from torchdoctor.checks.install.pep440 import parse_version, release_line, satisfies
+from torchdoctor.model import Finding, Fix, Status
+
+_WHEEL_ROOT = "https://download.pytorch.org/whl"
+_LABEL_RE = re.compile(r"cpu|cu\d{2,3}|rocm\d+(?:\.\d+)*|xpu")
+_QUOTE_RE = re.compile(r"[<>*~!,\[\] ;]")
+
+
+def index_label(version: str | None) -> str | None:
+    """The wheel index a build comes from, by its local label: ``2.13.0+cpu`` -> ``cpu``; None for PyPI's."""
+    local = (version or "").partition("+")[2]
+    return local if _LABEL_RE.fullmatch(local) else None
+
+
+def _flavor_of_label(label: str | None) -> tuple[str, str | None] | None:
+    if label is None:
+        return None
+    if label == "cpu" or label == "xpu":
+        return (label, None)
+    if label.startswith("cu"):
+        digits = label[2:]
+        return ("cuda", f"{digits[:-1]}.{digits[-1]}")
+    return ("rocm", label[4:])
+
+
+def torch_flavor(torch: Mapping[str, Any]) -> tuple[str, str | None] | None:
+    flavor = torch.get("flavor")
+    if flavor == "cuda" and torch.get("cuda"):
+        return ("cuda", ".".join(str(torch["cuda"]).split(".")[:2]))
+    if flavor == "rocm" and torch.get("hip"):
+        return ("rocm", ".".join(str(torch["hip"]).split(".")[:2]))
+    if flavor in ("cpu", "xpu"):
+        return (str(flavor), None)
+    return _flavor_of_label(index_label(torch.get("version")))
+
+
+def _flavor_text(flavor: tuple[str, str | None]) -> str:
+    kind, version = flavor
+    if kind == "cpu":
+        return "CPU-only"
+    return {"cuda": "CUDA", "rocm": "ROCm", "xpu": "XPU"}[kind] + (f" {version}" if version else "")
+
+
+def install_command(name: str, version: str, torch_version: str, reinstall: bool = False) -> str:
+    """``pip install torchvision==0.28.0 --index-url https://download.pytorch.org/whl/cpu``: the release,
+    from the index the installed torch came from (PyPI's own torch: PyPI). A nightly torch pairs with the
+    companion nightly of its index (under /whl/nightly, as torch's own hint says)."""
+    label = index_label(torch_version)
+    command = "pip install --force-reinstall --no-deps" if reinstall else "pip install"
+    if _is_nightly(torch_version):
+        return f"{command} --pre {name} --index-url {_WHEEL_ROOT}/nightly/{label or 'cpu'}"
+    command += f" {name}=={version}"
+    if label is not None:
+        command += f" --index-url {_WHEEL_ROOT}/{label}"
+    return command
+
+
+def _is_nightly(torch_version: str) -> bool:
+    parsed = parse_version(torch_version)
+    return parsed is not None and parsed.is_prerelease
+
+
+def requirement_text(pin: Mapping[str, Any]) -> str:
+    extras = f"[{','.join(pin['extras'])}]" if pin.get("extras") else ""
+    text = f"{pin['name']}{extras}{pin['specifier']}"
+    return f'"{text}"' if _QUOTE_RE.search(text) else text
+
+
+def _public(version: str) -> str:
+    return version.partition("+")[0]
+
+
+def _tries_by_name(ops: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    return {t["name"]: t for t in ops.get("tries") or []}
+
+
+def _operator_error(attempt: Mapping[str, Any] | None) -> tuple[str, str] | None:
+    """(what was tried, the error text) of a failed try."""
+    if attempt is None:
+        return None
+    if attempt.get("import_error"):
+        return f"import {attempt['module']}", str(attempt["import_error"])
+    if attempt.get("operator_error"):
+        return str(attempt.get("operator") or attempt["module"]), str(attempt["operator_error"])
+    return None
+
+
+def _quoted_message(error: str) -> str:
+    message = error.partition(": ")[2] or error
+    return f'"{message[:120]}"'
+
+
+def findings(torch: Mapping[str, Any], comps: Mapping[str, Any], ops: Mapping[str, Any]) -> list[Finding]:
+    torch_version = str(torch.get("version") or (comps.get("torch") or {}).get("version") or "")
+    if not torch_version:
+        return []
+    tries = _tries_by_name(ops)
+    found: list[Finding] = []
+    for companion in comps.get("companions") or []:
+        if companion["name"] in TRITON_NAMES:
+            continue  # judged against torch's own pin below
+        finding = _companion_finding(torch, torch_version, companion, tries.get(companion["name"]))
+        if finding is not None:
+            found.append(finding)
+    found += _pin_findings(torch_version, comps)
+    return found
+
+
+def _companion_finding(
+    torch: Mapping[str, Any],
+    torch_version: str,
+    companion: Mapping[str, Any],
+    attempt: Mapping[str, Any] | None,
+) -> Finding | None:
+    name = companion["name"]
+    version = str(companion["version"])
+    pair = pairing.pair(name, version, torch_version) if name in pairing.PAIRED else None
+    unmet = [
+        r
+        for r in companion.get("requires_torch") or []
+        if r.get("applies") and satisfies(torch_version, r["specifier"]) is False
+    ]
+    failure = _operator_error(attempt)
+    own = _flavor_of_label(index_label(companion.get("build_version")))
+    theirs = torch_flavor(torch)
+    flavor_clash = own is not None and theirs is not None and own != theirs
+    evidence: list[str] = [f"{name} {version} requires torch{r['specifier']} (its metadata)" for r in unmet]
+    if failure:
+        evidence.append(f"{failure[0]}: {failure[1]}")
+    if flavor_clash and own is not None and theirs is not None:
+        evidence.append(
+            f"{name} {companion.get('build_version')} ({companion.get('build_version_from')}) is a "
+            f"{_flavor_text(own)} build; torch {torch_version} is {_flavor_text(theirs)}"
+        )
+    said = f": {_quoted_message(failure[1])}" if failure else ""
+    if pair is not None and pair.fits is False:
+        if pair.expected is None:
+            return Finding(
+                Status.FAIL,
+                f"{name} {version} is made for {pair.made_for}, not for torch {torch_version}{said}",
+                tuple(evidence),
+                _any_release_fix(name, torch_version),
+            )
+        evidence.insert(
+            0, f"pairing table: torch {torch_version} -> {name} {pair.expected} ({_table_row(torch_version)})"
+        )
+        return Finding(
+            Status.FAIL,
+            f"{name} {version} is made for {pair.made_for}; torch {torch_version} pairs with {name} "
+            f"{pair.expected}{said}",
+            tuple(evidence),
+            Fix(
+                f"Install the {name} release made for torch {_public(torch_version)}, from the index torch "
+                "came from.",
+                (install_command(name, pair.expected, torch_version),),
+            ),
+        )
+    if unmet and (pair is None or pair.fits is None):
+        return Finding(
+            Status.FAIL,
+            f"{name} {version} requires torch{unmet[0]['specifier']} (its metadata), but torch is "
+            f"{torch_version}{said}",
+            tuple(evidence),
+            _any_release_fix(name, torch_version),
+        )
+    release = pair.expected if pair is not None and pair.fits and pair.expected else _public(version)
+    if flavor_clash and own is not None and theirs is not None and _major_clash(own, theirs):
+        return Finding(
+            Status.FAIL,
+            f"{name} {companion.get('build_version')} is a {_flavor_text(own)} build, but torch "
+            f"{torch_version} is {_flavor_text(theirs)}{said}",
+            tuple(evidence),
+            Fix(
+                f"Reinstall {name} {release} from the index torch came from, built for the same "
+                f"{'CPU-only torch' if theirs[0] == 'cpu' else _flavor_text(theirs)}.",
+                (install_command(name, release, torch_version, reinstall=True),),
+            ),
+        )
+    if failure:
+        return Finding(
+            Status.FAIL,
+            f"{name} {version} cannot run its compiled operators with torch {torch_version}{said}",
+            tuple(evidence),
+            Fix(
+                f"Reinstall {name} {release} built for this torch (a partial install, or one built against "
+                "another torch, leaves its extension unloadable).",
+                (install_command(name, release, torch_version, reinstall=True),),
+            ),
+        )
+    if flavor_clash and own is not None and theirs is not None:
+        return Finding(
+            Status.WARN,
+            f"{name} {companion.get('build_version')} is a {_flavor_text(own)} build beside torch "
+            f"{torch_version} ({_flavor_text(theirs)}): it loads because the major versions agree, but it "
+            "is not the build made for this torch",
+            tuple(evidence),
+            Fix(
+                f"Install {name} {release} from torch's own index.",
+                (install_command(name, release, torch_version, reinstall=True),),
+            ),
+        )
+    if unmet and pair is not None and pair.fits and pair.expected:
+        return Finding(
+            Status.WARN,
+            f"{name} {version} asks for torch{unmet[0]['specifier']} (its metadata) and torch is "
+            f"{torch_version}: pip check reports a conflict",
+            tuple(evidence),
+            Fix(
+                f"Install the exact {name} release of this torch.",
+                (install_command(name, pair.expected, torch_version),),
+            ),
+        )
+    return None
+
+
+def _any_release_fix(name: str, torch_version: str) -> Fix:
+    """For a companion the table cannot name a release of: let pip pick one while torch stays as it is."""
+    if _is_nightly(torch_version) and name in pairing.PAIRED:
+        return Fix(
+            f"Install the {name} nightly from the index of this nightly torch.",
+            (install_command(name, "", torch_version),),
+        )
+    return Fix(
+        f"Install the {name} release built for torch {_public(torch_version)}: pip picks it when torch is "
+        "held at its release.",
+        (f'pip install {name} "torch=={_public(torch_version)}"',),
+    )
+
+
+def _major_clash(own: tuple[str, str | None], theirs: tuple[str, str | None]) -> bool:
+    if own[0] != theirs[0]:
+        return True
+    return (own[1] or "").split(".")[0] != (theirs[1] or "").split(".")[0]
+
+
+def _table_row(torch_version: str) -> str:
+    row = pairing.row_for(torch_version)
+    if row is None:
+        return "not in the table"
+    return f"row {row.torch}" + (
+        "" if row.exact else f", the nearest release of the {release_line(row.torch)} line"
+    )
+
+
+def _pin_findings(torch_version: str, comps: Mapping[str, Any]) -> list[Finding]:
+    installed: Mapping[str, str] = comps.get("installed") or {}
+    pins = [p for p in comps.get("pins") or [] if p.get("applies") and p.get("specifier")]
+    found: list[Finding] = []
+    for pin in (p for p in pins if p["name"] in TRITON_NAMES):
+        found += _triton_finding(torch_version, pin, installed.get(pin["name"]))
+    wheel_pins = [p for p in pins if p["name"] not in TRITON_NAMES]
+    outside = [
+        p
+        for p in wheel_pins
+        if installed.get(p["name"]) and satisfies(installed[p["name"]], p["specifier"]) is False
+    ]
+    missing = [p for p in wheel_pins if p["name"] not in installed]
+    if outside:
+        names = ", ".join(f"{p['name']} {installed[p['name']]}" for p in outside)
+        summary = (
+            f"{names} is outside torch {torch_version}'s pin {outside[0]['name']}{outside[0]['specifier']}"
+            if len(outside) == 1
+            else f"{len(outside)} CUDA wheels are outside torch {torch_version}'s pins: {names}"
+        )
+        found.append(
+            Finding(
+                Status.FAIL,
+                summary,
+                tuple(_pin_line(p, installed.get(p["name"])) for p in outside),
+                Fix(
+                    "Install the CUDA wheels at the versions torch pins: torch was built and tested against "
+                    "exactly these libraries.",
+                    ("pip install " + " ".join(requirement_text(p) for p in outside),),
+                ),
+            )
+        )
+    if missing:
+        found.append(
+            Finding(
+                Status.WARN,
+                f"{len(missing)} CUDA wheel(s) that torch {torch_version} pins are not installed: "
+                + ", ".join(p["name"] for p in missing),
+                (
+                    *(_pin_line(p, None) for p in missing),
+                    "torch then loads whatever copy the system's library path has, if any",
+                ),
+                Fix(
+                    "Install them at the pinned versions.",
+                    ("pip install " + " ".join(requirement_text(p) for p in missing),),
+                ),
+            )
+        )
+    return found
+
+
+def _pin_line(pin: Mapping[str, Any], installed: str | None) -> str:
+    via = f" via {pin['via']}" if pin.get("via") else ""
+    have = f"{installed} installed" if installed else "not installed"
+    return f"{pin['name']}: {have}; torch pins {pin['specifier']}{via}"
+
+
+def _triton_finding(torch_version: str, pin: Mapping[str, Any], installed: str | None) -> list[Finding]:
+    name = pin["name"]
+    command = f"pip install {requirement_text(pin)}"
+    if installed is None:
+        return [
+            Finding(
+                Status.WARN,
+                f"torch {torch_version} requires {name}{pin['specifier']}, which is not installed: "
+                "torch.compile cannot build GPU kernels",
+                (f"torch's metadata: Requires-Dist: {pin['line']}",),
+                Fix(f"Install the {name} release torch pins.", (command,)),
+            )
+        ]
+    if satisfies(installed, pin["specifier"]) is not False:
+        return []
+    return [
+        Finding(
+            Status.FAIL,
+            f"{name} {installed} is installed, but torch {torch_version} requires {name}{pin['specifier']}",
+            (
+                f"torch's metadata: Requires-Dist: {pin['line']}",
+                "torch.compile generates code for the triton release torch pins; another release fails "
+                "at compile time",
+            ),
+            Fix(f"Install the {name} release torch {_public(torch_version)} requires.", (command,)),
+        )
+    ]
+
+
+def evidence(torch: Mapping[str, Any], comps: Mapping[str, Any], ops: Mapping[str, Any]) -> list[str]:
+    torch_version = str(torch.get("version") or "")
+    lines: list[str] = []
+    companions: Sequence[Mapping[str, Any]] = comps.get("companions") or []
+    if not companions:
+        lines.append(
+            f"companion packages: none installed (looked for {', '.join(comps.get('looked_for') or [])})"
+        )
+    for companion in companions:
+        text = f"{companion['name']} {companion['version']}"
+        if companion.get("build_version") not in (None, companion["version"]):
+            text += f" (build {companion['build_version']})"
+        if companion["name"] in pairing.PAIRED:
+            made_for = pairing.pair(companion["name"], str(companion["version"]), torch_version).made_for
+            text += f", made for {made_for}" if made_for else ", not in the pairing table"
+        lines.append(text)
+    for attempt in ops.get("tries") or []:
+        if _operator_error(attempt) is None:
+            tried = attempt.get("operator") or f"import {attempt['module']}"
+            lines.append(f"{tried}: runs")
+    lines += _pin_evidence(torch_version, comps)
+    return lines
+
+
+def _pin_evidence(torch_version: str, comps: Mapping[str, Any]) -> list[str]:
+    installed: Mapping[str, str] = comps.get("installed") or {}
+    pins = [p for p in comps.get("pins") or [] if p.get("applies") and p.get("specifier")]
+    lines = []
+    if pins:
+        fitting = [
+            p for p in pins if installed.get(p["name"]) and satisfies(installed[p["name"]], p["specifier"])
+        ]
+        lines.append(
+            f"torch's metadata pins {len(pins)} package(s) here; "
+            f"{len(fitting)} installed at the pinned version"
+        )
+    triton = next((n for n in TRITON_NAMES if n in installed), None)
+    if triton and not any(p["name"] in TRITON_NAMES for p in pins):
+        row = pairing.row_for(torch_version)
+        table = (
+            f" (torch {row.torch} wheels for Linux x86_64 pin triton{row.triton})"
+            if row and row.triton
+            else ""
+        )
+        lines.append(f"{triton} {installed[triton]} is installed; this torch's metadata pins none{table}")
+    return lines
+
+
+def summary(torch: Mapping[str, Any], comps: Mapping[str, Any]) -> str:
+    companions = list(comps.get("companions") or [])
+    if not companions:
+        return "no companion package installed"
+    names = ", ".join(f"{c['name']} {c['version']}" for c in companions)
+    return f"{names} fit torch {_public(str(torch.get('version') or ''))}"

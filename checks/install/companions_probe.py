@@ -1,0 +1,244 @@
+"""The ``companions`` and ``companion_operators`` probes: the packages around torch, and whether they load.
+
+``companions`` reads installed metadata only (no network, no imports): torch's own ``Requires-Dist`` pins
+(triton, the ``nvidia-*`` CUDA wheels, ``cuda-toolkit`` extras expanded to the wheels they pin), the
+installed versions of those, and each companion package's version, build (``+cu121``) and its own
+requirement on torch. ``companion_operators`` imports the installed companions that ship compiled
+operators and runs one tiny operator of each, recording the real error text.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import importlib.util
+import os
+import re
+import sys
+import time
+import warnings
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from torchdoctor.checks.install import requirements
+
+COMPANIONS = (
+    "torchvision",
+    "torchaudio",
+    "torchtext",
+    "torchdata",
+    "triton",
+    "xformers",
+    "flash-attn",
+    "deepspeed",
+    "apex",
+)
+TRITON_NAMES = ("triton", "pytorch-triton", "pytorch-triton-rocm", "pytorch-triton-xpu")
+# Where a companion records the build it is (PyPI's torchvision 0.29.1 says 0.29.1 in its metadata and
+# 0.29.1+cu130 here).
+_BUILD_VERSION_FILES = {
+    "torchvision": "torchvision/version.py",
+    "torchaudio": "torchaudio/version.py",
+    "torchtext": "torchtext/version.py",
+    "xformers": "xformers/version.py",
+}
+_VERSION_ASSIGNMENT_RE = re.compile(r"""^__version__\s*=\s*['"]([^'"]+)['"]""", re.MULTILINE)
+_INFO_RE = re.compile(r"^(?P<name>[^-]+)-(?P<version>[^-]+?)(?:-py[0-9.]+)?\.(?:dist|egg)-info$")
+
+
+def is_pinned_name(name: str) -> bool:
+    """The packages whose version torch's own metadata pins and this check compares."""
+    return name in TRITON_NAMES or name.startswith("nvidia-") or name == "cuda-toolkit"
+
+
+def installed_distributions(paths: list[str] | None = None) -> dict[str, Path]:
+    """Normalized name -> metadata folder of every distribution on the import path (the first one wins,
+    as imports do), read from folder names alone."""
+    found: dict[str, Path] = {}
+    for entry in sys.path if paths is None else paths:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            match = _INFO_RE.match(name)
+            if match is None:
+                continue
+            key = requirements.normalize(match["name"])
+            if key not in found and os.path.isdir(os.path.join(entry or ".", name)):
+                found[key] = Path(entry or ".", name)
+    return found
+
+
+def probe(options: Mapping[str, Any]) -> dict[str, Any]:
+    environment = requirements.marker_environment()
+    installed = installed_distributions()
+    facts: dict[str, Any] = {
+        "environment": {
+            key: environment[key] for key in ("platform_system", "platform_machine", "python_version")
+        },
+        "torch": None,
+        "pins": [],
+        "installed": {},
+        "companions": [],
+        "looked_for": list(COMPANIONS),
+    }
+    torch_info = installed.get("torch")
+    if torch_info is not None:
+        torch_dist = importlib.metadata.PathDistribution(torch_info)
+        facts["torch"] = {"version": torch_dist.version, "metadata": str(torch_info)}
+        facts["pins"] = _pins(torch_dist.requires or [], environment, installed)
+    names = {p["name"] for p in facts["pins"]} | {n for n in COMPANIONS if n in installed}
+    for name in sorted(names):
+        if name in installed:
+            facts["installed"][name] = importlib.metadata.PathDistribution(installed[name]).version
+    for name in COMPANIONS:
+        if name in installed:
+            facts["companions"].append(_companion(name, installed[name], environment))
+    return facts
+
+
+def _pins(
+    lines: list[str], environment: Mapping[str, str], installed: Mapping[str, Path]
+) -> list[dict[str, Any]]:
+    pins: list[dict[str, Any]] = []
+    for line in lines:
+        requirement = requirements.parse(line)
+        if requirement is None or not is_pinned_name(requirement.name):
+            continue
+        applies = requirements.marker_applies(requirement.marker, environment)
+        pins.append(_pin(requirement, applies, via=None))
+        if requirement.name == "cuda-toolkit" and applies and "cuda-toolkit" in installed:
+            pins += _toolkit_pins(requirement.extras, installed["cuda-toolkit"], environment)
+    return pins
+
+
+def _toolkit_pins(
+    extras: tuple[str, ...], info: Path, environment: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """The nvidia-* wheels that the cuda-toolkit extras torch asks for pin (torch >= 2.14 pins them so)."""
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for line in importlib.metadata.PathDistribution(info).requires or []:
+        requirement = requirements.parse(line)
+        if requirement is None or not requirement.name.startswith("nvidia-"):
+            continue
+        for extra in extras:
+            if requirements.marker_applies(requirement.marker, environment, extra=extra):
+                key = (requirement.name, requirement.specifier)
+                found.setdefault(key, _pin(requirement, True, via=f"cuda-toolkit[{extra}]"))
+                break
+    return list(found.values())
+
+
+def _pin(requirement: requirements.Requirement, applies: bool | None, via: str | None) -> dict[str, Any]:
+    return {
+        "name": requirement.name,
+        "extras": list(requirement.extras),
+        "specifier": requirement.specifier,
+        "applies": applies,
+        "via": via,
+        "line": requirement.line,
+    }
+
+
+def _companion(name: str, info: Path, environment: Mapping[str, str]) -> dict[str, Any]:
+    dist = importlib.metadata.PathDistribution(info)
+    build_version, build_from = dist.version, "metadata"
+    relative = _BUILD_VERSION_FILES.get(name)
+    if relative is not None:
+        try:
+            text = Path(str(dist.locate_file(relative))).read_text(errors="replace")
+        except OSError:
+            text = ""
+        match = _VERSION_ASSIGNMENT_RE.search(text)
+        if match:
+            build_version, build_from = match.group(1), relative
+    requires_torch = []
+    for line in dist.requires or []:
+        requirement = requirements.parse(line)
+        if requirement is not None and requirement.name == "torch":
+            requires_torch.append(
+                {
+                    "specifier": requirement.specifier,
+                    "applies": requirements.marker_applies(requirement.marker, environment),
+                    "line": requirement.line,
+                }
+            )
+    return {
+        "name": name,
+        "version": dist.version,
+        "build_version": build_version,
+        "build_version_from": build_from,
+        "requires_torch": requires_torch,
+        "metadata": str(info),
+    }
+
+
+def _torchvision_nms(module: Any) -> None:
+    import torch
+
+    boxes = torch.tensor([[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0]])
+    module.ops.nms(boxes, torch.tensor([0.9, 0.8]), 0.5)
+
+
+def _torchaudio_lfilter(module: Any) -> None:
+    import torch
+
+    module.functional.lfilter(torch.zeros(1, 8), torch.tensor([1.0, 0.0]), torch.tensor([1.0, 0.0]))
+
+
+# distribution -> (module to import, what the try runs, the operator it calls). Companions that ship their
+# compiled code as a separate extension module are tried by importing that module.
+OPERATOR_TRIES: dict[str, tuple[str, Callable[[Any], None] | None, str | None]] = {
+    "torchvision": ("torchvision", _torchvision_nms, "torchvision.ops.nms"),
+    "torchaudio": ("torchaudio", _torchaudio_lfilter, "torchaudio.functional.lfilter"),
+    "flash-attn": ("flash_attn_2_cuda", None, None),
+    "apex": ("amp_C", None, None),
+}
+
+
+def operators_probe(options: Mapping[str, Any]) -> dict[str, Any]:
+    installed = installed_distributions()
+    tries = []
+    for name, (module_name, operation, operator) in OPERATOR_TRIES.items():
+        if name not in installed or importlib.util.find_spec(module_name) is None:
+            continue
+        tries.append(try_operators(name, module_name, operation, operator))
+    return {"tries": tries}
+
+
+def try_operators(
+    name: str, module_name: str, operation: Callable[[Any], None] | None, operator: str | None
+) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "name": name,
+        "module": module_name,
+        "operator": operator,
+        "imported": False,
+        "import_error": None,
+        "operator_error": None,
+        "warnings": [],
+    }
+    started = time.perf_counter()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            import torch  # noqa: F401  (a companion's operators register into an imported torch)
+
+            module = importlib.import_module(module_name)
+            result["imported"] = True
+            result["runtime_version"] = str(getattr(module, "__version__", "")) or None
+            if operation is not None:
+                operation(module)
+        except BaseException as exc:  # a broken extension raises anything from OSError to SystemError
+            key = "operator_error" if result["imported"] else "import_error"
+            result[key] = _error_text(exc)
+    result["warnings"] = [" ".join(str(w.message).split())[:300] for w in caught][:5]
+    result["seconds"] = round(time.perf_counter() - started, 3)
+    return result
+
+
+def _error_text(exc: BaseException) -> str:
+    lines = [line for line in str(exc).strip().splitlines() if line.strip()][:3]
+    return f"{type(exc).__name__}: {' '.join(lines) or repr(exc)}"[:500]

@@ -1,0 +1,105 @@
+"""The torch -> torchvision / torchaudio / triton pairing table (``data/torch_companions.json``), and lookups.
+
+torchvision and torchaudio wheels carry C++ operators linked against one torch release, so each of their
+releases pairs with one torch release line; from ``forward_compatible_from`` on (torchaudio 2.11), a release
+is built on torch's stable ABI and also works with every later torch.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from torchdoctor.checks.install.pep440 import Version, parse_version, release_line
+
+PAIRED = ("torchvision", "torchaudio")
+
+
+def _load() -> dict[str, Any]:
+    text = resources.files("torchdoctor.checks.install").joinpath("data/torch_companions.json").read_text()
+    table: dict[str, Any] = json.loads(text)
+    return table
+
+
+# Read once, when the check is imported, so that judging stays free of I/O.
+TABLE = _load()
+SOURCE: str = TABLE["source"]
+_RELEASES: dict[str, dict[str, str | None]] = TABLE["releases"]
+_FORWARD: dict[str, str] = TABLE["forward_compatible_from"]
+
+
+@dataclass(frozen=True)
+class Row:
+    torch: str
+    """The table's torch release this row is for (``2.13.0``)."""
+    exact: bool
+    """False when the installed torch is another patch release of the same line."""
+    torchvision: str | None
+    torchaudio: str | None
+    triton: str | None
+    """torch's own pin, a specifier (``==3.1.0``, ``~=3.8.0``)."""
+
+    def companion(self, name: str) -> str | None:
+        value = {"torchvision": self.torchvision, "torchaudio": self.torchaudio, "triton": self.triton}
+        return value.get(name)
+
+
+def row_for(torch_version: str | None) -> Row | None:
+    """The table's row for this torch: its exact release, else the nearest patch release of its line."""
+    parsed = parse_version(torch_version)
+    if (
+        parsed is None or parsed.is_prerelease
+    ):  # a nightly pairs with the nightly of the same day, not the table
+        return None
+    public = parsed.public
+    line = release_line(torch_version)
+    same_line = sorted(Version.parse(key) for key in _RELEASES if release_line(key) == line)
+    if not same_line:
+        return None
+    exact = next((v for v in same_line if v == public), None)
+    chosen = exact or max((v for v in same_line if v <= public), default=same_line[0])
+    entry = _RELEASES[chosen.text]
+    return Row(
+        torch=chosen.text,
+        exact=exact is not None,
+        torchvision=entry.get("torchvision"),
+        torchaudio=entry.get("torchaudio"),
+        triton=entry.get("triton"),
+    )
+
+
+@dataclass(frozen=True)
+class Pairing:
+    fits: bool | None
+    """None: the table cannot say (a torch or companion release it does not list)."""
+    expected: str | None
+    """The companion release the table pairs with this torch."""
+    made_for: str | None
+    """Which torch the installed companion release is made for, in words (``torch 2.14``)."""
+
+
+def pair(companion: str, companion_version: str, torch_version: str) -> Pairing:
+    row = row_for(torch_version)
+    expected = row.companion(companion) if row else None
+    own_line = release_line(companion_version)
+    torch_line = release_line(torch_version)
+    if own_line is None or torch_line is None:
+        return Pairing(None, expected, None)
+    forward = _FORWARD.get(companion)
+    if forward and Version.parse(own_line) >= Version.parse(forward):
+        fits = Version.parse(torch_line) >= Version.parse(own_line)
+        return Pairing(fits, expected, f"torch {own_line} and later")
+    lines = sorted(
+        {
+            release_line(t) or ""
+            for t, entry in _RELEASES.items()
+            if release_line(entry.get(companion)) == own_line
+        },
+        key=Version.parse,
+    )
+    made_for = f"torch {' / '.join(lines)}" if lines else None
+    if expected is None:
+        return Pairing(None, None, made_for)
+    return Pairing(release_line(expected) == own_line, expected, made_for)

@@ -1,0 +1,88 @@
+"""Check ``torch.stack``: the libraries torch actually loaded, and the companion packages built for it.
+
+Judges the facts of the ``torch``, ``loaded_libraries``, ``companions`` and ``companion_operators``
+probes: which copy of cuDNN, cuBLAS, NCCL, the CUDA runtime, NVRTC and OpenMP the torch process mapped (and
+whether a system copy shadows the wheel torch pins), and whether torchvision, torchaudio, triton, the
+``nvidia-*`` wheels and the other packages around torch were built for this torch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from torchdoctor.checks.install import companions_judge, companions_probe, libraries_judge, libraries_probe
+from torchdoctor.checks.probes import torch_probe
+from torchdoctor.model import Finding, Status
+from torchdoctor.plugin import Check, Probe
+
+
+def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
+    torch = facts["torch"]
+    libs = facts["loaded_libraries"]
+    comps = facts["companions"]
+    ops = facts["companion_operators"]
+    if not torch.get("importable"):
+        return Finding(
+            Status.SKIP,
+            "torch does not import here, so there is no torch process to read (torch.build says why)",
+            facts={"torch": {"importable": False}},
+        )
+    shown = _shown_facts(torch, libs, comps, ops)
+    evidence: list[Any] = [*companions_judge.evidence(torch, comps, ops), *_library_evidence(libs)]
+    found = [*companions_judge.findings(torch, comps, ops), *libraries_judge.findings(libs)]
+    if not found:
+        packages = companions_judge.summary(torch, comps)
+        summary = f"torch {torch.get('version')}: {libraries_judge.summary(libs)}; {packages}"
+        return Finding(Status.PASS, summary, tuple(evidence), facts=shown)
+    combined = Finding.combine(found)
+    return Finding(combined.status, combined.summary, (*combined.details, *evidence), combined.fix, shown)
+
+
+def _library_evidence(libs: Mapping[str, Any]) -> list[Any]:
+    if libs.get("skip_reason"):
+        return [f"loaded libraries: not read, {libs['skip_reason']}"]
+    rows = libraries_judge.rows(libs)
+    if not rows:
+        return [f"loaded libraries: none of the CUDA or OpenMP libraries is mapped ({libs.get('source')})"]
+    return [f"loaded libraries, from {libs.get('source')}:", *rows]
+
+
+def _shown_facts(
+    torch: Mapping[str, Any], libs: Mapping[str, Any], comps: Mapping[str, Any], ops: Mapping[str, Any]
+) -> dict[str, Any]:
+    return {
+        "torch": {k: torch.get(k) for k in ("version", "flavor", "cuda", "hip", "file")},
+        "loaded_libraries": libraries_judge.rows(libs),
+        "loaded_libraries_skipped": libs.get("skip_reason"),
+        "ld_library_path": [e.get("entry") for e in libs.get("ld_library_path") or []],
+        "companions": [
+            {k: c.get(k) for k in ("name", "version", "build_version", "requires_torch")}
+            for c in comps.get("companions") or []
+        ],
+        "pins": [
+            {
+                "name": p["name"],
+                "specifier": p["specifier"],
+                "installed": (comps.get("installed") or {}).get(p["name"]),
+            }
+            for p in comps.get("pins") or []
+            if p.get("applies")
+        ],
+        "operator_tries": list(ops.get("tries") or []),
+    }
+
+
+CHECK = Check(
+    id="torch.stack",
+    title="torch and its libraries",
+    probes=(
+        Probe.of("torch", torch_probe.probe),
+        Probe.of("loaded_libraries", libraries_probe.probe),
+        Probe.of("companions", companions_probe.probe),
+        Probe.of("companion_operators", companions_probe.operators_probe),
+    ),
+    judge=judge,
+    order=15,
+    description="The CUDA and OpenMP libraries torch mapped, and companion packages built for this torch.",
+)

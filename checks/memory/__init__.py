@@ -1,0 +1,1 @@
+"""Memory: GPU memory and the processes holding it, the allocator configuration and fragmentation."""

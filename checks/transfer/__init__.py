@@ -1,0 +1,1 @@
+"""Transfers: pinned and pageable host<->device copies against what the link should carry."""

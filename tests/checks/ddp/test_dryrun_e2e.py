@@ -1,0 +1,260 @@
+"""`torchdoctor check --only ddp.dryrun` end to end: real rank processes, gloo, on this CPU machine.
+
+Each scenario of the research note that a CPU machine can reproduce, through the CLI; after each,
+no process of the run may be left. Devices and faults are simulated by faults/sitecustomize.py here.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+
+from torchdoctor.checks.ddp import launcher
+
+from support import BIN, cli_env, run_cli, validated_report
+
+TOKEN_ENV = "TORCHDOCTOR_DDP_TEST_TOKEN"
+FAULTS = Path(__file__).parent / "faults"
+FAST = "12"  # --timeout: the dry run's own deadline is 10.2 s, each rank's torch timeout about 3 s
+
+
+def processes_of(token: str) -> list[str]:
+    """Every live process whose environment carries ``token``: the CLI, its worker, the ranks."""
+    found = []
+    for process in psutil.process_iter(["pid", "cmdline"]):
+        try:
+            if process.environ().get(TOKEN_ENV) == token and process.status() != psutil.STATUS_ZOMBIE:
+                found.append(f"{process.pid}: {' '.join(process.info['cmdline'] or [])[:120]}")
+        except psutil.Error:
+            continue
+    return found
+
+
+def assert_none_left(token: str) -> None:
+    deadline = time.monotonic() + 3
+    while processes_of(token) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_of(token) == []
+
+
+@pytest.fixture
+def token() -> Iterator[str]:
+    value = uuid.uuid4().hex
+    yield value
+    assert_none_left(value)
+
+
+def dryrun_env(
+    tmp_path: Path, token: str, hooks: dict[str, Any] | None = None, **extra: str
+) -> dict[str, str]:
+    names = ("MASTER_ADDR", "MASTER_PORT", "TORCHELASTIC_RUN_ID", "GLOO_SOCKET_IFNAME", "NCCL_SOCKET_IFNAME")
+    changes: dict[str, str | None] = dict.fromkeys(names)
+    changes.update(extra, TMPDIR=str(tmp_path), **{TOKEN_ENV: token})
+    env = cli_env(**changes)
+    if hooks is not None:
+        env["TORCHDOCTOR_TEST_DDP"] = json.dumps(hooks)
+        env["PYTHONPATH"] = os.pathsep.join((str(FAULTS), env["PYTHONPATH"]))
+    return env
+
+
+def dryrun(env: dict[str, str], timeout: str = FAST) -> tuple[dict[str, Any], dict[str, Any], float]:
+    started = time.monotonic()
+    result = run_cli("check", "--only", "ddp.dryrun", "--json", "--timeout", timeout, env=env, timeout=90)
+    elapsed = time.monotonic() - started
+    report = validated_report(result.stdout)
+    assert result.returncode == report["exit_code"], result.stderr
+    (verdict,) = report["verdicts"]
+    return verdict, report["facts"]["ddp.dryrun"], elapsed
+
+
+def test_two_ranks_pass_with_every_phase_reported(tmp_path: Path, token: str) -> None:
+    verdict, facts, _ = dryrun(dryrun_env(tmp_path, token))
+    assert verdict["status"] == "pass", verdict
+    assert verdict["summary"].startswith("2 ranks, gloo on CPU: init ")
+    assert "all_reduce verified (sum 3), barrier passed, busbw " in verdict["summary"]
+    ranks = verdict["facts"]["ranks"]
+    assert [(r["rank"], r["local_rank"], r["backend"], r["device"]) for r in ranks] == [
+        (0, 0, "gloo", None),
+        (1, 1, "gloo", None),
+    ]
+    assert all(r["timings"]["init_s"] is not None and r["bandwidth"]["busbw_gbps"] > 0 for r in ranks)
+    assert facts["plan"] == {
+        "nproc": 2,
+        "nproc_source": "cpu",
+        "backend": "gloo",
+        "backend_source": "cpu",
+        "visible_gpus": 0,
+        "budget_s": 10.2,
+    }
+    assert [list(r["phases"]) for r in facts["ranks"]] == [
+        ["start", "imported", "bound", "init", "init_done", "allreduce", "barrier", "bandwidth", "done"]
+    ] * 2
+    assert facts["master"]["port"]["source"] == "free"
+
+
+def test_a_busy_master_port_is_named_before_any_rank_starts(tmp_path: Path, token: str) -> None:
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        port = squatter.getsockname()[1]
+        verdict, facts, elapsed = dryrun(dryrun_env(tmp_path, token, MASTER_PORT=str(port)))
+    assert verdict["status"] == "fail"
+    assert verdict["summary"].startswith(
+        f"MASTER_PORT={port} is already in use by pid {psutil.Process().pid} ("
+    )
+    assert facts["status"] == "precheck_failed" and "ranks" not in facts
+    assert elapsed < 8
+
+
+def test_an_unresolvable_master_addr_fails_at_once(tmp_path: Path, token: str) -> None:
+    verdict, _, elapsed = dryrun(dryrun_env(tmp_path, token, MASTER_ADDR="no-such-host.invalid"))
+    assert verdict["status"] == "fail"
+    assert verdict["summary"].startswith("MASTER_ADDR=no-such-host.invalid does not resolve")
+    assert elapsed < 8
+
+
+def test_a_rank_that_raises_leads_with_its_own_error(tmp_path: Path, token: str) -> None:
+    env = dryrun_env(tmp_path, token, {"faults": {"1": "raise_before_init"}})
+    verdict, facts, _ = dryrun(env)
+    assert verdict["status"] == "fail"
+    assert verdict["summary"] == (
+        "rank 1 raised before joining the process group (last phase 'init'): "
+        "RuntimeError: injected failure before init_process_group"
+    )
+    assert any("| RuntimeError: injected failure" in str(d) for d in verdict["details"])
+    assert facts["stopped_after_failure_of"] == [1]
+
+
+def test_a_rank_that_hangs_is_named_and_the_deadline_holds(tmp_path: Path, token: str) -> None:
+    env = dryrun_env(tmp_path, token, {"faults": {"1": "hang_before_init"}})
+    verdict, facts, elapsed = dryrun(env)
+    assert verdict["status"] == "fail"
+    assert verdict["summary"].startswith("rank 1 never joined the process group: stuck after 'init'")
+    assert any("1/2 clients joined" in str(d) for d in verdict["details"])
+    hung = facts["ranks"][1]
+    assert hung["killed"]["reason"] in ("after_peer_failure", "deadline")
+    assert hung["exit"]["signal"] == "SIGKILL"
+    assert elapsed < 12
+
+
+def test_one_rank_failing_to_import_torch(tmp_path: Path, token: str) -> None:
+    broken = tmp_path / "broken"
+    (broken / "torch").mkdir(parents=True)
+    (broken / "torch" / "__init__.py").write_text(
+        'raise ImportError("libtorch_global_deps.so: cannot open shared object file")\n'
+    )
+    env = dryrun_env(tmp_path, token, {"rank_env": {"1": {"PYTHONPATH": str(broken)}}})
+    verdict, facts, _ = dryrun(env)
+    assert verdict["status"] == "fail"
+    assert verdict["summary"] == (
+        "rank 1 cannot import torch: import torch failed: ImportError: "
+        "libtorch_global_deps.so: cannot open shared object file"
+    )
+    assert facts["ranks"][1]["last_phase"] == "start"
+
+
+def test_local_rank_beyond_the_device_count(tmp_path: Path, token: str) -> None:
+    env = dryrun_env(tmp_path, token, {"devices": ["GPU-5a17e0c4-2b9d-4f3e-8a6c-1d2e3f4a5b02"]})
+    verdict, _, _ = dryrun(env)
+    assert verdict["status"] == "fail"
+    assert verdict["summary"] == (
+        "rank 1: LOCAL_RANK=1 -> cuda:1, but only 1 CUDA device(s) are visible (invalid device ordinal)"
+    )
+    assert "torchdoctor check --only ddp.dryrun --nproc 1" in verdict["fix"]["commands"]
+
+
+def test_two_ranks_on_one_device(tmp_path: Path, token: str) -> None:
+    uuids = ["GPU-5a17e0c4-2b9d-4f3e-8a6c-1d2e3f4a5b02", "GPU-7e2b9c10-4d5f-4a8b-b3c7-2e4f6a8c0d03"]
+    env = dryrun_env(tmp_path, token, {"devices": uuids, "device_index": 0})
+    verdict, _, _ = dryrun(env)
+    assert verdict["status"] == "warn"
+    assert verdict["summary"].startswith(f"all 2 ranks are on the same GPU (cuda:0, {uuids[0]})")
+    assert [r["device"]["uuid"] for r in verdict["facts"]["ranks"]] == [uuids[0], uuids[0]]
+
+
+def test_a_bad_gloo_socket_ifname(tmp_path: Path, token: str) -> None:
+    verdict, _, _ = dryrun(dryrun_env(tmp_path, token, GLOO_SOCKET_IFNAME="nosuchif0"))
+    assert verdict["status"] == "fail"
+    # Both ranks fail alike; a rank still importing torch when the other failed is stopped instead.
+    assert re.match(
+        r"ranks? (0|1|0 and 1): gloo cannot use its network interface \(GLOO_SOCKET_IFNAME=nosuchif0\): ",
+        verdict["summary"],
+    )
+    assert "Unable to find address for: nosuchif0" in verdict["summary"]
+
+
+def test_inside_a_torchrun_job_nothing_is_started(tmp_path: Path, token: str) -> None:
+    verdict, facts, _ = dryrun(dryrun_env(tmp_path, token, TORCHELASTIC_RUN_ID="job-1"))
+    assert verdict["status"] == "skip"
+    assert "ranks" not in facts
+
+
+def _interruptible() -> None:
+    # A shell starts background jobs with SIGINT ignored, and children inherit that; a terminal does not.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _start_hanging_run(tmp_path: Path, token: str) -> subprocess.Popen[bytes]:
+    env = dryrun_env(tmp_path, token, {"faults": {"0": "hang_before_init", "1": "hang_before_init"}})
+    cli = subprocess.Popen(
+        [str(BIN / "torchdoctor"), "check", "--only", "ddp.dryrun", "--timeout", "60"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=_interruptible,
+    )
+    deadline = time.monotonic() + 30
+    while sum("ddp.rank_program" in p for p in processes_of(token)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert sum("ddp.rank_program" in p for p in processes_of(token)) == 2
+    return cli
+
+
+def test_ctrl_c_leaves_no_process(tmp_path: Path, token: str) -> None:
+    cli = _start_hanging_run(tmp_path, token)
+    try:
+        cli.send_signal(signal.SIGINT)
+        _, stderr = cli.communicate(timeout=20)
+    finally:
+        cli.kill()
+        cli.wait()
+    assert cli.returncode == 130, stderr
+
+
+def test_a_killed_cli_leaves_no_process(tmp_path: Path, token: str) -> None:
+    cli = _start_hanging_run(tmp_path, token)
+    cli.kill()  # SIGKILL: no cleanup in the CLI; its worker's launcher must notice and end the ranks
+    cli.wait()
+
+
+def test_the_launcher_gives_every_key_of_torchruns_worker_environment() -> None:
+    from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
+
+    source = inspect.getsource(LocalElasticAgent._start_workers)
+    block = source[source.index("worker_env = {") : source.index("self._set_local_rank_env")]
+    torchrun_keys = set(re.findall(r'"([A-Z_]+)":', block)) | {"LOCAL_RANK"}
+    env = launcher.torchrun_env(
+        {}, local_rank=1, nproc=2, master_addr="127.0.0.1", master_port=29511, run_id="r"
+    )
+    assert torchrun_keys <= set(env)
+    assert env["RANK"] == env["LOCAL_RANK"] == env["ROLE_RANK"] == "1"
+    assert env["WORLD_SIZE"] == env["LOCAL_WORLD_SIZE"] == env["ROLE_WORLD_SIZE"] == "2"
+    assert (env["GROUP_RANK"], env["GROUP_WORLD_SIZE"], env["MASTER_PORT"]) == ("0", "1", "29511")
+    assert env["OMP_NUM_THREADS"] == "1"  # run.py: 1 when unset and nproc > 1
+    kept = launcher.torchrun_env(
+        {"OMP_NUM_THREADS": "4", "TORCH_NCCL_ASYNC_ERROR_HANDLING": "3"}, 0, 2, "127.0.0.1", 1, "r"
+    )
+    assert (kept["OMP_NUM_THREADS"], kept["TORCH_NCCL_ASYNC_ERROR_HANDLING"]) == ("4", "3")
