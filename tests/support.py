@@ -183,3 +183,39 @@ def judge_fixture(check: Any, name: str, options: dict[str, Any] | None = None, 
     facts = fixture_facts(name)
     facts.update(replace)
     return check.judge({p.name: facts[p.name] for p in check.probes}, options or {})
+
+
+def installed(check_id: str) -> tuple[Any, Any]:
+    """The entry and the Check of an installed check, imported in this process."""
+    from torchdoctor import registry
+
+    entry = registry.find_entry(check_id)
+    check = registry.load(entry)
+    assert not isinstance(check, registry.LoadFailure), check
+    return entry, check
+
+
+def judged(check_ids: list[str], facts: dict[str, Any], options: dict[str, Any] | None = None) -> list[Any]:
+    """The verdicts the installed checks give on ``facts``, judged here as the worker would judge them."""
+    from torchdoctor import runner
+
+    verdicts = []
+    for check_id in check_ids:
+        entry, check = installed(check_id)
+        verdicts.append(runner.judge_here(check, entry, facts, {}, options or {}))
+    return verdicts
+
+
+def machine_report(
+    facts: dict[str, Any],
+    check_ids: list[str],
+    host: dict[str, Any],
+    options: dict[str, Any] | None = None,
+    timings: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The JSON report a machine with these facts would have saved (judged there with ``check_ids``)."""
+    from torchdoctor.model import Report
+
+    verdicts = judged(check_ids, facts, options)
+    timings = timings or {"total_s": 2.5, "probes": {}}
+    return Report("0.1.0", "2026-11-30T11:32:16Z", host, options or {}, facts, verdicts, timings).to_json()

@@ -23,7 +23,7 @@ import pytest
 
 from torchdoctor import cluster
 from torchdoctor.checks.ddp import cluster_check
-from torchdoctor.model import Status
+from torchdoctor.model import Finding, Status
 
 from support import BIN, cli_env, fixture_facts, run_cli, validated_report
 
@@ -35,8 +35,20 @@ def exchange(name: str) -> dict[str, Any]:
     return copy.deepcopy(fixture_facts(name)["cluster.exchange"])
 
 
-def verdicts(facts: dict[str, Any] | None, error: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {v.id: v.finding for v in cluster_check.judge(facts, error)}
+CLUSTER_CHECKS = (
+    cluster_check.EXCHANGE,
+    cluster_check.VERSIONS,
+    cluster_check.GPUS,
+    cluster_check.COLLECTIVE,
+)
+
+
+def verdicts(facts: dict[str, Any]) -> dict[str, Finding]:
+    """The cluster checks' findings on gathered facts, then every local check merged across ranks."""
+    found = {check.id: check.judge({"cluster.exchange": facts}, {}) for check in CLUSTER_CHECKS}
+    for merged in cluster.merged_local_verdicts(facts.get("ranks") or []):
+        found[merged.id] = Finding(merged.status, merged.summary, merged.details, merged.fix)
+    return found
 
 
 def details(finding: Any) -> str:
@@ -177,13 +189,22 @@ def test_ranks_that_never_reached_the_exchange_are_named() -> None:
     assert found["cluster.exchange"].summary == (
         "1 of 2 ranks never reached the exchange within 4 s: rank 0 (node group 0 in torchrun's rank order)"
     )
-    assert "cluster.collective" not in found
+    assert found["cluster.collective"].status is Status.SKIP
 
 
-def test_an_exchange_that_failed_is_an_error() -> None:
-    found = verdicts(None, {"kind": "timeout", "message": "timed out after 80 s"})
+def test_an_exchange_that_failed_is_an_error_and_the_others_skip() -> None:
+    failed = {
+        "type": "DistStoreError",
+        "message": "Socket Timeout",
+        "traceback": "Traceback ...\nDistStoreError",
+    }
+    found = verdicts({"failed": failed})
     assert found["cluster.exchange"].status is Status.ERROR
-    assert "timed out after 80 s" in found["cluster.exchange"].summary
+    assert "DistStoreError: Socket Timeout" in found["cluster.exchange"].summary
+    assert found["cluster.exchange"].fix is not None
+    assert {found[c].status for c in ("cluster.versions", "cluster.gpus", "cluster.collective")} == {
+        Status.SKIP
+    }
 
 
 def test_outside_a_launched_job_it_says_how_to_launch() -> None:

@@ -17,7 +17,7 @@ import pytest
 import typer
 
 from torchdoctor import completions, registry
-from torchdoctor.cli import app
+from torchdoctor.cli import build_app, prepare
 
 from support import BIN, cli_env
 
@@ -26,8 +26,12 @@ FOLDER = REPO / "completions"
 
 
 def cli_tree() -> dict[str, list[str]]:
-    """Every command of the CLI with its option names, read from the click command typer builds."""
-    group = typer.main.get_command(app)
+    """Every command of the CLI with its option names (the installed checks' included), read from the
+    click command typer builds."""
+    run = prepare("check")
+    assert run.session is not None
+    run.session.close()
+    group = typer.main.get_command(build_app(run.declared))
     assert isinstance(group, typer.core.TyperGroup)
     return {
         name: sorted(opt for param in command.params for opt in param.opts if opt.startswith("--"))
@@ -93,6 +97,16 @@ def test_bash_completes_every_command_of_the_cli() -> None:
 def test_bash_completes_every_option_of_a_command(command: str) -> None:
     offered = set(bash_complete(command, "--"))
     assert set(cli_tree()[command]) <= offered
+
+
+def test_options_the_checks_declare_complete_like_the_commands_own() -> None:
+    declared = {"--min-free", "--memory-snapshot", "--nproc", "--backend", "--quick"}
+    tree = cli_tree()
+    for command in ("check", "report", "cluster"):
+        assert declared <= set(tree[command])
+    assert "--min-free" in bash_complete("check", "--mi")
+    assert bash_complete("check", "--backend", "") == ["nccl", "gloo"]
+    assert bash_complete("check", "--fail-on", "") == ["warn", "fail"]
 
 
 def test_bash_completes_check_ids_and_report_formats() -> None:

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from torchdoctor import diff, doctor, exitcodes, runner
-from torchdoctor.model import Report
+from torchdoctor import diff, exitcodes
 
+import support
 from support import cli_env, fixture_facts, run_cli
 
 H100 = "h100x8_cvd_2_3.json"
@@ -24,10 +24,7 @@ HOST = {
 
 
 def machine_report(facts: dict[str, Any], host: dict[str, Any] | None = None) -> dict[str, Any]:
-    checks = doctor.select_checks(["torch.build", "cuda.visible_devices"])
-    verdicts = runner.judge_all(checks, facts, {}, {})
-    timings = {"total_s": 2.5, "probes": {}}
-    return Report("0.1.0", "2026-11-30T11:32:16Z", host or HOST, {}, facts, verdicts, timings).to_json()
+    return support.machine_report(facts, ["torch.build", "cuda.visible_devices"], host or HOST)
 
 
 def node_b() -> dict[str, Any]:

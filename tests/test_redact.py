@@ -31,7 +31,7 @@ from torchdoctor.redact import (
     strip_secrets,
 )
 
-from support import cli_env, fixture_facts, run_cli, validated_report, write_distribution
+from support import cli_env, fixture_facts, machine_report, run_cli, validated_report, write_distribution
 
 USER = "plantedalice"
 UUIDS = [gpu["uuid"] for gpu in fixture_facts("h100x8_cvd_2_3.json")["nvml"]["gpus"]]
@@ -196,16 +196,9 @@ def test_a_redacted_report_keeps_its_structure_and_validates() -> None:
 
 
 def _fixture_report() -> dict[str, Any]:
-    from torchdoctor import doctor, runner
-    from torchdoctor.model import Report
-
     facts = fixture_facts("h100x8_cvd_2_3.json")
-    checks = doctor.select_checks(["torch.build", "cuda.visible_devices"])
-    verdicts = runner.judge_all(checks, facts, {}, {})
     host = {"hostname": "gpu-node-17.corp.example.com", "executable": "/home/alice/venv/bin/python"}
-    return Report(
-        "0.1.0", "2026-11-30T11:32:16Z", host, {}, facts, verdicts, {"total_s": 1.0, "probes": {}}
-    ).to_json()
+    return machine_report(facts, ["torch.build", "cuda.visible_devices"], host)
 
 
 # ---------------------------------------------------------------- end to end, every output format

@@ -114,7 +114,7 @@ def test_preview_prints_what_would_be_shared_and_writes_nothing(tmp_path: Path) 
         (["-o", "no/such/folder/r.md"], "the folder no/such/folder does not exist"),
         (["-o", "."], ". is a folder: give a file name with -o"),
         (["--only", "torch.biuld"], "unknown check id 'torch.biuld'"),
-        (["--timeout", "0"], "--timeout must be a positive number of seconds, not 0"),
+        (["--timeout", "0"], "--timeout must be a number of seconds above 0 and at most 3600, not 0"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2_before_any_probe_runs(

@@ -12,10 +12,10 @@ from typing import Any
 import psutil
 import pytest
 
-from torchdoctor import runner
-from torchdoctor.model import Finding, Status
-from torchdoctor.plugin import Check, Probe
-from torchdoctor.registry import Entry, LoadFailure
+from torchdoctor import options, runner
+from torchdoctor.model import Status
+from torchdoctor.plugin import Probe
+from torchdoctor.registry import CheckInfo, Entry, LoadFailure
 
 TESTS = Path(__file__).parent
 
@@ -30,8 +30,15 @@ def probe(name: str) -> Probe:
     return Probe(name=name, target=f"fake_probes:{name}")
 
 
+def run_probes(probes: list[Probe], options: dict[str, Any], timeout: float) -> runner.ProbeRun:
+    with runner.Session() as session:
+        result = runner.run_probes(probes, options, session, timeout=timeout)
+        result.log = session.log_text()  # type: ignore[attr-defined]
+    return result
+
+
 def run(*names: str, timeout: float = 10.0, options: dict[str, Any] | None = None) -> runner.ProbeRun:
-    return runner.run_probes([probe(n) for n in names], options or {}, timeout=timeout)
+    return run_probes([probe(n) for n in names], options or {}, timeout)
 
 
 def test_a_probe_answers_with_its_facts_and_options() -> None:
@@ -42,15 +49,13 @@ def test_a_probe_answers_with_its_facts_and_options() -> None:
 
 
 def test_probes_share_one_worker_when_all_goes_well() -> None:
-    result = runner.run_probes([probe("answer"), Probe("again", "fake_probes:answer")], {}, timeout=10)
+    result = run_probes([probe("answer"), Probe("again", "fake_probes:answer")], {}, timeout=10)
     assert result.facts["answer"]["pid"] == result.facts["again"]["pid"]
 
 
 def test_a_hanging_probe_times_out_and_the_next_probe_runs_in_a_new_worker() -> None:
     started = time.monotonic()
-    result = runner.run_probes(
-        [probe("answer"), probe("hang"), Probe("after", "fake_probes:answer")], {}, timeout=2
-    )
+    result = run_probes([probe("answer"), probe("hang"), Probe("after", "fake_probes:answer")], {}, timeout=2)
     assert result.errors["hang"]["kind"] == "timeout"
     assert time.monotonic() - started < 2 + 8  # the deadline, plus starting two workers
     assert result.facts["after"]["pid"] != result.facts["answer"]["pid"]
@@ -69,7 +74,7 @@ def test_a_hanging_probe_times_out_and_the_next_probe_runs_in_a_new_worker() -> 
 def test_a_probe_that_kills_or_corrupts_the_worker_is_a_failure_and_the_run_goes_on(
     name: str, kind: str, text: str
 ) -> None:
-    result = runner.run_probes([probe(name), Probe("after", "fake_probes:answer")], {}, timeout=5)
+    result = run_probes([probe(name), Probe("after", "fake_probes:answer")], {}, timeout=5)
     assert result.errors[name]["kind"] == kind
     assert text in result.errors[name]["message"]
     assert result.facts["after"]["answer"] == 42
@@ -92,7 +97,7 @@ def test_a_crash_keeps_the_worker_stderr_as_evidence() -> None:
 def test_a_probe_that_raises_or_returns_no_facts_is_an_exception_without_losing_the_worker(
     name: str, error_type: str
 ) -> None:
-    result = runner.run_probes([probe(name), Probe("after", "fake_probes:answer")], {}, timeout=5)
+    result = run_probes([probe(name), Probe("after", "fake_probes:answer")], {}, timeout=5)
     error = result.errors[name]
     assert error["kind"] == "exception"
     assert error["type"] == error_type
@@ -102,11 +107,11 @@ def test_a_probe_that_raises_or_returns_no_facts_is_an_exception_without_losing_
 def test_printing_from_a_probe_cannot_corrupt_the_answers() -> None:
     result = run("chatty")
     assert result.facts["chatty"] == {"chatty": True}
-    assert "garbage printed by a probe" in "".join(result.worker_log)
+    assert "garbage printed by a probe" in result.log  # type: ignore[attr-defined]
 
 
 def test_an_unknown_probe_target_is_an_exception() -> None:
-    result = runner.run_probes([Probe("missing", "no_such_module:probe")], {}, timeout=5)
+    result = run_probes([Probe("missing", "no_such_module:probe")], {}, timeout=5)
     assert result.errors["missing"]["type"] == "ModuleNotFoundError"
 
 
@@ -121,49 +126,116 @@ def test_a_timeout_kills_what_the_probe_started(tmp_path: Path) -> None:
         time.sleep(0.05)
 
 
-def _check(check_id: str, names: tuple[str, ...], judge: Any = None) -> Check:
-    return Check(
-        id=check_id,
-        title=check_id,
-        probes=tuple(probe(n) for n in names),
-        judge=judge or (lambda facts, options: Finding(Status.PASS, "fine")),
+def entry(check_id: str, attr: str, distribution: str = "acme") -> Entry:
+    return Entry(check_id, f"fake_checks:{attr}", distribution, "1.0")
+
+
+def described(*entries: Entry) -> list[CheckInfo | LoadFailure]:
+    with runner.Session() as session:
+        return runner.describe(entries, session)
+
+
+def test_describe_imports_each_check_in_the_worker_and_names_what_failed() -> None:
+    found = described(
+        entry("a.ok", "OK"),
+        entry("a.broken", "NOWHERE"),
+        entry("a.notcheck", "NOT_A_CHECK"),
+        entry("a.wrong", "WRONG_ID"),
+        Entry("a.missing", "no_such_module:CHECK", "acme", "1.0"),
     )
+    by_id = {c.id: c for c in found}
+    assert isinstance(by_id["a.ok"], CheckInfo)
+    assert by_id["a.ok"].probes == (Probe("answer", "fake_probes:answer"),)
+    reasons = {i: c.reason for i, c in by_id.items() if isinstance(c, LoadFailure)}
+    assert "AttributeError" in reasons["a.broken"]
+    assert "is a str, not a Check" in reasons["a.notcheck"]
+    assert "points to a check with id 'a.other'" in reasons["a.wrong"]
+    assert "acme[a.missing] failed to import: ModuleNotFoundError" in reasons["a.missing"]
 
 
-def test_judge_all_turns_probe_failures_and_judge_exceptions_into_error_verdicts() -> None:
-    def bad_judge(facts: Any, options: Any) -> Finding:
-        raise KeyError("missing")
+def test_a_plugin_that_hangs_or_aborts_at_import_costs_a_worker_not_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "slow_plugin.py").write_text("import time\ntime.sleep(3600)\n")
+    (tmp_path / "abort_plugin.py").write_text("import os\nos.abort()\n")
+    monkeypatch.setenv("PYTHONPATH", f"{tmp_path}{os.pathsep}{os.environ['PYTHONPATH']}")
+    monkeypatch.setenv(runner.IMPORT_TIMEOUT_ENV, "2")
+    started = time.monotonic()
+    found = described(
+        Entry("a.slow", "slow_plugin:CHECK", "slow", "1.0"),
+        Entry("a.abort", "abort_plugin:CHECK", "abort", "1.0"),
+        entry("a.ok", "OK"),
+    )
+    by_id = {c.id: c for c in found}
+    assert time.monotonic() - started < 2 + 10
+    assert isinstance(by_id["a.ok"], CheckInfo)
+    assert "did not finish importing within 2 s" in by_id["a.slow"].reason  # type: ignore[union-attr]
+    assert "SIGABRT" in by_id["a.abort"].reason  # type: ignore[union-attr]
 
-    checks: list[Check | LoadFailure] = [
-        _check("a.ok", ("answer",)),
-        _check("a.hang", ("hang",)),
-        _check("a.badjudge", ("answer",), bad_judge),
-        _check("a.notfinding", ("answer",), lambda f, o: "pass"),
-        LoadFailure(Entry("a.broken", "nowhere:CHECK", "acme", "1.0"), "acme[a.broken] failed to import"),
-    ]
+
+def judged(
+    checks: list[CheckInfo | LoadFailure], facts: dict[str, Any], errors: dict[str, Any]
+) -> dict[str, Any]:
+    with runner.Session() as session:
+        return {v.id: v for v in runner.judge_all(checks, facts, errors, {}, session, timeout=2)}
+
+
+def test_judge_all_turns_probe_failures_and_judge_failures_into_error_verdicts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(runner, "JUDGE_TIMEOUT_S", 2.0)
+    checks = described(
+        entry("a.ok", "OK"),
+        entry("a.hang", "HANG"),
+        entry("a.badjudge", "BAD_JUDGE"),
+        entry("a.notfinding", "NOT_FINDING"),
+        entry("a.loops", "LOOPS"),
+        entry("a.aborts", "ABORTS"),
+    )
+    checks.append(
+        LoadFailure(Entry("a.broken", "nowhere:CHECK", "acme", "1.0"), "acme[a.broken] failed to import")
+    )
     facts = {"answer": {"answer": 42}}
     errors = {"hang": {"kind": "timeout", "message": "timed out after 2 s"}}
-    verdicts = {v.id: v for v in runner.judge_all(checks, facts, errors, {}, timeout=2)}
+    started = time.monotonic()
+    verdicts = judged(checks, facts, errors)
+    assert time.monotonic() - started < 2 + 15
     assert verdicts["a.ok"].status is Status.PASS
     assert verdicts["a.ok"].facts == {"answer": {"answer": 42}}
     assert verdicts["a.hang"].status is Status.ERROR
     assert "did not answer within 2 s" in verdicts["a.hang"].summary
     assert verdicts["a.hang"].fix is not None
-    assert verdicts["a.badjudge"].status is Status.ERROR
     assert "KeyError" in verdicts["a.badjudge"].summary
-    assert verdicts["a.notfinding"].status is Status.ERROR
-    assert verdicts["a.broken"].status is Status.ERROR
+    assert "not a Finding" in verdicts["a.notfinding"].summary
+    assert verdicts["a.loops"].summary == "the judge of a.loops (acme[a.loops]) did not answer within 2 s"
+    assert "SIGABRT" in verdicts["a.aborts"].summary and "acme[a.aborts]" in verdicts["a.aborts"].summary
+    assert "report it to the authors of acme" in str(verdicts["a.aborts"].fix)
     assert "acme" in verdicts["a.broken"].summary
+    assert all(v.status is Status.ERROR for k, v in verdicts.items() if k != "a.ok")
 
 
 def test_two_checks_that_name_one_probe_differently_are_an_error_not_a_silent_mix() -> None:
-    first = _check("a.first", ("answer",))
-    second = Check("a.second", "second", (Probe("answer", "fake_probes:chatty"),), first.judge)
-    probes, clashes = runner.needed_probes([first, second])
+    checks = described(entry("a.ok", "OK"), entry("a.second", "SECOND"))
+    probes, clashes = runner.needed_probes(checks)
     assert [p.target for p in probes] == ["fake_probes:answer"]
-    verdicts = runner.judge_all([first, second], {"answer": {"answer": 42}}, {}, {})
-    assert [v.status for v in verdicts] == [Status.PASS, Status.ERROR]
+    verdicts = judged(checks, {"answer": {"answer": 42}}, {})
+    assert [v.status for v in verdicts.values()] == [Status.PASS, Status.ERROR]
     assert "a.second" in clashes
+
+
+def test_a_declared_option_reaches_the_judge_and_a_clashing_one_is_a_load_failure() -> None:
+    declared, checks = options.merge(
+        described(entry("a.option", "WITH_OPTION"), entry("a.clash", "CLASHING"))
+    )
+    assert [o.flag for o in declared] == ["--level"]
+    by_id = {c.id: c for c in checks}
+    clash = by_id["a.clash"]
+    assert isinstance(clash, LoadFailure) and "--timeout is one of torchdoctor's own" in clash.reason
+    with pytest.raises(options.BadOption, match="--level must be between 0 and 9, not 12"):
+        options.checked(declared, {"level": 12})
+    with runner.Session() as session:
+        (verdict,) = runner.judge_all([by_id["a.option"]], {"answer": {}}, {}, {"level": 3}, session)
+    assert verdict.facts == {"options": {"level": 3}}
 
 
 def test_a_worker_does_not_outlive_a_cli_killed_outright() -> None:

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from torchdoctor import doctor, exitcodes, runner, saved
-from torchdoctor.model import Report
 from torchdoctor.redact import Identity, redact_report
 
+import support
 from support import cli_env, fixture_facts, judge_fixture, run_cli, validated_report
 
 CORE = ["torch.build", "cuda.visible_devices"]
@@ -31,11 +31,9 @@ HOST = {
 
 def machine_report(fixture: str) -> dict[str, Any]:
     """The JSON report the machine of a fixture would have saved (facts recorded there, judged there)."""
-    facts = fixture_facts(fixture)
-    verdicts = runner.judge_all(doctor.select_checks(CORE), facts, {}, {"timeout": 30.0})
     timings = {"total_s": 2.5, "probes": {"torch": 1.9, "nvml": 0.1, "cuda_driver": 0.05, "env": 0.01}}
     options = {"timeout": 30.0, "fail_on": "fail"}
-    return Report("0.1.0", "2026-11-30T11:32:16Z", HOST, options, facts, verdicts, timings).to_json()
+    return support.machine_report(fixture_facts(fixture), CORE, HOST, options, timings)
 
 
 def write(path: Path, data: dict[str, Any]) -> Path:
@@ -75,9 +73,7 @@ def test_a_gpu_machines_report_is_judged_here_as_it_was_there(tmp_path: Path) ->
     assert result.returncode == exitcodes.OK, result.stderr
     report = validated_report(result.stdout)
     visible = next(v for v in report["verdicts"] if v["id"] == "cuda.visible_devices")
-    expected = judge_fixture(
-        next(c for c in doctor.select_checks(CORE) if c.id == "cuda.visible_devices"), H100
-    )
+    expected = judge_fixture(support.installed("cuda.visible_devices")[1], H100)
     assert visible["summary"] == expected.summary
     assert visible["summary"].startswith("CUDA_VISIBLE_DEVICES=2,3: 2 of 8 GPU(s) visible, cuda:0 -> GPU 2")
     assert report["host"]["hostname"] == "gpu-node-17.corp.example.com"
@@ -88,7 +84,9 @@ def test_a_redacted_report_judges_the_same_with_shortened_uuids() -> None:
     original = machine_report(H100)
     identity = Identity.of(["/home/alice"], ["alice"], ["gpu-node-17.corp.example.com", "gpu-node-17"])
     redacted = redact_report(original, identity)
-    rejudged = saved.rejudge(saved.SavedReport(Path("h100.json"), redacted), doctor.select_checks(CORE), {})
+    with runner.Session() as session:
+        checks = doctor.select_checks(doctor.installed_checks(session), CORE)
+        rejudged = saved.rejudge(saved.SavedReport(Path("h100.json"), redacted), checks, {}, session)
     again = redact_report(rejudged.to_json(), identity)
     assert shown(again["verdicts"]) == shown(redacted["verdicts"])
     assert [v["status"] for v in again["verdicts"]] == [v["status"] for v in original["verdicts"]]
@@ -166,7 +164,7 @@ def _no_verdicts(tmp_path: Path) -> Path:
         (_newer, "r.json was written by a newer torchdoctor (torchdoctor 0.1.0) with schema_version 2"),
         (_not_a_report, "r.json is JSON but not a torchdoctor report (it has no schema_version)"),
         (_markdown, "r.md is not valid JSON (line 1, column 1: Expecting value); it looks like a Markdown"),
-        (_no_verdicts, "r.json is not a complete report: 'verdicts' is missing or not a list"),
+        (_no_verdicts, "r.json is not a complete report: 'verdicts' is missing or of the wrong type"),
         (lambda tmp: tmp / "missing.json", "missing.json does not exist"),
     ],
     ids=["corrupt", "newer-schema", "not-a-report", "markdown", "no-verdicts", "missing"],
@@ -185,7 +183,7 @@ def test_options_that_only_probes_use_cannot_go_with_from(tmp_path: Path) -> Non
     result = run_cli("check", "--from", str(path), "--nproc", "2", "--quick", timeout=60)
     assert result.returncode == exitcodes.USAGE
     assert result.stderr == (
-        "torchdoctor: error: --quick, --nproc cannot be used with --from: "
+        "torchdoctor: error: --nproc, --quick cannot be used with --from: "
         "it judges saved facts, no probe runs\n"
     )
 

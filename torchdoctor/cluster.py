@@ -2,32 +2,30 @@
 
 Run by the user's launcher (``torchrun --nnodes N --nproc-per-node G -m torchdoctor cluster``, or
 ``srun`` with MASTER_ADDR and MASTER_PORT exported). Every rank runs the local checks as
-``torchdoctor check`` would (:func:`torchdoctor.doctor.diagnose`), then the ``cluster.exchange`` probe
-(``checks/exchange_probe.py``) hands every rank's facts to rank 0 over torch.distributed, in a worker
-like any probe: this process never imports torch. Rank 0 judges the gathered facts
-(``checks/cluster_check.py``) and prints one report; the other ranks print nothing on stdout.
+``torchdoctor check`` would, then the probes of the installed cluster checks (entry-point group
+``torchdoctor.cluster_checks``; the built-in ``cluster.exchange`` probe hands every rank's facts to rank 0
+over torch.distributed), in a worker like any probe: this process never imports torch. The reporting rank
+judges the gathered facts with the cluster checks, through the same judging path as ``check``, and prints
+one report; the other ranks print nothing on stdout.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from torchdoctor import doctor, exitcodes, host, nvml, runner
-from torchdoctor._version import __version__
-from torchdoctor.checks.ddp import cluster_check, exchange_probe
-from torchdoctor.model import Report, Status, Verdict
-from torchdoctor.plugin import Probe
-from torchdoctor.registry import LoadFailure
+from torchdoctor import doctor, exitcodes, nvml, registry, runner
+from torchdoctor.model import Finding, Fix, Report, Status, Verdict
+from torchdoctor.registry import Loaded
 from torchdoctor.render import text
+from torchdoctor.runner import Session
 from torchdoctor.workerproc import WorkerProcess
 
 LAUNCH_HINT = "torchrun --nnodes N --nproc-per-node G -m torchdoctor cluster"
-EXCHANGE_PROBE = Probe.of("cluster.exchange", exchange_probe.probe)
 NEVER_RUN = ("ddp.dryrun",)  # it launches ranks of its own: inside a job, the job's ranks are the test
 # It measures every visible GPU: run by all ranks of a node at once, they would measure each other's copies.
 NOT_BY_DEFAULT = ("transfer.pinned",)
@@ -122,128 +120,147 @@ def rank_summary(report: Report) -> dict[str, Any]:
     }
 
 
-def _check_id(check: Any) -> str:
-    return str(check.entry.id if isinstance(check, LoadFailure) else check.id)
-
-
 def run(
+    checks: Sequence[Loaded],
+    options: dict[str, Any],
+    session: Session,
     only: Iterable[str] = (),
     skip: Iterable[str] = (),
-    timeout: float = runner.DEFAULT_TIMEOUT_S,
     fail_on: Status = Status.FAIL,
 ) -> Outcome:
     """This rank's part of the job-wide diagnosis; raises NotLaunched outside a launched job."""
     launch = launch_from(os.environ)
     started = time.perf_counter()
-    created_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    created_at = doctor.now()
     only, skip = list(only), list(skip)
     left_out = NEVER_RUN if only else (*NEVER_RUN, *NOT_BY_DEFAULT)
-    checks = [c for c in doctor.select_checks(only, skip) if _check_id(c) not in left_out]
-    options: dict[str, Any] = {
-        "timeout": timeout,
-        "min_free_pct": 10.0,
-        "memory_snapshot": None,
-        "quick": True,
-        "nproc": None,
-        "backend": None,
-    }
-    local = doctor.diagnose(checks, options, timeout=timeout, fail_on=fail_on)
-    exchange = runner.run_probes(
-        [EXCHANGE_PROBE],
-        {**options, "rank_summary": rank_summary(local)},
-        # Rank 0 waits up to `timeout` for the others; the others up to twice that for rank 0.
-        timeout=2 * timeout + 20,
-        worker_factory=lambda: WorkerProcess(env=launch.env),
-    )
-    facts = exchange.facts.get(EXCHANGE_PROBE.name)
-    error = exchange.errors.get(EXCHANGE_PROBE.name)
-    reporter = (facts or {}).get("reporter", 0)
-    if launch.rank != reporter:
-        if facts is None:
-            why = (error or {}).get("message") or "no answer"
-            return Outcome(exitcodes.ERRORED, message=f"rank {launch.rank}: the exchange failed: {why}")
-        if not facts.get("complete"):
-            missing = ", ".join(str(r) for r in facts.get("missing") or [])
-            return Outcome(
-                exitcodes.THRESHOLD,
-                message=f"rank {launch.rank}: ranks {missing} never reached the exchange; "
-                f"rank {reporter} reports",
-            )
-        return Outcome(exitcodes.OK)
-    verdicts = [
-        Verdict(
-            v.id,
-            v.title,
-            v.finding.status,
-            v.finding.summary,
-            tuple(v.finding.details),
-            v.finding.fix,
-            dict(v.finding.facts),
+    local_checks = [c for c in doctor.select_checks(checks, only, skip) if c.id not in left_out]
+    timeout = float(options["timeout"])
+    local = doctor.diagnose(local_checks, options, session, fail_on)
+    cluster_checks = doctor.installed_checks(session, registry.CLUSTER_CHECKS)
+    probes, _ = runner.needed_probes(cluster_checks)
+    with Session(lambda: WorkerProcess(env=launch.env)) as exchange_session:
+        exchange = runner.run_probes(
+            probes,
+            {**options, "rank_summary": rank_summary(local)},
+            exchange_session,
+            # Rank 0 waits up to `timeout` for the others; the others up to twice that for rank 0.
+            timeout=2 * timeout + 20,
         )
-        for v in cluster_check.judge(facts, error)
-    ]
-    report = Report(
-        tool_version=__version__,
-        created_at=created_at,
-        host=host.summary(),
-        options={**options, "fail_on": fail_on.value},
-        facts={**local.facts, EXCHANGE_PROBE.name: facts or {}},
-        verdicts=verdicts,
-        timings={
-            "total_s": round(time.perf_counter() - started, 4),
-            "probes": {
-                **local.timings.get("probes", {}),
-                **{k: round(v, 4) for k, v in exchange.durations.items()},
-            },
-        },
-        exit_code=exitcodes.for_verdicts(verdicts, fail_on),
-        probe_errors={**local.probe_errors, **exchange.errors},
-        extra={"cluster": cluster_section(launch, facts)},
-        worker_log=local.worker_log + "".join(exchange.worker_log),
+        exchange_log = exchange_session.log_text()
+    facts = exchange.facts.get(EXCHANGE, {})
+    reporter = facts.get("reporter", 0)
+    if launch.rank != reporter:
+        return _other_rank(launch, facts, exchange.errors.get(EXCHANGE))
+    gathered = runner.ProbeRun(
+        facts={**local.facts, **exchange.facts},
+        errors={**local.probe_errors, **exchange.errors},
+        durations={**local.timings.get("probes", {}), **exchange.durations},
     )
+    report = doctor.assemble(
+        cluster_checks,
+        gathered,
+        options,
+        session,
+        fail_on=fail_on,
+        created_at=created_at,
+        extra={"cluster": cluster_section(launch, facts)},
+        extra_verdicts=merged_local_verdicts(facts.get("ranks") or []),
+    )
+    report.timings["total_s"] = round(time.perf_counter() - started, 4)
+    report.worker_log = local.worker_log + exchange_log
     return Outcome(report.exit_code, report)
 
 
-def cluster_section(launch: Launch, facts: Mapping[str, Any] | None) -> dict[str, Any]:
+EXCHANGE = "cluster.exchange"
+
+
+def _other_rank(launch: Launch, facts: Mapping[str, Any], error: Mapping[str, Any] | None) -> Outcome:
+    if not facts or facts.get("failed"):
+        why = (facts.get("failed") or error or {}).get("message") or "no answer"
+        return Outcome(exitcodes.ERRORED, message=f"rank {launch.rank}: the exchange failed: {why}")
+    if not facts.get("complete"):
+        missing = ", ".join(str(r) for r in facts.get("missing") or [])
+        reporter = facts.get("reporter", 0)
+        return Outcome(
+            exitcodes.THRESHOLD,
+            message=f"rank {launch.rank}: ranks {missing} never reached the exchange; "
+            f"rank {reporter} reports",
+        )
+    return Outcome(exitcodes.OK)
+
+
+def cluster_section(launch: Launch, facts: Mapping[str, Any]) -> dict[str, Any]:
     """``cluster`` in the JSON report: every rank with its node, GPU, versions and bandwidth."""
-    facts = facts or {}
-    ranks = list(facts.get("ranks") or [])
-    nodes = cluster_check.by_node(ranks)
+    table = facts.get("table") or {}
     return {
         "launcher": launch.launcher,
         "world_size": launch.world_size,
         "complete": bool(facts.get("complete")),
         "backend": facts.get("backend"),
         "missing_ranks": list(facts.get("missing") or []),
-        "nodes": [
-            {"node": cluster_check.node_label(members), "ranks": [int(m["rank"]) for m in members]}
-            for members in nodes.values()
-        ],
-        "ranks": [rank_row(r) for r in sorted(ranks, key=lambda r: int(r["rank"]))],
+        "nodes": list(table.get("nodes") or []),
+        "ranks": list(table.get("ranks") or []),
     }
 
 
-def rank_row(rank: Mapping[str, Any]) -> dict[str, Any]:
-    device = rank.get("device") or {}
-    version = cluster_check.versions(rank)
-    summary = rank.get("summary") or {}
-    return {
-        "node": cluster_check.node_key(rank),
-        "hostname": rank.get("hostname"),
-        "rank": rank.get("rank"),
-        "local_rank": rank.get("local_rank"),
-        "gpu": None
-        if not device.get("uuid")
-        else {"index": device.get("index"), "name": device.get("name"), "uuid": device.get("uuid")},
-        "driver": version["driver"],
-        "cuda": version["cuda"],
-        "torch": version["torch"],
-        "nccl": version["nccl"],
-        "python": version["python"],
-        "busbw_gbps": (rank.get("bandwidth") or {}).get("busbw_gbps"),
-        "node_busbw_gbps": (rank.get("node_bandwidth") or {}).get("busbw_gbps"),
-        "local_verdicts": {v["id"]: v["status"] for v in summary.get("verdicts") or []},
-    }
+def _ranks_text(numbers: Sequence[int]) -> str:
+    ordered = sorted(numbers)
+    if len(ordered) == 1:
+        return f"rank {ordered[0]}"
+    return "ranks " + ", ".join(str(n) for n in ordered[:-1]) + f" and {ordered[-1]}"
+
+
+def merged_local_verdicts(ranks: Sequence[Mapping[str, Any]]) -> list[Verdict]:
+    """One verdict per local check: the worst status any rank saw, and on which ranks.
+
+    Built from the verdicts each rank summarised (:func:`rank_summary`); a malformed summary from
+    another rank is left out rather than trusted.
+    """
+    titles: dict[str, str] = {}
+    seen: dict[str, list[tuple[int, Mapping[str, Any]]]] = defaultdict(list)
+    numbered = [r for r in ranks if isinstance(r, Mapping) and isinstance(r.get("rank"), int)]
+    for rank in sorted(numbered, key=lambda r: int(r["rank"])):
+        for verdict in (rank.get("summary") or {}).get("verdicts") or []:
+            if not _summarised_verdict(verdict):
+                continue
+            titles.setdefault(verdict["id"], str(verdict.get("title") or verdict["id"]))
+            seen[verdict["id"]].append((int(rank["rank"]), verdict))
+    merged = []
+    for check_id, title in titles.items():
+        outcomes = seen[check_id]
+        groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for number, verdict in outcomes:
+            groups[(verdict["status"], verdict["summary"])].append(number)
+        worst = max((Status(status) for status, _ in groups), key=lambda status: status.severity)
+        at_worst = [(number, v) for number, v in outcomes if v["status"] == worst.value]
+        where = [number for number, _ in at_worst]
+        scope = f"all {len(numbered)} ranks" if len(where) == len(numbered) > 1 else _ranks_text(where)
+        details = tuple(
+            f"{status}: {_ranks_text(numbers)}: {summary}" for (status, summary), numbers in groups.items()
+        )
+        fix = next((_fix(v.get("fix")) for _, v in at_worst if v.get("fix")), None)
+        finding = Finding(
+            worst, f"{scope}: {at_worst[0][1]['summary']}", details if len(groups) > 1 else (), fix
+        )
+        merged.append(Verdict(check_id, title, finding.status, finding.summary, finding.details, finding.fix))
+    return merged
+
+
+def _summarised_verdict(verdict: Any) -> bool:
+    return (
+        isinstance(verdict, Mapping)
+        and isinstance(verdict.get("id"), str)
+        and isinstance(verdict.get("summary"), str)
+        and verdict.get("status") in {s.value for s in Status}
+    )
+
+
+def _fix(data: Any) -> Fix | None:
+    try:
+        return Fix.from_json(data)
+    except ValueError:
+        return None
 
 
 def _table_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

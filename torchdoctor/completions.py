@@ -25,7 +25,7 @@ def complete_var(prog_name: str = PROG_NAME) -> str:
 
 
 def script(shell: str) -> str:
-    from typer._completion_shared import get_completion_script
+    from typer.completion import get_completion_script
 
     body = get_completion_script(prog_name=PROG_NAME, complete_var=complete_var(), shell=shell)
     header = (

@@ -47,7 +47,12 @@ class Fix:
     def from_json(cls, data: Mapping[str, Any] | None) -> Fix | None:
         if data is None:
             return None
-        return cls(text=str(data["text"]), commands=tuple(data.get("commands") or ()))
+        if not isinstance(data, Mapping) or not isinstance(data.get("text"), str):
+            raise ValueError("a fix is an object with a text")
+        commands = data.get("commands") or ()
+        if not isinstance(commands, list | tuple) or not all(isinstance(c, str) for c in commands):
+            raise ValueError("the commands of a fix are not a list of strings")
+        return cls(text=data["text"], commands=tuple(commands))
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,31 @@ class Finding:
     details: tuple[Detail, ...] = ()
     fix: Fix | None = None
     facts: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status.value,
+            "summary": self.summary,
+            "details": [d if isinstance(d, str) else dict(d) for d in self.details],
+            "fix": self.fix.to_json() if self.fix else None,
+            "facts": dict(self.facts),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Finding:
+        """A Finding from what a judge returned in the worker; raises ValueError for any other shape."""
+        if not isinstance(data, Mapping):
+            raise ValueError("a finding is an object")
+        summary, details, facts = data.get("summary"), data.get("details") or [], data.get("facts") or {}
+        if not isinstance(summary, str):
+            raise ValueError("its summary is not a string")
+        if not isinstance(details, list) or not all(isinstance(d, str | dict) for d in details):
+            raise ValueError("its details are not a list of lines and rows")
+        if not isinstance(facts, dict):
+            raise ValueError("its facts are not an object")
+        return cls(
+            Status(str(data.get("status"))), summary, tuple(details), Fix.from_json(data.get("fix")), facts
+        )
 
     @staticmethod
     def combine(

@@ -7,10 +7,12 @@ credential and tells a support engineer little.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from importlib import metadata
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 # Distributions that change what torch does or which kernels run, by normalized name (PEP 503).
 TORCH_STACK = frozenset(
@@ -71,3 +73,23 @@ def installed(distributions: Any = None) -> dict[str, str]:
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     """The ``installed_packages`` probe."""
     return {"packages": installed()}
+
+
+def install_source(name: str) -> str | None:
+    """Where a distribution was installed from when it was not an index (PEP 610 ``direct_url.json``):
+    a folder or file path, a VCS URL at its commit, or an archive URL; None for an index or unknown."""
+    try:
+        text = metadata.distribution(name).read_text("direct_url.json")
+        data = json.loads(text) if text else None
+    except (metadata.PackageNotFoundError, OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("url"), str):
+        return None
+    url: str = data["url"]
+    vcs = data.get("vcs_info")
+    if isinstance(vcs, dict) and vcs.get("vcs"):
+        commit = vcs.get("commit_id")
+        return f"{vcs['vcs']}+{url}" + (f"@{commit}" if commit else "")
+    if url.startswith("file://"):
+        return unquote(urlsplit(url).path)
+    return url

@@ -1,28 +1,34 @@
-"""Discovery of checks through the entry-point group ``torchdoctor.checks``.
+"""Discovery of checks and explanations through entry points, without running a plugin's code here.
 
-Two phases, as in flake8's plugin finder: :func:`find_entries` lists the
-entry points without importing anything (names serve ``--only``/``--skip``
-validation and shell completion), :func:`load` imports the selected ones and
-turns an import failure into a :class:`LoadFailure` instead of an exception.
-torchdoctor's own checks arrive through the same group as any plugin.
+Two phases, as in flake8's plugin finder: :func:`find_entries` lists the entry points of a group from the
+installed distributions' metadata (names serve ``--only``/``--skip`` validation and shell completion); the
+worker then imports the selected ones, each under a deadline, and describes them
+(:func:`torchdoctor.hosted.describe`) as :class:`CheckInfo`. torchdoctor's own checks arrive through the
+same group as any plugin's.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import importlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import metadata
+from typing import Any
 
-from torchdoctor.plugin import DEFAULT_ORDER, Check
+from torchdoctor.plugin import DEFAULT_ORDER, Check, Option, Probe
 
-GROUP = "torchdoctor.checks"
+CHECKS = "torchdoctor.checks"
+"""The checks ``torchdoctor check`` runs."""
+CLUSTER_CHECKS = "torchdoctor.cluster_checks"
+"""The checks ``torchdoctor cluster`` judges on rank 0, from the facts every rank handed over."""
+EXPLANATIONS = "torchdoctor.explanations"
+"""Catalogues of error messages ``torchdoctor explain`` knows (tuples of explain Entry objects)."""
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One entry point of the group: the check id, where it points, who ships it."""
+    """One entry point of a group: the id, where it points, who ships it."""
 
     id: str
     value: str
@@ -33,34 +39,87 @@ class Entry:
     def display_name(self) -> str:
         return f"{self.distribution}[{self.id}]"
 
+    def to_json(self) -> dict[str, str]:
+        return {
+            "id": self.id,
+            "value": self.value,
+            "distribution": self.distribution,
+            "version": self.version,
+        }
+
 
 @dataclass(frozen=True)
 class LoadFailure:
     entry: Entry
     reason: str
 
+    @property
+    def id(self) -> str:
+        return self.entry.id
+
+
+@dataclass(frozen=True)
+class CheckInfo:
+    """What the worker told about a check it imported: everything the CLI needs but its judge."""
+
+    entry: Entry
+    title: str
+    probes: tuple[Probe, ...]
+    options: tuple[Option, ...] = ()
+    description: str = ""
+    order: int = DEFAULT_ORDER
+
+    @property
+    def id(self) -> str:
+        return self.entry.id
+
+    @classmethod
+    def of(cls, entry: Entry, check: Check) -> CheckInfo:
+        return cls(entry, check.title, check.probes, check.options, check.description, check.order)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "probes": [p.to_json() for p in self.probes],
+            "options": [o.to_json() for o in self.options],
+            "description": self.description,
+            "order": self.order,
+        }
+
+    @classmethod
+    def from_json(cls, entry: Entry, data: Mapping[str, Any]) -> CheckInfo:
+        return cls(
+            entry,
+            str(data["title"]),
+            tuple(Probe(str(p["name"]), str(p["target"])) for p in data["probes"]),
+            tuple(Option.from_json(o) for o in data.get("options") or ()),
+            str(data.get("description") or ""),
+            int(data.get("order", DEFAULT_ORDER)),
+        )
+
+
+Loaded = CheckInfo | LoadFailure
+
 
 class UnknownCheckError(ValueError):
     """A pattern of --only/--skip matched no check."""
 
 
-def find_entries() -> list[Entry]:
-    """All entries of the group, by id, without importing any of them."""
-    entries: list[Entry] = []
-    seen: set[str] = set()
-    for dist in metadata.distributions():
-        eps = [ep for ep in dist.entry_points if ep.group == GROUP]
-        if not eps:
-            continue  # skip reading metadata of unrelated distributions
-        name = dist.metadata["Name"] or "unknown"
-        for ep in eps:
-            # A distribution on sys.path twice (a known quirk of some system Pythons)
-            # lists its entry points twice: keep the first.
-            if ep.name in seen:
-                continue
-            seen.add(ep.name)
-            entries.append(Entry(id=ep.name, value=ep.value, distribution=name, version=dist.version))
-    return sorted(entries, key=lambda e: e.id)
+def find_entries(group: str = CHECKS) -> list[Entry]:
+    """All entries of ``group``, by id, without importing any of them.
+
+    A distribution on sys.path twice (a known quirk of some system Pythons) lists its entry points twice:
+    the first one wins, as the import system would pick it.
+    """
+    entries: dict[str, Entry] = {}
+    for point in metadata.entry_points(group=group):
+        if point.name in entries:
+            continue
+        dist = point.dist
+        name = (dist.metadata["Name"] if dist is not None else None) or "unknown"
+        version = (dist.version if dist is not None else None) or "unknown"
+        entries[point.name] = Entry(id=point.name, value=point.value, distribution=name, version=version)
+    return sorted(entries.values(), key=lambda e: e.id)
 
 
 def select(entries: Sequence[Entry], only: Iterable[str] = (), skip: Iterable[str] = ()) -> list[Entry]:
@@ -70,12 +129,12 @@ def select(entries: Sequence[Entry], only: Iterable[str] = (), skip: Iterable[st
     skip = list(skip)
     for pattern in (*only, *skip):
         if not fnmatch.filter(ids, pattern):
-            raise UnknownCheckError(f"unknown check id '{pattern}'; valid ids: {', '.join(ids)}")
+            raise UnknownCheckError(f"unknown check id {pattern!r}; valid ids: {', '.join(ids)}")
     chosen = [e for e in entries if not only or any(fnmatch.fnmatchcase(e.id, p) for p in only)]
     return [e for e in chosen if not any(fnmatch.fnmatchcase(e.id, p) for p in skip)]
 
 
-def table_key(check: Check | LoadFailure) -> tuple[int, str]:
+def table_key(check: Loaded) -> tuple[int, str]:
     """Sort by ``order``, then id; a plugin that failed to load sorts as a default-order check."""
     if isinstance(check, LoadFailure):
         return DEFAULT_ORDER, check.entry.id
@@ -83,7 +142,11 @@ def table_key(check: Check | LoadFailure) -> tuple[int, str]:
 
 
 def load(entry: Entry) -> Check | LoadFailure:
-    """Import one entry; any failure, including a wrong object, is a LoadFailure."""
+    """Import one entry in this process; any failure, including a wrong object, is a LoadFailure.
+
+    Only the worker (and code running inside the user's own job, such as memory_report) calls this: the
+    CLI never imports a plugin.
+    """
     module_name, _, attr = entry.value.partition(":")
     try:
         obj: object = importlib.import_module(module_name.strip())
@@ -102,3 +165,23 @@ def load(entry: Entry) -> Check | LoadFailure:
             entry, f"{entry.display_name}: entry point '{entry.id}' points to a check with id '{obj.id}'"
         )
     return obj
+
+
+def find_entry(check_id: str, group: str = CHECKS) -> Entry:
+    """The entry of the installed check ``check_id``; UnknownCheckError when none has that id."""
+    for entry in find_entries(group):
+        if entry.id == check_id:
+            return entry
+    raise UnknownCheckError(f"no installed check has the id {check_id!r}")
+
+
+def probes_named(checks: Iterable[Loaded], names: Iterable[str]) -> list[Probe]:
+    """The probes of these names that the described checks declare, first declaration first."""
+    wanted = list(names)
+    found: dict[str, Probe] = {}
+    for check in checks:
+        if isinstance(check, CheckInfo):
+            for probe in check.probes:
+                if probe.name in wanted:
+                    found.setdefault(probe.name, probe)
+    return [found[name] for name in wanted if name in found]

@@ -1,31 +1,130 @@
-"""Run the probes the selected checks need in a worker, then judge their facts.
+"""Everything plugin code does runs here, in a worker process, under a deadline: describe, probe, judge.
 
-Probes run one at a time in a spawned worker, each under its own deadline. A
-probe that fails without an answer costs the worker, which is replaced for the
-remaining probes. Judging is separate (:func:`judge_all`) so a saved report's
-facts can be judged again without running anything.
+A :class:`Session` holds one worker and replaces it whenever a call fails without an answer (a hang, a crash,
+garbage on the channel), so one misbehaving probe, judge or plugin import costs one worker, never the run.
+The CLI process only holds what the worker described (:class:`~torchdoctor.registry.CheckInfo`) and plain
+facts; judging is separate from probing (:func:`judge_all`) so a saved report's facts can be judged again
+without running any probe.
 """
 
 from __future__ import annotations
 
-import json
+import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from torchdoctor import registry
 from torchdoctor.model import Finding, Fix, Status, Verdict
 from torchdoctor.plugin import Check, Probe
-from torchdoctor.registry import LoadFailure
+from torchdoctor.registry import CheckInfo, Entry, Loaded, LoadFailure
 from torchdoctor.workerproc import ProbeFailure, WorkerProcess
 
 DEFAULT_TIMEOUT_S = 30.0
+IMPORT_TIMEOUT_ENV = "TORCHDOCTOR_IMPORT_TIMEOUT"
+DEFAULT_IMPORT_TIMEOUT_S = 10.0
+"""How long a check module may take to import in the worker (TORCHDOCTOR_IMPORT_TIMEOUT overrides it)."""
+JUDGE_TIMEOUT_S = 10.0
+"""How long a judge may take; a judge is a pure function of facts and needs milliseconds."""
+_HOSTED = "torchdoctor.hosted"
 
 
 class Worker(Protocol):
     def call(self, target: str, options: dict[str, Any], timeout: float) -> dict[str, Any]: ...
     def close(self) -> None: ...
     def stderr_text(self) -> str: ...
+
+
+class HostedError(Exception):
+    """A call into the worker that produced no usable answer; ``error`` says why, as a probe error does."""
+
+    def __init__(self, error: dict[str, Any]) -> None:
+        super().__init__(error.get("message", "no answer"))
+        self.error = error
+
+
+class Session:
+    """One worker at a time, replaced after any call that cost it; its stderr is kept for ``-v``."""
+
+    def __init__(self, worker_factory: Callable[[], Worker] = WorkerProcess) -> None:
+        self._factory = worker_factory
+        self._worker: Worker | None = None
+        self.log: list[str] = []
+
+    def call(self, target: str, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """The worker's answer (``facts`` or ``error``), or ProbeFailure after which the worker is gone."""
+        if self._worker is None:
+            self._worker = self._factory()
+        try:
+            return self._worker.call(target, request, timeout)
+        except ProbeFailure:
+            self._retire()
+            raise
+
+    def hosted(self, function: str, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Run ``torchdoctor.hosted.<function>``; raises HostedError when it gives no answer."""
+        try:
+            answer = self.call(f"{_HOSTED}:{function}", request, timeout)
+        except ProbeFailure as failure:
+            raise HostedError(failure.to_json()) from None
+        if "error" in answer:
+            raise HostedError(dict(answer["error"]))
+        return dict(answer.get("facts") or {})
+
+    def _retire(self) -> None:
+        if self._worker is not None:
+            self.log.append(self._worker.stderr_text())
+            self._worker.close()
+            self._worker = None
+
+    def log_text(self) -> str:
+        """The stderr of every worker of this session so far, the live one included."""
+        live = self._worker.stderr_text() if self._worker is not None else ""
+        return "".join(self.log) + live
+
+    def close(self) -> None:
+        self._retire()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def import_timeout() -> float:
+    try:
+        value = float(os.environ.get(IMPORT_TIMEOUT_ENV, DEFAULT_IMPORT_TIMEOUT_S))
+    except ValueError:
+        return DEFAULT_IMPORT_TIMEOUT_S
+    return value if 0 < value < 3600 else DEFAULT_IMPORT_TIMEOUT_S
+
+
+def describe(entries: Iterable[Entry], session: Session) -> list[Loaded]:
+    """Each entry as the worker describes it after importing it under a deadline; sorted for the table."""
+    described: list[Loaded] = []
+    for entry in entries:
+        try:
+            answer = session.hosted("describe", {"entry": entry.to_json()}, import_timeout())
+            if "failure" in answer:
+                described.append(LoadFailure(entry, str(answer["failure"])))
+            else:
+                described.append(CheckInfo.from_json(entry, answer["check"]))
+        except HostedError as exc:
+            described.append(LoadFailure(entry, _import_failure(entry, exc.error)))
+        except (KeyError, TypeError, ValueError) as exc:
+            described.append(LoadFailure(entry, f"{entry.display_name}: cannot be described: {exc}"))
+    return sorted(described, key=registry.table_key)
+
+
+def _import_failure(entry: Entry, error: Mapping[str, Any]) -> str:
+    kind = error.get("kind")
+    if kind == "timeout":
+        return f"{entry.display_name} did not finish importing within {import_timeout():g} s"
+    if kind in ("crash", "exit"):
+        return f"{entry.display_name} ended the worker while importing: {error.get('message')}"
+    return f"{entry.display_name} failed to import: {error.get('type', kind)}: {error.get('message')}"
 
 
 @dataclass
@@ -35,7 +134,6 @@ class ProbeRun:
     facts: dict[str, dict[str, Any]] = field(default_factory=dict)
     errors: dict[str, dict[str, Any]] = field(default_factory=dict)
     durations: dict[str, float] = field(default_factory=dict)
-    worker_log: list[str] = field(default_factory=list)
 
 
 class Progress(Protocol):
@@ -43,7 +141,7 @@ class Progress(Protocol):
     def probe_finished(self, name: str, duration_s: float, error: Mapping[str, Any] | None) -> None: ...
 
 
-def needed_probes(checks: Sequence[Check | LoadFailure]) -> tuple[list[Probe], dict[str, str]]:
+def needed_probes(checks: Sequence[Loaded]) -> tuple[list[Probe], dict[str, str]]:
     """Probes in first-use order, each once; and the checks whose probe name clashes with another target."""
     probes: dict[str, Probe] = {}
     clashes: dict[str, str] = {}
@@ -65,72 +163,89 @@ def needed_probes(checks: Sequence[Check | LoadFailure]) -> tuple[list[Probe], d
 def run_probes(
     probes: Sequence[Probe],
     options: dict[str, Any],
+    session: Session,
     timeout: float = DEFAULT_TIMEOUT_S,
     progress: Progress | None = None,
-    worker_factory: Callable[[], Worker] = WorkerProcess,
 ) -> ProbeRun:
     result = ProbeRun()
-    worker: Worker | None = None
-    try:
-        for index, probe in enumerate(probes):
-            if worker is None:
-                worker = worker_factory()
-            if progress:
-                progress.probe_started(probe.name, index, len(probes))
-            started = time.perf_counter()
-            error: dict[str, Any] | None = None
-            try:
-                answer = worker.call(probe.target, options, timeout)
-            except ProbeFailure as failure:
-                error = failure.to_json()
-                result.worker_log.append(worker.stderr_text())
-                worker.close()
-                worker = None
+    for index, probe in enumerate(probes):
+        if progress:
+            progress.probe_started(probe.name, index, len(probes))
+        started = time.perf_counter()
+        error: dict[str, Any] | None = None
+        try:
+            answer = session.call(probe.target, options, timeout)
+        except ProbeFailure as failure:
+            error = failure.to_json()
+        else:
+            if "error" in answer:
+                error = dict(answer["error"])
             else:
-                if "error" in answer:
-                    error = dict(answer["error"])
-                else:
-                    result.facts[probe.name] = answer.get("facts", {})
-            elapsed = time.perf_counter() - started
-            result.durations[probe.name] = elapsed
-            if error is not None:
-                result.errors[probe.name] = error
-            if progress:
-                progress.probe_finished(probe.name, elapsed, error)
-    finally:
-        if worker is not None:
-            result.worker_log.append(worker.stderr_text())
-            worker.close()
+                result.facts[probe.name] = answer.get("facts", {})
+        elapsed = time.perf_counter() - started
+        result.durations[probe.name] = elapsed
+        if error is not None:
+            result.errors[probe.name] = error
+        if progress:
+            progress.probe_finished(probe.name, elapsed, error)
     return result
 
 
 def judge_all(
-    checks: Sequence[Check | LoadFailure],
+    checks: Sequence[Loaded],
     facts: Mapping[str, Mapping[str, Any]],
     errors: Mapping[str, Mapping[str, Any]],
     options: Mapping[str, Any],
+    session: Session,
     durations: Mapping[str, float] | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,
 ) -> list[Verdict]:
-    """One verdict per check, from facts alone. Never raises for a check's sake."""
+    """One verdict per check, from facts alone, each judge run in the worker. Never raises for a check."""
     durations = durations or {}
     _, clashes = needed_probes(checks)
     verdicts = []
     for check in checks:
         if isinstance(check, LoadFailure):
-            verdicts.append(_load_error_verdict(check))
+            verdicts.append(load_error_verdict(check))
         elif check.id in clashes:
             verdicts.append(_error(check, clashes[check.id], (), None, 0.0))
         else:
-            verdicts.append(_judge_one(check, facts, errors, options, durations, timeout))
+            ask = _in_worker(session)
+            verdicts.append(_judge_one(check, facts, errors, options, ask, durations, timeout))
     return verdicts
 
 
-def _judge_one(
+JudgeCall = Callable[[dict[str, Any]], dict[str, Any]]
+"""Runs one judge request (torchdoctor.hosted.judge) and answers, or raises HostedError."""
+
+
+def _in_worker(session: Session) -> JudgeCall:
+    return lambda request: session.hosted("judge", request, JUDGE_TIMEOUT_S)
+
+
+def judge_here(
     check: Check,
+    entry: Entry,
     facts: Mapping[str, Mapping[str, Any]],
     errors: Mapping[str, Mapping[str, Any]],
     options: Mapping[str, Any],
+    durations: Mapping[str, float] | None = None,
+) -> Verdict:
+    """The verdict of a check already imported in this process (memory_report runs inside the user's
+    job), through the same path as a judge in the worker: a judge that raises is an error verdict."""
+    from torchdoctor import hosted
+
+    info = CheckInfo.of(entry, check)
+    ask: JudgeCall = lambda request: hosted.judge_with(check, request)  # noqa: E731
+    return _judge_one(info, facts, errors, options, ask, durations or {}, DEFAULT_TIMEOUT_S)
+
+
+def _judge_one(
+    check: CheckInfo,
+    facts: Mapping[str, Mapping[str, Any]],
+    errors: Mapping[str, Mapping[str, Any]],
+    options: Mapping[str, Any],
+    ask: JudgeCall,
     durations: Mapping[str, float],
     timeout: float,
 ) -> Verdict:
@@ -140,20 +255,41 @@ def _judge_one(
             return _probe_error_verdict(check, probe, errors[probe.name], probe_time, timeout)
         if probe.name not in facts:
             return _error(check, f"no facts from probe '{probe.name}' in this report", (), None, probe_time)
-    own_facts = {p.name: facts[p.name] for p in check.probes}
+    request = {
+        "entry": check.entry.to_json(),
+        "facts": {p.name: facts[p.name] for p in check.probes},
+        "options": dict(options),
+    }
     started = time.perf_counter()
     try:
-        finding = check.judge(own_facts, options)
-        if not isinstance(finding, Finding):
-            raise TypeError(f"judge returned {type(finding).__name__}, not a Finding")
-        shown_facts = dict(finding.facts) if finding.facts else own_facts
-        json.dumps(shown_facts, allow_nan=False)
-    except Exception as exc:
+        answer = ask(request)
+        if "raised" in answer:
+            raised = answer["raised"]
+            tail = tuple(
+                line for line in str(raised.get("traceback") or "").splitlines()[-8:] if line.strip()
+            )
+            return _error(
+                check,
+                f"the judge of {check.id} raised {raised.get('type')}: {raised.get('message')}",
+                tail,
+                _bug_fix(check.entry),
+                probe_time + time.perf_counter() - started,
+            )
+        finding = Finding.from_json(answer["finding"])
+    except HostedError as exc:
         return _error(
             check,
-            f"the judge of {check.id} raised {type(exc).__name__}: {exc}",
+            _judge_failure(check, exc.error),
             (),
-            _BUG_FIX,
+            _bug_fix(check.entry),
+            probe_time + time.perf_counter() - started,
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        return _error(
+            check,
+            f"the judge of {check.id} returned something that is not a finding: {exc}",
+            (),
+            _bug_fix(check.entry),
             probe_time + time.perf_counter() - started,
         )
     return Verdict(
@@ -161,18 +297,38 @@ def _judge_one(
         title=check.title,
         status=finding.status,
         summary=finding.summary,
-        details=tuple(finding.details),
+        details=finding.details,
         fix=finding.fix,
-        facts=shown_facts,
+        facts=finding.facts,
         duration_s=probe_time + time.perf_counter() - started,
     )
 
 
-_BUG_FIX = Fix("This is a defect of the check, not of your environment: report it with this output (-v).")
+def _judge_failure(check: CheckInfo, error: Mapping[str, Any]) -> str:
+    kind = error.get("kind")
+    if kind == "timeout":
+        return (
+            f"the judge of {check.id} ({check.entry.display_name}) did not answer within "
+            f"{JUDGE_TIMEOUT_S:g} s"
+        )
+    if kind in ("crash", "exit"):
+        return (
+            f"the judge of {check.id} ({check.entry.display_name}) ended the worker: {error.get('message')}"
+        )
+    return f"the judge of {check.id} could not run: {error.get('type', kind)}: {error.get('message')}"
+
+
+def _bug_fix(entry: Entry) -> Fix:
+    if entry.distribution == "torchdoctor":
+        return Fix("This is a defect of the check, not of your environment: report it with this output (-v).")
+    return Fix(
+        f"This is a defect of the check, not of your environment: report it to the authors of "
+        f"{entry.distribution} with this output (-v), or leave it out with --skip {entry.id}."
+    )
 
 
 def _probe_error_verdict(
-    check: Check, probe: Probe, error: Mapping[str, Any], duration: float, timeout: float
+    check: CheckInfo, probe: Probe, error: Mapping[str, Any], duration: float, timeout: float
 ) -> Verdict:
     kind = error.get("kind", "exception")
     if kind == "timeout":
@@ -186,17 +342,17 @@ def _probe_error_verdict(
         summary = (
             f"probe '{probe.name}' raised {error.get('type', 'an exception')}: {error.get('message', '')}"
         )
-        fix = _BUG_FIX
+        fix = _bug_fix(check.entry)
     else:
         summary = f"probe '{probe.name}' failed: {error.get('message', kind)}"
-        fix = _BUG_FIX
+        fix = _bug_fix(check.entry)
     tail = str(error.get("traceback") or error.get("stderr_tail") or "")
     details = tuple(line for line in tail.splitlines()[-12:] if line.strip())
     return _error(check, summary, details, fix, duration, {"probe": probe.name, "error": dict(error)})
 
 
 def _error(
-    check: Check,
+    check: CheckInfo,
     summary: str,
     details: tuple[str, ...],
     fix: Fix | None,
@@ -206,7 +362,7 @@ def _error(
     return Verdict(check.id, check.title, Status.ERROR, summary, details, fix, facts or {}, duration)
 
 
-def _load_error_verdict(failure: LoadFailure) -> Verdict:
+def load_error_verdict(failure: LoadFailure) -> Verdict:
     entry = failure.entry
     return Verdict(
         id=entry.id,
@@ -217,10 +373,29 @@ def _load_error_verdict(failure: LoadFailure) -> Verdict:
             f"entry point: {entry.id} = {entry.value}",
             f"distribution: {entry.distribution} {entry.version}",
         ),
-        fix=Fix(
-            f"The plugin '{entry.distribution}' is broken in this environment: reinstall or remove it, "
-            f"or leave it out with --skip {entry.id}.",
-            (f"pip install --force-reinstall {entry.distribution}",),
-        ),
+        fix=reinstall_fix(entry),
         facts={"entry_point": entry.value, "distribution": entry.distribution, "version": entry.version},
+    )
+
+
+def reinstall_fix(entry: Entry) -> Fix:
+    """Reinstall the distribution from where it came from; torchdoctor itself never from an index."""
+    from torchdoctor import packages
+
+    source = packages.install_source(entry.distribution)
+    if source is not None:
+        return Fix(
+            f"{entry.distribution} is broken in this environment: reinstall it from where it was installed "
+            f"from, or leave the check out with --skip {entry.id}.",
+            (f"pip install --force-reinstall --no-deps {source}",),
+        )
+    if entry.distribution == "torchdoctor":
+        return Fix(
+            "torchdoctor is broken in this environment: reinstall it the way you installed it (from its "
+            "source folder or wheel file)."
+        )
+    return Fix(
+        f"The plugin '{entry.distribution}' is broken in this environment: reinstall the same release, "
+        f"or leave it out with --skip {entry.id}.",
+        (f"pip install --force-reinstall --no-deps {entry.distribution}=={entry.version}",),
     )

@@ -7,17 +7,15 @@ so a support engineer sees the verdicts today's checks give on the user's machin
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from torchdoctor import exitcodes, runner
+from torchdoctor import doctor, inputs, runner
 from torchdoctor._version import __version__
 from torchdoctor.model import SCHEMA_VERSION, Report, Status, Verdict
-from torchdoctor.plugin import Check
-from torchdoctor.registry import LoadFailure
+from torchdoctor.registry import CheckInfo, Loaded
 
 _STANDARD_KEYS = frozenset(
     {
@@ -57,48 +55,52 @@ class SavedReport:
     def redacted(self) -> bool:
         return bool(self.data.get("redacted"))
 
+    def describe(self) -> str:
+        """Who wrote it and when, for the line that says what is being judged."""
+        fixture = self.data.get("fixture")
+        if isinstance(fixture, dict):
+            return f"a {fixture.get('made', 'test')} fixture: {str(fixture.get('source') or '')[:80]}"
+        redacted = ", redacted" if self.redacted else ""
+        return f"torchdoctor {self.tool_version}, {self.data['created_at']}{redacted}"
+
 
 def load(path: Path) -> SavedReport:
     """Read and check a saved report. Raises SavedReportError with a one-line reason."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except IsADirectoryError:
-        raise SavedReportError(f"{path} is a folder, not a saved report") from None
-    except FileNotFoundError:
-        raise SavedReportError(f"{path} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SavedReportError(f"cannot read {path}: {exc}") from None
+        text = inputs.decode(inputs.read_file(path, what="saved report"), str(path))
+    except inputs.InputError as exc:
+        raise SavedReportError(str(exc)) from None
     return SavedReport(path, parse(text, str(path)))
 
 
 def parse(text: str, name: str = "the report") -> dict[str, Any]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = inputs.parse_json(text, name)
+    except inputs.InputError as exc:
         hint = ""
         if text.lstrip().startswith(("<!--", "#", "<svg", "<!DOCTYPE", "<html")):
             hint = "; it looks like a Markdown, HTML or SVG report: judge the one written with --format json"
-        raise SavedReportError(
-            f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}){hint}"
-        ) from None
+        raise SavedReportError(f"{exc}{hint}") from None
     if not isinstance(data, dict) or "schema_version" not in data:
         raise SavedReportError(f"{name} is JSON but not a torchdoctor report (it has no schema_version)")
     version = data["schema_version"]
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise SavedReportError(f"{name} has an invalid schema_version {version!r}")
     if version > SCHEMA_VERSION:
-        writer = (data.get("tool") or {}).get("version") if isinstance(data.get("tool"), dict) else None
-        by = f" (torchdoctor {writer})" if writer else ""
+        tool = data.get("tool")
+        writer = tool.get("version") if isinstance(tool, dict) else None
+        by = f" (torchdoctor {writer})" if isinstance(writer, str) else ""
         raise SavedReportError(
             f"{name} was written by a newer torchdoctor{by} with schema_version {version}; this one "
-            f"({__version__}) reads schema_version {SCHEMA_VERSION}: upgrade with pip install -U torchdoctor"
+            f"({__version__}) reads schema_version {SCHEMA_VERSION}: upgrade torchdoctor to judge it"
         )
     _check_shape(data, name)
     return data
 
 
 def _check_shape(data: Mapping[str, Any], name: str) -> None:
-    expected = {
+    """Every part the judges and renderers read has the type they expect; else one line naming it."""
+    expected: dict[str, type | tuple[type, ...]] = {
         "created_at": str,
         "host": dict,
         "options": dict,
@@ -106,25 +108,42 @@ def _check_shape(data: Mapping[str, Any], name: str) -> None:
         "probe_errors": dict,
         "verdicts": list,
     }
+    optional: dict[str, type | tuple[type, ...]] = {"tool": dict, "timings": dict}
+
+    def refuse(what: str) -> NoReturn:
+        raise SavedReportError(f"{name} is not a complete report: {what}")
+
     for key, kind in expected.items():
         if not isinstance(data.get(key), kind):
-            raise SavedReportError(
-                f"{name} is not a complete report: '{key}' is missing or not a {kind.__name__}"
-            )
+            refuse(f"'{key}' is missing or of the wrong type")
+    for key, kind in optional.items():
+        if key in data and not isinstance(data[key], kind):
+            refuse(f"'{key}' is of the wrong type")
+    if not isinstance((data.get("tool") or {}).get("version", ""), str):
+        refuse("'tool.version' is not a string")
+    timings = data.get("timings") or {}
+    probes = timings.get("probes", {})
+    if not isinstance(probes, dict) or not all(_number(v) for v in probes.values()):
+        refuse("'timings.probes' is not an object of seconds")
+    if "total_s" in timings and not _number(timings["total_s"]):
+        refuse("'timings.total_s' is not a number")
     for probe, facts in data["facts"].items():
         if not isinstance(facts, dict):
-            raise SavedReportError(
-                f"{name} is not a complete report: the facts of probe '{probe}' are not an object"
-            )
+            refuse(f"the facts of probe '{probe}' are not an object")
+    for probe, error in data["probe_errors"].items():
+        if not isinstance(error, dict) or not isinstance(error.get("message", ""), str):
+            refuse(f"the error of probe '{probe}' is not an object with a message")
     for index, verdict in enumerate(data["verdicts"]):
         if not isinstance(verdict, dict) or not isinstance(verdict.get("id"), str):
-            raise SavedReportError(f"{name} is not a complete report: verdict {index} has no check id")
+            refuse(f"verdict {index} has no check id")
         try:
             Verdict.from_json(verdict)
         except (KeyError, ValueError, TypeError) as exc:
-            raise SavedReportError(
-                f"{name} is not a complete report: verdict '{verdict['id']}' is malformed ({exc})"
-            ) from None
+            refuse(f"verdict '{verdict['id']}' is malformed ({exc})")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def report_from_json(data: Mapping[str, Any]) -> Report:
@@ -143,48 +162,49 @@ def report_from_json(data: Mapping[str, Any]) -> Report:
     )
 
 
-def select(
-    saved: SavedReport, checks: Sequence[Check | LoadFailure]
-) -> tuple[list[Check | LoadFailure], list[str]]:
-    """The installed checks whose ids the saved report has, and the saved ids no installed check has."""
+def judgeable(saved: SavedReport, checks: Sequence[Loaded]) -> tuple[list[Loaded], list[str]]:
+    """The checks to judge a saved report with, and the ids it has verdicts for that are not installed here.
+
+    A report judged before gets the checks it has verdicts for; a file of facts alone (a fixture) gets
+    every check whose probes all answered, or failed, in it.
+    """
     saved_ids = saved.check_ids
-    chosen = [c for c in checks if _id(c) in saved_ids]
-    installed = {_id(c) for c in checks}
-    return chosen, [i for i in saved_ids if i not in installed]
-
-
-def _id(check: Check | LoadFailure) -> str:
-    return check.entry.id if isinstance(check, LoadFailure) else check.id
+    installed = {c.id for c in checks}
+    if saved_ids:
+        return [c for c in checks if c.id in saved_ids], [i for i in saved_ids if i not in installed]
+    known = set(saved.data["facts"]) | set(saved.data["probe_errors"])
+    return [c for c in checks if isinstance(c, CheckInfo) and {p.name for p in c.probes} <= known], []
 
 
 def rejudge(
     saved: SavedReport,
-    checks: Sequence[Check | LoadFailure],
+    checks: Sequence[Loaded],
     options: Mapping[str, Any],
+    session: runner.Session,
     fail_on: Status = Status.FAIL,
 ) -> Report:
     """A report of today's verdicts on the saved facts; the run's host, facts and timings are kept."""
     data = saved.data
-    run_options = {**data["options"], **options}
     timings = dict(data.get("timings") or {})
-    durations = {str(k): float(v) for k, v in (timings.get("probes") or {}).items()}
-    timeout = float(run_options.get("timeout") or runner.DEFAULT_TIMEOUT_S)
-    verdicts = runner.judge_all(checks, data["facts"], data["probe_errors"], run_options, durations, timeout)
+    run = runner.ProbeRun(
+        facts=data["facts"],
+        errors=data["probe_errors"],
+        durations={str(k): float(v) for k, v in (timings.get("probes") or {}).items()},
+    )
     extra = {k: v for k, v in data.items() if k not in _STANDARD_KEYS}
     extra["judged_from"] = {
         "tool_version": saved.tool_version,
         "created_at": data.get("created_at"),
         "schema_version": data["schema_version"],
     }
-    return Report(
-        tool_version=__version__,
+    return doctor.assemble(
+        checks,
+        run,
+        {**data["options"], **options},
+        session,
+        fail_on=fail_on,
         created_at=str(data.get("created_at") or ""),
-        host=dict(data["host"]),
-        options={**run_options, "fail_on": fail_on.value},
-        facts=data["facts"],
-        verdicts=verdicts,
-        timings={"total_s": float(timings.get("total_s") or 0.0), "probes": durations},
-        exit_code=exitcodes.for_verdicts(verdicts, fail_on),
-        probe_errors=data["probe_errors"],
+        host_summary=data["host"],
+        total_s=float(timings.get("total_s") or 0.0),
         extra=extra,
     )

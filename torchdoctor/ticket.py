@@ -14,32 +14,33 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from torchdoctor import doctor, envvars, nvml, runner
+from torchdoctor import doctor, envvars, nvml, registry, runner
 from torchdoctor import packages as installed_packages
-from torchdoctor.checks.probes import cuda_driver_probe, torch_probe
 from torchdoctor.model import Report, Status
-from torchdoctor.plugin import Check, Probe
-from torchdoctor.registry import LoadFailure
+from torchdoctor.plugin import Probe
+from torchdoctor.registry import Loaded
 
-PROBES = (
-    Probe.of("torch", torch_probe.probe),
+OWN_PROBES = (
     Probe.of("nvml", nvml.probe),
-    Probe.of("cuda_driver", cuda_driver_probe.probe),
     Probe.of("env", envvars.probe),
     Probe.of("installed_packages", installed_packages.probe),
 )
+CHECK_PROBES = ("torch", "cuda_driver")
+"""Probes of the installed checks whose facts every ticket carries: the torch build, the driver's GPUs."""
 Row = dict[str, Any]
 
 
 def gather(
-    checks: Sequence[Check | LoadFailure],
+    checks: Sequence[Loaded],
+    installed: Sequence[Loaded],
     options: dict[str, Any],
-    timeout: float = runner.DEFAULT_TIMEOUT_S,
+    session: runner.Session,
     fail_on: Status = Status.FAIL,
     progress: runner.Progress | None = None,
 ) -> Report:
     """Run the checks and the ticket's probes in one worker, judge, and assemble the Report."""
-    return doctor.diagnose(checks, options, timeout, fail_on, progress, extra_probes=PROBES)
+    extra = [*registry.probes_named(installed, CHECK_PROBES), *OWN_PROBES]
+    return doctor.diagnose(checks, options, session, fail_on, progress, extra_probes=extra)
 
 
 @dataclass(frozen=True)

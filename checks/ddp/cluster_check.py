@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from torchdoctor.checks.ddp import binding, collective
+from torchdoctor.checks.ddp import binding, collective, exchange_probe
+from torchdoctor.checks.ddp.nodes import by_node, node_label, versions
 from torchdoctor.model import Detail, Finding, Fix, Status
+from torchdoctor.plugin import Check, Probe
 
 SLOW_NODE_SHARE = 0.5
 SKEW_FIELDS = (
@@ -32,44 +33,6 @@ SKEW_FIELDS = (
 )
 
 
-@dataclass(frozen=True)
-class ClusterVerdict:
-    id: str
-    title: str
-    finding: Finding
-
-
-def node_key(rank: Mapping[str, Any]) -> str:
-    if rank.get("group_rank") is not None:
-        return f"node {rank['group_rank']}"
-    return f"host {binding.host_key(rank)}"
-
-
-def node_label(ranks: Sequence[Mapping[str, Any]]) -> str:
-    hosts = sorted({str(r.get("hostname")) for r in ranks})
-    return f"{node_key(ranks[0])} ({', '.join(hosts)})"
-
-
-def by_node(ranks: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
-    nodes: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
-    for rank in sorted(ranks, key=lambda r: int(r["rank"])):
-        nodes[node_key(rank)].append(rank)
-    return dict(nodes)
-
-
-def versions(rank: Mapping[str, Any]) -> dict[str, Any]:
-    """What a rank runs: torch, the CUDA torch was built for, NCCL, the driver, Python."""
-    summary = rank.get("summary") or {}
-    torch = summary.get("torch") or {}
-    return {
-        "torch": torch.get("version"),
-        "cuda": torch.get("cuda"),
-        "nccl": torch.get("nccl"),
-        "driver": summary.get("driver_version"),
-        "python": summary.get("python"),
-    }
-
-
 def _ranks_text(numbers: Sequence[int]) -> str:
     ordered = sorted(numbers)
     if len(ordered) == 1:
@@ -77,36 +40,50 @@ def _ranks_text(numbers: Sequence[int]) -> str:
     return "ranks " + ", ".join(str(n) for n in ordered[:-1]) + f" and {ordered[-1]}"
 
 
-def judge(exchange: Mapping[str, Any] | None, error: Mapping[str, Any] | None) -> list[ClusterVerdict]:
-    ranks = list((exchange or {}).get("ranks") or [])
-    verdicts = [
-        ClusterVerdict("cluster.exchange", "Exchange between ranks", _exchange(exchange, error, ranks))
-    ]
+def _gathered(facts: Mapping[str, Any]) -> Mapping[str, Any]:
+    exchange = facts.get(EXCHANGE_PROBE.name)
+    return exchange if isinstance(exchange, Mapping) else {}
+
+
+def _ranks(facts: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [r for r in _gathered(facts).get("ranks") or [] if isinstance(r, Mapping) and "rank" in r]
+
+
+_NO_RANKS = Finding(Status.SKIP, "no rank's facts reached this rank (see cluster.exchange)")
+
+
+def judge_exchange(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
+    return _exchange(_gathered(facts), _ranks(facts))
+
+
+def judge_versions(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
+    ranks = _ranks(facts)
+    return _versions(ranks) if ranks else _NO_RANKS
+
+
+def judge_gpus(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
+    ranks = _ranks(facts)
+    return _gpus(ranks) if ranks else _NO_RANKS
+
+
+def judge_collective(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
+    ranks = _ranks(facts)
     if not ranks:
-        return verdicts
-    verdicts += [
-        ClusterVerdict("cluster.versions", "Versions across nodes", _versions(ranks)),
-        ClusterVerdict("cluster.gpus", "GPUs across nodes", _gpus(ranks)),
-    ]
-    if exchange and exchange.get("complete"):
-        verdicts.append(ClusterVerdict("cluster.collective", "Collective across nodes", _collective(ranks)))
-    verdicts += _local(ranks)
-    return verdicts
+        return _NO_RANKS
+    if not _gathered(facts).get("complete"):
+        return Finding(
+            Status.SKIP, "no collective ran: not every rank reached the exchange (see cluster.exchange)"
+        )
+    return _collective(ranks)
 
 
-def _exchange(
-    exchange: Mapping[str, Any] | None, error: Mapping[str, Any] | None, ranks: Sequence[Mapping[str, Any]]
-) -> Finding:
-    if exchange is None:
-        error = error or {}
+def _exchange(exchange: Mapping[str, Any], ranks: Sequence[Mapping[str, Any]]) -> Finding:
+    if exchange.get("failed"):
+        error = exchange["failed"]
         return Finding(
             Status.ERROR,
-            "the exchange between ranks failed: "
-            f"{error.get('type') or error.get('kind')}: {error.get('message')}",
-            tuple(
-                line
-                for line in str(error.get("traceback") or error.get("stderr_tail") or "").splitlines()[-8:]
-            ),
+            f"the exchange between ranks failed: {error.get('type')}: {error.get('message')}",
+            tuple(line for line in str(error.get("traceback") or "").splitlines()[-8:]),
             Fix(
                 "Check that every rank reaches MASTER_ADDR:MASTER_PORT (the launcher's store) and run again "
                 "with torch's distributed logs.",
@@ -320,30 +297,10 @@ def _job_bandwidth(ranks: Sequence[Mapping[str, Any]], world: int | None = None)
     return {"bytes": nbytes, "seconds": slowest, "busbw_gbps": busbw}
 
 
-def _local(ranks: Sequence[Mapping[str, Any]]) -> list[ClusterVerdict]:
-    """One verdict per local check: the worst status any rank saw, and on which ranks."""
-    order: dict[str, str] = {}
-    seen: dict[str, list[tuple[int, Mapping[str, Any]]]] = defaultdict(list)
-    for rank in sorted(ranks, key=lambda r: int(r["rank"])):
-        for verdict in (rank.get("summary") or {}).get("verdicts") or []:
-            order.setdefault(str(verdict["id"]), str(verdict.get("title") or verdict["id"]))
-            seen[str(verdict["id"])].append((int(rank["rank"]), verdict))
-    result = []
-    for check_id, title in order.items():
-        outcomes = seen[check_id]
-        groups: dict[tuple[str, str], list[int]] = defaultdict(list)
-        for number, verdict in outcomes:
-            groups[(str(verdict["status"]), str(verdict["summary"]))].append(number)
-        worst = max((Status(status) for status, _ in groups), key=lambda status: status.severity)
-        at_worst = [(number, v) for number, v in outcomes if v["status"] == worst.value]
-        where = [number for number, _ in at_worst]
-        scope = f"all {len(ranks)} ranks" if len(where) == len(ranks) > 1 else _ranks_text(where)
-        details = tuple(
-            f"{status}: {_ranks_text(numbers)}: {summary}" for (status, summary), numbers in groups.items()
-        )
-        fix = next((Fix.from_json(v.get("fix")) for _, v in at_worst if v.get("fix")), None)
-        finding = Finding(
-            worst, f"{scope}: {at_worst[0][1]['summary']}", details if len(groups) > 1 else (), fix
-        )
-        result.append(ClusterVerdict(check_id, title, finding))
-    return result
+EXCHANGE_PROBE = Probe.of("cluster.exchange", exchange_probe.probe)
+EXCHANGE = Check("cluster.exchange", "Exchange between ranks", (EXCHANGE_PROBE,), judge_exchange, order=10)
+VERSIONS = Check("cluster.versions", "Versions across nodes", (EXCHANGE_PROBE,), judge_versions, order=20)
+GPUS = Check("cluster.gpus", "GPUs across nodes", (EXCHANGE_PROBE,), judge_gpus, order=30)
+COLLECTIVE = Check(
+    "cluster.collective", "Collective across nodes", (EXCHANGE_PROBE,), judge_collective, order=40
+)

@@ -17,10 +17,13 @@ from typing import Any
 from torchdoctor import envvars
 from torchdoctor.checks.ddp import dryrun_judge, launcher
 from torchdoctor.checks.probes import cuda_driver_probe
-from torchdoctor.plugin import Check, Probe
+from torchdoctor.plugin import Check, Option, Probe
 
 DEFAULT_TIMEOUT_S = 30.0
 CPU_RANKS = 2
+MAX_RANKS = 256
+RANK_MEMORY_BYTES = 512 * 2**20
+"""What one rank takes at its peak: a Python process that imported torch (about 400 MiB on the CPU build)."""
 EXTRA_VARIABLES = ("USE_LIBUV",)
 
 
@@ -60,6 +63,33 @@ def _master(environ: Mapping[str, str]) -> dict[str, Any]:
     else:
         port.update(launcher.port_status(int(given_port)))
     return {"address": {**address, "given": given_addr, "used": use_addr}, "port": port}
+
+
+def rank_limit() -> tuple[int, str]:
+    """How many ranks this machine can start at once, and what limits it: one per GPU, else memory."""
+    gpus = cuda_driver_probe.probe({}).get("device_count") or 0
+    try:
+        import psutil
+
+        available: int | None = int(psutil.virtual_memory().available)
+    except Exception:
+        available = None
+    by_memory = None if available is None else max(1, available // RANK_MEMORY_BYTES)
+    if gpus and (by_memory is None or gpus <= by_memory):
+        return max(gpus, CPU_RANKS), f"{gpus} visible GPU(s)"
+    if available is None or by_memory is None:
+        return CPU_RANKS * (os.cpu_count() or 1), f"{os.cpu_count()} CPU(s)"
+    return min(by_memory, MAX_RANKS), f"{available / 2**30:.1f} GiB of available memory"
+
+
+def validate_nproc(value: Any) -> int:
+    """``--nproc``: no more ranks than the machine can hold at once."""
+    limit, why = rank_limit()
+    if int(value) > limit:
+        raise ValueError(
+            f"{value} ranks are more than this machine can start at once: at most {limit} ({why})"
+        )
+    return int(value)
 
 
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -110,4 +140,24 @@ CHECK = Check(
     order=60,
     description="One process per local rank with torchrun's environment: device binding, init, "
     "a verified all_reduce, a barrier and bus bandwidth.",
+    options=(
+        Option(
+            "nproc",
+            "--nproc",
+            "ddp.dryrun: ranks to start (default: visible GPUs, 2 on CPU).",
+            "int",
+            metavar="N",
+            minimum=1,
+            maximum=MAX_RANKS,
+            validate=f"{__name__}:validate_nproc",
+        ),
+        Option(
+            "backend",
+            "--backend",
+            "ddp.dryrun: process group backend.",
+            "choice",
+            metavar="nccl|gloo",
+            choices=("nccl", "gloo"),
+        ),
+    ),
 )

@@ -20,11 +20,12 @@ import json
 import os
 import socket
 import time
+import traceback
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
-from torchdoctor.checks.ddp import collective, rank_program
+from torchdoctor.checks.ddp import collective, nodes, rank_program
 
 PREFIX = "torchdoctor/cluster"
 _ARRIVED = "arrived/{rank}"
@@ -77,6 +78,27 @@ def _device(torch: Any, local_rank: int) -> tuple[Any, dict[str, Any] | None, st
 
 
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
+    """This rank's part of the exchange; on the reporting rank, every rank's facts and the job's table.
+
+    A failure of the exchange itself (the store unreachable, a collective that raised) is a fact for the
+    judge of ``cluster.exchange``, which says what to look at.
+    """
+    try:
+        facts = _exchange(options)
+    except Exception as exc:
+        return {
+            "failed": {
+                "type": type(exc).__name__,
+                "message": str(exc)[:2000],
+                "traceback": traceback.format_exc(limit=-8)[-3000:],
+            }
+        }
+    if facts.get("ranks"):
+        facts["table"] = nodes.table(facts["ranks"])
+    return facts
+
+
+def _exchange(options: Mapping[str, Any]) -> dict[str, Any]:
     import torch
     import torch.distributed as dist
 

@@ -28,9 +28,9 @@ from typing import Any
 
 from torchdoctor import envvars, nvml
 from torchdoctor.checks import units
-from torchdoctor.checks.memory import alloc_conf, allocator_snapshot
+from torchdoctor.checks.memory import alloc_conf, allocator_probe, allocator_snapshot
 from torchdoctor.model import Finding, Fix, Status
-from torchdoctor.plugin import Check, Probe
+from torchdoctor.plugin import Check, Option, Probe
 
 SPLIT_WARN = 0.25
 SPLIT_FAIL = 0.50
@@ -45,18 +45,6 @@ SNAPSHOT_HOWTO = (
     "or inside the job: print(torchdoctor.memory_report())",
 )
 _DOCS = "https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf"
-
-
-def probe(options: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``allocator`` probe: the summary of the snapshot named by --memory-snapshot, if any."""
-    path = options.get("memory_snapshot")
-    if not path:
-        return {"source": None, "path": None, "error": None}
-    try:
-        summary = allocator_snapshot.summarize(allocator_snapshot.load(path))
-    except allocator_snapshot.SnapshotError as exc:
-        return {"source": "snapshot_file", "path": str(path), "error": str(exc)}
-    return {"source": "snapshot_file", "path": str(path), "error": None, **summary}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -381,10 +369,20 @@ CHECK = Check(
     probes=(
         Probe.of("env", envvars.probe),
         Probe.of("nvml", nvml.probe),
-        Probe.of("allocator", probe),
+        Probe.of("allocator", allocator_probe.probe),
     ),
     judge=judge,
     order=40,
     description="PYTORCH_CUDA_ALLOC_CONF / PYTORCH_ALLOC_CONF validated; free memory inside allocator "
     "segments and its largest block, from a snapshot or inside the job.",
+    options=(
+        Option(
+            "memory_snapshot",
+            "--memory-snapshot",
+            "gpu.fragmentation: judge an allocator snapshot from torch.cuda.memory._dump_snapshot().",
+            "file",
+            metavar="FILE",
+            validate=f"{allocator_probe.__name__}:validate_snapshot",
+        ),
+    ),
 )

@@ -23,7 +23,7 @@ from torchdoctor.checks.devices import job_gpus
 from torchdoctor.checks.memory import gpu_processes_probe
 from torchdoctor.checks.probes import cuda_driver_probe
 from torchdoctor.model import Finding, Fix, Status
-from torchdoctor.plugin import Check, Probe
+from torchdoctor.plugin import Check, Option, Probe
 
 DEFAULT_MIN_FREE_PCT = 10.0
 GIB = 2**30
@@ -348,4 +348,17 @@ CHECK = Check(
     order=30,
     description="Total, used and free memory of the job's GPUs and MIG slices through NVML, and the "
     "other processes holding memory there.",
+    options=(
+        Option(
+            "min_free_pct",
+            "--min-free",
+            "gpu.memory: warn below this share of free memory (%).",
+            "float",
+            default=DEFAULT_MIN_FREE_PCT,
+            metavar="PCT",
+            minimum=0,
+            maximum=100,
+            judged=True,
+        ),
+    ),
 )

@@ -20,7 +20,7 @@ from typing import Any
 from torchdoctor.checks import units
 from torchdoctor.checks.transfer import bandwidth_probe, link_bandwidth
 from torchdoctor.model import Finding, Fix, Status
-from torchdoctor.plugin import Check, Probe
+from torchdoctor.plugin import Check, Option, Probe
 
 _DIRECTIONS = (("h2d", "H2D"), ("d2h", "D2H"))
 _STATUS = {"pass": Status.PASS, "warn": Status.WARN, "fail": Status.FAIL}
@@ -330,4 +330,5 @@ CHECK = Check(
     order=50,
     description="Pinned and pageable H2D/D2H throughput per GPU against the link NVML reports; "
     "downtrained links, pin_memory failures, NUMA placement.",
+    options=(Option("quick", "--quick", "transfer.pinned: fewer, shorter copies.", "flag", default=False),),
 )

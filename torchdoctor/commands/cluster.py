@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from torchdoctor.commands.common import BadInput, fail_on_status, positive_seconds, split_ids
+from torchdoctor.commands.common import (
+    DEFAULT_TIMEOUT_S,
+    BadInput,
+    FailOnOption,
+    IdsOption,
+    fail_on_status,
+    run_context,
+    run_options,
+    split_ids,
+    timeout_seconds,
+    validate_in_worker,
+)
 
 
 def cluster(
+    ctx: typer.Context,
     json_output: Annotated[
         bool, typer.Option("--json", help="Rank 0 prints one JSON report; cluster.ranks lists every rank.")
     ] = False,
@@ -19,16 +31,13 @@ def cluster(
         typer.Option(
             "--timeout", metavar="S", help="Deadline of each probe, and of rank 0's wait for the other ranks."
         ),
-    ] = 30.0,
-    fail_on: Annotated[
-        str, typer.Option("--fail-on", metavar="warn|fail", help="Lowest status that makes the exit code 1.")
-    ] = "fail",
-    only: Annotated[
-        list[str] | None,
-        typer.Option(metavar="IDS", help="Local checks to run on every rank (ids or patterns)."),
-    ] = None,
-    skip: Annotated[list[str] | None, typer.Option(metavar="IDS", help="Local checks to leave out.")] = None,
+    ] = DEFAULT_TIMEOUT_S,
+    fail_on: FailOnOption = "fail",
+    only: IdsOption = None,
+    skip: IdsOption = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Evidence for every verdict.")] = False,
+    declared: dict[str, Any] | None = None,
+    given: set[str] | None = None,
 ) -> None:
     """The same doctor on every rank of a launched job, one report on rank 0:
     torchrun --nnodes N --nproc-per-node G -m torchdoctor cluster [--json]."""
@@ -36,9 +45,12 @@ def cluster(
     from torchdoctor import registry
 
     threshold = fail_on_status(fail_on)
-    positive_seconds(timeout)
+    timeout_seconds(timeout)
+    run = run_context(ctx)
+    session = run.require_session()
+    options = validate_in_worker(run.declared, run_options(run.declared, declared or {}, timeout), session)
     try:
-        outcome = job.run(split_ids(only), split_ids(skip), timeout, threshold)
+        outcome = job.run(run.checks, options, session, split_ids(only), split_ids(skip), threshold)
     except (job.NotLaunched, registry.UnknownCheckError) as exc:
         raise BadInput(str(exc)) from None
     if outcome.message:

@@ -1,8 +1,11 @@
-"""What every command shares: the bad-input error, check selection and the validation of common options."""
+"""What every command shares: the bad-input error, the run context, check selection, common options."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import math
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -11,17 +14,48 @@ from torchdoctor import exitcodes
 
 if TYPE_CHECKING:
     from torchdoctor.model import Status
-    from torchdoctor.plugin import Check
-    from torchdoctor.registry import LoadFailure
+    from torchdoctor.plugin import Option
+    from torchdoctor.registry import Loaded
+    from torchdoctor.runner import Session
+
+MAX_TIMEOUT_S = 3600.0
+"""The longest --timeout: an hour per probe."""
+DEFAULT_TIMEOUT_S = 30.0
 
 
 class BadInput(Exception):
     """Bad input from the user: one line on stderr and exit code 2."""
 
 
+@dataclass
+class RunContext:
+    """What ``main`` prepared before the command line was parsed: the worker and the described checks."""
+
+    session: Session | None = None
+    checks: list[Loaded] = field(default_factory=list)
+    declared: list[Option] = field(default_factory=list)
+
+    def require_session(self) -> Session:
+        if self.session is None:
+            raise RuntimeError("this command needs the worker session that main() starts")
+        return self.session
+
+
+def run_context(ctx: typer.Context) -> RunContext:
+    obj = ctx.find_root().obj
+    return obj if isinstance(obj, RunContext) else RunContext()
+
+
+def no_control_characters(value: str, what: str) -> str:
+    if any(unicodedata.category(c).startswith("C") for c in value):
+        raise BadInput(f"{what} {value!r} has a control character")
+    return value
+
+
 def split_ids(values: list[str] | None) -> list[str]:
-    """``--only a,b --only c`` -> ``[a, b, c]``."""
-    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
+    """``--only a,b --only c`` -> ``[a, b, c]``; an id with a control character is bad input."""
+    ids = [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
+    return [no_control_characters(i, "check id") for i in ids]
 
 
 def complete_ids(incomplete: str) -> list[str]:
@@ -29,6 +63,10 @@ def complete_ids(incomplete: str) -> list[str]:
     from torchdoctor import registry
 
     return [e.id for e in registry.find_entries() if e.id.startswith(incomplete)]
+
+
+def complete_fail_on(incomplete: str) -> list[str]:
+    return [value for value in exitcodes.FAIL_ON if value.startswith(incomplete)]
 
 
 IdsOption = Annotated[
@@ -39,67 +77,80 @@ IdsOption = Annotated[
         autocompletion=complete_ids,
     ),
 ]
+FailOnOption = Annotated[
+    str,
+    typer.Option(
+        "--fail-on",
+        metavar="warn|fail",
+        help="Lowest status that makes the exit code 1.",
+        autocompletion=complete_fail_on,
+    ),
+]
+TimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--timeout", metavar="S", help=f"Deadline of each probe, in seconds (at most {MAX_TIMEOUT_S:g})."
+    ),
+]
 
 
-def select_checks(only: list[str] | None, skip: list[str] | None) -> list[Check | LoadFailure]:
-    """The installed checks --only/--skip choose; an unknown id or an empty choice is bad input."""
+def select_checks(checks: Sequence[Loaded], only: list[str] | None, skip: list[str] | None) -> list[Loaded]:
+    """The described checks --only/--skip choose; an unknown id or an empty choice is bad input."""
     from torchdoctor import doctor, registry
 
     try:
-        checks = doctor.select_checks(split_ids(only), split_ids(skip))
+        chosen = doctor.select_checks(checks, split_ids(only), split_ids(skip))
     except registry.UnknownCheckError as exc:
         raise BadInput(str(exc)) from None
-    if not checks:
+    if not chosen:
         raise BadInput("--only and --skip leave no check to run")
-    return checks
+    return chosen
 
 
 def fail_on_status(value: str) -> Status:
     from torchdoctor.model import Status
 
     if value not in exitcodes.FAIL_ON:
-        raise BadInput(f"--fail-on must be 'warn' or 'fail', not '{value}'")
+        raise BadInput(f"--fail-on must be 'warn' or 'fail', not {value!r}")
     return Status(exitcodes.FAIL_ON[value])
 
 
-def positive_seconds(value: float, option: str = "--timeout") -> float:
-    if not value > 0 or value != value or value == float("inf"):
-        raise BadInput(f"{option} must be a positive number of seconds, not {value:g}")
+def timeout_seconds(value: float, option: str = "--timeout") -> float:
+    if math.isnan(value) or not 0 < value <= MAX_TIMEOUT_S:
+        raise BadInput(
+            f"{option} must be a number of seconds above 0 and at most {MAX_TIMEOUT_S:g}, not {value:g}"
+        )
     return value
 
 
-DEFAULT_MIN_FREE_PCT = 10.0
+def run_options(declared: Sequence[Option], values: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """The options probes and judges receive: the declared ones checked, and the probe deadline."""
+    from torchdoctor import options
+
+    try:
+        checked = options.checked(declared, values)
+    except options.BadOption as exc:
+        raise BadInput(str(exc)) from None
+    return {**checked, "timeout": timeout}
 
 
-def check_options(
-    timeout: float,
-    min_free: float = DEFAULT_MIN_FREE_PCT,
-    memory_snapshot: Path | None = None,
-    quick: bool = False,
-    nproc: int | None = None,
-    backend: str | None = None,
+def validate_in_worker(
+    declared: Sequence[Option], values: dict[str, Any], session: Session
 ) -> dict[str, Any]:
-    """The options probes and judges receive; validated here so a probe never sees a bad value."""
-    if not 0 <= min_free <= 100:
-        raise BadInput(f"--min-free must be a percentage between 0 and 100, not {min_free:g}")
-    if nproc is not None and not 1 <= nproc <= 1024:
-        raise BadInput(f"--nproc must be between 1 and 1024, not {nproc}")
-    if backend is not None and backend not in ("nccl", "gloo"):
-        raise BadInput(f"--backend must be 'nccl' or 'gloo', not '{backend}'")
-    snapshot = None
-    if memory_snapshot is not None:
-        from torchdoctor.checks.memory import allocator_snapshot
+    """Run each given option's own validation in the worker, under a deadline; a refusal is bad input."""
+    from torchdoctor import runner
 
+    result = dict(values)
+    for option in declared:
+        if option.validate is None or values.get(option.key) in (None, False):
+            continue
         try:
-            allocator_snapshot.load(memory_snapshot)
-        except allocator_snapshot.SnapshotError as exc:
-            raise BadInput(str(exc)) from None
-        snapshot = str(memory_snapshot.resolve())
-    return {
-        "timeout": timeout,
-        "min_free_pct": min_free,
-        "memory_snapshot": snapshot,
-        "quick": quick,
-        "nproc": nproc,
-        "backend": backend,
-    }
+            answer = session.hosted(
+                "validate", {"target": option.validate, "value": values[option.key]}, runner.import_timeout()
+            )
+        except runner.HostedError as exc:
+            raise BadInput(f"{option.flag}: cannot be checked: {exc.error.get('message')}") from None
+        if "refused" in answer:
+            raise BadInput(f"{option.flag}: {answer['refused']}")
+        result[option.key] = answer.get("value", values[option.key])
+    return result

@@ -7,11 +7,21 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from torchdoctor.commands.common import BadInput, check_options, complete_ids, positive_seconds, select_checks
+from torchdoctor.commands.common import (
+    DEFAULT_TIMEOUT_S,
+    BadInput,
+    IdsOption,
+    TimeoutOption,
+    run_context,
+    run_options,
+    select_checks,
+    timeout_seconds,
+    validate_in_worker,
+)
 
 if TYPE_CHECKING:
     from torchdoctor.model import Report
@@ -31,6 +41,7 @@ def _complete_formats(incomplete: str) -> list[str]:
 
 
 def report(
+    ctx: typer.Context,
     output: Annotated[
         Path | None,
         typer.Option(
@@ -62,19 +73,11 @@ def report(
     preview: Annotated[
         bool, typer.Option("--preview", help="Print what would be shared on stdout and write nothing.")
     ] = False,
-    only: Annotated[
-        list[str] | None,
-        typer.Option(
-            metavar="IDS", help="Check ids or patterns (gpu.*) to run.", autocompletion=complete_ids
-        ),
-    ] = None,
-    skip: Annotated[
-        list[str] | None,
-        typer.Option(metavar="IDS", help="Check ids or patterns to leave out.", autocompletion=complete_ids),
-    ] = None,
-    timeout: Annotated[
-        float, typer.Option("--timeout", metavar="S", help="Deadline of each probe, in seconds.")
-    ] = 30.0,
+    only: IdsOption = None,
+    skip: IdsOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+    declared: dict[str, Any] | None = None,
+    given: set[str] | None = None,
 ) -> None:
     """Write a report to attach to a support ticket: the verdicts and the facts behind them, redacted."""
     from torchdoctor import progress as live
@@ -83,14 +86,17 @@ def report(
 
     fmt = resolve_format(output_format, output)
     target = None if preview else check_target(output or Path(f"{DEFAULT_STEM}.{fmt}"), force)
-    positive_seconds(timeout)
-    checks = select_checks(only, skip)
+    timeout_seconds(timeout)
+    run = run_context(ctx)
+    checks = select_checks(run.checks, only, skip)
+    options = validate_in_worker(
+        run.declared, run_options(run.declared, declared or {}, timeout), run.require_session()
+    )
     if not redact:
         sys.stderr.write(NO_REDACT_WARNING)
-    options = check_options(timeout)
     progress = live.for_terminal(False)
     try:
-        gathered = ticket.gather(checks, options, timeout=timeout, fail_on=Status.FAIL, progress=progress)
+        gathered = ticket.gather(checks, run.checks, options, run.require_session(), Status.FAIL, progress)
     finally:
         if progress is not None and hasattr(progress, "stop"):
             progress.stop()

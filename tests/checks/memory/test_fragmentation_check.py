@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from torchdoctor.checks.memory import fragmentation_check
+from torchdoctor.checks.memory import allocator_probe, allocator_snapshot
 from torchdoctor.checks.memory.fragmentation_check import CHECK
 from torchdoctor.model import Finding, Status
 
@@ -41,7 +41,7 @@ def judged(
     facts = fixture_facts(name)
     if variables is not None:
         facts["env"] = {"variables": variables}
-    facts["allocator"] = fragmentation_check.probe({"memory_snapshot": str(path)})
+    facts["allocator"] = allocator_probe.probe({"memory_snapshot": str(path)})
     return CHECK.judge(facts, options or {})
 
 
@@ -150,7 +150,7 @@ def judge_env(variables: dict[str, str], nv: dict[str, Any] | None = None) -> Fi
     facts = {
         "env": {"variables": variables},
         "nvml": nv or NO_DRIVER,
-        "allocator": fragmentation_check.probe({}),
+        "allocator": allocator_probe.probe({}),
     }
     return CHECK.judge(facts, {})
 
@@ -217,7 +217,7 @@ def test_a_snapshot_that_cannot_be_read_at_probe_time_is_an_error(tmp_path: Path
     facts = {
         "env": {"variables": {}},
         "nvml": NO_DRIVER,
-        "allocator": fragmentation_check.probe({"memory_snapshot": str(tmp_path / "gone.pickle")}),
+        "allocator": allocator_probe.probe({"memory_snapshot": str(tmp_path / "gone.pickle")}),
     }
 
     verdict = CHECK.judge(facts, {})
@@ -230,7 +230,7 @@ def test_a_snapshot_that_cannot_be_read_at_probe_time_is_an_error(tmp_path: Path
 
 
 def in_process(counters: dict[str, int], snapshot: dict[str, Any]) -> dict[str, Any]:
-    summary = fragmentation_check.allocator_snapshot.summarize(snapshot)
+    summary = allocator_snapshot.summarize(snapshot)
     devices = [{**device, "counters": counters} for device in summary["devices"]]
     return {"source": "in_process", "devices": devices, "allocator_settings": summary["allocator_settings"]}
 

@@ -122,7 +122,8 @@ def test_a_malicious_snapshot_is_refused_and_nothing_runs(tmp_path: Path) -> Non
     assert result.stdout == ""
     (line,) = result.stderr.splitlines()
     assert line == (
-        f"torchdoctor: error: refused allocator snapshot {path}: the pickle names the class or callable "
+        f"torchdoctor: error: --memory-snapshot: refused allocator snapshot {path}: the pickle names the "
+        "class or callable "
         "'posix.system', and an allocator snapshot holds plain data only; nothing in the file was run"
     )
     assert not marker.exists()

@@ -1,0 +1,178 @@
+"""``torchdoctor check`` and ``torchdoctor list``: run the checks, or list them without running anything."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from torchdoctor.commands.common import (
+    DEFAULT_TIMEOUT_S,
+    BadInput,
+    FailOnOption,
+    IdsOption,
+    RunContext,
+    TimeoutOption,
+    fail_on_status,
+    run_context,
+    run_options,
+    select_checks,
+    timeout_seconds,
+    validate_in_worker,
+)
+
+if TYPE_CHECKING:
+    from torchdoctor.model import Report, Status
+    from torchdoctor.runner import Progress
+
+
+def check(
+    ctx: typer.Context,
+    only: IdsOption = None,
+    skip: IdsOption = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print one JSON report on stdout and nothing else.")
+    ] = False,
+    fail_on: FailOnOption = "fail",
+    timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Evidence for every check, timings, the worker's log.")
+    ] = False,
+    from_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--from",
+            metavar="FILE",
+            help="Judge the facts of a saved JSON report with today's rules instead of probing this machine.",
+        ),
+    ] = None,
+    declared: dict[str, Any] | None = None,
+    given: set[str] | None = None,
+) -> None:
+    """Run the checks and print a verdict for each, with the evidence and the fix."""
+    from torchdoctor import doctor
+
+    threshold = fail_on_status(fail_on)
+    timeout_seconds(timeout)
+    run = run_context(ctx)
+    session = run.require_session()
+    options = run_options(run.declared, declared or {}, timeout)
+    if from_file is not None:
+        timeout_given = _given(ctx, "timeout")
+        report = _judged_from(run, from_file, only, skip, threshold, options, given or set(), timeout_given)
+        emit(report, json_output, verbose)
+        raise typer.Exit(report.exit_code)
+    checks = select_checks(run.checks, only, skip)
+    options = validate_in_worker(run.declared, options, session)
+    progress = None if json_output and not verbose else _progress(verbose)
+    try:
+        report = doctor.diagnose(checks, options, session, threshold, progress)
+    finally:
+        if progress is not None and hasattr(progress, "stop"):
+            progress.stop()
+    emit(report, json_output, verbose)
+    raise typer.Exit(report.exit_code)
+
+
+def _judged_from(
+    run: RunContext,
+    path: Path,
+    only: list[str] | None,
+    skip: list[str] | None,
+    fail_on: Status,
+    options: dict[str, Any],
+    given: set[str],
+    timeout_given: bool,
+) -> Report:
+    """check --from: the installed checks the saved report can answer, judged on its facts; no probe runs."""
+    from torchdoctor import saved
+
+    probing = [o.flag for o in run.declared if o.key in given and not o.judged]
+    if timeout_given:
+        probing.insert(0, "--timeout")
+    if probing:
+        raise BadInput(
+            f"{', '.join(probing)} cannot be used with --from: it judges saved facts, no probe runs"
+        )
+    try:
+        report = saved.load(path)
+    except saved.SavedReportError as exc:
+        raise BadInput(str(exc)) from None
+    judgeable, missing = saved.judgeable(report, run.checks)
+    chosen = {c.id for c in select_checks(run.checks, only, skip)}
+    judged = [c for c in judgeable if c.id in chosen]
+    if not judged:
+        has = ", ".join(report.check_ids) or "facts of no check installed here"
+        raise BadInput(f"no check selected here can be judged from {path} (it has: {has})")
+    if missing:
+        sys.stderr.write(f"torchdoctor: not installed here, left out: {', '.join(missing)}\n")
+    sys.stderr.write(f"torchdoctor: judging the facts of {path} ({report.describe()}) with today's rules\n")
+    judged_options = {o.key: options[o.key] for o in run.declared if o.key in given}
+    return saved.rejudge(report, judged, judged_options, run.require_session(), fail_on)
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def _progress(verbose: bool) -> Progress | None:
+    from torchdoctor import progress
+
+    return progress.for_terminal(verbose)
+
+
+def emit(report: Report, json_output: bool, verbose: bool) -> None:
+    if json_output:
+        from torchdoctor.render import json as json_renderer
+
+        json_renderer.render(report, sys.stdout)
+    elif use_color(sys.stdout):
+        from torchdoctor.render import table
+
+        table.render(report, sys.stdout, verbose)
+    else:
+        from torchdoctor.render import text
+
+        text.render(report, sys.stdout, verbose)
+    if verbose and report.worker_log.strip():
+        sys.stderr.write("--- worker log ---\n" + report.worker_log.rstrip() + "\n")
+
+
+def use_color(stream: Any) -> bool:
+    """What rich decides for this stream: a terminal (or FORCE_COLOR) without NO_COLOR."""
+    from rich.console import Console
+
+    console = Console(file=stream)
+    return console.is_terminal and not console.no_color
+
+
+def list_checks(
+    ctx: typer.Context,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
+) -> None:
+    """List the installed checks (built-in and plugins) without running them."""
+    from torchdoctor.registry import LoadFailure
+
+    rows: list[dict[str, Any]] = []
+    for loaded in run_context(ctx).checks:
+        entry = loaded.entry
+        rows.append(
+            {
+                "id": entry.id,
+                "title": loaded.reason if isinstance(loaded, LoadFailure) else loaded.title,
+                "distribution": entry.distribution,
+                "version": entry.version,
+                "loads": not isinstance(loaded, LoadFailure),
+            }
+        )
+    if json_output:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    width = max((len(r["id"]) for r in rows), default=10)
+    for row in rows:
+        mark = "" if row["loads"] else "ERROR "
+        typer.echo(f"{row['id']:<{width}}  {mark}{row['title']}  [{row['distribution']} {row['version']}]")

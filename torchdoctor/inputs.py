@@ -1,0 +1,112 @@
+"""Reading what the user hands over (files, stdin) with bounds: regular files only, a size cap, JSON limits.
+
+A FIFO, a device such as ``/dev/zero``, a folder or a file over the cap is refused with a one-line reason
+before anything is read, and no read ever takes more than the cap plus one byte, so a hostile input cannot
+hang torchdoctor or grow it without end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import IO, Any
+
+MAX_REPORT_BYTES = 64 * 2**20
+"""The largest saved report or text file torchdoctor reads (a report of 8 GPUs is about 100 KiB)."""
+MAX_STDIN_BYTES = 16 * 2**20
+"""The most torchdoctor reads from stdin (a whole log pasted into explain or triage)."""
+MAX_JSON_DEPTH = 64
+MAX_JSON_ITEMS = 2_000_000
+"""Objects, arrays and scalars together in one JSON document."""
+
+
+class InputError(ValueError):
+    """An input torchdoctor refuses or cannot read; the message is one line naming it."""
+
+
+def _size_text(n: int) -> str:
+    return f"{n / 2**20:.0f} MiB" if n >= 2**20 else f"{n} bytes"
+
+
+def read_file(path: Path, max_bytes: int = MAX_REPORT_BYTES, what: str = "file") -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``; InputError for anything else."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise InputError(f"{path} does not exist") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a folder, not a {what}") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(f"{path} is a folder, not a {what}")
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"{path} is not a regular file (a pipe, socket or device): give a {what}")
+        if info.st_size > max_bytes:
+            raise InputError(
+                f"{path} is {_size_text(info.st_size)}, more than the {_size_text(max_bytes)} "
+                "torchdoctor reads"
+            )
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:
+        raise InputError(f"{path} grew past {_size_text(max_bytes)} while it was read")
+    return data
+
+
+def read_stream(stream: IO[bytes], max_bytes: int = MAX_STDIN_BYTES, what: str = "stdin") -> bytes:
+    """At most ``max_bytes`` of a stream; InputError when there is more."""
+    data = stream.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise InputError(f"{what} holds more than the {_size_text(max_bytes)} torchdoctor reads")
+    return data
+
+
+def decode(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name} is not UTF-8 text (byte {exc.start})") from None
+
+
+def parse_json(text: str, name: str) -> Any:
+    """JSON with bounded depth and size; InputError with the line and column of a syntax error."""
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    except RecursionError:
+        raise InputError(f"{name} is nested more deeply than {MAX_JSON_DEPTH} levels") from None
+    except ValueError as exc:
+        raise InputError(f"{name} is not valid JSON: {exc}") from None
+    _check_shape(data, name)
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _check_shape(data: Any, name: str) -> None:
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    seen = 0
+    while stack:
+        value, depth = stack.pop()
+        seen += 1
+        if seen > MAX_JSON_ITEMS:
+            raise InputError(f"{name} holds more than {MAX_JSON_ITEMS:,} JSON values")
+        if isinstance(value, dict | list):
+            if depth > MAX_JSON_DEPTH:
+                raise InputError(f"{name} is nested more deeply than {MAX_JSON_DEPTH} levels")
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
