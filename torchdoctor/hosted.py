@@ -83,3 +83,23 @@ def validate(request: Mapping[str, Any]) -> dict[str, Any]:
     except ValueError as exc:
         return {"refused": " ".join(str(exc).split())[:500] or "refused"}
     return {"value": value}
+
+
+_catalogues: dict[tuple[str, str], Any] = {}
+
+
+def explain(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Match the request's text against one catalogue: ``{"explanations": [...]}`` or ``{"failure": ...}``."""
+    from torchdoctor.explain import catalogue
+
+    entry = _entry(request)
+    key = (entry.id, entry.value)
+    if key not in _catalogues:
+        try:
+            _catalogues[key] = catalogue.load(entry)
+        except catalogue.CatalogueError as exc:
+            _catalogues[key] = str(exc)
+    loaded = _catalogues[key]
+    if isinstance(loaded, str):
+        return {"failure": loaded}
+    return {"explanations": catalogue.match_here(str(request.get("text") or ""), loaded)}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 from pathlib import Path
 from typing import IO, Any
 
@@ -68,6 +69,17 @@ def read_stream(stream: IO[bytes], max_bytes: int = MAX_STDIN_BYTES, what: str =
     if len(data) > max_bytes:
         raise InputError(f"{what} holds more than the {_size_text(max_bytes)} torchdoctor reads")
     return data
+
+
+def read_stdin_text(max_bytes: int = MAX_STDIN_BYTES) -> str:
+    """Standard input as text, at most ``max_bytes`` of it; undecodable bytes become U+FFFD."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is not None:
+        return read_stream(buffer, max_bytes).decode("utf-8", errors="replace")
+    text = sys.stdin.read(max_bytes + 1)
+    if len(text) > max_bytes:
+        raise InputError(f"stdin holds more than the {_size_text(max_bytes)} torchdoctor reads")
+    return text
 
 
 def decode(data: bytes, name: str) -> str:

@@ -23,21 +23,43 @@ def explain(
     """Explain an error message or a whole traceback: the cause, the fix and the check to run.
     Exit code 0: explained; 1: not a message torchdoctor knows."""
     from torchdoctor import exitcodes
-    from torchdoctor import explain as explainer
+    from torchdoctor.explain import catalogue, format_lines
+    from torchdoctor.runner import Session
 
-    if text is None or text == "-":
-        if sys.stdin.isatty():
-            sys.stderr.write("torchdoctor: paste the error message, then press Ctrl-D\n")
-        text = sys.stdin.read()
-    if not text.strip():
-        raise BadInput("no error message given: pass it as an argument or on stdin")
-    explanations = explainer.explain(text)
+    text = read_text(text, "error message")
+    with Session() as session:
+        matched = catalogue.explain_in_worker(
+            text, lambda request: session.hosted("explain", request, catalogue.EXPLAIN_TIMEOUT_S)
+        )
+    for problem in matched.problems:
+        sys.stderr.write(f"torchdoctor: warning: {problem}; its messages are left out\n")
+    explanations = matched.explanations
     if json_output:
         typer.echo(json.dumps([e.to_json() for e in explanations], indent=2, ensure_ascii=False))
     elif explanations:
-        for line in explainer.format_lines(explanations):
+        for line in format_lines(explanations):
             typer.echo(line)
     else:
         typer.echo("torchdoctor does not know this message.")
         typer.echo("Run the checks to look at the environment behind it: torchdoctor check -v")
     raise typer.Exit(exitcodes.OK if explanations else exitcodes.THRESHOLD)
+
+
+def read_text(text: str | None, what: str) -> str:
+    """The text given as an argument, or read from stdin (``-`` or nothing): bounded, UTF-8, not blank."""
+    from torchdoctor import inputs
+
+    if text is None or text == "-":
+        if sys.stdin.isatty():
+            sys.stderr.write(f"torchdoctor: paste the {what}, then press Ctrl-D\n")
+        try:
+            text = inputs.read_stdin_text()
+        except inputs.InputError as exc:
+            raise BadInput(str(exc)) from None
+    elif len(text) > inputs.MAX_STDIN_BYTES:
+        raise BadInput(
+            f"the {what} is longer than the {inputs.MAX_STDIN_BYTES // 2**20} MiB torchdoctor reads"
+        )
+    if not text.strip():
+        raise BadInput(f"no {what} given: pass it as an argument or on stdin")
+    return text

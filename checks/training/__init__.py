@@ -1,0 +1,1 @@
+"""Training code: the errors it raises (explanations only; torchdoctor.audit and lint read the code)."""

@@ -1,0 +1,89 @@
+"""Where explanations come from: the catalogues in the entry-point group ``torchdoctor.explanations``.
+
+:func:`installed` imports them in this process (for code that already trusts them: the benchmark, a library
+caller); :func:`explain_in_worker` is what the CLI does: each catalogue is imported and matched in the worker
+under a deadline, so a catalogue that hangs (a regular expression that backtracks for ever) or crashes costs
+only its own explanations.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from torchdoctor import registry
+from torchdoctor.explain.model import Entry, Explanation
+
+EXPLAIN_TIMEOUT_S = 10.0
+
+
+class CatalogueError(ValueError):
+    """An entry point of torchdoctor.explanations that is not a catalogue; the message names it."""
+
+
+def load(entry: registry.Entry) -> tuple[Entry, ...]:
+    """Import one catalogue here: a tuple of explain Entry objects."""
+    module_name, _, attr = entry.value.partition(":")
+    try:
+        obj: object = importlib.import_module(module_name.strip())
+        for part in attr.strip().split(".") if attr else ():
+            obj = getattr(obj, part)
+    except Exception as exc:
+        raise CatalogueError(f"{entry.display_name} failed to import: {type(exc).__name__}: {exc}") from None
+    if not isinstance(obj, tuple | list) or not all(isinstance(e, Entry) for e in obj):
+        raise CatalogueError(f"{entry.display_name}: '{entry.value}' is not a tuple of explain Entry objects")
+    return tuple(obj)
+
+
+def installed() -> list[Entry]:
+    """Every installed catalogue's entries, imported in this process; the first of an id wins."""
+    found: dict[str, Entry] = {}
+    for entry in registry.find_entries(registry.EXPLANATIONS):
+        for item in load(entry):
+            found.setdefault(item.id, item)
+    return list(found.values())
+
+
+@dataclass
+class Matched:
+    explanations: list[Explanation]
+    problems: list[str]
+    """One line per catalogue that could not answer (it is left out, the others still are)."""
+
+
+def explain_in_worker(text: str, call: Callable[[dict[str, object]], dict[str, object]]) -> Matched:
+    """Match ``text`` against every installed catalogue, each through ``call`` (a worker request that raises
+    runner.HostedError when the worker gives no answer); the last error in the text first."""
+    from torchdoctor.runner import HostedError
+
+    explanations: list[Explanation] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+    for entry in registry.find_entries(registry.EXPLANATIONS):
+        try:
+            answer = call({"entry": entry.to_json(), "text": text})
+        except HostedError as exc:
+            problems.append(
+                f"the explanations of {entry.display_name} gave no answer: {exc.error.get('message')}"
+            )
+            continue
+        if "failure" in answer:
+            problems.append(str(answer["failure"]))
+            continue
+        for data in answer.get("explanations") or []:  # type: ignore[attr-defined]
+            try:
+                found = Explanation.from_json(data)
+            except (KeyError, TypeError, ValueError) as exc:
+                problems.append(f"{entry.display_name} answered an explanation that is not one: {exc}")
+                continue
+            if found.id not in seen:
+                seen.add(found.id)
+                explanations.append(found)
+    return Matched(sorted(explanations, key=lambda e: e.position, reverse=True), problems)
+
+
+def match_here(text: str, entries: Sequence[Entry]) -> list[dict[str, object]]:
+    from torchdoctor.explain.matcher import explain
+
+    return [e.to_json() for e in explain(text, entries)]
