@@ -8,11 +8,12 @@ credential and tells a support engineer little.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from importlib import metadata
 from typing import Any
 from urllib.parse import unquote, urlsplit
+
+from packaging.utils import canonicalize_name
 
 # Distributions that change what torch does or which kernels run, by normalized name (PEP 503).
 TORCH_STACK = frozenset(
@@ -49,12 +50,8 @@ TORCH_STACK = frozenset(
 TORCH_STACK_PREFIXES = ("torch", "pytorch-triton", "nvidia-", "triton-", "cuda-")
 
 
-def normalize(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
 def is_torch_stack(name: str) -> bool:
-    normalized = normalize(name)
+    normalized = canonicalize_name(name)
     return normalized in TORCH_STACK or normalized.startswith(TORCH_STACK_PREFIXES)
 
 
@@ -66,7 +63,7 @@ def installed(distributions: Any = None) -> dict[str, str]:
         name = dist.metadata["Name"]
         if not name or not is_torch_stack(name):
             continue
-        found.setdefault(normalize(name), str(dist.version))
+        found.setdefault(canonicalize_name(name), str(dist.version))
     return dict(sorted(found.items()))
 
 

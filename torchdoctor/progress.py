@@ -45,6 +45,8 @@ class SpinnerProgress:
 def for_terminal(verbose: bool, enabled: bool = True) -> LogProgress | SpinnerProgress | None:
     if not enabled:
         return None
-    if sys.stderr.isatty():
+    from rich.console import Console
+
+    if Console(file=sys.stderr).is_terminal:
         return SpinnerProgress()
     return LogProgress() if verbose else None

@@ -14,7 +14,7 @@ from typing import Any
 
 from torchdoctor.checks.install import pairing
 from torchdoctor.checks.install.companions_probe import TRITON_NAMES
-from torchdoctor.checks.install.pep440 import parse_version, release_line, satisfies
+from torchdoctor.checks.install.versions import parse_version, release_line, satisfies
 from torchdoctor.model import Finding, Fix, Status
 
 _WHEEL_ROOT = "https://download.pytorch.org/whl"

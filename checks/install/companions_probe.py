@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import importlib.util
-import os
 import re
 import sys
 import time
@@ -21,7 +20,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from torchdoctor.checks.install import requirements
+from packaging.utils import canonicalize_name
+
+from torchdoctor.checks.install import versions
 
 COMPANIONS = (
     "torchvision",
@@ -44,7 +45,6 @@ _BUILD_VERSION_FILES = {
     "xformers": "xformers/version.py",
 }
 _VERSION_ASSIGNMENT_RE = re.compile(r"""^__version__\s*=\s*['"]([^'"]+)['"]""", re.MULTILINE)
-_INFO_RE = re.compile(r"^(?P<name>[^-]+)-(?P<version>[^-]+?)(?:-py[0-9.]+)?\.(?:dist|egg)-info$")
 
 
 def is_pinned_name(name: str) -> bool:
@@ -52,27 +52,27 @@ def is_pinned_name(name: str) -> bool:
     return name in TRITON_NAMES or name.startswith("nvidia-") or name == "cuda-toolkit"
 
 
-def installed_distributions(paths: list[str] | None = None) -> dict[str, Path]:
-    """Normalized name -> metadata folder of every distribution on the import path (the first one wins,
-    as imports do), read from folder names alone."""
-    found: dict[str, Path] = {}
-    for entry in sys.path if paths is None else paths:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for name in names:
-            match = _INFO_RE.match(name)
-            if match is None:
-                continue
-            key = requirements.normalize(match["name"])
-            if key not in found and os.path.isdir(os.path.join(entry or ".", name)):
-                found[key] = Path(entry or ".", name)
+def installed_distributions(paths: list[str] | None = None) -> dict[str, importlib.metadata.Distribution]:
+    """Normalized name -> distribution, for every distribution on the import path; the first one of a name
+    wins, as imports do."""
+    found: dict[str, importlib.metadata.Distribution] = {}
+    for dist in importlib.metadata.distributions(path=sys.path if paths is None else paths):
+        name = dist.metadata["Name"]
+        if name:
+            found.setdefault(canonicalize_name(name), dist)
     return found
 
 
+def metadata_folder(dist: importlib.metadata.Distribution) -> str | None:
+    """Where the distribution's metadata lies (its ``*.dist-info`` folder), from the files it lists."""
+    for path in dist.files or ():
+        if path.name == "METADATA" and path.parent.name.endswith((".dist-info", ".egg-info")):
+            return str(Path(str(dist.locate_file(path))).parent)
+    return None
+
+
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
-    environment = requirements.marker_environment()
+    environment = versions.marker_environment()
     installed = installed_distributions()
     facts: dict[str, Any] = {
         "environment": {
@@ -84,15 +84,14 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
         "companions": [],
         "looked_for": list(COMPANIONS),
     }
-    torch_info = installed.get("torch")
-    if torch_info is not None:
-        torch_dist = importlib.metadata.PathDistribution(torch_info)
-        facts["torch"] = {"version": torch_dist.version, "metadata": str(torch_info)}
+    torch_dist = installed.get("torch")
+    if torch_dist is not None:
+        facts["torch"] = {"version": torch_dist.version, "metadata": metadata_folder(torch_dist)}
         facts["pins"] = _pins(torch_dist.requires or [], environment, installed)
     names = {p["name"] for p in facts["pins"]} | {n for n in COMPANIONS if n in installed}
     for name in sorted(names):
         if name in installed:
-            facts["installed"][name] = importlib.metadata.PathDistribution(installed[name]).version
+            facts["installed"][name] = installed[name].version
     for name in COMPANIONS:
         if name in installed:
             facts["companions"].append(_companion(name, installed[name], environment))
@@ -100,14 +99,14 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _pins(
-    lines: list[str], environment: Mapping[str, str], installed: Mapping[str, Path]
+    lines: list[str], environment: Mapping[str, str], installed: Mapping[str, importlib.metadata.Distribution]
 ) -> list[dict[str, Any]]:
     pins: list[dict[str, Any]] = []
     for line in lines:
-        requirement = requirements.parse(line)
+        requirement = versions.parse_requirement(line)
         if requirement is None or not is_pinned_name(requirement.name):
             continue
-        applies = requirements.marker_applies(requirement.marker, environment)
+        applies = versions.marker_applies(requirement.marker, environment)
         pins.append(_pin(requirement, applies, via=None))
         if requirement.name == "cuda-toolkit" and applies and "cuda-toolkit" in installed:
             pins += _toolkit_pins(requirement.extras, installed["cuda-toolkit"], environment)
@@ -115,23 +114,23 @@ def _pins(
 
 
 def _toolkit_pins(
-    extras: tuple[str, ...], info: Path, environment: Mapping[str, str]
+    extras: tuple[str, ...], toolkit: importlib.metadata.Distribution, environment: Mapping[str, str]
 ) -> list[dict[str, Any]]:
     """The nvidia-* wheels that the cuda-toolkit extras torch asks for pin (torch >= 2.14 pins them so)."""
     found: dict[tuple[str, str], dict[str, Any]] = {}
-    for line in importlib.metadata.PathDistribution(info).requires or []:
-        requirement = requirements.parse(line)
+    for line in toolkit.requires or []:
+        requirement = versions.parse_requirement(line)
         if requirement is None or not requirement.name.startswith("nvidia-"):
             continue
         for extra in extras:
-            if requirements.marker_applies(requirement.marker, environment, extra=extra):
+            if versions.marker_applies(requirement.marker, environment, extra=extra):
                 key = (requirement.name, requirement.specifier)
                 found.setdefault(key, _pin(requirement, True, via=f"cuda-toolkit[{extra}]"))
                 break
     return list(found.values())
 
 
-def _pin(requirement: requirements.Requirement, applies: bool | None, via: str | None) -> dict[str, Any]:
+def _pin(requirement: versions.Pin, applies: bool | None, via: str | None) -> dict[str, Any]:
     return {
         "name": requirement.name,
         "extras": list(requirement.extras),
@@ -142,8 +141,9 @@ def _pin(requirement: requirements.Requirement, applies: bool | None, via: str |
     }
 
 
-def _companion(name: str, info: Path, environment: Mapping[str, str]) -> dict[str, Any]:
-    dist = importlib.metadata.PathDistribution(info)
+def _companion(
+    name: str, dist: importlib.metadata.Distribution, environment: Mapping[str, str]
+) -> dict[str, Any]:
     build_version, build_from = dist.version, "metadata"
     relative = _BUILD_VERSION_FILES.get(name)
     if relative is not None:
@@ -156,12 +156,12 @@ def _companion(name: str, info: Path, environment: Mapping[str, str]) -> dict[st
             build_version, build_from = match.group(1), relative
     requires_torch = []
     for line in dist.requires or []:
-        requirement = requirements.parse(line)
+        requirement = versions.parse_requirement(line)
         if requirement is not None and requirement.name == "torch":
             requires_torch.append(
                 {
                     "specifier": requirement.specifier,
-                    "applies": requirements.marker_applies(requirement.marker, environment),
+                    "applies": versions.marker_applies(requirement.marker, environment),
                     "line": requirement.line,
                 }
             )
@@ -171,7 +171,7 @@ def _companion(name: str, info: Path, environment: Mapping[str, str]) -> dict[st
         "build_version": build_version,
         "build_version_from": build_from,
         "requires_torch": requires_torch,
-        "metadata": str(info),
+        "metadata": metadata_folder(dist),
     }
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from torchdoctor.checks.install.pep440 import Version, parse_version, release_line
+from torchdoctor.checks.install.versions import Version, parse_version, release_line
 
 PAIRED = ("torchvision", "torchaudio")
 
@@ -53,16 +53,17 @@ def row_for(torch_version: str | None) -> Row | None:
         parsed is None or parsed.is_prerelease
     ):  # a nightly pairs with the nightly of the same day, not the table
         return None
-    public = parsed.public
+    public = Version(parsed.public)
     line = release_line(torch_version)
-    same_line = sorted(Version.parse(key) for key in _RELEASES if release_line(key) == line)
+    keys = {Version(key): key for key in _RELEASES if release_line(key) == line}
+    same_line = sorted(keys)
     if not same_line:
         return None
     exact = next((v for v in same_line if v == public), None)
     chosen = exact or max((v for v in same_line if v <= public), default=same_line[0])
-    entry = _RELEASES[chosen.text]
+    entry = _RELEASES[keys[chosen]]
     return Row(
-        torch=chosen.text,
+        torch=keys[chosen],
         exact=exact is not None,
         torchvision=entry.get("torchvision"),
         torchaudio=entry.get("torchaudio"),
@@ -88,8 +89,8 @@ def pair(companion: str, companion_version: str, torch_version: str) -> Pairing:
     if own_line is None or torch_line is None:
         return Pairing(None, expected, None)
     forward = _FORWARD.get(companion)
-    if forward and Version.parse(own_line) >= Version.parse(forward):
-        fits = Version.parse(torch_line) >= Version.parse(own_line)
+    if forward and Version(own_line) >= Version(forward):
+        fits = Version(torch_line) >= Version(own_line)
         return Pairing(fits, expected, f"torch {own_line} and later")
     lines = sorted(
         {
@@ -97,7 +98,7 @@ def pair(companion: str, companion_version: str, torch_version: str) -> Pairing:
             for t, entry in _RELEASES.items()
             if release_line(entry.get(companion)) == own_line
         },
-        key=Version.parse,
+        key=Version,
     )
     made_for = f"torch {' / '.join(lines)}" if lines else None
     if expected is None:

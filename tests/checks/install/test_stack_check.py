@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from torchdoctor.checks.install import companions_probe, libraries_probe, pairing, requirements
-from torchdoctor.checks.install.pep440 import SpecifierSet, Version, satisfies
+from torchdoctor.checks.install import companions_probe, libraries_probe, pairing, versions
 from torchdoctor.checks.install.stack_check import CHECK
+from torchdoctor.checks.install.versions import Version, satisfies
 from torchdoctor.model import Status
 
 from support import fixture_facts, judge_fixture
@@ -404,37 +404,71 @@ def test_pairing_names_the_torch_a_companion_release_is_made_for() -> None:
     ],
 )
 def test_specifiers_follow_pep_440(version: str, specifier: str, expected: bool) -> None:
-    assert SpecifierSet.parse(specifier).contains(version) is expected
+    assert satisfies(version, specifier) is expected
 
 
 def test_version_order_follows_pep_440() -> None:
     ordered = ["1.0.dev1", "1.0a1", "1.0rc1", "1.0", "1.0+local", "1.0.post1", "1!0.1"]
-    assert sorted(ordered[::-1], key=Version.parse) == ordered
+    assert sorted(ordered[::-1], key=Version) == ordered
     assert satisfies("not a version", "==1.0") is None
+    assert satisfies("1.0", "not a specifier") is None
+    assert satisfies("1.0.post1", ">1.0a1") is True
+    assert satisfies("1.0rc1", "<1.0.post1") is True
+
+
+_RELEASES = ["0.9", "1.0", "1.0.0", "1.0.1", "1.1", "2.13.0", "2.14"]
+_SUFFIXES = ["", ".dev1", "a1", "b2", "rc1", ".post1", ".post1.dev2", "+cpu", "+cu129.x"]
+_OPERATORS = ["==", "!=", "<", "<=", ">", ">=", "~=", "==*"]
+
+
+def _generated_pairs() -> list[tuple[str, str]]:
+    versions = [r + s for r in _RELEASES for s in _SUFFIXES]
+    specifiers = []
+    for operator in _OPERATORS:
+        for release in _RELEASES:
+            for suffix in ("", "a1", ".post1", ".dev1"):
+                if operator == "==*":
+                    specifiers.append(f"=={release}.*")
+                elif operator == "~=" and "." not in release:
+                    continue
+                else:
+                    specifiers.append(f"{operator}{release}{suffix}")
+    return [(v, s) for v in versions for s in specifiers[::3]]
+
+
+def test_installed_versions_are_tested_as_pip_tests_them_on_thousands_of_pairs() -> None:
+    from packaging.specifiers import SpecifierSet
+
+    pairs = _generated_pairs()
+    assert len(pairs) > 3000
+    for version, specifier in pairs:
+        expected = SpecifierSet(specifier).contains(version, prereleases=True)
+        assert satisfies(version, specifier) is expected, (version, specifier)
+        assert satisfies(version, f"({specifier})") is expected  # the old Requires-Dist form
 
 
 def test_requires_dist_lines_and_their_markers_read_as_pip_reads_them() -> None:
-    linux = {**requirements.marker_environment(), "platform_system": "Linux", "platform_machine": "x86_64"}
+    linux = {**versions.marker_environment(), "platform_system": "Linux", "platform_machine": "x86_64"}
     windows = {**linux, "platform_system": "Windows", "sys_platform": "win32"}
     line = (
         "triton==3.1.0; "
         + 'platform_system == "Linux" and platform_machine == "x86_64" and python_version < "3.13"'
     )
-    parsed = requirements.parse(line)
+    parsed = versions.parse_requirement(line)
     assert parsed is not None and (parsed.name, parsed.specifier) == ("triton", "==3.1.0")
-    assert requirements.marker_applies(parsed.marker, {**linux, "python_version": "3.12"}) is True
-    assert requirements.marker_applies(parsed.marker, {**linux, "python_version": "3.13"}) is False
-    assert requirements.marker_applies(parsed.marker, windows) is False
-    toolkit = requirements.parse('cuda-toolkit[cublas,cudart]==13.0.3; platform_system == "Linux"')
+    assert versions.marker_applies(parsed.marker, {**linux, "python_version": "3.12"}) is True
+    assert versions.marker_applies(parsed.marker, {**linux, "python_version": "3.13"}) is False
+    assert versions.marker_applies(parsed.marker, windows) is False
+    toolkit = versions.parse_requirement('cuda-toolkit[cublas,cudart]==13.0.3; platform_system == "Linux"')
     assert toolkit is not None and toolkit.extras == ("cublas", "cudart")
-    old_style = requirements.parse('nvidia-cudnn-cu12 (==8.9.2.26) ; platform_system == "Linux"')
+    old_style = versions.parse_requirement('nvidia-cudnn-cu12 (==8.9.2.26) ; platform_system == "Linux"')
     assert old_style is not None and old_style.specifier == "==8.9.2.26"
     extra = "nvidia-cublas==13.1.1.3.*; (sys_platform == 'linux' or os_name == 'nt') and extra == 'cublas'"
-    marker = requirements.parse(extra)
+    marker = versions.parse_requirement(extra)
     assert marker is not None
-    assert requirements.marker_applies(marker.marker, linux, extra="cublas") is True
-    assert requirements.marker_applies(marker.marker, linux, extra="cufft") is False
-    assert requirements.marker_applies("weird_variable == '1'", linux) is None
+    assert versions.marker_applies(marker.marker, linux, extra="cublas") is True
+    assert versions.marker_applies(marker.marker, linux, extra="cufft") is False
+    assert versions.marker_applies("weird_variable == '1'", linux) is None
 
 
 # --- the probes' parts that run without torch -------------------------------------------------------------

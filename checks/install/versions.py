@@ -1,0 +1,106 @@
+"""Versions, specifiers, requirements and markers, read as pip reads them (``packaging``, PEP 440 and 508).
+
+Thin answers for the judges and probes of this area: None where a text cannot be read, so a caller can leave
+that comparison out rather than guess. An installed version is tested against a specifier with pre-releases
+allowed, as pip tests what is installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from packaging.markers import (
+    InvalidMarker,
+    Marker,
+    UndefinedComparison,
+    UndefinedEnvironmentName,
+    default_environment,
+)
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+__all__ = [
+    "Pin",
+    "Version",
+    "marker_applies",
+    "marker_environment",
+    "parse_requirement",
+    "parse_version",
+    "release_line",
+    "satisfies",
+]
+
+
+def parse_version(text: str | None) -> Version | None:
+    if not text:
+        return None
+    try:
+        return Version(text)
+    except InvalidVersion:
+        return None
+
+
+def satisfies(version: str, specifier: str) -> bool | None:
+    """Whether the installed ``version`` is inside ``specifier``; None when either cannot be read."""
+    parsed = parse_version(version)
+    try:
+        specifiers = SpecifierSet(specifier.strip().strip("()").replace(" ", ""))
+    except InvalidSpecifier:
+        return None
+    if parsed is None:
+        return None
+    return specifiers.contains(parsed, prereleases=True)
+
+
+def release_line(version: str | None, width: int = 2) -> str | None:
+    """``"2.13.0+cpu"`` -> ``"2.13"``; None for text that is not a version."""
+    parsed = parse_version(version)
+    if parsed is None:
+        return None
+    release = (*parsed.release, *([0] * width))[:width]
+    return ".".join(str(part) for part in release)
+
+
+@dataclass(frozen=True)
+class Pin:
+    """One ``Requires-Dist`` line: the normalized name, extras, specifier, marker and the line itself."""
+
+    name: str
+    extras: tuple[str, ...]
+    specifier: str
+    """``"==9.1.0.70"``, ``"<14,>=13.0.88"``; empty when any version will do (or a URL is named)."""
+    marker: str | None
+    line: str
+
+
+def parse_requirement(line: str) -> Pin | None:
+    """One ``Requires-Dist`` value; None for a line that is not a requirement."""
+    try:
+        requirement = Requirement(line)
+    except InvalidRequirement:
+        return None
+    return Pin(
+        canonicalize_name(requirement.name),
+        tuple(sorted(canonicalize_name(extra) for extra in requirement.extras)),
+        str(requirement.specifier),
+        None if requirement.marker is None else str(requirement.marker),
+        line.strip(),
+    )
+
+
+def marker_environment() -> dict[str, str]:
+    """This interpreter's values of the PEP 508 marker variables."""
+    return {key: str(value) for key, value in default_environment().items()}
+
+
+def marker_applies(marker: str | None, environment: Mapping[str, str], extra: str = "") -> bool | None:
+    """Whether ``marker`` holds in ``environment`` (with ``extra`` requested); None if it cannot be read."""
+    if not marker:
+        return True
+    try:
+        return Marker(marker).evaluate({**environment, "extra": canonicalize_name(extra) if extra else ""})
+    except (InvalidMarker, UndefinedComparison, UndefinedEnvironmentName):
+        return None
