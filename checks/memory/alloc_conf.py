@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 VARIABLES = ("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF", "PYTORCH_ALLOC_CONF")
 """The variables torch reads, in the order it tries them; the first one set is the one used."""
@@ -42,6 +43,10 @@ class ConfIssue:
     severity: str  # FAIL: torch raises (or misreads it badly); WARN: it runs, not as written
     key: str | None  # the option the issue is about, None for the syntax of the whole value
     message: str
+    fix: str = ""
+    """What to do about this issue; empty for "correct the value" with the documentation's link."""
+    value: str | None = None
+    """A corrected value of the whole variable, where there is one to suggest."""
 
 
 @dataclass(frozen=True)
@@ -81,8 +86,11 @@ class ConfReading:
 # tokens
 
 
+_WHITESPACE = " \t\n\v\f\r"  # std::isspace in the C locale
+
+
 def tokens(raw: str) -> list[str]:
-    """ConfigTokenizer: ``,`` ``:`` ``[`` ``]`` are tokens of their own; spaces are dropped."""
+    """ConfigTokenizer: ``,`` ``:`` ``[`` ``]`` are tokens of their own; all whitespace is dropped."""
     found: list[str] = []
     word = ""
     for char in raw:
@@ -91,7 +99,7 @@ def tokens(raw: str) -> list[str]:
                 found.append(word)
                 word = ""
             found.append(char)
-        elif char != " ":
+        elif char not in _WHITESPACE:
             word += char
     if word:
         found.append(word)
@@ -216,6 +224,36 @@ _SCALAR_OPTIONS: dict[str, ValueCheck] = {
 }
 _LIST_OPTIONS = ("roundup_power2_divisions", "expandable_segments_reserve_by_class")
 KNOWN_OPTIONS = tuple(sorted((*_SCALAR_OPTIONS, *_LIST_OPTIONS)))
+DEVICE_OPTIONS = frozenset(
+    {
+        "backend",
+        "release_lock_on_cudamalloc",
+        "release_lock_on_hipmalloc",
+        "pinned_use_cuda_host_register",
+        "pinned_use_hip_host_register",
+        "pinned_num_register_threads",
+        "pinned_reserve_segment_size_mb",
+        "graph_capture_record_stream_reuse",
+        "per_process_memory_fraction",
+        "pinned_free_catch_all",
+        "throw_on_cudamalloc_oom",
+        "expandable_segments_reserve",
+        "expandable_segments_reserve_by_class",
+    }
+)
+"""Options the CUDA (or HIP) allocator parses (libc10_cuda); the others are c10's own, every build's."""
+
+
+def accepted_keys(torch_keys: Mapping[str, Any] | None) -> frozenset[str] | None:
+    """The keys the installed torch accepts, from the key names found in its own libraries (the
+    ``allocator`` probe's ``torch_keys``); None when they could not be read, which accepts every key.
+
+    A build without a CUDA or HIP library (CPU-only) has no device options to check them against.
+    """
+    if not torch_keys or torch_keys.get("common") is None:
+        return None
+    device = torch_keys.get("device")
+    return frozenset(torch_keys["common"]) | (DEVICE_OPTIONS if device is None else frozenset(device))
 
 
 def _roundup_divisions(text: str) -> list[ConfIssue]:
@@ -254,8 +292,12 @@ class _Syntax(Exception):
         self.issue = ConfIssue(FAIL, key, message)
 
 
-def parse(raw: str, variable: str = VARIABLES[0]) -> AllocConf:
-    """Parse one variable's value; every issue names its option."""
+def parse(raw: str, variable: str = VARIABLES[0], known: Sequence[str] | None = None) -> AllocConf:
+    """Parse one variable's value; every issue names its option.
+
+    ``known`` is the set of keys the installed torch accepts (read from its own libraries); a key of a
+    newer torch is then an unknown key for this one. None accepts every key torchdoctor knows.
+    """
     toks = tokens(raw)
     options: dict[str, str] = {}
     issues: list[ConfIssue] = []
@@ -272,8 +314,17 @@ def parse(raw: str, variable: str = VARIABLES[0]) -> AllocConf:
             i, value = _value(toks, i, key)
             if key not in KNOWN_OPTIONS:
                 issues.append(_unknown(key))
+            elif known is not None and key not in known:
+                issues.append(_too_new(key))
             elif key in seen:
-                issues.append(ConfIssue(WARN, key, f"{key} is set twice: the last value, {value}, wins"))
+                issues.append(
+                    ConfIssue(
+                        WARN,
+                        key,
+                        f"{key} is set twice: the last value, {value}, wins",
+                        f"Write {key} once, with the value you mean.",
+                    )
+                )
             if key in _SCALAR_OPTIONS:
                 issues += _SCALAR_OPTIONS[key](key, value)
             elif key == "roundup_power2_divisions":
@@ -290,12 +341,16 @@ def parse(raw: str, variable: str = VARIABLES[0]) -> AllocConf:
     backend = options.get("backend")
     ignored = [k for k in _NATIVE_ONLY if k in options]
     if backend in ("cudaMallocAsync", "hipMallocAsync") and ignored:
+        kept = ",".join(f"{k}:{v}" for k, v in options.items() if k not in ignored)
         issues.append(
             ConfIssue(
                 WARN,
                 "backend",
                 f"backend:{backend} ignores {', '.join(ignored)}: those options only apply to the "
                 "native caching allocator",
+                f"Drop {', '.join(ignored)} (backend:{backend} manages memory itself), or use the native "
+                "allocator (remove backend) to keep them.",
+                kept,
             )
         )
     return AllocConf(variable, raw, options, tuple(issues))
@@ -349,6 +404,16 @@ def _unknown(key: str) -> ConfIssue:
     )
 
 
+def _too_new(key: str) -> ConfIssue:
+    return ConfIssue(
+        FAIL,
+        key,
+        f"{key} is not an option of the installed torch (it came in a newer release): it raises "
+        f"\"Unrecognized key '{key}' in CUDA allocator config\"",
+        f"Remove {key}, or upgrade torch to a release that has it.",
+    )
+
+
 def _closest(key: str) -> str | None:
     import difflib
 
@@ -360,9 +425,9 @@ def _closest(key: str) -> str | None:
 # the process environment
 
 
-def read(environ: Mapping[str, str]) -> ConfReading:
-    """What torch makes of the allocator variables in ``environ``."""
-    present = [parse(environ[name], name) for name in VARIABLES if name in environ]
+def read(environ: Mapping[str, str], known: Sequence[str] | None = None) -> ConfReading:
+    """What torch makes of the allocator variables in ``environ``; ``known`` as for :func:`parse`."""
+    present = [parse(environ[name], name, known) for name in VARIABLES if name in environ]
     no_caching = environ.get(NO_CACHING, "").strip() not in ("", "0")
     if not present:
         return ConfReading(None, (), (), no_caching)
@@ -387,6 +452,7 @@ def _conflict(used: AllocConf, other: AllocConf) -> ConfIssue:
         differing[0] if differing else None,
         f"{used.variable} and {other.variable} are both set and disagree ({shown}): torch reads "
         f"{used.variable} and ignores {other.variable}",
+        f"Keep one allocator variable: unset {other.variable} (torch reads {used.variable}).",
     )
 
 

@@ -9,11 +9,13 @@ through ``torch.cuda.memory_stats()`` and ``torch.cuda.memory._snapshot()``; CUD
 
 from __future__ import annotations
 
+import importlib.util
 import warnings
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from torchdoctor.checks.memory import allocator_snapshot
+from torchdoctor.checks.memory import alloc_conf, allocator_snapshot
 
 # torch.cuda.memory_stats() counters kept as facts (docstring of memory_stats in torch/cuda/memory.py).
 _COUNTERS = ("num_alloc_retries", "num_ooms", "num_sync_all_streams", "num_device_alloc", "num_device_free")
@@ -28,6 +30,10 @@ _STATS = (
 
 
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
+    return {**_allocator(options), "torch_keys": torch_keys()}
+
+
+def _allocator(options: Mapping[str, Any]) -> dict[str, Any]:
     if options.get("in_process"):
         return live(options.get("device"))
     path = options.get("memory_snapshot")
@@ -38,6 +44,45 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     except allocator_snapshot.SnapshotError as exc:
         return {"source": "snapshot_file", "path": str(path), "error": str(exc)}
     return {"source": "snapshot_file", "path": str(path), "error": None, **summary}
+
+
+_COMMON_LIBRARIES = ("libc10.so", "libc10.dylib", "c10.dll")
+_DEVICE_LIBRARIES = ("libc10_cuda.so", "libc10_hip.so", "c10_cuda.dll", "c10_hip.dll")
+_MAX_LIBRARY_BYTES = 256 * 2**20
+
+
+def torch_keys() -> dict[str, Any]:
+    """The allocator option names the installed torch's own libraries hold, found without importing torch.
+
+    Every option torch parses is a string literal in libc10 (the options of every build) or libc10_cuda /
+    libc10_hip (the device allocator's), so a name missing there is one this torch does not accept.
+    ``device`` is None for a build without a device library (CPU-only).
+    """
+    spec = importlib.util.find_spec("torch")
+    locations = list(spec.submodule_search_locations or ()) if spec is not None else []
+    if not locations:
+        return {"common": None, "device": None, "libraries": []}
+    lib = Path(locations[0]) / "lib"
+    common = _names_in(lib, _COMMON_LIBRARIES)
+    device = _names_in(lib, _DEVICE_LIBRARIES)
+    return {
+        "common": None if common is None else sorted(common[1]),
+        "device": None if device is None else sorted(device[1]),
+        "libraries": [found[0] for found in (common, device) if found is not None],
+    }
+
+
+def _names_in(lib: Path, candidates: tuple[str, ...]) -> tuple[str, set[str]] | None:
+    for name in candidates:
+        path = lib / name
+        try:
+            if not path.is_file() or path.stat().st_size > _MAX_LIBRARY_BYTES:
+                continue
+            data = path.read_bytes()
+        except OSError:
+            continue
+        return str(path), {key for key in alloc_conf.KNOWN_OPTIONS if b"\0" + key.encode() + b"\0" in data}
+    return None
 
 
 def validate_snapshot(value: Any) -> str:

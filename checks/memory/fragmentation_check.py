@@ -53,8 +53,8 @@ _DOCS = "https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-
 
 def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     variables = (facts.get("env") or {}).get("variables") or {}
-    reading = alloc_conf.read(variables)
     allocator = facts.get("allocator") or {}
+    reading = alloc_conf.read(variables, alloc_conf.accepted_keys(allocator.get("torch_keys")))
     config_findings = _config_findings(reading)
     config_line = f"allocator config: {alloc_conf.describe(reading)}"
     shown: dict[str, Any] = {
@@ -147,14 +147,13 @@ def _config_findings(reading: alloc_conf.ConfReading) -> list[Finding]:
         status = Status.FAIL if issue.severity == alloc_conf.FAIL else Status.WARN
         value = f"{used.variable}={used.raw!r}" if used else ""
         consequence = " (torch raises at the first CUDA allocation)" if status is Status.FAIL and used else ""
-        fix_text = (
-            f"Correct {issue.key or 'the value'} in {used.variable if used else 'the variable'}; the options "
-            f"and their values are listed at {_DOCS}"
-            if status is Status.FAIL
-            else "Keep one allocator variable (PYTORCH_ALLOC_CONF in new torch) and write each option once."
+        where = used.variable if used else "the variable"
+        text = (
+            issue.fix or f"Correct {issue.key or 'the value'} in {where}; the options are listed at {_DOCS}"
         )
+        commands = (f"export {used.variable}={issue.value}",) if used and issue.value is not None else ()
         findings.append(
-            Finding(status, issue.message + consequence, (value,) if value else (), Fix(fix_text))
+            Finding(status, issue.message + consequence, (value,) if value else (), Fix(text, commands))
         )
     if reading.no_caching:
         findings.append(

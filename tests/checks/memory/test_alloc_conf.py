@@ -226,3 +226,68 @@ def test_accepts_and_rejects_exactly_what_torchs_own_parser_does() -> None:
     ours = {value: alloc_conf.parse(value).worst != FAIL for value in CONFORMANCE}
     assert ours == torch_accepts
     assert set(torch_accepts.values()) == {True, False}
+
+
+# The option names in the libraries of the torch 2.14.1 CUDA wheel for Linux x86_64 (PyPI,
+# torch-2.14.1-cp311-cp311-manylinux_2_28_x86_64.whl), read by allocator_probe.torch_keys's scan of
+# torch/lib/libc10.so and torch/lib/libc10_cuda.so.
+TORCH_2_14_1_CUDA_KEYS = {
+    "common": [
+        "expandable_segments",
+        "garbage_collection_threshold",
+        "large_segment_size_mb",
+        "max_non_split_rounding_mb",
+        "max_split_size_mb",
+        "pinned_max_cached_size_mb",
+        "pinned_max_round_threshold_mb",
+        "pinned_use_background_threads",
+        "roundup_power2_divisions",
+    ],
+    "device": [
+        "backend",
+        "graph_capture_record_stream_reuse",
+        "per_process_memory_fraction",
+        "pinned_free_catch_all",
+        "pinned_num_register_threads",
+        "pinned_reserve_segment_size_mb",
+        "pinned_use_cuda_host_register",
+        "pinned_use_hip_host_register",
+        "release_lock_on_cudamalloc",
+        "release_lock_on_hipmalloc",
+        "throw_on_cudamalloc_oom",
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    "value", ["expandable_segments:True\n", "expandable_segments:True\t", "\n  max_split_size_mb: 512\n\r"]
+)
+def test_whitespace_anywhere_is_skipped_as_torch_skips_it(value: str) -> None:
+    """A YAML block scalar leaves a trailing newline; torch's ConfigTokenizer drops every isspace()."""
+    conf = alloc_conf.parse(value)
+    assert conf.issues == ()
+    assert set(conf.options.values()) <= {"True", "512"}
+
+
+def test_a_key_of_a_newer_torch_fails_on_the_installed_one() -> None:
+    known = alloc_conf.accepted_keys(TORCH_2_14_1_CUDA_KEYS)
+    assert known is not None and "expandable_segments_reserve" not in known
+    conf = alloc_conf.parse("expandable_segments:True,expandable_segments_reserve:4", known=known)
+    (issue,) = conf.issues
+    assert (issue.severity, issue.key) == (FAIL, "expandable_segments_reserve")
+    assert "not an option of the installed torch" in issue.message
+    assert alloc_conf.parse("expandable_segments_reserve:4").issues == ()  # keys unknown: every key accepted
+
+
+def test_a_cpu_only_build_has_no_device_options_to_refuse() -> None:
+    known = alloc_conf.accepted_keys({"common": TORCH_2_14_1_CUDA_KEYS["common"], "device": None})
+    assert known is not None and {"backend", "pinned_use_cuda_host_register"} <= known
+    assert alloc_conf.accepted_keys({"common": None, "device": None}) is None
+
+
+def test_options_the_async_backend_ignores_get_a_fix_about_them() -> None:
+    (issue,) = alloc_conf.parse("backend:cudaMallocAsync,expandable_segments:True").issues
+    assert issue.severity == WARN and issue.key == "backend"
+    assert issue.fix.startswith("Drop expandable_segments (backend:cudaMallocAsync manages memory itself)")
+    assert issue.value == "backend:cudaMallocAsync"
+    assert "variable" not in issue.fix

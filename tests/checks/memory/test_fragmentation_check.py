@@ -267,3 +267,16 @@ def test_no_allocator_in_this_process_is_a_skip_with_the_reason() -> None:
 
     assert verdict.status is Status.SKIP
     assert verdict.summary == "no allocator variable set; no allocator data: no CUDA here"
+
+
+def test_the_async_backend_warning_fixes_the_value_not_the_variables() -> None:
+    facts = fixture_facts("laptop_no_driver.json")
+    facts["env"] = {
+        "variables": {"PYTORCH_CUDA_ALLOC_CONF": "backend:cudaMallocAsync,expandable_segments:True"}
+    }
+    facts["allocator"] = {"source": None, "path": None, "error": None}
+    finding = CHECK.judge(facts, {})
+    assert finding.status is Status.WARN
+    assert finding.fix is not None
+    assert "one allocator variable" not in finding.fix.text
+    assert finding.fix.commands == ("export PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync",)
