@@ -41,6 +41,12 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     return Finding(combined.status, combined.summary, (*combined.details, *evidence), combined.fix, shown)
 
 
+def driver_os(torch: Mapping[str, Any]) -> str:
+    """Whose driver table applies: Windows for Windows and for WSL (its driver is the Windows one)."""
+    system = torch.get("os") or {}
+    return "windows" if system.get("system") == "Windows" or system.get("wsl") else "linux"
+
+
 def _shown_facts(torch: Mapping[str, Any], nv: Mapping[str, Any]) -> dict[str, Any]:
     keys = (
         "version",
@@ -55,6 +61,7 @@ def _shown_facts(torch: Mapping[str, Any], nv: Mapping[str, Any]) -> dict[str, A
         "device_count",
         "cuda_warnings",
         "mps",
+        "os",
     )
     return {
         "torch": {k: torch.get(k) for k in keys if k in torch},
@@ -311,7 +318,7 @@ def _cuda_build(
         return []
     findings: list[Finding] = []
     compat = cuda_compat.driver_compat(
-        torch.get("cuda"), nv.get("cuda_driver_version"), nv.get("driver_version")
+        torch.get("cuda"), nv.get("cuda_driver_version"), nv.get("driver_version"), driver_os(torch)
     )
     needed = compat.required_driver or "a newer release"
     if compat.status == "too_old":

@@ -23,6 +23,7 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
         "python": platform.python_version(),
         "executable": sys.executable,
         "machine": platform.machine(),
+        "os": os_facts(),
         "distribution": _distribution(),
         "candidates": _candidates(),
     }
@@ -47,6 +48,12 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     facts["mps"] = _mps(torch)
     facts.update(_cuda_runtime(torch, compiled=facts["cuda_compiled"]))
     return facts
+
+
+def os_facts() -> dict[str, Any]:
+    """The operating system, and whether it is WSL (whose NVIDIA driver is the Windows host's)."""
+    release = platform.release()
+    return {"system": platform.system(), "release": release, "wsl": "microsoft" in release.lower()}
 
 
 def _distribution() -> dict[str, Any] | None:

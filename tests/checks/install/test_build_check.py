@@ -190,3 +190,21 @@ def test_the_verdict_shows_the_facts_it_judged() -> None:
     assert verdict.facts["torch"]["version"] == "2.13.0+cu129"
     assert verdict.facts["driver_version"] == "575.57.08"
     assert len(verdict.facts["gpus"]) == 8
+
+
+def _on(system: str, wsl: bool, driver: str) -> Any:
+    """The H100 box of h100x8_cvd_2_3.json with another OS and a driver NVML gives no CUDA version for."""
+    facts = fixture_facts("h100x8_cvd_2_3.json")
+    facts["torch"]["os"] = {"system": system, "release": "5.15.153.1-microsoft-standard-WSL2", "wsl": wsl}
+    facts["nvml"].update(driver_version=driver, cuda_driver_version=None)
+    return CHECK.judge({p.name: facts[p.name] for p in CHECK.probes}, {})
+
+
+@pytest.mark.parametrize(("system", "wsl"), [("Windows", False), ("Linux", True)])
+def test_windows_and_wsl_drivers_are_judged_against_the_windows_minimums(system: str, wsl: bool) -> None:
+    # CUDA 12.9 needs 575.51.03 on Linux and 576.02 on Windows (Table 3): 575.64 passes one, not the other.
+    assert _on("Linux", False, "575.64").status is Status.PASS
+    verdict = _on(system, wsl, "575.64")
+    assert verdict.status is Status.WARN
+    assert "minor-version compatibility" in verdict.summary
+    assert verdict.fix is not None and "576.02" in verdict.fix.text
