@@ -58,6 +58,8 @@ def _master(environ: Mapping[str, str]) -> dict[str, Any]:
     port: dict[str, Any] = {"value": given_port, "source": "env" if given_port else "free"}
     if given_port is None:
         port["port"] = launcher.free_port()
+        # Unset MASTER_PORT means 29500 to a plain torchrun and to init_process_group("env://") users.
+        port["default"] = launcher.port_status(launcher.TORCHRUN_DEFAULT_PORT)
     elif not given_port.strip().isdigit() or not 0 < int(given_port) < 65536:
         port["error"] = f"MASTER_PORT={given_port!r} is not a port number (1-65535)"
     else:

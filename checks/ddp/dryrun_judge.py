@@ -139,6 +139,7 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
         if any(o.kind == kind for o in outcomes):  # the ranks' own error already leads
             knobs = [k for k in knobs if not k.summary.startswith(variable)]
     findings += knobs
+    findings += _default_port_findings(dry.get("master") or {})
     rows = _rows(outcomes)
     notes = _notes(dry, outcomes)
     shown = _shown(dry, outcomes)
@@ -202,6 +203,31 @@ def _precheck_findings(master: Mapping[str, Any]) -> list[Finding]:
             )
         )
     return result
+
+
+def _default_port_findings(master: Mapping[str, Any]) -> list[Finding]:
+    """MASTER_PORT unset, and the port a plain torchrun would use is taken: the dry run used a free one."""
+    port = master.get("port") or {}
+    default = port.get("default") or {}
+    if port.get("source") != "free" or not default.get("busy"):
+        return []
+    number = default.get("port")
+    owner = default.get("owner")
+    held = f" by pid {owner['pid']} ({owner.get('name') or '?'})" if owner else ""
+    return [
+        Finding(
+            Status.WARN,
+            f"port {number}, where torchrun and init_process_group put rank 0's store when MASTER_PORT is "
+            f"unset, is already in use{held}: a plain 'torchrun' here would fail with 'Address already in "
+            "use' (this dry run used a free port)",
+            (f"the dry run's own ranks used port {port.get('port')}",),
+            Fix(
+                "Stop what holds the port (often a crashed earlier run), or give the job its own port: "
+                "torchrun --standalone picks a free one, or export MASTER_PORT.",
+                (f"ss -ltnp 'sport = :{number}'", "torchrun --standalone --nproc-per-node=NPROC train.py"),
+            ),
+        )
+    ]
 
 
 def _tail(record: Mapping[str, Any]) -> list[str]:

@@ -35,6 +35,7 @@ from torchdoctor.checks.ddp.rank_program import PREFIX
 
 RANK_MODULE = "torchdoctor.checks.ddp.rank_program"
 DEFAULT_MASTER_ADDR = "127.0.0.1"  # torchrun's --master-addr default
+TORCHRUN_DEFAULT_PORT = 29500  # torchrun's --master-port default (torch/distributed/run.py)
 PEER_GRACE_S = 1.0
 _STDERR_TAIL_CHARS = 4000
 _WAIT_AFTER_KILL_S = 2.0

@@ -376,3 +376,26 @@ def test_bus_bandwidth_follows_nccl_tests() -> None:
     assert bus_bandwidth(8 * 10**9, 1.0, 8) == (8.0, 14.0)  # busbw = algbw * 2(n-1)/n
     assert bus_bandwidth(10**9, 1.0, 1) == (1.0, None)
     assert bus_bandwidth(10**9, 0.0, 2) == (None, None)
+
+
+def test_torchruns_default_port_taken_while_master_port_is_unset_warns() -> None:
+    facts = dry(HEALTHY)
+    owner = {"pid": 48211, "name": "python3", "cmdline": "python3 train.py"}
+    facts["master"]["port"] = {
+        "value": None,
+        "source": "free",
+        "port": 41873,
+        "default": {
+            "port": 29500,
+            "busy": True,
+            "error": "EADDRINUSE: Address already in use",
+            "owner": owner,
+        },
+    }
+    verdict = judge(facts)
+    assert verdict.status is Status.WARN
+    assert verdict.summary.startswith("port 29500, where torchrun and init_process_group put rank 0's store")
+    assert "in use by pid 48211 (python3)" in verdict.summary
+    assert "torchrun --standalone --nproc-per-node=NPROC train.py" in verdict.fix.commands
+    facts["master"]["port"]["default"]["busy"] = False
+    assert judge(facts).status is Status.PASS
