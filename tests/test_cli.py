@@ -274,26 +274,39 @@ def test_only_errors_exit_3(plugin_env: dict[str, str]) -> None:
     assert "ERROR  acme.abort" in result.stdout
 
 
-def test_torch_missing_is_a_failing_verdict_not_a_crash(tmp_path: Path) -> None:
+def test_torch_missing_is_one_failing_verdict_and_the_checks_that_need_torch_skip(tmp_path: Path) -> None:
     python = python_without_torch(tmp_path / "venv")
-    result = run_cli("check", "--only", CORE, "--json", python=python, cwd=tmp_path)
+    result = run_cli("check", "--json", python=python, cwd=tmp_path)
     assert result.returncode == exitcodes.THRESHOLD, result.stderr
     report = validated_report(result.stdout)
-    build = next(v for v in report["verdicts"] if v["id"] == "torch.build")
+    verdicts = {v["id"]: v for v in report["verdicts"]}
+    build = verdicts.pop("torch.build")
     assert build["status"] == "fail"
     assert "torch is not installed" in build["summary"]
+    assert build["fix"]["text"].startswith("Install torch into this environment")
     assert build["fix"]["commands"]
+    assert {v["status"] for v in verdicts.values()} == {"skip"}, verdicts
+    for check_id in ("torch.stack", "transfer.pinned", "ddp.dryrun"):
+        assert verdicts[check_id]["summary"].startswith("needs torch, which does not import here"), check_id
+        assert verdicts[check_id]["summary"].endswith("see torch.build")
+        assert verdicts[check_id]["details"] == []
 
 
 def test_torch_failing_to_import_is_a_failing_verdict_with_the_error(tmp_path: Path) -> None:
     broken = 'raise OSError("libcudnn.so.9: cannot open shared object file: No such file or directory")\n'
     python = python_without_torch(tmp_path / "venv", fake_torch=broken)
-    result = run_cli("check", "--only", "torch.build", "--json", python=python, cwd=tmp_path)
+    result = run_cli("check", "--only", "torch.build,ddp.dryrun", "--json", python=python, cwd=tmp_path)
     assert result.returncode == exitcodes.THRESHOLD, result.stderr
-    build = validated_report(result.stdout)["verdicts"][0]
+    build, dryrun = validated_report(result.stdout)["verdicts"]
     assert build["status"] == "fail"
     assert "libcudnn.so.9" in build["summary"]
     assert build["fix"]["commands"] == ["pip install --force-reinstall --no-deps torch==2.13.0"]
+    # every rank failed to import the same broken torch: one cause, counted once
+    assert dryrun["status"] == "skip"
+    assert dryrun["summary"] == (
+        "needs torch, which does not import here (OSError: libcudnn.so.9: cannot open shared object file: "
+        "No such file or directory): see torch.build"
+    )
 
 
 def test_a_torch_folder_in_the_current_directory_is_reported_not_imported(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ verifies an all_reduce, passes a barrier and times an all_reduce (``ddp_rank``).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import socket
 from collections.abc import Mapping
@@ -102,6 +103,9 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     }
     if environ.get("TORCHELASTIC_RUN_ID"):
         facts["status"] = "inside_torchrun"
+        return facts
+    if importlib.util.find_spec("torch") is None:
+        facts["status"] = "no_torch"  # every rank would fail the same way: nothing to learn by starting them
         return facts
     timeout = float(options.get("timeout") or DEFAULT_TIMEOUT_S)
     visible_gpus = cuda_driver_probe.probe({}).get("device_count") or 0

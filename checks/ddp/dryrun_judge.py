@@ -14,6 +14,7 @@ from typing import Any
 
 from torchdoctor.checks.ddp import binding, collective, env_knobs, signatures
 from torchdoctor.checks.ddp.signatures import CONSEQUENCE, ROOT
+from torchdoctor.checks.probes import torch_probe
 from torchdoctor.model import Detail, Finding, Fix, Status
 
 RANK_KINDS = {"import_failed", "invalid_device_ordinal", "nccl_unavailable", "env_incomplete"}
@@ -115,6 +116,8 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
             ),
             facts={"status": status},
         )
+    if status == "no_torch":
+        return torch_probe.needs_torch("ModuleNotFoundError: No module named 'torch'")
     plan = dry.get("plan") or {}
     backend = plan.get("backend")
     knobs = env_knobs.findings(env, backend, dry.get("interfaces"))
@@ -125,6 +128,12 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
         return Finding(
             Status.ERROR, f"the dry run reported no rank (status {status!r})", facts=_shown(dry, [])
         )
+    messages = {
+        str((o.record.get("error") or {}).get("message")) for o in outcomes if o.kind == "import_failed"
+    }
+    if len(messages) == 1 and all(o.kind == "import_failed" for o in outcomes):
+        # Every rank fails to import the torch this environment has: torch.build names it.
+        return torch_probe.needs_torch(messages.pop().removeprefix("import torch failed: "))
     findings = _rank_findings(outcomes, dry)
     bound = binding.findings([o.record for o in outcomes], backend)
     if any(o.kind == "duplicate_gpu" for o in outcomes):

@@ -210,11 +210,14 @@ def _not_importable(torch: Mapping[str, Any], nv: Mapping[str, Any], driver: Map
     message = f"{error.get('type')}: {error.get('message')}"
     gpus = nvml.gpus_in(nv)
     if error.get("type") == "ModuleNotFoundError" and not torch.get("candidates"):
-        reason = "torch is not installed in this Python."
+        where = f"Install torch into this environment ({torch.get('executable')})."
         fix = (
-            _install_fix(torch, nv, gpus, reason)
+            _install_fix(torch, nv, gpus, where)
             if _driver_present(nv, driver)
-            else Fix(reason, ("pip install torch --index-url https://download.pytorch.org/whl/cpu",))
+            else Fix(
+                f"{where} Without an NVIDIA driver here, the CPU build is the one that runs.",
+                ("pip install torch --index-url https://download.pytorch.org/whl/cpu",),
+            )
         )
         return Finding(
             Status.FAIL, f"torch is not installed in {torch.get('executable')}", tuple(details), fix

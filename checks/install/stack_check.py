@@ -23,11 +23,7 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     comps = facts["companions"]
     ops = facts["companion_operators"]
     if not torch.get("importable"):
-        return Finding(
-            Status.SKIP,
-            "torch does not import here, so there is no torch process to read (torch.build says why)",
-            facts={"torch": {"importable": False}},
-        )
+        return torch_probe.needs_torch(torch_probe.import_error_text(torch))
     shown = _shown_facts(torch, libs, comps, ops)
     evidence: list[Any] = [*companions_judge.evidence(torch, comps, ops), *_library_evidence(libs)]
     found = [*companions_judge.findings(torch, comps, ops), *libraries_judge.findings(libs)]

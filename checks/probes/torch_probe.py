@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from torchdoctor.model import Finding, Status
+
 
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     facts: dict[str, Any] = {
@@ -48,6 +50,19 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     facts["mps"] = _mps(torch)
     facts.update(_cuda_runtime(torch, compiled=facts["cuda_compiled"]))
     return facts
+
+
+def needs_torch(error: str | None = None) -> Finding:
+    """The verdict of a check that needs torch where torch does not import: a skip, because torch.build
+    already names the cause and its fix; counting it again would make one problem look like several."""
+    why = f" ({error})" if error else ""
+    return Finding(Status.SKIP, f"needs torch, which does not import here{why}: see torch.build")
+
+
+def import_error_text(facts: Mapping[str, Any]) -> str | None:
+    """``ModuleNotFoundError: No module named 'torch'`` from the torch probe's facts, if it failed."""
+    error = facts.get("import_error") or {}
+    return f"{error.get('type')}: {error.get('message')}"[:300] if error else None
 
 
 def os_facts() -> dict[str, Any]:

@@ -312,7 +312,8 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     try:
         import torch
     except Exception as exc:  # a broken torch raises anything from OSError to SystemError
-        facts["reason"] = f"torch cannot be imported ({type(exc).__name__}: {exc})"[:500]
+        facts["torch_error"] = f"{type(exc).__name__}: {exc}"[:300]
+        facts["reason"] = f"torch cannot be imported ({facts['torch_error']})"
         return facts
     facts["torch"] = torch.__version__
     if not torch.cuda.is_available():

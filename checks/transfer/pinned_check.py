@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from torchdoctor.checks import units
+from torchdoctor.checks.probes import torch_probe
 from torchdoctor.checks.transfer import bandwidth_probe, link_bandwidth
 from torchdoctor.model import Finding, Fix, Status
 from torchdoctor.plugin import Check, Option, Probe
@@ -28,6 +29,8 @@ _STATUS = {"pass": Status.PASS, "warn": Status.WARN, "fail": Status.FAIL}
 
 def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     bandwidth = facts["pinned_bandwidth"]
+    if bandwidth.get("torch_error"):
+        return torch_probe.needs_torch(bandwidth["torch_error"])
     if not bandwidth.get("available"):
         return Finding(Status.SKIP, f"no GPU to measure: {bandwidth.get('reason')}")
     devices = list(bandwidth.get("devices") or [])
