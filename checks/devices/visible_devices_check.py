@@ -45,6 +45,7 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     facts_shown["mapping"] = rows
     facts_shown["mapping_source"] = source
     findings = [_issue_finding(issue, raw) for issue in _hides_all_first(resolution.issues)]
+    findings += _mig_findings(parsed, gpus)
     visible = len(rows)
     if source == "driver" and parsed.mode != "mig":
         predicted = [_row(job) for job in job_gpus.job_gpus(nv, {}, env)[0]]
@@ -132,8 +133,8 @@ def _mapping_summary(raw: str | None, rows: Sequence[Mapping[str, Any]], total: 
     return f"CUDA_VISIBLE_DEVICES={raw}: {len(rows)} of {total} GPU(s) visible, {pairs}{more}"
 
 
-def _issue_finding(issue: cvd.CvdIssue, raw: str | None) -> Finding:
-    message = issue.message + (_CPU_FALLBACK if issue.kind == "hides_all" else "")
+def _issue_finding(issue: cvd.CvdIssue, raw: str | None, gpus_here: bool = True) -> Finding:
+    message = issue.message + (_CPU_FALLBACK if issue.kind == "hides_all" and gpus_here else "")
     fix = Fix(
         "Set CUDA_VISIBLE_DEVICES to a comma-separated list of distinct GPU indices or full UUIDs "
         "(nvidia-smi -L prints them), or unset it to use every GPU.",
@@ -185,12 +186,87 @@ def _without_gpus(
     facts_shown: dict[str, Any],
 ) -> Finding:
     why = f"no NVIDIA GPU on this machine (NVML: {nv.get('error') or 'no devices'})"
-    if not parsed.issues:
-        return Finding(Status.SKIP, f"{why}; CUDA_VISIBLE_DEVICES is {shown_value}", facts=facts_shown)
+    issues = [*parsed.issues, *_malformed_uuids(parsed)]
+    if not issues:
+        return Finding(Status.SKIP, f"{why}; {_meaning_here(parsed, shown_value)}", facts=facts_shown)
+    if (parsed.raw or "").strip() in ("-1", ""):
+        # The idioms that hide every GPU on purpose: here there is none to hide.
+        hidden = next(i.message for i in issues if i.kind == "hides_all")
+        return Finding(Status.SKIP, f"{why}; {hidden}", facts=facts_shown)
     combined = Finding.combine(
-        [_issue_finding(issue, parsed.raw) for issue in _hides_all_first(parsed.issues)]
+        [_issue_finding(issue, parsed.raw, gpus_here=False) for issue in _hides_all_first(issues)]
     )
     return Finding(combined.status, combined.summary, (*combined.details, why), combined.fix, facts_shown)
+
+
+_UUID_BODY = frozenset("0123456789abcdefABCDEF-")
+
+
+def _malformed_uuids(parsed: cvd.ParsedCvd) -> list[cvd.CvdIssue]:
+    """GPU- entries that cannot be a UUID prefix: on a GPU machine they would match no GPU."""
+    if parsed.mode != "uuid":
+        return []
+    bad = [(pos, str(item)) for pos, item in enumerate(parsed.items) if not set(str(item)[4:]) <= _UUID_BODY]
+    return [
+        cvd.CvdIssue(
+            "malformed_uuid",
+            pos,
+            item,
+            f"entry {pos} {item!r} is not a GPU UUID: after 'GPU-' come hex digits and dashes, as "
+            "`nvidia-smi -L` prints them, so on a GPU machine it would match no GPU",
+        )
+        for pos, item in bad
+    ]
+
+
+def _meaning_here(parsed: cvd.ParsedCvd, shown_value: str) -> str:
+    """What the value would select, said where there is no GPU to select (so nothing is wrong here)."""
+    if parsed.mode == "uuid":
+        return (
+            f"CUDA_VISIBLE_DEVICES={shown_value} selects GPUs by UUID, which is well formed; "
+            "there is no GPU here to match it against"
+        )
+    if parsed.mode == "mig":
+        return (
+            f"CUDA_VISIBLE_DEVICES={shown_value} selects a MIG instance; there is no GPU here to "
+            "match it against"
+        )
+    return f"CUDA_VISIBLE_DEVICES is {shown_value}"
+
+
+def _mig_findings(parsed: cvd.ParsedCvd, gpus: Sequence[Mapping[str, Any]]) -> list[Finding]:
+    """A MIG- value is only useful where a GPU has MIG enabled and that instance exists."""
+    if parsed.mode != "mig" or not parsed.items:
+        return []
+    wanted = str(parsed.items[0])
+    instances = [str(m.get("uuid")) for g in gpus for m in g.get("mig_devices") or []]
+    fix = Fix(
+        "Name a MIG instance this machine has (nvidia-smi -L lists them under their GPU), or select "
+        "whole GPUs by index or GPU- UUID.",
+        ("nvidia-smi -L",),
+    )
+    if not any(g.get("mig_mode") for g in gpus):
+        return [
+            Finding(
+                Status.WARN,
+                f"CUDA_VISIBLE_DEVICES={wanted!r} names a MIG instance, but no GPU here has MIG "
+                "enabled: the job sees no GPU" + _CPU_FALLBACK,
+                (),
+                fix,
+            )
+        ]
+    legacy = wanted.startswith("MIG-GPU-")  # MIG-GPU-<uuid>/<gi>/<ci>, before driver R470
+    if not legacy and not any(uuid.startswith(wanted) for uuid in instances):
+        return [
+            Finding(
+                Status.WARN,
+                f"CUDA_VISIBLE_DEVICES={wanted!r} matches none of this machine's {len(instances)} MIG "
+                "instance(s): the job sees no GPU" + _CPU_FALLBACK,
+                tuple(instances),
+                fix,
+            )
+        ]
+    return []
 
 
 CHECK = Check(

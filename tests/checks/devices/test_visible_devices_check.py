@@ -139,7 +139,7 @@ def test_no_gpu_and_unset_is_a_skip_with_the_reason(machine: str) -> None:
     assert "no NVIDIA GPU" in verdict.summary
 
 
-@pytest.mark.parametrize(("value", "kind"), [("0,0", "duplicate"), ("0 1", "separator"), ("-1", "hides_all")])
+@pytest.mark.parametrize(("value", "kind"), [("0,0", "duplicate"), ("0 1", "separator")])
 def test_a_malformed_value_is_flagged_even_without_a_gpu(value: str, kind: str) -> None:
     verdict = judge("laptop_no_driver.json", {"CUDA_VISIBLE_DEVICES": value})
     assert verdict.status is Status.WARN
@@ -150,3 +150,51 @@ def test_a_well_formed_value_without_a_gpu_is_a_skip() -> None:
     verdict = judge("laptop_no_driver.json", {"CUDA_VISIBLE_DEVICES": "0,1"})
     assert verdict.status is Status.SKIP
     assert "'0,1'" in verdict.summary
+
+
+def _without_gpus(value: str) -> Any:
+    facts = fixture_facts("laptop_no_driver.json")
+    facts["env"]["variables"]["CUDA_VISIBLE_DEVICES"] = value
+    return CHECK.judge({p.name: facts[p.name] for p in CHECK.probes}, {})
+
+
+@pytest.mark.parametrize("value", ["0,0", "0 1", "1,x", "GPU-zz"])
+def test_on_a_machine_without_gpus_a_mistake_warns_without_claiming_a_cpu_fallback(value: str) -> None:
+    verdict = _without_gpus(value)
+    assert verdict.status is Status.WARN
+    assert "silently runs on the CPU" not in verdict.summary + " ".join(map(str, verdict.details))
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("GPU-7e2b9c10", "selects GPUs by UUID, which is well formed; there is no GPU here to match it"),
+        ("MIG-4c0e5a3b-5f2a-5c7e-9d3b-1a2b3c4d5e6f", "selects a MIG instance; there is no GPU here"),
+        ("-1", "'-1' is the common idiom to hide all GPUs"),
+        ("", "is set but empty"),
+    ],
+)
+def test_on_a_machine_without_gpus_uuid_mig_and_hiding_values_skip_saying_what_they_mean(
+    value: str, said: str
+) -> None:
+    verdict = _without_gpus(value)
+    assert verdict.status is Status.SKIP
+    assert said in verdict.summary
+
+
+def test_a_mig_value_on_gpus_without_mig_hides_every_gpu() -> None:
+    facts = fixture_facts("h100x8_cvd_2_3.json")
+    facts["env"]["variables"]["CUDA_VISIBLE_DEVICES"] = "MIG-4c0e5a3b-5f2a-5c7e-9d3b-1a2b3c4d5e6f"
+    facts["cuda_driver"] = {**facts["cuda_driver"], "device_count": 0, "devices": []}
+    verdict = CHECK.judge({p.name: facts[p.name] for p in CHECK.probes}, {})
+    assert verdict.status is Status.WARN
+    assert "names a MIG instance, but no GPU here has MIG enabled" in verdict.summary
+
+
+def test_a_mig_value_naming_no_instance_of_a_mig_gpu_warns() -> None:
+    facts = fixture_facts("a100_mig_1g10gb.json")
+    facts["env"]["variables"]["CUDA_VISIBLE_DEVICES"] = "MIG-00000000-1111-2222-3333-444444444444"
+    facts["cuda_driver"] = {**facts["cuda_driver"], "device_count": 0, "devices": []}
+    verdict = CHECK.judge({p.name: facts[p.name] for p in CHECK.probes}, {})
+    assert verdict.status is Status.WARN
+    assert "matches none of this machine's 2 MIG instance(s)" in verdict.summary
