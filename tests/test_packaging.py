@@ -62,6 +62,20 @@ def test_an_install_finds_and_loads_the_built_in_checks(tmp_path: Path, editable
     )
     assert result.returncode == 0, result.stderr
     assert validated_report(result.stdout)["summary"]["total"] >= 2
+    # From the source folder itself, `python -m torchdoctor` finds ./torchdoctor first (as torchrun's
+    # `-m torchdoctor cluster` does): it must still run the installed checks.
+    from_source = subprocess.run(
+        [python, "-m", "torchdoctor", "check", "--json", "--only", "torch.build"],
+        cwd=source,
+        capture_output=True,
+        text=True,
+        env=cli_env(),
+        timeout=120,
+        check=False,
+    )
+    assert from_source.returncode == 0, from_source.stderr
+    (verdict,) = validated_report(from_source.stdout)["verdicts"]
+    assert verdict["status"] == "pass", verdict
 
 
 def test_the_wheel_carries_the_schema_and_the_type_marker(tmp_path: Path) -> None:
