@@ -98,6 +98,8 @@ def test_format_html_without_o_writes_torchdoctor_report_html(tmp_path: Path) ->
     text = (tmp_path / "torchdoctor-report.html").read_text()
     assert text.startswith("<!DOCTYPE html>")
     assert "torch.build" in text and "CPU-only build" in text
+    assert re.search(r"<title>torchdoctor report: &lt;host&gt;, \d{4}-\d\d-\d\dT[\d:]+Z</title>", text)
+    assert not re.search(r"""(src|href)=["']?https?:|url\(|@import""", text)
 
 
 def test_preview_prints_what_would_be_shared_and_writes_nothing(tmp_path: Path) -> None:
@@ -105,6 +107,8 @@ def test_preview_prints_what_would_be_shared_and_writes_nothing(tmp_path: Path) 
     assert result.returncode == exitcodes.OK, result.stderr
     assert result.stdout.startswith("<svg")
     assert list(tmp_path.iterdir()) == []
+    # self-contained: rich's SVG would load its font from a CDN
+    assert not re.search(r"""url\((?!#)|@import|@font-face|(src|href)=["']?https?:""", result.stdout)
 
 
 @pytest.mark.parametrize(

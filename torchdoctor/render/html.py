@@ -6,7 +6,9 @@ facts behind it as small tables. Both formats come from one recorded rich consol
 
 from __future__ import annotations
 
+import html
 import io
+import re
 
 from rich.console import Console
 from rich.table import Table
@@ -65,9 +67,38 @@ def _section_table(section: ticket.Section) -> Table:
     return facts
 
 
+# rich's own page, with a title; every style inline, nothing loaded from anywhere.
+_HTML_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<title>{title}</title>
+<style>
+{{stylesheet}}
+body {{{{
+    color: {{foreground}};
+    background-color: {{background}};
+}}}}
+</style>
+</head>
+<body>
+    <pre style="font-family:Menlo,'DejaVu Sans Mono',consolas,monospace"><code>{{code}}</code></pre>
+</body>
+</html>
+"""
+# rich's SVG loads the Fira Code web font from a CDN; a report is self-contained, so local fonts only.
+_FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}\s*")
+
+
 def render_html(report: Report) -> str:
-    return _recorded(report).export_html(inline_styles=True)
+    page = _HTML_PAGE.format(title=html.escape(_title(report)))
+    return _recorded(report).export_html(inline_styles=True, code_format=page)
 
 
 def render_svg(report: Report) -> str:
-    return _recorded(report).export_svg(title=TITLE)
+    return _FONT_FACE.sub("", _recorded(report).export_svg(title=_title(report)))
+
+
+def _title(report: Report) -> str:
+    host = report.host.get("hostname") or "unknown host"
+    return f"{TITLE}: {host}, {report.created_at}"
