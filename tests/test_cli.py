@@ -316,3 +316,10 @@ def test_a_torch_folder_in_the_current_directory_is_reported_not_imported(tmp_pa
     build = validated_report(result.stdout)["verdicts"][0]
     assert build["status"] == "warn"
     assert str(tmp_path / "torch") in build["summary"]
+
+
+def test_a_bare_torchdoctor_prints_its_help_not_an_error() -> None:
+    result = run_cli()
+    assert result.returncode == exitcodes.OK
+    assert result.stdout.startswith("Usage: torchdoctor [OPTIONS] COMMAND [ARGS]...")
+    assert "check" in result.stdout and result.stderr == ""
