@@ -5,11 +5,11 @@
 Reads SMOKE_DIR/check.json (``torchdoctor check --json``) and SMOKE_DIR/workload/snapshot.pickle,
 and writes to SMOKE_DIR/fixtures/:
 
-- ``<gpu>x<n>_recorded.json``: the facts of every probe, in the format of tests/fixtures;
+- ``<gpu>x<n>_recorded.json``: the saved report itself, its verdicts included, as a fixture;
 - ``<gpu>_fragmenting_workload.json``: the same machine's env and nvml facts and the snapshot of
   bench/fragmenting_workload.py (stack frames dropped; the summary needs none).
 
-Each file's "source" line says where and when it was recorded. Copy them to tests/fixtures/.
+Each file's ``fixture`` says it was recorded, when, and by which command. Copy them to tests/fixtures/.
 """
 
 from __future__ import annotations
@@ -50,15 +50,25 @@ def main(smoke: Path) -> int:
     )
     out = smoke / "fixtures"
     out.mkdir(exist_ok=True)
-    recorded = {"source": f"{where}: the facts of torchdoctor check --json, unedited.", "facts": facts}
+    made = {"made": "recorded", "date": report["created_at"], "command": "bench/gpu_smoke.sh OUT_DIR"}
+    recorded = {
+        **report,
+        "fixture": {**made, "source": f"{where}: the report of torchdoctor check --json, unedited."},
+    }
     (out / f"{machine}_recorded.json").write_text(json.dumps(recorded, indent=1) + "\n")
     snapshot_path = smoke / "workload" / "snapshot.pickle"
     if snapshot_path.exists():
         snapshot = _without_frames(allocator_snapshot.load(snapshot_path))
         workload = {
-            "source": f"{where}: the allocator snapshot of bench/fragmenting_workload.py (interleaved 20 MiB "
-            "lifetimes in 64 MiB segments, then a 40 MiB request under a memory cap), stack frames dropped.",
+            **report,
+            "fixture": {
+                **made,
+                "source": f"{where}: the allocator snapshot of bench/fragmenting_workload.py (interleaved "
+                "20 MiB lifetimes in 64 MiB segments, then a 40 MiB request under a memory cap), stack "
+                "frames dropped.",
+            },
             "facts": {"env": facts.get("env") or {"variables": {}}, "nvml": nv},
+            "verdicts": [],
             "snapshot": snapshot,
         }
         (out / f"{_slug(name)}_fragmenting_workload.json").write_text(json.dumps(workload, indent=1) + "\n")

@@ -171,9 +171,9 @@ def python_without_torch(root: Path, fake_torch: str | None = None) -> str:
 
 
 def fixture_facts(name: str) -> dict[str, Any]:
-    """The facts of a recorded machine in tests/fixtures (each file says where its numbers come from)."""
+    """The facts of a machine in tests/fixtures (each file says how it was made: ``fixture.made``)."""
     data = json.loads((FIXTURES / name).read_text())
-    assert data.get("source"), f"{name} must say where its numbers come from"
+    assert (data.get("fixture") or {}).get("source"), f"{name} must say where its numbers come from"
     facts: dict[str, Any] = data["facts"]
     return facts
 

@@ -58,7 +58,10 @@ def torch_keys() -> dict[str, Any]:
     libc10_hip (the device allocator's), so a name missing there is one this torch does not accept.
     ``device`` is None for a build without a device library (CPU-only).
     """
-    spec = importlib.util.find_spec("torch")
+    try:
+        spec = importlib.util.find_spec("torch")
+    except (ImportError, ValueError):  # a torch module without a spec (replaced in sys.modules)
+        spec = None
     locations = list(spec.submodule_search_locations or ()) if spec is not None else []
     if not locations:
         return {"common": None, "device": None, "libraries": []}
