@@ -10,6 +10,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from torchdoctor.plugin import Probe
 from torchdoctor.redact import REDACTED, is_secret_name, strip_secrets
 
 RELEVANT_PREFIXES = (
@@ -70,3 +71,7 @@ def relevant(environ: Mapping[str, str] | None = None) -> dict[str, str]:
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     """The ``env`` probe: relevant variables as the worker (and so the user's job) sees them."""
     return {"variables": relevant()}
+
+
+PROBE = Probe.of("env", probe)
+"""The ``env`` probe, as every check that reads the environment names it."""

@@ -27,6 +27,10 @@ class InputError(ValueError):
     """An input torchdoctor refuses or cannot read; the message is one line naming it."""
 
 
+def _article(noun: str) -> str:
+    return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
+
+
 def _size_text(n: int) -> str:
     return f"{n / 2**20:.0f} MiB" if n >= 2**20 else f"{n} bytes"
 
@@ -38,15 +42,17 @@ def read_file(path: Path, max_bytes: int = MAX_REPORT_BYTES, what: str = "file")
     except FileNotFoundError:
         raise InputError(f"{path} does not exist") from None
     except IsADirectoryError:
-        raise InputError(f"{path} is a folder, not a {what}") from None
+        raise InputError(f"{path} is a folder, not {_article(what)}") from None
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise InputError(f"{path} is a folder, not a {what}")
+            raise InputError(f"{path} is a folder, not {_article(what)}")
         if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"{path} is not a regular file (a pipe, socket or device): give a {what}")
+            raise InputError(
+                f"{path} is not a regular file (a pipe, socket or device): give {_article(what)}"
+            )
         if info.st_size > max_bytes:
             raise InputError(
                 f"{path} is {_size_text(info.st_size)}, more than the {_size_text(max_bytes)} "

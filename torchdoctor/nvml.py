@@ -21,6 +21,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from torchdoctor.plugin import Probe
+
 BACKEND_ENV = "TORCHDOCTOR_NVML_BACKEND"
 T = TypeVar("T")
 
@@ -380,3 +382,7 @@ def gpus_in(facts: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     """The ``nvml`` probe: what NVML says about the driver and every GPU (CUDA_VISIBLE_DEVICES ignored)."""
     return query().to_json()
+
+
+PROBE = Probe.of("nvml", probe)
+"""The ``nvml`` probe, as every check that needs NVML's facts names it."""

@@ -15,6 +15,8 @@ from urllib.parse import unquote, urlsplit
 
 from packaging.utils import canonicalize_name
 
+from torchdoctor.plugin import Probe
+
 # Distributions that change what torch does or which kernels run, by normalized name (PEP 503).
 TORCH_STACK = frozenset(
     {
@@ -90,3 +92,6 @@ def install_source(name: str) -> str | None:
     if url.startswith("file://"):
         return unquote(urlsplit(url).path)
     return url
+
+
+PROBE = Probe.of("installed_packages", probe)

@@ -17,13 +17,12 @@ from typing import Any
 from torchdoctor import doctor, envvars, nvml, registry, runner
 from torchdoctor import packages as installed_packages
 from torchdoctor.model import Report, Status
-from torchdoctor.plugin import Probe
 from torchdoctor.registry import Loaded
 
 OWN_PROBES = (
-    Probe.of("nvml", nvml.probe),
-    Probe.of("env", envvars.probe),
-    Probe.of("installed_packages", installed_packages.probe),
+    nvml.PROBE,
+    envvars.PROBE,
+    installed_packages.PROBE,
 )
 CHECK_PROBES = ("torch", "cuda_driver")
 """Probes of the installed checks whose facts every ticket carries: the torch build, the driver's GPUs."""

@@ -15,7 +15,7 @@ from torchdoctor import envvars, nvml
 from torchdoctor.checks.devices import cvd, job_gpus
 from torchdoctor.checks.probes import cuda_driver_probe
 from torchdoctor.model import Finding, Fix, Status
-from torchdoctor.plugin import Check, Probe
+from torchdoctor.plugin import Check
 
 _CPU_FALLBACK = " (training silently runs on the CPU)"
 
@@ -273,9 +273,9 @@ CHECK = Check(
     id="cuda.visible_devices",
     title="CUDA_VISIBLE_DEVICES mapping",
     probes=(
-        Probe.of("env", envvars.probe),
-        Probe.of("nvml", nvml.probe),
-        Probe.of("cuda_driver", cuda_driver_probe.probe),
+        envvars.PROBE,
+        nvml.PROBE,
+        cuda_driver_probe.PROBE,
     ),
     judge=judge,
     order=20,

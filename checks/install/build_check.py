@@ -16,7 +16,7 @@ from torchdoctor import nvml
 from torchdoctor.checks.install import cuda_compat
 from torchdoctor.checks.probes import cuda_driver_probe, torch_probe
 from torchdoctor.model import Finding, Fix, Status
-from torchdoctor.plugin import Check, Probe
+from torchdoctor.plugin import Check
 
 _MPS_MACOS_FLOOR = (14, 0)  # torch >= 2.9 needs macOS 14 for MPS (pytorch#163515)
 
@@ -433,9 +433,9 @@ CHECK = Check(
     id="torch.build",
     title="PyTorch build",
     probes=(
-        Probe.of("torch", torch_probe.probe),
-        Probe.of("nvml", nvml.probe),
-        Probe.of("cuda_driver", cuda_driver_probe.probe),
+        torch_probe.PROBE,
+        nvml.PROBE,
+        cuda_driver_probe.PROBE,
     ),
     judge=judge,
     order=10,

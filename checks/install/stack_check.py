@@ -73,7 +73,7 @@ CHECK = Check(
     id="torch.stack",
     title="torch and its libraries",
     probes=(
-        Probe.of("torch", torch_probe.probe),
+        torch_probe.PROBE,
         Probe.of("loaded_libraries", libraries_probe.probe),
         Probe.of("companions", companions_probe.probe),
         Probe.of("companion_operators", companions_probe.operators_probe),

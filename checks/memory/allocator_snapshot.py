@@ -21,6 +21,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from torchdoctor import inputs
+
+MAX_SNAPSHOT_BYTES = 512 * 2**20
+"""The largest snapshot file read (a snapshot of a big job with its history is tens of MiB)."""
+
 _ZIP_MAGIC = b"PK\x03\x04"  # torch.save() writes a zip archive
 _SEGMENT_KEYS = ("total_size", "blocks")
 _DEFAULT_POOL = (0, 0)
@@ -73,16 +78,11 @@ def loads(data: bytes, label: str = "the snapshot") -> dict[str, Any]:
 def load(path: Path | str) -> dict[str, Any]:
     """The snapshot in ``path``; :class:`SnapshotError` with a one-line message when it cannot be judged."""
     path = Path(path)
-    label = f"allocator snapshot {path}"
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise SnapshotError(f"{label}: no such file") from None
-    except IsADirectoryError:
-        raise SnapshotError(f"{label} is a directory, not a file") from None
-    except OSError as exc:
-        raise SnapshotError(f"cannot read {label}: {exc.strerror or exc}") from None
-    return loads(data, label)
+        data = inputs.read_file(path, MAX_SNAPSHOT_BYTES, "allocator snapshot")
+    except inputs.InputError as exc:
+        raise SnapshotError(f"allocator snapshot: {exc}") from None
+    return loads(data, f"allocator snapshot {path}")
 
 
 def _as_snapshot(obj: Any, label: str) -> dict[str, Any]:

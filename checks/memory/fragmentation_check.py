@@ -366,8 +366,8 @@ CHECK = Check(
     id="gpu.fragmentation",
     title="GPU allocator fragmentation",
     probes=(
-        Probe.of("env", envvars.probe),
-        Probe.of("nvml", nvml.probe),
+        envvars.PROBE,
+        nvml.PROBE,
         Probe.of("allocator", allocator_probe.probe),
     ),
     judge=judge,

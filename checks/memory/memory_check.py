@@ -339,9 +339,9 @@ CHECK = Check(
     id="gpu.memory",
     title="GPU memory",
     probes=(
-        Probe.of("env", envvars.probe),
-        Probe.of("nvml", nvml.probe),
-        Probe.of("cuda_driver", cuda_driver_probe.probe),
+        envvars.PROBE,
+        nvml.PROBE,
+        cuda_driver_probe.PROBE,
         Probe.of("gpu_processes", gpu_processes_probe.probe),
     ),
     judge=judge,

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from torchdoctor.plugin import Probe
+
 CUDA_SUCCESS = 0
 CUDA_ERROR_NO_DEVICE = 100
 _ATTR_CC_MAJOR = 75
@@ -130,3 +132,7 @@ def _device(lib: Any, ordinal: int) -> dict[str, Any]:
     ):
         info["capability"] = [major.value, minor.value]
     return info
+
+
+PROBE = Probe.of("cuda_driver", probe)
+"""The ``cuda_driver`` probe, shared by every check that needs the driver's view."""

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from torchdoctor.model import Finding, Status
+from torchdoctor.plugin import Probe
 
 
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -217,3 +218,7 @@ def _device(torch: Any, index: int) -> dict[str, Any]:
         dev = int(getattr(props, "pci_device_id", 0))
         device["pci_bus_id"] = f"{domain:08X}:{int(bus):02X}:{dev:02X}.0"
     return device
+
+
+PROBE = Probe.of("torch", probe)
+"""The ``torch`` probe, shared by every check that needs torch's facts (it runs once)."""

@@ -154,11 +154,17 @@ def test_a_torch_save_archive_is_named_as_such(tmp_path: Path) -> None:
         allocator_snapshot.load(path)
 
 
-def test_missing_files_and_directories_are_clear_errors(tmp_path: Path) -> None:
-    with pytest.raises(SnapshotError, match="no such file"):
+def test_missing_files_folders_and_devices_are_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(SnapshotError, match=r"missing\.pickle does not exist"):
         allocator_snapshot.load(tmp_path / "missing.pickle")
-    with pytest.raises(SnapshotError, match="is a directory"):
+    with pytest.raises(SnapshotError, match="is a folder, not an allocator snapshot"):
         allocator_snapshot.load(tmp_path)
+    with pytest.raises(SnapshotError, match=r"/dev/zero is not a regular file"):
+        allocator_snapshot.load("/dev/zero")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(SnapshotError, match="is not a regular file"):
+        allocator_snapshot.load(fifo)  # no writer: reading it would block for ever
 
 
 # -- the summary -----------------------------------------------------------------------------------

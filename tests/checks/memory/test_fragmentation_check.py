@@ -223,7 +223,7 @@ def test_a_snapshot_that_cannot_be_read_at_probe_time_is_an_error(tmp_path: Path
     verdict = CHECK.judge(facts, {})
 
     assert verdict.status is Status.ERROR
-    assert "no such file" in verdict.summary
+    assert "gone.pickle does not exist" in verdict.summary
 
 
 # -- facts from inside a job (torchdoctor.memory_report) ------------------------------------------
