@@ -1,7 +1,7 @@
 """torchdoctor: an environment doctor for PyTorch.
 
 The plugin API is re-exported here: a third-party check needs only
-``from torchdoctor import Check, Probe, Finding, Fix, Status``. The in-process
+``from torchdoctor import Check, Option, Probe, Finding, Fix, Status``. The in-process
 helpers ``memory_report`` and ``audit`` are imported on first use, so that
 importing torchdoctor stays light.
 """
@@ -11,11 +11,22 @@ from typing import Any
 
 from torchdoctor._version import __version__
 from torchdoctor.model import Finding, Fix, Status, Verdict
-from torchdoctor.plugin import Check, Probe
+from torchdoctor.plugin import Check, Option, Probe
 
 _LAZY = {"memory_report": "torchdoctor.allocator_report", "audit": "torchdoctor.module_audit"}
 
-__all__ = ["Check", "Finding", "Fix", "Probe", "Status", "Verdict", "__version__", "audit", "memory_report"]
+__all__ = [
+    "Check",
+    "Finding",
+    "Fix",
+    "Option",
+    "Probe",
+    "Status",
+    "Verdict",
+    "__version__",
+    "audit",
+    "memory_report",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -194,4 +194,4 @@ def _regular_file(option: Option, path: Path) -> Path:
             f"{option.flag}: {path} is {info.st_size / 2**20:.0f} MiB, more than the "
             f"{MAX_OPTION_FILE_BYTES // 2**20} MiB torchdoctor reads"
         )
-    return path.resolve()
+    return path

@@ -7,6 +7,8 @@ import copy
 import json
 import os
 import pickle
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -260,3 +262,11 @@ def test_external_fragmentation_is_one_minus_largest_over_free() -> None:
     assert allocator_snapshot.fragmentation(42, 168) == 0.75
     assert allocator_snapshot.fragmentation(10, 10) == 0.0
     assert allocator_snapshot.fragmentation(0, 0) == 0.0
+
+
+def test_the_snapshot_files_are_what_their_build_script_writes() -> None:
+    build = Path(__file__).resolve().parents[2] / "snapshots" / "build.py"
+    result = subprocess.run(
+        [sys.executable, str(build), "--check"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
