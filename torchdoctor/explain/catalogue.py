@@ -84,6 +84,14 @@ def explain_in_worker(text: str, call: Callable[[dict[str, object]], dict[str, o
 
 
 def match_here(text: str, entries: Sequence[Entry]) -> list[dict[str, object]]:
+    """The explanations of ``text``; a text that is an entry's id (``torchdoctor explain load.map_location``,
+    as ``torchdoctor lint --show-fixes`` refers to them) is that entry."""
     from torchdoctor.explain.matcher import explain
 
+    named = [e for e in entries if e.id == text.strip()]
+    if named:
+        entry = named[0]
+        return [
+            Explanation(entry.id, entry.title, entry.id, 0, (), entry.cause, entry.fix, entry.check).to_json()
+        ]
     return [e.to_json() for e in explain(text, entries)]

@@ -1,30 +1,83 @@
 """Match a text against catalogue entries: every entry that recognises something, the last error first.
 
+A pasted text is a message, a traceback or a whole log. Before matching, terminal colours (ANSI escapes)
+are removed and the lines that are source code rather than messages are blanked: a traceback's
+``File "..."`` lines and the source line under each, the source line Python prints under a warning, and
+``raise ...`` lines, so that ``raise RuntimeError("Distributed package doesn't have NCCL ...")`` never
+stands for the error it raises. Blanking keeps every offset, so positions and lines stay those of the text.
+
 In a traceback the last recognised error is the one that stopped the program, so it leads; the others
-follow as "also in this text". Pure: no I/O; the catalogue is passed in.
+follow as "also in this text". Each explanation quotes the line of its entry's last match. Pure: no I/O;
+the catalogue is passed in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from torchdoctor.explain.model import Analysis, Entry, Explanation
+
+MAX_LINE = 160
+"""The longest quoted line; a longer one is cut around the match."""
+
+# Terminal escapes: CSI (colours, cursor moves), OSC up to its terminator (hyperlinks), character-set
+# designations, two-byte ESC codes.
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]{0,2000}(?:\x07|\x1b\\)|\x1b[()*+][0-9A-Za-z]|\x1b[@-Z\\-_]"
+)
+_FRAME = re.compile(r'File "[^"\n]*", line \d+')
+_WARNING = re.compile(r"\.pyw?:\d+: \w*Warning: [^\n]")
+# Source lines that carry no frame of their own: `raise` statements, rich's boxed frames (│ 1013 │ ...),
+# IPython's arrow lines (---> 45 ...).
+_SOURCE = re.compile(
+    r"^[ \t>]*raise \w|^[^\n│]*│[ \t]*(?:❱[ \t]*)?\d+[ \t]*│|^[ \t]*-+>[ \t]*\d+ ", re.MULTILINE
+)
+_ERROR_HEADER = re.compile(r"(?<![\w.])[\w.]*(?:Error|Exception|Warning):")
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A text made ready for matching: ``clean`` to quote from, ``searchable`` (same length) to match."""
+
+    clean: str
+    searchable: str
+
+
+def prepare(text: str) -> Prepared:
+    """The text without terminal escapes and with one kind of line end; code lines blanked for matching."""
+    clean = _ANSI.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
+    spans = sorted(set(_code_lines(clean)))
+    if not spans:
+        return Prepared(clean, clean)
+    parts: list[str] = []
+    done = 0
+    for start, end in spans:
+        if start < done:
+            continue
+        parts += [clean[done:start], " " * (end - start)]
+        done = end
+    parts.append(clean[done:])
+    return Prepared(clean, "".join(parts))
 
 
 def explain(text: str, entries: Sequence[Entry]) -> list[Explanation]:
     """Every entry that recognises something in ``text``, the last error in the text first."""
+    prepared = prepare(text)
+    folded = prepared.searchable.casefold()
     found = []
     for entry in entries:
-        match = entry.first_match(text)
+        match = entry.last_match(prepared.searchable, folded)
         if match is None:
             continue
-        analysis = entry.analyse(text) if entry.analyse else Analysis()
+        analysis = _analyse(entry, prepared.searchable)
         found.append(
             Explanation(
                 id=entry.id,
                 title=entry.title,
-                line=_line_at(text, match.start()),
-                position=_last_position(entry, text),
+                line=quote(prepared.clean, _anchor(entry, prepared.searchable, match)),
+                position=match.start(),
                 evidence=analysis.evidence,
                 cause=analysis.cause or entry.cause,
                 fix=analysis.fix or entry.fix,
@@ -34,12 +87,81 @@ def explain(text: str, entries: Sequence[Entry]) -> list[Explanation]:
     return sorted(found, key=lambda e: e.position, reverse=True)
 
 
-def _last_position(entry: Entry, text: str) -> int:
-    return max(m.start() for p in entry.compiled for m in p.finditer(text))
+def quote(text: str, position: int) -> str:
+    """The line of ``text`` at ``position``, with a bare ``SomeError:`` line above it joined in front; a
+    line longer than MAX_LINE is cut to a window that shows ``position``, from the error name before it
+    where that fits."""
+    start, end = _line_at(text, position)
+    raw = text[start:end]
+    line = raw.strip()
+    column = position - start - (len(raw) - len(raw.lstrip()))
+    if start > 0:
+        above = text[_line_at(text, start - 1)[0] : start - 1].strip()
+        if _ERROR_HEADER.fullmatch(above):
+            line, column = f"{above} {line}", column + len(above) + 1
+    if len(line) <= MAX_LINE:
+        return line
+    begin = 0 if column < MAX_LINE - 40 else _window_start(line, column)
+    prefix = "..." if begin else ""
+    rest, room = line[begin:], MAX_LINE - len(prefix)
+    return prefix + (rest if len(rest) <= room else rest[: room - 3] + "...")
 
 
-def _line_at(text: str, position: int) -> str:
-    start = text.rfind("\n", 0, position) + 1
+def _window_start(line: str, column: int) -> int:
+    """Where a window of a long line showing ``column`` starts: at the error name before it
+    (``RuntimeError:``) when the window still reaches well past ``column``, else a little before it."""
+    names = [m.start() for m in _ERROR_HEADER.finditer(line, max(column - (MAX_LINE - 60), 0), column)]
+    return names[-1] if names else column - 40
+
+
+def _anchor(entry: Entry, text: str, match: re.Match[str]) -> int:
+    """The first place on the last match's line (up to a quoted line's length before it) where the entry
+    recognises something: a message that several patterns recognise is quoted from its beginning."""
+    start, end = _line_at(text, match.start())
+    start = max(start, match.start() - MAX_LINE)
+    found = (m.start() for p in entry.compiled if (m := p.search(text, start, end)) is not None)
+    return min(found, default=match.start())
+
+
+def _analyse(entry: Entry, text: str) -> Analysis:
+    if entry.analyse is None:
+        return Analysis()
+    try:
+        return entry.analyse(text)
+    except Exception:  # an analysis that trips on an odd text must not cost the explanation itself
+        return Analysis()
+
+
+def _code_lines(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of every line of ``text`` that is source code or a traceback frame, not a message."""
+    for frame in _FRAME.finditer(text):
+        start, end = _line_at(text, frame.start())
+        yield start, end
+        below = _source_below(text, end, text[start : frame.start()])
+        if below is not None:
+            yield below
+    for warning in _WARNING.finditer(text):
+        _, end = _line_at(text, warning.start())
+        below = _source_below(text, end, "")
+        if below is not None:
+            yield below
+    for source in _SOURCE.finditer(text):
+        yield _line_at(text, source.start())
+
+
+def _source_below(text: str, end: int, lead: str) -> tuple[int, int] | None:
+    """The line after the one ending at ``end`` when it is Python's source line under a frame or a warning:
+    the same log prefix as the line above (``lead`` up to the frame), then two more columns of indent."""
+    if end >= len(text):
+        return None
+    start, stop = _line_at(text, end + 1)
+    line, prefix = text[start:stop], lead.rstrip()
+    indent = len(lead) + 2
+    if line.startswith(prefix) and len(line) > indent and line[len(prefix) : indent].isspace():
+        return start, stop
+    return None
+
+
+def _line_at(text: str, position: int) -> tuple[int, int]:
     end = text.find("\n", position)
-    line = text[start : end if end != -1 else len(text)].strip()
-    return line if len(line) <= 160 else line[:157] + "..."
+    return text.rfind("\n", 0, position) + 1, len(text) if end == -1 else end

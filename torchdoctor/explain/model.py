@@ -7,12 +7,77 @@ on), a plugin adds its own the same way.
 
 from __future__ import annotations
 
+import collections
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from torchdoctor.model import Fix
+
+
+def _pattern_parser() -> tuple[ModuleType | None, ModuleType | None]:
+    """CPython's own pattern parser (the one re.compile uses): only a speed-up, never needed for a result;
+    on another Python every pattern simply runs on every text."""
+    try:
+        import re._constants as constants
+        import re._parser as parser
+    except ImportError:
+        return None, None
+    return constants, parser
+
+
+sre, sre_parse = _pattern_parser()
+
+
+def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The last match of ``pattern`` in ``text``: in a log, the last message is the one that counts."""
+    return _last_in(pattern, text, 0, len(text))
+
+
+def required_text(pattern: str) -> tuple[str, ...]:
+    """Casefolded plain text of which every match of ``pattern`` contains at least one piece (one piece, or
+    one per branch of a top-level alternation); () where there is none to be sure of.
+
+    A text that contains none of the pieces cannot match, so the pattern is not run on it: a substring test
+    is far cheaper than a case-insensitive regular expression over a long log.
+    """
+    if sre is None or sre_parse is None:
+        return ()
+    try:
+        items = list(sre_parse.parse(pattern, re.IGNORECASE))
+    except (re.error, TypeError, ValueError):
+        return ()
+    if len(items) == 1 and items[0][0] is sre.BRANCH:
+        pieces = tuple(_longest_literal(branch) for branch in items[0][1][1])
+        return pieces if all(pieces) else ()
+    piece = _longest_literal(items)
+    return (piece,) if piece else ()
+
+
+def _longest_literal(items: Iterable[Any]) -> str:
+    assert sre is not None
+    zero_width = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+    runs, current = [""], []
+    for op, value in _inline(items):
+        if op is sre.LITERAL:
+            current.append(chr(value))
+        elif op not in zero_width:  # a lookaround or \b between two characters keeps them adjacent
+            runs.append("".join(current))
+            current = []
+    runs.append("".join(current))
+    return max(runs, key=len).casefold()
+
+
+def _inline(items: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
+    """The items of a pattern with its groups opened (a group that is not repeated is matched in line)."""
+    assert sre is not None
+    for op, value in items:
+        if op is sre.SUBPATTERN:
+            yield from _inline(value[3])
+        else:
+            yield op, value
 
 
 @dataclass(frozen=True)
@@ -37,13 +102,51 @@ class Entry:
     """Where the message text comes from (torch source, a research note, an issue)."""
     analyse: Callable[[str], Analysis] | None = None
     compiled: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
+    required: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
+    """For each pattern, the text one piece of which a match contains (:func:`required_text`)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "compiled", tuple(re.compile(p, re.IGNORECASE) for p in self.patterns))
+        object.__setattr__(self, "required", tuple(required_text(p) for p in self.patterns))
 
     def first_match(self, text: str) -> re.Match[str] | None:
         matches = [m for m in (p.search(text) for p in self.compiled) if m is not None]
         return min(matches, key=lambda m: m.start()) if matches else None
+
+    def last_match(self, text: str, folded: str | None = None) -> re.Match[str] | None:
+        """The match of any pattern that starts last in ``text``; ``folded`` is ``text.casefold()``, given
+        when the caller has it.
+
+        A pattern runs only where its required text occurs: first around the last occurrence (the lines
+        before and after it), and over the whole text only when it does not match there.
+        """
+        folded = text.casefold() if folded is None else folded
+        aligned = len(folded) == len(text)  # casefold kept every character, so offsets agree
+        matches = []
+        for pattern, pieces in zip(self.compiled, self.required, strict=True):
+            at = max((folded.rfind(piece) for piece in pieces), default=0)
+            if at < 0:
+                continue
+            start, end = _lines_around(text, at) if pieces and aligned else (0, 0)
+            match = _last_in(pattern, text, start, end) if end > start else None
+            if match is None and (start, end) != (0, len(text)):
+                match = last_match(pattern, text)
+            if match is not None:
+                matches.append(match)
+        return max(matches, key=lambda m: m.start()) if matches else None
+
+
+def _lines_around(text: str, position: int) -> tuple[int, int]:
+    """Start and end of the line at ``position`` with the line before and the line after it."""
+    start = text.rfind("\n", 0, max(text.rfind("\n", 0, position), 0)) + 1
+    line_end = text.find("\n", position)
+    end = -1 if line_end == -1 else text.find("\n", line_end + 1)
+    return start, len(text) if end == -1 else end
+
+
+def _last_in(pattern: re.Pattern[str], text: str, start: int, end: int) -> re.Match[str] | None:
+    tail = collections.deque(pattern.finditer(text, start, end), maxlen=1)
+    return tail[0] if tail else None
 
 
 @dataclass(frozen=True)

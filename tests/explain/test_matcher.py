@@ -1,0 +1,216 @@
+"""The matcher on whole tracebacks and logs: the line it quotes, the order of several errors, terminal
+colours, source lines that are not messages, the JSON the worker sends, and the worker path's answer."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from torchdoctor.explain import Entry, Explanation, catalogue, explain
+from torchdoctor.explain.matcher import MAX_LINE, prepare, quote
+from torchdoctor.explain.model import required_text
+from torchdoctor.model import Fix
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "errors"
+ENTRIES = catalogue.installed()
+
+
+def _text(entry_id: str, n: int) -> str:
+    return str(json.loads((CORPUS / f"{entry_id}.json").read_text(encoding="utf-8"))[n]["text"])
+
+
+def _ids(text: str) -> list[str]:
+    return [e.id for e in explain(text, ENTRIES)]
+
+
+def test_a_traceback_is_quoted_at_its_error_line_not_at_the_raise_or_file_line() -> None:
+    text = _text(
+        "torch.not_compiled_with_cuda", 0
+    )  # File ..., raise AssertionError("Torch not compiled ...")
+    assert 'raise AssertionError("Torch not compiled with CUDA enabled")' in text
+    (lead,) = explain(text, ENTRIES)
+    assert lead.line == "AssertionError: Torch not compiled with CUDA enabled"
+
+
+def test_the_source_line_of_a_frame_is_never_the_message() -> None:
+    # Python 2 prints the last line of the statement: the message's own text, inside the source.
+    text = _text("cuda.no_driver", 5)
+    assert 'http://www.nvidia.com/Download/index.aspx""")' in text
+    lead = explain(text, ENTRIES)[0]
+    assert lead.line == "AssertionError: Found no NVIDIA driver on your system. Please check that you"
+
+
+def test_a_warning_source_line_is_not_the_message() -> None:
+    text = _text("nccl.not_built", 2)
+    lead = explain(text, ENTRIES)[0]
+    assert "warnings.warn" not in lead.line
+    assert lead.line.endswith(
+        "UserWarning: Attempted to get default timeout for nccl backend, but NCCL support is not compiled"
+    )
+
+
+def test_rich_and_ipython_source_lines_are_blanked() -> None:
+    text = _text("nccl.not_built", 6)  # rich's boxed frame quotes the raise statement
+    assert explain(text, ENTRIES)[0].line == "RuntimeError: Distributed package doesn't have NCCL built in"
+    ipython = "---> 45 raise RuntimeError('CUDA out of memory')\n"
+    assert prepare(ipython).searchable.strip() == ""
+
+
+def test_several_errors_give_several_explanations_and_the_last_leads() -> None:
+    text = "\n".join(
+        [
+            _text("numpy.unavailable", 9),
+            _text("cuda.forked_subprocess", 0),
+            _text("cuda.out_of_memory", 10),
+        ]
+    )
+    assert _ids(text) == ["cuda.out_of_memory", "cuda.forked_subprocess", "numpy.unavailable"]
+    reordered = "\n".join([_text("cuda.out_of_memory", 10), _text("numpy.unavailable", 9)])
+    assert _ids(reordered) == ["numpy.unavailable", "cuda.out_of_memory"]
+
+
+def test_a_lead_error_after_an_earlier_one_of_another_kind_in_one_traceback() -> None:
+    text = _text("cudnn.status_error", 16)  # a library that failed to load, then the cuDNN error
+    assert _ids(text) == ["cudnn.status_error", "lib.cannot_open_shared_object"]
+
+
+def _colour(text: str) -> str:
+    """The text as a terminal prints it: every line red, some words bold, line erases, hyperlinks."""
+    lines = []
+    for line in text.split("\n"):
+        words = line.split(" ")
+        words = [f"\x1b[1m{w}\x1b[22m" if i % 3 == 0 else w for i, w in enumerate(words)]
+        lines.append("\x1b(B\x1b[31m" + " ".join(words) + "\x1b[0m\x1b[K\x1b]8;;file:///x\x07\x1b]8;;\x07")
+    return "\r\n".join(lines)
+
+
+def _corpus() -> list[tuple[str, str]]:
+    found = []
+    for path in sorted(CORPUS.glob("*.json")):
+        for n, record in enumerate(json.loads(path.read_text(encoding="utf-8"))):
+            found.append((f"{path.stem}-{n}", record["text"]))
+    return found
+
+
+def test_ansi_escapes_match_as_if_they_were_not_there() -> None:
+    for name, text in _corpus():
+        plain = explain(text, ENTRIES)
+        coloured = explain(_colour(text), ENTRIES)
+        assert [e.id for e in coloured] == [e.id for e in plain], name
+        assert [e.line for e in coloured] == [e.line for e in plain], name
+        assert [e.evidence for e in coloured] == [e.evidence for e in plain], name
+
+
+def test_blanking_keeps_every_offset() -> None:
+    text = _text("load.map_location", 7)
+    prepared = prepare(text)
+    assert len(prepared.searchable) == len(prepared.clean) == len(text)
+    assert 'File "' not in prepared.searchable
+    assert "RuntimeError: Attempting to deserialize object on CUDA device 1" in prepared.searchable
+
+
+def test_frames_behind_a_log_prefix_are_recognised() -> None:
+    text = (
+        '[rank0]:   File "/x/utils.py", line 216, in barrier\n'
+        "[rank0]:     raise_cuda_out_of_memory('CUDA out of memory')\n"
+        "[rank0]: RuntimeError: Socket Timeout\n"
+    )
+    assert _ids(text) == ["dist.rendezvous_timeout"]
+
+
+def test_a_long_line_is_cut_around_the_match_from_the_error_name() -> None:
+    line = "2024-01-01 12:00:00 " + "x" * 200 + " RuntimeError: CUDA error: invalid device ordinal"
+    assert quote(line, line.index("invalid")) == "...RuntimeError: CUDA error: invalid device ordinal"
+    long = "RuntimeError: CUDA error: invalid device ordinal " + "y" * 300
+    quoted = quote(long, long.index("invalid"))
+    assert (
+        quoted.startswith("RuntimeError: CUDA error: invalid device ordinal yyy") and len(quoted) == MAX_LINE
+    )
+
+
+def test_a_bare_error_name_above_the_message_is_joined_to_it() -> None:
+    text = "AssertionError: \nFound no NVIDIA driver on your system. Please check that you\n"
+    assert (
+        quote(text, text.index("Found"))
+        == "AssertionError: Found no NVIDIA driver on your system. Please check that you"
+    )
+
+
+def test_explanation_json_is_what_the_worker_always_sent() -> None:
+    lead = explain(_text("cuda.out_of_memory", 1), ENTRIES)[0]
+    data = json.loads(json.dumps(lead.to_json()))
+    assert set(data) == {
+        "id",
+        "title",
+        "matched",
+        "position",
+        "cause",
+        "evidence",
+        "fix",
+        "check",
+        "check_command",
+    }
+    assert Explanation.from_json(data) == lead
+
+
+def test_the_worker_path_gives_the_in_process_answer() -> None:
+    """catalogue.explain_in_worker matches each catalogue on its own and merges by position; with the worker
+    call replaced by the same matching in this process, the answer must equal matching all at once."""
+    from torchdoctor import registry
+
+    by_catalogue = {
+        entry.value: catalogue.load(entry) for entry in registry.find_entries(registry.EXPLANATIONS)
+    }
+
+    def call(request: dict[str, Any]) -> dict[str, Any]:
+        entries = by_catalogue[request["entry"]["value"]]  # type: ignore[index]
+        return {"explanations": catalogue.match_here(str(request["text"]), entries)}
+
+    for name, text in _corpus()[::7]:
+        merged = catalogue.explain_in_worker(text, call)  # type: ignore[arg-type]
+        assert merged.problems == []
+        assert merged.explanations == explain(text, ENTRIES), name
+
+
+def test_an_analysis_that_fails_keeps_the_explanation() -> None:
+    def broken(text: str) -> Any:
+        raise ValueError("odd text")
+
+    entry = Entry("x.y", "X", (r"boom",), "cause", Fix("fix"), analyse=broken)
+    (found,) = explain("boom", [entry])
+    assert (found.cause, found.evidence) == ("cause", ())
+
+
+@pytest.mark.parametrize(
+    ("pattern", "pieces"),
+    [
+        (r"CUDA out of memory", ("cuda out of memory",)),
+        (r"Timed out after \d+ seconds waiting for clients", (" seconds waiting for clients",)),
+        (r"(?:pageable|not pinned)[^\n]{0,80}non_blocking", ("non_blocking",)),
+        (r"EADDRINUSE|Address already in use", ("eaddrinuse", "address already in use")),
+        (r"a|\d", ()),
+        (r"NCCL WARN Cuda failure(?<!shmutils\.cc:\d NCCL WARN Cuda failure)", ("nccl warn cuda failure",)),
+    ],
+)
+def test_required_text_is_what_every_match_contains(pattern: str, pieces: tuple[str, ...]) -> None:
+    assert required_text(pattern) == pieces
+
+
+def test_every_catalogue_pattern_matches_only_texts_that_hold_its_required_text() -> None:
+    texts = [text for _, text in _corpus()]
+    for entry in ENTRIES:
+        for pattern, pieces in zip(entry.compiled, entry.required, strict=True):
+            for text in texts:
+                if pieces and pattern.search(text):
+                    assert any(piece in text.casefold() for piece in pieces), (entry.id, pattern.pattern)
+
+
+def test_unicode_case_folding_does_not_shift_the_match() -> None:
+    text = "Straße ß İstanbul\nRuntimeError: CUDA error: invalid device ordinal"
+    (found,) = explain(text, ENTRIES)
+    assert found.line == "RuntimeError: CUDA error: invalid device ordinal"
+    assert re.search("invalid device ordinal", text[found.position :])
