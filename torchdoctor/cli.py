@@ -60,6 +60,7 @@ def build_app(declared: Sequence[Option] = ()) -> typer.Typer:
     from torchdoctor.commands import cluster as cluster_command
     from torchdoctor.commands import diff as diff_command
     from torchdoctor.commands import explain as explain_command
+    from torchdoctor.commands import lint as lint_command
     from torchdoctor.commands import report as report_command
     from torchdoctor.options import with_declared
 
@@ -79,6 +80,7 @@ def build_app(declared: Sequence[Option] = ()) -> typer.Typer:
     app.command("diff")(diff_command.diff)
     app.command("explain")(explain_command.explain)
     app.command("cluster")(with_declared(cluster_command.cluster, declared))
+    app.command("lint")(lint_command.lint)
     return app
 
 

@@ -1,0 +1,46 @@
+"""`torchdoctor lint` through the installed CLI, and the explain entries its findings point to."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from torchdoctor import exitcodes
+
+from support import run_cli
+
+CODE = """\
+import torch
+
+x = torch.zeros(3)
+x.cuda()
+state = torch.load("model.pt")
+"""
+
+
+def test_lint_reports_findings_with_exit_1_and_json(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(CODE)
+    result = run_cli("lint", "train.py", cwd=tmp_path)
+    assert result.returncode == exitcodes.THRESHOLD, result.stderr
+    assert result.stdout.splitlines()[0].startswith("train.py:4:1: TDL001 ")
+    found = json.loads(run_cli("lint", "--json", "train.py", cwd=tmp_path).stdout)
+    assert [f["rule"] for f in found] == ["TDL001", "TDL004"]
+
+
+def test_a_clean_file_exits_0_and_a_missing_path_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "ok.py").write_text("import torch\n\nx = torch.zeros(3).cuda()\n")
+    assert run_cli("lint", "ok.py", cwd=tmp_path).returncode == exitcodes.OK
+    missing = run_cli("lint", "nope.py", cwd=tmp_path)
+    assert missing.returncode == exitcodes.USAGE
+    assert len(missing.stderr.splitlines()) == 1
+
+
+def test_every_see_line_names_an_entry_explain_knows(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(CODE)
+    result = run_cli("lint", "--show-fixes", "train.py", cwd=tmp_path)
+    seen = [line.split("torchdoctor explain ", 1)[1] for line in result.stdout.splitlines() if "see:" in line]
+    assert seen == ["tensors.different_devices", "load.map_location"]
+    for entry_id in seen:
+        explained = run_cli("explain", entry_id, "--json")
+        assert explained.returncode == exitcodes.OK
+        assert json.loads(explained.stdout)[0]["id"] == entry_id

@@ -1,0 +1,202 @@
+"""TDL002 (a tensor kept as a plain attribute of an nn.Module) and TDL003 (a layer built in forward)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+Lint = Callable[..., list[tuple[str, int]]]  # the `lint` fixture of conftest.py
+
+MODULE = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Net(nn.Module):
+    def __init__(self, n, scale, device):
+        super().__init__()
+{init}
+
+    def forward(self, x):
+{forward}
+        return x
+"""
+INIT_LINE, FORWARD_LINE = 8, 11
+
+
+def module(init: str = "pass", forward: str = "pass") -> str:
+    indent = " " * 8
+    return MODULE.format(
+        init="\n".join(indent + line for line in init.splitlines()),
+        forward="\n".join(indent + line for line in forward.splitlines()),
+    )
+
+
+@pytest.mark.parametrize(
+    "init",
+    [
+        "self.mask = torch.zeros(n)",
+        "self.pos = torch.arange(n).unsqueeze(0)",
+        "self.causal = torch.triu(torch.ones(n, n), diagonal=1)",
+        "self.weights = torch.tensor([1.0, 2.0])",
+        "self.state = torch.zeros(n, device=device)",  # placed by hand, still not moved by Module.to()
+        "self.table = torch.randn(n, n).float()",
+    ],
+)
+def test_tdl002_flags_a_tensor_attribute_set_in_init(lint: Lint, init: str) -> None:
+    assert lint(module(init=init), {"TDL002"}) == [("TDL002", INIT_LINE)]
+
+
+@pytest.mark.parametrize(
+    "init",
+    [
+        'self.register_buffer("mask", torch.zeros(n))',
+        "self.weight = nn.Parameter(torch.zeros(n))",
+        "self.weight = torch.zeros(n)\nself.weight = nn.Parameter(self.weight)",
+        "self.mask = nn.Buffer(torch.zeros(n))",
+        "self.scale = torch.tensor(0.5)",  # a 0-dim scalar mixes with tensors on any device
+        "self.scale = torch.tensor(scale)",  # probably such a scalar: unknown
+        "self.fc = nn.Linear(n, n)",
+        "self.n = n",
+        "self.mask = make_mask(n)",  # unknown
+        'self.register_buffer("mask", None)\nself.mask = torch.zeros(n)',
+    ],
+)
+def test_tdl002_negatives(lint: Lint, init: str) -> None:
+    assert lint(module(init=init), {"TDL002"}) == []
+
+
+def test_tdl002_ignores_state_set_in_forward_and_classes_that_are_not_modules(lint: Lint) -> None:
+    code = module(forward="self.hidden = torch.zeros(3)") + (
+        "\nclass Plain:\n    def __init__(self):\n        self.mask = torch.zeros(3)\n"
+    )
+    assert lint(code, {"TDL002"}) == []
+
+
+def test_tdl002_skips_a_module_that_moves_its_own_tensors(lint: Lint) -> None:
+    code = module(init="self.mask = torch.zeros(n)") + (
+        "\n    def _apply(self, fn, recurse=True):\n        self.mask = fn(self.mask)\n"
+        "        return super()._apply(fn, recurse)\n"
+    )
+    assert lint(code, {"TDL002"}) == []
+
+
+def test_tdl002_follows_helpers_called_from_init_and_local_base_classes(lint: Lint) -> None:
+    code = """
+    import torch
+    from torch import nn
+
+    class Base(nn.Module):
+        pass
+
+    class Cell(Base):
+        def __init__(self, n):
+            super().__init__()
+            self.reset(n)
+
+        def reset(self, n):
+            self.h = torch.zeros(1, n)
+            self.c = torch.zeros(1, n)
+
+        def step(self, n):
+            self.later = torch.zeros(n)
+    """
+    assert lint(code, {"TDL002"}) == [("TDL002", 13), ("TDL002", 14)]
+
+
+def test_tdl002_skips_a_placeholder_rebuilt_when_stale(lint: Lint) -> None:
+    forward = "if self.cache is None or self.cache.shape[0] != x.shape[0]:\n    self.cache = make(x)"
+    assert lint(module(init="self.cache = torch.zeros(1)", forward=forward), {"TDL002"}) == []
+    state = "y = x + self.state\nself.state = y.detach()"  # read before it is replaced: a real bug
+    assert lint(module(init="self.state = torch.zeros(1)", forward=state), {"TDL002"}) == [
+        ("TDL002", INIT_LINE)
+    ]
+
+
+def test_tdl002_skips_a_tensor_the_class_moves_by_hand(lint: Lint) -> None:
+    init = "self.mask = torch.ones(n)"
+    assert lint(module(init=init, forward="x = x * self.mask.to(x.device)"), {"TDL002"}) == []
+    moved = "self.mask = self.mask.to(x.device)\nx = x * self.mask"
+    assert lint(module(init=init, forward=moved), {"TDL002"}) == []
+    partly = "x = x * self.mask.to(x.device) + self.mask"
+    assert lint(module(init=init, forward=partly), {"TDL002"}) == [("TDL002", INIT_LINE)]
+
+
+def test_tdl002_skips_what_lightning_moves_itself(lint: Lint) -> None:
+    code = """
+    import torch
+    import lightning as L
+
+    class Model(L.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.example_input_array = torch.zeros(2, 3)
+            self.lookup = torch.zeros(2, 3)
+    """
+    assert lint(code, {"TDL002"}) == [("TDL002", 8)]
+
+
+def test_tdl002_reports_each_attribute_once(lint: Lint) -> None:
+    code = module(init="self.m = torch.zeros(n)\nself.m = torch.ones(n)")
+    assert lint(code, {"TDL002"}) == [("TDL002", INIT_LINE)]
+
+
+@pytest.mark.parametrize(
+    "forward",
+    [
+        "x = nn.Linear(4, 4)(x)",
+        "norm = nn.BatchNorm2d(4)\nx = norm(x)",
+        "x = nn.LayerNorm(4)(x)",
+        "w = nn.Parameter(torch.zeros(4))",
+        "x = nn.InstanceNorm2d(4, affine=True)(x)",
+        "x = torch.nn.Embedding(10, 4)(x)",
+    ],
+)
+def test_tdl003_flags_layers_with_weights_built_in_forward(lint: Lint, forward: str) -> None:
+    assert lint(module(forward=forward), {"TDL003"}) == [("TDL003", FORWARD_LINE)]
+
+
+def test_tdl003_looks_into_functions_nested_in_forward(lint: Lint) -> None:
+    forward = "def inner(y):\n    return nn.Conv2d(1, 1, 3)(y)\nx = inner(x)"
+    assert lint(module(forward=forward), {"TDL003"}) == [("TDL003", FORWARD_LINE + 1)]
+
+
+@pytest.mark.parametrize(
+    "forward",
+    [
+        "x = nn.ReLU()(x)",
+        "x = nn.Dropout(0.1)(x)",
+        "x = nn.Identity()(x)",
+        "x = nn.Flatten()(x)",
+        "x = nn.Softmax(dim=-1)(x)",
+        "x = nn.MaxPool2d(2)(x)",
+        "x = F.relu(x)",
+        "x = nn.InstanceNorm2d(4)(x)",  # no affine, no running stats by default
+        "x = nn.LayerNorm(4, elementwise_affine=False)(x)",
+        "x = nn.BatchNorm1d(4, affine=False, track_running_stats=False)(x)",
+        "loss = nn.CrossEntropyLoss()(x, y)",
+        "x = nn.Sequential()(x)",
+        "if self.proj is None:\n    self.proj = nn.Linear(4, 4)\nx = self.proj(x)",  # built once
+    ],
+)
+def test_tdl003_negatives(lint: Lint, forward: str) -> None:
+    assert lint(module(forward=forward), {"TDL003"}) == []
+
+
+def test_tdl003_only_looks_at_forward_of_modules(lint: Lint) -> None:
+    code = """
+    import torch.nn as nn
+    from torch.nn import Linear
+
+    class Net(nn.Module):
+        def build(self):
+            self.fc = Linear(2, 2)
+
+        def forward(self, x):
+            return Linear(2, 2)(x)
+
+    class NotAModule:
+        def forward(self, x):
+            return nn.Linear(2, 2)(x)
+    """
+    assert lint(code, {"TDL003"}) == [("TDL003", 9)]

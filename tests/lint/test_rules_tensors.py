@@ -1,0 +1,150 @@
+"""TDL001 (a tensor move as a statement), TDL102 (created then moved in a loop), TDL103 (half model in
+training): positives, and the negatives that a linter crying wolf would get wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+Lint = Callable[..., list[tuple[str, int]]]  # the `lint` fixture of conftest.py
+
+HEAD = "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader\n"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "x = torch.zeros(3)\nx.to(device)",
+        "x = torch.from_numpy(a)\nx.cuda()",
+        "x = torch.tensor([1, 2])\nx.float()",
+        "x = torch.randn(2, 2).t()\nx.half()",
+        "x = torch.zeros_like(y)\nx.type(torch.float16)",
+        "x = torch.arange(3)\nx = x.to(device)\nx.cpu()",
+        "def f(x: torch.Tensor) -> None:\n    x.to('cuda')",
+        "def f(x: 'int', y: torch.Tensor | None) -> None:\n    y.cuda()",
+        "loader = DataLoader(ds)\nfor x, y in loader:\n    x.to(device)",
+        "loader = DataLoader(ds)\nfor i, (x, y) in enumerate(loader):\n    y.cuda()",
+        "def train(train_loader):\n    for data in train_loader:\n        x = data[0]\n        x.cuda()",
+        "x = torch.zeros(3) * 2\nx.pin_memory()",
+    ],
+)
+def test_tdl001_flags_a_tensor_move_whose_result_is_dropped(lint: Lint, body: str) -> None:
+    found = lint(HEAD + body, {"TDL001"})
+    assert found == [("TDL001", HEAD.count("\n") + body.count("\n") + 1)]
+
+
+def test_tdl001_flags_buffers_and_tensor_attributes(lint: Lint) -> None:
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("mask", torch.ones(3))
+            self.fc = nn.Linear(3, 3)
+
+        def move(self, device):
+            self.mask.to(device)
+            self.fc.to(device)
+    """
+    assert lint(code, {"TDL001"}) == [("TDL001", 11)]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "model = nn.Linear(2, 2)\nmodel.to(device)",
+        "model = nn.Sequential(nn.Linear(2, 2))\nmodel.cuda()\nmodel.half()",
+        "import torchvision\nmodel = torchvision.models.resnet18()\nmodel.to(device)",
+        "x = torch.zeros(3)\nx = x.to(device)",
+        "def f(x):\n    x.to(device)",  # unknown type
+        # a whole batch may be a transformers BatchEncoding, whose .to() moves it in place
+        "loader = DataLoader(ds)\nfor batch in loader:\n    batch.to(device)",
+        "x = torch.zeros(3)\nx.type()",  # the type's name
+        "torch.zeros(1).cuda()",  # a temporary: initialises CUDA on purpose
+        "x = torch.zeros(3)\nx = model(x)\nx.to(device)",  # rebound to something unknown
+        "x = torch.zeros(3)\nx.requires_grad_()",
+        "x = torch.zeros(3)\ny = x.to(device)",
+    ],
+)
+def test_tdl001_stays_silent_on_modules_assignments_and_unknowns(lint: Lint, body: str) -> None:
+    assert lint(HEAD + body, {"TDL001"}) == []
+
+
+def test_tdl001_knows_modules_of_this_file_and_module_attributes(lint: Lint) -> None:
+    code = """
+    import torch
+    import torch.nn as nn
+
+    class Block(nn.Module):
+        pass
+
+    class Net(Block):
+        def __init__(self):
+            super().__init__()
+            self.encoder = Block()
+
+    model = Net()
+    model.to("cuda")
+    model.encoder.cuda()
+    """
+    assert lint(code, {"TDL001"}) == []
+
+
+def test_tdl102_flags_a_created_then_moved_tensor_in_a_loop(lint: Lint) -> None:
+    code = """
+    import torch
+    for step in range(10):
+        mask = torch.zeros(4).to(device)
+        ids = torch.tensor(batch).cuda()
+    values = [torch.ones(2).to(device) for _ in range(3)]
+    """
+    assert lint(code, {"TDL102"}) == [("TDL102", 3), ("TDL102", 4), ("TDL102", 5)]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "mask = torch.zeros(4).to(device)",  # not in a loop
+        "for i in range(3):\n    mask = torch.zeros(4, device=device)",
+        "for i in range(3):\n    mask = torch.zeros(4).to(torch.float16)",  # a dtype, not a device
+        "for i in range(3):\n    x = torch.from_numpy(a).cuda()",  # from_numpy has no device=
+        "for i in range(3):\n    x = torch.zeros(4).cpu()",
+    ],
+)
+def test_tdl102_negatives(lint: Lint, body: str) -> None:
+    assert lint(HEAD + body, {"TDL102"}) == []
+
+
+def test_tdl103_flags_half_models_in_training_code(lint: Lint) -> None:
+    code = """
+    import torch
+    import torch.nn as nn
+    model = nn.Linear(2, 2).cuda()
+    model.half()
+    other = nn.Linear(2, 2)
+    other = other.to(torch.float16)
+    loss = model(x).sum()
+    loss.backward()
+    """
+    assert lint(code, {"TDL103"}) == [("TDL103", 4), ("TDL103", 6)]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "model = nn.Linear(2, 2)\nmodel.half()\nwith torch.no_grad():\n    model(x)",  # inference only
+        "x = torch.zeros(3).half()\nloss.backward()",  # a tensor
+        "model = nn.Linear(2, 2)\nmodel.to(torch.float32)\noptimizer.step()",
+    ],
+)
+def test_tdl103_negatives(lint: Lint, body: str) -> None:
+    assert lint(HEAD + body, {"TDL103"}) == []
+
+
+def test_tdl103_counts_an_optimizer_step_as_training(lint: Lint) -> None:
+    assert lint(HEAD + "model = nn.Linear(2, 2)\nmodel.half()\noptimizer.step()", {"TDL103"}) == [
+        ("TDL103", 5)
+    ]

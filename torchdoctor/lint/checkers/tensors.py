@@ -1,0 +1,97 @@
+"""TDL001 (a tensor move whose result is dropped), TDL102 (created then moved in a loop), TDL103 (half model
+in training code)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from torchdoctor.lint.context import FileContext, dotted, keyword
+from torchdoctor.lint.findings import Hit, hit
+from torchdoctor.lint.infer import Kind
+from torchdoctor.lint.scan import CallSite
+from torchdoctor.lint.torchapi import CREATION_FACTORIES, DTYPES, HALF_DTYPES, MOVE_METHODS
+
+
+def discarded_tensor_moves(ctx: FileContext) -> Iterator[Hit]:
+    """TDL001: ``x.to(device)`` as a statement where x is a tensor (a module's .to() is in place)."""
+    for site in ctx.facts.statement_calls:
+        call = site.node
+        func = call.func
+        if not isinstance(func, ast.Attribute) or func.attr not in MOVE_METHODS:
+            continue
+        if func.attr == "type" and not (call.args or call.keywords):
+            continue  # x.type() returns the type's name
+        target = dotted(func.value)
+        if target is None:
+            continue
+        value = ctx.value(func.value, site.where)
+        if value.is_tensor or (
+            value.kind is Kind.UNKNOWN
+            and isinstance(func.value, ast.Name)
+            and ctx.tensor_by_usage(func.value.id, site.where)
+        ):
+            yield hit("TDL001", call, target=target, method=func.attr)
+
+
+def tensors_created_then_moved_in_loops(ctx: FileContext) -> Iterator[Hit]:
+    """TDL102: ``torch.zeros(n).to(device)`` inside a loop, where ``device=`` at creation saves a copy."""
+    for site in ctx.facts.calls_named("to", "cuda"):
+        call = site.node
+        func = call.func
+        if (
+            not site.where.in_loop
+            or not isinstance(func, ast.Attribute)
+            or not isinstance(func.value, ast.Call)
+        ):
+            continue
+        created = func.value
+        factory = ctx.qualname(created.func)
+        if factory not in CREATION_FACTORIES or keyword(created, "device") is not None:
+            continue
+        if func.attr == "to" and not _names_a_device(ctx, call, site):
+            continue
+        yield hit("TDL102", call, factory=factory, method=func.attr)
+
+
+def _names_a_device(ctx: FileContext, call: ast.Call, site: CallSite) -> bool:
+    if keyword(call, "device") is not None:
+        return True
+    if not call.args:
+        return False
+    first = call.args[0]
+    if ctx.qualname(first) in DTYPES:
+        return False
+    if ctx.value(first, site.where).kind is Kind.DEVICE:
+        return True
+    name = dotted(first) or ""
+    return "device" in name.rsplit(".", 1)[-1].lower()
+
+
+def half_models_in_training(ctx: FileContext) -> Iterator[Hit]:
+    """TDL103: ``model.half()`` or ``.to(torch.float16)`` in a file that calls backward() or steps an
+    optimizer."""
+    if not _trains(ctx):
+        return
+    for site in ctx.facts.calls_named("half", "to"):
+        call = site.node
+        func = call.func
+        if not isinstance(func, ast.Attribute):
+            continue
+        if func.attr == "to" and not any(
+            ctx.qualname(arg) in HALF_DTYPES for arg in [*call.args, *(k.value for k in call.keywords)]
+        ):
+            continue
+        if ctx.value(func.value, site.where).kind is Kind.MODULE:
+            yield hit("TDL103", call, target=dotted(func.value) or "model", method=func.attr)
+
+
+def _trains(ctx: FileContext) -> bool:
+    if ctx.facts.calls.get("backward"):
+        return True
+    for site in ctx.facts.calls.get("step", ()):
+        func = site.node.func
+        receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
+        if receiver is not None and "optim" in receiver.lower():
+            return True
+    return False

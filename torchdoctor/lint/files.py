@@ -1,0 +1,107 @@
+"""Which files a list of paths means (folders recursed for *.py), and reading one file safely."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from torchdoctor.lint.config import LintConfig
+
+MAX_BYTES = 10 * 1024 * 1024
+STDIN = "-"
+STDIN_NAME = "stdin"
+
+
+class ReadFailure(Exception):
+    """A path that is not linted; ``str()`` is the one line to print."""
+
+
+@dataclass(frozen=True)
+class Expansion:
+    files: list[str]  # in a stable order; "-" for stdin
+    errors: list[str]  # one line each
+
+
+def expand_paths(paths: Sequence[str], config: LintConfig) -> Expansion:
+    files: list[str] = []
+    errors: list[str] = []
+    for path in paths:
+        if path == STDIN:
+            if STDIN not in files:
+                files.append(STDIN)
+        elif not os.path.lexists(path):
+            errors.append(f"{path}: no such file or directory")
+        elif os.path.isdir(path):
+            files.extend(_python_files(path, config, errors))
+        elif not config.excluded(path):
+            files.append(path)
+    return Expansion(list(dict.fromkeys(files)), errors)
+
+
+def _skipped_folder(folder: str, name: str, config: LintConfig) -> bool:
+    if name.startswith(".") or name == "__pycache__":
+        return True
+    full = os.path.join(folder, name)
+    if os.path.exists(os.path.join(full, "pyvenv.cfg")) or os.path.isdir(os.path.join(full, "conda-meta")):
+        return True  # a virtual environment or a conda environment
+    return config.excluded(full)
+
+
+def _python_files(root: str, config: LintConfig, errors: list[str]) -> list[str]:
+    found = []
+
+    def unreadable(error: OSError) -> None:
+        errors.append(f"{error.filename}: cannot read: {error.strerror or error}")
+
+    for folder, subfolders, names in os.walk(root, onerror=unreadable):
+        subfolders[:] = sorted(name for name in subfolders if not _skipped_folder(folder, name, config))
+        for name in sorted(names):
+            if name.endswith(".py") and not name.startswith("."):
+                path = os.path.join(folder, name)
+                if not config.excluded(path) and os.path.isfile(path):  # a FIFO named x.py is not linted
+                    found.append(path)
+    return found
+
+
+def read_file(path: str) -> bytes:
+    """The bytes of a regular file of at most MAX_BYTES; raises ReadFailure."""
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise ReadFailure(f"{path}: cannot read: {error.strerror or error}") from None
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise ReadFailure(f"{path}: not a regular file, not linted")
+        if info.st_size > MAX_BYTES:
+            raise ReadFailure(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB, not linted")
+        with os.fdopen(descriptor, "rb", closefd=False) as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as error:
+        raise ReadFailure(f"{path}: cannot read: {error.strerror or error}") from None
+    finally:
+        os.close(descriptor)
+    if len(data) > MAX_BYTES:
+        raise ReadFailure(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB, not linted")
+    return data
+
+
+def read_stdin_bytes(stream: object) -> bytes:
+    """At most MAX_BYTES from a binary stream; raises ReadFailure beyond."""
+    read = getattr(stream, "read", None)
+    if read is None:
+        raise ReadFailure(f"{STDIN_NAME}: cannot read standard input")
+    try:
+        data = read(MAX_BYTES + 1)
+    except OSError as error:
+        raise ReadFailure(f"{STDIN_NAME}: cannot read: {error.strerror or error}") from None
+    if isinstance(data, str):
+        data = data.encode("utf-8", errors="surrogateescape")
+    if len(data) > MAX_BYTES:
+        raise ReadFailure(
+            f"{STDIN_NAME}: more than {MAX_BYTES // (1024 * 1024)} MiB on standard input, not linted"
+        )
+    return bytes(data)

@@ -1,0 +1,71 @@
+"""A finding: one rule violated at one place of one file."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from torchdoctor.lint.rules import RULES_BY_ID, Rule
+
+
+class _Details(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return f"<{key}>"
+
+
+def fill(template: str, details: tuple[tuple[str, str], ...] = ()) -> str:
+    """A rule's message or fix with the finding's words; a missing word reads ``<word>``."""
+    return template.format_map(_Details(details))
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    line: int
+    col: int  # 1-based, like the editors and flake8's output
+    rule: str
+    end_line: int = field(compare=False)
+    end_col: int = field(compare=False)
+    details: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+
+    @property
+    def spec(self) -> Rule:
+        return RULES_BY_ID[self.rule]
+
+    @property
+    def message(self) -> str:
+        return fill(self.spec.message, self.details)
+
+    @property
+    def fix(self) -> str:
+        return fill(self.spec.fix, self.details)
+
+    @property
+    def explain(self) -> str | None:
+        return self.spec.explain
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What a checker reports: a rule, the node it is about and the words of its message."""
+
+    rule: str
+    node: ast.AST
+    details: tuple[tuple[str, str], ...] = ()
+
+    def at(self, path: str) -> Finding:
+        line = getattr(self.node, "lineno", 1)
+        col = getattr(self.node, "col_offset", 0) + 1
+        return Finding(
+            path=path,
+            line=line,
+            col=col,
+            rule=self.rule,
+            end_line=getattr(self.node, "end_lineno", None) or line,
+            end_col=(getattr(self.node, "end_col_offset", None) or col - 1) + 1,
+            details=self.details,
+        )
+
+
+def hit(rule: str, node: ast.AST, **details: str) -> Hit:
+    return Hit(rule, node, tuple(sorted(details.items())))
