@@ -5,10 +5,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
-
-import pytest
 
 from torchdoctor.lint.flake8 import TorchdoctorLint
 
@@ -32,18 +29,8 @@ def test_run_yields_flake8_tuples() -> None:
 
 
 def flake8(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    pytest.importorskip("flake8")
-    (tmp_path / "setup.cfg").write_text(
-        textwrap.dedent(
-            """
-            [flake8]
-            select = TDL
-            [flake8:local-plugins]
-            extension =
-                TDL = torchdoctor.lint.flake8:TorchdoctorLint
-            """
-        )
-    )
+    """flake8 as a user runs it: the plugin comes from torchdoctor's flake8.extension entry point."""
+    (tmp_path / "setup.cfg").write_text("[flake8]\nselect = TDL\n")
     (tmp_path / "train.py").write_text(CODE)
     return subprocess.run(
         [sys.executable, "-m", "flake8", *options, "train.py"],
