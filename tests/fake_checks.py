@@ -60,3 +60,11 @@ CLASHING = Check(
 )
 WRONG_ID = Check("a.other", "a.other", (ANSWER,), fine)
 NOT_A_CHECK = "not a check"
+
+
+def hogs_memory(facts: Any, options: Any) -> Finding:
+    hoard = [bytearray(2**30) for _ in range(64)]
+    return Finding(Status.PASS, f"held {len(hoard)} GiB")
+
+
+HOGS = Check("a.hogs", "a.hogs", (ANSWER,), hogs_memory)

@@ -72,3 +72,32 @@ def spawn_child(options: dict[str, Any]) -> dict[str, Any]:
         f.write(str(child.pid))
     time.sleep(3600)
     return {}
+
+
+def spawn_detached(options: dict[str, Any]) -> dict[str, Any]:
+    """A daemon that leaves the worker's session (setsid) and forks twice, as a service launcher would."""
+    import subprocess
+
+    code = (
+        "import os, sys, time\n"
+        "os.setsid()\n"
+        "if os.fork():\n"
+        "    os._exit(0)\n"
+        "open(sys.argv[1], 'w').write(str(os.getpid()))\n"
+        "time.sleep(3600)\n"
+    )
+    subprocess.Popen([sys.executable, "-c", code, options["pidfile"]]).wait()
+    deadline = time.monotonic() + 10
+    while not os.path.exists(options["pidfile"]) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if options.get("hang"):
+        time.sleep(3600)
+    return {"started": True}
+
+
+def flood_stderr(options: dict[str, Any]) -> dict[str, Any]:
+    chunk = b"x" * (1 << 20) + b"\n"
+    for _ in range(int(options.get("mib", 256))):
+        os.write(2, chunk)
+    os.write(2, b"the last line\n")
+    return {"flooded": True}

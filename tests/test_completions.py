@@ -29,8 +29,8 @@ def cli_tree() -> dict[str, list[str]]:
     """Every command of the CLI with its option names (the installed checks' included), read from the
     click command typer builds."""
     run = prepare("check")
-    assert run.session is not None
-    run.session.close()
+    assert run.workers is not None
+    run.workers.close()
     group = typer.main.get_command(build_app(run.declared))
     assert isinstance(group, typer.core.TyperGroup)
     return {

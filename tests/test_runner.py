@@ -255,3 +255,40 @@ def test_a_worker_does_not_outlive_a_cli_killed_outright() -> None:
     while psutil.pid_exists(worker_pid) and psutil.Process(worker_pid).status() != psutil.STATUS_ZOMBIE:
         assert time.monotonic() < deadline, "the worker outlived its parent"
         time.sleep(0.05)
+
+
+def _dead(pid: int) -> bool:
+    return not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+@pytest.mark.parametrize("hang", [True, False], ids=["timed-out", "answered"])
+def test_a_daemon_that_left_the_workers_session_ends_with_the_worker(tmp_path: Path, hang: bool) -> None:
+    pidfile = tmp_path / "daemon.pid"
+    result = run("spawn_detached", timeout=4, options={"pidfile": str(pidfile), "hang": hang})
+    assert ("spawn_detached" in result.errors) is hang
+    daemon = int(pidfile.read_text())
+    deadline = time.monotonic() + 3
+    while not _dead(daemon):
+        assert time.monotonic() < deadline, "the setsid daemon outlived the worker"
+        time.sleep(0.05)
+
+
+def test_a_probe_that_floods_stderr_leaves_a_bounded_tail() -> None:
+    before = psutil.Process().memory_info().rss
+    result = run("flood_stderr", timeout=60, options={"mib": 512})
+    assert result.facts["flood_stderr"] == {"flooded": True}
+    log: str = result.log  # type: ignore[attr-defined]
+    assert log.rstrip().endswith("the last line")
+    assert len(log) <= 300 * 2**10
+    assert psutil.Process().memory_info().rss - before < 100 * 2**20
+
+
+def test_a_judge_that_exhausts_memory_is_an_error_in_the_memory_limited_worker() -> None:
+    checks = described(entry("a.hogs", "HOGS"), entry("a.ok", "OK"))
+    started = time.monotonic()
+    with runner.Workers() as workers:
+        verdicts = {v.id: v for v in runner.judge_all(checks, {"answer": {}}, {}, {}, workers.host)}
+    assert time.monotonic() - started < 20
+    assert verdicts["a.hogs"].status is Status.ERROR
+    assert "MemoryError" in verdicts["a.hogs"].summary
+    assert verdicts["a.ok"].status is Status.PASS

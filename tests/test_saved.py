@@ -84,9 +84,9 @@ def test_a_redacted_report_judges_the_same_with_shortened_uuids() -> None:
     original = machine_report(H100)
     identity = Identity.of(["/home/alice"], ["alice"], ["gpu-node-17.corp.example.com", "gpu-node-17"])
     redacted = redact_report(original, identity)
-    with runner.Session() as session:
-        checks = doctor.select_checks(doctor.installed_checks(session), CORE)
-        rejudged = saved.rejudge(saved.SavedReport(Path("h100.json"), redacted), checks, {}, session)
+    with runner.Workers() as workers:
+        checks = doctor.select_checks(doctor.installed_checks(workers), CORE)
+        rejudged = saved.rejudge(saved.SavedReport(Path("h100.json"), redacted), checks, {}, workers)
     again = redact_report(rejudged.to_json(), identity)
     assert shown(again["verdicts"]) == shown(redacted["verdicts"])
     assert [v["status"] for v in again["verdicts"]] == [v["status"] for v in original["verdicts"]]

@@ -97,12 +97,12 @@ def prepare(command: str | None) -> RunContext:
     if command not in (*RUNS_CHECKS, "complete"):
         return RunContext()
     from torchdoctor import doctor, options
-    from torchdoctor.runner import Session
+    from torchdoctor.runner import Workers
 
-    session = Session()
-    described = doctor.installed_checks(session)
+    workers = Workers()
+    described = doctor.installed_checks(workers)
     declared, checks = options.merge(described)
-    return RunContext(session=session, checks=checks, declared=declared)
+    return RunContext(workers=workers, checks=checks, declared=declared)
 
 
 def _fail(message: str, code: int) -> NoReturn:
@@ -140,6 +140,6 @@ def main(argv: list[str] | None = None) -> NoReturn:
             exitcodes.ERRORED,
         )
     finally:
-        if run is not None and run.session is not None:
-            run.session.close()
+        if run is not None and run.workers is not None:
+            run.workers.close()
     sys.exit(code if isinstance(code, int) else exitcodes.OK)

@@ -22,7 +22,7 @@ from torchdoctor import doctor, exitcodes, nvml, registry, runner
 from torchdoctor.model import Finding, Fix, Report, Status, Verdict
 from torchdoctor.registry import Loaded
 from torchdoctor.render import text
-from torchdoctor.runner import Session
+from torchdoctor.runner import Session, Workers
 from torchdoctor.workerproc import WorkerProcess
 
 LAUNCH_HINT = "torchrun --nnodes N --nproc-per-node G -m torchdoctor cluster"
@@ -123,7 +123,7 @@ def rank_summary(report: Report) -> dict[str, Any]:
 def run(
     checks: Sequence[Loaded],
     options: dict[str, Any],
-    session: Session,
+    workers: Workers,
     only: Iterable[str] = (),
     skip: Iterable[str] = (),
     fail_on: Status = Status.FAIL,
@@ -136,8 +136,8 @@ def run(
     left_out = NEVER_RUN if only else (*NEVER_RUN, *NOT_BY_DEFAULT)
     local_checks = [c for c in doctor.select_checks(checks, only, skip) if c.id not in left_out]
     timeout = float(options["timeout"])
-    local = doctor.diagnose(local_checks, options, session, fail_on)
-    cluster_checks = doctor.installed_checks(session, registry.CLUSTER_CHECKS)
+    local = doctor.diagnose(local_checks, options, workers, fail_on)
+    cluster_checks = doctor.installed_checks(workers, registry.CLUSTER_CHECKS)
     probes, _ = runner.needed_probes(cluster_checks)
     with Session(lambda: WorkerProcess(env=launch.env)) as exchange_session:
         exchange = runner.run_probes(
@@ -161,7 +161,7 @@ def run(
         cluster_checks,
         gathered,
         options,
-        session,
+        workers,
         fail_on=fail_on,
         created_at=created_at,
         extra={"cluster": cluster_section(launch, facts)},

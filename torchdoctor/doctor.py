@@ -16,16 +16,16 @@ from torchdoctor._version import __version__
 from torchdoctor.model import Report, Status, Verdict
 from torchdoctor.plugin import Probe
 from torchdoctor.registry import Loaded
-from torchdoctor.runner import Session
+from torchdoctor.runner import Workers
 
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def installed_checks(session: Session, group: str = registry.CHECKS) -> list[Loaded]:
+def installed_checks(workers: Workers, group: str = registry.CHECKS) -> list[Loaded]:
     """Every installed check of ``group``, described by the worker (a broken plugin is a LoadFailure)."""
-    return runner.describe(registry.find_entries(group), session)
+    return runner.describe(registry.find_entries(group), workers.host)
 
 
 def select_checks(
@@ -40,7 +40,7 @@ def assemble(
     checks: Sequence[Loaded],
     run: runner.ProbeRun,
     options: Mapping[str, Any],
-    session: Session,
+    workers: Workers,
     *,
     fail_on: Status = Status.FAIL,
     created_at: str | None = None,
@@ -52,7 +52,7 @@ def assemble(
     """Judge ``run``'s facts with ``checks`` in the worker and build the Report every renderer reads;
     ``extra_verdicts`` (``cluster``'s merge of every rank's local verdicts) follow the judged ones."""
     timeout = float(options.get("timeout") or runner.DEFAULT_TIMEOUT_S)
-    verdicts = runner.judge_all(checks, run.facts, run.errors, options, session, run.durations, timeout)
+    verdicts = runner.judge_all(checks, run.facts, run.errors, options, workers.host, run.durations, timeout)
     verdicts += extra_verdicts
     return Report(
         tool_version=__version__,
@@ -68,14 +68,14 @@ def assemble(
         exit_code=exitcodes.for_verdicts(verdicts, fail_on),
         probe_errors=run.errors,
         extra=dict(extra or {}),
-        worker_log=session.log_text(),
+        worker_log=workers.log_text(),
     )
 
 
 def diagnose(
     checks: Sequence[Loaded],
     options: dict[str, Any],
-    session: Session,
+    workers: Workers,
     fail_on: Status = Status.FAIL,
     progress: runner.Progress | None = None,
     extra_probes: Sequence[Probe] = (),
@@ -87,7 +87,7 @@ def diagnose(
     probes, _ = runner.needed_probes(checks)
     names = {p.name for p in probes}  # a check's probe of the same name wins
     probes += [p for p in extra_probes if p.name not in names]
-    run = runner.run_probes(probes, options, session, timeout=timeout, progress=progress)
-    report = assemble(checks, run, options, session, fail_on=fail_on, created_at=created_at)
+    run = runner.run_probes(probes, options, workers.probes, timeout=timeout, progress=progress)
+    report = assemble(checks, run, options, workers, fail_on=fail_on, created_at=created_at)
     report.timings["total_s"] = round(time.perf_counter() - started, 4)
     return report

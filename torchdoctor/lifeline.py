@@ -16,6 +16,7 @@ import time
 
 EXIT_ORPHANED = 70
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_PR_SET_CHILD_SUBREAPER = 36
 
 
 def die_with_parent(parent_pid: int, deadline: float | None = None, exit_code: int = EXIT_ORPHANED) -> None:
@@ -34,3 +35,12 @@ def die_with_parent(parent_pid: int, deadline: float | None = None, exit_code: i
                 os._exit(exit_code)
 
     threading.Thread(target=watch, name="torchdoctor-lifeline", daemon=True).start()
+
+
+def adopt_orphans() -> None:
+    """Make this process a child subreaper (Linux): a descendant whose parent exits (a daemon that forked
+    twice, a process that called setsid) becomes this process's child instead of init's, so it stays in
+    this process's tree, where whoever ends this process finds and ends it too."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)

@@ -93,6 +93,37 @@ class Session:
         self.close()
 
 
+HOST_MEMORY_BYTES = 4 * 2**30
+"""The address space of the worker that runs plugin code (imports, judges, explanations, option checks):
+a runaway judge gets MemoryError there. The probe worker has no such limit: CUDA maps far more."""
+
+
+class Workers:
+    """The two workers of a run: one for probes (which may load torch and CUDA), one for the plugins' other
+    code (describing, judging, explaining, checking option values), under a memory limit."""
+
+    def __init__(
+        self,
+        probe_factory: Callable[[], Worker] = WorkerProcess,
+        host_factory: Callable[[], Worker] | None = None,
+    ) -> None:
+        self.probes = Session(probe_factory)
+        self.host = Session(host_factory or (lambda: WorkerProcess(memory_limit=HOST_MEMORY_BYTES)))
+
+    def log_text(self) -> str:
+        return self.probes.log_text() + self.host.log_text()
+
+    def close(self) -> None:
+        self.probes.close()
+        self.host.close()
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def import_timeout() -> float:
     try:
         value = float(os.environ.get(IMPORT_TIMEOUT_ENV, DEFAULT_IMPORT_TIMEOUT_S))

@@ -180,7 +180,7 @@ def rejudge(
     saved: SavedReport,
     checks: Sequence[Loaded],
     options: Mapping[str, Any],
-    session: runner.Session,
+    workers: runner.Workers,
     fail_on: Status = Status.FAIL,
 ) -> Report:
     """A report of today's verdicts on the saved facts; the run's host, facts and timings are kept."""
@@ -201,7 +201,7 @@ def rejudge(
         checks,
         run,
         {**data["options"], **options},
-        session,
+        workers,
         fail_on=fail_on,
         created_at=str(data.get("created_at") or ""),
         host_summary=data["host"],

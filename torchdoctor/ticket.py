@@ -33,13 +33,13 @@ def gather(
     checks: Sequence[Loaded],
     installed: Sequence[Loaded],
     options: dict[str, Any],
-    session: runner.Session,
+    workers: runner.Workers,
     fail_on: Status = Status.FAIL,
     progress: runner.Progress | None = None,
 ) -> Report:
     """Run the checks and the ticket's probes in one worker, judge, and assemble the Report."""
     extra = [*registry.probes_named(installed, CHECK_PROBES), *OWN_PROBES]
-    return doctor.diagnose(checks, options, session, fail_on, progress, extra_probes=extra)
+    return doctor.diagnose(checks, options, workers, fail_on, progress, extra_probes=extra)
 
 
 @dataclass(frozen=True)

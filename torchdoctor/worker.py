@@ -9,6 +9,7 @@ cannot corrupt the answers.
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import importlib
 import json
@@ -57,10 +58,25 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
-def main() -> int:
+def _limit_memory(argv: list[str]) -> None:
+    """``--memory-limit BYTES``: the address space this worker may use (a runaway judge or plugin then gets
+    MemoryError instead of the machine's memory). Only workers that never load CUDA get one."""
+    if "--memory-limit" not in argv:
+        return
+    limit = int(argv[argv.index("--memory-limit") + 1])
+    with contextlib.suppress(ImportError, ValueError, OSError):
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def main(argv: list[str] | None = None) -> int:
     global channel
     # A hanging probe must not outlive a CLI that was killed outright.
     lifeline.die_with_parent(os.getppid())
+    # Orphans of what a probe starts are adopted here, so the CLI finds them in this process's tree.
+    lifeline.adopt_orphans()
+    _limit_memory(sys.argv[1:] if argv is None else argv)
     channel = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     os.dup2(2, 1)
     sys.stdout = sys.stderr

@@ -1,8 +1,10 @@
-"""The parent's handle on one worker process: send a probe request, wait for its answer with a deadline.
+"""The parent's handle on one worker process: send a request, wait for its answer with a deadline.
 
-A worker that hangs, dies, or answers something that is not a JSON answer
-raises :class:`ProbeFailure`; the caller then throws the worker away and
-starts another one for the remaining probes.
+A worker that hangs, dies, or answers something that is not a JSON answer raises :class:`ProbeFailure`; the
+caller then throws the worker away and starts another one for the remaining requests. Everything the worker
+started goes with it: its process group, and any descendant that left it (``setsid``), found through the
+worker's process tree (the worker is a child subreaper, so even a double-forked daemon stays in its tree).
+What the worker prints on stderr is kept as a bounded tail, whatever the amount.
 """
 
 from __future__ import annotations
@@ -14,17 +16,22 @@ import queue
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
+from collections import deque
 from typing import IO, Any
 
 WORKER_MODULE = "torchdoctor.worker"
-_STDERR_TAIL_BYTES = 4000
+STDERR_TAIL_BYTES = 4000
+"""How much of the worker's stderr an error verdict quotes."""
+STDERR_KEPT_BYTES = 256 * 2**10
+"""How much of the worker's stderr is kept for -v; older output is dropped as it comes."""
+MAX_ANSWER_BYTES = 64 * 2**20
+"""The longest answer line read from a worker; a longer one is garbage."""
 
 
 class ProbeFailure(Exception):
-    """A probe that produced no answer: ``kind`` is timeout, crash, exit, garbage or start."""
+    """A request that produced no answer: ``kind`` is timeout, crash, exit, garbage or start."""
 
     def __init__(self, kind: str, message: str, stderr_tail: str = "") -> None:
         super().__init__(message)
@@ -43,22 +50,54 @@ def signal_name(returncode: int) -> str:
         return f"signal {-returncode}"
 
 
+class _Tail:
+    """The last ``limit`` bytes of a stream, read by a daemon thread as they come."""
+
+    def __init__(self, stream: IO[bytes], limit: int) -> None:
+        self._chunks: deque[bytes] = deque()
+        self._size = 0
+        self._limit = limit
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(
+            target=self._read, args=(stream,), name="torchdoctor-stderr", daemon=True
+        )
+        self._thread.start()
+
+    def _read(self, stream: IO[bytes]) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536):
+                with self._lock:
+                    self._chunks.append(chunk)
+                    self._size += len(chunk)
+                    while self._size - len(self._chunks[0]) >= self._limit:
+                        self._size -= len(self._chunks.popleft())
+
+    def text(self, limit: int | None = None) -> str:
+        self._thread.join(timeout=0.2)  # output written just before the worker died
+        with self._lock:
+            data = b"".join(self._chunks)
+        return data[-(limit or self._limit) :].decode("utf-8", errors="replace")
+
+
 class WorkerProcess:
     """One ``python -P -m torchdoctor.worker`` process, in its own session so it can be killed whole."""
 
-    def __init__(self, python: str = sys.executable, env: dict[str, str] | None = None) -> None:
-        self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the worker)
+    def __init__(
+        self, python: str = sys.executable, env: dict[str, str] | None = None, memory_limit: int | None = None
+    ) -> None:
         self._answers: queue.Queue[str | None] = queue.Queue()
         self._next_id = 0
         # -P: the worker must import the installed torchdoctor, never a folder of that
         # name in the user's current directory.
         command = [python, "-P", "-m", WORKER_MODULE]
+        if memory_limit is not None:
+            command += ["--memory-limit", str(int(memory_limit))]
         try:
             self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(
                 command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self._stderr,
+                stderr=subprocess.PIPE,
                 env=env,
                 start_new_session=os.name == "posix",
             )
@@ -66,6 +105,8 @@ class WorkerProcess:
             self.proc = None
             self._start_error = f"cannot start the worker ({python}): {exc}"
             return
+        assert self.proc.stderr is not None
+        self._stderr = _Tail(self.proc.stderr, STDERR_KEPT_BYTES)
         self._reader = threading.Thread(
             target=self._read_answers, name="torchdoctor-worker-reader", daemon=True
         )
@@ -77,12 +118,18 @@ class WorkerProcess:
 
     def _read_answers(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None
-        for raw in self.proc.stdout:
-            self._answers.put(raw.decode("utf-8", errors="replace"))
+        with contextlib.suppress(OSError, ValueError):
+            while raw := self.proc.stdout.readline(MAX_ANSWER_BYTES + 1):
+                if len(raw) > MAX_ANSWER_BYTES:
+                    self._answers.put(
+                        raw[:200].decode("utf-8", errors="replace") + " ... (more than the limit)"
+                    )
+                    break
+                self._answers.put(raw.decode("utf-8", errors="replace"))
         self._answers.put(None)
 
     def call(self, target: str, options: dict[str, Any], timeout: float) -> dict[str, Any]:
-        """Run one probe; returns the worker's answer (``facts`` or ``error``) or raises ProbeFailure."""
+        """Run one request; returns the worker's answer (``facts`` or ``error``) or raises ProbeFailure."""
         if self.proc is None:
             raise ProbeFailure("start", self._start_error)
         self._next_id += 1
@@ -105,7 +152,7 @@ class WorkerProcess:
             answer = json.loads(line)
             if not isinstance(answer, dict) or answer.get("id") != self._next_id:
                 raise ValueError("not an answer to this request")
-        except ValueError:
+        except (ValueError, RecursionError):
             self.kill()
             shown = line.strip()[:200]
             raise ProbeFailure(
@@ -122,35 +169,45 @@ class WorkerProcess:
             return ProbeFailure(
                 "crash", "the worker closed its channel and stopped answering", self.stderr_tail()
             )
+        self._end_descendants()
         if code < 0:
             return ProbeFailure("crash", f"the worker died of {signal_name(code)}", self.stderr_tail())
         return ProbeFailure("exit", f"the worker exited with code {code}", self.stderr_tail())
 
     def stderr_tail(self) -> str:
-        try:
-            self._stderr.flush()
-            size = self._stderr.seek(0, os.SEEK_END)
-            self._stderr.seek(max(0, size - _STDERR_TAIL_BYTES))
-            return self._stderr.read().decode("utf-8", errors="replace").strip()
-        except (OSError, ValueError):
-            return ""
+        return self._stderr.text(STDERR_TAIL_BYTES).strip() if self.proc is not None else ""
 
     def stderr_text(self) -> str:
+        return self._stderr.text() if self.proc is not None else ""
+
+    def _descendants(self) -> list[Any]:
+        if self.proc is None:
+            return []
         try:
-            self._stderr.seek(0)
-            return self._stderr.read().decode("utf-8", errors="replace")
-        except (OSError, ValueError):
-            return ""
+            import psutil
+
+            return list(psutil.Process(self.proc.pid).children(recursive=True))
+        except Exception:  # the worker is gone, or psutil cannot read the process table
+            return []
+
+    def _end_descendants(self, found: list[Any] | None = None) -> None:
+        """Kill what the worker left: processes that escaped its group, and orphans it adopted."""
+        for process in self._descendants() if found is None else found:
+            with contextlib.suppress(Exception):
+                process.kill()
 
     def kill(self) -> None:
         """Kill the worker and everything it started; never wait long for a process stuck in the kernel."""
         if self.proc is None or self.proc.poll() is not None:
+            self._end_descendants()
             return
+        descendants = self._descendants()  # before the worker dies and they are orphaned
         with contextlib.suppress(OSError):
             if os.name == "posix":
                 os.killpg(self.proc.pid, signal.SIGKILL)
             else:
                 self.proc.kill()
+        self._end_descendants(descendants)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=2)
 
@@ -165,5 +222,3 @@ class WorkerProcess:
             assert self.proc.stdin is not None
             self.proc.stdin.close()
         self.kill()
-        with contextlib.suppress(OSError):
-            self._stderr.close()

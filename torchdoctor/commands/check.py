@@ -58,7 +58,7 @@ def check(
     threshold = fail_on_status(fail_on)
     timeout_seconds(timeout)
     run = run_context(ctx)
-    session = run.require_session()
+    workers = run.require_workers()
     options = run_options(run.declared, declared or {}, timeout)
     if from_file is not None:
         timeout_given = _given(ctx, "timeout")
@@ -66,10 +66,10 @@ def check(
         emit(report, json_output, verbose)
         raise typer.Exit(report.exit_code)
     checks = select_checks(run.checks, only, skip)
-    options = validate_in_worker(run.declared, options, session)
+    options = validate_in_worker(run.declared, options, workers.host)
     progress = None if json_output and not verbose else _progress(verbose)
     try:
-        report = doctor.diagnose(checks, options, session, threshold, progress)
+        report = doctor.diagnose(checks, options, workers, threshold, progress)
     finally:
         if progress is not None and hasattr(progress, "stop"):
             progress.stop()
@@ -111,7 +111,7 @@ def _judged_from(
         sys.stderr.write(f"torchdoctor: not installed here, left out: {', '.join(missing)}\n")
     sys.stderr.write(f"torchdoctor: judging the facts of {path} ({report.describe()}) with today's rules\n")
     judged_options = {o.key: options[o.key] for o in run.declared if o.key in given}
-    return saved.rejudge(report, judged, judged_options, run.require_session(), fail_on)
+    return saved.rejudge(report, judged, judged_options, run.require_workers(), fail_on)
 
 
 def _given(ctx: typer.Context, name: str) -> bool:

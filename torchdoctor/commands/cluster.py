@@ -47,10 +47,12 @@ def cluster(
     threshold = fail_on_status(fail_on)
     timeout_seconds(timeout)
     run = run_context(ctx)
-    session = run.require_session()
-    options = validate_in_worker(run.declared, run_options(run.declared, declared or {}, timeout), session)
+    workers = run.require_workers()
+    options = validate_in_worker(
+        run.declared, run_options(run.declared, declared or {}, timeout), workers.host
+    )
     try:
-        outcome = job.run(run.checks, options, session, split_ids(only), split_ids(skip), threshold)
+        outcome = job.run(run.checks, options, workers, split_ids(only), split_ids(skip), threshold)
     except (job.NotLaunched, registry.UnknownCheckError) as exc:
         raise BadInput(str(exc)) from None
     if outcome.message:

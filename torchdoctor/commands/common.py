@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from torchdoctor.model import Status
     from torchdoctor.plugin import Option
     from torchdoctor.registry import Loaded
-    from torchdoctor.runner import Session
+    from torchdoctor.runner import Session, Workers
 
 MAX_TIMEOUT_S = 3600.0
 """The longest --timeout: an hour per probe."""
@@ -31,14 +31,14 @@ class BadInput(Exception):
 class RunContext:
     """What ``main`` prepared before the command line was parsed: the worker and the described checks."""
 
-    session: Session | None = None
+    workers: Workers | None = None
     checks: list[Loaded] = field(default_factory=list)
     declared: list[Option] = field(default_factory=list)
 
-    def require_session(self) -> Session:
-        if self.session is None:
-            raise RuntimeError("this command needs the worker session that main() starts")
-        return self.session
+    def require_workers(self) -> Workers:
+        if self.workers is None:
+            raise RuntimeError("this command needs the workers that main() starts")
+        return self.workers
 
 
 def run_context(ctx: typer.Context) -> RunContext:

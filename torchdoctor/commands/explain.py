@@ -24,10 +24,11 @@ def explain(
     Exit code 0: explained; 1: not a message torchdoctor knows."""
     from torchdoctor import exitcodes
     from torchdoctor.explain import catalogue, format_lines
-    from torchdoctor.runner import Session
+    from torchdoctor.runner import HOST_MEMORY_BYTES, Session
+    from torchdoctor.workerproc import WorkerProcess
 
     text = read_text(text, "error message")
-    with Session() as session:
+    with Session(lambda: WorkerProcess(memory_limit=HOST_MEMORY_BYTES)) as session:
         matched = catalogue.explain_in_worker(
             text, lambda request: session.hosted("explain", request, catalogue.EXPLAIN_TIMEOUT_S)
         )

@@ -90,13 +90,13 @@ def report(
     run = run_context(ctx)
     checks = select_checks(run.checks, only, skip)
     options = validate_in_worker(
-        run.declared, run_options(run.declared, declared or {}, timeout), run.require_session()
+        run.declared, run_options(run.declared, declared or {}, timeout), run.require_workers().host
     )
     if not redact:
         sys.stderr.write(NO_REDACT_WARNING)
     progress = live.for_terminal(False)
     try:
-        gathered = ticket.gather(checks, run.checks, options, run.require_session(), Status.FAIL, progress)
+        gathered = ticket.gather(checks, run.checks, options, run.require_workers(), Status.FAIL, progress)
     finally:
         if progress is not None and hasattr(progress, "stop"):
             progress.stop()
