@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from torchdoctor.plugin import Probe
-from torchdoctor.redact import REDACTED, is_secret_name, strip_secrets
+from torchdoctor.redact import REDACTED, is_secret_name, strip_value
 
 RELEVANT_PREFIXES = (
     "CUDA_",
@@ -62,7 +62,7 @@ def relevant(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """The relevant variables, sorted by name, with secret-looking values replaced."""
     environ = os.environ if environ is None else environ
     return {
-        name: REDACTED if is_secret_name(name) else strip_secrets(value)
+        name: REDACTED if is_secret_name(name) else strip_value(name, value)
         for name, value in sorted(environ.items())
         if is_relevant(name)
     }

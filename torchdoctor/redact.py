@@ -61,15 +61,23 @@ _AUTHORIZATION = re.compile(
     r"|(?P<bearer>\bBearer\s+)[A-Za-z0-9._~+/=-]{8,}",
     re.IGNORECASE,
 )
-_PRIVATE_KEY_BLOCK = re.compile(
-    r"-----BEGIN (?P<kind>[A-Z ]*PRIVATE KEY)-----.*?(?:-----END (?P=kind)-----|\Z)", re.DOTALL
+# Armored blocks of any kind (PEM keys and certificates, PGP key blocks and messages), to their END line or,
+# cut off, to the end of the text: a block is never worth keeping in a report.
+_ARMORED_BLOCK = re.compile(
+    r"-----BEGIN (?P<kind>[A-Z0-9 ]{1,64})-----.*?(?:-----END (?P=kind)-----|\Z)", re.DOTALL
 )
+# user:password@host without a scheme (MASTER_ADDR=bob:pw@node01, rsync and scp targets).
+_USERINFO = re.compile(r"(?<![\w/:.@-])[\w.+-]+:[^\s/@:]*@(?=[\w\[])")
 # GPU-/MIG- UUIDs and bare UUIDs (torch prints them without the prefix) keep their first 8 hex digits:
 # still a valid prefix for CUDA_VISIBLE_DEVICES and nvidia-smi -i, no longer a hardware serial.
 _UUID = re.compile(
     r"(?<![0-9A-Fa-f])(?P<prefix>(?:GPU|MIG)-)?(?P<head>[0-9a-fA-F]{8})"
     r"-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![0-9A-Fa-f])"
 )
+
+
+PATH_LISTS = frozenset({"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "PYTHONPATH", "DYLD_LIBRARY_PATH", "CPATH"})
+"""Variables that hold lists of paths: redacted entry by entry, so one entry's text cannot hide another's."""
 
 
 def is_secret_name(name: str) -> bool:
@@ -80,12 +88,44 @@ def is_secret_name(name: str) -> bool:
 def strip_secrets(text: str) -> str:
     """``text`` without credentials: in URLs, in secret-looking ``NAME=value`` pairs and query parameters,
     in Authorization headers, and in self-identifying token formats (GitHub, Hugging Face, AWS...)."""
-    text = _PRIVATE_KEY_BLOCK.sub(REDACTED, text)
+    text = _ARMORED_BLOCK.sub(REDACTED, text)
     text = _URL_CREDENTIALS.sub(lambda m: m["scheme"], text)
+    text = _USERINFO.sub("", text)
     text = _QUERY_PARAMETER.sub(_masked_parameter, text)
     text = _AUTHORIZATION.sub(lambda m: f"{m['lead'] or m['bearer']}{REDACTED}", text)
     text = _ASSIGNMENT.sub(_masked_assignment, text)
     return _TOKEN_SHAPES.sub(REDACTED, text)
+
+
+def strip_value(name: str, value: str) -> str:
+    """The value of variable or key ``name`` without credentials: a path list entry by entry."""
+    if name.upper() in PATH_LISTS:
+        return os.pathsep.join(strip_secrets(entry) for entry in value.split(os.pathsep))
+    return strip_secrets(value)
+
+
+def command_line(args: Iterable[str], own: bool) -> str:
+    """A process's command line as a report may show it: another user's process by its program name only;
+    this user's own with credentials removed and the argument after a secret-looking flag (``--token X``)
+    masked."""
+    words = [" ".join(str(arg).split()) for arg in args]
+    if not words:
+        return ""
+    if not own:
+        return os.path.basename(words[0])
+    shown: list[str] = []
+    for index, word in enumerate(words):
+        flag = words[index - 1] if index else ""
+        if (
+            flag.startswith("-")
+            and "=" not in flag
+            and is_secret_name(flag.lstrip("-"))
+            and not word.startswith("-")
+        ):
+            shown.append(REDACTED)
+        else:
+            shown.append(strip_secrets(word))
+    return " ".join(shown)
 
 
 @dataclass(frozen=True)
@@ -106,10 +146,8 @@ class Identity:
             home = None
         if home is not None:
             homes += [str(home), os.path.realpath(home)]
-        try:
-            users = [getpass.getuser()]
-        except (OSError, KeyError, ImportError):
-            users = []
+        # The system's name for this user, and the names $USER and $LOGNAME claim: a report names none.
+        users = [name for name in (system_user(), os.environ.get("USER"), os.environ.get("LOGNAME")) if name]
         hostname = socket.gethostname()
         return cls.of(homes, users, [hostname, hostname.split(".")[0], *extra_hostnames])
 
@@ -123,6 +161,20 @@ class Identity:
         )
 
 
+def system_user() -> str | None:
+    """The name of this process's user as the system knows it: from the password database, not from $USER
+    or $LOGNAME, which anyone can set to something else."""
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_name
+    except (ImportError, KeyError, OSError):
+        try:
+            return getpass.getuser()
+        except (OSError, KeyError, ImportError):
+            return None
+
+
 def _distinct(values: Iterable[str]) -> tuple[str, ...]:
     # Longest first, so that a FQDN goes before its short name and /home/alice/x before /home/alice.
     return tuple(sorted(dict.fromkeys(values), key=len, reverse=True))
@@ -131,20 +183,23 @@ def _distinct(values: Iterable[str]) -> tuple[str, ...]:
 class Redactor:
     """Replaces secrets and identities in strings, and in every string of a JSON-like value."""
 
-    def __init__(self, identity: Identity) -> None:
+    def __init__(self, identity: Identity, shorten_uuids: bool = True) -> None:
         self.identity = identity
+        self.shorten_uuids = shorten_uuids
         self._identity_pattern = _identity_pattern(identity)
 
-    def text(self, value: str) -> str:
-        value = strip_secrets(value)
+    def text(self, value: str, key: str | None = None) -> str:
+        value = strip_value(key or "", value)
         if self._identity_pattern is not None:
             value = self._identity_pattern.sub(self._placeholder, value)
+        if not self.shorten_uuids:
+            return value
         return _UUID.sub(lambda m: f"{m['prefix'] or ''}{m['head']}", value)
 
     def value(self, value: Any, key: str | None = None) -> Any:
         """A copy of ``value`` with every string redacted; the values of secret-looking keys replaced."""
         if isinstance(value, str):
-            return REDACTED if key is not None and is_secret_name(key) and value else self.text(value)
+            return REDACTED if key is not None and is_secret_name(key) and value else self.text(value, key)
         if isinstance(value, Mapping):
             return {k: self.value(v, str(k)) for k, v in value.items()}
         if isinstance(value, list | tuple):
@@ -198,19 +253,28 @@ def redact_report(data: Mapping[str, Any], identity: Identity | None = None) -> 
     """
     hostname = str((data.get("host") or {}).get("hostname") or "")
     identity = identity or Identity.current(extra_hostnames=[hostname, hostname.split(".")[0]])
-    redactor = Redactor(identity)
-    redacted: dict[str, Any] = {}
+    return _rewrite(data, Redactor(identity), redacted=True)
+
+
+def strip_report(data: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``--no-redact`` shares: identities and UUIDs kept, credentials still removed (a secret
+    variable's value and a credential inside a URL are never recorded, whatever the options)."""
+    return _rewrite(data, Redactor(Identity(), shorten_uuids=False), redacted=False)
+
+
+def _rewrite(data: Mapping[str, Any], redactor: Redactor, redacted: bool) -> dict[str, Any]:
+    result: dict[str, Any] = {}
     for key, value in data.items():
         if key in _STRUCTURAL_TOP_KEYS:
-            redacted[key] = value
+            result[key] = value
         elif key == "verdicts":
-            redacted[key] = [_redact_verdict(redactor, verdict) for verdict in value]
+            result[key] = [_redact_verdict(redactor, verdict) for verdict in value]
         elif key == "host":
-            redacted[key] = _redact_host(redactor, value)
+            result[key] = _redact_host(redactor, value) if redacted else redactor.value(value)
         else:
-            redacted[key] = redactor.value(value, key)
-    redacted["redacted"] = True
-    return redacted
+            result[key] = redactor.value(value, key)
+    result["redacted"] = redacted
+    return result
 
 
 def _redact_verdict(redactor: Redactor, verdict: Mapping[str, Any]) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from torchdoctor import redact
 from torchdoctor.checks.ddp.rank_program import PREFIX
 
 RANK_MODULE = "torchdoctor.checks.ddp.rank_program"
@@ -144,10 +145,12 @@ def port_owner(port: int) -> dict[str, Any] | None:
         if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port == port and conn.pid:
             try:
                 process = psutil.Process(conn.pid)
+                own = process.uids().real == os.getuid()
                 return {
                     "pid": conn.pid,
                     "name": process.name(),
-                    "cmdline": " ".join(" ".join(a.split()) for a in process.cmdline())[:300],
+                    "own": own,
+                    "cmdline": redact.command_line(process.cmdline(), own)[:300],
                 }
             except psutil.Error:
                 return {"pid": conn.pid, "name": None, "cmdline": None}

@@ -14,12 +14,14 @@ from torchdoctor.commands.common import (
     BadInput,
     FailOnOption,
     IdsOption,
+    RedactOption,
     RunContext,
     TimeoutOption,
     fail_on_status,
     run_context,
     run_options,
     select_checks,
+    shareable,
     timeout_seconds,
     validate_in_worker,
 )
@@ -41,6 +43,7 @@ def check(
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Evidence for every check, timings, the worker's log.")
     ] = False,
+    redact: RedactOption = True,
     from_file: Annotated[
         Path | None,
         typer.Option(
@@ -63,7 +66,7 @@ def check(
     if from_file is not None:
         timeout_given = _given(ctx, "timeout")
         report = _judged_from(run, from_file, only, skip, threshold, options, given or set(), timeout_given)
-        emit(report, json_output, verbose)
+        emit(shareable(report, redact), json_output, verbose)
         raise typer.Exit(report.exit_code)
     checks = select_checks(run.checks, only, skip)
     options = validate_in_worker(run.declared, options, workers.host)
@@ -73,7 +76,7 @@ def check(
     finally:
         if progress is not None and hasattr(progress, "stop"):
             progress.stop()
-    emit(report, json_output, verbose)
+    emit(shareable(report, redact), json_output, verbose)
     raise typer.Exit(report.exit_code)
 
 

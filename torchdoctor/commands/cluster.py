@@ -12,9 +12,11 @@ from torchdoctor.commands.common import (
     BadInput,
     FailOnOption,
     IdsOption,
+    RedactOption,
     fail_on_status,
     run_context,
     run_options,
+    shareable,
     split_ids,
     timeout_seconds,
     validate_in_worker,
@@ -36,6 +38,7 @@ def cluster(
     only: IdsOption = None,
     skip: IdsOption = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Evidence for every verdict.")] = False,
+    redact: RedactOption = True,
     declared: dict[str, Any] | None = None,
     given: set[str] | None = None,
 ) -> None:
@@ -58,10 +61,11 @@ def cluster(
     if outcome.message:
         sys.stderr.write(f"torchdoctor: {outcome.message}\n")
     if outcome.report is not None:
+        shared = shareable(outcome.report, redact)
         if json_output:
             from torchdoctor.render import json as json_renderer
 
-            json_renderer.render(outcome.report, sys.stdout)
+            json_renderer.render(shared, sys.stdout)
         else:
-            job.render_text(outcome.report, sys.stdout, verbose)
+            job.render_text(shared, sys.stdout, verbose)
     raise typer.Exit(outcome.exit_code)

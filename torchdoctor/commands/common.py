@@ -13,7 +13,7 @@ import typer
 from torchdoctor import exitcodes
 
 if TYPE_CHECKING:
-    from torchdoctor.model import Status
+    from torchdoctor.model import Report, Status
     from torchdoctor.plugin import Option
     from torchdoctor.registry import Loaded
     from torchdoctor.runner import Session, Workers
@@ -154,3 +154,29 @@ def validate_in_worker(
             raise BadInput(f"{option.flag}: {answer['refused']}")
         result[option.key] = answer.get("value", values[option.key])
     return result
+
+
+def shareable(report: Report, redact: bool) -> Report:
+    """The report as it may leave the machine, redacted in one place before any renderer sees it: secrets,
+    identities and GPU UUIDs by default; with ``--no-redact`` only credentials go."""
+    from torchdoctor import redact as redaction
+    from torchdoctor import saved
+
+    data = report.to_json()
+    data = redaction.redact_report(data) if redact else redaction.strip_report(data)
+    shared = saved.report_from_json(data)
+    if report.worker_log:
+        hostname = str(report.host.get("hostname") or "")
+        identity = redaction.Identity.current([hostname]) if redact else redaction.Identity()
+        shared.worker_log = redaction.Redactor(identity, shorten_uuids=redact).text(report.worker_log)
+    return shared
+
+
+RedactOption = Annotated[
+    bool,
+    typer.Option(
+        "--redact/--no-redact",
+        help="Replace secrets, credentials in URLs, the home directory, user name and hostname; shorten GPU "
+        "UUIDs. --no-redact keeps them, but never a secret's value or a credential.",
+    ),
+]

@@ -15,10 +15,12 @@ from torchdoctor.commands.common import (
     DEFAULT_TIMEOUT_S,
     BadInput,
     IdsOption,
+    RedactOption,
     TimeoutOption,
     run_context,
     run_options,
     select_checks,
+    shareable,
     timeout_seconds,
     validate_in_worker,
 )
@@ -31,8 +33,8 @@ FORMAT_NAMES = {"md": "Markdown", "json": "JSON", "html": "HTML", "svg": "SVG"}
 _SUFFIXES = {".md": "md", ".markdown": "md", ".json": "json", ".html": "html", ".htm": "html", ".svg": "svg"}
 DEFAULT_STEM = "torchdoctor-report"
 NO_REDACT_WARNING = (
-    "torchdoctor: warning: --no-redact: the report keeps your home directory, user name, hostname, GPU UUIDs "
-    "and any credentials inside URLs; read it before you share it\n"
+    "torchdoctor: warning: --no-redact: the report keeps your home directory, user name, hostname and GPU "
+    "UUIDs (never a secret's value or a credential); read it before you share it\n"
 )
 
 
@@ -62,14 +64,7 @@ def report(
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
-    redact: Annotated[
-        bool,
-        typer.Option(
-            "--redact/--no-redact",
-            help="Replace secrets, credentials in URLs, the home directory, user name and hostname; "
-            "shorten GPU UUIDs.",
-        ),
-    ] = True,
+    redact: RedactOption = True,
     preview: Annotated[
         bool, typer.Option("--preview", help="Print what would be shared on stdout and write nothing.")
     ] = False,
@@ -136,16 +131,6 @@ def check_target(path: Path, force: bool) -> Path:
     if path.exists() and not force:
         raise BadInput(f"{path} exists: use --force to overwrite it")
     return path
-
-
-def shareable(report: Report, redact: bool) -> Report:
-    """The report as it will be shared: redacted in one place, before any renderer sees it."""
-    from torchdoctor import redact as redaction
-    from torchdoctor import saved
-
-    data = report.to_json()
-    data = redaction.redact_report(data) if redact else {**data, "redacted": False}
-    return saved.report_from_json(data)
 
 
 def render(report: Report, fmt: str) -> str:

@@ -72,7 +72,9 @@ def dryrun_env(
 
 def dryrun(env: dict[str, str], timeout: str = FAST) -> tuple[dict[str, Any], dict[str, Any], float]:
     started = time.monotonic()
-    result = run_cli("check", "--only", "ddp.dryrun", "--json", "--timeout", timeout, env=env, timeout=90)
+    result = run_cli(
+        "check", "--only", "ddp.dryrun", "--json", "--no-redact", "--timeout", timeout, env=env, timeout=90
+    )
     elapsed = time.monotonic() - started
     report = validated_report(result.stdout)
     assert result.returncode == report["exit_code"], result.stderr
