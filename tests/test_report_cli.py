@@ -6,6 +6,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -158,3 +159,45 @@ def test_markdown_escapes_what_would_otherwise_become_markup() -> None:
     assert "**Fix:** Run \\`fix\\` then \\| check." in text
     assert "```bash\necho '|'\n```" in text
     assert markdown.code("a`b|c") == "`` a`b\\|c ``"
+
+
+def _fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
+
+
+def _link_to_device(tmp_path: Path) -> Path:
+    link = tmp_path / "report.md"
+    link.symlink_to("/dev/null")
+    return link
+
+
+@pytest.mark.parametrize(
+    ("make", "text"),
+    [
+        (lambda tmp: Path("/dev/null"), "is not a regular file"),
+        (_fifo, "is not a regular file"),
+        (_link_to_device, "/dev/null is not a regular file"),
+        (lambda tmp: tmp, "is a folder"),
+        (lambda tmp: tmp / ("x" * 300 + ".md"), "File name too long"),
+    ],
+    ids=["device", "fifo", "symlink-to-device", "folder", "long-name"],
+)
+def test_only_a_regular_file_is_ever_replaced_even_with_force(tmp_path: Path, make: Any, text: str) -> None:
+    target = make(tmp_path)
+    result = run_cli("report", "--only", "torch.build", "-o", str(target), "--force", cwd=tmp_path)
+    assert result.returncode == exitcodes.USAGE
+    (line,) = result.stderr.splitlines()
+    assert text in line
+    assert Path("/dev/null").is_char_device()
+
+
+def test_force_through_a_link_to_a_regular_file_writes_that_file(tmp_path: Path) -> None:
+    real = tmp_path / "real.md"
+    real.write_text("old\n")
+    (tmp_path / "link.md").symlink_to(real)
+    result = run_cli("report", "--only", "torch.build", "-o", "link.md", "--force", cwd=tmp_path)
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert (tmp_path / "link.md").is_symlink()
+    assert "torch.build" in real.read_text()

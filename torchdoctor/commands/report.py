@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -105,7 +106,7 @@ def report(
     except FileExistsError:
         raise BadInput(f"{target} exists: use --force to overwrite it") from None
     except OSError as exc:
-        raise BadInput(f"cannot write {target}: {exc.strerror or exc}") from None
+        raise BadInput(f"cannot write {_shown(target)}: {exc.strerror or exc}") from None
     from torchdoctor.render.text import closing_line
 
     state = "redacted" if redact else "NOT redacted"
@@ -123,14 +124,41 @@ def resolve_format(output_format: str | None, output: Path | None) -> str:
 
 
 def check_target(path: Path, force: bool) -> Path:
-    """Refuse, before any probe runs, a target that cannot be written or would be overwritten."""
-    if path.is_dir():
-        raise BadInput(f"{path} is a folder: give a file name with -o")
+    """Refuse, before any probe runs, a target that cannot be written or would be overwritten.
+
+    Only a regular file is ever replaced (with --force): never a folder, a device, a FIFO or a socket, nor
+    a symbolic link to one. A link to a regular file is followed, so the file it names is what is written.
+    """
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise BadInput(f"-o {_shown(path)}: {exc.strerror or exc}") from None
+    if info is not None and stat.S_ISLNK(info.st_mode):
+        try:
+            resolved = path.resolve(strict=True)
+            info = resolved.stat()
+        except (OSError, RuntimeError):
+            raise BadInput(f"-o {_shown(path)} is a symbolic link to nothing: give a file name") from None
+        path = resolved
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise BadInput(f"{_shown(path)} is a folder: give a file name with -o")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise BadInput(
+            f"{_shown(path)} is not a regular file (a device, FIFO or socket): torchdoctor only ever "
+            "replaces regular files, even with --force"
+        )
     if not path.parent.is_dir():
-        raise BadInput(f"the folder {path.parent} does not exist")
-    if path.exists() and not force:
-        raise BadInput(f"{path} exists: use --force to overwrite it")
+        raise BadInput(f"the folder {_shown(path.parent)} does not exist")
+    if info is not None and not force:
+        raise BadInput(f"{_shown(path)} exists: use --force to overwrite it")
     return path
+
+
+def _shown(path: Path) -> str:
+    text = str(path)
+    return text if len(text) <= 120 else f"{text[:60]}...{text[-40:]}"
 
 
 def render(report: Report, fmt: str) -> str:
@@ -153,7 +181,7 @@ def write_new(path: Path, text: str, overwrite: bool = False) -> None:
     Without ``overwrite`` an existing file is never replaced, even one created meanwhile: the temporary
     file is hard-linked to the name, which fails if the name exists (FileExistsError).
     """
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".torchdoctor-report-", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
