@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from torchdoctor import inputs
+from torchdoctor.checks.memory import pickle_budget
 
 MAX_SNAPSHOT_BYTES = 512 * 2**20
 """The largest snapshot file read (a snapshot of a big job with its history is tens of MiB)."""
@@ -60,6 +61,14 @@ def loads(data: bytes, label: str = "the snapshot") -> dict[str, Any]:
             f"{label} is a zip archive (torch.save?), not an allocator snapshot: "
             "write one with torch.cuda.memory._dump_snapshot(FILE)"
         )
+    try:
+        pickle_budget.check(data)
+    except pickle_budget.PickleRefused as refused:
+        plain = ", and an allocator snapshot holds plain data only" if refused.names_code else ""
+        reason = str(refused).removeprefix("it ")
+        raise SnapshotError(
+            f"refused {label}: the pickle {reason}{plain}; nothing in the file was run"
+        ) from None
     try:
         obj = _PlainDataUnpickler(io.BytesIO(data)).load()
     except _Refused as refused:
@@ -101,12 +110,20 @@ def _as_snapshot(obj: Any, label: str) -> dict[str, Any]:
                 f"{label} is not an allocator snapshot: segment {index} has no total_size and blocks"
             )
         if not isinstance(segment["blocks"], list) or not all(
-            isinstance(b, dict) and _is_int(b.get("size")) and isinstance(b.get("state"), str)
+            isinstance(b, dict)
+            and _is_int(b.get("size"))
+            and isinstance(b.get("state"), str)
+            and (b.get("requested_size") is None or _is_int(b["requested_size"]))
             for b in segment["blocks"]
         ):
             raise SnapshotError(f"{label} is not an allocator snapshot: segment {index} has malformed blocks")
         if not _is_int(segment["total_size"]):
             raise SnapshotError(f"{label} is not an allocator snapshot: segment {index} has no size")
+        if segment.get("device") is not None and not _is_int(segment["device"]):
+            raise SnapshotError(
+                f"{label} is not an allocator snapshot: segment {index} has a device that is not a number "
+                f"({str(segment['device'])[:40]!r})"
+            )
     return obj
 
 
@@ -125,10 +142,10 @@ def _is_int(value: Any) -> bool:
 
 def pool_name(segment: Mapping[str, Any]) -> str:
     """``large`` or ``small``; a private pool (CUDA graphs, MemPool) adds its id: ``large@1.0``."""
-    kind = str(segment.get("segment_type") or ("large" if segment["total_size"] > 2**21 else "small"))
+    kind = str(segment.get("segment_type") or ("large" if segment["total_size"] > 2**21 else "small"))[:32]
     pool_id = segment.get("segment_pool_id")
     if isinstance(pool_id, (list, tuple)) and len(pool_id) == 2 and tuple(pool_id) != _DEFAULT_POOL:
-        return f"{kind}@{pool_id[0]}.{pool_id[1]}"
+        return f"{kind}@{str(pool_id[0])[:20]}.{str(pool_id[1])[:20]}"
     return kind
 
 
@@ -234,12 +251,24 @@ def _int_or_none(value: Any) -> int | None:
 def _plain_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The snapshot's allocator_settings with JSON-able values only."""
     plain: dict[str, Any] = {}
-    for key, value in settings.items():
+    for key, value in list(settings.items())[:_MAX_SETTINGS]:
         if _json_scalar(value):
-            plain[str(key)] = value
+            plain[str(key)[:_MAX_TEXT]] = _short(value)
         elif isinstance(value, Mapping):
-            plain[str(key)] = {str(k): v for k, v in value.items() if _json_scalar(v)}
+            plain[str(key)[:_MAX_TEXT]] = {
+                str(k)[:_MAX_TEXT]: _short(v)
+                for k, v in list(value.items())[:_MAX_SETTINGS]
+                if _json_scalar(v)
+            }
     return plain
+
+
+_MAX_SETTINGS = 64
+_MAX_TEXT = 200
+
+
+def _short(value: Any) -> Any:
+    return value[:_MAX_TEXT] if isinstance(value, str) else value
 
 
 def _json_scalar(value: Any) -> bool:

@@ -28,10 +28,36 @@ def _calls_a_function() -> bytes:
     return b"cposix\nsystem\n(S'echo torchdoctor ran this'\ntR."
 
 
+def _shared_tuples(levels: int = 60) -> bytes:
+    """A dict whose key is 60 levels of a pair of the level below, all through the memo: 507 bytes whose
+    key takes 2**60 steps to hash (protocol 4: EMPTY_DICT, EMPTY_TUPLE, then BINGET/BINGET/TUPLE2)."""
+    out = bytearray(b"\x80\x04}\x94)\x940")
+    for level in range(1, levels + 1):
+        out += b"h" + bytes([level]) + b"h" + bytes([level]) + b"\x86\x94" + (b"0" if level < levels else b"")
+    return bytes(out + b"Ns.")
+
+
+def _one_string_many_times(size: int = 64 * 2**10, times: int = 20_000) -> bytes:
+    """One 64 KiB string referenced 20,000 times: 65 KiB on disk, 1.2 GiB of text once built and written."""
+    text = b"x" * size
+    out = bytearray(b"\x80\x04}\x94(\x8c\x08segments\x94]\x94(")
+    out += b"\x8d" + size.to_bytes(8, "little") + text + b"\x94"
+    out += b"h\x03" * (times - 1)
+    return bytes(out + b"eu.")
+
+
+def _device_not_a_number() -> bytes:
+    segment = {"device": "abc", "total_size": 2**21, "blocks": [{"size": 2**21, "state": "inactive"}]}
+    return pickle.dumps({"segments": [segment], "device_traces": []}, protocol=4)
+
+
 SNAPSHOTS = {
     "v100_32gb_split_fragmented.pickle": lambda: _from_fixture("v100_32gb_split_fragmented"),
     "h200_expandable_segments_healthy.pickle": lambda: _from_fixture("h200_expandable_segments_healthy"),
     "hostile_calls_os_system.pickle": _calls_a_function,
+    "hostile_shared_tuple_key.pickle": _shared_tuples,
+    "hostile_one_string_many_times.pickle": _one_string_many_times,
+    "hostile_device_not_a_number.pickle": _device_not_a_number,
 }
 
 

@@ -7,8 +7,10 @@ import copy
 import json
 import os
 import pickle
+import re
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ import pytest
 from torchdoctor.checks.memory import allocator_snapshot
 from torchdoctor.checks.memory.allocator_snapshot import SnapshotError
 
-from support import FIXTURES
+from support import FIXTURES, run_cli
 
 MIB = 2**20
 FRAGMENTED = "v100_32gb_split_fragmented.json"
@@ -270,3 +272,32 @@ def test_the_snapshot_files_are_what_their_build_script_writes() -> None:
         [sys.executable, str(build), "--check"], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+SNAPSHOTS = Path(__file__).resolve().parents[2] / "snapshots"
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("hostile_calls_os_system", "names the class or callable 'posix.system'"),
+        ("hostile_shared_tuple_key", "would build more than 50,000,000 objects"),
+        ("hostile_one_string_many_times", "would hold more than 1,024 MiB of text"),
+        ("hostile_device_not_a_number", "segment 0 has a device that is not a number ('abc')"),
+    ],
+)
+def test_a_hostile_snapshot_is_refused_at_once_before_anything_is_built(name: str, text: str) -> None:
+    started = time.monotonic()
+    with pytest.raises(SnapshotError, match=re.escape(text)):
+        allocator_snapshot.load(SNAPSHOTS / f"{name}.pickle")
+    assert time.monotonic() - started < 2
+
+
+def test_the_hostile_snapshots_are_refused_by_the_cli_in_one_line() -> None:
+    for name in ("hostile_shared_tuple_key", "hostile_one_string_many_times"):
+        result = run_cli(
+            "check", "--only", "gpu.fragmentation", "--memory-snapshot", str(SNAPSHOTS / f"{name}.pickle")
+        )
+        assert result.returncode == 2
+        (line,) = result.stderr.splitlines()
+        assert line.startswith("torchdoctor: error: --memory-snapshot: refused allocator snapshot")
