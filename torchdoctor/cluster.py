@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from torchdoctor import doctor, exitcodes, nvml, registry, runner
+from torchdoctor import doctor, exitcodes, inputs, nvml, registry, runner
 from torchdoctor.model import Finding, Fix, Report, Status, Verdict
 from torchdoctor.registry import Loaded
 from torchdoctor.render import text
@@ -69,7 +69,7 @@ def launch_from(environ: Mapping[str, str]) -> Launch:
             if slurm in env:
                 env.setdefault(name, env[slurm])
         per_node = env.get("SLURM_NTASKS_PER_NODE", "")
-        if per_node.isdigit():
+        if inputs.whole_number(per_node) is not None:
             env.setdefault("LOCAL_WORLD_SIZE", per_node)
     else:
         raise NotLaunched(
@@ -81,7 +81,7 @@ def launch_from(environ: Mapping[str, str]) -> Launch:
         raise NotLaunched(
             f"{' and '.join(missing)} not set: export them for {launcher}, or use {LAUNCH_HINT}"
         )
-    bad = [name for name in ("RANK", "WORLD_SIZE", "MASTER_PORT") if not env[name].strip().isdigit()]
+    bad = [name for name in ("RANK", "WORLD_SIZE", "MASTER_PORT") if inputs.whole_number(env[name]) is None]
     if bad:
         raise NotLaunched(", ".join(f"{name}={env[name]!r} is not a number" for name in bad))
     return Launch(int(env["RANK"]), int(env["WORLD_SIZE"]), launcher, env)

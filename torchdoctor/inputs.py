@@ -27,6 +27,19 @@ class InputError(ValueError):
     """An input torchdoctor refuses or cannot read; the message is one line naming it."""
 
 
+def whole_number(text: str | None) -> int | None:
+    """A variable's value read as a non-negative integer the way C programs read one (ASCII digits,
+    surrounding spaces allowed); None for anything else ("²" is a digit to Python, not to a launcher)."""
+    if text is None:
+        return None
+    stripped = text.strip()
+    return (
+        int(stripped)
+        if stripped and len(stripped) <= 18 and all(c in "0123456789" for c in stripped)
+        else None
+    )
+
+
 def _article(noun: str) -> str:
     return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
 

@@ -15,7 +15,7 @@ import socket
 from collections.abc import Mapping
 from typing import Any
 
-from torchdoctor import envvars
+from torchdoctor import envvars, inputs
 from torchdoctor.checks.ddp import dryrun_judge, launcher
 from torchdoctor.checks.probes import cuda_driver_probe
 from torchdoctor.plugin import Check, Option, Probe
@@ -61,10 +61,10 @@ def _master(environ: Mapping[str, str]) -> dict[str, Any]:
         port["port"] = launcher.free_port()
         # Unset MASTER_PORT means 29500 to a plain torchrun and to init_process_group("env://") users.
         port["default"] = launcher.port_status(launcher.TORCHRUN_DEFAULT_PORT)
-    elif not given_port.strip().isdigit() or not 0 < int(given_port) < 65536:
+    elif not 0 < (inputs.whole_number(given_port) or 0) < 65536:
         port["error"] = f"MASTER_PORT={given_port!r} is not a port number (1-65535)"
     else:
-        port.update(launcher.port_status(int(given_port)))
+        port.update(launcher.port_status(int(given_port.strip())))
     return {"address": {**address, "given": given_addr, "used": use_addr}, "port": port}
 
 

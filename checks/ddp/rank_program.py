@@ -26,7 +26,7 @@ import warnings
 from datetime import timedelta
 from typing import IO, Any
 
-from torchdoctor import lifeline
+from torchdoctor import inputs, lifeline
 from torchdoctor.checks.ddp import collective
 
 PREFIX = "TDR "
@@ -78,7 +78,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 def _identity(environ: dict[str, str]) -> dict[str, Any]:
     missing = [name for name in REQUIRED_VARS if not environ.get(name)]
     not_integers = [
-        name for name in IDENTITY_VARS if environ.get(name) and not environ[name].strip().isdigit()
+        name for name in IDENTITY_VARS if environ.get(name) and inputs.whole_number(environ[name]) is None
     ]
     if missing or not_integers:
         problems = [f"{name} expected, but not set" for name in missing]

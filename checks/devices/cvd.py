@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 _ENV = "CUDA_VISIBLE_DEVICES"
+_ASCII_DIGITS = "0123456789"
 
 KINDS = (
     "hides_all",
@@ -106,7 +107,7 @@ def _strtoul(text: str) -> tuple[int, int]:
     and raises on a bare sign ("-", "+x"); here that is an invalid entry instead.
     """
     end = 1 if text[:1] in ("+", "-") else 0
-    while end < len(text) and text[end].isdigit():
+    while end < len(text) and text[end] in _ASCII_DIGITS:  # strtoul reads ASCII digits only
         end += 1
     try:
         return int(text[:end]), end

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from torchdoctor import envvars, nvml
+from torchdoctor import envvars, inputs, nvml
 from torchdoctor.checks.devices import cvd, job_gpus
 from torchdoctor.checks.probes import cuda_driver_probe
 from torchdoctor.model import Finding, Fix, Status
@@ -159,9 +159,9 @@ def _order_finding(gpus: Sequence[Mapping[str, Any]], order: str, parsed: cvd.Pa
 
 
 def _local_rank_finding(local_rank: str | None, visible: int, raw: str | None) -> list[Finding]:
-    if local_rank is None or not local_rank.strip().isdigit():
+    rank = inputs.whole_number(local_rank)
+    if rank is None:
         return []
-    rank = int(local_rank)
     if rank < visible:
         return []
     return [

@@ -399,3 +399,11 @@ def test_torchruns_default_port_taken_while_master_port_is_unset_warns() -> None
     assert "torchrun --standalone --nproc-per-node=NPROC train.py" in verdict.fix.commands
     facts["master"]["port"]["default"]["busy"] = False
     assert judge(facts).status is Status.PASS
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "12a", "-1", "99999999999999999999"])
+def test_a_master_port_that_is_no_ascii_number_fails_in_one_line(value: str) -> None:
+    from torchdoctor.checks.ddp import dryrun_check
+
+    master = dryrun_check._master({"MASTER_PORT": value})
+    assert master["port"]["error"] == f"MASTER_PORT={value!r} is not a port number (1-65535)"

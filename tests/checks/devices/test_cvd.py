@@ -358,3 +358,8 @@ def test_mixed_kinds_in_a_uuid_list() -> None:
     resolution = on("GPU-9e8d35e3,MIG-89c850dc")
     assert resolution.visible == (1,)
     assert kinds(resolution.issues) == {"mixed_kinds"}
+
+
+def test_only_ascii_digits_are_digits_as_strtoul_reads_them() -> None:
+    assert parse("1²").items == (1,)  # the leftover text is ignored, as "1gpu2" is
+    assert parse("٣").items == ()  # an Arabic-Indic three is no digit to CUDA
