@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from torchdoctor import doctor, inputs, runner
 from torchdoctor._version import __version__
@@ -99,51 +99,25 @@ def parse(text: str, name: str = "the report") -> dict[str, Any]:
 
 
 def _check_shape(data: Mapping[str, Any], name: str) -> None:
-    """Every part the judges and renderers read has the type they expect; else one line naming it."""
-    expected: dict[str, type | tuple[type, ...]] = {
-        "created_at": str,
-        "host": dict,
-        "options": dict,
-        "facts": dict,
-        "probe_errors": dict,
-        "verdicts": list,
-    }
-    optional: dict[str, type | tuple[type, ...]] = {"tool": dict, "timings": dict}
+    """The report against the shipped JSON Schema, then each verdict as the renderers read it."""
+    from jsonschema import Draft202012Validator
 
-    def refuse(what: str) -> NoReturn:
-        raise SavedReportError(f"{name} is not a complete report: {what}")
+    from torchdoctor.schema import report_schema
 
-    for key, kind in expected.items():
-        if not isinstance(data.get(key), kind):
-            refuse(f"'{key}' is missing or of the wrong type")
-    for key, kind in optional.items():
-        if key in data and not isinstance(data[key], kind):
-            refuse(f"'{key}' is of the wrong type")
-    if not isinstance((data.get("tool") or {}).get("version", ""), str):
-        refuse("'tool.version' is not a string")
-    timings = data.get("timings") or {}
-    probes = timings.get("probes", {})
-    if not isinstance(probes, dict) or not all(_number(v) for v in probes.values()):
-        refuse("'timings.probes' is not an object of seconds")
-    if "total_s" in timings and not _number(timings["total_s"]):
-        refuse("'timings.total_s' is not a number")
-    for probe, facts in data["facts"].items():
-        if not isinstance(facts, dict):
-            refuse(f"the facts of probe '{probe}' are not an object")
-    for probe, error in data["probe_errors"].items():
-        if not isinstance(error, dict) or not isinstance(error.get("message", ""), str):
-            refuse(f"the error of probe '{probe}' is not an object with a message")
-    for index, verdict in enumerate(data["verdicts"]):
-        if not isinstance(verdict, dict) or not isinstance(verdict.get("id"), str):
-            refuse(f"verdict {index} has no check id")
+    errors = sorted(Draft202012Validator(report_schema()).iter_errors(data), key=lambda e: list(e.path))
+    if errors:
+        error = errors[0]
+        where = "/".join(str(part) for part in error.absolute_path) or "the top level"
+        message = " ".join(error.message.split())
+        if len(message) > 160:
+            message = message[:157] + "..."
+        raise SavedReportError(f"{name} is not a valid report: at {where}: {message}")
+    for verdict in data["verdicts"]:
         try:
             Verdict.from_json(verdict)
         except (KeyError, ValueError, TypeError) as exc:
-            refuse(f"verdict '{verdict['id']}' is malformed ({exc})")
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+            message = f"{name} is not a valid report: verdict {verdict['id']!r}: {exc}"
+            raise SavedReportError(message) from None
 
 
 def report_from_json(data: Mapping[str, Any]) -> Report:
