@@ -34,6 +34,15 @@ def _synchronize(torch: Any, device: Any) -> None:
         torch.cuda.synchronize(device)
 
 
+def job_ids_agree(torch: Any, dist: Any, device: Any, job_id: int) -> bool:
+    """Whether every rank of the process group came from the same launch: one all_reduce(MAX) of
+    ``[id, -id]`` gives the largest and the smallest id at once."""
+    tensor = torch.tensor([job_id, -job_id], dtype=torch.int64, device=device)
+    dist.all_reduce(tensor, op=dist.ReduceOp.MAX)
+    largest, negative_smallest = (int(v) for v in tensor.cpu().tolist())
+    return largest == -negative_smallest == job_id
+
+
 def verified_all_reduce(
     torch: Any, dist: Any, device: Any, contribution: float, world_size: int, group: Any = None
 ) -> dict[str, Any]:

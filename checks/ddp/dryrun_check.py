@@ -133,8 +133,13 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
         budget_s=budget_s(timeout),
         base_env=environ,
     )
-    facts["status"] = "ran"
-    facts.update(launcher.launch(plan))
+    with launcher.port_lock(plan.master_port) as holder:
+        if holder is not None:
+            port["locked_by"] = holder
+            facts["status"] = "precheck_failed"
+            return facts
+        facts["status"] = "ran"
+        facts.update(launcher.launch(plan))
     return facts
 
 

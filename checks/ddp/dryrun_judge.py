@@ -17,7 +17,13 @@ from torchdoctor.checks.ddp.signatures import CONSEQUENCE, ROOT
 from torchdoctor.checks.probes import torch_probe
 from torchdoctor.model import Detail, Finding, Fix, Status
 
-RANK_KINDS = {"import_failed", "invalid_device_ordinal", "nccl_unavailable", "env_incomplete"}
+RANK_KINDS = {
+    "import_failed",
+    "invalid_device_ordinal",
+    "nccl_unavailable",
+    "env_incomplete",
+    "foreign_ranks",
+}
 PHASES = ("start", "imported", "bound", "init", "init_done", "allreduce", "barrier", "bandwidth", "done")
 JOINED = PHASES[PHASES.index("init_done") :]
 _TAIL_LINES = 8
@@ -177,6 +183,16 @@ def _precheck_findings(master: Mapping[str, Any]) -> list[Finding]:
                 ),
             )
         )
+    if port.get("locked_by"):
+        result.append(
+            Finding(
+                Status.FAIL,
+                f"another torchdoctor dry run (pid {port['locked_by']}) is using "
+                f"MASTER_PORT={port.get('port')} right now: two runs on one port join each other's ranks",
+                ("checked with this machine's lock of the port before starting any rank",),
+                _SHARED_PORT_FIX,
+            )
+        )
     if port.get("busy"):
         number = port.get("port")
         owner = port.get("owner")
@@ -302,6 +318,11 @@ _HANG_FIX = Fix(
     "GLOO_SOCKET_IFNAME), or a GPU that does not answer. Run again with logs, or with more time.",
     (DEBUG_COMMAND, "torchdoctor check --only ddp.dryrun --timeout 120"),
 )
+_SHARED_PORT_FIX = Fix(
+    "Another job's ranks joined: give each job its own port (unset MASTER_PORT and torchdoctor picks a free "
+    "one, as torchrun --standalone does), or wait for the other job.",
+    ("unset MASTER_PORT",),
+)
 _FIXES: dict[str, Fix] = {
     "import_failed": Fix(
         "Every rank must import the same working torch: check the PYTHONPATH, the virtual environment "
@@ -380,6 +401,9 @@ def _root_finding(kind: str, members: Sequence[Outcome], dry: Mapping[str, Any])
         )
     elif kind == "nccl_system_error":
         summary = f"{who}: NCCL system error: {message}"
+    elif kind in ("foreign_ranks", "port_locked"):
+        summary = f"{who}: {message}" if kind == "foreign_ranks" else message
+        fix = _SHARED_PORT_FIX
     elif kind == "nccl_no_interface":
         value = (dry.get("env") or {}).get("NCCL_SOCKET_IFNAME")
         shown = f" (NCCL_SOCKET_IFNAME={value})" if value else ""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import faulthandler
+import hashlib
 import json
 import os
 import socket
@@ -178,6 +179,19 @@ def _check_ordinal(local_rank: int, index: int, count: int) -> None:
         )
 
 
+def _same_job(torch: Any, dist: Any, device: Any) -> None:
+    """Ranks of another job on the same MASTER_PORT can join this process group: every rank checks that all
+    came from this launch (its TORCHELASTIC_RUN_ID) before trusting any collective."""
+    run_id = os.environ.get("TORCHELASTIC_RUN_ID") or ""
+    job_id = int(hashlib.sha256(run_id.encode()).hexdigest()[:12], 16)
+    if not collective.job_ids_agree(torch, dist, device, job_id):
+        raise RankFailure(
+            "foreign_ranks",
+            f"ranks of another job joined this process group on MASTER_PORT={os.environ.get('MASTER_PORT')}: "
+            "two jobs share the port",
+        )
+
+
 def _peak_rss_bytes() -> int | None:
     try:
         import resource
@@ -223,6 +237,7 @@ def run(args: argparse.Namespace, channel: Channel) -> int:
     )
     try:
         channel.emit("init_done", seconds=round(time.perf_counter() - started, 6))
+        _same_job(torch, dist, tensor_device)
         world = identity["world_size"]
         result = collective.verified_all_reduce(torch, dist, tensor_device, identity["rank"] + 1, world)
         channel.emit("allreduce", **result)

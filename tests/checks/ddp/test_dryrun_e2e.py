@@ -260,3 +260,31 @@ def test_the_launcher_gives_every_key_of_torchruns_worker_environment() -> None:
         {"OMP_NUM_THREADS": "4", "TORCH_NCCL_ASYNC_ERROR_HANDLING": "3"}, 0, 2, "127.0.0.1", 1, "r"
     )
     assert (kept["OMP_NUM_THREADS"], kept["TORCH_NCCL_ASYNC_ERROR_HANDLING"]) == ("4", "3")
+
+
+def test_a_second_run_on_the_same_master_port_is_told_another_run_holds_it(
+    tmp_path: Path, token: str
+) -> None:
+    port = str(launcher.free_port())
+    first_env = dryrun_env(tmp_path, token, {"faults": {"0": "hang_before_init", "1": "hang_before_init"}})
+    first_env["MASTER_PORT"] = port
+    first = subprocess.Popen(
+        [str(BIN / "torchdoctor"), "check", "--only", "ddp.dryrun", "--timeout", "30"],
+        env=first_env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while sum("ddp.rank_program" in p for p in processes_of(token)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        verdict, facts, _ = dryrun(dryrun_env(tmp_path, token, MASTER_PORT=port))
+    finally:
+        first.kill()
+        first.wait()
+    assert verdict["status"] == "fail"
+    assert re.match(
+        rf"another torchdoctor dry run \(pid \d+\) is using MASTER_PORT={port} ", verdict["summary"]
+    )
+    assert verdict["fix"]["commands"] == ["unset MASTER_PORT"]
+    assert "ranks" not in facts
