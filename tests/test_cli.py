@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -323,3 +324,68 @@ def test_a_bare_torchdoctor_prints_its_help_not_an_error() -> None:
     assert result.returncode == exitcodes.OK
     assert result.stdout.startswith("Usage: torchdoctor [OPTIONS] COMMAND [ARGS]...")
     assert "check" in result.stdout and result.stderr == ""
+
+
+SLOW_PLUGIN = """
+    import os
+    import time
+
+    from torchdoctor import Check, Finding, Probe, Status
+
+    if os.environ.get("ACME_SLOW_IMPORT"):
+        time.sleep(3600)
+
+
+    def facts(options):
+        return {}
+
+
+    def loops(facts, options):
+        while True:
+            pass
+
+
+    def aborts(facts, options):
+        os.abort()
+
+
+    LOOPS = Check("slow.loops", "Loops", (Probe.of("slow.facts", facts),), loops)
+    ABORTS = Check("slow.aborts", "Aborts", (Probe.of("slow.facts", facts),), aborts)
+"""
+
+
+@pytest.fixture(scope="module")
+def slow_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    site = tmp_path_factory.mktemp("slow-site")
+    entries = {"slow.loops": "slow_doctor:LOOPS", "slow.aborts": "slow_doctor:ABORTS"}
+    write_distribution(site, "slow-doctor", "0.1", "slow_doctor", SLOW_PLUGIN, entries)
+    env = cli_env(TORCHDOCTOR_PLUGIN_TIMEOUT="2")
+    env["PYTHONPATH"] = os.pathsep.join([str(site), env["PYTHONPATH"]])
+    return env
+
+
+def test_a_plugin_that_hangs_at_import_does_not_hang_list_or_check(slow_env: dict[str, str]) -> None:
+    env = {**slow_env, "ACME_SLOW_IMPORT": "1"}
+    started = time.monotonic()
+    listed = run_cli("list", env=env)
+    assert listed.returncode == exitcodes.OK, listed.stderr
+    assert re.search(
+        r"slow\.loops +ERROR slow-doctor\[slow\.loops\] did not finish importing within 2 s", listed.stdout
+    )
+    checked = run_cli("check", "--only", "slow.*,torch.build", "--json", env=env)
+    verdicts = {v["id"]: v for v in validated_report(checked.stdout)["verdicts"]}
+    assert verdicts["torch.build"]["status"] == "pass"
+    assert all(verdicts[i]["status"] == "error" for i in ("slow.loops", "slow.aborts"))
+    assert time.monotonic() - started < 60
+
+
+def test_a_judge_that_loops_or_aborts_is_an_error_naming_the_plugin(slow_env: dict[str, str]) -> None:
+    result = run_cli("check", "--only", "slow.*,torch.build", "--json", env=slow_env)
+    assert result.returncode == exitcodes.ERRORED, result.stderr
+    verdicts = {v["id"]: v for v in validated_report(result.stdout)["verdicts"]}
+    assert verdicts["slow.loops"]["summary"] == (
+        "the judge of slow.loops (slow-doctor[slow.loops]) did not answer within 2 s"
+    )
+    assert "SIGABRT" in verdicts["slow.aborts"]["summary"]
+    assert "report it to the authors of slow-doctor" in verdicts["slow.aborts"]["fix"]["text"]
+    assert verdicts["torch.build"]["status"] == "pass"

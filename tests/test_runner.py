@@ -159,7 +159,7 @@ def test_a_plugin_that_hangs_or_aborts_at_import_costs_a_worker_not_the_run(
     (tmp_path / "slow_plugin.py").write_text("import time\ntime.sleep(3600)\n")
     (tmp_path / "abort_plugin.py").write_text("import os\nos.abort()\n")
     monkeypatch.setenv("PYTHONPATH", f"{tmp_path}{os.pathsep}{os.environ['PYTHONPATH']}")
-    monkeypatch.setenv(runner.IMPORT_TIMEOUT_ENV, "2")
+    monkeypatch.setenv(runner.PLUGIN_TIMEOUT_ENV, "2")
     started = time.monotonic()
     found = described(
         Entry("a.slow", "slow_plugin:CHECK", "slow", "1.0"),
@@ -183,7 +183,7 @@ def judged(
 def test_judge_all_turns_probe_failures_and_judge_failures_into_error_verdicts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(runner, "JUDGE_TIMEOUT_S", 2.0)
+    monkeypatch.setenv(runner.PLUGIN_TIMEOUT_ENV, "2")
     checks = described(
         entry("a.ok", "OK"),
         entry("a.hang", "HANG"),

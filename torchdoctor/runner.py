@@ -22,10 +22,10 @@ from torchdoctor.registry import CheckInfo, Entry, Loaded, LoadFailure
 from torchdoctor.workerproc import ProbeFailure, WorkerProcess
 
 DEFAULT_TIMEOUT_S = 30.0
-IMPORT_TIMEOUT_ENV = "TORCHDOCTOR_IMPORT_TIMEOUT"
-DEFAULT_IMPORT_TIMEOUT_S = 10.0
-"""How long a check module may take to import in the worker (TORCHDOCTOR_IMPORT_TIMEOUT overrides it)."""
-JUDGE_TIMEOUT_S = 10.0
+PLUGIN_TIMEOUT_ENV = "TORCHDOCTOR_PLUGIN_TIMEOUT"
+DEFAULT_PLUGIN_TIMEOUT_S = 10.0
+"""How long a check module may take to import, and a judge to judge (TORCHDOCTOR_PLUGIN_TIMEOUT overrides
+it): both need milliseconds; probes have --timeout."""
 """How long a judge may take; a judge is a pure function of facts and needs milliseconds."""
 _HOSTED = "torchdoctor.hosted"
 
@@ -124,12 +124,12 @@ class Workers:
         self.close()
 
 
-def import_timeout() -> float:
+def plugin_timeout() -> float:
     try:
-        value = float(os.environ.get(IMPORT_TIMEOUT_ENV, DEFAULT_IMPORT_TIMEOUT_S))
+        value = float(os.environ.get(PLUGIN_TIMEOUT_ENV, DEFAULT_PLUGIN_TIMEOUT_S))
     except ValueError:
-        return DEFAULT_IMPORT_TIMEOUT_S
-    return value if 0 < value < 3600 else DEFAULT_IMPORT_TIMEOUT_S
+        return DEFAULT_PLUGIN_TIMEOUT_S
+    return value if 0 < value < 3600 else DEFAULT_PLUGIN_TIMEOUT_S
 
 
 def describe(entries: Iterable[Entry], session: Session) -> list[Loaded]:
@@ -137,7 +137,7 @@ def describe(entries: Iterable[Entry], session: Session) -> list[Loaded]:
     described: list[Loaded] = []
     for entry in entries:
         try:
-            answer = session.hosted("describe", {"entry": entry.to_json()}, import_timeout())
+            answer = session.hosted("describe", {"entry": entry.to_json()}, plugin_timeout())
             if "failure" in answer:
                 described.append(LoadFailure(entry, str(answer["failure"])))
             else:
@@ -152,7 +152,7 @@ def describe(entries: Iterable[Entry], session: Session) -> list[Loaded]:
 def _import_failure(entry: Entry, error: Mapping[str, Any]) -> str:
     kind = error.get("kind")
     if kind == "timeout":
-        return f"{entry.display_name} did not finish importing within {import_timeout():g} s"
+        return f"{entry.display_name} did not finish importing within {plugin_timeout():g} s"
     if kind in ("crash", "exit"):
         return f"{entry.display_name} ended the worker while importing: {error.get('message')}"
     return f"{entry.display_name} failed to import: {error.get('type', kind)}: {error.get('message')}"
@@ -251,7 +251,7 @@ JudgeCall = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 def _in_worker(session: Session) -> JudgeCall:
-    return lambda request: session.hosted("judge", request, JUDGE_TIMEOUT_S)
+    return lambda request: session.hosted("judge", request, plugin_timeout())
 
 
 def judge_here(
@@ -340,7 +340,7 @@ def _judge_failure(check: CheckInfo, error: Mapping[str, Any]) -> str:
     if kind == "timeout":
         return (
             f"the judge of {check.id} ({check.entry.display_name}) did not answer within "
-            f"{JUDGE_TIMEOUT_S:g} s"
+            f"{plugin_timeout():g} s"
         )
     if kind in ("crash", "exit"):
         return (

@@ -146,7 +146,7 @@ def validate_in_worker(
             continue
         try:
             answer = session.hosted(
-                "validate", {"target": option.validate, "value": values[option.key]}, runner.import_timeout()
+                "validate", {"target": option.validate, "value": values[option.key]}, runner.plugin_timeout()
             )
         except runner.HostedError as exc:
             raise BadInput(f"{option.flag}: cannot be checked: {exc.error.get('message')}") from None

@@ -407,3 +407,18 @@ def test_a_master_port_that_is_no_ascii_number_fails_in_one_line(value: str) -> 
 
     master = dryrun_check._master({"MASTER_PORT": value})
     assert master["port"]["error"] == f"MASTER_PORT={value!r} is not a port number (1-65535)"
+
+
+def test_ranks_of_another_job_on_the_port_are_named_with_the_shared_port_fix() -> None:
+    facts = dry(HEALTHY)
+    message = "ranks of another job joined this process group on MASTER_PORT=29500: two jobs share the port"
+    for record in facts["ranks"]:
+        record.update(
+            last_phase="init_done",
+            error={"at": "init_done", "kind": "foreign_ranks", "type": "RankFailure", "message": message},
+            exit={"code": 1, "signal": None},
+        )
+    verdict = judge(facts)
+    assert verdict.status is Status.FAIL
+    assert verdict.summary == f"ranks 0, 1, 2, 3, 4, 5, 6 and 7: {message}"
+    assert verdict.fix is not None and verdict.fix.commands == ("unset MASTER_PORT",)
