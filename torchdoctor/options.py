@@ -154,8 +154,22 @@ def checked(declared: Sequence[Option], values: Mapping[str, Any]) -> dict[str, 
     """The values as probes and judges get them, checked against their declarations (BadOption if not)."""
     result: dict[str, Any] = {}
     for option in declared:
-        result[option.key] = _checked(option, values.get(option.key, option.default))
+        value = values.get(option.key, option.default)
+        try:
+            result[option.key] = _checked(option, value)
+        except (TypeError, ValueError, OverflowError) as exc:
+            if isinstance(exc, BadOption):
+                raise
+            raise BadOption(f"{option.flag} takes {_kind(option)}, not {str(value)[:40]!r}") from None
     return result
+
+
+def _kind(option: Option) -> str:
+    return {
+        "float": "a number",
+        "int": "a whole number",
+        "choice": "one of " + ", ".join(option.choices),
+    }.get(option.type, "a file name")
 
 
 def _checked(option: Option, value: Any) -> Any:
@@ -170,9 +184,11 @@ def _checked(option: Option, value: Any) -> Any:
             raise BadOption(f"{option.flag} must be between {_num(low)} and {_num(high)}, not {_num(number)}")
         return int(value) if option.type == "int" else number
     if option.type == "choice":
-        if value not in option.choices:
+        if not isinstance(value, str) or value not in option.choices:
             raise BadOption(f"{option.flag} must be one of {', '.join(option.choices)}, not {value!r}")
         return value
+    if not isinstance(value, str | Path):
+        raise TypeError("not a path")
     return str(_regular_file(option, Path(value)))
 
 

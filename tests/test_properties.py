@@ -1,0 +1,164 @@
+"""Property-based tests: random files, bytes and strings get a verdict or a one-line refusal, never a crash.
+
+Each reader of what a user hands over is fed what hypothesis makes up: JSON documents for saved reports,
+bytes for allocator snapshots, text for explain and for the variables torchdoctor parses, strings for every
+option of the command line. In process where the reader is pure (fast, many examples); through the installed
+CLI, under a memory cap and a deadline, for the options.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import resource
+import subprocess
+import time
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from torchdoctor import exitcodes, options, saved
+from torchdoctor.checks.devices import cvd
+from torchdoctor.checks.devices.visible_devices_check import CHECK as VISIBLE_DEVICES
+from torchdoctor.checks.memory import alloc_conf, allocator_snapshot
+from torchdoctor.checks.memory.fragmentation_check import CHECK as FRAGMENTATION
+from torchdoctor.explain import catalogue
+from torchdoctor.explain import explain as explain_text
+from torchdoctor.model import Finding
+from torchdoctor.plugin import Option
+
+from support import BIN, FIXTURES, cli_env, fixture_facts
+
+ENTRIES = catalogue.installed()
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
+    max_leaves=30,
+)
+REPORT = json.loads((FIXTURES / "laptop_no_driver.json").read_text())
+QUICK = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@QUICK
+@given(JSON)
+def test_any_json_is_a_report_or_one_clear_refusal(data: Any) -> None:
+    try:
+        saved.parse(json.dumps(data), "r.json")
+    except saved.SavedReportError as exc:
+        assert "\n" not in str(exc)
+
+
+@QUICK
+@given(st.sampled_from(sorted(REPORT)), JSON)
+def test_a_report_with_one_part_replaced_is_a_report_or_one_clear_refusal(key: str, value: Any) -> None:
+    try:
+        saved.parse(json.dumps({**REPORT, key: value}), "r.json")
+    except saved.SavedReportError as exc:
+        assert "\n" not in str(exc)
+
+
+@QUICK
+@given(st.binary(max_size=2000))
+def test_any_bytes_are_a_snapshot_or_one_clear_refusal(data: bytes) -> None:
+    try:
+        allocator_snapshot.summarize(allocator_snapshot.loads(data, "s.pickle"))
+    except allocator_snapshot.SnapshotError as exc:
+        assert "\n" not in str(exc)
+
+
+@QUICK
+@given(JSON)
+def test_any_plain_data_pickled_is_a_snapshot_or_one_clear_refusal(data: Any) -> None:
+    try:
+        allocator_snapshot.summarize(allocator_snapshot.loads(pickle.dumps(data), "s.pickle"))
+    except allocator_snapshot.SnapshotError as exc:
+        assert "\n" not in str(exc)
+
+
+@QUICK
+@given(st.text(max_size=3000))
+def test_any_text_is_explained_or_not_in_time(text: str) -> None:
+    started = time.perf_counter()
+    found = explain_text(text, ENTRIES)
+    assert time.perf_counter() - started < 0.5
+    assert all(e.id and e.fix.text for e in found)
+
+
+VISIBLE_FACTS = fixture_facts("h100x8_cvd_2_3.json")
+NO_GPU_FACTS = fixture_facts("laptop_no_driver.json")
+
+
+@QUICK
+@given(st.text(max_size=60))
+def test_any_cuda_visible_devices_gets_a_verdict(value: str) -> None:
+    cvd.resolve(cvd.parse(value), [f"GPU-{i}" for i in range(4)])
+    for facts in (VISIBLE_FACTS, NO_GPU_FACTS):
+        env = {"variables": {**facts["env"]["variables"], "CUDA_VISIBLE_DEVICES": value}}
+        finding = VISIBLE_DEVICES.judge({**facts, "env": env}, {})
+        assert isinstance(finding, Finding)
+
+
+@QUICK
+@given(st.text(max_size=80), st.sampled_from(alloc_conf.VARIABLES))
+def test_any_allocator_configuration_gets_a_verdict(value: str, variable: str) -> None:
+    alloc_conf.parse(value, variable)
+    facts = {
+        "env": {"variables": {variable: value}},
+        "nvml": NO_GPU_FACTS["nvml"],
+        "allocator": {"source": None},
+    }
+    assert isinstance(FRAGMENTATION.judge(facts, {}), Finding)
+
+
+DECLARED = [
+    Option("min_free_pct", "--min-free", "", "float", default=10.0, minimum=0, maximum=100),
+    Option("nproc", "--nproc", "", "int", minimum=1, maximum=256),
+    Option("backend", "--backend", "", "choice", choices=("nccl", "gloo")),
+    Option("memory_snapshot", "--memory-snapshot", "", "file"),
+    Option("quick", "--quick", "", "flag", default=False),
+]
+
+
+@QUICK
+@given(st.sampled_from(DECLARED), st.one_of(st.floats(), st.integers(), st.text(max_size=40)))
+def test_any_option_value_is_accepted_or_one_clear_refusal(option: Option, value: Any) -> None:
+    try:
+        options.checked([option], {option.key: value})
+    except options.BadOption as exc:
+        assert "\n" not in str(exc)
+
+
+def _capped() -> None:
+    cap = 2 * 2**30  # no torchdoctor process needs more; the probe worker's torch fits in a quarter of it
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+ARGUMENT = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=30
+)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(
+        ["--only", "--skip", "--timeout", "--min-free", "--nproc", "--backend", "--from", "--fail-on"]
+    ),
+    ARGUMENT,
+)
+def test_any_string_given_to_an_option_is_exit_0_1_or_2_without_a_traceback(flag: str, value: str) -> None:
+    started = time.monotonic()
+    result = subprocess.run(
+        [str(BIN / "torchdoctor"), "check", "--only", "cuda.visible_devices", flag, value],
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_capped,
+        check=False,
+    )
+    assert result.returncode in (exitcodes.OK, exitcodes.THRESHOLD, exitcodes.USAGE), result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    if result.returncode == exitcodes.USAGE:
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert time.monotonic() - started < 30
