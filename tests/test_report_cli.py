@@ -201,3 +201,19 @@ def test_force_through_a_link_to_a_regular_file_writes_that_file(tmp_path: Path)
     assert result.returncode == exitcodes.OK, result.stderr
     assert (tmp_path / "link.md").is_symlink()
     assert "torch.build" in real.read_text()
+
+
+def test_the_report_carries_what_collect_env_prints(tmp_path: Path) -> None:
+    """CPU, C library, compilers and the CUDA toolkit on the PATH, debug build, XNNPACK, NumPy: the report
+    can stand in for python -m torch.utils.collect_env in an issue template."""
+    result = run_cli("report", "--only", "torch.build", "--preview", "--format", "json", cwd=tmp_path)
+    data = validated_report(result.stdout)
+    system = data["facts"]["system"]
+    assert system["cpu"]["cores"] and system["libc"]
+    assert "gcc" in system["tools"] and "nvcc" in system["tools"]
+    torch = data["facts"]["torch"]
+    assert torch["debug"] is False and "xnnpack" in torch and "installed" in torch["numpy"]
+    markdown = run_cli("report", "--only", "torch.build", "--preview", cwd=tmp_path).stdout
+    for heading in ("#### System", "#### Tools on the PATH", "#### PyTorch"):
+        assert heading in markdown
+    assert "| CPU features |" in markdown and "| NumPy |" in markdown and "| debug build |" in markdown

@@ -14,16 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from torchdoctor import doctor, envvars, nvml, registry, runner
+from torchdoctor import doctor, envvars, nvml, registry, runner, sysinfo
 from torchdoctor import packages as installed_packages
 from torchdoctor.model import Report, Status
 from torchdoctor.registry import Loaded
 
-OWN_PROBES = (
-    nvml.PROBE,
-    envvars.PROBE,
-    installed_packages.PROBE,
-)
+OWN_PROBES = (nvml.PROBE, envvars.PROBE, installed_packages.PROBE, sysinfo.PROBE)
 CHECK_PROBES = ("torch", "cuda_driver")
 """Probes of the installed checks whose facts every ticket carries: the torch build, the driver's GPUs."""
 Row = dict[str, Any]
@@ -55,12 +51,14 @@ def sections(data: Mapping[str, Any]) -> list[Section]:
     """Everything a ticket shows below the verdicts, in reading order; empty sections left out."""
     found = [
         _pairs("System", system(data)),
+        _pairs("Tools on the PATH", tools(data)),
         _pairs("PyTorch", torch_build(data)),
         _pairs("NVIDIA driver", driver(data)),
         _table("GPUs (NVML order, as nvidia-smi numbers them)", gpus(data)),
         _table("cuda:N -> physical GPU", mapping(data)),
         _pairs("Environment variables", _environment_shown(data)),
         _pairs("Installed torch-stack packages", packages(data)),
+        _pairs("Conda packages of the torch stack", conda_packages(data)),
         _pairs("Probes without facts", probe_errors(data)),
     ]
     return [section for section in found if section.rows]
@@ -101,6 +99,8 @@ def _facts(data: Mapping[str, Any], probe: str) -> Mapping[str, Any]:
 
 def system(data: Mapping[str, Any]) -> dict[str, Any]:
     host_facts = data.get("host") or {}
+    system_facts = _facts(data, "system")
+    cpu = system_facts.get("cpu") or {}
     python = host_facts.get("python")
     if python and host_facts.get("python_implementation") not in (None, "CPython"):
         python = f"{python} ({host_facts['python_implementation']})"
@@ -114,7 +114,32 @@ def system(data: Mapping[str, Any]) -> dict[str, Any]:
         "virtual environment": host_facts.get("virtualenv"),
         "container": host_facts.get("in_container"),
         "CPUs": host_facts.get("cpu_count"),
+        "CPU model": cpu.get("model"),
+        "CPU features": cpu.get("flags") or None,
+        "NUMA nodes": cpu.get("numa_nodes"),
+        "C library": system_facts.get("libc"),
         "torchdoctor": (data.get("tool") or {}).get("version"),
+    }
+
+
+def tools(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The compilers and the CUDA toolkit on the PATH, as collect_env lists them."""
+    found = _facts(data, "system").get("tools") or {}
+    return {
+        name: f"{tool.get('version') or 'unknown version'} ({tool.get('path')})"
+        for name, tool in sorted(found.items())
+        if isinstance(tool, Mapping)
+    }
+
+
+def conda_packages(data: Mapping[str, Any]) -> dict[str, str]:
+    conda = _facts(data, "system").get("conda") or {}
+    found = conda.get("packages") or {} if isinstance(conda, Mapping) else {}
+    return {
+        str(name): str(version)
+        for name, version in sorted(found.items())
+        if installed_packages.is_torch_stack(str(name))
+        or str(name) in ("pytorch", "pytorch-cuda", "cudatoolkit")
     }
 
 
@@ -142,7 +167,20 @@ def torch_build(data: Mapping[str, Any]) -> dict[str, Any]:
         "MPS": ("available" if mps.get("available") else "built, not available")
         if mps.get("built")
         else None,
+        "debug build": torch.get("debug"),
+        "XNNPACK": torch.get("xnnpack"),
+        "MIOpen": torch.get("miopen_version"),
+        "NumPy": _numpy_text(torch.get("numpy")),
     }
+
+
+def _numpy_text(numpy: Any) -> str | None:
+    if not isinstance(numpy, Mapping):
+        return None
+    if not numpy.get("installed"):
+        return "not installed"
+    text = str(numpy.get("version") or "installed")
+    return f"{text}, broken: {numpy['error']}" if numpy.get("error") else text
 
 
 def _build(torch: Mapping[str, Any]) -> str:

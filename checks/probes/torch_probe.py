@@ -6,6 +6,7 @@ a fact for the judge, not a crash of the probe.
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import platform
 import subprocess
@@ -49,6 +50,8 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     facts["file"] = str(Path(torch.__file__).resolve().parent)
     facts.update(_build(torch))
     facts["mps"] = _mps(torch)
+    facts["numpy"] = _numpy(torch)
+    facts["xnnpack"] = _call(lambda: bool(importlib.import_module("torch.backends.xnnpack").enabled))
     facts.update(_cuda_runtime(torch, compiled=facts["cuda_compiled"]))
     return facts
 
@@ -127,7 +130,30 @@ def _build(torch: Any) -> dict[str, Any]:
         else None,
         "nccl_version": _nccl_version(torch) if flavor in ("cuda", "rocm") else None,
         "arch_list": _arch_list(torch) if flavor in ("cuda", "rocm") else [],
+        "miopen_version": _call(lambda: torch.backends.cudnn.version()) if flavor == "rocm" else None,
     }
+
+
+def _numpy(torch: Any) -> dict[str, Any]:
+    """NumPy as torch sees it: installed or not, its version, and whether torch's bridge to it works
+    (a torch built against NumPy 1 beside NumPy 2 says "Failed to initialize NumPy")."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            import numpy
+        except ImportError:
+            return {"installed": False}
+        except Exception as exc:  # a broken NumPy raises anything
+            return {"installed": True, "error": f"{type(exc).__name__}: {exc}"[:500]}
+        facts: dict[str, Any] = {"installed": True, "version": str(numpy.__version__)}
+        try:
+            torch.from_numpy(numpy.zeros(1))
+        except Exception as exc:
+            facts["error"] = f"{type(exc).__name__}: {exc}"[:500]
+    messages = [str(w.message)[:300] for w in caught if "NumPy" in str(w.message)]
+    if messages:
+        facts["warnings"] = messages
+    return facts
 
 
 def _call(fn: Any) -> Any:
