@@ -59,9 +59,9 @@ def test_the_markdown_is_ready_for_a_github_issue(default_run: tuple[Path, str])
     details = lines.index("<details>")
     assert table < problem < details
     assert "```bash\nnvidia-smi -L\n```" in text
-    assert lines[details + 1].startswith(
-        "<summary>Facts: System, PyTorch, NVIDIA driver, Environment variables"
-    )
+    summary = lines[details + 1]
+    assert summary.startswith("<summary>Facts: System, ")  # then "Tools on the PATH, " where there are any
+    assert "PyTorch, NVIDIA driver, Environment variables" in summary
     assert lines[-1] == "</details>"
     assert "| NCCL_DEBUG | `INFO` |" in text
     assert "| CUDA_VISIBLE_DEVICES | `0,0` |" in text

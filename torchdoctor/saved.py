@@ -7,7 +7,7 @@ so a support engineer sees the verdicts today's checks give on the user's machin
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,10 @@ class SavedReport:
         fixture = self.data.get("fixture")
         if isinstance(fixture, dict):
             return f"a {fixture.get('made', 'test')} fixture: {str(fixture.get('source') or '')[:80]}"
+        dump = self.data.get("collect_env")
+        if isinstance(dump, dict):
+            cut = "" if dump.get("complete") else ", cut off"
+            return f"a collect_env dump{cut}"
         redacted = ", redacted" if self.redacted else ""
         return f"torchdoctor {self.tool_version}, {self.data['created_at']}{redacted}"
 
@@ -70,17 +74,64 @@ def load(path: Path) -> SavedReport:
         text = inputs.decode(inputs.read_file(path, what="saved report"), str(path))
     except inputs.InputError as exc:
         raise SavedReportError(str(exc)) from None
-    return SavedReport(path, parse(text, str(path)))
+    return SavedReport(path, from_text(text, str(path)))
+
+
+def from_text(text: str, name: str = "the text") -> dict[str, Any]:
+    """The saved report a text holds: a JSON report, one inside a Markdown ``json`` fence (an issue body or a
+    support ticket), or a ``python -m torch.utils.collect_env`` dump (:mod:`torchdoctor.collect_env`)."""
+    if text.lstrip().startswith(("{", "[")):
+        return parse(text, name)
+    fenced = fenced_report(text)
+    if fenced is not None:
+        return parse(fenced, name)
+    from torchdoctor import collect_env
+
+    dump = collect_env.find(text)
+    if dump is not None:
+        data = dump.to_report(name)
+        _check_shape(data, name)
+        return data
+    hint = _rendered(text)
+    raise SavedReportError(f"{name} holds no torchdoctor JSON report and no collect_env dump{hint}")
+
+
+def _rendered(text: str) -> str:
+    """A hint for a report rendered for people, which cannot be judged again."""
+    if text.lstrip().startswith(("<!--", "#", "<svg", "<!DOCTYPE", "<html")):
+        return "; it looks like a Markdown, HTML or SVG report: judge the one written with --format json"
+    return ""
+
+
+_FENCE = "```"
+MAX_FENCES = 200
+
+
+def fenced_report(text: str) -> str | None:
+    """The first fenced block of ``text`` that holds a torchdoctor JSON report (it has ``schema_version``)."""
+    start = 0
+    for _ in range(MAX_FENCES):
+        opening = text.find(_FENCE, start)
+        if opening < 0:
+            return None
+        body_start = text.find("\n", opening)
+        if body_start < 0:
+            return None
+        closing = text.find(_FENCE, body_start)
+        if closing < 0:
+            return None
+        body = text[body_start + 1 : closing]
+        if body.lstrip().startswith("{") and '"schema_version"' in body:
+            return body
+        start = closing + len(_FENCE)
+    return None
 
 
 def parse(text: str, name: str = "the report") -> dict[str, Any]:
     try:
         data = inputs.parse_json(text, name)
     except inputs.InputError as exc:
-        hint = ""
-        if text.lstrip().startswith(("<!--", "#", "<svg", "<!DOCTYPE", "<html")):
-            hint = "; it looks like a Markdown, HTML or SVG report: judge the one written with --format json"
-        raise SavedReportError(f"{exc}{hint}") from None
+        raise SavedReportError(f"{exc}{_rendered(text)}") from None
     if not isinstance(data, dict) or "schema_version" not in data:
         raise SavedReportError(f"{name} is JSON but not a torchdoctor report (it has no schema_version)")
     version = data["schema_version"]
@@ -139,8 +190,8 @@ def report_from_json(data: Mapping[str, Any]) -> Report:
 def judgeable(saved: SavedReport, checks: Sequence[Loaded]) -> tuple[list[Loaded], list[str]]:
     """The checks to judge a saved report with, and the ids it has verdicts for that are not installed here.
 
-    A report judged before gets the checks it has verdicts for; a file of facts alone (a fixture) gets
-    every check whose probes all answered, or failed, in it.
+    A report judged before gets the checks it has verdicts for; a file of facts alone (a fixture, a
+    collect_env dump) gets every check whose probes all answered, or failed, in it.
     """
     saved_ids = saved.check_ids
     installed = {c.id for c in checks}
@@ -150,14 +201,39 @@ def judgeable(saved: SavedReport, checks: Sequence[Loaded]) -> tuple[list[Loaded
     return [c for c in checks if isinstance(c, CheckInfo) and {p.name for p in c.probes} <= known], []
 
 
+def unanswered(saved: SavedReport, chosen: Sequence[Loaded], judged: Sequence[Loaded]) -> list[Verdict]:
+    """For a collect_env dump, a skip verdict for each chosen check it says nothing about: the reader sees
+    what it leaves open. A saved report leaves such checks out (it was run with --only or --skip)."""
+    if not isinstance(saved.data.get("collect_env"), dict):
+        return []
+    answered = {c.id for c in judged}
+    return [
+        Verdict(
+            id=c.id,
+            title=c.title,
+            status=Status.SKIP,
+            summary=f"not in a collect_env dump (it needs the {_names(p.name for p in c.probes)} "
+            f"probe{'s' if len(c.probes) > 1 else ''}): run torchdoctor check on that machine",
+        )
+        for c in chosen
+        if isinstance(c, CheckInfo) and c.id not in answered
+    ]
+
+
+def _names(names: Iterable[str]) -> str:
+    listed = list(names)
+    return listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} and {listed[-1]}"
+
+
 def rejudge(
     saved: SavedReport,
-    checks: Sequence[Loaded],
+    chosen: Sequence[Loaded],
     options: Mapping[str, Any],
     workers: runner.Workers,
     fail_on: Status = Status.FAIL,
 ) -> Report:
-    """A report of today's verdicts on the saved facts; the run's host, facts and timings are kept."""
+    """A report of today's verdicts on the saved facts by the ``chosen`` checks it can answer (a collect_env
+    dump: a skip for each other one, in its place); the run's host, facts and timings are kept."""
     data = saved.data
     timings = dict(data.get("timings") or {})
     run = runner.ProbeRun(
@@ -171,8 +247,9 @@ def rejudge(
         "created_at": data.get("created_at"),
         "schema_version": data["schema_version"],
     }
-    return doctor.assemble(
-        checks,
+    judged, _ = judgeable(saved, chosen)
+    report = doctor.assemble(
+        judged,
         run,
         {**data["options"], **options},
         workers,
@@ -181,4 +258,8 @@ def rejudge(
         host_summary=data["host"],
         total_s=float(timings.get("total_s") or 0.0),
         extra=extra,
+        extra_verdicts=unanswered(saved, chosen, judged),
     )
+    order = {c.id: i for i, c in enumerate(chosen)}
+    report.verdicts.sort(key=lambda v: order.get(v.id, len(order)))
+    return report

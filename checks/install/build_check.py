@@ -3,7 +3,9 @@
 Judges the facts of the ``torch``, ``nvml`` and ``cuda_driver`` probes: where
 torch comes from and what shadows it, its flavor (CUDA, ROCm, XPU, CPU-only),
 cuDNN and NCCL, MPS, whether the driver is new enough for the wheel's CUDA,
-and whether every GPU's compute capability has kernels in the wheel.
+whether every GPU's compute capability has kernels in the wheel, and whether
+the torch release supports this Python. Facts read from a collect_env dump are
+partial: what the dump does not say is absent, and is then not judged.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from torchdoctor import nvml
-from torchdoctor.checks.install import cuda_compat
+from torchdoctor.checks.install import build_judge, cuda_compat, install_plan
 from torchdoctor.checks.probes import cuda_driver_probe, torch_probe
 from torchdoctor.model import Finding, Fix, Status
 from torchdoctor.plugin import Check
@@ -27,7 +29,7 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     if not torch.get("importable"):
         return _not_importable(torch, facts["nvml"], facts["cuda_driver"])
     evidence = _evidence(torch, facts["nvml"], gpus)
-    findings = [*_shadowing(torch)]
+    findings = [*_shadowing(torch), *build_judge.python_support(torch)]
     flavor = torch.get("flavor")
     if flavor == "cpu":
         findings += _cpu_build(torch, facts["nvml"], facts["cuda_driver"], gpus)
@@ -36,15 +38,12 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     findings += _mps(torch)
     shown = _shown_facts(torch, facts["nvml"])
     if not findings:
-        return Finding(Status.PASS, _pass_summary(torch, gpus), tuple(evidence), facts=shown)
+        return Finding(Status.PASS, _pass_summary(torch, facts["nvml"], gpus), tuple(evidence), facts=shown)
     combined = Finding.combine(findings)
     return Finding(combined.status, combined.summary, (*combined.details, *evidence), combined.fix, shown)
 
 
-def driver_os(torch: Mapping[str, Any]) -> str:
-    """Whose driver table applies: Windows for Windows and for WSL (its driver is the Windows one)."""
-    system = torch.get("os") or {}
-    return "windows" if system.get("system") == "Windows" or system.get("wsl") else "linux"
+driver_os = install_plan.driver_os
 
 
 def _shown_facts(torch: Mapping[str, Any], nv: Mapping[str, Any]) -> dict[str, Any]:
@@ -79,63 +78,22 @@ def _shown_facts(torch: Mapping[str, Any], nv: Mapping[str, Any]) -> dict[str, A
 
 
 def _driver_present(nv: Mapping[str, Any], driver: Mapping[str, Any]) -> bool:
+    """An NVIDIA driver is installed: NVML lists GPUs or a driver version, or the kernel module, its device
+    nodes or the CUDA driver library answer."""
     return bool(
         nvml.gpus_in(nv)
+        or (nv.get("available") and nv.get("driver_version"))
         or driver.get("proc_driver_version")
+        or (driver.get("driver_cuda_version") and driver.get("device_count") != 0)
         or any(re.fullmatch(r"nvidia\d+", n) for n in driver.get("dev_nodes") or [])
-    )
-
-
-def _machine(torch: Mapping[str, Any]) -> str:
-    """The wheel architecture to suggest, as the torch probe's interpreter reports it."""
-    machine = str(torch.get("machine") or "x86_64").lower()
-    return "aarch64" if machine in ("aarch64", "arm64") else "x86_64"
-
-
-def _torch_release(torch: Mapping[str, Any]) -> str | None:
-    version = torch.get("version") or (torch.get("distribution") or {}).get("version")
-    return str(version).split("+")[0] if version else None
-
-
-def _ccs(gpus: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
-    return [
-        (int(g["compute_capability"][0]), int(g["compute_capability"][1]))
-        for g in gpus
-        if g.get("compute_capability")
-    ]
-
-
-def _install_fix(
-    torch: Mapping[str, Any],
-    nv: Mapping[str, Any],
-    gpus: Sequence[Mapping[str, Any]],
-    reason: str,
-) -> Fix:
-    release = _torch_release(torch)
-    flavor = cuda_compat.suggest_flavor(
-        _ccs(gpus), nv.get("cuda_driver_version"), nv.get("driver_version"), _machine(torch)
-    )
-    if flavor is None:
-        return Fix(
-            f"{reason} No published CUDA build of torch {release or ''} runs on this driver with kernels for "
-            "these GPUs: update the NVIDIA driver first.".replace("  ", " ")
-        )
-    command = (
-        cuda_compat.install_command(release or "", flavor)
-        if release
-        else (f"pip install torch --index-url {cuda_compat.wheel_index_url(flavor)}")
-    )
-    return Fix(
-        f"{reason} Install the CUDA {flavor} build, which this driver runs and which has kernels for "
-        "these GPUs (in the same environment, replacing the current torch).",
-        (command,),
     )
 
 
 def _evidence(
     torch: Mapping[str, Any], nv: Mapping[str, Any], gpus: Sequence[Mapping[str, Any]]
 ) -> list[str]:
-    lines = [f"torch {torch.get('version')} imported from {torch.get('file')}"]
+    where = f" imported from {torch['file']}" if torch.get("file") else ""
+    lines = [f"torch {torch.get('version')}{where}"]
     flavor = torch.get("flavor")
     if flavor == "cuda":
         build = f"build: CUDA {torch.get('cuda')}"
@@ -152,19 +110,23 @@ def _evidence(
         lines.append("build: Intel XPU")
     elif (torch.get("mps") or {}).get("built"):
         lines.append("build: CPU and MPS (Apple GPU)")
-    else:
+    elif flavor == "cpu":
         lines.append("build: CPU-only")
+    else:
+        lines.append("build: not known from these facts")
     if nv.get("available"):
         drv = cuda_compat.decode_cuda_int(nv.get("cuda_driver_version"))
         supports = f" (supports CUDA {cuda_compat.format_cuda(drv)})" if drv else ""
-        lines.append(f"NVIDIA driver {nv.get('driver_version')}{supports}")
-    else:
+        lines.append(f"NVIDIA driver {nv.get('driver_version') or '(version not known)'}{supports}")
+    elif "available" in nv:
         lines.append(f"NVIDIA driver: none found (NVML: {nv.get('error')})")
+    else:
+        lines.append("NVIDIA driver: not known from these facts")
     for gpu in gpus:
         cc = gpu.get("compute_capability")
         cc_text = f", CC {cc[0]}.{cc[1]}" if cc else ""
         lines.append(f"GPU {gpu.get('index')}: {gpu.get('name')}{cc_text}")
-    if flavor in ("cuda", "rocm"):
+    if flavor in ("cuda", "rocm") and "device_count" in torch:
         seen = torch.get("device_count") or 0
         lines.append(
             f"torch sees {seen} GPU{'s' if seen != 1 else ''}"
@@ -183,24 +145,35 @@ def _cudnn(version: int) -> str:
     return f"{version // 1000}.{version // 100 % 10}.{version % 100}"
 
 
-def _pass_summary(torch: Mapping[str, Any], gpus: Sequence[Mapping[str, Any]]) -> str:
+def _pass_summary(torch: Mapping[str, Any], nv: Mapping[str, Any], gpus: Sequence[Mapping[str, Any]]) -> str:
     version = torch.get("version")
     flavor = torch.get("flavor")
     if flavor == "cuda":
-        seen = torch.get("device_count") or 0
+        if not gpus and "available" not in nv:
+            return f"torch {version}, CUDA {torch.get('cuda')} build; no NVIDIA GPU known from these facts"
         if not gpus:
             return (
                 f"torch {version}, CUDA {torch.get('cuda')} build; no NVIDIA GPU here, so it runs on the CPU"
             )
         cuda = torch.get("cuda")
+        if "device_count" not in torch:
+            return f"torch {version}, CUDA {cuda} build; nothing wrong found for the GPU(s) named"
+        seen = torch.get("device_count") or 0
         return f"torch {version}, CUDA {cuda} build; driver and kernels fit all {seen} visible GPU(s)"
     if flavor == "rocm":
-        seen = torch.get("device_count") or 0
-        return f"torch {version}, ROCm build (HIP {torch.get('hip')}); torch sees {seen} GPU(s)"
+        sees = f"; torch sees {torch.get('device_count') or 0} GPU(s)" if "device_count" in torch else ""
+        return f"torch {version}, ROCm build (HIP {torch.get('hip')}){sees}"
     mps = torch.get("mps") or {}
     if mps.get("available"):
         return f"torch {version} with MPS available on this Mac"
-    return f"torch {version}, CPU-only build; no NVIDIA GPU on this machine"
+    if flavor not in ("cpu", "xpu"):
+        return f"torch {version}: its build is not known from these facts, and nothing judged is wrong"
+    where = "on this machine" if "available" in nv else "known from these facts"
+    return f"torch {version}, {_build_name(flavor)} build; no NVIDIA GPU {where}"
+
+
+def _build_name(flavor: str | None) -> str:
+    return "Intel XPU" if flavor == "xpu" else "CPU-only"
 
 
 def _not_importable(torch: Mapping[str, Any], nv: Mapping[str, Any], driver: Mapping[str, Any]) -> Finding:
@@ -209,16 +182,23 @@ def _not_importable(torch: Mapping[str, Any], nv: Mapping[str, Any], driver: Map
     details += [f"torch found at: {c}" for c in torch.get("candidates") or []]
     message = f"{error.get('type')}: {error.get('message')}"
     gpus = nvml.gpus_in(nv)
-    if error.get("type") == "ModuleNotFoundError" and not torch.get("candidates"):
-        where = f"Install torch into this environment ({torch.get('executable')})."
+    unknown = not error  # facts that say torch did not import, not why (collect_env's "PyTorch version: N/A")
+    if unknown or (error.get("type") == "ModuleNotFoundError" and not torch.get("candidates")):
+        where = (
+            "Install torch into this environment (or reinstall it)."
+            if unknown
+            else f"Install torch into this environment ({torch.get('executable')})."
+        )
         fix = (
-            _install_fix(torch, nv, gpus, where)
+            build_judge.install_fix(torch, nv, driver, gpus, where)
             if _driver_present(nv, driver)
             else Fix(
                 f"{where} Without an NVIDIA driver here, the CPU build is the one that runs.",
                 ("pip install torch --index-url https://download.pytorch.org/whl/cpu",),
             )
         )
+        if unknown:
+            return Finding(Status.FAIL, "torch does not import here (the facts do not say why)", (), fix)
         return Finding(
             Status.FAIL, f"torch is not installed in {torch.get('executable')}", tuple(details), fix
         )
@@ -306,7 +286,7 @@ def _cpu_build(
             f"CPU-only torch {torch.get('version')} on a machine with {', '.join(names)}: "
             "'Torch not compiled with CUDA enabled'",
             (f"NVIDIA driver present: {nv.get('driver_version') or driver.get('proc_driver_version')}",),
-            _install_fix(torch, nv, gpus, "This torch cannot use the GPUs."),
+            build_judge.install_fix(torch, nv, driver, gpus, "This torch cannot use the GPUs."),
         )
     ]
 
@@ -321,21 +301,20 @@ def _cuda_build(
         return []
     findings: list[Finding] = []
     compat = cuda_compat.driver_compat(
-        torch.get("cuda"), nv.get("cuda_driver_version"), nv.get("driver_version"), driver_os(torch)
+        torch.get("cuda"), install_plan.driver_cuda(nv, driver), nv.get("driver_version"), driver_os(torch)
     )
     needed = compat.required_driver or "a newer release"
     if compat.status == "too_old":
-        alternative = _install_fix(torch, nv, gpus, "")
+        alternative = install_plan.plan(torch, nv, driver, gpus, "")
+        runs = alternative.runs_here and alternative.commands
         fix_text = f"Update the NVIDIA driver to {needed} or later"
-        fix_text += (
-            ", or install a torch build for the CUDA this driver runs:" if alternative.commands else "."
-        )
+        fix_text += ", or install a torch build for the CUDA this driver runs:" if runs else "."
         findings.append(
             Finding(
                 Status.FAIL,
                 f"the NVIDIA driver is too old for this CUDA {torch.get('cuda')} build of torch",
                 (compat.message, *_torch_warnings(torch)),
-                Fix(fix_text, alternative.commands),
+                Fix(fix_text, alternative.commands if runs else ()),
             )
         )
     elif compat.status == "minor_compat":
@@ -348,32 +327,8 @@ def _cuda_build(
                 Fix(f"Update the NVIDIA driver to {needed} or later for full support."),
             )
         )
-    arch_list = list(torch.get("arch_list") or [])
     for gpu in gpus:
-        cc = gpu.get("compute_capability")
-        if not cc or not arch_list:
-            continue
-        coverage = cuda_compat.arch_coverage(arch_list, (int(cc[0]), int(cc[1])))
-        label = f"GPU {gpu.get('index')} {gpu.get('name')} (CC {cc[0]}.{cc[1]}, sm_{cc[0]}{cc[1]})"
-        if not coverage.supported:
-            findings.append(
-                Finding(
-                    Status.FAIL,
-                    f"{label}: this torch has no kernels for it: 'no kernel image is available for execution "
-                    "on the device'",
-                    (coverage.message, "kernels for: " + " ".join(arch_list)),
-                    _install_fix(torch, nv, gpus, "Install a build whose arch list covers this GPU."),
-                )
-            )
-        elif coverage.via == "ptx":
-            findings.append(
-                Finding(
-                    Status.WARN,
-                    f"{label} runs only through PTX JIT compilation ({coverage.entry}): slow first start",
-                    (coverage.message,),
-                    _install_fix(torch, nv, gpus, "A build with native kernels for this GPU avoids the JIT."),
-                )
-            )
+        findings += build_judge.arch_findings(torch, nv, driver, gpus, gpu)
     if compat.status != "too_old":  # a too-old driver already explains why torch cannot use the GPUs
         findings += _torch_cannot_see(torch, driver)
     return findings

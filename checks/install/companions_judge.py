@@ -65,7 +65,13 @@ def install_command(name: str, version: str, torch_version: str, reinstall: bool
     command = "pip install --force-reinstall --no-deps" if reinstall else "pip install"
     if _is_nightly(torch_version):
         return f"{command} --pre {name} --index-url {_WHEEL_ROOT}/nightly/{label or 'cpu'}"
-    command += f" {name}=={version}"
+    parsed = parse_version(version)
+    if parsed is not None and len(parsed.release) < 3 and name != "torch" and not reinstall:
+        # The table names only the release line (torchvision's README for torch 1.x): pip picks the patch
+        # release that fits this torch when torch is held at its release.
+        command += f' "{name}=={version}.*" "torch=={_public(torch_version)}"'
+    else:
+        command += f" {name}=={version}"
     if label is not None:
         command += f" --index-url {_WHEEL_ROOT}/{label}"
     return command
@@ -119,7 +125,40 @@ def findings(torch: Mapping[str, Any], comps: Mapping[str, Any], ops: Mapping[st
         if finding is not None:
             found.append(finding)
     found += _pin_findings(torch_version, comps)
+    if "pins" not in comps:
+        found += _table_triton_findings(torch, torch_version, comps)
     return found
+
+
+def _table_triton_findings(
+    torch: Mapping[str, Any], torch_version: str, comps: Mapping[str, Any]
+) -> list[Finding]:
+    """Where torch's own pins are not known (a collect_env dump lists packages, not torch's metadata): the
+    installed triton against the pin of the table's row, which is the pin of the Linux x86_64 CUDA wheels."""
+    installed = (comps.get("installed") or {}).get("triton")
+    row = pairing.row_for(torch_version)
+    system = (torch.get("os") or {}).get("system")
+    machine = str(torch.get("machine") or "").lower()
+    linux_cuda = torch.get("flavor") == "cuda" and system == "Linux" and machine in ("x86_64", "amd64")
+    if not installed or row is None or not row.exact or not row.triton or not linux_cuda:
+        return []
+    if satisfies(str(installed), row.triton) is not False:
+        return []
+    return [
+        Finding(
+            Status.FAIL,
+            f"triton {installed} is installed, but torch {torch_version} requires triton{row.triton}",
+            (
+                f"pairing table: torch {row.torch} wheels for Linux x86_64 pin triton{row.triton}",
+                "torch.compile generates code for the triton release torch pins; another release fails "
+                "at compile time",
+            ),
+            Fix(
+                f"Install the triton release torch {_public(torch_version)} requires.",
+                (f"pip install {requirement_text({'name': 'triton', 'specifier': row.triton})}",),
+            ),
+        )
+    ]
 
 
 def _companion_finding(
@@ -131,6 +170,10 @@ def _companion_finding(
     name = companion["name"]
     version = str(companion["version"])
     pair = pairing.pair(name, version, torch_version) if name in pairing.PAIRED else None
+    if pair is not None and pair.fits is None and "requires_torch" not in companion:
+        # Facts without the companion's own metadata (a collect_env dump): judge a release beside a nightly
+        # torch by the torch line it was made for.
+        pair = pairing.by_release_line(name, version, torch_version) or pair
     unmet = [
         r
         for r in companion.get("requires_torch") or []
@@ -348,7 +391,9 @@ def evidence(torch: Mapping[str, Any], comps: Mapping[str, Any], ops: Mapping[st
     torch_version = str(torch.get("version") or "")
     lines: list[str] = []
     companions: Sequence[Mapping[str, Any]] = comps.get("companions") or []
-    if not companions:
+    if not companions and "looked_for" not in comps:
+        lines.append("companion packages: not known from these facts")
+    elif not companions:
         lines.append(
             f"companion packages: none installed (looked for {', '.join(comps.get('looked_for') or [])})"
         )
@@ -394,6 +439,8 @@ def _pin_evidence(torch_version: str, comps: Mapping[str, Any]) -> list[str]:
 
 def summary(torch: Mapping[str, Any], comps: Mapping[str, Any]) -> str:
     companions = list(comps.get("companions") or [])
+    if not companions and "looked_for" not in comps:
+        return "companion packages not known from these facts"
     if not companions:
         return "no companion package installed"
     names = ", ".join(f"{c['name']} {c['version']}" for c in companions)

@@ -71,6 +71,25 @@ def metadata_folder(dist: importlib.metadata.Distribution) -> str | None:
     return None
 
 
+def torch_installs(paths: list[str] | None = None) -> list[dict[str, Any]]:
+    """Every ``torch`` distribution on the import path (more than one: torch is installed twice)."""
+    found: dict[str, dict[str, Any]] = {}
+    for dist in importlib.metadata.distributions(path=sys.path if paths is None else paths):
+        if canonicalize_name(dist.metadata["Name"] or "") != "torch":
+            continue
+        folder = metadata_folder(dist) or str(getattr(dist, "_path", "") or "") or None
+        key = str(Path(folder).resolve()) if folder else f"unknown-{len(found)}"
+        found.setdefault(
+            key,
+            {
+                "version": dist.version,
+                "metadata": key if folder else None,
+                "installer": (dist.read_text("INSTALLER") or "").strip() or None,
+            },
+        )
+    return list(found.values())
+
+
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     environment = versions.marker_environment()
     installed = installed_distributions()
@@ -83,6 +102,7 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
         "installed": {},
         "companions": [],
         "looked_for": list(COMPANIONS),
+        "torch_installs": torch_installs(),
     }
     torch_dist = installed.get("torch")
     if torch_dist is not None:

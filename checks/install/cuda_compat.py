@@ -65,9 +65,20 @@ def _os_key(os_name: str) -> str:
 # Minimum driver of each CUDA toolkit's GA release (updates raise it slightly; the GA number is what
 # a build of that CUDA version needs). Source: NVIDIA CUDA Toolkit Release Notes, "Table 3 CUDA
 # Toolkit and Corresponding Driver Versions" (https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/,
-# 13.2-era copy for 11.8-13.2; older copies of the same table for 11.0-11.7). From CUDA 13.1 the
-# Windows driver is no longer bundled and the table reads "N/A", so 13.x has no Windows entry.
+# 13.2-era copy for 11.8-13.2; older copies of the same table for 7.0-11.7: "CUDA 10.2.89 >= 440.33 /
+# >= 441.22" ... "CUDA 7.0 (7.0.28) >= 346.46 / >= 347.62"; for 8.0 and 9.2 the GA rows 8.0.44 and
+# 9.2.88). From CUDA 13.1 the Windows driver is no longer bundled and the table reads "N/A", so 13.x
+# has no Windows entry. Before CUDA 11 there was no minor-version compatibility: each minor needs its own.
 MIN_DRIVER: dict[tuple[int, int], dict[str, str]] = {
+    (7, 0): {"linux": "346.46", "windows": "347.62"},
+    (7, 5): {"linux": "352.31", "windows": "353.66"},
+    (8, 0): {"linux": "367.48", "windows": "369.30"},
+    (9, 0): {"linux": "384.81", "windows": "385.54"},
+    (9, 1): {"linux": "390.46", "windows": "391.29"},
+    (9, 2): {"linux": "396.26", "windows": "397.44"},
+    (10, 0): {"linux": "410.48", "windows": "411.31"},
+    (10, 1): {"linux": "418.39", "windows": "418.96"},
+    (10, 2): {"linux": "440.33", "windows": "441.22"},
     (11, 0): {"linux": "450.51.05", "windows": "451.48"},
     (11, 1): {"linux": "455.23", "windows": "456.38"},
     (11, 2): {"linux": "460.27.03", "windows": "460.82"},
@@ -146,7 +157,7 @@ class _Driver:
 
     def phrase(self) -> str:
         if self.cuda is None:
-            return f"driver {self.version_text} predates CUDA 11.0"
+            return f"driver {self.version_text} predates CUDA {format_cuda(min(MIN_DRIVER))}"
         supports = f"supports CUDA {format_cuda(self.cuda)}"
         if self.version_text is None:
             return f"the driver {supports}"
@@ -383,8 +394,64 @@ def arch_list_from_config(config_text: str) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------------------
+# What a CUDA toolkit can compile for
+# --------------------------------------------------------------------------------------------------
+
+# From each CUDA release on: the oldest compute capability its nvcc compiles for, and the newest CC major
+# it knows. Source: NVIDIA CUDA Toolkit Release Notes of each release: 7.0 removed sm_1x (nvcc's table of
+# minimum CCs: 2.0 from 7.0); 8.0 added Pascal (sm_6x); 9.0 removed Fermi (sm_2x) and added Volta (sm_70);
+# 11.0 added sm_80 and removed sm_30 and sm_32; 11.8 added sm_89 and sm_90; 12.0 removed Kepler (sm_35,
+# sm_37); 12.8 added Blackwell (sm_100, sm_101, sm_120); 13.0 removed offline compilation for Maxwell,
+# Pascal and Volta (sm_50 to sm_72). A kernel binary runs on later minors of its major, so a GPU of a
+# known major is reachable; a GPU of a newer major runs only PTX, which the driver JIT-compiles.
+TOOLKIT_TARGETS: tuple[tuple[tuple[int, int], int, int], ...] = (
+    ((7, 0), 20, 5),
+    ((8, 0), 20, 6),
+    ((9, 0), 30, 7),
+    ((11, 0), 35, 8),
+    ((11, 8), 35, 9),
+    ((12, 0), 50, 9),
+    ((12, 8), 50, 12),
+    ((13, 0), 75, 12),
+)
+
+
+@dataclass(frozen=True)
+class ToolkitReach:
+    status: str  # "within" | "below" (no code can run) | "above" (no kernel binary; PTX only) | "unknown"
+    message: str
+
+
+def toolkit_reach(cuda: str | None, cc: tuple[int, int]) -> ToolkitReach:
+    """Whether a build with CUDA ``cuda`` can have kernels for a CC at all, when its arch list is unknown."""
+    built = _cuda_pair(cuda)
+    rows = [row for row in TOOLKIT_TARGETS if built is not None and row[0] <= built]
+    device = 10 * cc[0] + cc[1]
+    if built is None or not rows:
+        return ToolkitReach("unknown", f"which CCs CUDA {cuda} compiles for is not in the table")
+    _, oldest, newest_major = rows[-1]
+    toolkit = f"CUDA {format_cuda(built)}"
+    if device < oldest:
+        message = (
+            f"{toolkit} compiles for CC {_cc_text(oldest)} and newer only: no build with it has code for "
+            f"CC {_cc_text(device)}"
+        )
+        return ToolkitReach("below", message)
+    if cc[0] > newest_major:
+        message = (
+            f"{toolkit} predates CC {_cc_text(device)} (it knows CC {newest_major}.x at most): a build with "
+            "it has no kernel binary for this GPU and runs on it only through PTX JIT, if it ships PTX"
+        )
+        return ToolkitReach("above", message)
+    return ToolkitReach("within", f"{toolkit} compiles for CC {_cc_text(device)}")
+
+
+# --------------------------------------------------------------------------------------------------
 # Published builds
 # --------------------------------------------------------------------------------------------------
+
+RELEASE_LINE = "2.13"
+"""The torch release line whose builds RELEASE_CUDA_ARCHES describes."""
 
 # The CUDA flavors of the torch 2.13 release and their TORCH_CUDA_ARCH_LIST per host machine. Source:
 # PYTORCH_RELEASES_CODE_CC in torch/cuda/__init__.py of the torch 2.13.0 wheel (kept in sync there with
@@ -485,3 +552,11 @@ def suggest_flavor(
             if statuses[flavor] == wanted:
                 return flavor
     return None
+
+
+def covering_flavors(ccs: Sequence[tuple[int, int]], machine: str = "x86_64") -> list[str]:
+    """Published flavors whose arch list covers every CC, whatever the driver, lowest minimum driver first."""
+    covering = [
+        flavor for flavor in _flavors_newest_first() if all(_covers(flavor, cc, machine) for cc in ccs)
+    ]
+    return sorted(covering, key=lambda flavor: parse_version(flavor) or ())

@@ -417,9 +417,11 @@ ENTRIES: tuple[Entry, ...] = (
             r"CUDA capability sm_\d+ is not compatible with the current PyTorch installation",
             r"cudaErrorNoKernelImageForDevice",
             r"PyTorch no longer supports this GPU because it is too old",
+            r"hipErrorNoBinaryForGpu",
         ),
         cause="The installed torch has no kernels for this GPU's compute capability (a new GPU with an older "
-        "CUDA build, such as an RTX 50xx with a cu126 wheel, or an old GPU dropped from the arch list).",
+        "CUDA build, such as an RTX 50xx with a cu126 wheel, or an old GPU dropped from the arch list); on "
+        "ROCm, hipErrorNoBinaryForGpu says the same of the GPU's gfx target.",
         fix=Fix(
             "Install a torch build whose arch list covers this GPU (torchdoctor check --only torch.build "
             "names the build and prints the pip command)."
@@ -488,6 +490,7 @@ ENTRIES: tuple[Entry, ...] = (
         patterns=(
             r"CUDA unknown error ?- ?this may be due to an incorrectly set up environment",
             r"cuda runtime error \(30\) : unknown error",
+            r"CUDA error: unknown error",
         ),
         cause="CUDA's initialisation failed with cudaErrorUnknown, so torch sets the device count to zero. "
         "Usually the driver's nvidia_uvm kernel module is missing or stuck (after a driver update or a "

@@ -87,7 +87,8 @@ def version_text(libs: Mapping[str, Any], lib: Library, only_copy: bool) -> str:
 def summary(libs: Mapping[str, Any]) -> str:
     """The loaded libraries in a few words: which ones, and whether they come from torch's wheels."""
     if libs.get("skip_reason"):
-        return f"loaded libraries not read on {libs.get('platform')}"
+        where = f"on {libs['platform']}" if libs.get("platform") else f"({libs['skip_reason']})"
+        return f"loaded libraries not read {where}"
     mapped = list(libs.get("libraries") or [])
     if not mapped:
         return "no CUDA or OpenMP library mapped"

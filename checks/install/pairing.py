@@ -81,6 +81,37 @@ class Pairing:
     """Which torch the installed companion release is made for, in words (``torch 2.14``)."""
 
 
+def by_release_line(companion: str, companion_version: str, torch_version: str) -> Pairing | None:
+    """For a nightly torch, which the table has no row for: a companion *release* whose torch line is known
+    and is not the nightly's fits it no better than another torch release. None when that cannot be told
+    (a release torch, a nightly companion, or a companion release the table does not list)."""
+    torch = parse_version(torch_version)
+    own = parse_version(companion_version)
+    if torch is None or own is None or not torch.is_prerelease or own.is_prerelease:
+        return None
+    made = pair(companion, companion_version, torch_version)
+    lines = _torch_lines(companion, release_line(companion_version) or "")
+    forward = _FORWARD.get(companion)
+    if (
+        not lines
+        or made.made_for is None
+        or (forward and Version(release_line(companion_version) or "0") >= Version(forward))
+    ):
+        return None
+    return Pairing(release_line(torch_version) in lines, None, made.made_for)
+
+
+def _torch_lines(companion: str, own_line: str) -> list[str]:
+    return sorted(
+        {
+            release_line(t) or ""
+            for t, entry in _RELEASES.items()
+            if release_line(entry.get(companion)) == own_line
+        },
+        key=Version,
+    )
+
+
 def pair(companion: str, companion_version: str, torch_version: str) -> Pairing:
     row = row_for(torch_version)
     expected = row.companion(companion) if row else None
@@ -92,14 +123,7 @@ def pair(companion: str, companion_version: str, torch_version: str) -> Pairing:
     if forward and Version(own_line) >= Version(forward):
         fits = Version(torch_line) >= Version(own_line)
         return Pairing(fits, expected, f"torch {own_line} and later")
-    lines = sorted(
-        {
-            release_line(t) or ""
-            for t, entry in _RELEASES.items()
-            if release_line(entry.get(companion)) == own_line
-        },
-        key=Version,
-    )
+    lines = _torch_lines(companion, own_line)
     made_for = f"torch {' / '.join(lines)}" if lines else None
     if expected is None:
         return Pairing(None, None, made_for)

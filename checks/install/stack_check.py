@@ -2,8 +2,9 @@
 
 Judges the facts of the ``torch``, ``loaded_libraries``, ``companions`` and ``companion_operators``
 probes: which copy of cuDNN, cuBLAS, NCCL, the CUDA runtime, NVRTC and OpenMP the torch process mapped (and
-whether a system copy shadows the wheel torch pins), and whether torchvision, torchaudio, triton, the
-``nvidia-*`` wheels and the other packages around torch were built for this torch.
+whether a system copy shadows the wheel torch pins), whether torchvision, torchaudio, triton, the
+``nvidia-*`` wheels and the other packages around torch were built for this torch, and whether torch itself
+is installed twice in the environment.
 """
 
 from __future__ import annotations
@@ -11,7 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from torchdoctor.checks.install import companions_judge, companions_probe, libraries_judge, libraries_probe
+from torchdoctor.checks.install import (
+    companions_judge,
+    companions_probe,
+    libraries_judge,
+    libraries_probe,
+    torch_installs,
+)
 from torchdoctor.checks.probes import torch_probe
 from torchdoctor.model import Finding, Status
 from torchdoctor.plugin import Check, Probe
@@ -26,7 +33,11 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
         return torch_probe.needs_torch(torch_probe.import_error_text(torch))
     shown = _shown_facts(torch, libs, comps, ops)
     evidence: list[Any] = [*companions_judge.evidence(torch, comps, ops), *_library_evidence(libs)]
-    found = [*companions_judge.findings(torch, comps, ops), *libraries_judge.findings(libs)]
+    found = [
+        *companions_judge.findings(torch, comps, ops),
+        *torch_installs.findings(torch, comps),
+        *libraries_judge.findings(libs),
+    ]
     if not found:
         packages = companions_judge.summary(torch, comps)
         summary = f"torch {torch.get('version')}: {libraries_judge.summary(libs)}; {packages}"

@@ -105,8 +105,8 @@ def _judged_from(
     except saved.SavedReportError as exc:
         raise BadInput(str(exc)) from None
     judgeable, missing = saved.judgeable(report, run.checks)
-    chosen = {c.id for c in select_checks(run.checks, only, skip)}
-    judged = [c for c in judgeable if c.id in chosen]
+    chosen = select_checks(run.checks, only, skip)
+    judged = [c for c in judgeable if c in chosen]
     if not judged:
         has = ", ".join(report.check_ids) or "facts of no check installed here"
         raise BadInput(f"no check selected here can be judged from {path} (it has: {has})")
@@ -114,7 +114,7 @@ def _judged_from(
         sys.stderr.write(f"torchdoctor: not installed here, left out: {', '.join(missing)}\n")
     sys.stderr.write(f"torchdoctor: judging the facts of {path} ({report.describe()}) with today's rules\n")
     judged_options = {o.key: options[o.key] for o in run.declared if o.key in given}
-    return saved.rejudge(report, judged, judged_options, run.require_workers(), fail_on)
+    return saved.rejudge(report, chosen, judged_options, run.require_workers(), fail_on)
 
 
 def _given(ctx: typer.Context, name: str) -> bool:

@@ -21,7 +21,8 @@ def headline(report: Report) -> str:
     host = report.host
     parts = [f"torchdoctor {report.tool_version}"]
     if host.get("os"):
-        parts.append(f"{host['os']} {host.get('machine', '')}".strip())
+        machine = str(host.get("machine") or "")
+        parts.append(host["os"] if machine in host["os"] else f"{host['os']} {machine}")
     if host.get("python"):
         parts.append(f"Python {host['python']}")
     torch_facts = report.facts.get("torch") or {}

@@ -71,6 +71,15 @@ def test_format_cuda() -> None:
 
 # Section 4.1 of the research note (NVIDIA release notes, Table 3): GA minimums, Linux and Windows.
 TABLE_3_GA = [
+    ((7, 0), "346.46", "347.62"),
+    ((7, 5), "352.31", "353.66"),
+    ((8, 0), "367.48", "369.30"),
+    ((9, 0), "384.81", "385.54"),
+    ((9, 1), "390.46", "391.29"),
+    ((9, 2), "396.26", "397.44"),
+    ((10, 0), "410.48", "411.31"),
+    ((10, 1), "418.39", "418.96"),
+    ((10, 2), "440.33", "441.22"),
     ((11, 8), "520.61.05", "520.06"),
     ((12, 0), "525.60.13", "527.41"),
     ((12, 1), "530.30.02", "531.14"),
@@ -112,11 +121,11 @@ def test_driver_exactly_at_minimum_is_ok(cuda: tuple[int, int], linux: str, wind
 
 
 # Just below a GA minimum the driver supports an older minor: fine through minor-version compatibility,
-# except at X.0, where "just below" falls under the major's floor.
+# except at X.0, where "just below" falls under the major's floor, and before CUDA 11, which had none.
 @pytest.mark.parametrize(
     ("cuda", "linux", "expected"),
     [
-        (cuda, linux, "too_old" if cuda in ((12, 0), (13, 0)) else "minor_compat")
+        (cuda, linux, "too_old" if cuda in ((12, 0), (13, 0)) or cuda < (11, 0) else "minor_compat")
         for cuda, linux, _ in TABLE_3_GA
     ],
 )
@@ -191,7 +200,8 @@ def test_cpu_build_is_unknown() -> None:
         ("570.153.02", "ok", "CUDA 12.8"),
         ("535.104.05", "minor_compat", "CUDA 12.2"),
         ("470.82.01", "too_old", "found version 11040"),
-        ("400.1", "too_old", "predates CUDA 11.0"),
+        ("400.1", "too_old", "supports CUDA 9.2 (by its version number)"),
+        ("340.1", "too_old", "predates CUDA 7.0"),
     ],
 )
 def test_driver_cuda_inferred_from_version(driver_version: str, expected: str, driver_cuda_text: str) -> None:
