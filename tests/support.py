@@ -56,8 +56,10 @@ def run_cli(
     python: str | None = None,
     timeout: float = 120,
     cwd: Path | None = None,
+    input_text: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``torchdoctor ARGS`` as a user would: the console script, or ``PYTHON -m torchdoctor``."""
+    """Run ``torchdoctor ARGS`` as a user would: the console script, or ``PYTHON -m torchdoctor``; stdin is
+    ``input_text``, or empty."""
     command = [python, "-m", "torchdoctor", *args] if python else [str(BIN / "torchdoctor"), *args]
     return subprocess.run(
         command,
@@ -66,6 +68,7 @@ def run_cli(
         text=True,
         timeout=timeout,
         cwd=cwd,
+        input=input_text if input_text is not None else "",
         check=False,
     )
 

@@ -84,17 +84,19 @@ def test_a_file_argument_that_is_no_regular_file_is_refused_without_reading_it(
         ("check", "--from", str(path)),
         ("diff", str(path), str(path)),
         ("check", "--only", "gpu.fragmentation", "--memory-snapshot", str(path)),
+        ("triage", str(path)),
     ):
         line = one_line_error(run_cli(*args, timeout=30))
         assert "regular file" in line or "folder" in line, line
     assert time.monotonic() - started < 20
 
 
-def test_explain_reads_a_bounded_stdin() -> None:
+@pytest.mark.parametrize("command", ["explain", "triage"])
+def test_text_commands_read_a_bounded_stdin(command: str) -> None:
     with open("/dev/zero", "rb") as zeros:
         started = time.monotonic()
         result = subprocess.run(
-            [str(BIN / "torchdoctor"), "explain"],
+            [str(BIN / "torchdoctor"), command],
             stdin=zeros,
             capture_output=True,
             text=True,
@@ -103,6 +105,16 @@ def test_explain_reads_a_bounded_stdin() -> None:
         )
     assert "stdin holds more than the 16 MiB torchdoctor reads" in one_line_error(result)
     assert time.monotonic() - started < 20
+
+
+def test_a_text_of_endless_fences_and_dump_openings_is_triaged_in_time(tmp_path: Path) -> None:
+    path = tmp_path / "issue.md"
+    piece = '```json\n{"schema_version": 1}\n```\nPyTorch version: 2.1.0\n'
+    path.write_text((piece * 400_000)[: 15 * 2**20])
+    started = time.monotonic()
+    result = run_cli("triage", "--json", str(path), timeout=60)
+    assert result.returncode in (0, 1, 2), result.stderr
+    assert time.monotonic() - started < 30
 
 
 @pytest.mark.parametrize(

@@ -85,6 +85,19 @@ def test_any_text_is_explained_or_not_in_time(text: str) -> None:
     assert all(e.id and e.fix.text for e in found)
 
 
+@QUICK
+@given(st.text(max_size=3000))
+def test_any_text_holds_a_saved_report_or_gets_one_clear_refusal(text: str) -> None:
+    started = time.perf_counter()
+    try:
+        data = saved.from_text(text, "issue.md")
+    except saved.SavedReportError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert "schema_version" in data
+    assert time.perf_counter() - started < 0.5
+
+
 VISIBLE_FACTS = fixture_facts("h100x8_cvd_2_3.json")
 NO_GPU_FACTS = fixture_facts("laptop_no_driver.json")
 

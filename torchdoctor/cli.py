@@ -29,8 +29,8 @@ EPILOG = (
     "Exit codes: 0 nothing at or above --fail-on; 1 a verdict at or above it; 2 usage error or bad input; "
     "3 a check errored or timed out and nothing reached the threshold."
 )
-RUNS_CHECKS = ("check", "report", "cluster", "list")
-"""Commands whose command line includes the options of the installed checks, or that list them."""
+RUNS_CHECKS = ("check", "report", "cluster", "list", "triage")
+"""Commands whose command line includes the options of the installed checks, or that list or judge them."""
 # typer re-exports click's BadParameter; its bases are the usage and click errors every command raises.
 _CLICK_USAGE_ERROR: type[Exception] = next(
     c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError"
@@ -62,6 +62,7 @@ def build_app(declared: Sequence[Option] = ()) -> typer.Typer:
     from torchdoctor.commands import explain as explain_command
     from torchdoctor.commands import lint as lint_command
     from torchdoctor.commands import report as report_command
+    from torchdoctor.commands import triage as triage_command
     from torchdoctor.options import with_declared
 
     app = typer.Typer(
@@ -81,6 +82,7 @@ def build_app(declared: Sequence[Option] = ()) -> typer.Typer:
     app.command("explain")(explain_command.explain)
     app.command("cluster")(with_declared(cluster_command.cluster, declared))
     app.command("lint")(lint_command.lint)
+    app.command("triage")(triage_command.triage)
     return app
 
 

@@ -42,6 +42,7 @@ _DEVICE_PATTERNS = (
     r"is on CPU, but expected (?:it|them) to be on GPU",
     r"to have the same device as tensor for argument",
     r"indices should be either on cpu or on the same device as the indexed tensor",
+    r"all input tensors must be on the same device\. Received \S+ and \S+",
 )
 
 _DTYPE_PATTERNS = (
@@ -68,6 +69,7 @@ _DEVICE_FORMS = (
         "{0} is on {1}, the other tensors on {2}",
     ),
     (r"Tensor on device (\S+) is not on the expected device (\S+?)!", "devices involved: {0} and {1}"),
+    (r"must be on the same device\. Received (\S+) and (\w+(?::\d+)?)", "devices involved: {0} and {1}"),
     (
         r"Expected object of (?:device type|backend) (\w+) but got (?:device type|backend) (\w+) "
         r"for argument #\d+ '(\w+)'",

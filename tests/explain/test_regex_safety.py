@@ -1,5 +1,8 @@
 """No catalogue pattern backtracks catastrophically: each runs over a 1 MiB line of 'a's, of spaces, and of
-repeated message fragments in under 50 ms, and a whole explain() over such texts stays fast."""
+repeated message fragments in under 250 ms, and a whole explain() over such texts stays fast.
+
+A linear pattern takes at most about 25 ms over 1 MiB here; a quadratic one takes minutes. The bound sits far
+from both, so a busy machine does not fail the test and a backtracking pattern always does."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from torchdoctor.explain import catalogue, explain
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "errors"
 ENTRIES = catalogue.installed()
 MIB = 2**20
-LIMIT_S = 0.050
+LIMIT_S = 0.250
 
 
 def _repeat(piece: str) -> str:
@@ -57,7 +60,7 @@ PATTERNS = [(entry.id, n, pattern) for entry in ENTRIES for n, pattern in enumer
 @pytest.mark.parametrize(
     "kind", ["a", "spaces", "corpus fragments", "required pieces", "pieces without spaces"]
 )
-def test_every_pattern_runs_over_a_mebibyte_in_under_50_ms(kind: str) -> None:
+def test_every_pattern_runs_over_a_mebibyte_in_under_250_ms(kind: str) -> None:
     text = inputs()[kind]
     slow = []
     for entry_id, n, pattern in PATTERNS:

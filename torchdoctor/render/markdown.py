@@ -8,7 +8,7 @@ as ``<user>`` would otherwise vanish as an unknown HTML tag.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from torchdoctor import ticket
@@ -63,11 +63,7 @@ def render_text(report: Report) -> str:
             "_Redacted: secrets, credentials in URLs, the home directory (~), the user name and the hostname "
             "are replaced, GPU UUIDs shortened._"
         )
-    lines += ["", "| status | check | verdict |", "|---|---|---|"]
-    lines += [f"| {ICONS[v.status]} | {code(v.id)} | {escape(v.summary)} |" for v in report.verdicts]
-    problems = [v for v in report.verdicts if v.status in (Status.WARN, Status.FAIL, Status.ERROR)]
-    for verdict in problems:
-        lines += ["", *_problem(verdict)]
+    lines += ["", *verdict_lines(report.verdicts)]
     sections = ticket.sections(report.to_json())
     if sections:
         titles = ", ".join(section.title.split(" (")[0] for section in sections)
@@ -80,6 +76,16 @@ def render_text(report: Report) -> str:
 
 def render(report: Report, out: TextIO) -> None:
     out.write(render_text(report))
+
+
+def verdict_lines(verdicts: Sequence[Verdict]) -> list[str]:
+    """The verdict table, then the evidence and fix of every problem."""
+    lines = ["| status | check | verdict |", "|---|---|---|"]
+    lines += [f"| {ICONS[v.status]} | {code(v.id)} | {escape(v.summary)} |" for v in verdicts]
+    for verdict in verdicts:
+        if verdict.status in (Status.WARN, Status.FAIL, Status.ERROR):
+            lines += ["", *_problem(verdict)]
+    return lines
 
 
 def _problem(verdict: Verdict) -> list[str]:

@@ -1,0 +1,104 @@
+"""``torchdoctor triage [FILE]``: a pasted issue's environment judged and its errors explained, together."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from torchdoctor.commands.common import (
+    BadInput,
+    FailOnOption,
+    IdsOption,
+    RedactOption,
+    fail_on_status,
+    run_context,
+    select_checks,
+    shareable,
+)
+
+FORMATS = ("text", "md", "json")
+
+
+def _complete_formats(incomplete: str) -> list[str]:
+    return [name for name in FORMATS if name.startswith(incomplete)]
+
+
+def triage(
+    ctx: typer.Context,
+    source: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[FILE]",
+            help="The issue or ticket text: a file, or - (or nothing) to read stdin.",
+        ),
+    ] = None,
+    output_format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            metavar="text|md|json",
+            help="text for the terminal; md: a reply to post on the issue; json for tools.",
+            autocompletion=_complete_formats,
+        ),
+    ] = "text",
+    json_output: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
+    only: IdsOption = None,
+    skip: IdsOption = None,
+    fail_on: FailOnOption = "fail",
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Evidence for every check.")] = False,
+    redact: RedactOption = True,
+) -> None:
+    """Triage a pasted issue: judge the collect_env dump or torchdoctor report in it, explain the errors it
+    quotes, and say which verdict explains which error. Exit codes as for check; 2 also when the text shows
+    no environment and no error torchdoctor knows."""
+    from torchdoctor import triage as triaging
+    from torchdoctor.render import json as json_renderer
+    from torchdoctor.render import triage as renderer
+
+    if json_output:
+        output_format = "json"
+    if output_format not in FORMATS:
+        raise BadInput(f"--format must be one of {', '.join(FORMATS)}, not {output_format!r}")
+    threshold = fail_on_status(fail_on)
+    run = run_context(ctx)
+    chosen = select_checks(run.checks, only, skip)
+    name, text = _read(source)
+    try:
+        found = triaging.triage(text, name, chosen, run.require_workers(), threshold)
+    except triaging.NothingToTriage as exc:
+        raise BadInput(str(exc)) from None
+    if found.report is not None:
+        found.report = shareable(found.report, redact)
+    if output_format == "json":
+        sys.stdout.write(json_renderer.dumps(found.to_json()) + "\n")
+    elif output_format == "md":
+        renderer.render_markdown(found, sys.stdout)
+    else:
+        renderer.render_text(found, sys.stdout, verbose)
+    raise typer.Exit(found.exit_code)
+
+
+def _read(source: str | None) -> tuple[str, str]:
+    """The text to triage and the name to call it by: a file (bounded, regular), or stdin."""
+    from torchdoctor import inputs
+
+    if source is None or source == "-":
+        if sys.stdin.isatty():
+            sys.stderr.write("torchdoctor: paste the issue, then press Ctrl-D\n")
+        name = "stdin"
+        try:
+            text = inputs.read_stdin_text()
+        except inputs.InputError as exc:
+            raise BadInput(str(exc)) from None
+    else:
+        name = source
+        try:
+            text = inputs.decode(inputs.read_file(Path(source), inputs.MAX_STDIN_BYTES, "issue"), source)
+        except inputs.InputError as exc:
+            raise BadInput(str(exc)) from None
+    if not text.strip():
+        raise BadInput(f"{name} is empty: paste the issue text, its collect_env output and its traceback")
+    return name, text
