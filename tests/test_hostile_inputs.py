@@ -136,3 +136,17 @@ def test_a_text_of_endless_fences_and_dump_openings_is_triaged_in_time(tmp_path:
 def test_options_are_checked_whatever_else_is_given(args: tuple[str, ...], text: str) -> None:
     line = one_line_error(run_cli(*args, cwd=Path(__file__).resolve().parents[1]))
     assert text in line, line
+
+
+def test_a_path_with_a_line_break_is_named_on_one_line(tmp_path: Path) -> None:
+    from torchdoctor import inputs, options
+    from torchdoctor.plugin import Option
+
+    path = tmp_path / "report\nEVIL: forged line.json"
+    with pytest.raises(inputs.InputError) as read:
+        inputs.read_file(path)
+    snapshot = Option(key="memory_snapshot", flag="--memory-snapshot", help="", type="file")
+    with pytest.raises(options.BadOption) as given:
+        options.checked([snapshot], {"memory_snapshot": str(path)})
+    for message in (str(read.value), str(given.value)):
+        assert "\n" not in message and "\\nEVIL: forged line.json'" in message, message

@@ -11,6 +11,7 @@ import json
 import os
 import stat
 import sys
+import unicodedata
 from pathlib import Path
 from typing import IO, Any
 
@@ -48,37 +49,44 @@ def _size_text(n: int) -> str:
     return f"{n / 2**20:.0f} MiB" if n >= 2**20 else f"{n} bytes"
 
 
+def shown(path: Path | str) -> str:
+    """A path as one line of a message: quoted as Python does when it holds a control character."""
+    text = str(path)
+    return repr(text) if any(unicodedata.category(c).startswith("C") for c in text) else text
+
+
 def read_file(path: Path, max_bytes: int = MAX_REPORT_BYTES, what: str = "file") -> bytes:
     """The bytes of a regular file of at most ``max_bytes``; InputError for anything else."""
+    name = shown(path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise InputError(f"{path} does not exist") from None
+        raise InputError(f"{name} does not exist") from None
     except IsADirectoryError:
-        raise InputError(f"{path} is a folder, not {_article(what)}") from None
+        raise InputError(f"{name} is a folder, not {_article(what)}") from None
     except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise InputError(f"{path} is a folder, not {_article(what)}")
+            raise InputError(f"{name} is a folder, not {_article(what)}")
         if not stat.S_ISREG(info.st_mode):
             raise InputError(
-                f"{path} is not a regular file (a pipe, socket or device): give {_article(what)}"
+                f"{name} is not a regular file (a pipe, socket or device): give {_article(what)}"
             )
         if info.st_size > max_bytes:
             raise InputError(
-                f"{path} is {_size_text(info.st_size)}, more than the {_size_text(max_bytes)} "
+                f"{name} is {_size_text(info.st_size)}, more than the {_size_text(max_bytes)} "
                 "torchdoctor reads"
             )
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(max_bytes + 1)
     except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
     if len(data) > max_bytes:
-        raise InputError(f"{path} grew past {_size_text(max_bytes)} while it was read")
+        raise InputError(f"{name} grew past {_size_text(max_bytes)} while it was read")
     return data
 
 

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
+from torchdoctor import inputs
 from torchdoctor.plugin import Option
 from torchdoctor.registry import CheckInfo, Loaded, LoadFailure
 
@@ -178,7 +179,7 @@ def _checked(option: Option, value: Any) -> Any:
     if option.type in ("float", "int"):
         number = float(value)
         if math.isnan(number) or math.isinf(number):
-            raise BadOption(f"{option.flag} must be a finite number, not {value}")
+            raise BadOption(f"{option.flag} must be a finite number, not {str(value).strip()}")
         low, high = option.minimum, option.maximum
         if (low is not None and number < low) or (high is not None and number > high):
             raise BadOption(f"{option.flag} must be between {_num(low)} and {_num(high)}, not {_num(number)}")
@@ -200,14 +201,14 @@ def _regular_file(option: Option, path: Path) -> Path:
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise BadOption(f"{option.flag}: {path} does not exist") from None
+        raise BadOption(f"{option.flag}: {inputs.shown(path)} does not exist") from None
     except OSError as exc:
-        raise BadOption(f"{option.flag}: cannot read {path}: {exc.strerror or exc}") from None
+        raise BadOption(f"{option.flag}: cannot read {inputs.shown(path)}: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):
-        raise BadOption(f"{option.flag}: {path} is not a regular file")
+        raise BadOption(f"{option.flag}: {inputs.shown(path)} is not a regular file")
     if info.st_size > MAX_OPTION_FILE_BYTES:
         raise BadOption(
-            f"{option.flag}: {path} is {info.st_size / 2**20:.0f} MiB, more than the "
+            f"{option.flag}: {inputs.shown(path)} is {info.st_size / 2**20:.0f} MiB, more than the "
             f"{MAX_OPTION_FILE_BYTES // 2**20} MiB torchdoctor reads"
         )
     return path

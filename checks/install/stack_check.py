@@ -3,8 +3,8 @@
 Judges the facts of the ``torch``, ``loaded_libraries``, ``companions`` and ``companion_operators``
 probes: which copy of cuDNN, cuBLAS, NCCL, the CUDA runtime, NVRTC and OpenMP the torch process mapped (and
 whether a system copy shadows the wheel torch pins), whether torchvision, torchaudio, triton, the
-``nvidia-*`` wheels and the other packages around torch were built for this torch, and whether torch itself
-is installed twice in the environment.
+``nvidia-*`` wheels and the other packages around torch were built for this torch, whether torch can use the
+NumPy beside it, and whether torch itself is installed twice in the environment.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from torchdoctor.checks.install import (
     companions_probe,
     libraries_judge,
     libraries_probe,
+    numpy_judge,
     torch_installs,
 )
 from torchdoctor.checks.probes import torch_probe
@@ -32,10 +33,15 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     if not torch.get("importable"):
         return torch_probe.needs_torch(torch_probe.import_error_text(torch))
     shown = _shown_facts(torch, libs, comps, ops)
-    evidence: list[Any] = [*companions_judge.evidence(torch, comps, ops), *_library_evidence(libs)]
+    evidence: list[Any] = [
+        *companions_judge.evidence(torch, comps, ops),
+        *numpy_judge.evidence(torch),
+        *_library_evidence(libs),
+    ]
     found = [
         *companions_judge.findings(torch, comps, ops),
         *torch_installs.findings(torch, comps),
+        *numpy_judge.findings(torch),
         *libraries_judge.findings(libs),
     ]
     if not found:

@@ -1,0 +1,77 @@
+"""NumPy as torch sees it, judged by torch.stack. The messages are real: from tests/corpus/errors/
+numpy.unavailable.json (the ComfyUI report of torch 2.0.1 beside NumPy 2, and torch on Windows beside a NumPy
+older than the C-API a module was built for); the NumPy versions beside them are what those messages imply."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from torchdoctor.checks.install import numpy_judge
+from torchdoctor.checks.install.stack_check import CHECK
+from torchdoctor.model import Status
+
+from support import fixture_facts, judge_fixture
+
+MATCHED = "a100_stack_matched.json"
+ARRAY_API = (
+    "Failed to initialize NumPy: _ARRAY_API not found (Triggered internally at "
+    "/Users/runner/work/pytorch/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:84.)"
+)
+OLD_API = (
+    "Failed to initialize NumPy: module compiled against API version 0xf but this version of numpy is 0xe "
+    "(Triggered internally at  ..\\torch\\csrc\\utils\\tensor_numpy.cpp:68.)"
+)
+
+
+def with_numpy(numpy: dict[str, Any]) -> Any:
+    torch = copy.deepcopy(fixture_facts(MATCHED)["torch"])
+    torch["numpy"] = numpy
+    return judge_fixture(CHECK, MATCHED, torch=torch)
+
+
+def test_numpy_2_beside_a_torch_built_for_numpy_1_warns_with_numpy_below_2() -> None:
+    numpy = {"installed": True, "version": "2.0.0", "warnings": [ARRAY_API]}
+    (finding,) = numpy_judge.findings({"version": "2.0.1", "numpy": numpy})
+    assert finding.status is Status.WARN
+    assert finding.summary.startswith(
+        "torch cannot use NumPy 2.0.0: tensor.numpy() and torch.from_numpy() fail"
+    )
+    assert "torch 2.0.1 is built for NumPy 1.x; torch 2.3 and later run with NumPy 2" in finding.details
+    assert finding.fix is not None and finding.fix.commands == ('pip install "numpy<2"',)
+
+
+def test_torch_stack_warns_for_an_unusable_numpy_on_a_matched_stack() -> None:
+    verdict = with_numpy({"installed": True, "version": "2.0.0", "warnings": [ARRAY_API]})
+    assert verdict.status is Status.WARN
+    assert verdict.summary.startswith("torch cannot use NumPy 2.0.0")
+    assert not any("is built for NumPy 1.x" in str(d) for d in verdict.details)  # torch 2.5 runs with NumPy 2
+
+
+def test_a_numpy_older_than_a_module_needs_gets_the_upgrade_explain_gives() -> None:
+    (finding,) = numpy_judge.findings(
+        {"version": "1.13.1", "numpy": {"installed": True, "version": "1.20.3", "warnings": [OLD_API]}}
+    )
+    assert "(NumPy 1.22 or later), the installed NumPy has 0xe (NumPy 1.20)" in finding.details[1]
+    assert finding.fix is not None and finding.fix.commands == ('pip install --upgrade "numpy>=1.22"',)
+
+
+def test_a_numpy_that_fails_to_import_warns_and_reinstalls() -> None:
+    error = "ImportError: numpy.core.multiarray failed to import"
+    (finding,) = numpy_judge.findings({"version": "2.13.0", "numpy": {"installed": True, "error": error}})
+    assert finding.summary.startswith("torch cannot use NumPy:")
+    assert finding.fix is not None and finding.fix.commands == ("pip install --force-reinstall numpy",)
+
+
+def test_no_numpy_is_a_note_and_a_working_one_is_named() -> None:
+    missing = with_numpy({"installed": False})
+    assert missing.status is Status.PASS
+    assert "NumPy: not installed (tensor.numpy() and torch.from_numpy() would fail)" in missing.details
+    working = with_numpy({"installed": True, "version": "2.1.3"})
+    assert working.status is Status.PASS
+    assert "NumPy 2.1.3: torch uses it" in working.details
+
+
+def test_facts_without_numpy_say_nothing_of_it() -> None:
+    assert numpy_judge.findings({"version": "2.5.1"}) == []
+    assert numpy_judge.evidence({"version": "2.5.1"}) == []
