@@ -63,8 +63,17 @@ def installed_distributions(paths: list[str] | None = None) -> dict[str, importl
     return found
 
 
+_RECORDED_METADATA = re.compile(r"^([^,\n\"]+\.dist-info)/METADATA,", re.MULTILINE)
+
+
 def metadata_folder(dist: importlib.metadata.Distribution) -> str | None:
-    """Where the distribution's metadata lies (its ``*.dist-info`` folder), from the files it lists."""
+    """Where the distribution's metadata lies (its ``*.dist-info`` folder), from the files it lists.
+
+    The RECORD line is searched as text first: ``dist.files`` makes a path object of each of torch's 15,000
+    files, a fifth of a second."""
+    recorded = _RECORDED_METADATA.search(dist.read_text("RECORD") or "")
+    if recorded is not None:
+        return str(Path(str(dist.locate_file(f"{recorded[1]}/METADATA"))).parent)
     for path in dist.files or ():
         if path.name == "METADATA" and path.parent.name.endswith((".dist-info", ".egg-info")):
             return str(Path(str(dist.locate_file(path))).parent)
