@@ -217,3 +217,20 @@ def test_an_error_whose_check_passes_on_the_dump_points_at_another_environment(s
     (link,) = triaged(shared, record["text"]).links
     assert link.verdict is not None and link.verdict.status is Status.PASS
     assert "the error came from another environment (another Python, venv or conda env" in link.reading
+
+
+@pytest.mark.parametrize(
+    "name", ["pytorch_pytorch_11989", "pytorch_pytorch_43845", "vaibhavs10_insanely_fast_whisper_41"]
+)
+def test_the_cli_triages_a_real_issue_body_from_stdin(name: str) -> None:
+    record = json.loads((ISSUES / f"{name}.json").read_text())
+    result = run_cli("triage", "--json", timeout=60, input_text=record["text"])
+    assert result.returncode in (exitcodes.OK, exitcodes.THRESHOLD), result.stderr
+    data = json.loads(result.stdout)
+    has_environment, explanation_ids = EXPECTED[name]
+    assert (data["report"] is not None) is has_environment
+    assert [e["id"] for e in data["explanations"]] == explanation_ids
+    assert data["exit_code"] == result.returncode
+    assert [link["explanation"] for link in data["links"]] == [
+        e["id"] for e in data["explanations"] if e["check"] and has_environment
+    ]

@@ -1,8 +1,9 @@
-"""NumPy as torch sees it (the ``numpy`` facts of the torch probe): absent is a note, unusable is a warning.
+"""NumPy as torch sees it (the ``numpy`` facts of the torch probe): missing or unusable is a warning.
 
-torch does not need NumPy, so a missing one is only noted; a NumPy that is installed but that torch cannot
-use (NumPy 2 beside a torch built for NumPy 1.x, a broken install) fails later in ``tensor.numpy()``,
-``torch.from_numpy`` or a DataLoader with "Numpy is not available" or "_ARRAY_API not found".
+torch imports without NumPy (it warns "Failed to initialize NumPy"), and then fails later, in
+``tensor.numpy()``, ``torch.from_numpy`` or a DataLoader over NumPy data, with "Numpy is not available"; a
+NumPy that is installed but that torch cannot use (NumPy 2 beside a torch built for NumPy 1.x, a broken
+install) fails the same way or with "_ARRAY_API not found".
 """
 
 from __future__ import annotations
@@ -32,9 +33,7 @@ def evidence(torch: Mapping[str, Any]) -> list[str]:
     numpy = _facts(torch)
     if numpy is None:
         return []
-    if numpy.get("installed") is False:
-        return ["NumPy: not installed (tensor.numpy() and torch.from_numpy() would fail)"]
-    if numpy.get("version") and not _problem(numpy):
+    if numpy.get("version") and numpy.get("installed") is not False and not _problem(numpy):
         return [f"NumPy {numpy['version']}: torch uses it"]
     return []
 
@@ -49,8 +48,21 @@ def _problem(numpy: Mapping[str, Any]) -> str | None:
 
 def findings(torch: Mapping[str, Any]) -> list[Finding]:
     numpy = _facts(torch)
-    if numpy is None or numpy.get("installed") is False:
+    if numpy is None:
         return []
+    if numpy.get("installed") is False:
+        needs_1 = _needs_numpy_1(torch)
+        command = 'pip install "numpy<2"' if needs_1 else "pip install numpy"
+        built_for = " (this torch is built for NumPy 1.x)" if needs_1 else ""
+        return [
+            Finding(
+                Status.WARN,
+                "NumPy is not installed: tensor.numpy(), torch.from_numpy() and DataLoaders over NumPy data "
+                "fail with 'Numpy is not available'",
+                (),
+                Fix(f"Install NumPy in the environment torch runs in{built_for}.", (command,)),
+            )
+        ]
     problem = _problem(numpy)
     if problem is None:
         return []

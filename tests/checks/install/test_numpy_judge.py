@@ -63,10 +63,16 @@ def test_a_numpy_that_fails_to_import_warns_and_reinstalls() -> None:
     assert finding.fix is not None and finding.fix.commands == ("pip install --force-reinstall numpy",)
 
 
-def test_no_numpy_is_a_note_and_a_working_one_is_named() -> None:
+def test_no_numpy_warns_with_the_install_command_for_this_torch() -> None:
     missing = with_numpy({"installed": False})
-    assert missing.status is Status.PASS
-    assert "NumPy: not installed (tensor.numpy() and torch.from_numpy() would fail)" in missing.details
+    assert missing.status is Status.WARN
+    assert missing.summary.startswith("NumPy is not installed: tensor.numpy(), torch.from_numpy() and")
+    assert missing.fix is not None and missing.fix.commands == ("pip install numpy",)
+    (older,) = numpy_judge.findings({"version": "2.1.2", "numpy": {"installed": False}})
+    assert older.fix is not None and older.fix.commands == ('pip install "numpy<2"',)
+
+
+def test_a_working_numpy_is_named_in_the_evidence() -> None:
     working = with_numpy({"installed": True, "version": "2.1.3"})
     assert working.status is Status.PASS
     assert "NumPy 2.1.3: torch uses it" in working.details
