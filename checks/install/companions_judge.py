@@ -127,7 +127,42 @@ def findings(torch: Mapping[str, Any], comps: Mapping[str, Any], ops: Mapping[st
     found += _pin_findings(torch_version, comps)
     if "pins" not in comps:
         found += _table_triton_findings(torch, torch_version, comps)
+    found += _cuda_family_findings(torch, torch_version, comps)
     return found
+
+
+_NVIDIA_FAMILY_RE = re.compile(r"nvidia-[a-z0-9-]+-cu(\d{2})")
+
+
+def _cuda_family_findings(
+    torch: Mapping[str, Any], torch_version: str, comps: Mapping[str, Any]
+) -> list[Finding]:
+    """``nvidia-*-cuNN`` wheels of another CUDA major than torch's build. torch pins and loads its own CUDA's
+    wheels, so these serve another package, or shadow torch's when their folders reach the library path. A
+    dump lists every such wheel; a live machine's facts list only the ones torch pins (judged above)."""
+    cuda = str(torch.get("cuda") or "")
+    if torch.get("flavor") not in (None, "cuda") or not cuda.split(".")[0].isdigit():
+        return []
+    major = int(cuda.split(".")[0])
+    installed: Mapping[str, str] = comps.get("installed") or {}
+    other: dict[str, tuple[int, str]] = {}
+    for name in sorted(installed):
+        family = _NVIDIA_FAMILY_RE.fullmatch(name)
+        if family is not None and int(family[1]) != major:
+            other[name] = (int(family[1]), installed[name])
+    if not other:
+        return []
+    families = " and ".join(f"CUDA {f}" for f in sorted({f for f, _ in other.values()}))
+    summary = (
+        f"{len(other)} nvidia-* wheel(s) of {families} beside torch {torch_version}, a CUDA {cuda} build: "
+        f"torch loads its own CUDA {major} libraries; these serve another package, or shadow them"
+    )
+    fix = Fix(
+        "Keep them only if another package needs them (pip show NAME lists what requires it); never put "
+        f"their lib folders on LD_LIBRARY_PATH beside a CUDA {major} torch.",
+        tuple(f"pip show {name}" for name in other),
+    )
+    return [Finding(Status.WARN, summary, tuple(f"{n} {v}" for n, (_, v) in other.items()), fix)]
 
 
 def _table_triton_findings(

@@ -576,7 +576,7 @@ def test_cuda_toolkit_extras_are_expanded_to_the_wheels_they_pin(
     assert ("nvidia-cuda-runtime", "==13.0.96.*", "cuda-toolkit[cudart]") in pins
     assert not any(name == "nvidia-npp" for name, _, _ in pins)  # torch does not ask for that extra
     assert facts["installed"]["cuda-toolkit"] == "13.0.3.0"
-    torch = {**facts_of(MATCHED, "torch"), "version": "2.14.1+cu130"}
+    torch = {**facts_of(MATCHED, "torch"), "version": "2.14.1+cu130", "cuda": "13.0"}
     verdict = CHECK.judge(
         {
             "torch": torch,
