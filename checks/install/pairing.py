@@ -7,24 +7,15 @@ is built on torch's stable ABI and also works with every later torch.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
-from typing import Any
 
+from torchdoctor.checks.install import tables
 from torchdoctor.checks.install.versions import Version, parse_version, release_line
 
 PAIRED = ("torchvision", "torchaudio")
 
 
-def _load() -> dict[str, Any]:
-    text = resources.files("torchdoctor.checks.install").joinpath("data/torch_companions.json").read_text()
-    table: dict[str, Any] = json.loads(text)
-    return table
-
-
-# Read once, when the check is imported, so that judging stays free of I/O.
-TABLE = _load()
+TABLE = tables.load("torch_companions.json")
 SOURCE: str = TABLE["source"]
 _RELEASES: dict[str, dict[str, str | None]] = TABLE["releases"]
 _FORWARD: dict[str, str] = TABLE["forward_compatible_from"]

@@ -7,22 +7,13 @@ so a judge leaves that comparison out rather than guess.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
+from torchdoctor.checks.install import tables
 from torchdoctor.checks.install.versions import Version, parse_version, release_line
 
-
-def _load() -> dict[str, Any]:
-    text = resources.files("torchdoctor.checks.install").joinpath("data/torch_releases.json").read_text()
-    table: dict[str, Any] = json.loads(text)
-    return table
-
-
-# Read once, when the check is imported, so that judging stays free of I/O.
-TABLE = _load()
+TABLE = tables.load("torch_releases.json")
 SOURCE: str = TABLE["source"]
 _RELEASES: dict[str, dict[str, Any]] = TABLE["releases"]
 
