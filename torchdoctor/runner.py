@@ -74,8 +74,8 @@ class Session:
 
     def _retire(self) -> None:
         if self._worker is not None:
-            self.log.append(self._worker.stderr_text())
             self._worker.close()
+            self.log.append(self._worker.stderr_text())
             self._worker = None
 
     def log_text(self) -> str:

@@ -72,8 +72,10 @@ class _Tail:
                     while self._size - len(self._chunks[0]) >= self._limit:
                         self._size -= len(self._chunks.popleft())
 
-    def text(self, limit: int | None = None) -> str:
-        self._thread.join(timeout=0.2)  # output written just before the worker died
+    def text(self, limit: int | None = None, ended: bool = True) -> str:
+        """The tail; once the worker has ``ended``, after the reader has drained what it wrote last (a live
+        worker's stream has no end to wait for)."""
+        self._thread.join(timeout=0.2 if ended else 0.01)
         with self._lock:
             data = b"".join(self._chunks)
         return data[-(limit or self._limit) :].decode("utf-8", errors="replace")
@@ -175,10 +177,12 @@ class WorkerProcess:
         return ProbeFailure("exit", f"the worker exited with code {code}", self.stderr_tail())
 
     def stderr_tail(self) -> str:
-        return self._stderr.text(STDERR_TAIL_BYTES).strip() if self.proc is not None else ""
+        if self.proc is None:
+            return ""
+        return self._stderr.text(STDERR_TAIL_BYTES, ended=self.proc.poll() is not None).strip()
 
     def stderr_text(self) -> str:
-        return self._stderr.text() if self.proc is not None else ""
+        return self._stderr.text(ended=self.proc.poll() is not None) if self.proc is not None else ""
 
     def _descendants(self) -> list[Any]:
         if self.proc is None:
