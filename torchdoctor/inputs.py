@@ -55,39 +55,68 @@ def shown(path: Path | str) -> str:
     return repr(text) if any(unicodedata.category(c).startswith("C") for c in text) else text
 
 
-def read_file(path: Path, max_bytes: int = MAX_REPORT_BYTES, what: str = "file") -> bytes:
-    """The bytes of a regular file of at most ``max_bytes``; InputError for anything else."""
-    name = shown(path)
+class Refused(Exception):
+    """Why :func:`read_regular` read nothing: ``kind`` is one of ``missing``, ``folder``, ``special`` (a pipe,
+    socket or device), ``large`` (over the cap, or grew past it while read) or ``unreadable``; ``detail`` is
+    the system's reason for ``missing`` and ``unreadable``, the size (or ``grew``) for ``large``."""
+
+    def __init__(self, kind: str, detail: str = "") -> None:
+        super().__init__(kind, detail)
+        self.kind = kind
+        self.detail = detail
+
+
+def read_regular(path: Path | str, max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``, or Refused; never waits on a FIFO and never
+    reads more than ``max_bytes`` + 1 bytes. Every file reader of torchdoctor goes through here."""
     try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise InputError(f"{name} does not exist") from None
+    except FileNotFoundError as exc:
+        raise Refused("missing", str(exc.strerror)) from None
     except IsADirectoryError:
-        raise InputError(f"{name} is a folder, not {_article(what)}") from None
+        raise Refused("folder") from None
     except OSError as exc:
-        raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
+        raise Refused("unreadable", str(exc.strerror or exc)) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise InputError(f"{name} is a folder, not {_article(what)}")
+            raise Refused("folder")
         if not stat.S_ISREG(info.st_mode):
-            raise InputError(
-                f"{name} is not a regular file (a pipe, socket or device): give {_article(what)}"
-            )
+            raise Refused("special")
         if info.st_size > max_bytes:
-            raise InputError(
-                f"{name} is {_size_text(info.st_size)}, more than the {_size_text(max_bytes)} "
-                "torchdoctor reads"
-            )
+            raise Refused("large", _size_text(info.st_size))
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(max_bytes + 1)
     except OSError as exc:
-        raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
+        raise Refused("unreadable", str(exc.strerror or exc)) from None
     finally:
         os.close(fd)
     if len(data) > max_bytes:
-        raise InputError(f"{name} grew past {_size_text(max_bytes)} while it was read")
+        raise Refused("large", "grew")
     return data
+
+
+def read_file(path: Path, max_bytes: int = MAX_REPORT_BYTES, what: str = "file") -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``; InputError for anything else."""
+    try:
+        return read_regular(path, max_bytes)
+    except Refused as refused:
+        raise InputError(_refusal(refused, shown(path), max_bytes, what)) from None
+
+
+def _refusal(refused: Refused, name: str, max_bytes: int, what: str) -> str:
+    if refused.kind == "missing":
+        return f"{name} does not exist"
+    if refused.kind == "folder":
+        return f"{name} is a folder, not {_article(what)}"
+    if refused.kind == "special":
+        return f"{name} is not a regular file (a pipe, socket or device): give {_article(what)}"
+    if refused.kind == "large" and refused.detail == "grew":
+        return f"{name} grew past {_size_text(max_bytes)} while it was read"
+    if refused.kind == "large":
+        return f"{name} is {refused.detail}, more than the {_size_text(max_bytes)} torchdoctor reads"
+    return f"cannot read {name}: {refused.detail}"
 
 
 def read_stream(stream: IO[bytes], max_bytes: int = MAX_STDIN_BYTES, what: str = "stdin") -> bytes:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from torchdoctor import inputs
 from torchdoctor.lint.config import LintConfig
 
 MAX_BYTES = 10 * 1024 * 1024
@@ -68,25 +68,15 @@ def _python_files(root: str, config: LintConfig, errors: list[str]) -> list[str]
 def read_file(path: str) -> bytes:
     """The bytes of a regular file of at most MAX_BYTES; raises ReadFailure."""
     try:
-        # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as error:
-        raise ReadFailure(f"{path}: cannot read: {error.strerror or error}") from None
-    try:
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode):
-            raise ReadFailure(f"{path}: not a regular file, not linted")
-        if info.st_size > MAX_BYTES:
-            raise ReadFailure(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB, not linted")
-        with os.fdopen(descriptor, "rb", closefd=False) as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except OSError as error:
-        raise ReadFailure(f"{path}: cannot read: {error.strerror or error}") from None
-    finally:
-        os.close(descriptor)
-    if len(data) > MAX_BYTES:
-        raise ReadFailure(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB, not linted")
-    return data
+        return inputs.read_regular(path, MAX_BYTES)
+    except inputs.Refused as refused:
+        if refused.kind in ("folder", "special"):
+            reason = "not a regular file, not linted"
+        elif refused.kind == "large":
+            reason = f"larger than {MAX_BYTES // (1024 * 1024)} MiB, not linted"
+        else:
+            reason = f"cannot read: {refused.detail}"
+        raise ReadFailure(f"{path}: {reason}") from None
 
 
 def read_stdin_bytes(stream: object) -> bytes:
