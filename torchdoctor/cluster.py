@@ -23,6 +23,7 @@ from torchdoctor.model import Finding, Fix, Report, Status, Verdict
 from torchdoctor.registry import Loaded
 from torchdoctor.render import text
 from torchdoctor.runner import Session, Workers
+from torchdoctor.wording import ranks_text
 from torchdoctor.workerproc import WorkerProcess
 
 LAUNCH_HINT = "torchrun --nnodes N --nproc-per-node G -m torchdoctor cluster"
@@ -204,13 +205,6 @@ def cluster_section(launch: Launch, facts: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _ranks_text(numbers: Sequence[int]) -> str:
-    ordered = sorted(numbers)
-    if len(ordered) == 1:
-        return f"rank {ordered[0]}"
-    return "ranks " + ", ".join(str(n) for n in ordered[:-1]) + f" and {ordered[-1]}"
-
-
 def merged_local_verdicts(ranks: Sequence[Mapping[str, Any]]) -> list[Verdict]:
     """One verdict per local check: the worst status any rank saw, and on which ranks.
 
@@ -235,9 +229,9 @@ def merged_local_verdicts(ranks: Sequence[Mapping[str, Any]]) -> list[Verdict]:
         worst = max((Status(status) for status, _ in groups), key=lambda status: status.severity)
         at_worst = [(number, v) for number, v in outcomes if v["status"] == worst.value]
         where = [number for number, _ in at_worst]
-        scope = f"all {len(numbered)} ranks" if len(where) == len(numbered) > 1 else _ranks_text(where)
+        scope = f"all {len(numbered)} ranks" if len(where) == len(numbered) > 1 else ranks_text(where)
         details = tuple(
-            f"{status}: {_ranks_text(numbers)}: {summary}" for (status, summary), numbers in groups.items()
+            f"{status}: {ranks_text(numbers)}: {summary}" for (status, summary), numbers in groups.items()
         )
         fix = next((_fix(v.get("fix")) for _, v in at_worst if v.get("fix")), None)
         finding = Finding(

@@ -7,7 +7,7 @@ so a support engineer sees the verdicts today's checks give on the user's machin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ from torchdoctor import doctor, inputs, runner
 from torchdoctor._version import __version__
 from torchdoctor.model import SCHEMA_VERSION, Report, Status, Verdict
 from torchdoctor.registry import CheckInfo, Loaded
+from torchdoctor.wording import and_list
 
 _STANDARD_KEYS = frozenset(
     {
@@ -212,17 +213,12 @@ def unanswered(saved: SavedReport, chosen: Sequence[Loaded], judged: Sequence[Lo
             id=c.id,
             title=c.title,
             status=Status.SKIP,
-            summary=f"not in a collect_env dump (it needs the {_names(p.name for p in c.probes)} "
+            summary=f"not in a collect_env dump (it needs the {and_list([p.name for p in c.probes])} "
             f"probe{'s' if len(c.probes) > 1 else ''}): run torchdoctor check on that machine",
         )
         for c in chosen
         if isinstance(c, CheckInfo) and c.id not in answered
     ]
-
-
-def _names(names: Iterable[str]) -> str:
-    listed = list(names)
-    return listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} and {listed[-1]}"
 
 
 def rejudge(

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from torchdoctor.model import Finding, Fix, Status
+from torchdoctor.wording import ranks_text
 
 BIND_FIX = Fix(
     "Bind each rank to its own GPU before any CUDA work: "
@@ -56,13 +57,6 @@ def _device_label(rank: Mapping[str, Any]) -> str:
     return f"cuda:{device.get('index')}"
 
 
-def _ranks_text(ranks: Sequence[int]) -> str:
-    ordered = sorted(ranks)
-    if len(ordered) == 1:
-        return f"rank {ordered[0]}"
-    return "ranks " + ", ".join(str(r) for r in ordered[:-1]) + f" and {ordered[-1]}"
-
-
 def findings(ranks: Sequence[Mapping[str, Any]], backend: str | None) -> list[Finding]:
     """Shared GPUs (fail under NCCL, which refuses them; warn otherwise) and off-LOCAL_RANK bindings."""
     bound = [r for r in ranks if (r.get("device") or {}).get("uuid")]
@@ -80,7 +74,7 @@ def findings(ranks: Sequence[Mapping[str, Any]], backend: str | None) -> list[Fi
         indices = sorted({_device_label(r) for r in sharing})
         where = indices[0] if len(indices) == 1 else ", ".join(indices)
         everyone = len(sharing) == len(bound) and len(bound) == len(ranks)
-        who = f"all {len(sharing)} ranks" if everyone else _ranks_text(numbers)
+        who = f"all {len(sharing)} ranks" if everyone else ranks_text(numbers)
         consequence = (
             "NCCL refuses this ('Duplicate GPU detected')"
             if backend == "nccl"
@@ -114,7 +108,7 @@ def findings(ranks: Sequence[Mapping[str, Any]], backend: str | None) -> list[Fi
         result.append(
             Finding(
                 Status.WARN,
-                f"{_ranks_text([int(r['rank']) for r in off])} bound a GPU other than cuda:LOCAL_RANK",
+                f"{ranks_text([int(r['rank']) for r in off])} bound a GPU other than cuda:LOCAL_RANK",
                 tuple(
                     f"rank {r['rank']}: LOCAL_RANK={r.get('local_rank')} but {_device_label(r)}" for r in off
                 ),

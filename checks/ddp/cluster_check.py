@@ -23,6 +23,7 @@ from torchdoctor.checks.ddp import binding, collective, exchange_probe
 from torchdoctor.checks.ddp.nodes import by_node, node_label, versions
 from torchdoctor.model import Detail, Finding, Fix, Status
 from torchdoctor.plugin import Check, Probe
+from torchdoctor.wording import ranks_text
 
 SLOW_NODE_SHARE = 0.5
 SKEW_FIELDS = (
@@ -31,13 +32,6 @@ SKEW_FIELDS = (
     ("NCCL", "nccl"),
     ("driver", "driver"),
 )
-
-
-def _ranks_text(numbers: Sequence[int]) -> str:
-    ordered = sorted(numbers)
-    if len(ordered) == 1:
-        return f"rank {ordered[0]}"
-    return "ranks " + ", ".join(str(n) for n in ordered[:-1]) + f" and {ordered[-1]}"
 
 
 def _gathered(facts: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -116,7 +110,7 @@ def _exchange(exchange: Mapping[str, Any], ranks: Sequence[Mapping[str, Any]]) -
     return Finding(
         Status.FAIL,
         f"{len(missing)} of {world} ranks never reached the exchange within {exchange.get('waited_s'):g} s: "
-        f"{_ranks_text(missing)}{where}",
+        f"{ranks_text(missing)}{where}",
         tuple(details),
         Fix(
             "Those ranks' node is missing, hung, or runs something else: check its torchrun output, that "
@@ -208,7 +202,7 @@ def _gpus(ranks: Sequence[Mapping[str, Any]]) -> Finding:
             findings.append(
                 Finding(
                     Status.FAIL,
-                    f"{label}: {_ranks_text([int(m['rank']) for m in beyond])} cannot bind cuda:LOCAL_RANK: "
+                    f"{label}: {ranks_text([int(m['rank']) for m in beyond])} cannot bind cuda:LOCAL_RANK: "
                     f"LOCAL_RANK={first.get('local_rank')} but the rank sees "
                     f"{first['summary']['visible_gpus']} GPU(s)",
                     ("CUDA_VISIBLE_DEVICES of those ranks, or --nproc-per-node above the GPU count",),
@@ -254,7 +248,7 @@ def _collective(ranks: Sequence[Mapping[str, Any]]) -> Finding:
         first = wrong[0]["allreduce"]
         return Finding(
             Status.FAIL,
-            f"all_reduce returned a wrong result on {_ranks_text([int(r['rank']) for r in wrong])}: "
+            f"all_reduce returned a wrong result on {ranks_text([int(r['rank']) for r in wrong])}: "
             f"{first.get('value')} where {first.get('expected')} was expected",
             tuple(rows),
             Fix(

@@ -16,6 +16,7 @@ from torchdoctor.checks.ddp import binding, collective, env_knobs, signatures
 from torchdoctor.checks.ddp.signatures import CONSEQUENCE, ROOT
 from torchdoctor.checks.probes import torch_probe
 from torchdoctor.model import Detail, Finding, Fix, Status
+from torchdoctor.wording import ranks_text
 
 RANK_KINDS = {
     "import_failed",
@@ -260,13 +261,6 @@ def _tail(record: Mapping[str, Any]) -> list[str]:
     return [f"  | {line[:_MESSAGE_CHARS]}" for line in lines[-_TAIL_LINES:]]
 
 
-def _ranks_text(numbers: Sequence[int]) -> str:
-    ordered = sorted(numbers)
-    if len(ordered) == 1:
-        return f"rank {ordered[0]}"
-    return "ranks " + ", ".join(str(n) for n in ordered[:-1]) + f" and {ordered[-1]}"
-
-
 def _rank_findings(outcomes: Sequence[Outcome], dry: Mapping[str, Any]) -> list[Finding]:
     bad = [o for o in outcomes if o.state != "ok"]
     if not bad:
@@ -365,7 +359,7 @@ _FIXES: dict[str, Fix] = {
 
 
 def _root_finding(kind: str, members: Sequence[Outcome], dry: Mapping[str, Any]) -> Finding:
-    who = _ranks_text([o.rank for o in members])
+    who = ranks_text([o.rank for o in members])
     first = members[0]
     evidence: list[Detail] = []
     for o in members[:_LISTED_RANKS]:
@@ -456,7 +450,7 @@ def _wrong_results(outcomes: Sequence[Outcome]) -> list[Finding]:
     return [
         Finding(
             Status.FAIL,
-            f"all_reduce returned a wrong result on {_ranks_text([o.rank for o in wrong])}: "
+            f"all_reduce returned a wrong result on {ranks_text([o.rank for o in wrong])}: "
             f"{first.get('value')} where every rank contributing rank+1 must give {first.get('expected')}",
             tuple(f"rank {o.rank}: {o.record['allreduce'].get('value')}" for o in wrong),
             Fix(

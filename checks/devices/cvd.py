@@ -15,6 +15,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from torchdoctor.wording import and_list
+
 _ENV = "CUDA_VISIBLE_DEVICES"
 _ASCII_DIGITS = "0123456789"
 
@@ -372,7 +374,7 @@ def _resolve_uuids(parsed: ParsedCvd, uuids: list[str], issues: list[CvdIssue]) 
 def _unmatched(entries: list[str], pos: int, matches: list[int], uuids: list[str]) -> CvdIssue:
     candidate = entries[pos]
     if matches:
-        named = _and([f"GPU {k} ({uuids[k]})" for k in matches])
+        named = and_list([f"GPU {k} ({uuids[k]})" for k in matches])
         message = (
             f"entry {pos} {candidate!r} is ambiguous: it matches {named}; give enough characters to "
             f"name one GPU: {_ignored(entries, pos)}"
@@ -425,8 +427,4 @@ def _gpus(count: int) -> str:
 def _gpu_list(indices: list[int]) -> str:
     if len(indices) == 1:
         return f"GPU {indices[0]}"
-    return "GPUs " + _and([str(k) for k in indices])
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return "GPUs " + and_list([str(k) for k in indices])
