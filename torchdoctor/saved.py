@@ -39,6 +39,10 @@ class SavedReportError(ValueError):
     """A file that is not a saved report this torchdoctor can read; the message is one line."""
 
 
+class NoReportInText(SavedReportError):
+    """A text that holds neither a JSON report (whole or in a fence) nor a collect_env dump."""
+
+
 @dataclass(frozen=True)
 class SavedReport:
     path: Path
@@ -94,7 +98,7 @@ def from_text(text: str, name: str = "the text") -> dict[str, Any]:
         _check_shape(data, name)
         return data
     hint = _rendered(text)
-    raise SavedReportError(f"{name} holds no torchdoctor JSON report and no collect_env dump{hint}")
+    raise NoReportInText(f"{name} holds no torchdoctor JSON report and no collect_env dump{hint}")
 
 
 def _rendered(text: str) -> str:

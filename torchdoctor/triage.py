@@ -105,10 +105,10 @@ def environment_of(text: str, name: str) -> tuple[saved.SavedReport | None, str 
     """The saved report the text holds, or None and, where the text holds one that cannot be read, why."""
     try:
         return saved.SavedReport(Path(name), saved.from_text(text, name)), None
-    except saved.SavedReportError as exc:
-        if text.lstrip().startswith("{") or saved.fenced_report(text) is not None:
-            return None, str(exc)
+    except saved.NoReportInText:
         return None, None
+    except saved.SavedReportError as exc:
+        return None, str(exc)
 
 
 def triage(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import textwrap
 from typing import TextIO
 
 from torchdoctor.explain import format_lines
@@ -16,13 +17,13 @@ def render_text(triage: Triage, out: TextIO, verbose: bool = False) -> None:
         out.write(f"Environment, from {triage.environment}:\n")
         buffer = io.StringIO()
         text.render(triage.report, buffer, verbose)
-        out.write(_indented(buffer.getvalue()))
+        out.write(textwrap.indent(buffer.getvalue(), "  "))
     else:
         out.write("Environment: none shown (no collect_env dump, no torchdoctor report)\n")
     out.write("\n")
     if triage.explanations:
         out.write("Errors quoted:\n")
-        out.write(_indented("\n".join(format_lines(triage.explanations)) + "\n"))
+        out.write(textwrap.indent("\n".join(format_lines(triage.explanations)) + "\n", "  "))
     else:
         out.write("Errors quoted: none torchdoctor knows\n")
     if triage.links:
@@ -62,7 +63,3 @@ def render_markdown(triage: Triage, out: TextIO) -> None:
             for link in triage.links
         ]
     out.write("\n".join(lines) + "\n")
-
-
-def _indented(block: str) -> str:
-    return "".join(f"  {line}" if line.strip() else line for line in block.splitlines(keepends=True))
