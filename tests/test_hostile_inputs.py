@@ -150,3 +150,13 @@ def test_a_path_with_a_line_break_is_named_on_one_line(tmp_path: Path) -> None:
         options.checked([snapshot], {"memory_snapshot": str(path)})
     for message in (str(read.value), str(given.value)):
         assert "\n" not in message and "\\nEVIL: forged line.json'" in message, message
+
+
+def test_a_key_with_a_line_break_in_a_saved_report_is_named_on_one_line() -> None:
+    from torchdoctor import saved
+
+    report = json.loads((Path(__file__).parent / "fixtures" / "h100x8_cvd_2_3.json").read_text())
+    with pytest.raises(saved.SavedReportError) as refused:
+        saved.parse(json.dumps({**report, "facts": {"\nEVIL": None}}), "r.json")
+    assert "\n" not in str(refused.value)
+    assert "at facts/'\\nEVIL'" in str(refused.value)

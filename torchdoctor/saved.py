@@ -163,7 +163,7 @@ def _check_shape(data: Mapping[str, Any], name: str) -> None:
     errors = sorted(Draft202012Validator(report_schema()).iter_errors(data), key=lambda e: list(e.path))
     if errors:
         error = errors[0]
-        where = "/".join(str(part) for part in error.absolute_path) or "the top level"
+        where = "/".join(inputs.shown(str(part)) for part in error.absolute_path) or "the top level"
         message = " ".join(error.message.split())
         if len(message) > 160:
             message = message[:157] + "..."
