@@ -7,8 +7,10 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from torchdoctor.lint.context import FileContext, keyword
-from torchdoctor.lint.findings import Hit, hit
+from torchdoctor.lint import edits
+from torchdoctor.lint.context import FileContext, keyword, short_source
+from torchdoctor.lint.findings import Fact, Hit, hit
+from torchdoctor.lint.scan import CallSite
 from torchdoctor.lint.torchapi import cuda_literals
 
 _DDP = "torch.nn.parallel.DistributedDataParallel"
@@ -17,39 +19,193 @@ _SET_DEVICE = ("torch.cuda.set_device", "torch.cuda.device", "torch.accelerator.
 
 
 def loads_without_map_location(ctx: FileContext) -> Iterator[Hit]:
-    """TDL004: ``torch.load(path)`` with neither map_location= nor a second positional argument."""
+    """TDL004: ``torch.load(path)`` with neither map_location= nor a second positional argument, unless the
+    same function (a test, a round trip) saved that very file just before (then TDL104). At the top level of
+    a script the load stays TDL004: that is the line readers copy to load a checkpoint from elsewhere."""
+    for site in _unmapped_loads(ctx):
+        if _saved_before(ctx, site) is None:
+            fix = _map_to_cpu(ctx, site) if _restored_into_modules(ctx, site) else ()
+            yield hit("TDL004", site.node, edits=fix)
+
+
+def loads_of_own_checkpoints(ctx: FileContext) -> Iterator[Hit]:
+    """TDL104: the loads TDL004 leaves out: the same run wrote the file on the same machine."""
+    for site in _unmapped_loads(ctx):
+        saved = _saved_before(ctx, site)
+        if saved is not None:
+            scope = "test file" if ctx.enclosing_function(site.where) is None else "function"
+            yield hit("TDL104", site.node, path=short_source(saved), scope=scope)
+
+
+def _map_to_cpu(ctx: FileContext, site: CallSite) -> tuple[edits.Edit, ...]:
+    call = site.node
+    last = max([*call.args, *call.keywords], key=edits.end, default=None)
+    if last is None:
+        return ()
+    return (edits.insert(edits.end(last), edits.text(', map_location="cpu"')),)
+
+
+# Checkpoint entries that hold numbers or settings rather than tensors.
+_SCALAR_KEYS = frozenset(
+    {
+        "epoch",
+        "step",
+        "global_step",
+        "iteration",
+        "iter",
+        "best_acc",
+        "best_prec1",
+        "acc",
+        "arch",
+        "args",
+        "config",
+    }
+)
+
+
+def _restored_into_modules(ctx: FileContext, site: CallSite) -> bool:
+    """Whether the loaded tensors only reach ``load_state_dict()`` (which copies them onto the devices of the
+    module's own tensors, and the optimizer's onto its parameters'): then map_location="cpu" changes nothing
+    but that the load works without a GPU. The load's value goes straight there, or a name holds it and its
+    every use is ``load_state_dict(name)``, ``load_state_dict(name["model"])`` or ``name["epoch"]``."""
+    call = site.node
+    function = ctx.enclosing_function(site.where)
+    body = function if function is not None else ctx.facts.module.node
+    allowed: set[ast.AST] = set()
+    target: str | None = None
+    for node in ast.walk(body):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "load_state_dict" and node.args:
+                first = node.args[0]
+                allowed.add(first)
+                if isinstance(first, ast.Subscript):
+                    allowed.add(first.value)
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            if node.slice.value in _SCALAR_KEYS:
+                allowed.add(node.value)
+        elif (
+            isinstance(node, ast.Assign)
+            and node.value is call
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            target = node.targets[0].id
+    if call in allowed:
+        return True
+    if target is None or len(site.where.scope.bindings.get(target, [])) != 1:
+        return False
+    uses = [
+        node
+        for node in ast.walk(body)
+        if isinstance(node, ast.Name) and node.id == target and isinstance(node.ctx, ast.Load)
+    ]
+    return bool(uses) and all(use in allowed for use in uses)
+
+
+def _unmapped_loads(ctx: FileContext) -> list[CallSite]:
+    found = []
     for site in ctx.calls_to("torch.load"):
         call = site.node
         if len(call.args) >= 2 or any(isinstance(arg, ast.Starred) for arg in call.args):
             continue
         if any(item.arg in ("map_location", None) for item in call.keywords):
             continue
-        yield hit("TDL004", call)
+        found.append(site)
+    return found
+
+
+# Calls that write a checkpoint, and where their path is: torch.save(obj, path),
+# trainer.save_checkpoint(path).
+_SAVES = {"torch.save": 1}
+_SAVE_METHODS = {"save_checkpoint": 0}
+
+
+def _saved_before(ctx: FileContext, load: CallSite) -> ast.expr | None:
+    """The path of a load when a save of that same path (the same expression, its names never rebound in
+    between) runs earlier in the same function or script body: the file cannot come from another machine."""
+    call = load.node
+    path = call.args[0] if call.args else keyword(call, "f")
+    if path is None:
+        return None
+    function = ctx.enclosing_function(load.where)
+    if function is None and not ctx.is_test_file:
+        return None
+    body = function if function is not None else ctx.facts.module.node
+    wanted = ast.dump(path)
+    for site in ctx.calls.calls_in(body):
+        if site.where.scope is not load.where.scope:
+            continue
+        saved = _saved_path(ctx, site.node)
+        if (
+            saved is not None
+            and ast.dump(saved) == wanted
+            and ctx.paths(body).before(site.node, call)
+            and not _rebound(ctx, path, load)
+        ):
+            return path
+    return None
+
+
+def _saved_path(ctx: FileContext, call: ast.Call) -> ast.expr | None:
+    position = _SAVES.get(ctx.qualname(call.func) or "")
+    if position is None and isinstance(call.func, ast.Attribute) and ctx.qualname(call.func) is None:
+        position = _SAVE_METHODS.get(call.func.attr)
+    if position is None:
+        return None
+    if len(call.args) > position:
+        return call.args[position]
+    return keyword(call, "f") or keyword(call, "filepath") or keyword(call, "path")
+
+
+def _rebound(ctx: FileContext, path: ast.expr, load: CallSite) -> bool:
+    """Whether a name the path is built from is bound more than once (it may name another file by then)."""
+    for node in ast.walk(path):
+        if isinstance(node, ast.Name):
+            scope = ctx.infer.binding_scope(node.id, load.where.scope)
+            if scope is not None and len(scope.bindings[node.id]) > 1:
+                return True
+    return False
 
 
 @dataclass(frozen=True)
 class HardCodedCuda:
     node: ast.AST  # the call or assignment to report
     what: str  # how it reads: '"cuda"', 'torch.device("cuda:0")', '.cuda()'
-    indexed: bool  # it names one fixed GPU
+    index: int | None  # the one fixed GPU it names, None for the current device
     literal: bool  # a string, rather than a .cuda() call
+    rank0: bool = False  # inside code only rank 0 runs
+
+    @property
+    def indexed(self) -> bool:
+        return self.index is not None
+
+
+def _index(literal: str, extra: object = None) -> int | None:
+    if isinstance(extra, int):
+        return extra
+    _, _, number = literal.partition(":")
+    return int(number) if number.isdigit() else None
 
 
 def hard_coded_cuda(ctx: FileContext) -> list[HardCodedCuda]:
     """Every place that picks a CUDA device with a constant: torch.device("cuda"), .to("cuda"),
     device="cuda:0", map_location="cuda", device = "cuda", .cuda(), .cuda(0)."""
+    facts = ctx.facts
+    if not (facts.has_cuda_literal or facts.calls.get("cuda")):
+        return []
     found: list[HardCodedCuda] = []
-    device_calls = {site.node for site in ctx.calls_to("torch.device")}
-    for call in device_calls:
+    device_calls = {site.node: site for site in ctx.calls_to("torch.device")}
+    for call, site in device_calls.items():
         first = call.args[0] if call.args else keyword(call, "type")
         index = call.args[1] if len(call.args) > 1 else keyword(call, "index")
         if index is not None and not isinstance(index, ast.Constant):
             continue  # torch.device("cuda", local_rank)
         for literal in cuda_literals(first) if first is not None else []:
-            suffix = f", {index.value!r}" if isinstance(index, ast.Constant) else ""
+            extra = index.value if isinstance(index, ast.Constant) else None
+            suffix = f", {extra!r}" if isinstance(index, ast.Constant) else ""
             what = f'torch.device("{literal}"{suffix})'
-            found.append(HardCodedCuda(call, what, ":" in literal or bool(suffix), True))
-    for sites in ctx.facts.calls.values():
+            found.append(HardCodedCuda(call, what, _index(literal, extra), True, ctx.rank0_only(site.where)))
+    for sites in facts.calls.values():
         for site in sites:
             call = site.node
             if call in device_calls:
@@ -58,22 +214,38 @@ def hard_coded_cuda(ctx: FileContext) -> list[HardCodedCuda]:
             values = [item.value for item in call.keywords if item.arg in ("device", "map_location")]
             if isinstance(func, ast.Attribute) and func.attr == "to":
                 values.extend(call.args)
+            rank0 = ctx.rank0_only(site.where)
             for value in values:
                 for literal in cuda_literals(value):
-                    found.append(HardCodedCuda(call, f'"{literal}"', ":" in literal, True))
+                    found.append(HardCodedCuda(call, f'"{literal}"', _index(literal), True, rank0))
             if isinstance(func, ast.Attribute) and func.attr == "cuda" and ctx.qualname(func) is None:
                 index = call.args[0] if call.args else keyword(call, "device")
                 if index is None:
-                    found.append(HardCodedCuda(call, ".cuda()", False, False))
+                    found.append(HardCodedCuda(call, ".cuda()", None, False, rank0))
                 elif isinstance(index, ast.Constant) and isinstance(index.value, int):
-                    found.append(HardCodedCuda(call, f".cuda({index.value})", True, False))
+                    found.append(HardCodedCuda(call, f".cuda({index.value})", index.value, False, rank0))
     defaults = _defaults_callers_override(ctx)
     found = [item for item in found if item.node not in defaults]
-    for assign, _ in ctx.facts.device_assigns:
+    for assign, where in facts.device_assigns:
         targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
         if assign.value is not None and any(_names_a_device(target) for target in targets):
             for literal in cuda_literals(assign.value):
-                found.append(HardCodedCuda(assign, f'"{literal}"', ":" in literal, True))
+                found.append(
+                    HardCodedCuda(assign, f'"{literal}"', _index(literal), True, ctx.rank0_only(where))
+                )
+    return found
+
+
+def fixed_set_device(ctx: FileContext) -> list[HardCodedCuda]:
+    """``torch.cuda.set_device(0)``: a constant current device."""
+    found = []
+    for qualname in _SET_DEVICE:
+        for site in ctx.calls_to(qualname):
+            first = site.node.args[0] if site.node.args else None
+            if isinstance(first, ast.Constant) and isinstance(first.value, int | str):
+                index = first.value if isinstance(first.value, int) else _index(first.value)
+                what = f"{qualname}({first.value!r})"
+                found.append(HardCodedCuda(site.node, what, index, False, ctx.rank0_only(site.where)))
     return found
 
 
@@ -128,25 +300,23 @@ def _names_a_device(target: ast.expr) -> bool:
 
 
 def hard_coded_cuda_in_distributed(ctx: FileContext) -> Iterator[Hit]:
-    """TDL005: in a file that calls init_process_group or wraps a model in DDP."""
-    calls = ctx.facts.calls
-    initialises = bool(calls.get("init_process_group"))
-    if not (initialises or calls.get("DistributedDataParallel") or ctx.calls_to(_DDP)):
-        return
-    # Without init_process_group here, a helper of another module sets the process group up, and usually
-    # the current device with it: only a fixed index is then certainly wrong.
-    current_device_set = (
-        not initialises
-        or ctx.facts.sets_visible_devices
-        or any(
-            site.node.args and not isinstance(site.node.args[0], ast.Constant)
-            for qualname in _SET_DEVICE
-            for site in ctx.calls_to(qualname)
-        )
-    )
-    for found in hard_coded_cuda(ctx):
-        if found.indexed or not current_device_set:
-            yield hit("TDL005", found.node, what=found.what)
+    """TDL005: in a script that sets up a process group (itself or through a function of another linted file)
+    or wraps a model in DDP: a fixed GPU index, ``set_device(0)``, or the current device (``.cuda()``,
+    ``"cuda"``) when nothing sets it per process. Code only rank 0 runs may use GPU 0 (or its current
+    device): that is its own."""
+    fixed = fixed_set_device(ctx)
+    for found in [*hard_coded_cuda(ctx), *fixed]:
+        if found.rank0 and not found.index:
+            continue
+        requires: list[Fact] = [("distributed",)]
+        if found in fixed:
+            # set_device(0) beside a set_device(local_rank) is the single-process branch
+            requires.append(("no-device-set-by-variable",))
+        elif not found.indexed:
+            # Without a process group set up where this analysis can see it, a helper of another module
+            # sets it up, and usually the current device with it: only a fixed index is then certainly wrong.
+            requires.append(("device-not-set",))
+        yield hit("TDL005", found.node, requires=tuple(requires), what=found.what)
 
 
 def cuda_without_fallback(ctx: FileContext) -> Iterator[Hit]:
