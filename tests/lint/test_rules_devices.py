@@ -196,10 +196,16 @@ def test_tdl005_gpu_1_under_a_rank_0_guard_is_still_wrong(lint: Lint) -> None:
         "def check():\n    buffer = io.BytesIO()\n    torch.save(x, buffer)\n    buffer.seek(0)\n"
         "    y = torch.load(buffer)",
         "def test_resume(trainer, path):\n    trainer.save_checkpoint(path)\n    state = torch.load(path)",
+        # a temporary folder of this run: pytest's fixture, tempfile, and names built from them
+        "def test_fit(tmp_path):\n    trainer = Trainer(default_root_dir=tmp_path)\n    trainer.fit(m)\n"
+        "    path = trainer.checkpoint_callback.best_model_path\n    state = torch.load(path)",
+        "def test_all(tmp_path):\n    states = [torch.load(p) for p in tmp_path.iterdir()]",
+        "def export():\n    with tempfile.TemporaryDirectory() as folder:\n"
+        "        path = os.path.join(folder, 'w.pt')\n        state = torch.load(path)",
     ],
 )
 def test_tdl004_a_file_the_same_function_saved_is_advice_tdl104(lint: Lint, code: str) -> None:
-    source = "import io\nimport torch\n" + code
+    source = "import io\nimport os\nimport tempfile\nimport torch\n" + code
     found = lint(source, {"TDL004", "TDL104"})
     assert [rule for rule, _ in found] == ["TDL104"]
 
@@ -213,12 +219,16 @@ def test_tdl004_a_file_the_same_function_saved_is_advice_tdl104(lint: Lint, code
         "def f(p):\n    torch.save(m, p)\n    p = other\n    return torch.load(p)",
         # another file
         "def f(p, q):\n    torch.save(m, p)\n    return torch.load(q)",
+        # a folder that is not temporary, or a name that also holds another path
+        "def f(root):\n    return torch.load(os.path.join(root, 'w.pt'))",
+        "def f(tmp_path, other):\n    p = tmp_path / 'a'\n    if other:\n        p = other\n"
+        "    return torch.load(p)",
         # the top level of a script: the line readers copy to load a checkpoint from elsewhere
         "torch.save(m, 'w.pt')\nm = torch.load('w.pt')",
     ],
 )
 def test_tdl004_stays_where_the_load_may_meet_another_machine(lint: Lint, code: str) -> None:
-    found = lint("import io\nimport torch\n" + code, {"TDL004", "TDL104"})
+    found = lint("import io\nimport os\nimport torch\n" + code, {"TDL004", "TDL104"})
     assert [rule for rule, _ in found] == ["TDL004"]
 
 

@@ -44,7 +44,6 @@ def module(init: str = "pass", forward: str = "pass") -> str:
         "self.scale = torch.tensor(0.5)",  # a 0-dim tensor: harmless beside CUDA tensors, still not moved
         "self.mean = torch.tensor(scale).view(-1, 1, 1)",
         "self.inv_freq = 1.0 / (10000 ** (torch.arange(0, n, 2).float() / n))",
-        "self.masks = [torch.zeros(n) for _ in range(3)]",
         "setattr(self, 'mask', torch.zeros(n))",
     ],
 )

@@ -33,6 +33,7 @@ class FileContext:
         self._usages: dict[Scope, dict[str, Usage]] = {}
         self._paths: dict[ast.AST, Paths] = {}
         self._rank0: dict[ast.AST, bool] = {}
+        self.memo: dict[str, object] = {}  # what one checker computed that another one or the summary reuses
 
     def qualname(self, expr: ast.expr) -> str | None:
         return self.imports.qualname(expr)

@@ -19,6 +19,7 @@ class ImportTable:
         self.aliases: dict[str, str] = {}
         self.package = package
         self.star = False  # a `from x import *`: names may come from there
+        self._by_target: tuple[int, dict[str, set[str]]] | None = None  # (len(aliases) when built, map)
 
     def assume_star_exports(self, bound: Container[str]) -> None:
         """After ``from model import *``, ``torch``, ``nn`` and ``F`` that nothing else binds are torch's (a
@@ -30,6 +31,7 @@ class ImportTable:
                 self.aliases[name] = target
 
     def add(self, node: ast.Import | ast.ImportFrom) -> None:
+        self._by_target = None
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -63,13 +65,16 @@ class ImportTable:
 
     def qualname(self, node: ast.expr) -> str | None:
         """``nn.Linear`` -> ``torch.nn.Linear`` when ``nn`` is ``torch.nn``; None for anything else."""
+        if type(node) is ast.Name:
+            base = self.aliases.get(node.id)
+            return None if base is None else canonical(base)
         parts: list[str] = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name):
+        while type(node) is ast.Attribute:
+            parts.append(node.attr)  # type: ignore[attr-defined]
+            node = node.value  # type: ignore[attr-defined]
+        if type(node) is not ast.Name:
             return None
-        base = self.aliases.get(node.id)
+        base = self.aliases.get(node.id)  # type: ignore[attr-defined]
         if base is None:
             return None
         parts.append(base)
@@ -77,4 +82,9 @@ class ImportTable:
 
     def aliases_of(self, qualname: str) -> set[str]:
         """The local names bound directly to ``qualname`` (``DDP`` for DistributedDataParallel)."""
-        return {alias for alias, target in self.aliases.items() if canonical(target) == qualname}
+        if self._by_target is None or self._by_target[0] != len(self.aliases):
+            by_target: dict[str, set[str]] = {}
+            for alias, target in self.aliases.items():
+                by_target.setdefault(canonical(target), set()).add(alias)
+            self._by_target = (len(self.aliases), by_target)
+        return self._by_target[1].get(qualname, set())

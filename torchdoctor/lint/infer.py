@@ -322,7 +322,7 @@ class Inference:
         if how == "self":
             return Value(Kind.SELF, cls=scope.owner)
         expr = binding.expr
-        if how == "opaque" or expr is None:
+        if how in ("opaque", "with") or expr is None:
             return UNKNOWN
         if how == "param":
             return self._annotation(expr)

@@ -135,10 +135,11 @@ RULES: tuple[Rule, ...] = (
         id="TDL104",
         name="load-own-checkpoint-without-map-location",
         default=False,
-        summary="torch.load() without map_location of a file the same function or script has just saved",
-        message="torch.load() without map_location of {path}, which this {scope} saved itself: harmless here "
-        "(the same run, the same devices), but the line fails on a machine without a GPU once copied "
-        "to load someone else's checkpoint",
+        summary="torch.load() without map_location of a file this run made: the same function saved it, or a "
+        "temporary folder holds it",
+        message="torch.load() without map_location of {path}, {why}: harmless here (the same run, the same "
+        "devices), but the line fails on a machine without a GPU once copied to load someone else's "
+        "checkpoint",
         fix='torch.load({path}, map_location="cpu") (or map_location=device)',
         explain="load.map_location",
         level="note",

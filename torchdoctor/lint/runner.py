@@ -3,8 +3,10 @@ there are many), then the findings that need facts of other files are checked ag
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 
@@ -74,12 +76,34 @@ def lint_jobs(jobs: Sequence[Job]) -> Linted:
     return Linted(finished, project)
 
 
+# Parsing allocates a syntax tree of many objects that live until the file is done: with CPython's default
+# threshold (700 allocations) the collector walks them over and over for nothing. Fewer collections, the same
+# garbage collected (a file's cycles are freed by the next one).
+_GC_THRESHOLDS = (20_000, 50, 100)
+
+
+def _worker_setup() -> None:
+    gc.freeze()  # what the worker imported stays: no collection needs to look at it again
+    gc.set_threshold(*_GC_THRESHOLDS)
+
+
+@contextlib.contextmanager
+def _fewer_collections() -> Iterator[None]:
+    before = gc.get_threshold()
+    gc.set_threshold(*_GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def _analyse(jobs: Sequence[Job]) -> list[FileResult]:
     workers = min(os.cpu_count() or 1, 8)
     if len(jobs) >= PARALLEL_FROM and workers > 1:
         try:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with ProcessPoolExecutor(max_workers=workers, initializer=_worker_setup) as pool:
                 return list(pool.map(lint_job, jobs, chunksize=max(1, len(jobs) // (workers * 16))))
         except (OSError, ImportError, RuntimeError):
             pass  # no processes here (a sandbox): lint in this one
-    return [lint_job(job) for job in jobs]
+    with _fewer_collections():
+        return [lint_job(job) for job in jobs]

@@ -11,14 +11,15 @@ from typing import Any, Literal
 from torchdoctor.lint.imports import ImportTable
 from torchdoctor.lint.torchapi import cuda_literals
 
-How = Literal["value", "iter", "param", "self", "opaque"]
+How = Literal["value", "iter", "param", "self", "opaque", "with"]
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 @dataclass(frozen=True, slots=True)
 class Binding:
     """One way a name gets its value: ``value`` (element ``path`` of ``expr``), ``iter`` (element ``path``
-    of an item of iterating ``expr``), ``param`` (``expr`` is the annotation), ``self``, ``opaque``."""
+    of an item of iterating ``expr``), ``param`` (``expr`` is the annotation), ``self``, ``with`` (``expr``
+    is the context manager whose ``__enter__`` gives it), ``opaque``."""
 
     how: How
     expr: ast.expr | None = None
@@ -392,7 +393,9 @@ class _Scanner:
 
     def on_with(self, node: ast.With | ast.AsyncWith, where: Where) -> None:
         for item in node.items:
-            if item.optional_vars is not None:
+            if isinstance(item.optional_vars, ast.Name):
+                where.scope.bind(item.optional_vars.id, Binding("with", item.context_expr))
+            elif item.optional_vars is not None:
                 self.bind_opaque(where.scope, item.optional_vars, node)
         self.push_children(node, where)
 
@@ -484,10 +487,15 @@ def _tests_rank_zero(test: ast.expr) -> bool:
     alone or as one side of an ``and``."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         return any(_tests_rank_zero(value) for value in test.values)
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq | ast.Is):
-        sides = [test.left, test.comparators[0]]
-        zero = [side for side in sides if isinstance(side, ast.Constant) and side.value == 0]
-        return bool(zero) and any(_rank_name(side) for side in sides if side not in zero)
+    if isinstance(test, ast.Compare):
+        if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq | ast.Is):
+            return False
+        left, right = test.left, test.comparators[0]
+        if isinstance(right, ast.Constant) and right.value == 0 and right.value is not False:
+            return _rank_name(left) is not None
+        if isinstance(left, ast.Constant) and left.value == 0 and left.value is not False:
+            return _rank_name(right) is not None
+        return False
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return _rank_name(test.operand) is not None
     if isinstance(test, ast.Call):

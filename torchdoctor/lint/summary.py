@@ -181,8 +181,8 @@ def _distributed(ctx: FileContext, summary: FileSummary) -> None:
 def _callees(ctx: FileContext, summary: FileSummary) -> None:
     """The functions of other files a script with a hard-coded CUDA device calls: one of them may set up the
     process group or the current device."""
-    if not (ctx.facts.calls.get("cuda") or ctx.facts.has_cuda_literal):
-        return
+    if not ctx.memo.get("hard_coded_cuda") or (summary.initialises and summary.sets_device):
+        return  # nothing a helper of another file could make a finding of, or this file decides alone
     found = set()
     for sites in ctx.facts.calls.values():
         for site in sites:

@@ -64,7 +64,8 @@ def _worker_candidates(ctx: FileContext) -> dict[ast.AST, set[str]]:
     may use for it: the item methods of classes, collate functions (by name, for a loader of another file),
     and whatever this file's own loaders name."""
     found: dict[ast.AST, set[str]] = {}
-    for classes in ctx.facts.classes.values():
+    defined = ctx.facts.functions
+    for classes in ctx.facts.classes.values() if any(name in defined for name in WORKER_METHODS) else ():
         for cls in classes:
             for method in WORKER_METHODS:
                 function = ctx.classes.method(cls, method)

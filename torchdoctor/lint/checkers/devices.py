@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from torchdoctor.lint import edits
 from torchdoctor.lint.context import FileContext, keyword, short_source
 from torchdoctor.lint.findings import Fact, Hit, hit
-from torchdoctor.lint.scan import CallSite
+from torchdoctor.lint.infer import mentions
+from torchdoctor.lint.scan import CallSite, Scope, Where
 from torchdoctor.lint.torchapi import cuda_literals
 
 _DDP = "torch.nn.parallel.DistributedDataParallel"
@@ -23,7 +24,7 @@ def loads_without_map_location(ctx: FileContext) -> Iterator[Hit]:
     same function (a test, a round trip) saved that very file just before (then TDL104). At the top level of
     a script the load stays TDL004: that is the line readers copy to load a checkpoint from elsewhere."""
     for site in _unmapped_loads(ctx):
-        if _saved_before(ctx, site) is None:
+        if _own_file(ctx, site) is None:
             fix = _map_to_cpu(ctx, site) if _restored_into_modules(ctx, site) else ()
             yield hit("TDL004", site.node, edits=fix)
 
@@ -31,10 +32,57 @@ def loads_without_map_location(ctx: FileContext) -> Iterator[Hit]:
 def loads_of_own_checkpoints(ctx: FileContext) -> Iterator[Hit]:
     """TDL104: the loads TDL004 leaves out: the same run wrote the file on the same machine."""
     for site in _unmapped_loads(ctx):
-        saved = _saved_before(ctx, site)
-        if saved is not None:
-            scope = "test file" if ctx.enclosing_function(site.where) is None else "function"
-            yield hit("TDL104", site.node, path=short_source(saved), scope=scope)
+        why = _own_file(ctx, site)
+        if why is not None:
+            yield hit("TDL104", site.node, path=short_source(_load_path(site.node) or site.node), why=why)
+
+
+def _own_file(ctx: FileContext, load: CallSite) -> str | None:
+    """Why the file a load reads cannot come from another machine, or None: the same function saved it just
+    before, or it sits in a temporary folder of this run (pytest's tmp_path, tempfile)."""
+    if _saved_before(ctx, load) is not None:
+        scope = "test file" if ctx.enclosing_function(load.where) is None else "function"
+        return f"which this {scope} saved itself"
+    path = _load_path(load.node)
+    if path is not None and _temporary(ctx, path, load.where.scope, 4):
+        return "a file of a temporary folder this run made"
+    return None
+
+
+_TEMPORARY_FIXTURES = frozenset({"tmp_path", "tmpdir", "tmp_path_factory", "tmpdir_factory"})
+
+
+def _temporary(ctx: FileContext, expr: ast.expr, scope: Scope, depth: int) -> bool:
+    """Whether a path is built from a temporary folder or file made in this run: pytest's ``tmp_path``
+    fixture, ``tempfile.mkdtemp()``, ``with tempfile.TemporaryDirectory() as folder``, or a name bound once
+    to such a path."""
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Call) and (ctx.qualname(node.func) or "").startswith("tempfile."):
+            return True
+        if not isinstance(node, ast.Name):
+            continue
+        found = ctx.infer.binding_scope(node.id, scope)
+        if found is None:
+            continue
+        bindings = found.bindings[node.id]
+        if any(binding.how == "param" and node.id in _TEMPORARY_FIXTURES for binding in bindings):
+            return True
+        # every value the name gets is such a path, or built from its previous value
+        if depth > 0 and all(
+            binding.how in ("value", "with", "iter") and binding.expr for binding in bindings
+        ):
+            made = [
+                _temporary(ctx, binding.expr, found, depth - 1)
+                for binding in bindings
+                if binding.expr is not None and not mentions(binding.expr, node.id)
+            ]
+            if made and all(made):
+                return True
+    return False
+
+
+def _load_path(call: ast.Call) -> ast.expr | None:
+    return call.args[0] if call.args else keyword(call, "f")
 
 
 def _map_to_cpu(ctx: FileContext, site: CallSite) -> tuple[edits.Edit, ...]:
@@ -115,16 +163,16 @@ def _unmapped_loads(ctx: FileContext) -> list[CallSite]:
 
 
 # Calls that write a checkpoint, and where their path is: torch.save(obj, path),
-# trainer.save_checkpoint(path).
+# trainer.save_checkpoint(path), fabric.save(path, state).
 _SAVES = {"torch.save": 1}
-_SAVE_METHODS = {"save_checkpoint": 0}
+_SAVE_METHODS = {"save_checkpoint": 0, "save": 0}
 
 
 def _saved_before(ctx: FileContext, load: CallSite) -> ast.expr | None:
     """The path of a load when a save of that same path (the same expression, its names never rebound in
     between) runs earlier in the same function or script body: the file cannot come from another machine."""
     call = load.node
-    path = call.args[0] if call.args else keyword(call, "f")
+    path = _load_path(call)
     if path is None:
         return None
     function = ctx.enclosing_function(load.where)
@@ -173,7 +221,7 @@ class HardCodedCuda:
     what: str  # how it reads: '"cuda"', 'torch.device("cuda:0")', '.cuda()'
     index: int | None  # the one fixed GPU it names, None for the current device
     literal: bool  # a string, rather than a .cuda() call
-    rank0: bool = False  # inside code only rank 0 runs
+    where: Where
 
     @property
     def indexed(self) -> bool:
@@ -190,6 +238,13 @@ def _index(literal: str, extra: object = None) -> int | None:
 def hard_coded_cuda(ctx: FileContext) -> list[HardCodedCuda]:
     """Every place that picks a CUDA device with a constant: torch.device("cuda"), .to("cuda"),
     device="cuda:0", map_location="cuda", device = "cuda", .cuda(), .cuda(0)."""
+    known = ctx.memo.get("hard_coded_cuda")
+    if known is None:
+        known = ctx.memo["hard_coded_cuda"] = _hard_coded_cuda(ctx)
+    return known  # type: ignore[return-value]
+
+
+def _hard_coded_cuda(ctx: FileContext) -> list[HardCodedCuda]:
     facts = ctx.facts
     if not (facts.has_cuda_literal or facts.calls.get("cuda")):
         return []
@@ -204,35 +259,34 @@ def hard_coded_cuda(ctx: FileContext) -> list[HardCodedCuda]:
             extra = index.value if isinstance(index, ast.Constant) else None
             suffix = f", {extra!r}" if isinstance(index, ast.Constant) else ""
             what = f'torch.device("{literal}"{suffix})'
-            found.append(HardCodedCuda(call, what, _index(literal, extra), True, ctx.rank0_only(site.where)))
-    for sites in facts.calls.values():
+            found.append(HardCodedCuda(call, what, _index(literal, extra), True, site.where))
+    for name, sites in facts.calls.items():
+        moves = name in ("to", "cuda")
         for site in sites:
             call = site.node
-            if call in device_calls:
+            if (not moves and not call.keywords) or call in device_calls:
                 continue
             func = call.func
             values = [item.value for item in call.keywords if item.arg in ("device", "map_location")]
-            if isinstance(func, ast.Attribute) and func.attr == "to":
+            if name == "to" and isinstance(func, ast.Attribute):
                 values.extend(call.args)
-            rank0 = ctx.rank0_only(site.where)
+            where = site.where
             for value in values:
                 for literal in cuda_literals(value):
-                    found.append(HardCodedCuda(call, f'"{literal}"', _index(literal), True, rank0))
-            if isinstance(func, ast.Attribute) and func.attr == "cuda" and ctx.qualname(func) is None:
+                    found.append(HardCodedCuda(call, f'"{literal}"', _index(literal), True, where))
+            if name == "cuda" and isinstance(func, ast.Attribute) and ctx.qualname(func) is None:
                 index = call.args[0] if call.args else keyword(call, "device")
                 if index is None:
-                    found.append(HardCodedCuda(call, ".cuda()", None, False, rank0))
+                    found.append(HardCodedCuda(call, ".cuda()", None, False, where))
                 elif isinstance(index, ast.Constant) and isinstance(index.value, int):
-                    found.append(HardCodedCuda(call, f".cuda({index.value})", index.value, False, rank0))
+                    found.append(HardCodedCuda(call, f".cuda({index.value})", index.value, False, where))
     defaults = _defaults_callers_override(ctx)
     found = [item for item in found if item.node not in defaults]
     for assign, where in facts.device_assigns:
         targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
         if assign.value is not None and any(_names_a_device(target) for target in targets):
             for literal in cuda_literals(assign.value):
-                found.append(
-                    HardCodedCuda(assign, f'"{literal}"', _index(literal), True, ctx.rank0_only(where))
-                )
+                found.append(HardCodedCuda(assign, f'"{literal}"', _index(literal), True, where))
     return found
 
 
@@ -245,7 +299,7 @@ def fixed_set_device(ctx: FileContext) -> list[HardCodedCuda]:
             if isinstance(first, ast.Constant) and isinstance(first.value, int | str):
                 index = first.value if isinstance(first.value, int) else _index(first.value)
                 what = f"{qualname}({first.value!r})"
-                found.append(HardCodedCuda(site.node, what, index, False, ctx.rank0_only(site.where)))
+                found.append(HardCodedCuda(site.node, what, index, False, site.where))
     return found
 
 
@@ -256,6 +310,8 @@ def _defaults_callers_override(ctx: FileContext) -> set[ast.AST]:
     for name, functions in ctx.facts.functions.items():
         for function in functions:
             args = function.args
+            if not args.defaults and not any(args.kw_defaults):
+                continue
             positional = [*args.posonlyargs, *args.args]
             pairs = [
                 *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
@@ -268,7 +324,7 @@ def _defaults_callers_override(ctx: FileContext) -> set[ast.AST]:
             scope = ctx.facts.scope_of.get(function)
             shift = 1 if scope is not None and scope.self_name is not None else 0
             for param, default in pairs:
-                if not any(
+                if isinstance(default, ast.Name | ast.Attribute) or not any(
                     isinstance(node, ast.Constant) and cuda_literals(node) for node in ast.walk(default)
                 ):
                     continue
@@ -306,7 +362,7 @@ def hard_coded_cuda_in_distributed(ctx: FileContext) -> Iterator[Hit]:
     device): that is its own."""
     fixed = fixed_set_device(ctx)
     for found in [*hard_coded_cuda(ctx), *fixed]:
-        if found.rank0 and not found.index:
+        if not found.index and ctx.rank0_only(found.where):
             continue
         requires: list[Fact] = [("distributed",)]
         if found in fixed:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from typing import TypeGuard
 
 from torchdoctor.lint import edits
 from torchdoctor.lint.context import FileContext
 from torchdoctor.lint.findings import Hit, hit
 from torchdoctor.lint.infer import Kind
-from torchdoctor.lint.scan import AttrSite, CallSite, ClassInfo, Scope
+from torchdoctor.lint.scan import AttrSite, CallSite, ClassInfo
 from torchdoctor.lint.torchapi import NORM_FLAGS, STATELESS_LAYERS, TENSOR_FUNCTIONS, layer_name
 
 # A class that overrides one of these moves its own tensors.
@@ -157,12 +156,13 @@ def _construction(ctx: FileContext, cls: ClassInfo, init: ast.AST) -> set[ast.AS
         scope = ctx.facts.scope_of.get(function)
         if scope is None or scope.self_name is None:
             continue
-        for node in ast.walk(function):
-            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        for site in ctx.calls.calls_in(function):
+            func = site.node.func
+            if not isinstance(func, ast.Attribute):
                 continue
-            receiver = node.func.value
+            receiver = func.value
             if isinstance(receiver, ast.Name) and receiver.id == scope.self_name:
-                method = cls.methods.get(node.func.attr)
+                method = cls.methods.get(func.attr)
                 if method is not None and method not in found:
                     found.add(method)
                     pending.append(method)
@@ -171,15 +171,6 @@ def _construction(ctx: FileContext, cls: ClassInfo, init: ast.AST) -> set[ast.AS
 
 def _framework_module(ctx: FileContext, cls: ClassInfo) -> bool:
     return any((ctx.qualname(base) or "").endswith("LightningModule") for base in cls.node.bases)
-
-
-def _is_self_attr(node: ast.AST, me: str | None, attr: str) -> TypeGuard[ast.Attribute]:
-    return (
-        isinstance(node, ast.Attribute)
-        and node.attr == attr
-        and isinstance(node.value, ast.Name)
-        and node.value.id == me
-    )
 
 
 def _refreshed_when_stale(site: AttrSite, attr: str) -> bool:
@@ -205,30 +196,25 @@ def _tests_attribute(test: ast.expr, attr: str) -> bool:
 
 
 def _stores_a_cpu_tensor(ctx: FileContext, site: AttrSite) -> bool:
-    """A tensor built right there by torch calls (on whatever device: Module.to() will not move it later) and
-    not a 0-dim scalar (those mix with tensors on any device): ``torch.zeros(n)``, ``torch.tensor(mean).view(
-    -1, 1, 1)``, ``1 / (10000 ** torch.arange(0, d, 2))``, or a list of such tensors."""
+    """A tensor built right there by torch calls, on whatever device (Module.to() will not move it later):
+    ``torch.zeros(n)``, ``torch.tensor(mean).view(-1, 1, 1)``, ``1 / (10000 ** torch.arange(0, d, 2))``."""
     binding = site.binding
     expr = binding.expr
     if binding.how != "value" or binding.path or expr is None:
         return False
-    if isinstance(expr, ast.List | ast.Tuple) and expr.elts:
-        return all(_built_tensor(ctx, element, site) for element in expr.elts)
-    if isinstance(expr, ast.ListComp):
-        return _built_tensor(ctx, expr.elt, site, ctx.facts.scope_of.get(expr))
     if ctx.infer.site_value(site).kind is not Kind.TENSOR:
         return False
     return _built_tensor(ctx, expr, site)
 
 
-def _built_tensor(ctx: FileContext, expr: ast.expr, site: AttrSite, scope: Scope | None = None) -> bool:
+def _built_tensor(ctx: FileContext, expr: ast.expr, site: AttrSite) -> bool:
     """Whether an expression makes a new tensor from torch factories alone (no other tensor in it)."""
-    where = scope or site.scope
+    where = site.scope
     if isinstance(expr, ast.BinOp | ast.UnaryOp):
         factories = 0
         for node in ast.walk(expr):
             if isinstance(node, ast.Call):
-                if not _built_tensor(ctx, node, site, scope):
+                if not _built_tensor(ctx, node, site):
                     if ctx.infer.value(node, where).is_tensor:
                         return False
                 else:
