@@ -142,15 +142,16 @@ def summary(path: str, module: str, root: str = "/r", **fields: object) -> FileS
 
 def test_resolution_follows_re_exports_and_refuses_ambiguity() -> None:
     init = summary("/r/pkg/__init__.py", "pkg", exports={"Net": "pkg.model.Net"})
-    model = summary("/r/pkg/model.py", "pkg.model")
-    owner = summary("/r/train.py", "train")
+    model = summary("/r/pkg/model.py", "pkg.model", defines=frozenset({"Net"}))
+    owner = summary("/r/train.py", "train", defines=frozenset({"local"}))
     project = Project([init, model, owner])
     assert project.resolve(owner, "pkg.Net") == (model, "Net")
+    assert project.resolve(owner, "pkg.Other") is None  # not defined there (a star import, say): unknown
     assert project.resolve(owner, ":local") == (owner, "local")
     assert project.resolve(owner, "torch.nn.Linear") is None
     # two top-level `utils` modules: the one beside the importing file wins; elsewhere, neither
-    near = summary("/r/utils.py", "utils")
-    far = summary("/s/utils.py", "utils", root="/s")
+    near = summary("/r/utils.py", "utils", defines=frozenset({"helper"}))
+    far = summary("/s/utils.py", "utils", root="/s", defines=frozenset({"helper"}))
     project = Project([near, far, owner])
     assert project.resolve(owner, "utils.helper") == (near, "helper")
     stranger = summary("/t/main.py", "main", root="/t")
@@ -165,14 +166,12 @@ def test_re_exports_in_a_cycle_end() -> None:
 
 @pytest.mark.parametrize("depth", [1, 50])
 def test_base_classes_across_files(depth: int) -> None:
-    files = [summary("/r/m0.py", "m0", classes={"C0": (True, (), False)})]
+    files = [summary("/r/m0.py", "m0", classes={"C0": (True, (), False)}, defines=frozenset({"C0"}))]
     for index in range(1, depth + 1):
+        bases = (f"m{index - 1}.C{index - 1}",)
+        classes = {f"C{index}": (None, bases, False)}
         files.append(
-            summary(
-                f"/r/m{index}.py",
-                f"m{index}",
-                classes={f"C{index}": (None, (f"m{index - 1}.C{index - 1}",), False)},
-            )
+            summary(f"/r/m{index}.py", f"m{index}", classes=classes, defines=frozenset({f"C{index}"}))
         )
     project = Project(files)
     assert project.is_module(files[-1], f":C{depth}")

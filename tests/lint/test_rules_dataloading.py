@@ -35,7 +35,6 @@ def test_tdl006_flags_non_blocking_copies_of_unpinned_batches(lint: Lint, loader
         ("DataLoader(ds, **kwargs)", "x = x.to(device, non_blocking=True)"),  # unknown
         ("DataLoader(ds)", "x = x.to(device)"),
         ("DataLoader(ds)", "x = x.to(device, non_blocking=False)"),
-        ("DataLoader(ds)", "z = torch.zeros(3).to(device, non_blocking=True)"),  # not from the loader
         ("make_loader()", "x = x.to(device, non_blocking=True)"),  # unknown loader
     ],
 )
@@ -229,3 +228,36 @@ def test_tdl006_a_loader_passed_in_by_a_caller(lint: Lint) -> None:
     assert lint(HEAD + train + "train(m, DataLoader(ds), 'cuda')\n", {"TDL006"}) == [("TDL006", 5)]
     assert lint(HEAD + train + "train(m, DataLoader(ds, pin_memory=True), 'cuda')\n", {"TDL006"}) == []
     assert lint(HEAD + train, {"TDL006"}) == []  # nobody here says what it gets
+
+
+@pytest.mark.parametrize(
+    "copy",
+    [
+        "x = torch.from_numpy(a).to(device, non_blocking=True)",
+        "x = torch.zeros(3).cuda(non_blocking=True)",
+        "x = torch.tensor([1, 2]).to(device, non_blocking=True)",
+    ],
+)
+def test_tdl006_a_tensor_just_made_on_the_cpu_is_pageable(lint: Lint, copy: str) -> None:
+    assert lint(HEAD + copy, {"TDL006"}) == [("TDL006", 3)]
+    pinned = copy.replace(".to(", ".pin_memory().to(").replace(".cuda(", ".pin_memory().cuda(")
+    assert lint(HEAD + pinned, {"TDL006"}) == []
+    assert lint(HEAD + "x = torch.zeros(3, device='cuda').to(d, non_blocking=True)", {"TDL006"}) == []
+
+
+def test_tdl006_follows_a_batch_through_the_methods_that_hand_it_on(lint: Lint) -> None:
+    code = HEAD + (
+        "class Trainer:\n"
+        "    def prepare(self, data):\n"
+        "        for k, v in data.items():\n"
+        "            data[k] = v.to(self.device, non_blocking=True)\n"
+        "        return data\n"
+        "    def train_one_epoch(self, loader):\n"
+        "        for batch in loader:\n"
+        "            batch = self.prepare(batch)\n"
+        "    def train(self, train_loader):\n"
+        "        self.train_one_epoch(train_loader)\n"
+        "Trainer().train(DataLoader(ds, batch_size=4))\n"
+    )
+    assert lint(code, {"TDL006"}) == [("TDL006", 6)]
+    assert lint(code.replace("batch_size=4", "pin_memory=True"), {"TDL006"}) == []

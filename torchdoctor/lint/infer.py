@@ -382,6 +382,10 @@ class Inference:
                 owner = self._eval(func.value, scope, partial)
                 if owner.kind is Kind.BOTTOM:
                     return BOTTOM
+                if owner.kind is Kind.UNKNOWN and isinstance(func.value, ast.Name):
+                    origin = self.parameter_origin(func.value.id, scope)
+                    if origin is not None:  # for k, v in data.items() over a parameter: its entries
+                        owner = Value(Kind.BATCH, origin=origin)
                 if owner.kind is not Kind.BATCH or (called == "items" and (not path or path[0] != 1)):
                     return UNKNOWN
                 return Value(Kind.TENSOR, loader=owner.loader, origin=owner.origin)
@@ -542,13 +546,17 @@ class Inference:
         return UNKNOWN
 
     def parameter_origin(self, name: str, scope: Scope) -> Origin | None:
-        """``("param", function, name, position)`` when ``name`` is only ever a parameter of a function of
-        this file that other code can call (a module-level function or a method)."""
+        """``("param", function, name, position)`` when ``name`` is a parameter of a function of this file
+        that other code can call (a module-level function or a method), rebound if at all only to values made
+        from itself (``data = data.to(device)``)."""
         found = self.binding_scope(name, scope)
-        if found is None or found.kind != "function" or len(found.bindings[name]) != 1:
+        if found is None or found.kind != "function":
             return None
-        binding = found.bindings[name][0]
-        if binding.how != "param" or binding.expr is not None:
+        bindings = found.bindings[name]
+        parameters = [binding for binding in bindings if binding.how == "param"]
+        if len(parameters) != 1 or parameters[0].expr is not None:
+            return None
+        if any(binding.how != "param" and not mentions(binding.expr, name) for binding in bindings):
             return None
         function = found.node
         key = function_key(found)

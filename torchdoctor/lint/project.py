@@ -13,6 +13,10 @@ from collections.abc import Iterable, Sequence
 from torchdoctor.lint.findings import Fact, Finding, with_details
 from torchdoctor.lint.summary import FileSummary
 
+# An argument a call passes: (position, keyword, pin_memory of its loader, the caller's parameter it came in
+# through, the caller's file)
+_Passed = tuple[int | None, str | None, bool | None, tuple[str, str, int | None] | None, FileSummary]
+
 # How many re-exports (``from .data import Images`` in a package's __init__) a name is followed through, and
 # how many files deep a chain of base classes is followed.
 _MAX_HOPS = 16
@@ -29,9 +33,7 @@ class Project:
                 self.modules.setdefault(module, []).append(summary)
         self._roots: dict[tuple[str, str], str] | None = None
         self._modules_memo: dict[tuple[str, str], bool | None] = {}
-        self._loader_args: dict[tuple[str, str], list[tuple[int | None, str | None, bool | None]]] | None = (
-            None
-        )
+        self._loader_args: dict[tuple[str, str], list[_Passed]] | None = None
         self._forward: dict[tuple[str, str], str] | None = None
 
     # -- names -----------------------------------------------------------------------------------------------
@@ -49,7 +51,8 @@ class Project:
             first, _, rest = local.partition(".")
             exported = target.exports.get(first)
             if exported is None or exported == qualname:
-                return target, local
+                # a name the module neither defines nor imports by name (a star import, a variable): unknown
+                return (target, local) if first in target.defines else None
             qualname = f"{exported}.{rest}" if rest else exported  # re-exported: follow the import
             root = target.location.root
         return None
@@ -171,18 +174,30 @@ class Project:
     def _unpinned_argument(
         self, owner: FileSummary, function: str, name: str, position: str
     ) -> dict[str, str] | None:
-        """Some call of the function passes, as this parameter, a DataLoader without pin_memory=True."""
+        """Some call of the function passes, as this parameter, data of a DataLoader without
+        pin_memory=True: the loader itself, or what a parameter of the caller brought in from its callers."""
         if self._loader_args is None:
             self._loader_args = {}
             for summary in self.files.values():
-                for callee, at, keyword, pin in summary.loader_args:
+                for callee, at, keyword, pin, origin in summary.loader_args:
                     found = self.resolve(summary, callee)
                     if found is not None:
-                        self._loader_args.setdefault((found[0].path, found[1]), []).append((at, keyword, pin))
-        index = int(position) if position else None
-        for at, keyword, pin in self._loader_args.get((owner.path, function), []):
-            if pin is False and ((at is not None and at == index) or keyword == name):
-                return {}
+                        passed = (at, keyword, pin, origin, summary)
+                        self._loader_args.setdefault((found[0].path, found[1]), []).append(passed)
+        pending = [(owner.path, function, name, int(position) if position else None)]
+        seen: set[tuple[str, str, str]] = set()
+        while pending:
+            path, callee, parameter, index = pending.pop()
+            if (path, callee, parameter) in seen:
+                continue
+            seen.add((path, callee, parameter))
+            for at, keyword, pin, origin, caller in self._loader_args.get((path, callee), []):
+                if not ((at is not None and at == index) or keyword == parameter):
+                    continue
+                if pin is False:
+                    return {}
+                if origin is not None:
+                    pending.append((caller.path, *origin))
         return None
 
     def _distributed(self, owner: FileSummary, kind: str) -> bool:

@@ -80,10 +80,11 @@ RULES: tuple[Rule, ...] = (
         id="TDL006",
         name="non-blocking-without-pin-memory",
         default=True,
-        summary="non_blocking=True copies of batches from a DataLoader without pin_memory=True",
-        message=".{method}(non_blocking=True) on a batch of a DataLoader without pin_memory=True: the copy "
-        "is from pageable memory and is not asynchronous",
-        fix="DataLoader(..., pin_memory=True)",
+        summary="non_blocking=True copies of batches from a DataLoader without pin_memory=True, or of "
+        "tensors just made on the CPU",
+        message=".{method}(non_blocking=True) on {source}: the copy is from pageable memory and is not "
+        "asynchronous",
+        fix="DataLoader(..., pin_memory=True), or .pin_memory() before the copy",
         explain="transfer.pageable_non_blocking",
         level="warning",
     ),

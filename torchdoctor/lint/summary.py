@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from torchdoctor.lint.context import FileContext
 from torchdoctor.lint.infer import Kind
 from torchdoctor.lint.loaders import LoaderInfo
+from torchdoctor.lint.scan import CallSite
 
 # The methods a DataLoader worker runs on a dataset, and on a collate_fn that is an instance of a class.
 DATASET_METHODS = ("__getitem__", "__getitems__", "__iter__")
@@ -50,6 +51,11 @@ def locate(path: str) -> Location:
     return Location(module, ".".join(package), folder)
 
 
+# (function key, parameter name, position among a call's arguments or None)
+ParameterRef = tuple[str, str, int | None]
+LoaderArgument = tuple[str, int | None, str | None, bool | None, ParameterRef | None]
+
+
 @dataclass(frozen=True)
 class LoaderRoots:
     """A DataLoader that forks worker processes (num_workers > 0 or not known here): the code they run."""
@@ -62,11 +68,13 @@ class FileSummary:
     path: str
     location: Location = field(default_factory=Location)
     exports: dict[str, str] = field(default_factory=dict)  # names bound by imports -> qualified names
+    defines: frozenset[str] = frozenset()  # the names its top level binds (functions, classes, variables)
     # class -> (nn.Module?, its bases, whether it looks like a module: a forward(), layers in its attributes)
     classes: dict[str, tuple[bool | None, tuple[str, ...], bool]] = field(default_factory=dict)
     loaders: tuple[LoaderRoots, ...] = ()
-    # (called function, argument position or None, keyword or None, pin_memory) of calls given a DataLoader
-    loader_args: tuple[tuple[str, int | None, str | None, bool | None], ...] = ()
+    # Calls that pass data of a DataLoader on: (called function, argument position or None, keyword or None,
+    # pin_memory of the loader, or the parameter of the calling function the data came in through)
+    loader_args: tuple[LoaderArgument, ...] = ()
     initialises: bool = False  # calls init_process_group
     wraps_ddp: bool = False
     sets_device: bool = False  # set_device(variable) or CUDA_VISIBLE_DEVICES set from a variable
@@ -77,7 +85,8 @@ class FileSummary:
 
 
 def summarise(ctx: FileContext, path: str, location: Location) -> FileSummary:
-    summary = FileSummary(path, location, exports=dict(ctx.imports.aliases))
+    defines = frozenset(ctx.facts.module.bindings)
+    summary = FileSummary(path, location, exports=dict(ctx.imports.aliases), defines=defines)
     _classes(ctx, summary)
     _loaders(ctx, summary)
     _distributed(ctx, summary)
@@ -108,8 +117,7 @@ def _loaders(ctx: FileContext, summary: FileSummary) -> None:
         if roots:
             loaders.append(LoaderRoots(tuple(roots)))
     summary.loaders = tuple(loaders)
-    if ctx.loaders:
-        summary.loader_args = tuple(_loader_arguments(ctx))
+    summary.loader_args = tuple(_loader_arguments(ctx))
 
 
 def worker_roots(ctx: FileContext, loader: LoaderInfo) -> list[tuple[str, str]]:
@@ -127,26 +135,79 @@ def worker_roots(ctx: FileContext, loader: LoaderInfo) -> list[tuple[str, str]]:
     return roots
 
 
-def _loader_arguments(ctx: FileContext) -> list[tuple[str, int | None, str | None, bool | None]]:
-    """The calls of this file that pass one of its DataLoaders on: ``train(model, train_loader)``."""
-    found = []
-    for sites in ctx.facts.calls.values():
-        for site in sites:
-            call = site.node
-            arguments: list[tuple[int | None, str | None, ast.expr]] = [
-                (index, None, arg) for index, arg in enumerate(call.args) if not isinstance(arg, ast.Starred)
-            ]
-            arguments += [(None, item.arg, item.value) for item in call.keywords if item.arg is not None]
-            for position, keyword, arg in arguments:
-                if not isinstance(arg, ast.Name | ast.Attribute | ast.Call):
-                    continue
-                value = ctx.value(arg, site.where)
-                if value.kind is not Kind.DATALOADER or value.loader is None:
-                    continue
-                callee = ctx.callee_reference(site)
-                if callee is not None:
-                    found.append((callee, position, keyword, value.loader.pin_memory))
+def _loader_arguments(ctx: FileContext) -> list[LoaderArgument]:
+    """The calls that hand a DataLoader's data on, as far as a non_blocking copy needs them: in a file that
+    builds loaders, every call given one of them (or a batch of one), ``train(model, train_loader)``; and,
+    back from each parameter a non_blocking copy of this file depends on, the calls of this file that pass
+    it (``self.prepare(data)`` in ``train_one_epoch(self, loader)``), caller after caller."""
+    found: list[LoaderArgument] = []
+    if ctx.loaders:
+        for sites in ctx.facts.calls.values():
+            for site in sites:
+                for position, keyword, arg in _arguments(site):
+                    if isinstance(arg, ast.Name | ast.Attribute | ast.Call):
+                        passed = _passed(ctx, site, position, keyword, arg)
+                        if passed is not None and passed[3] is not None:
+                            found.append(passed)
+    pending = [key for key in ctx.memo.get("non_blocking_parameters", ())]  # type: ignore[attr-defined]
+    seen: set[tuple[str, str]] = set()
+    while pending:
+        key, name, position = pending.pop()
+        if (key, name) in seen:
+            continue
+        seen.add((key, name))
+        function = ctx.function_of_reference(f":{key}")
+        if function is None:
+            continue
+        for site in ctx.calls.callers(function):
+            given = _argument(site.node, name, position)
+            if given is None:
+                continue
+            passed = _passed(ctx, site, position, name if position is None else None, given)
+            if passed is not None:
+                found.append(passed)
+                if passed[4] is not None:
+                    pending.append(passed[4])
     return found
+
+
+def _arguments(site: CallSite) -> list[tuple[int | None, str | None, ast.expr]]:
+    call = site.node
+    found: list[tuple[int | None, str | None, ast.expr]] = [
+        (index, None, arg) for index, arg in enumerate(call.args) if not isinstance(arg, ast.Starred)
+    ]
+    return found + [(None, item.arg, item.value) for item in call.keywords if item.arg is not None]
+
+
+def _argument(call: ast.Call, name: str, position: int | None) -> ast.expr | None:
+    for item in call.keywords:
+        if item.arg == name:
+            return item.value
+    if (
+        position is not None
+        and position < len(call.args)
+        and not isinstance(call.args[position], ast.Starred)
+    ):
+        return call.args[position]
+    return None
+
+
+def _passed(
+    ctx: FileContext, site: CallSite, position: int | None, keyword: str | None, arg: ast.expr
+) -> LoaderArgument | None:
+    """What an argument carries: a loader's data (with its pin_memory), or a parameter of the caller."""
+    callee = ctx.callee_reference(site)
+    if callee is None:
+        return None
+    value = ctx.value(arg, site.where)
+    if value.kind in (Kind.DATALOADER, Kind.BATCH, Kind.TENSOR) and value.loader is not None:
+        return (callee, position, keyword, value.loader.pin_memory, None)
+    origin = value.origin
+    if origin is None and value.kind is Kind.UNKNOWN and isinstance(arg, ast.Name):
+        origin = ctx.infer.parameter_origin(arg.id, site.where.scope)
+    if origin is None:
+        return None
+    return (callee, position, keyword, None, (origin[1], origin[2], origin[3]))
 
 
 def _distributed(ctx: FileContext, summary: FileSummary) -> None:

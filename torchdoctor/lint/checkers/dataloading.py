@@ -21,17 +21,42 @@ def non_blocking_without_pinned_memory(ctx: FileContext) -> Iterator[Hit]:
         func = call.func
         if not isinstance(func, ast.Attribute) or not _non_blocking(call, func.attr):
             continue
+        fresh = _fresh_cpu_tensor(ctx, func.value)
+        if fresh is not None:
+            yield hit(
+                "TDL006", call, method=func.attr, source=f"a tensor {fresh} just made (pageable memory)"
+            )
+            continue
         value = ctx.value(func.value, site.where)
-        if value.kind not in (Kind.TENSOR, Kind.BATCH):
+        origin = value.origin
+        if value.kind is Kind.UNKNOWN and isinstance(func.value, ast.Name):
+            origin = ctx.infer.parameter_origin(func.value.id, site.where.scope)
+        elif value.kind not in (Kind.TENSOR, Kind.BATCH):
             continue
         loader = value.loader
         if loader is not None:
             if loader.pin_memory is False:
-                yield hit("TDL006", call, method=func.attr)
-        elif value.origin is not None:
-            _, function, name, position = value.origin
+                yield hit("TDL006", call, method=func.attr, source=_UNPINNED)
+        elif origin is not None:
+            _, function, name, position = origin
             fact = ("param-loader", function, name, "" if position is None else str(position))
-            yield hit("TDL006", call, requires=(fact,), method=func.attr)
+            parameters = ctx.memo.setdefault("non_blocking_parameters", set())
+            parameters.add((function, name, position))  # type: ignore[attr-defined]
+            yield hit("TDL006", call, requires=(fact,), method=func.attr, source=_UNPINNED)
+
+
+_UNPINNED = "a batch of a DataLoader without pin_memory=True"
+
+
+def _fresh_cpu_tensor(ctx: FileContext, expr: ast.expr) -> str | None:
+    """``torch.from_numpy(a)`` (``torch.tensor(...)``, ``torch.zeros(...)`` without device=) right before the
+    copy: memory nobody pinned. Named by its maker, or None."""
+    if not isinstance(expr, ast.Call):
+        return None
+    qualname = ctx.qualname(expr.func) or ""
+    if qualname == "torch.from_numpy" or (qualname in CREATION_FACTORIES and keyword(expr, "device") is None):
+        return f"{qualname}()"
+    return None
 
 
 def _non_blocking(call: ast.Call, method: str) -> bool:

@@ -60,8 +60,8 @@ def _tensor_name(ctx: FileContext, name: str, site: CallSite) -> bool:
     if ctx.tensor_by_usage(name, site.where):
         return True
     origin = ctx.infer.parameter_origin(name, site.where.scope)
-    if origin is None:
-        return False
+    if origin is None or len(bindings) != 1:
+        return False  # rebound (x = model(x)): what callers pass is no longer what it holds
     if _forward_input(ctx, scope, name):
         return True
     arguments = ctx.arguments_of(scope.node, origin)
