@@ -15,9 +15,10 @@ import pytest
 
 from torchdoctor import collect_env, saved
 
+from corpus import splits
+
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "corpus" / "collect_env"
-RECORDS = {path.stem: json.loads(path.read_text()) for path in sorted(CORPUS.glob("*.json"))}
+RECORDS = {path.stem: json.loads(path.read_text()) for path in splits.files("collect_env")}
 FAULTS = [(name, fault) for name, record in RECORDS.items() for fault in record["faults"]]
 
 

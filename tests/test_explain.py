@@ -11,7 +11,6 @@ import io
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -19,6 +18,7 @@ from torchdoctor import cli, exitcodes
 from torchdoctor.explain import Explanation, catalogue
 from torchdoctor.explain import explain as explain_with
 
+from corpus import splits
 from support import BIN, cli_env
 
 ENTRIES = catalogue.installed()
@@ -166,7 +166,7 @@ def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 def test_every_catalogue_entry_has_a_real_message_here_or_in_the_corpus() -> None:
     # tests/corpus/errors holds the real texts of every id (tests/explain/test_corpus.py runs them all);
     # the messages here are the ones the CLI tests below print, and those of ids the corpus lacks.
-    corpus = {path.stem for path in (Path(__file__).parent / "corpus" / "errors").glob("*.json")}
+    corpus = {path.stem for path in splits.files("errors")}
     here = {entry_id for entry_id, _ in MESSAGES}
     assert here | corpus == {entry.id for entry in ENTRIES}
 

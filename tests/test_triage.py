@@ -13,20 +13,19 @@ from torchdoctor import doctor, exitcodes, runner, saved, triage
 from torchdoctor.model import Status
 from torchdoctor.registry import Loaded
 
-from support import FIXTURES, TESTS, run_cli
+from corpus import splits
+from support import FIXTURES, run_cli
 
-COLLECT_ENV = TESTS / "corpus" / "collect_env"
-ERRORS = TESTS / "corpus" / "errors"
 H100 = FIXTURES / "h100x8_cvd_2_3.json"
 
 
 def corpus_text(name: str) -> str:
-    return str(json.loads((COLLECT_ENV / f"{name}.json").read_text())["text"])
+    return str(json.loads(splits.find("collect_env", name).read_text())["text"])
 
 
 def error_text(message_id: str) -> str:
     """The first recorded text of a known message (tests/corpus/errors)."""
-    return str(json.loads((ERRORS / f"{message_id}.json").read_text())[0]["text"])
+    return str(json.loads(splits.find("errors", message_id).read_text())[0]["text"])
 
 
 @pytest.fixture(scope="module")
@@ -164,7 +163,6 @@ def test_saved_from_text_reads_json_fenced_json_and_dumps() -> None:
         saved.from_text("hello")
 
 
-ISSUES = TESTS / "corpus" / "issues"
 # Per record of tests/corpus/issues: whether torchdoctor finds an environment it can judge in the text, and
 # the explanations it must give, leading one first; both read off the record's labels (the errors it quotes).
 EXPECTED: dict[str, tuple[bool, list[str]]] = {
@@ -190,12 +188,12 @@ EXPECTED: dict[str, tuple[bool, list[str]]] = {
 
 
 def test_every_issue_record_has_an_expectation() -> None:
-    assert sorted(p.stem for p in ISSUES.glob("*.json")) == sorted(EXPECTED)
+    assert sorted(p.stem for p in splits.files("issues")) == sorted(EXPECTED)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_a_real_issue_is_triaged_as_its_thread_reads(shared: Any, name: str) -> None:
-    record = json.loads((ISSUES / f"{name}.json").read_text())
+    record = json.loads(splits.find("issues", name).read_text())
     has_environment, explanation_ids = EXPECTED[name]
     found = triaged(shared, record["text"], f"{name}.md")
     assert (found.report is not None) is has_environment, found.problems
@@ -213,7 +211,7 @@ def test_a_real_issue_is_triaged_as_its_thread_reads(shared: Any, name: str) -> 
 def test_an_error_whose_check_passes_on_the_dump_points_at_another_environment(shared: Any) -> None:
     # Vaibhavs10/insanely-fast-whisper#41: "Torch not compiled with CUDA enabled", while the reporter's own
     # prompt shows torch 2.1.0+cu121 with CUDA available: the failing program ran in another environment.
-    record = json.loads((ISSUES / "vaibhavs10_insanely_fast_whisper_41.json").read_text())
+    record = json.loads(splits.find("issues", "vaibhavs10_insanely_fast_whisper_41").read_text())
     (link,) = triaged(shared, record["text"]).links
     assert link.verdict is not None and link.verdict.status is Status.PASS
     assert "the error came from another environment (another Python, venv or conda env" in link.reading
@@ -223,7 +221,7 @@ def test_an_error_whose_check_passes_on_the_dump_points_at_another_environment(s
     "name", ["pytorch_pytorch_11989", "pytorch_pytorch_43845", "vaibhavs10_insanely_fast_whisper_41"]
 )
 def test_the_cli_triages_a_real_issue_body_from_stdin(name: str) -> None:
-    record = json.loads((ISSUES / f"{name}.json").read_text())
+    record = json.loads(splits.find("issues", name).read_text())
     result = run_cli("triage", "--json", timeout=60, input_text=record["text"])
     assert result.returncode in (exitcodes.OK, exitcodes.THRESHOLD), result.stderr
     data = json.loads(result.stdout)

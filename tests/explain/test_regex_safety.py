@@ -6,17 +6,16 @@ from both, so a busy machine does not fail the test and a backtracking pattern a
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
 
 import pytest
 
 from torchdoctor.explain import catalogue, explain
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "errors"
+from corpus import splits
+
 ENTRIES = catalogue.installed()
 MIB = 2**20
 LIMIT_S = 0.250
@@ -30,11 +29,7 @@ def _repeat(piece: str) -> str:
 def inputs() -> dict[str, str]:
     """1 MiB lines: 'a's, spaces, every corpus text on one line, and the catalogue's own literal pieces (so
     that every pattern starts matching over and over and has to give up)."""
-    corpus = " ".join(
-        record["text"].replace("\n", " ")
-        for path in sorted(CORPUS.glob("*.json"))
-        for record in json.loads(path.read_text(encoding="utf-8"))
-    )
+    corpus = " ".join(record["text"].replace("\n", " ") for _, _, record in splits.error_records())
     pieces = " ".join(piece for entry in ENTRIES for required in entry.required for piece in required)
     return {
         "a": "a" * MIB,

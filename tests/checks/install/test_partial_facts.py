@@ -21,14 +21,14 @@ from torchdoctor.checks.install import (
 )
 from torchdoctor.model import Status
 
+from corpus import splits
 from support import fixture_facts, judge_fixture
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "collect_env"
 MATCHED = "a100_stack_matched.json"
 
 
 def corpus_facts(name: str) -> dict[str, Any]:
-    dump = collect_env.find(json.loads((CORPUS / f"{name}.json").read_text())["text"])
+    dump = collect_env.find(json.loads(splits.find("collect_env", name).read_text())["text"])
     assert dump is not None
     facts: dict[str, Any] = dump.to_report(name)["facts"]
     return facts
