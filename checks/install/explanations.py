@@ -503,7 +503,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="cuda.visible_devices",
         source="c10/cuda/CUDAFunctions.cpp device_count_impl (cudaErrorUnknown = 999; THC error 30 in torch "
-        "1.x); tests/corpus/errors/cuda.unknown_error.json",
+        "1.x); tests/corpus/errors/*/cuda.unknown_error.json",
     ),
     Entry(
         id="cudnn.version_mismatch",
@@ -520,7 +520,7 @@ ENTRIES: tuple[Entry, ...] = (
             ("echo $LD_LIBRARY_PATH", 'python -c "import torch; print(torch.backends.cudnn.version())"'),
         ),
         check="torch.stack",
-        source="torch/backends/cudnn/__init__.py _init; tests/corpus/errors/cudnn.version_mismatch.json",
+        source="torch/backends/cudnn/__init__.py _init; tests/corpus/errors/*/cudnn.version_mismatch.json",
         analyse=analyse_cudnn_version,
     ),
     Entry(
@@ -541,7 +541,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="torch.build",
         source="the dynamic loader (dlopen, LoadLibrary) as torch/__init__.py and cuDNN report it; "
-        "tests/corpus/errors/lib.cannot_open_shared_object.json",
+        "tests/corpus/errors/*/lib.cannot_open_shared_object.json",
         analyse=analyse_missing_library,
     ),
     Entry(
@@ -557,7 +557,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="torch.stack",
         source="the dynamic loader (ld.so 'undefined symbol', dyld 'Symbol not found', Windows error 127); "
-        "tests/corpus/errors/lib.undefined_symbol.json",
+        "tests/corpus/errors/*/lib.undefined_symbol.json",
         analyse=analyse_undefined_symbol,
     ),
     Entry(
@@ -578,7 +578,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="torch.stack",
         source="torchvision/extension.py _assert_has_ops; torch/_library (operator does not exist); "
-        "tests/corpus/errors/companion.version_mismatch.json",
+        "tests/corpus/errors/*/companion.version_mismatch.json",
         analyse=analyse_companion,
     ),
     Entry(
@@ -599,7 +599,7 @@ ENTRIES: tuple[Entry, ...] = (
             (_NUMPY_CHECK,),
         ),
         source="torch/csrc/utils/tensor_numpy.cpp ('Failed to initialize NumPy', 'Numpy is not available'); "
-        "NumPy's own import check; tests/corpus/errors/numpy.unavailable.json",
+        "NumPy's own import check; tests/corpus/errors/*/numpy.unavailable.json",
         analyse=analyse_numpy,
     ),
     Entry(

@@ -311,7 +311,7 @@ ENTRIES: tuple[Entry, ...] = (
         check="gpu.memory",
         source="research/memory_bandwidth.md 1.6 (c10/cuda/CUDACachingAllocator.cpp, current and old); "
         "'CUDA error: out of memory' and 'cuda runtime error (2)' (THC, torch 0.4 to 1.x): "
-        "tests/corpus/errors/cuda.out_of_memory.json",
+        "tests/corpus/errors/*/cuda.out_of_memory.json",
         analyse=analyse_oom,
     ),
     Entry(
@@ -327,7 +327,7 @@ ENTRIES: tuple[Entry, ...] = (
             "whole system swapping or freezing."
         ),
         source="aten/src/ATen/mps/MPSAllocator.mm (MPSHeapAllocatorImpl::malloc); "
-        "tests/corpus/errors/mps.out_of_memory.json",
+        "tests/corpus/errors/*/mps.out_of_memory.json",
         analyse=analyse_mps_oom,
     ),
     Entry(
@@ -345,7 +345,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="gpu.memory",
         source="aten/src/ATen/cuda/CublasHandlePool.cpp and CUDABlas.cpp (TORCH_CUDABLAS_CHECK); "
-        "tests/corpus/errors/cublas.status_error.json",
+        "tests/corpus/errors/*/cublas.status_error.json",
         analyse=analyse_cublas,
     ),
     Entry(
@@ -367,7 +367,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="gpu.memory",
         source="aten/src/ATen/cudnn/Exceptions.h (AT_CUDNN_CHECK), aten/src/ATen/native/cudnn/Conv_v7.cpp "
-        "(try_all); tests/corpus/errors/cudnn.status_error.json",
+        "(try_all); tests/corpus/errors/*/cudnn.status_error.json",
         analyse=analyse_cudnn,
     ),
 )
