@@ -17,6 +17,7 @@ from torchdoctor.commands.common import (
     BadInput,
     IdsOption,
     RedactOption,
+    SkipOption,
     TimeoutOption,
     run_context,
     run_options,
@@ -70,7 +71,7 @@ def report(
         bool, typer.Option("--preview", help="Print what would be shared on stdout and write nothing.")
     ] = False,
     only: IdsOption = None,
-    skip: IdsOption = None,
+    skip: SkipOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
     declared: dict[str, Any] | None = None,
     given: set[str] | None = None,

@@ -1,0 +1,53 @@
+"""How a command's usage line and argument list read in ``--help``.
+
+typer wraps every positional argument in braces or brackets of its own (``{A}``, ``[[TEXT]]``) and prints its
+Python type beside it (``<list[str]>``). A torchdoctor argument declares its metavar exactly as the usage line
+should show it (``A``, ``[TEXT]``, ``[PATHS]...``), so that is what the usage line and the argument list show.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer.core
+
+
+def _argument_name(param: Any, ctx: Any) -> list[str]:
+    if param.metavar:
+        return [str(param.metavar)]
+    return list(param.get_usage_pieces(ctx))
+
+
+class PlainCommand(typer.core.TyperCommand):
+    """A typer command whose arguments appear in help under their own metavar, with no type beside it."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                pieces += _argument_name(param, ctx)
+        return pieces
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        arguments, options = [], []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            if param.param_type_name == "argument":
+                arguments.append((" ".join(_argument_name(param, ctx)), record[1]))
+            elif param.param_type_name == "option":
+                options.append(record)
+        if arguments:
+            with formatter.section("Arguments"):
+                formatter.write_dl(arguments)
+        if options:
+            with formatter.section("Options"):
+                formatter.write_dl(options)
+
+
+def use_plain_commands(app: typer.Typer) -> None:
+    """Every command of ``app`` registered with typer's own command class becomes a PlainCommand."""
+    for command in app.registered_commands:
+        if command.cls in (None, typer.core.TyperCommand):
+            command.cls = PlainCommand
