@@ -314,7 +314,7 @@ def _table_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "cuda": row["cuda"],
                 "torch": row["torch"],
                 "nccl": row["nccl"],
-                "busbw_gbps": row["busbw_gbps"],
+                "busbw": None if row["busbw_gbps"] is None else f"{float(row['busbw_gbps']):.2f} GB/s",
             }
         )
     return table

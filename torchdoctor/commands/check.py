@@ -161,25 +161,34 @@ def list_checks(
     ctx: typer.Context,
     json_output: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
 ) -> None:
-    """List the installed checks (built-in and plugins) without running them."""
+    """List the installed checks (built-in and plugins) without running them: those of check, then those
+    only torchdoctor cluster runs."""
+    from torchdoctor import doctor, registry
     from torchdoctor.registry import LoadFailure
 
+    run = run_context(ctx)
+    cluster_checks = doctor.installed_checks(run.require_workers(), registry.CLUSTER_CHECKS)
     rows: list[dict[str, Any]] = []
-    for loaded in run_context(ctx).checks:
-        entry = loaded.entry
-        rows.append(
-            {
-                "id": entry.id,
-                "title": loaded.reason if isinstance(loaded, LoadFailure) else loaded.title,
-                "distribution": entry.distribution,
-                "version": entry.version,
-                "loads": not isinstance(loaded, LoadFailure),
-            }
-        )
+    for command, checks in (("check", run.checks), ("cluster", cluster_checks)):
+        for loaded in checks:
+            entry = loaded.entry
+            rows.append(
+                {
+                    "id": entry.id,
+                    "title": loaded.reason if isinstance(loaded, LoadFailure) else loaded.title,
+                    "distribution": entry.distribution,
+                    "version": entry.version,
+                    "loads": not isinstance(loaded, LoadFailure),
+                    "command": command,
+                }
+            )
     if json_output:
         typer.echo(json.dumps(rows, indent=2))
         return
     width = max((len(r["id"]) for r in rows), default=10)
     for row in rows:
         mark = "" if row["loads"] else "ERROR "
-        typer.echo(f"{row['id']:<{width}}  {mark}{row['title']}  [{row['distribution']} {row['version']}]")
+        only = " (torchdoctor cluster only)" if row["command"] == "cluster" else ""
+        typer.echo(
+            f"{row['id']:<{width}}  {mark}{row['title']}{only}  [{row['distribution']} {row['version']}]"
+        )
