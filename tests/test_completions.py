@@ -133,3 +133,14 @@ def test_zsh_and_fish_requests_get_the_check_ids(shell: str, extra: dict[str, st
     )
     assert result.returncode == 0, result.stderr
     assert "cuda.visible_devices" in result.stdout
+
+
+def test_after_a_comma_in_only_the_next_id_completes() -> None:
+    from torchdoctor.commands.common import complete_ids
+
+    assert sorted(complete_ids("torch.build,gpu")) == [
+        "torch.build,gpu.fragmentation",
+        "torch.build,gpu.memory",
+    ]
+    assert "torch.build,torch.build" not in complete_ids("torch.build,")
+    assert complete_ids("gpu.m") == ["gpu.memory"]
