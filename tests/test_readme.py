@@ -64,7 +64,11 @@ def test_every_generated_block_has_its_example_and_every_example_its_block() -> 
     blocks = EXAMPLES.blocks(README)
     assert sorted(blocks) == sorted(EXAMPLES.BY_NAME)
     for name, body in blocks.items():
-        assert body.startswith(f"$ {EXAMPLES.BY_NAME[name].command}\n"), name
+        example = EXAMPLES.BY_NAME[name]
+        if example.abridge is None:
+            assert body.startswith(f"$ {example.command}\n"), name
+        else:
+            assert f"`{example.command}`" in README, name
 
 
 def test_a_readme_block_of_a_gpu_machine_is_judged_from_a_fixture_and_says_so() -> None:
