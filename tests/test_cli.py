@@ -421,6 +421,9 @@ def test_usage_lines_and_argument_lists_show_arguments_as_declared() -> None:
         usage = help_text.splitlines()[0]
         assert "{" not in usage and "[[" not in usage, usage
         assert not re.search(r"<(str|path|list\[str\])>", help_text), name
+    report = _click_commands()["report"]
+    with typer.Context(report, info_name="report", terminal_width=80) as context:
+        assert "./torchdoctor-report.md" in report.get_help(context)  # not split at its hyphen
     diff, explain, lint = (_click_commands()[n] for n in ("diff", "explain", "lint"))
     for command, expected in ((diff, "A B"), (explain, "[TEXT]"), (lint, "[PATHS]...")):
         with typer.Context(command, info_name="x") as context:

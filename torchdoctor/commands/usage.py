@@ -40,10 +40,35 @@ class PlainCommand(typer.core.TyperCommand):
                 options.append(record)
         if arguments:
             with formatter.section("Arguments"):
-                formatter.write_dl(arguments)
+                _write_rows(formatter, arguments)
         if options:
             with formatter.section("Options"):
-                formatter.write_dl(options)
+                _write_rows(formatter, options)
+
+
+COLUMN_MAX = 30
+SPACING = 2
+
+
+def _write_rows(formatter: Any, rows: list[tuple[str, str]]) -> None:
+    """click's definition list, but its help text broken at spaces only: a default such as
+    ./torchdoctor-report.md or a flag such as --nproc-per-node is never split at its hyphen."""
+    from torchdoctor.render.table import wrap
+
+    indent = formatter.current_indent
+    first = min(max((len(name) for name, _ in rows), default=0), COLUMN_MAX) + SPACING
+    width = max(formatter.width - first - indent - SPACING, 10)
+    for name, text in rows:
+        lines = wrap(" ".join(text.split()), width) if text else []
+        if not lines:
+            formatter.write(f"{'':>{indent}}{name}\n")
+            continue
+        if len(name) <= first - SPACING:
+            formatter.write(f"{'':>{indent}}{name}{' ' * (first - len(name))}{lines[0]}\n")
+        else:
+            formatter.write(f"{'':>{indent}}{name}\n{'':>{indent + first}}{lines[0]}\n")
+        for line in lines[1:]:
+            formatter.write(f"{'':>{indent + first}}{line}\n")
 
 
 def use_plain_commands(app: typer.Typer) -> None:
