@@ -114,6 +114,8 @@ def test_bash_completes_check_ids_and_report_formats() -> None:
     assert ids and sorted(bash_complete("check", "--only", "torch.")) == sorted(ids)
     assert sorted(bash_complete("report", "--skip", "cuda.vis")) == ["cuda.visible_devices"]
     assert bash_complete("report", "--format", "") == ["md", "json", "html", "svg"]
+    # After a comma, the next id of the list (bash keeps the comma inside the word it completes).
+    assert bash_complete("check", "--only", "torch.build,gpu.m") == ["torch.build,gpu.memory"]
 
 
 @pytest.mark.parametrize(
