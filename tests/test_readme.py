@@ -96,3 +96,28 @@ def test_the_drift_comparison_catches_a_changed_word_but_not_a_timing() -> None:
     )
     slower = re.sub(r"(no problems in 2 checks), [\d.]+ s", r"\1, 99.9 s", shown)
     assert EXAMPLES.comparable(example, slower) == EXAMPLES.comparable(example, shown)
+
+
+def test_the_options_synopsis_names_only_options_each_command_takes() -> None:
+    import typer.main
+
+    from torchdoctor.cli import build_app, prepare
+
+    run = prepare("check")
+    assert run.workers is not None
+    run.workers.close()
+    group = typer.main.get_command(build_app(run.declared, run.checks))
+    synopsis = _block_after("torchdoctor check [--only IDS]", "text")
+    shown: dict[str, set[str]] = {}
+    command = ""
+    for line in synopsis.splitlines():
+        words = line.split()
+        if words and words[0] == "torchdoctor":
+            command = words[1] if len(words) > 1 and not words[1].startswith("-") else ""
+        shown.setdefault(command, set()).update(re.findall(r"--[a-z][a-z-]*", line))
+    for name, flags in shown.items():
+        if not name:
+            continue
+        takes = {opt for param in group.commands[name].params for opt in param.opts}  # type: ignore[attr-defined]
+        takes |= {opt for param in group.commands[name].params for opt in param.secondary_opts}  # type: ignore[attr-defined]
+        assert flags <= takes, (name, flags - takes)
