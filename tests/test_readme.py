@@ -121,3 +121,9 @@ def test_the_options_synopsis_names_only_options_each_command_takes() -> None:
         takes = {opt for param in group.commands[name].params for opt in param.opts}  # type: ignore[attr-defined]
         takes |= {opt for param in group.commands[name].params for opt in param.secondary_opts}  # type: ignore[attr-defined]
         assert flags <= takes, (name, flags - takes)
+
+
+def test_the_audit_example_prints_what_the_readme_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    source = _block_after("import torch\nfrom torch import nn\n\nimport torchdoctor\n", "python")
+    exec(compile(source, "README.md", "exec"), {"__name__": "readme_example"})
+    assert capsys.readouterr().out == _block_after("torchdoctor.audit: ", "text")
