@@ -377,3 +377,76 @@ def test_a_node_whose_ranks_never_come_is_named_within_the_deadline(job: Any, tm
     assert len(report["cluster"]["missing_ranks"]) == 1
     assert report["exit_code"] == 1 and doctor.returncode == 1
     assert elapsed < 60
+
+
+# -- what cluster takes, runs and says ---------------------------------------------------------------
+
+
+def _described(*checks: Any) -> list[Any]:
+    from torchdoctor.registry import CheckInfo, Entry
+
+    return [
+        CheckInfo(Entry(c.id, "x:y", "torchdoctor", "0.1.0"), c.title, c.probes, c.options) for c in checks
+    ]
+
+
+def test_cluster_takes_no_option_of_a_check_it_never_runs() -> None:
+    from torchdoctor import options as declared_options
+    from torchdoctor.checks.ddp.dryrun_check import CHECK as DRYRUN
+    from torchdoctor.checks.memory.memory_check import CHECK as MEMORY
+
+    checks = _described(MEMORY, DRYRUN)
+    declared, _ = declared_options.merge(checks)
+    flags = {o.flag for o in cluster.usable_options(declared, checks)}
+    assert "--min-free" in flags
+    assert not flags & {"--nproc", "--backend"}
+
+
+def test_no_option_of_cluster_is_an_abbreviation_torchrun_would_refuse() -> None:
+    # torchrun's parser classifies every argument, the script's included: a prefix of two of its own
+    # options ('--nproc') is "ambiguous" before torchdoctor even starts.
+    run = pytest.importorskip("torch.distributed.run")
+    import typer.main
+
+    from torchdoctor.cli import build_app
+
+    command = typer.main.get_command(build_app()).commands["cluster"]  # type: ignore[attr-defined]
+    flags = [opt for param in command.params for opt in param.opts if opt.startswith("--")]
+    parser = run.get_args_parser()
+    for flag in flags:
+        parser.parse_args(["--nproc-per-node", "1", "-m", "torchdoctor", "cluster", flag])
+
+
+def test_a_check_cluster_leaves_out_is_a_skip_that_says_why() -> None:
+    from torchdoctor.checks.ddp.dryrun_check import CHECK as DRYRUN
+
+    (verdict,) = cluster.not_run(_described(DRYRUN))
+    assert (verdict.id, verdict.status) == ("ddp.dryrun", Status.SKIP)
+    assert "the job's own ranks are the dry run" in verdict.summary
+
+
+def test_versions_never_read_none_when_a_rank_did_not_say() -> None:
+    facts = exchange(TWO_NODES)
+    for rank in facts["ranks"]:
+        rank["summary"]["torch"] = {"version": None, "cuda": None, "nccl": None}
+    finding = verdicts(facts)["cluster.versions"]
+    assert finding.status is Status.SKIP
+    assert "None" not in finding.summary
+
+
+def test_a_missing_rank_outside_torchrun_is_named_in_one_clean_verdict() -> None:
+    # RANK/WORLD_SIZE exported by hand, rank 1 never starts: rank 0 hosts the store and names it.
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        port = held.getsockname()[1]
+    env = cli_env(RANK="0", WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    # --timeout is also each probe's deadline: the torch probe must have time to import torch.
+    result = run_cli("cluster", "--only", "gpu.memory", "--timeout", "15", env=env, timeout=180)
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    exchange_line = next(line for line in lines if line.startswith("FAIL   cluster.exchange"))
+    assert exchange_line.endswith("1 of 2 ranks never reached the exchange within 15 s: rank 1")
+    assert "Traceback" not in result.stdout and not any(set(line.strip()) == {"^"} for line in lines)
+    assert lines[1] == "" and lines[2].startswith("node ")  # the node table right under the header
+    versions = next(line for line in lines if "cluster.versions" in line)
+    assert "None" not in versions and "every node runs torch " in versions

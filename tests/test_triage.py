@@ -232,3 +232,76 @@ def test_the_cli_triages_a_real_issue_body_from_stdin(name: str) -> None:
     assert [link["explanation"] for link in data["links"]] == [
         e["id"] for e in data["explanations"] if e["check"] and has_environment
     ]
+
+
+# -- torchdoctor's own reports in an issue: the environment, never an error quoted ------------------------
+
+NO_DRIVER_HOST = {"hostname": "laptop", "os": "Ubuntu 24.04 LTS", "machine": "x86_64", "python": "3.11.9"}
+
+
+def no_driver_report() -> dict[str, Any]:
+    """The JSON report of a laptop without an NVIDIA driver: its cuda_driver facts hold libcuda's
+    'cannot open shared object file' as a fact."""
+    from support import fixture_facts, machine_report
+
+    facts = fixture_facts("laptop_no_driver.json")
+    assert "cannot open shared object file" in facts["cuda_driver"]["load_error"]
+    options = {"timeout": 30.0, "fail_on": "fail"}
+    return machine_report(facts, ["torch.build", "cuda.visible_devices"], NO_DRIVER_HOST, options)
+
+
+def markdown_of(data: dict[str, Any]) -> str:
+    from torchdoctor.render import markdown
+
+    return markdown.render_text(saved.report_from_json(data))
+
+
+def test_the_markdown_report_the_readme_says_to_paste_is_the_environment(shared: Any) -> None:
+    data = no_driver_report()
+    text = markdown_of(data)
+    assert "cannot open shared object file" in text  # the fact, in the report's facts block
+    found = triaged(shared, text, "torchdoctor-report.md")
+    assert found.environment is not None and found.environment.startswith("a Markdown report of torchdoctor")
+    assert found.explanations == []  # the report's facts are not errors the user hit
+    assert found.report is not None
+    recorded = {v["id"]: (v["status"], v["summary"]) for v in data["verdicts"]}
+    assert {v.id: (v.status.value, v.summary) for v in found.report.verdicts} == recorded
+
+
+def test_a_markdown_report_with_a_traceback_around_it_explains_only_the_traceback(shared: Any) -> None:
+    data = no_driver_report()
+    issue = (
+        "Training fails on my laptop.\n\n" + markdown_of(data) + "\n"
+        "OSError: `libcudnn.so.9: cannot open shared object file: No such file or directory`\n"
+    )
+    found = triaged(shared, issue)
+    (explanation,) = found.explanations
+    assert "libcudnn.so.9" in explanation.line
+    assert "missing: libcudnn.so.9" in explanation.evidence  # no stray backtick from the Markdown
+    assert "libcuda.so" not in " ".join(explanation.evidence)
+
+
+def test_the_json_report_is_the_environment_and_none_of_its_facts_is_quoted(shared: Any) -> None:
+    data = no_driver_report()
+    found = triaged(shared, json.dumps(data, indent=2), "torchdoctor-report.json")
+    assert found.report is not None and found.explanations == []
+    fenced = f"It breaks:\n\n```json\n{json.dumps(data)}\n```\n"
+    assert triaged(shared, fenced).explanations == []
+
+
+def test_the_markdown_reply_names_skipped_checks_in_one_line(shared: Any) -> None:
+    import io
+
+    from torchdoctor.render import triage as renderer
+
+    found = triaged(shared, corpus_text("pytorch_pytorch_150733"))
+    assert found.report is not None
+    skipped = [v.id for v in found.report.verdicts if v.status is Status.SKIP]
+    assert len(skipped) >= 2
+    out = io.StringIO()
+    renderer.render_markdown(found, out)
+    reply = out.getvalue()
+    assert "➖ skip" not in reply
+    (line,) = [line for line in reply.splitlines() if "skipped" in line and "not answerable" in line]
+    assert line.startswith(f"{len(skipped)} checks skipped")
+    assert all(f"`{i}`" in line for i in skipped)

@@ -12,14 +12,17 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from torchdoctor import exitcodes
+from torchdoctor import exitcodes, messages
 from torchdoctor._version import __version__
 from torchdoctor.commands.common import BadInput, RunContext
 from torchdoctor.plugin import Option
+
+if TYPE_CHECKING:
+    from torchdoctor.registry import Loaded
 
 HELP = (
     "An environment doctor for PyTorch: checks your torch build, GPUs and distributed set-up, with the "
@@ -54,8 +57,9 @@ def _root(
     """The options before any command (the app's help text and epilog describe the tool)."""
 
 
-def build_app(declared: Sequence[Option] = ()) -> typer.Typer:
-    """The command line, with the options the installed checks declare added to the commands that run them."""
+def build_app(declared: Sequence[Option] = (), checks: Sequence[Loaded] = ()) -> typer.Typer:
+    """The command line, with the options the installed checks declare added to the commands that run them
+    (``cluster`` takes those of the checks it runs, when ``checks`` says which declare what)."""
     from torchdoctor.commands import check as check_command
     from torchdoctor.commands import cluster as cluster_command
     from torchdoctor.commands import diff as diff_command
@@ -63,6 +67,7 @@ def build_app(declared: Sequence[Option] = ()) -> typer.Typer:
     from torchdoctor.commands import lint as lint_command
     from torchdoctor.commands import report as report_command
     from torchdoctor.commands import triage as triage_command
+    from torchdoctor.commands.usage import use_plain_commands
     from torchdoctor.options import with_declared
 
     app = typer.Typer(
@@ -80,10 +85,19 @@ def build_app(declared: Sequence[Option] = ()) -> typer.Typer:
     app.command("report")(with_declared(report_command.report, declared))
     app.command("diff")(diff_command.diff)
     app.command("explain")(explain_command.explain)
-    app.command("cluster")(with_declared(cluster_command.cluster, declared))
+    app.command("cluster")(with_declared(cluster_command.cluster, _cluster_options(declared, checks)))
     app.command("lint")(lint_command.lint)
     app.command("triage")(triage_command.triage)
+    use_plain_commands(app)
     return app
+
+
+def _cluster_options(declared: Sequence[Option], checks: Sequence[Loaded]) -> list[Option]:
+    if not checks:
+        return list(declared)
+    from torchdoctor.cluster import usable_options
+
+    return usable_options(declared, checks)
 
 
 def _command_of(argv: Sequence[str]) -> str | None:
@@ -108,7 +122,7 @@ def prepare(command: str | None) -> RunContext:
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    sys.stderr.write(f"torchdoctor: error: {' '.join(message.split())}\n")
+    sys.stderr.write(messages.error_line(message))
     sys.exit(code)
 
 
@@ -118,7 +132,7 @@ def main(argv: list[str] | None = None) -> NoReturn:
     run: RunContext | None = None
     try:
         run = prepare(_command_of(args))
-        code: Any = build_app(run.declared)(
+        code: Any = build_app(run.declared, run.checks)(
             args=args, prog_name="torchdoctor", standalone_mode=False, obj=run
         )
     except BadInput as exc:

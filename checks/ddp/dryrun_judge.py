@@ -482,12 +482,21 @@ def _rows(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
                 "device": _device_text(record),
                 "uuid": device.get("uuid"),
                 "phase": o.last_phase,
-                "init_s": record.get("init_s"),
-                "busbw_gbps": bandwidth.get("busbw_gbps"),
+                "init": _seconds(record.get("init_s")),
+                "busbw": _rate(bandwidth.get("busbw_gbps")),
                 "outcome": o.state if o.kind is None or o.state == o.kind else f"{o.state}: {o.kind}",
             }
         )
     return rows
+
+
+def _seconds(value: Any) -> str | None:
+    """A table cell: the figure as the summary writes it, never a raw float (the facts keep the number)."""
+    return None if not isinstance(value, int | float) else f"{value:.3f} s"
+
+
+def _rate(value: Any) -> str | None:
+    return None if not isinstance(value, int | float) else f"{value:.2f} GB/s"
 
 
 def _notes(dry: Mapping[str, Any], outcomes: Sequence[Outcome]) -> list[str]:

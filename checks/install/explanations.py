@@ -172,7 +172,8 @@ def _cudnn_int(value: int) -> tuple[int, int, int]:
     return value // 1000, (value % 1000) // 100, value % 100
 
 
-_LIBRARY_NAME = re.compile(r"(\S+\.(?:so[\d.]*|dll|dylib))\W*$", re.IGNORECASE)
+# A name quoted in Markdown or in a repr ('`libcuda.so`', "'libcudnn.so.9'") is the name without its quotes.
+_LIBRARY_NAME = re.compile(r"([^\s`'\"]+\.(?:so[\d.]*|dll|dylib))\W*$", re.IGNORECASE)
 _LOADER = re.compile(
     r": cannot open shared object file|Could not load library |Error loading \"|Unable to load any of \{"
 )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from torchdoctor import messages
 from torchdoctor.commands.common import (
     DEFAULT_TIMEOUT_S,
     BadInput,
@@ -16,6 +17,7 @@ from torchdoctor.commands.common import (
     IdsOption,
     RedactOption,
     RunContext,
+    SkipOption,
     TimeoutOption,
     fail_on_status,
     run_context,
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
 def check(
     ctx: typer.Context,
     only: IdsOption = None,
-    skip: IdsOption = None,
+    skip: SkipOption = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print one JSON report on stdout and nothing else.")
     ] = False,
@@ -111,8 +113,10 @@ def _judged_from(
         has = ", ".join(report.check_ids) or "facts of no check installed here"
         raise BadInput(f"no check selected here can be judged from {path} (it has: {has})")
     if missing:
-        sys.stderr.write(f"torchdoctor: not installed here, left out: {', '.join(missing)}\n")
-    sys.stderr.write(f"torchdoctor: judging the facts of {path} ({report.describe()}) with today's rules\n")
+        sys.stderr.write(messages.note_line(f"not installed here, left out: {', '.join(missing)}"))
+    sys.stderr.write(
+        messages.note_line(f"judging the facts of {path} ({report.describe()}) with today's rules")
+    )
     judged_options = {o.key: options[o.key] for o in run.declared if o.key in given}
     return saved.rejudge(report, chosen, judged_options, run.require_workers(), fail_on)
 
@@ -157,25 +161,34 @@ def list_checks(
     ctx: typer.Context,
     json_output: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
 ) -> None:
-    """List the installed checks (built-in and plugins) without running them."""
+    """List the installed checks (built-in and plugins) without running them: those of check, then those
+    only torchdoctor cluster runs."""
+    from torchdoctor import doctor, registry
     from torchdoctor.registry import LoadFailure
 
+    run = run_context(ctx)
+    cluster_checks = doctor.installed_checks(run.require_workers(), registry.CLUSTER_CHECKS)
     rows: list[dict[str, Any]] = []
-    for loaded in run_context(ctx).checks:
-        entry = loaded.entry
-        rows.append(
-            {
-                "id": entry.id,
-                "title": loaded.reason if isinstance(loaded, LoadFailure) else loaded.title,
-                "distribution": entry.distribution,
-                "version": entry.version,
-                "loads": not isinstance(loaded, LoadFailure),
-            }
-        )
+    for command, checks in (("check", run.checks), ("cluster", cluster_checks)):
+        for loaded in checks:
+            entry = loaded.entry
+            rows.append(
+                {
+                    "id": entry.id,
+                    "title": loaded.reason if isinstance(loaded, LoadFailure) else loaded.title,
+                    "distribution": entry.distribution,
+                    "version": entry.version,
+                    "loads": not isinstance(loaded, LoadFailure),
+                    "command": command,
+                }
+            )
     if json_output:
         typer.echo(json.dumps(rows, indent=2))
         return
     width = max((len(r["id"]) for r in rows), default=10)
     for row in rows:
         mark = "" if row["loads"] else "ERROR "
-        typer.echo(f"{row['id']:<{width}}  {mark}{row['title']}  [{row['distribution']} {row['version']}]")
+        only = " (torchdoctor cluster only)" if row["command"] == "cluster" else ""
+        typer.echo(
+            f"{row['id']:<{width}}  {mark}{row['title']}{only}  [{row['distribution']} {row['version']}]"
+        )

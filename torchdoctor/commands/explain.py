@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from torchdoctor import messages
 from torchdoctor.commands.common import BadInput
 
 
@@ -33,7 +34,7 @@ def explain(
             text, lambda request: session.hosted("explain", request, catalogue.EXPLAIN_TIMEOUT_S)
         )
     for problem in matched.problems:
-        sys.stderr.write(f"torchdoctor: warning: {problem}; its messages are left out\n")
+        sys.stderr.write(messages.warning_line(f"{problem}; its messages are left out"))
     explanations = matched.explanations
     if json_output:
         typer.echo(json.dumps([e.to_json() for e in explanations], indent=2, ensure_ascii=False))
@@ -52,7 +53,7 @@ def read_text(text: str | None, what: str) -> str:
 
     if text is None or text == "-":
         if sys.stdin.isatty():
-            sys.stderr.write(f"torchdoctor: paste the {what}, then press Ctrl-D\n")
+            sys.stderr.write(messages.note_line(f"paste the {what}, then press Ctrl-D"))
         try:
             text = inputs.read_stdin_text()
         except inputs.InputError as exc:

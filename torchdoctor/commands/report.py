@@ -17,6 +17,7 @@ from torchdoctor.commands.common import (
     BadInput,
     IdsOption,
     RedactOption,
+    SkipOption,
     TimeoutOption,
     run_context,
     run_options,
@@ -70,7 +71,7 @@ def report(
         bool, typer.Option("--preview", help="Print what would be shared on stdout and write nothing.")
     ] = False,
     only: IdsOption = None,
-    skip: IdsOption = None,
+    skip: SkipOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
     declared: dict[str, Any] | None = None,
     given: set[str] | None = None,
@@ -117,6 +118,13 @@ def resolve_format(output_format: str | None, output: Path | None) -> str:
     if output_format is not None:
         if output_format not in FORMATS:
             raise BadInput(f"--format must be one of {', '.join(FORMATS)}, not '{output_format}'")
+        named = _SUFFIXES.get(output.suffix.lower()) if output is not None else None
+        if output is not None and named is not None and named != output_format:
+            raise BadInput(
+                f"-o {_shown(output)} has the suffix of {FORMAT_NAMES[named]} but --format {output_format} "
+                f"writes {FORMAT_NAMES[output_format]}: leave out --format (the suffix picks it) or name a "
+                f".{output_format} file"
+            )
         return output_format
     if output is not None:
         return _SUFFIXES.get(output.suffix.lower(), "md")

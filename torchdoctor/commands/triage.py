@@ -8,11 +8,13 @@ from typing import Annotated
 
 import typer
 
+from torchdoctor import messages
 from torchdoctor.commands.common import (
     BadInput,
     FailOnOption,
     IdsOption,
     RedactOption,
+    SkipOption,
     fail_on_status,
     run_context,
     select_checks,
@@ -46,7 +48,7 @@ def triage(
     ] = "text",
     json_output: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
     only: IdsOption = None,
-    skip: IdsOption = None,
+    skip: SkipOption = None,
     fail_on: FailOnOption = "fail",
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Evidence for every check.")] = False,
     redact: RedactOption = True,
@@ -87,7 +89,7 @@ def _read(source: str | None) -> tuple[str, str]:
 
     if source is None or source == "-":
         if sys.stdin.isatty():
-            sys.stderr.write("torchdoctor: paste the issue, then press Ctrl-D\n")
+            sys.stderr.write(messages.note_line("paste the issue, then press Ctrl-D"))
         name = "stdin"
         try:
             text = inputs.read_stdin_text()
