@@ -127,7 +127,9 @@ def parse_code_cc(source: str) -> dict[str, dict[str, list[int]]] | None:
             for cuda, hosts in sorted(table.items(), key=lambda item: Version(str(item[0]))):
                 # Older releases keep one set per CUDA version, for every host.
                 by_host = hosts if isinstance(hosts, dict) else {"any": hosts}
-                parsed[str(cuda)] = {str(h): sorted(int(cc) for cc in ccs) for h, ccs in sorted(by_host.items())}
+                parsed[str(cuda)] = {
+                    str(h): sorted(int(cc) for cc in ccs) for h, ccs in sorted(by_host.items())
+                }
             return parsed
     return None
 
@@ -151,7 +153,9 @@ def wheels_table(rows: Mapping[str, Any], index: str) -> dict[str, Any]:
     }
 
 
-def _companion_for(torch: str, releases: Mapping[str, Mapping[str, Any]], forward_from: str | None) -> str | None:
+def _companion_for(
+    torch: str, releases: Mapping[str, Mapping[str, Any]], forward_from: str | None
+) -> str | None:
     """The companion release made for this torch: one whose torch requirement holds it, with its lower bound
     on the same release line (a torchvision is built for one torch line); from ``forward_from`` on, the newest
     release whose requirement holds it (built on torch's stable ABI)."""
@@ -278,7 +282,9 @@ def builds_table(builds: Mapping[str, Any], torch_rows: Mapping[str, Mapping[str
     }
 
 
-def _newest_code_cc(line: str, torch_rows: Mapping[str, Mapping[str, Any]]) -> tuple[str, dict[str, Any]] | None:
+def _newest_code_cc(
+    line: str, torch_rows: Mapping[str, Mapping[str, Any]]
+) -> tuple[str, dict[str, Any]] | None:
     same = [r for r in torch_rows if ".".join(r.split(".")[:2]) == line and torch_rows[r].get("code_cc")]
     if not same:
         return None

@@ -21,7 +21,6 @@ malformed wheel name, an unreadable builds file): one line on stderr.
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import sys
 from collections.abc import Sequence
@@ -57,12 +56,18 @@ def _metadata(client: Client, wheels: Sequence[dict[str, Any]], project: str) ->
         member = f"{project}-{version}.dist-info/METADATA"
         text = wheel_member(client, wheel["url"], int(wheel.get("size") or 0), member)
         if text is not None:
-            lines = [line.partition(":")[2].strip() for line in text.splitlines() if line.startswith("Requires-Dist:")]
+            lines = [
+                line.partition(":")[2].strip()
+                for line in text.splitlines()
+                if line.startswith("Requires-Dist:")
+            ]
             return lines, f"{wheel['filename']} ({member})"
     raise IndexUnreachable(f"no metadata of {wheels[0]['filename'] if wheels else project} could be read")
 
 
-def _code_cc(client: Client, wheel: dict[str, Any]) -> tuple[dict[str, dict[str, list[int]]] | None, str | None]:
+def _code_cc(
+    client: Client, wheel: dict[str, Any]
+) -> tuple[dict[str, dict[str, list[int]]] | None, str | None]:
     """PYTORCH_RELEASES_CODE_CC and torch.version.cuda of one torch wheel."""
     size = int(wheel.get("size") or 0)
     source = wheel_member(client, wheel["url"], size, "torch/cuda/__init__.py") or ""
@@ -70,7 +75,9 @@ def _code_cc(client: Client, wheel: dict[str, Any]) -> tuple[dict[str, dict[str,
     return table_rows.parse_code_cc(source), table_rows.parse_version_cuda(version)
 
 
-def collect(client: Client, builds: dict[str, Any], before: dict[str, Any], log: Any) -> dict[str, dict[str, Any]]:
+def collect(
+    client: Client, builds: dict[str, Any], before: dict[str, Any], log: Any
+) -> dict[str, dict[str, Any]]:
     """The three data files, as dicts, from the index and the builds source."""
     torch_files = table_rows.wheels_by_release(client.files("torch"), minimum="1.12.0")
     torch_rows: dict[str, dict[str, Any]] = {}
@@ -110,7 +117,10 @@ def collect(client: Client, builds: dict[str, Any], before: dict[str, Any], log:
         for release, wheels in table_rows.wheels_by_release(client.files(project), minimum=first).items():
             chosen = table_rows.metadata_candidates(wheels, "linux-x86_64") or wheels
             lines, name = _metadata(client, chosen, project)
-            companions[project][release] = {"requires_torch": table_rows.torch_requirement(lines), "from": name}
+            companions[project][release] = {
+                "requires_torch": table_rows.torch_requirement(lines),
+                "from": name,
+            }
     print("triton", file=log)
     triton = {
         release: table_rows.tags_row(wheels)["python"].get("linux-x86_64", [])
@@ -118,7 +128,9 @@ def collect(client: Client, builds: dict[str, Any], before: dict[str, Any], log:
     }
     return {
         "torch_wheels.json": table_rows.wheels_table(torch_rows, client.index),
-        "torch_companions.json": table_rows.companions_table(torch_rows, companions, triton, client.index, before),
+        "torch_companions.json": table_rows.companions_table(
+            torch_rows, companions, triton, client.index, before
+        ),
         "torch_builds.json": table_rows.builds_table(builds, torch_rows),
     }
 
