@@ -290,7 +290,7 @@ def test_the_first_of_two_dumps_is_read() -> None:
         ("GeForce GTX TITAN X", (5, 2)),
         ("NVIDIA GeForce RTX 5090 D", (12, 0)),
         ("GeForce 210", (1, 2)),
-        ("Tesla V100S-PCIE-32GB", None),  # not in NVIDIA's table: not guessed
+        ("Tesla V100S-PCIE-32GB", (7, 0)),  # a GV100 (Volta), as NVIDIA lists the V100 family
         ("AMD Radeon RX 6950 XT (gfx1030)", None),
         ("Device 66a1", None),
     ],

@@ -111,6 +111,8 @@ def _no_kernel_for(sm: int, text: str, after: str) -> Analysis:
             "the text names no driver version: the build is chosen for the newest driver it needs"
         )
     plan = _plan(text, [cc], None)
+    if plan.kind == "cpu":
+        evidence.append("no current torch build has kernels for this GPU")
     return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(plan.text, plan.commands))
 
 

@@ -59,9 +59,9 @@ def test_a_python_the_release_does_not_support_warns_with_the_newest_release_tha
         "torch 2.13.0 has no wheel for Python 3.9: its wheels are for Python 3.10, 3.11, 3.12, 3.13, 3.14"
     )
     assert (
-        "PyTorch release matrix, torch 2.13: Python >=3.10, <=(3.15, 3.15t experimental)" in verdict.details
+        "package index" in " ".join(str(d) for d in verdict.details)
     )
-    assert verdict.fix is not None and verdict.fix.commands == ('pip install "torch==2.8.*"',)
+    assert verdict.fix is not None and verdict.fix.commands == ("pip install torch==2.8.0",)
 
 
 def test_a_python_no_release_supports_gets_an_environment_with_a_supported_one() -> None:
