@@ -1,5 +1,6 @@
 """Reading the package index: a project's file list (the JSON simple API, PEP 691) and a wheel's core metadata
-(the ``<wheel-url>.metadata`` file of PEP 658). Every failure is an ``IndexUnreachable`` with one line of text."""
+(the ``<wheel-url>.metadata`` file of PEP 658). Every failure is an ``IndexUnreachable`` with one line of
+text."""
 
 from __future__ import annotations
 

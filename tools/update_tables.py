@@ -4,10 +4,10 @@
 
 Reads, for torch, torchvision, torchaudio and triton, the JSON simple API (file names: releases, Python and
 platform tags) and the wheels' core metadata (PEP 658 ``<wheel>.metadata``, or ``*.dist-info/METADATA`` read
-from the wheel with byte ranges where the index has no metadata file): torch's ``Requires-Dist`` pins of triton,
-``cuda-toolkit`` and the ``nvidia-*`` wheels with their markers, and each companion's requirement on torch.
-From each torch wheel it also reads ``torch/cuda/__init__.py`` (``PYTORCH_RELEASES_CODE_CC``: the compute
-capabilities of every CUDA build of that release, per host architecture) and ``torch/version.py``.
+from the wheel with byte ranges where the index has no metadata file): torch's ``Requires-Dist`` pins of
+triton, ``cuda-toolkit`` and the ``nvidia-*`` wheels with their markers, and each companion's requirement on
+torch. From each torch wheel it also reads ``torch/cuda/__init__.py`` (``PYTORCH_RELEASES_CODE_CC``: the
+compute capabilities of every CUDA build of that release, per host architecture) and ``torch/version.py``.
 What the index cannot tell, the CUDA builds each release published per operating system, comes from
 ``--builds`` (``tools/sources/builds.json``: PyTorch's build matrix per release branch, each entry with the
 pull request or file it was read from).
@@ -101,7 +101,10 @@ def collect(
             row["pypi_cuda"] = cuda
             if code_cc:
                 row["code_cc"] = code_cc
-                code_from = f"; torch/cuda/__init__.py (PYTORCH_RELEASES_CODE_CC) and torch/version.py of {code_wheel[0]['filename']}"
+                code_from = (
+                    "; torch/cuda/__init__.py (PYTORCH_RELEASES_CODE_CC) and torch/version.py of "
+                    f"{code_wheel[0]['filename']}"
+                )
             else:
                 code_from = f"; torch/version.py of {code_wheel[0]['filename']}"
         row["source"] = (

@@ -136,8 +136,8 @@ def _evidence(
         lines.append(f"MPS: built, {'available' if mps.get('available') else 'not available'}")
     if builds.newer_than_tables(torch.get("version")):
         lines.append(
-            f"this torchdoctor does not know torch {release_line(torch.get('version'))} yet (its tables end at "
-            f"torch {builds.newest_line()}): its builds' arch lists, Python wheels and companions are not "
+            f"this torchdoctor does not know torch {release_line(torch.get('version'))} yet (its tables end "
+            f"at torch {builds.newest_line()}): its builds' arch lists, Python wheels and companions are not "
             "judged from the tables; what is judged here holds for any torch"
         )
     return lines
@@ -379,8 +379,8 @@ def _mps(torch: Mapping[str, Any]) -> list[Finding]:
         )
     elif macos is not None and floor is None and builds.newer_than_tables(torch.get("version")):
         reasons.append(
-            f"this torchdoctor does not know torch {release_line(torch.get('version'))} yet, so not which macOS "
-            "its MPS needs"
+            f"this torchdoctor does not know torch {release_line(torch.get('version'))} yet, so not which "
+            "macOS its MPS needs"
         )
     if mps.get("rosetta"):
         reasons.append("Python runs under Rosetta (x86_64 on Apple silicon): install an arm64 Python")
@@ -392,8 +392,8 @@ def _mps(torch: Mapping[str, Any]) -> list[Finding]:
             "torch is built with MPS but MPS is not available: " + reasons[0],
             tuple(reasons[1:]),
             Fix(
-                f"Run on Apple silicon with macOS {floor['version'] if floor else '14'} or newer, a native arm64 "
-                "Python, outside sandboxes and VMs."
+                f"Run on Apple silicon with macOS {floor['version'] if floor else '14'} or newer, a native "
+                "arm64 Python, outside sandboxes and VMs."
             ),
         )
     ]

@@ -61,15 +61,7 @@ def arch_findings(
     coverage = cuda_compat.arch_coverage(arch_list, (int(cc[0]), int(cc[1])))
     label = _gpu_label(gpu, cc)
     if not coverage.supported:
-        return [
-            Finding(
-                Status.FAIL,
-                f"{label}: this torch has no kernels for it: 'no kernel image is available for execution "
-                "on the device'",
-                (coverage.message,),
-                install_fix(torch, nv, driver, gpus, "Install a build whose arch list covers this GPU."),
-            )
-        ]
+        return [_no_kernels(label, (coverage.message,), torch, nv, driver, gpus)]
     if coverage.via == "ptx":
         return [
             Finding(
@@ -101,19 +93,29 @@ def _table_findings(
     if builds.has_kernels(build, cc) is not False:
         return []
     listed = " ".join([*(f"sm_{c}" for c in build.ccs), *(f"compute_{c}" for c in build.ptx)])
-    return [
-        Finding(
-            Status.FAIL,
-            f"{_gpu_label(gpu, cc)}: this torch has no kernels for it: 'no kernel image is available for "
-            "execution on the device'",
-            (
-                f"the CUDA {build.cuda} build of torch {line} has kernels for {listed} and no PTX for this GPU",
-                f"source: {build.source}",
-                *plan_evidence(torch, nv, driver, gpus),
-            ),
-            install_fix(torch, nv, driver, gpus, "Install a build whose arch list covers this GPU."),
-        )
-    ]
+    evidence = (
+        f"the CUDA {build.cuda} build of torch {line} has kernels for {listed} and no PTX for this GPU",
+        f"source: {build.source}",
+        *plan_evidence(torch, nv, driver, gpus),
+    )
+    return [_no_kernels(_gpu_label(gpu, cc), evidence, torch, nv, driver, gpus)]
+
+
+def _no_kernels(
+    label: str,
+    evidence: tuple[str, ...],
+    torch: Mapping[str, Any],
+    nv: Mapping[str, Any],
+    driver: Mapping[str, Any],
+    gpus: Sequence[Mapping[str, Any]],
+) -> Finding:
+    return Finding(
+        Status.FAIL,
+        f"{label}: this torch has no kernels for it: 'no kernel image is available for execution on the "
+        "device'",
+        evidence,
+        install_fix(torch, nv, driver, gpus, "Install a build whose arch list covers this GPU."),
+    )
 
 
 def _toolkit_findings(
@@ -150,7 +152,8 @@ def _toolkit_findings(
 
 
 def python_support(torch: Mapping[str, Any]) -> list[Finding]:
-    """Whether the index has a wheel of this torch release for the Python it runs on (the wheels' own tags)."""
+    """Whether the index has a wheel of this torch release for the Python it runs on (the wheels'
+    own tags)."""
     system = (torch.get("os") or {}).get("system")
     platform = releases.platform_of(system, torch.get("machine"))
     support = releases.python_support(torch.get("version"), torch.get("python"), platform)
@@ -160,14 +163,15 @@ def python_support(torch: Mapping[str, Any]) -> list[Finding]:
     newest = releases.newest_for_python(support.python, support.platform)
     if newest is not None:
         fix = Fix(
-            f"Run torch {support.release} on a Python it has wheels for ({', '.join(support.listed)}), or install "
-            f"torch {newest}, the newest release with a wheel for Python {support.python}{where}.",
+            f"Run torch {support.release} on a Python it has wheels for ({', '.join(support.listed)}), or "
+            f"install torch {newest}, the newest release with a wheel for Python {support.python}{where}.",
             (f"pip install torch=={newest}",),
         )
     else:
         fix = Fix(
-            f"No torch release on the index has a wheel for Python {support.python}{where}: create an environment "
-            f"with a Python torch {support.release} has wheels for ({', '.join(support.listed)}).",
+            f"No torch release on the index has a wheel for Python {support.python}{where}: create an "
+            f"environment with a Python torch {support.release} has wheels for "
+            f"({', '.join(support.listed)}).",
             (f"conda create -n torch python={support.listed[-1] if support.listed else '3.12'}",),
         )
     return [

@@ -1,9 +1,9 @@
 """Which CUDA builds of a torch release exist on an OS, and which of them run here: the one answer
 ``torch.build``, ``explain``, ``triage`` and the install plans share.
 
-Reads ``data/torch_builds.json`` (per release line and OS, each CUDA build with the compute capabilities it has
-kernels for, every cell with its source) and ``data/torch_wheels.json`` (the releases the index has). A build
-whose arch list no source gives is "unknown", never "fits". Pure: no I/O after import.
+Reads ``data/torch_builds.json`` (per release line and OS, each CUDA build with the compute capabilities it
+has kernels for, every cell with its source) and ``data/torch_wheels.json`` (the releases the index has). A
+build whose arch list no source gives is "unknown", never "fits". Pure: no I/O after import.
 """
 
 from __future__ import annotations
@@ -21,13 +21,15 @@ SOURCE: str = TABLE["source"]
 _LINES: dict[str, dict[str, Any]] = TABLE["lines"]
 _RELEASES: dict[str, dict[str, Any]] = WHEELS["releases"]
 
-RUNS, MINOR_COMPAT, DRIVER_TOO_OLD, NO_KERNELS, UNKNOWN = (
+RUNS, MINOR_COMPAT, ARCH_UNKNOWN, DRIVER_TOO_OLD, NO_KERNELS, UNKNOWN = (
     "runs",
     "minor_compat",
+    "arch_unknown",
     "driver_too_old",
     "no_kernels",
     "unknown",
 )
+_ORDER = {RUNS: 0, MINOR_COMPAT: 1, ARCH_UNKNOWN: 2, DRIVER_TOO_OLD: 3, UNKNOWN: 4, NO_KERNELS: 5}
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,8 @@ class Build:
 class Verdict:
     build: Build
     status: str
-    """RUNS, MINOR_COMPAT (runs through minor-version compatibility), DRIVER_TOO_OLD, NO_KERNELS or UNKNOWN."""
+    """RUNS, MINOR_COMPAT (runs through minor-version compatibility), ARCH_UNKNOWN (this driver runs it;
+    whether it has kernels for these GPUs is not known), DRIVER_TOO_OLD, NO_KERNELS or UNKNOWN."""
     reason: str
     required_driver: str | None
 
@@ -141,6 +144,8 @@ def judge(
     compat = cuda_compat.driver_compat(build.cuda, driver_cuda, driver_version, driver_os)
     if any(k is None for k in kernels):
         reason = f"the arch list of the CUDA {build.cuda} build is not known ({build.source})"
+        if compat.status in ("ok", "minor_compat"):
+            return Verdict(build, ARCH_UNKNOWN, f"{compat.message}; {reason}", required)
         return Verdict(build, UNKNOWN, reason, required)
     if compat.status == "ok":
         return Verdict(build, RUNS, compat.message, required)
@@ -160,17 +165,16 @@ def runnable(
     driver_os: str,
 ) -> list[Verdict] | None:
     """Every CUDA build of the line on this OS, judged for this machine: the builds that run first (full
-    support before minor-version compatibility, newer CUDA first), then the rest. None where the tables do not
-    know the line or the OS."""
+    support before minor-version compatibility, newer CUDA first), then those this driver runs whose arch list
+    is not known, then the rest. None where the tables do not know the line or the OS."""
     found = of(line, os_key)
     if found is None:
         return None
-    order = {RUNS: 0, MINOR_COMPAT: 1, DRIVER_TOO_OLD: 2, UNKNOWN: 3, NO_KERNELS: 4}
     verdicts = [judge(b, ccs, driver_cuda, driver_version, driver_os) for b in found]
     return sorted(
         verdicts,
         key=lambda v: (
-            order[v.status],
+            _ORDER[v.status],
             -Version(v.build.cuda).release[0] * 100 - Version(v.build.cuda).release[1],
         ),
     )

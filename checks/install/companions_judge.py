@@ -511,7 +511,8 @@ def summary(torch: Mapping[str, Any], comps: Mapping[str, Any]) -> str:
     if not companions:
         return "no companion package installed"
     torch_version = str(torch.get("version") or "")
-    fitting, unjudged = [], []
+    fitting: list[str] = []
+    unjudged: list[str] = []
     for companion in companions:
         text = f"{companion['name']} {companion['version']}"
         (fitting if _judged_fit(torch, torch_version, comps, companion) else unjudged).append(text)

@@ -2,9 +2,9 @@
 GPUs, that this driver runs.
 
 Every answer comes from ``builds.runnable`` (the one judgement of "which builds run here", shared with
-``explain`` and ``triage``): the installed release's own builds first, then the newest release the tables know.
-A release newer than the tables is said to be unknown, never fitted; a build whose arch list is not known is
-never offered as one that runs. Pure functions of the facts: no I/O.
+``explain`` and ``triage``): the installed release's own builds first, then the newest release the tables
+know. A release newer than the tables is said to be unknown, never fitted; a build whose arch list is not
+known is never offered as one that runs. Pure functions of the facts: no I/O.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from torchdoctor.checks.install import builds, cuda_compat
+from torchdoctor.checks.install import builds, cuda_compat, releases
 from torchdoctor.checks.install.versions import release_line
 
 _OS_WORDS = {"linux-x86_64": "Linux x86_64", "linux-aarch64": "Linux aarch64", "windows-x86_64": "Windows"}
@@ -86,6 +86,7 @@ def plan(
         nv.get("driver_version"),
         driver_os(torch),
         reason,
+        python=torch.get("python"),
     )
 
 
@@ -97,40 +98,64 @@ def plan_for(
     driver_version: str | None,
     os_driver: str,
     reason: str = "",
+    *,
+    python: str | None = None,
 ) -> Plan:
-    """The plan for a machine described by its torch release (None: not known), wheel platform, GPUs and
-    driver; ``reason`` leads the text."""
+    """The plan for a machine described by its torch release (None: no torch installed), wheel platform,
+    GPUs, driver and Python; ``reason`` leads the text.
+
+    An installed release keeps its release where one of its own CUDA builds serves (changing the build is a
+    smaller step than changing the release); without torch, the newest release with a build that runs here
+    (and a wheel for this Python) is offered."""
     lead = reason.strip()
     if os_key is None:
         return Plan(_join(lead, "PyTorch publishes CUDA builds for Linux and Windows x86_64 only."))
     newest = builds.newest_line()
-    newest_release = builds.newest_release(newest) or newest
     line = release_line(release)
-    judged = _Judged(os_key, gpu_ccs, driver_cuda_version, driver_version, os_driver)
+    judged = _Judged(os_key, gpu_ccs, driver_cuda_version, driver_version, os_driver, python)
     if release is None or line is None:
-        return judged.offer(newest_release, lead, upgrade=False)
+        return judged.newest_fit(lead, other_release=False)
     if builds.newer_than_tables(release):
         unknown = (
             f"This torchdoctor does not know torch {line} yet (its tables end at torch {newest}): which CUDA "
             f"builds of torch {line} exist, and which GPUs they have kernels for, is not known here; a newer "
             "torchdoctor can tell."
         )
-        offer = judged.offer(newest_release, "", upgrade=False, only_runs=True)
-        what = f" What can be said: {offer.text[0].lower()}{offer.text[1:]}" if offer.runs_here else ""
+        offer = judged.newest_fit("", other_release=False)
+        if offer.kind != "runs":
+            return Plan(_join(lead, unknown), (), False, offer.evidence)
+        what = f" What can be said: {offer.text[0].lower()}{offer.text[1:]}"
         return Plan(_join(lead, unknown + what), offer.commands, offer.runs_here, offer.evidence)
     if line not in builds.known_lines():
-        why = f"torch {release} is older than the releases these tables know (torch {builds.known_lines()[0]} on)."
-        current = judged.offer(newest_release, _join(lead, why), upgrade=True)
+        oldest = builds.known_lines()[0]
+        why = f"torch {release} is older than the releases these tables know (torch {oldest} on)."
+        current = judged.newest_fit(_join(lead, why), other_release=True)
         if current.kind == "cpu":  # the CPU build of the user's own release installs as well
             return Plan(
                 current.text, (cuda_compat.install_command(release, None),), False, current.evidence, "cpu"
             )
         return current
-    own = judged.offer(release, lead, upgrade=False)
-    if own.kind in ("runs", "driver") or line == newest:
+    own = judged.offer(release, lead, other_release=False)
+    if own.kind in ("runs", "driver"):
         return own
-    why = f"No CUDA build of torch {line} for {_OS_WORDS[os_key]} is known to run here with kernels for these GPUs."
-    newer = judged.offer(newest_release, _join(lead, why), upgrade=True)
+    if own.kind == "arch_unknown":
+        newer = judged.newest_fit("", other_release=True, skip_line=line)
+        if newer.kind != "runs":
+            return own
+        return Plan(
+            f"{own.text} If it has none for them: {newer.text[0].lower()}{newer.text[1:]}",
+            own.commands,
+            False,
+            (*own.evidence, *newer.evidence),
+            own.kind,
+        )
+    if line == newest:
+        return own
+    why = (
+        f"No CUDA build of torch {line} for {_OS_WORDS[os_key]} is known to run here with kernels for "
+        "these GPUs."
+    )
+    newer = judged.newest_fit(_join(lead, why), other_release=True, skip_line=line)
     if newer.kind in ("runs", "driver"):
         return Plan(newer.text, newer.commands, newer.runs_here, (*own.evidence, *newer.evidence), newer.kind)
     return own
@@ -140,6 +165,12 @@ def _join(*parts: str) -> str:
     return " ".join(part.strip() for part in parts if part.strip())
 
 
+_OTHER_RELEASE = (
+    " (another torch release than the one installed: install the torchvision and torchaudio "
+    "that pair with it)"
+)
+
+
 @dataclass(frozen=True)
 class _Judged:
     os_key: str
@@ -147,14 +178,44 @@ class _Judged:
     driver_cuda_version: int | None
     driver_version: str | None
     os_driver: str
+    python: str | None = None
 
     def verdicts(self, line: str) -> list[builds.Verdict] | None:
         return builds.runnable(
             line, self.os_key, self.gpu_ccs, self.driver_cuda_version, self.driver_version, self.os_driver
         )
 
-    def offer(self, release: str, lead: str, *, upgrade: bool, only_runs: bool = False) -> Plan:
-        """What to install of ``release``: a build that runs here, else (unless ``only_runs``) what would."""
+    def has_wheel(self, release: str) -> bool:
+        """Whether the index has a wheel of this release for this Python here (True when not known)."""
+        support = releases.python_support(release, self.python, self.os_key)
+        return support is None or support.supported is not False
+
+    def newest_fit(self, lead: str, *, other_release: bool, skip_line: str | None = None) -> Plan:
+        """The newest release with a wheel for this Python and a CUDA build that runs here with kernels
+        for these GPUs; where none does, what the newest release for this Python needs (a driver update, or
+        the CPU build)."""
+        passed: list[str] = []
+        for line in reversed(builds.known_lines()):
+            release = builds.newest_release(line)
+            if release is None or line == skip_line or not self.has_wheel(release):
+                continue
+            found = self.offer(release, lead, other_release=other_release, only_runs=True)
+            if found.kind == "runs":
+                why = (
+                    f"torch {', '.join(passed)}: no CUDA build for {_OS_WORDS[self.os_key]} known to run "
+                    "here with kernels for these GPUs"
+                )
+                return Plan(found.text, found.commands, True, (why,) * bool(passed) + found.evidence, "runs")
+            passed.append(release)
+        fitting = [r for r in map(builds.newest_release, builds.known_lines()) if r and self.has_wheel(r)]
+        newest = (
+            fitting[-1] if fitting else builds.newest_release(builds.newest_line()) or builds.newest_line()
+        )
+        return self.offer(newest, lead, other_release=other_release)
+
+    def offer(self, release: str, lead: str, *, other_release: bool, only_runs: bool = False) -> Plan:
+        """What to install of ``release``: a build that runs here, else (unless ``only_runs``) a build this
+        driver runs whose arch list is not known, or what would run after a driver update."""
         line = release_line(release) or release
         where = _OS_WORDS[self.os_key]
         verdicts = self.verdicts(line)
@@ -167,19 +228,27 @@ class _Judged:
             f"source: {v.build.source}"
             for v in verdicts
         )
-        upgrading = " (this upgrades torch: upgrade torchvision and torchaudio with it)" if upgrade else ""
+        other = _OTHER_RELEASE if other_release else ""
         best = verdicts[0] if verdicts else None
         if best is not None and best.status in (builds.RUNS, builds.MINOR_COMPAT):
             via = " through minor-version compatibility" if best.status == builds.MINOR_COMPAT else ""
             text = (
                 f"Install torch {release} built for CUDA {best.build.cuda}, which this driver runs{via} and "
-                f"which has kernels for these GPUs{upgrading}."
+                f"which has kernels for these GPUs{other}."
             )
             command = cuda_compat.install_command(release, best.build.cuda)
             return Plan(_join(lead, text), (command,), True, evidence, "runs")
         if only_runs:
             return Plan(_join(lead, "No build runs here."), (), False, evidence)
-        return self._no_build_runs(release, lead, verdicts, evidence, upgrading)
+        if best is not None and best.status == builds.ARCH_UNKNOWN:
+            text = (
+                f"Install torch {release} built for CUDA {best.build.cuda}, which this driver runs{other}; "
+                f"whether it has kernels for these GPUs is not known here: no source in these tables gives "
+                "its arch list."
+            )
+            command = cuda_compat.install_command(release, best.build.cuda)
+            return Plan(_join(lead, text), (command,), False, evidence, "arch_unknown")
+        return self._no_build_runs(release, lead, verdicts, evidence, other)
 
     def _no_build_runs(
         self,
@@ -187,7 +256,7 @@ class _Judged:
         lead: str,
         verdicts: Sequence[builds.Verdict],
         evidence: tuple[str, ...],
-        upgrading: str,
+        other: str,
     ) -> Plan:
         line = release_line(release) or release
         where = _OS_WORDS[self.os_key]
@@ -200,21 +269,22 @@ class _Judged:
                 return self._cpu_only(release, lead, evidence, ended)
             text = (
                 f"Update the NVIDIA driver to {needed} or later, then install torch {release} built for CUDA "
-                f"{chosen.build.cuda}, which has kernels for these GPUs{upgrading}."
+                f"{chosen.build.cuda}, which has kernels for these GPUs{other}."
             )
             command = cuda_compat.install_command(release, chosen.build.cuda)
             return Plan(_join(lead, text), (command,), False, evidence, "driver")
         if any(v.status == builds.UNKNOWN for v in verdicts):
             text = (
-                f"Whether a CUDA build of torch {line} for {where} has kernels for these GPUs is not known: no "
-                "source in these tables gives its arch list."
+                f"Whether a CUDA build of torch {line} for {where} has kernels for these GPUs is not known: "
+                "no source in these tables gives its arch list."
             )
             return Plan(_join(lead, text), (), False, evidence, "unknown")
         ended = next((e for cc in self.gpu_ccs if (e := _ended_for(cc)) is not None), None)
         return self._cpu_only(release, lead, evidence, ended)
 
     def _driver_ended(self, needed: str) -> str | None:
-        """Why no driver update can help: a GPU whose last supported driver branch is older than ``needed``."""
+        """Why no driver update can help: a GPU whose last supported driver branch is older than
+        ``needed``."""
         want = cuda_compat.parse_version(needed)
         for cc in self.gpu_ccs:
             last = cuda_compat.last_driver_for(cc)
@@ -241,8 +311,8 @@ def _ended_for(cc: tuple[int, int]) -> str | None:
     if last is None:
         return None
     return (
-        f"NVIDIA's last driver for CC {cc[0]}.x GPUs is the R{last['branch']} branch (CUDA {last['cuda']}), so no "
-        "driver update brings a newer CUDA to this GPU"
+        f"NVIDIA's last driver for CC {cc[0]}.x GPUs is the R{last['branch']} branch "
+        f"(CUDA {last['cuda']}), so no driver update brings a newer CUDA to this GPU"
     )
 
 

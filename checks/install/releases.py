@@ -80,7 +80,8 @@ def python_support(
 
 
 def newest_for_python(python: str, platform: str | None) -> str | None:
-    """The newest torch release with a wheel for this Python on this platform (any platform when not known)."""
+    """The newest torch release with a wheel for this Python on this platform (any platform when not
+    known)."""
     line = python_line(python)
     fitting = []
     for release, row in _ROWS.items():

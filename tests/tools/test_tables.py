@@ -80,21 +80,21 @@ def test_code_cc_is_read_without_running_the_file() -> None:
     assert table_rows.parse_code_cc(source) == {"12.6": {"x86_64": [80, 90]}, "13.0": {"any": [75]}}
 
 
-def test_the_script_answers_an_unreachable_index_in_one_line(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "tools" / "update_tables.py"),
-            "--index",
-            "http://127.0.0.1:9/simple",
-            "--out",
-            str(tmp_path),
-            "-q",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+def _run_script(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """The script as a developer runs it, against an index on a closed local port."""
+    command = [
+        sys.executable,
+        str(ROOT / "tools" / "update_tables.py"),
+        "--index",
+        "http://127.0.0.1:9/simple",
+    ]
+    return subprocess.run(
+        [*command, "--out", str(out), "-q", *extra], capture_output=True, text=True, timeout=120
     )
+
+
+def test_the_script_answers_an_unreachable_index_in_one_line(tmp_path: Path) -> None:
+    result = _run_script(tmp_path)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("update_tables: ")
     assert list(tmp_path.iterdir()) == []
@@ -106,21 +106,6 @@ def test_the_script_refuses_a_malformed_wheel_name_in_one_line(tmp_path: Path) -
     cache.mkdir()
     page = {"files": [{"filename": "torch-2.x-bad.whl", "url": "x"}]}
     (cache / "127.0.0.1:9_simple_torch_").write_text(json.dumps(page))
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "tools" / "update_tables.py"),
-            "--index",
-            "http://127.0.0.1:9/simple",
-            "--cache",
-            str(cache),
-            "--out",
-            str(tmp_path),
-            "-q",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = _run_script(tmp_path, "--cache", str(cache))
     assert result.returncode == 2 and result.stderr.count("\n") == 1
     assert "malformed wheel name" in result.stderr

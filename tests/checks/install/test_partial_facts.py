@@ -58,9 +58,7 @@ def test_a_python_the_release_does_not_support_warns_with_the_newest_release_tha
     assert verdict.summary == (
         "torch 2.13.0 has no wheel for Python 3.9: its wheels are for Python 3.10, 3.11, 3.12, 3.13, 3.14"
     )
-    assert (
-        "package index" in " ".join(str(d) for d in verdict.details)
-    )
+    assert "package index" in " ".join(str(d) for d in verdict.details)
     assert verdict.fix is not None and verdict.fix.commands == ("pip install torch==2.8.0",)
 
 

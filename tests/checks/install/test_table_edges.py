@@ -16,7 +16,6 @@ from torchdoctor.checks.install import (
     pairing,
     releases,
 )
-from torchdoctor.model import Status
 
 
 def _torch(version: str, system: str = "Linux", machine: str = "x86_64", python: str = "3.12.3") -> dict:
@@ -170,11 +169,66 @@ def test_the_2_13_cu126_wheel_fails_b200_and_rtx_5090() -> None:
     assert builds.has_kernels(build, (10, 0)) is False and builds.has_kernels(build, (12, 0)) is False
 
 
-def test_a_status_of_the_shared_judgement_is_unknown_where_no_arch_list_is_known() -> None:
+def test_a_build_without_a_sourced_arch_list_is_never_said_to_have_kernels() -> None:
     [verdict, *_] = builds.runnable("2.6", "linux-x86_64", [(8, 0)], 12060, "560.35.03", "linux") or []
+    assert verdict.status == builds.ARCH_UNKNOWN and "not known" in verdict.reason
+    # A driver that cannot run it: unknown, never "needs a driver update for a build with kernels".
+    [verdict, *_] = builds.runnable("2.6", "linux-x86_64", [(8, 0)], 10010, "418.87.01", "linux") or []
     assert verdict.status == builds.UNKNOWN
 
 
-def test_build_check_judges_with_the_shared_plan() -> None:
-    assert build_check.driver_os is install_plan.driver_os
-    assert Status.FAIL.value == "fail"
+def test_a_cpu_wheel_of_an_older_release_is_offered_its_own_cuda_build() -> None:
+    # RTX 3090 (CC 8.6), driver 570: torch 2.2's own CUDA 12.1 build has sm_86 (pytorch/builder release/2.2).
+    plan = install_plan.plan_for(
+        "2.2.0", "linux-x86_64", [(8, 6)], 12080, "570.124.06", "linux", python="3.11.4"
+    )
+    assert plan.commands == (cuda_compat.install_command("2.2.0", "12.1"),) and plan.runs_here
+    assert any("pytorch/builder release/2.2 (commit af60d114" in line for line in plan.evidence)
+
+
+def test_a_release_whose_arch_lists_have_no_source_keeps_its_release_and_says_so() -> None:
+    plan = install_plan.plan_for(
+        "2.6.0", "linux-x86_64", [(8, 6)], 12080, "570.124.06", "linux", python="3.12.3"
+    )
+    assert plan.kind == "arch_unknown" and not plan.runs_here
+    assert plan.commands == (cuda_compat.install_command("2.6.0", "12.6"),)
+    assert "is not known here" in plan.text and "If it has none for them: install torch" in plan.text
+
+
+def test_an_older_release_without_a_build_for_the_gpu_moves_to_a_release_that_has_one() -> None:
+    # RTX 5090 (CC 12.0) on torch 2.2.0+cpu: no 2.2 build has sm_120; driver 570 runs 2.13's CUDA 12.9 build.
+    plan = install_plan.plan_for(
+        "2.2.0", "linux-x86_64", [(12, 0)], 12080, "570.124.06", "linux", python="3.12.3"
+    )
+    assert plan.commands == (cuda_compat.install_command("2.13.0", "12.9"),) and plan.runs_here
+    assert "another torch release" in plan.text
+
+
+@pytest.mark.parametrize(
+    ("os_key", "cc", "driver_cuda", "driver", "python", "release", "cuda"),
+    [
+        ("linux-x86_64", (8, 6), 12080, "570.124.06", "3.12.3", "2.15.0", "12.6"),
+        ("linux-x86_64", (8, 6), 12080, "570.124.06", "3.10.12", "2.14.1", "12.6"),  # no cp310 wheel of 2.15
+        ("linux-x86_64", (12, 0), 12080, "570.124.06", "3.12.3", "2.13.0", "12.9"),
+        ("windows-x86_64", (12, 0), 12090, "576.02", "3.12.3", "2.11.0", "12.8"),
+        ("linux-x86_64", (3, 7), 11040, "470.82.01", "3.10.12", "2.5.1", "11.8"),  # Tesla K80 on R470
+    ],
+)
+def test_a_missing_torch_is_offered_the_newest_release_that_runs_here(
+    os_key: str, cc: tuple[int, int], driver_cuda: int, driver: str, python: str, release: str, cuda: str
+) -> None:
+    os_driver = "windows" if os_key.startswith("windows") else "linux"
+    plan = install_plan.plan_for(None, os_key, [cc], driver_cuda, driver, os_driver, python=python)
+    assert plan.commands == (cuda_compat.install_command(release, cuda),) and plan.runs_here
+
+
+def test_arch_lists_of_releases_before_the_wheels_carried_them_are_sourced() -> None:
+    linux = builds.build_of("2.0", "linux-x86_64", "11.8")
+    windows = builds.build_of("2.1", "windows-x86_64", "11.8")
+    assert linux is not None and linux.ccs is not None and 37 in linux.ccs and linux.ptx == ()
+    assert windows is not None and windows.ptx == (37,) and 61 in (windows.ccs or ())
+    for os_key, ptx in (("linux-x86_64", (120,)), ("windows-x86_64", ())):  # "+PTX on linux builds only"
+        build = builds.build_of("2.9", os_key, "13.0")
+        assert build is not None and build.ptx == ptx and "PR #164471" in build.source
+    unsourced = [b for line in ("2.6", "2.7") for b in builds.of(line, "linux-x86_64") or []]
+    assert unsourced and all(b.ccs is None for b in unsourced)
