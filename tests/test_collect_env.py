@@ -351,3 +351,18 @@ def test_a_dump_without_torch_says_it_does_not_import_and_not_why() -> None:
     assert verdicts["torch.build"].status.value == "fail"
     assert verdicts["torch.build"].summary == "torch does not import here (the facts do not say why)"
     assert verdicts["torch.stack"].status.value == "skip"
+
+
+def test_a_dump_without_its_package_list_leaves_torch_stack_a_skip() -> None:
+    # Nothing of the stack was read: no loaded libraries (a dump never lists them) and no package list.
+    text = CORE[: CORE.index("Versions of relevant libraries")]
+    dump = collect_env.find(text)
+    assert dump is not None and not dump.libraries
+    stack = BENCH.judge(dump.to_report("x"))["torch.stack"]
+    assert stack.status.value == "skip"
+    assert stack.summary == (
+        "torch 1.3.0: nothing of its stack is known from these facts (loaded libraries not read, a "
+        "collect_env dump does not list them; no package list)"
+    )
+    listed = BENCH.judge(collect_env.find(CORE).to_report("x"))["torch.stack"]  # type: ignore[union-attr]
+    assert listed.status.value != "skip"

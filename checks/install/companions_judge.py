@@ -107,6 +107,24 @@ def _operator_error(attempt: Mapping[str, Any] | None) -> tuple[str, str] | None
     return None
 
 
+_MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([A-Za-z_][A-Za-z0-9_.]{0,200})'")
+# Import name -> the package that provides it, where they differ: torchvision's Requires-Dist names "pillow",
+# whose wheels install the top-level package PIL.
+_PACKAGE_OF_MODULE = {"PIL": "pillow"}
+
+
+def _missing_dependency(companion: str, module: str, error: str) -> tuple[str, str] | None:
+    """(module, package) of a module the companion imports that is not installed; None where the error is
+    not that, or names the companion's own module or torch (its own install is broken then)."""
+    match = _MISSING_MODULE.match(error)
+    if match is None:
+        return None
+    top = match[1].split(".")[0]
+    if top in (module.split(".")[0], companion.replace("-", "_"), "torch"):
+        return None
+    return top, _PACKAGE_OF_MODULE.get(top, top)
+
+
 def _quoted_message(error: str) -> str:
     message = error.partition(": ")[2] or error
     return f'"{message[:120]}"'
@@ -291,6 +309,21 @@ def _companion_finding(
                 f"Reinstall {name} {release} from the index torch came from, built for the same "
                 f"{'CPU-only torch' if theirs[0] == 'cpu' else _flavor_text(theirs)}.",
                 (install_command(name, release, torch_version, reinstall=True),),
+            ),
+        )
+    missing = (
+        _missing_dependency(name, str((attempt or {}).get("module") or name), failure[1]) if failure else None
+    )
+    if missing is not None:
+        module, package = missing
+        return Finding(
+            Status.FAIL,
+            f"{name} {version} does not import: the module {module} it needs is not installed (package "
+            f"{package})",
+            tuple(evidence),
+            Fix(
+                f"Install {package}, which {name} imports (a --no-deps install of {name} leaves it out).",
+                (f"pip install {package}",),
             ),
         )
     if failure:

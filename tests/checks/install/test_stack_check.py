@@ -252,6 +252,21 @@ def test_a_companion_with_its_operators_broken_but_the_right_release_fails_with_
     )
 
 
+def test_a_missing_pillow_beside_a_matching_torchvision_names_the_module_and_its_package() -> None:
+    # torchvision's transforms import PIL at import time; its Requires-Dist names the package "pillow".
+    ops = facts_of(MATCHED, "companion_operators")
+    ops["tries"][0].update(imported=False, import_error="ModuleNotFoundError: No module named 'PIL'")
+    verdict = judge(MATCHED, companion_operators=ops)
+    assert verdict.status is Status.FAIL
+    assert verdict.summary.startswith(
+        "torchvision 0.20.1 does not import: the module PIL it needs is not installed (package pillow)"
+    )
+    assert verdict.fix is not None and verdict.fix.commands == ("pip install pillow",)
+    # Its own extension missing is still a broken torchvision, reinstalled as before.
+    ops["tries"][0].update(import_error="ModuleNotFoundError: No module named 'torchvision._C'")
+    assert "cannot run its compiled operators" in judge(MATCHED, companion_operators=ops).summary
+
+
 def test_a_companion_built_for_another_cuda_minor_only_warns() -> None:
     comps = facts_of(MATCHED, "companions")
     comps["companions"][1]["build_version"] = "2.5.1+cu121"
