@@ -73,7 +73,11 @@ def test_every_dump_is_read_into_a_valid_saved_report(name: str) -> None:
 def test_every_dump_is_judged_by_the_install_checks(name: str) -> None:
     verdicts = verdicts_of(name)
     assert set(verdicts) == {"torch.build", "torch.stack"}
-    for verdict in verdicts.values():
+    listed = bool(facts_of(name)["companions"])
+    for check_id, verdict in verdicts.items():
+        if check_id == "torch.stack" and not listed:  # no package list: nothing of the stack was read
+            assert verdict.status.value == "skip" and "nothing of its stack is known" in verdict.summary
+            continue
         assert verdict.status.value in ("pass", "warn", "fail"), verdict.summary
         if verdict.status.value != "pass":
             assert verdict.fix is not None and verdict.fix.text

@@ -9,7 +9,7 @@ build whose arch list no source gives is "unknown", never "fits". Pure: no I/O a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from torchdoctor.checks.install import cuda_compat, tables
@@ -117,6 +117,18 @@ def source_of(line: str, os_key: str | None) -> str | None:
     return None if entry is None else str(entry["source"])
 
 
+def with_arch_list(build: Build, arch_list: Sequence[str], source: str) -> Build:
+    """The build with the arch list a torch reports of itself (``sm_86``, ``compute_90``)."""
+    ccs: set[int] = set()
+    ptx: set[int] = set()
+    for entry in arch_list:
+        kind, _, number = str(entry).partition("_")
+        digits = "".join(ch for ch in number if ch.isdigit())
+        if digits and kind in ("sm", "compute"):
+            (ccs if kind == "sm" else ptx).add(int(digits))
+    return replace(build, ccs=tuple(sorted(ccs)), ptx=tuple(sorted(ptx)), source=source)
+
+
 def has_kernels(build: Build, cc: tuple[int, int]) -> bool | None:
     """Whether the build has code for a compute capability (torch's own rule, PTX JIT credited); None when
     the build's arch list is not known."""
@@ -144,6 +156,17 @@ def judge(
     compat = cuda_compat.driver_compat(build.cuda, driver_cuda, driver_version, driver_os)
     if any(k is None for k in kernels):
         reason = f"the arch list of the CUDA {build.cuda} build is not known ({build.source})"
+        # What its CUDA toolkit can compile for still bounds it: nothing for a GPU older than its targets,
+        # and for one newer than them no kernel binary (PTX JIT at best, and whether it ships PTX is unknown).
+        reach = [
+            cuda_compat.toolkit_reach(build.cuda, cc) for cc, k in zip(ccs, kernels, strict=True) if k is None
+        ]
+        below = next((r for r in reach if r.status == "below"), None)
+        if below is not None:
+            return Verdict(build, NO_KERNELS, below.message, required)
+        above = next((r for r in reach if r.status == "above"), None)
+        if above is not None:
+            return Verdict(build, UNKNOWN, f"{above.message}; {reason}", required)
         if compat.status in ("ok", "minor_compat"):
             return Verdict(build, ARCH_UNKNOWN, f"{compat.message}; {reason}", required)
         return Verdict(build, UNKNOWN, reason, required)
@@ -163,13 +186,17 @@ def runnable(
     driver_cuda: int | None,
     driver_version: str | None,
     driver_os: str,
+    known: Build | None = None,
 ) -> list[Verdict] | None:
     """Every CUDA build of the line on this OS, judged for this machine: the builds that run first (full
     support before minor-version compatibility, newer CUDA first), then those this driver runs whose arch list
-    is not known, then the rest. None where the tables do not know the line or the OS."""
+    is not known, then the rest. None where the tables do not know the line or the OS. ``known``: a build
+    of the line whose arch list the facts give (the installed torch's own), in place of the table's."""
     found = of(line, os_key)
     if found is None:
         return None
+    if known is not None:
+        found = [known if (b.line, b.cuda) == (known.line, known.cuda) else b for b in found]
     verdicts = [judge(b, ccs, driver_cuda, driver_version, driver_os) for b in found]
     return sorted(
         verdicts,

@@ -9,6 +9,7 @@ tests/corpus/errors.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from torchdoctor.checks.install import companions_judge, cuda_compat, install_plan, pairing
@@ -31,7 +32,10 @@ _WINDOWS_SEEN = re.compile(r"^OS:\s*Microsoft Windows|\bwin_amd64\b|[A-Z]:\\\\?U
 class _Seen:
     """What a pasted text says of the machine: the torch release, the OS, the driver."""
 
+    version: str | None
     release: str | None
+    cuda: str | None
+    """The CUDA of the installed build, from its local version (``+cu126``)."""
     os_key: str
     driver_version: str | None
     driver_os: str
@@ -48,21 +52,28 @@ def _seen(whole: str) -> _Seen:
     )
     torch_version = _versions_seen(text).get("torch")
     release = torch_version.partition("+")[0] if torch_version else None
+    label = re.fullmatch(r"cu(\d{2})(\d)", (torch_version or "").partition("+")[2])
     windows = _WINDOWS_SEEN.search(text) is not None
     driver = last_match(_DRIVER_SEEN, text)
     return _Seen(
+        torch_version,
         release,
+        f"{label[1]}.{label[2]}" if label else None,
         "windows-x86_64" if windows else "linux-x86_64",
         driver[1] if driver else None,
         "windows" if windows else "linux",
     )
 
 
-def _plan(text: str, ccs: list[tuple[int, int]], driver_cuda: int | None) -> install_plan.Plan:
-    """The install plan ``torchdoctor check`` makes for the machine the text describes (the same function)."""
+def _plan(
+    text: str, ccs: list[tuple[int, int]], driver_cuda: int | None, arch_list: Sequence[str] = ()
+) -> install_plan.Plan:
+    """The install plan ``torchdoctor check`` makes for the machine the text describes (the same function),
+    with the arch list the installed torch states in the text."""
     seen = _seen(text)
+    installed = install_plan.installed_build(seen.version, seen.os_key, seen.cuda, list(arch_list))
     return install_plan.plan_for(
-        seen.release, seen.os_key, ccs, driver_cuda, seen.driver_version, seen.driver_os
+        seen.release, seen.os_key, ccs, driver_cuda, seen.driver_version, seen.driver_os, installed=installed
     )
 
 
@@ -110,7 +121,7 @@ def _no_kernel_for(sm: int, text: str, after: str) -> Analysis:
         evidence.append(
             "the text names no driver version: the build is chosen for the newest driver it needs"
         )
-    plan = _plan(text, [cc], None)
+    plan = _plan(text, [cc], None, supports[1].split() if supports else ())
     if plan.kind == "cpu":
         evidence.append("no current torch build has kernels for this GPU")
     return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(plan.text, plan.commands))

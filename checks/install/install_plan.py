@@ -87,7 +87,25 @@ def plan(
         driver_os(torch),
         reason,
         python=torch.get("python"),
+        installed=installed_build(
+            torch.get("version"), wheel_os(torch), torch.get("cuda"), torch.get("arch_list")
+        ),
     )
+
+
+def installed_build(
+    version: str | None, os_key: str | None, cuda: str | None, arch_list: Any
+) -> builds.Build | None:
+    """The installed CUDA build with the arch list it reports of itself, where the facts give one: it
+    outranks the table's (a collect_env dump quotes torch's own "supports CUDA capabilities" warning)."""
+    line = release_line(version)
+    if not arch_list or not isinstance(arch_list, (list, tuple)) or line is None:
+        return None
+    build = builds.build_of(line, os_key, cuda)
+    if build is None:
+        return None
+    source = f"the arch list torch {version} reports of itself ({' '.join(map(str, arch_list))})"
+    return builds.with_arch_list(build, [str(a) for a in arch_list], source)
 
 
 def plan_for(
@@ -100,9 +118,11 @@ def plan_for(
     reason: str = "",
     *,
     python: str | None = None,
+    installed: builds.Build | None = None,
 ) -> Plan:
     """The plan for a machine described by its torch release (None: no torch installed), wheel platform,
-    GPUs, driver and Python; ``reason`` leads the text.
+    GPUs, driver and Python, and the installed build where its own arch list is known; ``reason`` leads
+    the text.
 
     An installed release keeps its release where one of its own CUDA builds serves (changing the build is a
     smaller step than changing the release); without torch, the newest release with a build that runs here
@@ -112,7 +132,7 @@ def plan_for(
         return Plan(_join(lead, "PyTorch publishes CUDA builds for Linux and Windows x86_64 only."))
     newest = builds.newest_line()
     line = release_line(release)
-    judged = _Judged(os_key, gpu_ccs, driver_cuda_version, driver_version, os_driver, python)
+    judged = _Judged(os_key, gpu_ccs, driver_cuda_version, driver_version, os_driver, python, installed)
     if release is None or line is None:
         return judged.newest_fit(lead, other_release=False)
     if builds.newer_than_tables(release):
@@ -179,10 +199,17 @@ class _Judged:
     driver_version: str | None
     os_driver: str
     python: str | None = None
+    installed: builds.Build | None = None
 
     def verdicts(self, line: str) -> list[builds.Verdict] | None:
         return builds.runnable(
-            line, self.os_key, self.gpu_ccs, self.driver_cuda_version, self.driver_version, self.os_driver
+            line,
+            self.os_key,
+            self.gpu_ccs,
+            self.driver_cuda_version,
+            self.driver_version,
+            self.os_driver,
+            self.installed,
         )
 
     def has_wheel(self, release: str) -> bool:

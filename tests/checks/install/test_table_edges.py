@@ -3,8 +3,11 @@ published compute capability and NVIDIA's published driver releases), judged wit
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from torchdoctor import collect_env
 from torchdoctor.checks.install import (
     build_check,
     build_judge,
@@ -16,6 +19,8 @@ from torchdoctor.checks.install import (
     pairing,
     releases,
 )
+
+from corpus import splits
 
 
 def _torch(version: str, system: str = "Linux", machine: str = "x86_64", python: str = "3.12.3") -> dict:
@@ -232,3 +237,28 @@ def test_arch_lists_of_releases_before_the_wheels_carried_them_are_sourced() -> 
         assert build is not None and build.ptx == ptx and "PR #164471" in build.source
     unsourced = [b for line in ("2.6", "2.7") for b in builds.of(line, "linux-x86_64") or []]
     assert unsourced and all(b.ccs is None for b in unsourced)
+
+
+def test_an_unknown_arch_list_is_still_bounded_by_what_its_cuda_compiles_for() -> None:
+    # torch 2.6's arch lists have no source here, but CUDA 11.8-12.6 cannot compile for sm_120 (RTX 5090),
+    # and CUDA 12.x not for sm_35 (Tesla K40m; CUDA 11.8 still could).
+    blackwell = builds.runnable("2.6", "linux-x86_64", [(12, 0)], 12080, "570.124.06", "linux") or []
+    assert blackwell and all(v.status == builds.UNKNOWN and "PTX" in v.reason for v in blackwell)
+    kepler = builds.runnable("2.6", "linux-x86_64", [(3, 5)], 11040, "470.82.01", "linux") or []
+    assert {v.build.cuda: v.status for v in kepler} == {
+        "12.6": builds.NO_KERNELS,
+        "12.4": builds.NO_KERNELS,
+        "11.8": builds.ARCH_UNKNOWN,
+    }
+
+
+def test_the_installed_builds_own_arch_list_outranks_the_table_in_check_and_explain() -> None:
+    # pytorch/pytorch#150733: RTX 5090 D, torch 2.6.0+cu126 whose own warning lists sm_50 ... sm_90.
+    text = json.loads(splits.find("collect_env", "pytorch_pytorch_150733").read_text())["text"]
+    dump = collect_env.find(text)
+    assert dump is not None
+    verdict = build_check.CHECK.judge(dump.to_report("x")["facts"], {})
+    analysis = explanations.analyse_no_kernel(text)
+    assert verdict.fix is not None and analysis.fix is not None
+    assert verdict.fix.commands == analysis.fix.commands
+    assert not any("2.6.0+cu126" in c for c in verdict.fix.commands)
