@@ -243,3 +243,19 @@ def line_fact(line: str | None, key: str) -> Mapping[str, Any] | None:
     entry = _LINES.get(line or "") or {}
     value = entry.get(key)
     return value if isinstance(value, Mapping) else None
+
+
+def first_for_numpy_2(os_name: str | None) -> str | None:
+    """The first torch release built for NumPy 2 on this OS (any OS where it is not known)."""
+    for line in known_lines():
+        fact = line_fact(line, "numpy_2") or {}
+        built_for: Mapping[str, bool] = fact.get("built_for") or {}
+        if os_name is not None and os_name in built_for:
+            if built_for[os_name]:
+                return line
+            patch = (fact.get("from_patch") or {}).get(os_name)
+            if patch:
+                return str(patch)
+        elif built_for and any(built_for.values()):
+            return line
+    return None

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from torchdoctor.checks.install import companions_judge, cuda_compat, install_plan, pairing
+from torchdoctor.checks.install import builds, companions_judge, cuda_compat, install_plan, pairing
 from torchdoctor.explain import Analysis, Entry
 from torchdoctor.explain.model import last_match
 from torchdoctor.model import Fix
@@ -402,7 +402,8 @@ def analyse_numpy(text: str) -> Analysis:
                 f"NumPy{version or ' 2'} is installed; a module in the traceback was built for NumPy 1.x",
             ),
             fix=Fix(
-                "Install NumPy 1.x next to this torch (torch 2.3 and later are built for NumPy 2, so "
+                f"Install NumPy 1.x next to this torch (torch {builds.first_for_numpy_2('linux')} and later "
+                f"({builds.first_for_numpy_2('windows')} and later on Windows) are built for NumPy 2, so "
                 "upgrading torch and the packages compiled against NumPy also works).",
                 ('pip install "numpy<2"',),
             ),

@@ -60,22 +60,6 @@ def _needs_numpy_1(torch: Mapping[str, Any]) -> tuple[bool, str] | None:
     return not built, str(fact.get("source"))
 
 
-def first_for_numpy_2(os_name: str | None) -> str | None:
-    """The first torch release built for NumPy 2 on this OS (any OS where it is not known)."""
-    for line in builds.known_lines():
-        fact = builds.line_fact(line, "numpy_2") or {}
-        built_for: Mapping[str, bool] = fact.get("built_for") or {}
-        if os_name is not None and os_name in built_for:
-            if built_for[os_name]:
-                return line
-            patch = (fact.get("from_patch") or {}).get(os_name)
-            if patch:
-                return str(patch)
-        elif built_for and any(built_for.values()):
-            return line
-    return None
-
-
 def evidence(torch: Mapping[str, Any]) -> list[str]:
     numpy = _facts(torch)
     if numpy is None:
@@ -122,7 +106,7 @@ def findings(torch: Mapping[str, Any]) -> list[Finding]:
     if version.startswith("2") and needs is not None and needs[0]:
         os_name = _os(torch)
         where = f" for {_OS_NAMES[os_name]}" if os_name in _OS_NAMES else ""
-        first = first_for_numpy_2(os_name)
+        first = builds.first_for_numpy_2(os_name)
         later = f"; torch {first} and later{where} run with NumPy 2" if first else ""
         details += [
             f"torch {torch.get('version')}{where} is built for NumPy 1.x{later}",
@@ -130,5 +114,16 @@ def findings(torch: Mapping[str, Any]) -> list[Finding]:
         ]
     reinstall = Fix("Reinstall NumPy in this environment.", ("pip install --force-reinstall numpy",))
     fix = analysis.fix or reinstall
+    if (
+        version.startswith("2")
+        and needs is not None
+        and needs[0]
+        and fix.commands == ('pip install "numpy<2"',)
+    ):
+        os_name = _os(torch)
+        first = builds.first_for_numpy_2(os_name)
+        where = f" for {_OS_NAMES[os_name]}" if os_name in _OS_NAMES else ""
+        newer = f" (torch {first} and later{where} are built for NumPy 2, so upgrading torch also works)"
+        fix = Fix(f"Install NumPy 1.x next to this torch{newer if first else ''}.", fix.commands)
     summary = f"torch cannot use {shown}: tensor.numpy() and torch.from_numpy() fail"
     return [Finding(Status.WARN, summary, tuple(details), fix)]
