@@ -73,3 +73,10 @@ def test_numpy_2_beside_a_windows_torch_2_3_is_told_numpy_1_or_torch_2_4_1() -> 
     assert "torch 2.3.1+cu121 for Windows is built for NumPy 1.x" in " ".join(map(str, verdict.details))
     assert verdict.fix is not None and verdict.fix.commands == ('pip install "numpy<2"',)
     assert "torch 2.4.1 and later for Windows" in verdict.fix.text
+
+
+def test_mps_on_macos_13_with_torch_2_9_names_the_macos_that_release_needs() -> None:
+    verdict = _verdict("macbook_m1_macos13_torch29.json")
+    assert verdict.status.value == "warn"
+    assert "macOS 13.6.7 is older than 14.0, which torch 2.9 needs for MPS" in verdict.summary
+    assert verdict.fix is not None and "macOS 14.0 or newer" in verdict.fix.text
