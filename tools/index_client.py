@@ -77,6 +77,28 @@ class Client:
             raise IndexUnreachable(f"{wheel_url}.metadata: not a core metadata file")
         return [" ".join(line.split()) for line in headers.get_all("Requires-Dist") or []]
 
+    def byte_range(self, url: str, first: int, last: int) -> bytes:
+        """Bytes ``first`` to ``last`` of a file (an HTTP range request)."""
+        cached = self._cached(f"{url}@{first}-{last}")
+        if cached is not None and cached.is_file():
+            return cached.read_bytes()
+        if last - first + 1 > _MAX_BYTES:
+            raise IndexUnreachable(f"{url}: a range larger than {_MAX_BYTES} bytes was asked for")
+        request = urllib.request.Request(url, headers={"Range": f"bytes={first}-{last}"})
+        try:
+            with urllib.request.urlopen(request, timeout=_TIMEOUT_S) as answer:
+                if answer.status != 206:
+                    raise IndexUnreachable(f"{url}: the server does not answer byte ranges")
+                body: bytes = answer.read(last - first + 1)
+        except urllib.error.HTTPError as error:
+            raise IndexUnreachable(f"{url}: HTTP {error.code}") from None
+        except (urllib.error.URLError, OSError, TimeoutError) as error:
+            raise IndexUnreachable(f"{url}: {getattr(error, 'reason', error)}") from None
+        if cached is not None:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            cached.write_bytes(body)
+        return body
+
 
 class _RangeFile(io.RawIOBase):
     """A remote file read with HTTP range requests, seekable, so ``zipfile`` reads one member of a wheel
@@ -107,31 +129,6 @@ class _RangeFile(io.RawIOBase):
         buffer[: len(data)] = data
         self.position += len(data)
         return len(data)
-
-
-def _range(self: Client, url: str, first: int, last: int) -> bytes:
-    cached = self._cached(f"{url}@{first}-{last}")
-    if cached is not None and cached.is_file():
-        return cached.read_bytes()
-    if last - first + 1 > _MAX_BYTES:
-        raise IndexUnreachable(f"{url}: a range larger than {_MAX_BYTES} bytes was asked for")
-    request = urllib.request.Request(url, headers={"Range": f"bytes={first}-{last}"})
-    try:
-        with urllib.request.urlopen(request, timeout=_TIMEOUT_S) as answer:
-            if answer.status != 206:
-                raise IndexUnreachable(f"{url}: the server does not answer byte ranges")
-            body: bytes = answer.read(last - first + 1)
-    except urllib.error.HTTPError as error:
-        raise IndexUnreachable(f"{url}: HTTP {error.code}") from None
-    except (urllib.error.URLError, OSError, TimeoutError) as error:
-        raise IndexUnreachable(f"{url}: {getattr(error, 'reason', error)}") from None
-    if cached is not None:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        cached.write_bytes(body)
-    return body
-
-
-Client.byte_range = _range  # type: ignore[attr-defined]
 
 
 def wheel_member(client: Client, url: str, size: int, member: str) -> str | None:

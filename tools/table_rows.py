@@ -112,7 +112,7 @@ def parse_code_cc(source: str) -> dict[str, dict[str, list[int]]] | None:
     except SyntaxError:
         return None
     for node in tree.body:
-        target = node.target if isinstance(node, ast.AnnAssign) else None
+        target: ast.expr | None = node.target if isinstance(node, ast.AnnAssign) else None
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
         if isinstance(target, ast.Name) and target.id == "PYTORCH_RELEASES_CODE_CC":

@@ -113,7 +113,7 @@ def collect(
             + code_from
         )
         torch_rows[release] = row
-    companions = {}
+    companions: dict[str, dict[str, Any]] = {}
     for project, first in (("torchvision", "0.15.0"), ("torchaudio", "2.0.0")):
         print(project, file=log)
         companions[project] = {}
