@@ -169,8 +169,6 @@ def plan_for(
             (*own.evidence, *newer.evidence),
             own.kind,
         )
-    if line == newest:
-        return own
     why = (
         f"No CUDA build of torch {line} for {_OS_WORDS[os_key]} is known to run here with kernels for "
         "these GPUs."
