@@ -226,9 +226,10 @@ class _Judged:
                 continue
             found = self.offer(release, lead, other_release=other_release, only_runs=True)
             if found.kind == "runs":
+                kernels = " with kernels for these GPUs" if self.gpu_ccs else ""
                 why = (
                     f"torch {', '.join(passed)}: no CUDA build for {_OS_WORDS[self.os_key]} known to run "
-                    "here with kernels for these GPUs"
+                    f"here{kernels}"
                 )
                 return Plan(found.text, found.commands, True, (why,) * bool(passed) + found.evidence, "runs")
             passed.append(release)
@@ -257,9 +258,10 @@ class _Judged:
         best = verdicts[0] if verdicts else None
         if best is not None and best.status in (builds.RUNS, builds.MINOR_COMPAT):
             via = " through minor-version compatibility" if best.status == builds.MINOR_COMPAT else ""
+            kernels = " and which has kernels for these GPUs" if self.gpu_ccs else ""
             text = (
-                f"Install torch {release} built for CUDA {best.build.cuda}, which this driver runs{via} and "
-                f"which has kernels for these GPUs{other}."
+                f"Install torch {release} built for CUDA {best.build.cuda}, which this driver runs{via}"
+                f"{kernels}{other}."
             )
             command = cuda_compat.install_command(release, best.build.cuda)
             return Plan(_join(lead, text), (command,), True, evidence, "runs")
