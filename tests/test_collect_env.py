@@ -73,7 +73,11 @@ def test_every_dump_is_read_into_a_valid_saved_report(name: str) -> None:
 def test_every_dump_is_judged_by_the_install_checks(name: str) -> None:
     verdicts = verdicts_of(name)
     assert set(verdicts) == {"torch.build", "torch.stack"}
-    for verdict in verdicts.values():
+    listed = bool(facts_of(name)["companions"])
+    for check_id, verdict in verdicts.items():
+        if check_id == "torch.stack" and not listed:  # no package list: nothing of the stack was read
+            assert verdict.status.value == "skip" and "nothing of its stack is known" in verdict.summary
+            continue
         assert verdict.status.value in ("pass", "warn", "fail"), verdict.summary
         if verdict.status.value != "pass":
             assert verdict.fix is not None and verdict.fix.text
@@ -290,7 +294,7 @@ def test_the_first_of_two_dumps_is_read() -> None:
         ("GeForce GTX TITAN X", (5, 2)),
         ("NVIDIA GeForce RTX 5090 D", (12, 0)),
         ("GeForce 210", (1, 2)),
-        ("Tesla V100S-PCIE-32GB", None),  # not in NVIDIA's table: not guessed
+        ("Tesla V100S-PCIE-32GB", (7, 0)),  # a GV100 (Volta), as NVIDIA lists the V100 family
         ("AMD Radeon RX 6950 XT (gfx1030)", None),
         ("Device 66a1", None),
     ],
@@ -351,3 +355,18 @@ def test_a_dump_without_torch_says_it_does_not_import_and_not_why() -> None:
     assert verdicts["torch.build"].status.value == "fail"
     assert verdicts["torch.build"].summary == "torch does not import here (the facts do not say why)"
     assert verdicts["torch.stack"].status.value == "skip"
+
+
+def test_a_dump_without_its_package_list_leaves_torch_stack_a_skip() -> None:
+    # Nothing of the stack was read: no loaded libraries (a dump never lists them) and no package list.
+    text = CORE[: CORE.index("Versions of relevant libraries")]
+    dump = collect_env.find(text)
+    assert dump is not None and not dump.libraries
+    stack = BENCH.judge(dump.to_report("x"))["torch.stack"]
+    assert stack.status.value == "skip"
+    assert stack.summary == (
+        "torch 1.3.0: nothing of its stack is known from these facts (loaded libraries not read, a "
+        "collect_env dump does not list them; no package list)"
+    )
+    listed = BENCH.judge(collect_env.find(CORE).to_report("x"))["torch.stack"]  # type: ignore[union-attr]
+    assert listed.status.value != "skip"

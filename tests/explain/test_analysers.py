@@ -8,7 +8,7 @@ from functools import cache
 
 import pytest
 
-from torchdoctor.checks.install import cuda_compat, pairing
+from torchdoctor.checks.install import install_plan, pairing
 from torchdoctor.explain import Explanation, catalogue, explain
 
 from corpus import splits
@@ -260,12 +260,10 @@ def test_a_request_larger_than_the_gpu_is_not_called_fragmentation() -> None:
     assert "fragmentation" not in " ".join(explanation.evidence)
 
 
-def test_no_kernel_image_names_the_oldest_build_that_covers_the_gpu() -> None:
-    oldest = cuda_compat.flavors_for_gpu((12, 0))[-1]
+def test_no_kernel_image_gives_the_plan_check_gives_for_the_same_machine() -> None:
     explanation = lead("cuda.no_kernel_image", "dev", 3)
-    assert explanation.fix.commands == (
-        f"pip install --force-reinstall torch --index-url {cuda_compat.wheel_index_url(oldest)}",
-    )
+    plan = install_plan.plan_for(None, "linux-x86_64", [(12, 0)], None, None, "linux")
+    assert explanation.fix.commands == plan.commands and plan.commands
     assert explanation.evidence[0] == "the GPU is sm_120 (compute capability 12.0)"
 
 
