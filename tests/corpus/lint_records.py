@@ -41,8 +41,8 @@ def records(corpus: Path = CORPUS) -> list[Record]:
 
 
 def git_dirs(repo: str, roots: Iterable[Path]) -> list[Path]:
-    """Where a copy of ``owner/name`` may sit under each root: ``owner+name/repo``, ``owner/name``, ``owner+name``
-    (a bare repository or a clone with a work tree)."""
+    """Where a copy of ``owner/name`` may sit under each root: ``owner+name/repo``, ``owner/name`` or
+    ``owner+name`` (a bare repository or a clone with a work tree)."""
     owner, _, name = repo.partition("/")
     found = []
     for root in roots:
@@ -55,8 +55,8 @@ def git_dirs(repo: str, roots: Iterable[Path]) -> list[Path]:
 
 
 def code_of(record: Record, roots: Iterable[Path]) -> str | None:
-    """The labelled file's text: the record's own ``code``, or blob ``blob`` read from a git copy of the repository
-    under one of ``roots``; None where no copy holds it."""
+    """The labelled file's text: the record's own ``code``, or blob ``blob`` read from a git copy of the
+    repository under one of ``roots``; None where no copy holds it."""
     if "code" in record.data:
         return str(record.data["code"])
     for git_dir in git_dirs(record.repo, roots):

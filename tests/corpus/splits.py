@@ -1,5 +1,6 @@
-"""The one split of every corpus: a repository's material sits in ``dev`` or in the frozen ``test`` split, decided by
-a hash of its name alone, so one repository never sits on both sides and adding material never moves old records."""
+"""The one split of every corpus: a repository's material sits in ``dev`` or in the frozen ``test`` split,
+decided by a hash of its name alone, so one repository never sits on both sides and adding material never
+moves old records."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The labelled corpus of training code (tests/corpus/lint): every record sits on the side of the split its
-repository hashes to, names its source and a permissive licence, and gives a reason for every label; the records of
-the dev split that carry their code get exactly the labelled findings from the default rules. The frozen test split
-is measured by bench/lint.py only, never tuned on."""
+repository hashes to, names its source and a permissive licence, and gives a reason for every label; the
+records of the dev split that carry their code get exactly the labelled findings from the default rules. The
+frozen test split is measured by bench/lint.py only, never tuned on."""
 
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ DEV_WITH_CODE = [r for r in RECORDS if r.split == "dev" and "code" in r.data]
 
 @pytest.mark.parametrize("record", DEV_WITH_CODE, ids=[r.file.stem for r in DEV_WITH_CODE])
 def test_dev_record(record: Record) -> None:
-    """The default rules find exactly the labelled instances (noqa comments aside: the labels are every one)."""
+    """The default rules find exactly the labelled instances (noqa aside: the labels are every instance)."""
     data = record.data
     tree = parse(data["code"], data["path"])
     found = sorted((finding.rule, finding.line) for finding in lint_tree(tree, data["path"], DEFAULT_RULES))
