@@ -236,7 +236,7 @@ EXAMPLES = (
     Example(
         "lint-learn2perturb",
         "torchdoctor lint --show-fixes train.py",
-        {"train.py": ("tests/corpus/lint/learn2perturb_train.json", "code")},
+        {"train.py": ("tests/corpus/lint/test/learn2perturb_train.json", "code")},
     ),
 )
 BY_NAME = {example.name: example for example in EXAMPLES}
