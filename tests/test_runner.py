@@ -122,7 +122,7 @@ def test_a_timeout_kills_what_the_probe_started(tmp_path: Path) -> None:
     result = run("spawn_child", timeout=3, options={"pidfile": str(pidfile)})
     assert result.errors["spawn_child"]["kind"] == "timeout"
     child = int(pidfile.read_text())
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + slack(3)
     while psutil.pid_exists(child) and psutil.Process(child).status() != psutil.STATUS_ZOMBIE:
         assert time.monotonic() < deadline, "the probe's child outlived the worker"
         time.sleep(0.05)
@@ -253,7 +253,7 @@ def test_a_worker_does_not_outlive_a_cli_killed_outright() -> None:
     time.sleep(0.5)  # the worker is inside the hanging probe
     parent.kill()
     parent.wait(timeout=10)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + slack(5)
     while psutil.pid_exists(worker_pid) and psutil.Process(worker_pid).status() != psutil.STATUS_ZOMBIE:
         assert time.monotonic() < deadline, "the worker outlived its parent"
         time.sleep(0.05)
@@ -269,7 +269,7 @@ def test_a_daemon_that_left_the_workers_session_ends_with_the_worker(tmp_path: P
     result = run("spawn_detached", timeout=4, options={"pidfile": str(pidfile), "hang": hang})
     assert ("spawn_detached" in result.errors) is hang
     daemon = int(pidfile.read_text())
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + slack(3)
     while not _dead(daemon):
         assert time.monotonic() < deadline, "the setsid daemon outlived the worker"
         time.sleep(0.05)
