@@ -7,7 +7,6 @@ import os
 import pty
 import re
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,8 @@ from support import (
     cli_in_process,
     python_without_torch,
     run_cli,
+    slack,
+    torch_here,
     validated_report,
     write_distribution,
 )
@@ -117,7 +118,7 @@ def test_json_is_one_report_on_stdout_valid_against_the_schema() -> None:
     assert result.returncode == exitcodes.OK
     report = validated_report(result.stdout)
     assert report["summary"] == {"pass": 1, "warn": 0, "fail": 0, "skip": 1, "error": 0, "total": 2}
-    assert report["facts"]["torch"]["version"].startswith("2.13.0")
+    assert report["facts"]["torch"]["version"] == torch_here()["version"]
     assert {v["id"] for v in report["verdicts"]} == {"torch.build", "cuda.visible_devices"}
     assert report["exit_code"] == exitcodes.OK
 
@@ -256,26 +257,24 @@ def test_a_plugin_that_fails_to_import_is_an_error_verdict_naming_it(plugin_env:
 def test_a_hanging_and_an_aborting_plugin_are_errors_within_the_timeout_and_the_rest_passes(
     plugin_env: dict[str, str],
 ) -> None:
-    timeout = 3.0
-    started = time.monotonic()
+    # The deadline of each probe, torch's included: 3 s where torch imports in 1 s, more where it is slower.
+    timeout = slack(3.0)
     only = f"{CORE},acme.*"
+    # two replaced workers each import torch again; the run stays bounded
     result = run_cli(
-        "check", "--only", only, "--timeout", str(timeout), "--json", env=plugin_env, timeout=120
+        "check", "--only", only, "--timeout", f"{timeout:g}", "--json", env=plugin_env, timeout=12 * timeout
     )
-    elapsed = time.monotonic() - started
     assert result.returncode == exitcodes.THRESHOLD  # acme.fail is a failure
     report = validated_report(result.stdout)
     verdicts = {v["id"]: v for v in report["verdicts"]}
     assert verdicts["acme.hang"]["status"] == "error"
-    assert "did not answer within 3 s" in verdicts["acme.hang"]["summary"]
+    assert f"did not answer within {timeout:g} s" in verdicts["acme.hang"]["summary"]
     assert verdicts["acme.hang"]["duration_s"] <= timeout + 2
     assert verdicts["acme.abort"]["status"] == "error"
     assert "SIGABRT" in verdicts["acme.abort"]["summary"]
     assert verdicts["acme.abort"]["duration_s"] <= timeout + 2
-    assert verdicts["torch.build"]["status"] == "pass"
+    assert verdicts["torch.build"]["status"] == "pass", verdicts["torch.build"]
     assert verdicts["acme.ok"]["status"] == "pass"
-    # two replaced workers each import torch again; the run stays bounded
-    assert elapsed < timeout + 2 + 20
 
 
 def test_only_errors_exit_3(plugin_env: dict[str, str]) -> None:
@@ -375,17 +374,15 @@ def slow_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 def test_a_plugin_that_hangs_at_import_does_not_hang_list_or_check(slow_env: dict[str, str]) -> None:
     env = {**slow_env, "ACME_SLOW_IMPORT": "1"}
-    started = time.monotonic()
-    listed = run_cli("list", env=env)
+    listed = run_cli("list", env=env, timeout=slack(60))
     assert listed.returncode == exitcodes.OK, listed.stderr
     assert re.search(
         r"slow\.loops +ERROR slow-doctor\[slow\.loops\] did not finish importing within 2 s", listed.stdout
     )
-    checked = run_cli("check", "--only", "slow.*,torch.build", "--json", env=env)
+    checked = run_cli("check", "--only", "slow.*,torch.build", "--json", env=env, timeout=slack(60))
     verdicts = {v["id"]: v for v in validated_report(checked.stdout)["verdicts"]}
     assert verdicts["torch.build"]["status"] == "pass"
     assert all(verdicts[i]["status"] == "error" for i in ("slow.loops", "slow.aborts"))
-    assert time.monotonic() - started < 60
 
 
 def test_a_judge_that_loops_or_aborts_is_an_error_naming_the_plugin(slow_env: dict[str, str]) -> None:

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from torchdoctor import exitcodes
+from torchdoctor import collect_env, exitcodes, saved
 
-from support import BIN, cli_env, run_cli
+from support import BIN, cli_env, linear, run_cli, slack
 
 REPORT: dict[str, Any] = {
     "schema_version": 1,
@@ -79,42 +79,49 @@ def test_a_file_argument_that_is_no_regular_file_is_refused_without_reading_it(
         path = tmp_path
     else:
         path = Path(device)
-    started = time.monotonic()
     for args in (
         ("check", "--from", str(path)),
         ("diff", str(path), str(path)),
         ("check", "--only", "gpu.fragmentation", "--memory-snapshot", str(path)),
         ("triage", str(path)),
     ):
-        line = one_line_error(run_cli(*args, timeout=30))
+        # a fifo nobody writes to would block a reader for ever: the timeout catches that
+        line = one_line_error(run_cli(*args, timeout=slack(30)))
         assert "regular file" in line or "folder" in line, line
-    assert time.monotonic() - started < 20
 
 
 @pytest.mark.parametrize("command", ["explain", "triage"])
 def test_text_commands_read_a_bounded_stdin(command: str) -> None:
     with open("/dev/zero", "rb") as zeros:
-        started = time.monotonic()
         result = subprocess.run(
             [str(BIN / "torchdoctor"), command],
             stdin=zeros,
             capture_output=True,
             text=True,
             env=cli_env(),
-            timeout=60,
+            timeout=slack(60),
         )
     assert "stdin holds more than the 16 MiB torchdoctor reads" in one_line_error(result)
-    assert time.monotonic() - started < 20
 
 
 def test_a_text_of_endless_fences_and_dump_openings_is_triaged_in_time(tmp_path: Path) -> None:
     path = tmp_path / "issue.md"
     piece = '```json\n{"schema_version": 1}\n```\nPyTorch version: 2.1.0\n'
     path.write_text((piece * 400_000)[: 15 * 2**20])
-    started = time.monotonic()
-    result = run_cli("triage", "--json", str(path), timeout=60)
+    result = run_cli("triage", "--json", str(path), timeout=slack(60))
     assert result.returncode in (0, 1, 2), result.stderr
-    assert time.monotonic() - started < 30
+
+
+def test_saved_reports_and_dumps_are_found_in_linear_time() -> None:
+    piece = '```json\n{"schema_version": 1}\n```\nPyTorch version: 2.1.0\n'
+
+    def read(size: int) -> None:
+        text = (piece * (size // len(piece) + 1))[:size]
+        with contextlib.suppress(saved.SavedReportError):
+            saved.from_text(text, "issue.md")
+        collect_env.find(text)
+
+    assert linear(read, 256 * 2**10)
 
 
 @pytest.mark.parametrize(

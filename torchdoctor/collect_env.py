@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from packaging.utils import canonicalize_name
@@ -262,7 +262,7 @@ class Dump:
         return {
             "schema_version": SCHEMA_VERSION,
             "tool": {"name": "torchdoctor", "version": __version__},
-            "created_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
+            "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
             "host": {k: str(v) for k, v in host.items() if v},
             "options": {},
             "facts": facts,

@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from torchdoctor import redact
+from torchdoctor import pycommand, redact
 from torchdoctor.checks.ddp.rank_program import PREFIX
 
 RANK_MODULE = "torchdoctor.checks.ddp.rank_program"
@@ -346,10 +346,7 @@ def _start(
     rank = _Rank(local_rank=local_rank, started_at=time.time())
     env = torchrun_env(plan.base_env, local_rank, plan.nproc, plan.master_addr, plan.master_port, run_id)
     command = [
-        plan.python,
-        "-P",
-        "-m",
-        RANK_MODULE,
+        *pycommand.run_module(plan.python, RANK_MODULE),
         "--backend",
         plan.backend,
         "--deadline",

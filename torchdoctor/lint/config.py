@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import tomllib
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
 from torchdoctor.lint.rules import DEFAULT_RULES, expand
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # the same parser, published as tomli before it joined the standard library
+    import tomli as tomllib
 
 _KEYS = ("select", "extend-select", "ignore", "exclude", "per-file-ignores")
 
