@@ -62,6 +62,7 @@ def build_app(declared: Sequence[Option] = ()) -> typer.Typer:
     from torchdoctor.commands import explain as explain_command
     from torchdoctor.commands import lint as lint_command
     from torchdoctor.commands import report as report_command
+    from torchdoctor.commands import run as run_command
     from torchdoctor.commands import triage as triage_command
     from torchdoctor.options import with_declared
 
@@ -83,6 +84,7 @@ def build_app(declared: Sequence[Option] = ()) -> typer.Typer:
     app.command("cluster")(with_declared(cluster_command.cluster, declared))
     app.command("lint")(lint_command.lint)
     app.command("triage")(triage_command.triage)
+    app.command("run", cls=run_command.ProgramCommand)(run_command.run)
     return app
 
 

@@ -112,8 +112,9 @@ _FENCE = "```"
 MAX_FENCES = 200
 
 
-def fenced_report(text: str) -> str | None:
-    """The first fenced block of ``text`` that holds a torchdoctor JSON report (it has ``schema_version``)."""
+def fenced_report(text: str, marker: str = '"schema_version"') -> str | None:
+    """The first fenced block of ``text`` that holds a torchdoctor JSON report (it has ``schema_version``,
+    or ``marker``)."""
     start = 0
     for _ in range(MAX_FENCES):
         opening = text.find(_FENCE, start)
@@ -126,7 +127,7 @@ def fenced_report(text: str) -> str | None:
         if closing < 0:
             return None
         body = text[body_start + 1 : closing]
-        if body.lstrip().startswith("{") and '"schema_version"' in body:
+        if body.lstrip().startswith("{") and marker in body:
             return body
         start = closing + len(_FENCE)
     return None

@@ -121,11 +121,14 @@ def triage(
     """Judge the environment ``text`` shows with the ``chosen`` checks and explain the errors it quotes, all
     in the worker. Raises NothingToTriage when it shows neither."""
     from torchdoctor.explain import catalogue
+    from torchdoctor.runtime import readback
 
-    environment, unreadable = environment_of(text, name)
+    # A torchdoctor run report holds no environment: it is not read as a check report.
+    environment, unreadable = (None, None) if readback.is_json_report(text) else environment_of(text, name)
     matched = catalogue.explain_in_worker(
         text, lambda request: workers.host.hosted("explain", request, catalogue.EXPLAIN_TIMEOUT_S)
     )
+    matched.explanations = readback.explanations(text) + matched.explanations
     problems = ([unreadable] if unreadable else []) + matched.problems
     if environment is None and not matched.explanations:
         why = f": {unreadable}" if unreadable else ""

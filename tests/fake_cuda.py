@@ -1,0 +1,116 @@
+"""A fake CUDA machine for a CPU build of torch, for the runtime tests.
+
+FakeTensorMode(allow_non_fake_inputs=True) makes fake ``cuda:N`` tensors and raises the exact CUDA
+device-mismatch message; only the calls that put something on a CUDA device run inside the mode
+(``Tensor.to('cuda')`` goes to ``aten._to_copy``, a module moves with ``_apply``), because a module built
+inside the mode cannot be moved. Fake CUDA tensors must not meet autograd (a CPU build aborts the process):
+the scripts that use them run under ``torch.no_grad()``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import runpy
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+SCRIPTS = Path(__file__).parent / "runtime" / "scripts"
+_CUDA_FACTORIES = ("randn", "rand", "zeros", "ones", "empty", "full", "tensor", "arange")
+
+
+@contextlib.contextmanager
+def fake_cuda(device_count: int = 4) -> Iterator[Any]:
+    """A machine with ``device_count`` fake GPUs for the duration of the block."""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    mode = FakeTensorMode(allow_non_fake_inputs=True)
+    copy = torch.ops.aten._to_copy
+    undo: list[Callable[[], None]] = []
+
+    def replace(owner: Any, name: str, make: Callable[[Any], Any]) -> None:
+        had_own = isinstance(owner, type) and name in vars(owner)
+        original = vars(owner)[name] if had_own else getattr(owner, name)
+        setattr(owner, name, make(original))
+        if had_own or not isinstance(owner, type):
+            undo.append(lambda: setattr(owner, name, original))
+        else:
+            undo.append(lambda: delattr(owner, name))
+
+    def cuda_target(method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if method == "cuda":
+            index = args[0] if args and isinstance(args[0], int) else kwargs.get("device")
+            return torch.device("cuda", index if isinstance(index, int) else 0)
+        for value in (*args, kwargs.get("device")):
+            if isinstance(value, str | torch.device) and torch.device(value).type == "cuda":
+                return torch.device(value)
+        return None
+
+    def tensor_move(method: str) -> Callable[[Any], Any]:
+        def make(original: Any) -> Any:
+            def move(self: Any, *args: Any, **kwargs: Any) -> Any:
+                device = cuda_target(method, args, kwargs)
+                if device is None:
+                    return original(self, *args, **kwargs)
+                flag = kwargs.get("non_blocking", any(a is True for a in args))
+                with mode:
+                    return copy(self, device=device, non_blocking=bool(flag))
+
+            return move
+
+        return make
+
+    def module_move(method: str) -> Callable[[Any], Any]:
+        def make(original: Any) -> Any:
+            def move(self: Any, *args: Any, **kwargs: Any) -> Any:
+                device = cuda_target(method, args, kwargs)
+                if device is None:
+                    return original(self, *args, **kwargs)
+                with mode:
+                    return self._apply(lambda t: copy(t, device=device))
+
+            return move
+
+        return make
+
+    def on_device(original: Any) -> Any:
+        def factory(*args: Any, **kwargs: Any) -> Any:
+            device = kwargs.get("device")
+            if device is not None and torch.device(device).type == "cuda":
+                with mode:
+                    return original(*args, **kwargs)
+            return original(*args, **kwargs)
+
+        return factory
+
+    def in_mode(original: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with mode:
+                return original(*args, **kwargs)
+
+        return call
+
+    try:
+        for method in ("to", "cuda"):
+            replace(torch.Tensor, method, tensor_move(method))
+            replace(torch.nn.Module, method, module_move(method))
+        for name in _CUDA_FACTORIES:
+            replace(torch, name, on_device)
+        replace(torch, "load", in_mode)
+        replace(torch.cuda, "device_count", lambda original: lambda: device_count)
+        yield mode
+    finally:
+        for step in reversed(undo):
+            step()
+
+
+def save_checkpoint_on(path: Path, device: str) -> None:
+    """A checkpoint whose tensors say they were saved on ``device`` (scripts/make_checkpoint.py)."""
+    saved = sys.argv
+    sys.argv = ["make_checkpoint.py", str(path), device]
+    try:
+        runpy.run_path(str(SCRIPTS / "make_checkpoint.py"), run_name="__main__")
+    finally:
+        sys.argv = saved
