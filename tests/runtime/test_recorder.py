@@ -115,15 +115,32 @@ def test_an_error_of_its_own_switches_the_recorder_off_and_the_program_runs_on(
     assert ran.report.recorder == "failed" and "a bug in torchdoctor" in str(ran.report.recorder_failure)
 
 
-def test_torch_compile_traces_straight_through_the_wrappers(watching: Session) -> None:
+def _compiles_whole(step: Any) -> bool:
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    result = torch.compile(step, backend="eager", fullgraph=True)(torch.ones(4))
+    return torch.equal(result, torch.ones(4, dtype=torch.float64))
+
+
+def test_torch_compile_traces_straight_through_before_during_and_after_a_recording() -> None:
+    """fullgraph=True: a graph break would raise. torch.compile's map of torch's functions is built the
+    first time it compiles; here it is built once while the wrappers stand in for torch.zeros, once
+    before."""
     import torch._dynamo
 
     def step(x: torch.Tensor) -> torch.Tensor:
         return x.to(torch.float64) + torch.zeros(4, dtype=torch.float64)
 
-    compiled = torch.compile(step, backend="eager", fullgraph=True)
-    assert torch.equal(compiled(torch.ones(4)), torch.ones(4, dtype=torch.float64))
-    assert torch._dynamo.explain(step)(torch.ones(4)).graph_break_count == 0
+    rules = torch._dynamo.trace_rules.get_torch_obj_rule_map
+    for built_during in (True, False):
+        rules.cache_clear()
+        if not built_during:
+            assert _compiles_whole(step)
+        with Watch(Options()), redirect_stderr(io.StringIO()):
+            assert _compiles_whole(step)
+            assert torch._dynamo.explain(step)(torch.ones(4)).graph_break_count == 0
+        assert _compiles_whole(step)
 
 
 def test_torchscript_still_compiles_calls_to_the_factories(watching: Session) -> None:

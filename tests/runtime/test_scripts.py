@@ -5,6 +5,8 @@ between cpu and meta raise torch's device error) or from the fake CUDA machine o
 
 from __future__ import annotations
 
+import ast
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -12,7 +14,7 @@ import pytest
 
 from torchdoctor.runtime.model import Finding
 from torchdoctor.runtime.session import Options
-from torchdoctor.runtime.sites import shown_path
+from torchdoctor.runtime.sites import Site, shown_path
 from torchdoctor.schema import run_report_schema
 
 from fake_cuda import fake_cuda, save_checkpoint_on
@@ -188,8 +190,46 @@ def test_fp16_overflow_after_half_names_the_module_its_input_range_and_the_half_
 
 
 def test_scripts_are_plain_programs() -> None:
-    """Every script runs as a plain program too (no test helper in them): each names only torch and its own
-    files."""
+    """The scripts run with plain python too (bench/gpu_smoke.sh runs them on a GPU): they import torch, the
+    standard library and each other, never a test helper or torchdoctor."""
+    own = {path.stem for path in SCRIPTS.glob("*.py")}
     for script in SCRIPTS.glob("*.py"):
-        text = script.read_text()
-        assert "conftest" not in text and "torchdoctor" not in text.replace("-m torchdoctor run", ""), script
+        tree = ast.parse(script.read_text())
+        imported = {
+            name.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for name in (
+                [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            )
+        }
+        assert imported <= {"torch", *own, *sys.stdlib_module_names}, (script.name, imported)
+
+
+def test_a_checkpoint_for_a_gpu_this_machine_lacks_names_the_load(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "checkpoint.pt"
+    save_checkpoint_on(checkpoint, "cuda:3")
+    ran = run_script("checkpoint_device.py", str(checkpoint))
+    assert ran.code == 1
+    failed = finding(ran, "checkpoint_device")
+    assert failed.site is not None and failed.site.line == marked_line("checkpoint_device.py", "loaded")
+    assert "saved on cuda:3" in failed.summary and "map_location=device" in str(failed.fix)
+    assert (
+        ran.stderr.rstrip().splitlines()[-1].startswith("RuntimeError: Attempting to deserialize object on")
+    )
+
+
+def test_implicit_synchronisations_are_counted_only_where_the_device_makes_the_host_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DEMO_DEVICE", "cpu")
+    ran = run_script("implicit_syncs.py", options=Options(deep=True))
+    assert ran.code == 0 and ran.report.syncs == []  # a CPU tensor's .item() waits for nothing
+    from torchdoctor.runtime.recorder import Recorder
+
+    recorder = Recorder.__new__(Recorder)
+    recorder.syncs = {}
+    where = Site("train.py", 7, "main")
+    for device in ("cuda", "cuda", "cpu", "meta", "mps"):
+        recorder.count_sync(".item()", device, where)
+    assert recorder.syncs[where].calls == {".item()": 3}

@@ -122,14 +122,14 @@ def _syntax(exc: SyntaxError, shown: str) -> str:
 def _refusal(path: str, refused: inputs.Refused) -> str:
     shown = inputs.shown(path)
     if refused.kind == "missing":
-        return f"can't open file {shown}: {refused.detail or 'No such file or directory'}"
+        return f"can't open file {path!r}: {refused.detail or 'No such file or directory'}"
     if refused.kind == "folder":
         return f"{shown} is a folder: give the script, or run a package with -m"
     if refused.kind == "special":
         return f"{shown} is not a regular file (a pipe, socket or device): give the script's file"
     if refused.kind == "large":
         return f"{shown} is larger than the {MAX_SCRIPT_BYTES // 2**20} MiB torchdoctor runs"
-    return f"can't open file {shown}: {refused.detail}"
+    return f"can't open file {path!r}: {refused.detail}"
 
 
 def exit_code(exc: SystemExit, err: Any) -> int:

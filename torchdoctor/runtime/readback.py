@@ -91,7 +91,8 @@ def reports(text: str) -> Iterator[RunReport]:
 
 
 def blocks(text: str) -> Iterator[list[str]]:
-    """The lines of each block ``torchdoctor run`` wrote (found by its opening and closing marks)."""
+    """The lines of each block ``torchdoctor run`` wrote (found by its opening and closing marks), as they
+    are: whatever shows them makes them inert."""
     start = 0
     for _ in range(MAX_BLOCKS):
         opening = text.find(OPENING, start)
@@ -101,8 +102,7 @@ def blocks(text: str) -> Iterator[list[str]]:
         closing = text.find(CLOSING, body_start) if body_start >= 0 else -1
         if closing < 0:
             return
-        lines = text[body_start + 1 : closing].splitlines()[:MAX_BLOCK_LINES]
-        yield [inputs.shown(line[:MAX_LINE]) for line in lines]
+        yield [line[:MAX_LINE] for line in text[body_start + 1 : closing].splitlines()[:MAX_BLOCK_LINES]]
         start = closing + len(CLOSING)
 
 
@@ -139,7 +139,7 @@ def explanations(text: str) -> list[Explanation]:
 
 def _evidence(finding: Finding) -> list[str]:
     lines = [line.strip() for operand in finding.operands for line in operand_lines(operand)]
-    return [inputs.shown(line[:MAX_LINE]) for line in [*lines, *finding.evidence]]
+    return [*lines, *finding.evidence]
 
 
 def _explanation(kind: str, summary: str, evidence: list[str], fix: str | None, position: int) -> Explanation:
@@ -149,7 +149,7 @@ def _explanation(kind: str, summary: str, evidence: list[str], fix: str | None, 
         title=f"torchdoctor run: {title}",
         line=inputs.shown(summary[:MAX_LINE]),
         position=position,
-        evidence=tuple(evidence[:60]),
+        evidence=tuple(inputs.shown(line[:MAX_LINE]) for line in evidence[:60]),
         cause=f"recorded inside the program by torchdoctor run: {inputs.shown(summary[:MAX_LINE])}",
         fix=Fix(inputs.shown((fix or "see the evidence above")[:MAX_LINE])),
         check=_CHECKS.get(kind),

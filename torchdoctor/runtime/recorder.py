@@ -234,12 +234,14 @@ class Recorder:
         self._install_dataloader()
         self._install_registration_hooks()
         self._teach_torchscript()
+        self._teach_dynamo()
         self.on = True
         _LIVE.add(self)
 
     def uninstall(self) -> None:
         self.on = False
         _LIVE.discard(self)
+        self._teach_dynamo()
         for patch in reversed(self._patches):
             patch.undo()
         self._patches.clear()
@@ -287,6 +289,29 @@ class Recorder:
         for patch in self._patches:
             if patch.owner is self.torch and patch.name in FACTORIES:
                 register(patch.wrapper, f"aten::{patch.name}")
+
+    def _teach_dynamo(self) -> None:
+        """torch.compile finds torch's functions by identity, in a map it builds from the torch namespace the
+        first time it compiles: built while a wrapper stood in for torch.zeros, it lacks the builtin, built
+        before, it lacks the wrapper. Each gets the other's rule, so code compiled before, during or after
+        a recording traces without a graph break. Only where torch.compile has already been used."""
+        rules_module = sys.modules.get("torch._dynamo.trace_rules")
+        build = getattr(rules_module, "get_torch_obj_rule_map", None)
+        if build is None:
+            return
+        try:
+            rules = build()
+        except Exception:
+            return
+        if not isinstance(rules, dict):
+            return
+        for patch in self._patches:
+            for known, other in ((patch.original, patch.wrapper), (patch.wrapper, patch.original)):
+                try:
+                    if known in rules and other not in rules:
+                        rules[other] = rules[known]
+                except TypeError:  # an unhashable original
+                    break
 
     # --- the wrappers ---------------------------------------------------------------------------------
 

@@ -8,8 +8,8 @@ import sys
 import torch
 from torch import nn
 
-model = nn.Linear(16, 16).cuda()
 state = torch.load(sys.argv[1])  # loaded
+model = nn.Linear(16, 16).cuda()
 x = torch.randn(8, 16, device="cuda")
 with torch.no_grad():
     out = model(x) + state["bias"]  # fails

@@ -1,8 +1,12 @@
 """A model converted with .half(): float16 holds at most 65504, and unscaled dot products of raw pixel values
 go far beyond."""
 
+import os
+
 import torch
 from torch import nn
+
+DEVICE = os.environ.get("DEMO_DEVICE", "cpu")
 
 
 class Scores(nn.Module):
@@ -22,9 +26,9 @@ class Net(nn.Module):
 
 
 torch.manual_seed(0)
-model = Net()
+model = Net().to(DEVICE)
 model.half()  # converted
-x = (torch.rand(16, 512) * 255).half()  # raw pixel values, not normalised
+x = (torch.rand(16, 512, device=DEVICE) * 255).half()  # raw pixel values, not normalised
 for step in range(3):
     out = model(x)
     print(step, out.float().abs().max().item())
