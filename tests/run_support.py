@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,10 +21,6 @@ class Ran:
     stdout: str
     stderr: str
     report: RunReport
-
-    def blocks(self) -> list[str]:
-        """The text of each torchdoctor block on stderr."""
-        return re.findall(r"== torchdoctor run[^\n]*\n(.*?)\n== end of torchdoctor run", self.stderr, re.S)
 
 
 def marked_line(script: str, marker: str) -> int:

@@ -95,8 +95,8 @@ def test_the_exit_code_is_the_programs(
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda d: d / "missing.py", "can't open file '{d}/missing.py': No such file or directory"),
-        (lambda d: d, "{d} is a folder: give the script, or run a package with -m"),
+        (lambda d: d / "missing.py", "{d}/missing.py does not exist"),
+        (lambda d: d, "{d} is a folder, not a script"),
         (lambda d: _write(d / "bad.py", "def f(:\n"), "{d}/bad.py, line 1: SyntaxError: invalid syntax"),
     ],
     ids=["missing", "folder", "syntax"],
@@ -171,7 +171,7 @@ def _main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str
     [
         (["run"], "give the program to run"),
         (["run", "--deep"], "give the program to run"),
-        (["run", "missing.py"], "can't open file 'missing.py'"),
+        (["run", "missing.py"], "missing.py does not exist"),
         (["run", "--report", "/dev/null", "x.py"], "is not a regular file"),
         (["run", "--bogus", "x.py"], "No such option: --bogus"),
     ],

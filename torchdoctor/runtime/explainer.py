@@ -175,6 +175,8 @@ class _Story:
         self._fixes: dict[int, tuple[Owner | None, Provenance | None]] = {}
         self._values: dict[int, Any] = {}
         """Operand (by id) -> the tensor or module it shows."""
+        self._made: list[Operand] = []
+        """Every operand made, kept alive so that no id above is reused for another."""
 
     def is_tensor(self, value: Any) -> bool:
         return isinstance(value, self.torch.Tensor)
@@ -192,7 +194,9 @@ class _Story:
         seen: set[int] = set()
         for part in reader.parts(node):
             if not part.leaves:
-                operands.append(Operand(expression=part.expression, kind="unknown"))
+                unread = Operand(expression=part.expression, kind="unknown")
+                self._made.append(unread)
+                operands.append(unread)
             for shown, value in part.leaves:
                 if id(value) in seen:
                     continue
@@ -202,6 +206,7 @@ class _Story:
 
     def operand(self, shown: str, value: Any, reader: expressions.Reader | None) -> Operand:
         operand = self._operand(shown, value, reader)
+        self._made.append(operand)
         self._values[id(operand)] = value
         return operand
 

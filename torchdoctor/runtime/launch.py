@@ -14,6 +14,7 @@ import sys
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from torchdoctor import inputs
@@ -41,9 +42,9 @@ def script(path: str, args: list[str]) -> Program:
     """The program ``python path args...`` runs."""
     absolute = os.path.join(os.getcwd(), path) if not os.path.isabs(path) else path
     try:
-        source = inputs.read_regular(path, MAX_SCRIPT_BYTES)
-    except inputs.Refused as refused:
-        raise ProgramError(_refusal(path, refused)) from None
+        source = inputs.read_file(Path(path), MAX_SCRIPT_BYTES, "script")
+    except inputs.InputError as exc:
+        raise ProgramError(str(exc)) from None
     code = _compile(source, absolute, path)
     loader = importlib.machinery.SourceFileLoader("__main__", absolute)
     attributes = {
@@ -117,19 +118,6 @@ def _compile(source: bytes, filename: str, shown: str) -> types.CodeType:
 def _syntax(exc: SyntaxError, shown: str) -> str:
     where = f", line {exc.lineno}" if exc.lineno else ""
     return f"{inputs.shown(shown)}{where}: {type(exc).__name__}: {exc.msg}"
-
-
-def _refusal(path: str, refused: inputs.Refused) -> str:
-    shown = inputs.shown(path)
-    if refused.kind == "missing":
-        return f"can't open file {path!r}: {refused.detail or 'No such file or directory'}"
-    if refused.kind == "folder":
-        return f"{shown} is a folder: give the script, or run a package with -m"
-    if refused.kind == "special":
-        return f"{shown} is not a regular file (a pipe, socket or device): give the script's file"
-    if refused.kind == "large":
-        return f"{shown} is larger than the {MAX_SCRIPT_BYTES // 2**20} MiB torchdoctor runs"
-    return f"can't open file {path!r}: {refused.detail}"
 
 
 def exit_code(exc: SystemExit, err: Any) -> int:

@@ -569,14 +569,27 @@ class Recorder:
         self.load_failures.append((exc, finding))
 
     def batch_taken(self, batch: Any, caller: FrameType) -> None:
-        from torchdoctor.module_audit import _tensors
-
         site = self.frames.site(caller)
         if site is None:
             return
-        for _, tensor in _tensors(batch, "", self.torch):
+        for tensor in self._batch_tensors(batch):
             if self.tensors.get(tensor) is None:
                 self.tensors.put(tensor, Provenance(made=site, made_by="a DataLoader batch"))
+
+    def _batch_tensors(self, batch: Any) -> list[Any]:
+        """The tensors of a batch: the tensor, the tensors of a tuple, list or dict of them (the usual
+        batches, without a generic walk), or what a bounded walk finds in anything else."""
+        tensor = self.torch.Tensor
+        if isinstance(batch, tensor):
+            return [batch]
+        items = (
+            batch.values() if isinstance(batch, dict) else batch if isinstance(batch, list | tuple) else None
+        )
+        if items is not None and all(isinstance(item, tensor) for item in items):
+            return list(items)
+        from torchdoctor.module_audit import _tensors
+
+        return [found for _, found in _tensors(batch, "", self.torch)]
 
     def buffer_registered(self, module: Any, name: str, tensor: Any) -> None:
         if tensor is None:

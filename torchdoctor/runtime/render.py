@@ -87,19 +87,3 @@ def summary_lines(report: RunReport, findings: Iterable[Finding]) -> list[str]:
             calls = ", ".join(f"{count} x {name}" for name, count in sorted(sync.calls.items()))
             lines.append(f"  {site_text(sync.site)}: {calls}")
     return lines
-
-
-def report_lines(report: RunReport) -> list[str]:
-    """A whole saved report, for ``explain`` and ``triage``: the program, then everything it found."""
-    program = (
-        " ".join(report.argv) if report.module is None else f"-m {report.module} {' '.join(report.argv[1:])}"
-    )
-    code = "still running" if report.exit_code is None else f"exit code {report.exit_code}"
-    mode = " --deep" if report.deep else ""
-    mode += " --nan" if report.nan else ""
-    head = f"torchdoctor run{mode} {program.strip()} ({code}; torch {report.torch_version or 'not imported'})"
-    lines = [head]
-    if report.recorder == "failed":
-        lines.append(f"  the recorder switched itself off: {report.recorder_failure}")
-    body = summary_lines(report, report.findings)
-    return lines + (body or ["  nothing found"])

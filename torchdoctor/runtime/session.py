@@ -7,6 +7,7 @@ Whatever goes wrong inside torchdoctor here is said on stderr in one block and l
 from __future__ import annotations
 
 import contextlib
+import importlib
 import importlib.abc
 import importlib.util
 import os
@@ -23,6 +24,25 @@ from torchdoctor.runtime import render
 from torchdoctor.runtime.model import Finding, RunReport
 
 TORCH = "torch"
+_USED_LATER = (
+    "torchdoctor.module_audit",
+    "torchdoctor.redact",
+    "torchdoctor.commands.report",
+    "torchdoctor.runtime.recorder",
+    "torchdoctor.runtime.expressions",
+    "torchdoctor.runtime.explainer",
+    "torchdoctor.runtime.deep",
+    "torchdoctor.runtime.nan",
+    "torchdoctor.runtime.output",
+)
+"""torchdoctor's modules a session imports while the program runs: imported up front, because the program
+runs with sys.path[0] set to its own folder, where torchdoctor may not be found (a source checkout run with
+python -m torchdoctor). None of them imports torch."""
+
+
+def preload() -> None:
+    for name in _USED_LATER:
+        importlib.import_module(name)
 
 
 @dataclass
@@ -126,6 +146,7 @@ class Session:
         module: str | None = None,
         err: IO[str] | None = None,
     ) -> None:
+        preload()
         self.options = options
         self.argv = list(sys.argv if argv is None else argv)
         self.module = module

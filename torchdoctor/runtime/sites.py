@@ -11,7 +11,6 @@ import bisect
 import dis
 import os
 import site
-import sys
 import sysconfig
 from collections.abc import Iterable
 from types import CodeType, FrameType
@@ -145,8 +144,3 @@ def _cwd() -> str:
         return os.getcwd()
     except OSError:
         return ""
-
-
-def here() -> FrameType:
-    """The caller's frame (a named helper keeps the frame arithmetic in one place)."""
-    return sys._getframe(2)
