@@ -48,28 +48,23 @@ def fake_cuda(device_count: int = 4) -> Iterator[Any]:
                 return torch.device(value)
         return None
 
-    def tensor_move(method: str) -> Callable[[Any], Any]:
-        def make(original: Any) -> Any:
-            def move(self: Any, *args: Any, **kwargs: Any) -> Any:
-                device = cuda_target(method, args, kwargs)
-                if device is None:
-                    return original(self, *args, **kwargs)
-                flag = kwargs.get("non_blocking", any(a is True for a in args))
-                with mode:
-                    return copy(self, device=device, non_blocking=bool(flag))
+    def copy_tensor(tensor: Any, device: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        flag = kwargs.get("non_blocking", any(a is True for a in args))
+        return copy(tensor, device=device, non_blocking=bool(flag))
 
-            return move
+    def copy_module(module: Any, device: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        return module._apply(lambda t: copy(t, device=device))
 
-        return make
+    def routed(method: str, to_cuda: Callable[..., Any]) -> Callable[[Any], Any]:
+        """``method`` with a CUDA target done by ``to_cuda`` inside the mode; any other target as before."""
 
-    def module_move(method: str) -> Callable[[Any], Any]:
         def make(original: Any) -> Any:
             def move(self: Any, *args: Any, **kwargs: Any) -> Any:
                 device = cuda_target(method, args, kwargs)
                 if device is None:
                     return original(self, *args, **kwargs)
                 with mode:
-                    return self._apply(lambda t: copy(t, device=device))
+                    return to_cuda(self, device, args, kwargs)
 
             return move
 
@@ -94,8 +89,8 @@ def fake_cuda(device_count: int = 4) -> Iterator[Any]:
 
     try:
         for method in ("to", "cuda"):
-            replace(torch.Tensor, method, tensor_move(method))
-            replace(torch.nn.Module, method, module_move(method))
+            replace(torch.Tensor, method, routed(method, copy_tensor))
+            replace(torch.nn.Module, method, routed(method, copy_module))
         for name in _CUDA_FACTORIES:
             replace(torch, name, on_device)
         replace(torch, "load", in_mode)
