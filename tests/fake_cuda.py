@@ -1,10 +1,12 @@
 """A fake CUDA machine for a CPU build of torch, for the runtime tests.
 
 FakeTensorMode(allow_non_fake_inputs=True) makes fake ``cuda:N`` tensors and raises the exact CUDA
-device-mismatch message; only the calls that put something on a CUDA device run inside the mode
-(``Tensor.to('cuda')`` goes to ``aten._to_copy``, a module moves with ``_apply``), because a module built
-inside the mode cannot be moved. Fake CUDA tensors must not meet autograd (a CPU build aborts the process):
-the scripts that use them run under ``torch.no_grad()``.
+device-mismatch message. Only what puts something on a CUDA device is fake: ``Tensor.to('cuda')`` gives the
+FakeTensor ``aten._to_copy`` gives inside the mode (made directly, which is far cheaper), a module moves with
+``_apply`` and ``aten._to_copy`` inside the mode, factories with ``device='cuda'`` run inside it; the rest of
+the program runs on real CPU tensors, because a module built inside the mode cannot be moved. Fake CUDA
+tensors must not meet autograd (a CPU build aborts the process): the scripts that use them run under
+``torch.no_grad()``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ _CUDA_FACTORIES = ("randn", "rand", "zeros", "ones", "empty", "full", "tensor", 
 def fake_cuda(device_count: int = 4) -> Iterator[Any]:
     """A machine with ``device_count`` fake GPUs for the duration of the block."""
     import torch
-    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 
     mode = FakeTensorMode(allow_non_fake_inputs=True)
     copy = torch.ops.aten._to_copy
@@ -45,26 +47,28 @@ def fake_cuda(device_count: int = 4) -> Iterator[Any]:
             return torch.device("cuda", index if isinstance(index, int) else 0)
         for value in (*args, kwargs.get("device")):
             if isinstance(value, str | torch.device) and torch.device(value).type == "cuda":
-                return torch.device(value)
+                return torch.device("cuda", torch.device(value).index or 0)
         return None
 
     def copy_tensor(tensor: Any, device: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        flag = kwargs.get("non_blocking", any(a is True for a in args))
-        return copy(tensor, device=device, non_blocking=bool(flag))
+        # What aten._to_copy gives inside the mode, made directly: far cheaper than entering the mode.
+        dtype = kwargs.get("dtype") or next((a for a in args if isinstance(a, torch.dtype)), tensor.dtype)
+        meta = torch.empty_strided(tensor.shape, tensor.stride(), dtype=dtype, device="meta")
+        return FakeTensor(mode, meta, device)
 
     def copy_module(module: Any, device: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        return module._apply(lambda t: copy(t, device=device))
+        with mode:
+            return module._apply(lambda t: copy(t, device=device))
 
     def routed(method: str, to_cuda: Callable[..., Any]) -> Callable[[Any], Any]:
-        """``method`` with a CUDA target done by ``to_cuda`` inside the mode; any other target as before."""
+        """``method`` with a CUDA target done by ``to_cuda``; any other target as before."""
 
         def make(original: Any) -> Any:
             def move(self: Any, *args: Any, **kwargs: Any) -> Any:
                 device = cuda_target(method, args, kwargs)
                 if device is None:
                     return original(self, *args, **kwargs)
-                with mode:
-                    return to_cuda(self, device, args, kwargs)
+                return to_cuda(self, device, args, kwargs)
 
             return move
 

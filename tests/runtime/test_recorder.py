@@ -136,7 +136,6 @@ def test_torch_compile_traces_straight_through_before_during_and_after_a_recordi
     rules.cache_clear()
     with Watch(Options()), redirect_stderr(io.StringIO()):
         assert _compiles_whole(step)  # the map built now lacks the builtin torch.zeros
-        assert torch._dynamo.explain(step)(torch.ones(4)).graph_break_count == 0
     assert _compiles_whole(step)
     rules.cache_clear()
     assert _compiles_whole(step)  # the map built now lacks the wrapper
