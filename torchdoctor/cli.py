@@ -66,6 +66,7 @@ def build_app(declared: Sequence[Option] = (), checks: Sequence[Loaded] = ()) ->
     from torchdoctor.commands import explain as explain_command
     from torchdoctor.commands import lint as lint_command
     from torchdoctor.commands import report as report_command
+    from torchdoctor.commands import run as run_command
     from torchdoctor.commands import triage as triage_command
     from torchdoctor.commands.usage import use_plain_commands
     from torchdoctor.options import with_declared
@@ -88,6 +89,7 @@ def build_app(declared: Sequence[Option] = (), checks: Sequence[Loaded] = ()) ->
     app.command("cluster")(with_declared(cluster_command.cluster, _cluster_options(declared, checks)))
     app.command("lint")(lint_command.lint)
     app.command("triage")(triage_command.triage)
+    app.command("run", cls=run_command.ProgramCommand)(run_command.run)
     use_plain_commands(app)
     return app
 

@@ -119,7 +119,7 @@ def _located(text: str, name: str, markdown: bool) -> Located:
     fenced = fenced_report(text)
     if fenced is not None:
         start, end = fenced
-        return Located(parse(_fence_body(text, start, end), name), fenced)
+        return Located(parse(fence_body(text, start, end), name), fenced)
     if markdown:
         from torchdoctor import markdown_reader
 
@@ -149,9 +149,9 @@ _FENCE = "```"
 MAX_FENCES = 200
 
 
-def fenced_report(text: str) -> tuple[int, int] | None:
+def fenced_report(text: str, marker: str = '"schema_version"') -> tuple[int, int] | None:
     """Where the first fenced block of ``text`` that holds a torchdoctor JSON report (it has
-    ``schema_version``) starts and ends, fences included."""
+    ``schema_version``, or ``marker``) starts and ends, fences included."""
     start = 0
     for _ in range(MAX_FENCES):
         opening = text.find(_FENCE, start)
@@ -164,13 +164,14 @@ def fenced_report(text: str) -> tuple[int, int] | None:
         if closing < 0:
             return None
         body = text[body_start + 1 : closing]
-        if body.lstrip().startswith("{") and '"schema_version"' in body:
+        if body.lstrip().startswith("{") and marker in body:
             return opening, closing + len(_FENCE)
         start = closing + len(_FENCE)
     return None
 
 
-def _fence_body(text: str, start: int, end: int) -> str:
+def fence_body(text: str, start: int, end: int) -> str:
+    """What the fence that ``fenced_report`` found between ``start`` and ``end`` holds."""
     return text[text.find("\n", start) + 1 : end - len(_FENCE)]
 
 

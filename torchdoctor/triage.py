@@ -126,12 +126,15 @@ def triage(
     the explanation catalogues.
     """
     from torchdoctor.explain import catalogue
+    from torchdoctor.runtime import readback
 
-    located, unreadable = environment_of(text, name)
+    # A torchdoctor run report holds no environment: it is not read as a check report.
+    located, unreadable = (None, None) if readback.is_json_report(text) else environment_of(text, name)
     quoted = located.outside(text) if located is not None else text
     matched = catalogue.explain_in_worker(
         quoted, lambda request: workers.host.hosted("explain", request, catalogue.EXPLAIN_TIMEOUT_S)
     )
+    matched.explanations = readback.explanations(text) + matched.explanations
     problems = ([unreadable] if unreadable else []) + matched.problems
     if located is None and not matched.explanations:
         why = f": {unreadable}" if unreadable else ""

@@ -35,7 +35,9 @@ def explain(
         )
     for problem in matched.problems:
         sys.stderr.write(messages.warning_line(f"{problem}; its messages are left out"))
-    explanations = matched.explanations
+    from torchdoctor.runtime import readback
+
+    explanations = readback.explanations(text) + matched.explanations
     if json_output:
         typer.echo(json.dumps([e.to_json() for e in explanations], indent=2, ensure_ascii=False))
     elif explanations:
