@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -16,6 +16,7 @@ import pytest
 from torchdoctor import collect_env, saved
 
 from corpus import splits
+from growth import LINEAR_LIMIT, growth, repeated
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = {path.stem: json.loads(path.read_text()) for path in splits.files("collect_env")}
@@ -325,19 +326,29 @@ def test_a_text_without_a_dump_gives_none(text: str) -> None:
     assert collect_env.find(text) is None
 
 
-def test_a_16_mib_text_is_read_in_well_under_a_second() -> None:
-    mib = 1 << 20
-    texts = [
-        ("- * " * (4 * mib)),
-        ("pytorch\n" * (2 * mib)),
-        ("x" * (16 * mib - len(CORE))) + "\n" + CORE,
-        "PyTorch version: 2.0.0\nIs debug build: False\nGPU models and configuration:\n"
-        + "GPU 0: NVIDIA A100\n" * (mib - 4),
-    ]
-    for text in texts:
-        started = time.perf_counter()
-        collect_env.find(text)
-        assert time.perf_counter() - started < 0.5
+@pytest.mark.parametrize(
+    "make",
+    [
+        repeated("- * "),
+        repeated("pytorch\n"),
+        repeated("x", suffix="\n" + CORE),
+        repeated("GPU 0: NVIDIA A100\n", prefix="PyTorch version: 2.0.0\nGPU models and configuration:\n"),
+        # Runs a pattern once tried every way of splitting (digits, then spaces, around the version):
+        repeated("0", prefix="PyTorch version 1.", suffix=" y"),
+        repeated(" ", prefix="PyTorch: ", suffix="x"),
+        # Lines (at most 4,096 characters each) whose runs grow with n.
+        lambda n: "- PyTorch version: 2.0\n" + ("- F: driver" + " " * (n // 80) + "x\n") * 16,
+        lambda n: "- PyTorch version: 2.0\n" + ("- " * (n // 160) + "x: y\n") * 16,
+    ],
+    ids=["bullets", "openings", "one long line", "gpus", "digits", "spaces", "driver", "nested bullets"],
+)
+def test_reading_a_dump_is_linear(make: Callable[[int], str]) -> None:
+    def read(text: str) -> None:
+        dump = collect_env.find(text)
+        if dump is not None:
+            dump.to_report("issue")
+
+    assert growth(read, make, 1 << 16) < LINEAR_LIMIT
 
 
 def test_a_dump_without_torch_says_it_does_not_import_and_not_why() -> None:

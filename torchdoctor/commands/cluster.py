@@ -14,6 +14,7 @@ from torchdoctor.commands.common import (
     IdsOption,
     RedactOption,
     fail_on_status,
+    redaction,
     run_context,
     run_options,
     shareable,
@@ -49,6 +50,7 @@ def cluster(
 
     threshold = fail_on_status(fail_on)
     timeout_seconds(timeout)
+    redaction(redact)
     run = run_context(ctx)
     workers = run.require_workers()
     options = validate_in_worker(

@@ -14,6 +14,7 @@ from torchdoctor.commands.common import (
     IdsOption,
     RedactOption,
     fail_on_status,
+    redaction,
     run_context,
     select_checks,
     shareable,
@@ -63,6 +64,7 @@ def triage(
     if output_format not in FORMATS:
         raise BadInput(f"--format must be one of {', '.join(FORMATS)}, not {output_format!r}")
     threshold = fail_on_status(fail_on)
+    redaction(redact)
     run = run_context(ctx)
     chosen = select_checks(run.checks, only, skip)
     name, text = _read(source)
@@ -94,9 +96,9 @@ def _read(source: str | None) -> tuple[str, str]:
         except inputs.InputError as exc:
             raise BadInput(str(exc)) from None
     else:
-        name = source
+        name = inputs.shown(source)
         try:
-            text = inputs.decode(inputs.read_file(Path(source), inputs.MAX_STDIN_BYTES, "issue"), source)
+            text = inputs.decode(inputs.read_file(Path(source), inputs.MAX_STDIN_BYTES, "issue"), name)
         except inputs.InputError as exc:
             raise BadInput(str(exc)) from None
     if not text.strip():
