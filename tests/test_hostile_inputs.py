@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -314,3 +315,61 @@ def test_the_port_lock_is_not_used_in_a_folder_others_could_prepare(
     with launcher.port_lock(29515) as holder:
         assert holder is None
     assert not list((tmp_path / "theirs" if folder == "a link" else lock_folder).iterdir())
+
+
+# ---------------------------------------------------------------- foreign text on the way out
+
+ESCAPES = "\x1b]0;owned\x07\x9b2J\x08\x08\u202e"
+ACTING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]")
+HF_TOKEN = "hf_" + "Q" * 34
+
+
+def _saved_with_foreign_text(tmp_path: Path, name: str, variables: Any) -> Path:
+    report = json.loads((Path(__file__).parent / "fixtures" / "h100x8_cvd_2_3.json").read_text())
+    report["host"] = {"hostname": f"node-{name}", "os": f"Linux{ESCAPES}"}
+    report["facts"]["env"] = {"variables": variables}
+    report["facts"]["torch"]["file"] = f"/srv/{ESCAPES}/torch/__init__.py"
+    path = tmp_path / f"{name}\nEVIL: forged line.json"
+    path.write_text(json.dumps(report))
+    return path
+
+
+def test_diff_reads_a_fact_of_the_wrong_type_and_shows_foreign_text_inert(tmp_path: Path) -> None:
+    a = _saved_with_foreign_text(tmp_path, "a", "variables should be an object")
+    b = _saved_with_foreign_text(
+        tmp_path, "b", {"NCCL_DEBUG": f"INFO{ESCAPES}", "HF_HOME": f"/x?token={HF_TOKEN}"}
+    )
+    result = run_cli("diff", str(a), str(b))
+    assert result.returncode == exitcodes.THRESHOLD, result.stderr
+    assert not ACTING.search(result.stdout) and HF_TOKEN not in result.stdout
+    first, second = result.stdout.splitlines()[:2]
+    assert first.startswith("A: '") and "\\nEVIL: forged line.json'" in first  # one line per report
+    hosts = re.findall(r"<host-[0-9a-f]+>", first + second)
+    assert len(set(hosts)) == 2 and "node-a" not in result.stdout
+    assert "NCCL_DEBUG" in result.stdout and "\\u001b]0;owned\\u0007" in result.stdout
+
+
+def test_check_from_shows_foreign_text_inert_and_no_redact_warns(tmp_path: Path) -> None:
+    path = _saved_with_foreign_text(tmp_path, "c", {"NCCL_DEBUG": "INFO"})
+    result = run_cli("check", "--from", str(path), "--only", "torch.build", "-v", "--no-redact")
+    assert result.returncode in (exitcodes.OK, exitcodes.THRESHOLD), result.stderr
+    assert result.stderr.startswith("torchdoctor: warning: --no-redact:")
+    assert not ACTING.search(result.stdout + result.stderr)
+    assert "Linux\\u001b]0;owned\\u0007" in result.stdout
+    assert len([line for line in result.stderr.splitlines() if "judging the facts of" in line]) == 1
+
+
+def test_a_triage_reply_quotes_no_secret_and_no_escape(tmp_path: Path) -> None:
+    issue = tmp_path / "issue.md"
+    issue.write_text(
+        "Training dies:\n```\nTraceback (most recent call last):\n"
+        f'  File "train.py", line 3, in <module>\n'
+        f"RuntimeError: CUDA error: out of memory while fetching https://bob:hunter2@hub.example.com/m "
+        f"with {HF_TOKEN} {ESCAPES}\n```\n"
+    )
+    result = run_cli("triage", "--format", "md", str(issue))
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert "out of memory" in result.stdout
+    for leak in ("hunter2", "bob:", HF_TOKEN):
+        assert leak not in result.stdout
+    assert not ACTING.search(result.stdout)
