@@ -133,6 +133,7 @@ HOST, VM, USER_SEEN = REDACTOR.host("gpu-node-17"), REDACTOR.host("vm"), PSEUDON
             f"https://hooks.slack.com/services/{REDACTED}",
         ),
         ("gitlab glpat-" + "x" * 20, f"gitlab {REDACTED}"),
+        ("https://discord.com/api/webhooks/123/AbC-xyz", f"https://discord.com/api/webhooks/{REDACTED}"),
         ("key AIza" + "S" * 35, f"key {REDACTED}"),
         ("npm_" + "n" * 36 + " and pypi-" + "p" * 60, f"{REDACTED} and {REDACTED}"),
         ("GPU-3c8f1a52-7d0e-4b6a-9f21-0c5e8d7a1b01", "GPU-3c8f1a52"),

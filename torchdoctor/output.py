@@ -22,7 +22,7 @@ import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
 from torchdoctor import inert
 from torchdoctor.redact import Identity, Redactor, strip_secrets
@@ -63,14 +63,27 @@ def clean_line(text: str) -> str:
     return inert.one_line(_redacted(text))
 
 
+def redacted_value(value: Any) -> Any:
+    """A JSON-like value redacted by key and string as the command's options say (a secret-looking key's
+    value replaced): for ``--json`` outputs built from what the user handed over. Printed, it is made inert
+    on the way out like everything else; inside a JSON string an escape is the same character."""
+    return _redactor().value(value) if _policy.redact else value
+
+
 def _redacted(text: str) -> str:
     if not _policy.redact:
         return text
     if not _policy.identities:
         return strip_secrets(text)
+    return _redactor().text(text)
+
+
+def _redactor() -> Redactor:
+    if not _policy.identities:
+        return Redactor(Identity(), shorten_uuids=False)
     if _policy.redactor is None:
         _policy.redactor = Redactor(Identity.current(_policy.hostnames))
-    return _policy.redactor.text(text)
+    return _policy.redactor
 
 
 _ARMOR_BEGIN = re.compile(r"-----BEGIN (?P<kind>[A-Z0-9 ]{1,64})-----")

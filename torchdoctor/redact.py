@@ -191,14 +191,20 @@ class Identity:
         names = [h for name in hostnames for h in (name, name.split(".")[0]) if not _is_address(name)]
         return cls(
             homes=_distinct(h.rstrip("/") for h in homes if h.rstrip("/")),
-            users=_distinct(u for u in users if len(u) >= 2 and u.lower() not in _ANONYMOUS_USERS),
-            hostnames=_distinct(h for h in names if len(h) >= 2 and h.lower() not in _ANONYMOUS_HOSTS),
+            users=_distinct(u for u in users if _names_someone(u) and u.lower() not in _ANONYMOUS_USERS),
+            hostnames=_distinct(h for h in names if _names_someone(h) and h.lower() not in _ANONYMOUS_HOSTS),
         )
 
     def with_hostnames(self, hostnames: Iterable[str]) -> Identity:
         """This identity and the hosts ``hostnames`` too (the other machines a report or a diff names)."""
         more = Identity.of((), (), hostnames).hostnames
         return Identity(self.homes, self.users, _distinct([*self.hostnames, *more]))
+
+
+def _names_someone(name: str) -> bool:
+    """Two characters at least, and not a number or a JSON word (replacing those would garble every number
+    and every JSON document printed)."""
+    return len(name) >= 2 and not name.isdigit() and name.lower() not in ("true", "false", "null")
 
 
 def _is_address(name: str) -> bool:

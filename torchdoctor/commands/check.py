@@ -138,10 +138,12 @@ def emit(report: Report, json_output: bool, verbose: bool) -> None:
 
         json_renderer.render(report, sys.stdout)
     elif use_color(sys.stdout):
-        from torchdoctor import output
+        from torchdoctor import inert, output, saved
         from torchdoctor.render import table
 
-        table.render(report, output.unguarded(sys.stdout), verbose)  # colours: rich's own sequences
+        # rich writes its colours straight to the terminal: the report's own text made inert first.
+        shown = saved.report_from_json(inert.inert_value(report.to_json()))
+        table.render(shown, output.unguarded(sys.stdout), verbose)
     else:
         from torchdoctor.render import text
 

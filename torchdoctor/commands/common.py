@@ -174,20 +174,19 @@ def redaction(redact: bool) -> None:
 
 def shareable(report: Report, redact: bool) -> Report:
     """The report as it may leave the machine, redacted in one place before any renderer sees it: secrets,
-    identities and GPU UUIDs by default; with ``--no-redact`` only credentials go. Every string in it is
-    inert on a terminal, and the hosts it names get the same pseudonyms in anything else printed."""
-    from torchdoctor import inert, output, saved
+    identities and GPU UUIDs by default; with ``--no-redact`` only credentials go. The hosts it names get
+    the same pseudonyms in anything else printed."""
+    from torchdoctor import output, saved
     from torchdoctor import redact as redaction
 
     data = report.to_json()
     hosts = redaction.hostnames_in(data)
     output.hide_hostnames(hosts)
     data = redaction.redact_report(data) if redact else redaction.strip_report(data)
-    shared = saved.report_from_json(inert.inert_value(data))
+    shared = saved.report_from_json(data)
     if report.worker_log:
         identity = redaction.Identity.current(hosts) if redact else redaction.Identity()
-        log = redaction.Redactor(identity, shorten_uuids=redact).text(report.worker_log)
-        shared.worker_log = inert.inert(log)
+        shared.worker_log = redaction.Redactor(identity, shorten_uuids=redact).text(report.worker_log)
     return shared
 
 

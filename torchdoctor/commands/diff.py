@@ -34,7 +34,8 @@ def diff(
     output.hide_hostnames(redact.hostnames_in(first.data) + redact.hostnames_in(second.data))
     differences = differ.compare(first.data, second.data)
     if json_output:
-        typer.echo(json.dumps([d.to_json() for d in differences], indent=2, ensure_ascii=False))
+        rows = output.redacted_value([d.to_json() for d in differences])
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
     else:
         typer.echo(f"A: {_describe(first)}")
         typer.echo(f"B: {_describe(second)}")

@@ -36,7 +36,10 @@ def explain(
         sys.stderr.write(f"torchdoctor: warning: {problem}; its messages are left out\n")
     explanations = matched.explanations
     if json_output:
-        typer.echo(json.dumps([e.to_json() for e in explanations], indent=2, ensure_ascii=False))
+        from torchdoctor import output
+
+        rows = output.redacted_value([e.to_json() for e in explanations])
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
     elif explanations:
         for line in format_lines(explanations):
             typer.echo(line)

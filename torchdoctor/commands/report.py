@@ -26,6 +26,7 @@ from torchdoctor.commands.common import (
     timeout_seconds,
     validate_in_worker,
 )
+from torchdoctor.inert import inert
 
 if TYPE_CHECKING:
     from torchdoctor.model import Report
@@ -93,7 +94,7 @@ def report(
         if progress is not None and hasattr(progress, "stop"):
             progress.stop()
     shared = shareable(gathered, redact)
-    text = render(shared, fmt)
+    text = inert(render(shared, fmt))  # a file is read on a terminal too (cat, less -R)
     if target is None:
         sys.stdout.write(text)
         return

@@ -75,7 +75,9 @@ def triage(
     if found.report is not None:
         found.report = shareable(found.report, redact)
     if output_format == "json":
-        sys.stdout.write(json_renderer.dumps(found.to_json()) + "\n")
+        from torchdoctor import output
+
+        sys.stdout.write(json_renderer.dumps(output.redacted_value(found.to_json())) + "\n")
     elif output_format == "md":
         renderer.render_markdown(found, sys.stdout)
     else:
