@@ -336,12 +336,11 @@ def _saved_with_foreign_text(tmp_path: Path, name: str, variables: Any) -> Path:
 
 def test_diff_reads_a_fact_of_the_wrong_type_and_shows_foreign_text_inert(tmp_path: Path) -> None:
     a = _saved_with_foreign_text(tmp_path, "a", "variables should be an object")
-    b = _saved_with_foreign_text(
-        tmp_path, "b", {"NCCL_DEBUG": f"INFO{ESCAPES}", "HF_HOME": f"/x?token={HF_TOKEN}"}
-    )
+    variables = {"NCCL_DEBUG": f"INFO{ESCAPES}", "HF_HOME": f"/x?token={HF_TOKEN}", "WANDB_API_KEY": "raw1"}
+    b = _saved_with_foreign_text(tmp_path, "b", variables)
     result = run_cli("diff", str(a), str(b))
     assert result.returncode == exitcodes.THRESHOLD, result.stderr
-    assert not ACTING.search(result.stdout) and HF_TOKEN not in result.stdout
+    assert not ACTING.search(result.stdout) and HF_TOKEN not in result.stdout and "raw1" not in result.stdout
     first, second = result.stdout.splitlines()[:2]
     assert first.startswith("A: '") and "\\nEVIL: forged line.json'" in first  # one line per report
     hosts = re.findall(r"<host-[0-9a-f]+>", first + second)

@@ -465,6 +465,12 @@ def test_every_host_a_report_names_gets_its_own_pseudonym() -> None:
     assert "node-a" not in json.dumps(redacted) and "node-b" not in json.dumps(redacted)
 
 
+def test_a_report_redacted_before_keeps_its_pseudonyms() -> None:
+    once = redact_report(_fixture_report(), IDENTITY)
+    again = redact_report(once, IDENTITY)
+    assert again["host"]["hostname"] == once["host"]["hostname"] and again == once
+
+
 def test_keys_are_redacted_like_values() -> None:
     redacted = REDACTOR.value({"/home/alice/data": {"alice": 1}, "HF_TOKEN": "x"})
     assert redacted == {"~/data": {USER_SEEN: 1}, "HF_TOKEN": REDACTED}

@@ -1,8 +1,9 @@
 """Redaction of what a report shares: secrets, credentials in URLs, the home directory, the user name, the
 hostname and GPU UUIDs.
 
-One :class:`Redactor` serves every output: ``torchdoctor report`` applies :func:`redact_report` to the
-report's JSON data once, before any renderer sees it. The rule for secret-looking names is the one the
+One :class:`Redactor` serves every output: :func:`redact_report` rewrites a report's JSON data once, by key,
+before any renderer sees it, and :mod:`torchdoctor.output` passes every line any command prints through
+:meth:`Redactor.text` on its way out. The rule for secret-looking names is the one the
 ``env`` probe applies when it records variables (``torchdoctor.envvars``), so a value that the probe
 would not record never reaches a report through any other fact either.
 
@@ -204,7 +205,12 @@ class Identity:
 def _names_someone(name: str) -> bool:
     """Two characters at least, and not a number or a JSON word (replacing those would garble every number
     and every JSON document printed)."""
-    return len(name) >= 2 and not name.isdigit() and name.lower() not in ("true", "false", "null")
+    return (
+        len(name) >= 2
+        and not name.isdigit()
+        and name.lower() not in ("true", "false", "null")
+        and not PSEUDONYM.fullmatch(name)
+    )
 
 
 def _is_address(name: str) -> bool:
@@ -296,7 +302,9 @@ class Redactor:
         return value
 
     def host(self, name: str) -> str:
-        """The pseudonym of the host ``name``."""
+        """The pseudonym of the host ``name`` (a pseudonym already, of a report redacted before: itself)."""
+        if PSEUDONYM.fullmatch(name):
+            return name
         return self.pseudonyms.of("host", self._host_keys.get(name.casefold(), name))
 
     def _key(self, key: Any) -> Any:

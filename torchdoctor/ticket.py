@@ -17,6 +17,7 @@ from typing import Any
 from torchdoctor import doctor, envvars, nvml, registry, runner, sysinfo
 from torchdoctor import packages as installed_packages
 from torchdoctor.model import Report, Status
+from torchdoctor.redact import REDACTED, is_secret_name
 from torchdoctor.registry import Loaded
 
 OWN_PROBES = (nvml.PROBE, envvars.PROBE, installed_packages.PROBE, sysinfo.PROBE)
@@ -289,8 +290,10 @@ def mapping(data: Mapping[str, Any]) -> list[Row]:
 
 
 def environment(data: Mapping[str, Any]) -> dict[str, str]:
+    """The variables a report recorded; a secret-looking one's value masked, as the env probe records it (a
+    saved report may come from anywhere)."""
     variables = as_mapping(_facts(data, "env").get("variables"))
-    return {str(k): str(v) for k, v in sorted(variables.items())}
+    return {str(k): REDACTED if is_secret_name(str(k)) else str(v) for k, v in sorted(variables.items())}
 
 
 def _environment_shown(data: Mapping[str, Any]) -> dict[str, str]:
