@@ -196,6 +196,20 @@ def test_a_stdin_that_ends_is_read_whole(monkeypatch: pytest.MonkeyPatch) -> Non
         assert inputs.read_stdin_text(timeout=5) == "\ufffdn\ufffdcode \ufffd\n"
 
 
+@pytest.mark.parametrize("command", ["explain", "triage"])
+def test_a_closed_stdin_is_one_line(command: str) -> None:
+    result = subprocess.run(
+        [str(BIN / "torchdoctor"), command],
+        preexec_fn=lambda: os.close(0),  # started without a stdin at all
+        capture_output=True,
+        text=True,
+        env=cli_env(),
+        timeout=60,
+        check=False,
+    )
+    assert "stdin is closed" in one_line_error(result)
+
+
 # ---------------------------------------------------------------- programs found on the PATH
 
 

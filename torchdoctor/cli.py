@@ -108,7 +108,8 @@ def prepare(command: str | None) -> RunContext:
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    sys.stderr.write(f"torchdoctor: error: {' '.join(message.split())}\n")
+    if sys.stderr is not None:  # None: started with stderr closed
+        sys.stderr.write(f"torchdoctor: error: {' '.join(message.split())}\n")
     sys.exit(code)
 
 

@@ -135,10 +135,20 @@ def read_stream(stream: IO[bytes], max_bytes: int = MAX_STDIN_BYTES, what: str =
     return data
 
 
+def stdin_is_terminal() -> bool:
+    """Whether stdin is a terminal (someone may paste into it); False when there is no stdin at all."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
 def read_stdin_text(max_bytes: int = MAX_STDIN_BYTES, timeout: float | None = None) -> str:
     """Standard input as text, at most ``max_bytes`` of it and until its end comes within ``timeout``
     seconds (default: TERMINAL_TIMEOUT_S on a terminal, else STDIN_TIMEOUT_S); undecodable bytes become
     U+FFFD."""
+    if sys.stdin is None:
+        raise InputError("stdin is closed: pass the text as an argument or a file, or pipe it in")
     fd = _fileno(sys.stdin)
     if fd is not None and _can_wait_on(fd):
         if timeout is None:

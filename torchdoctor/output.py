@@ -180,14 +180,17 @@ def guarded(redact: bool = True) -> Iterator[None]:
     only (``torchdoctor lint``, whose output names the user's own files)."""
     saved = sys.stdout, sys.stderr, _policy.identities, _policy.redact, list(_policy.hostnames)
     _policy.identities, _policy.redact = True, redact
-    out, err = GuardedStream(sys.stdout), GuardedStream(sys.stderr)
-    sys.stdout, sys.stderr = out, err
+    # A stream the process was started without (closed descriptor: None) stays without.
+    out = GuardedStream(sys.stdout) if sys.stdout is not None else None
+    err = GuardedStream(sys.stderr) if sys.stderr is not None else None
+    sys.stdout, sys.stderr = out, err  # type: ignore[assignment]
     try:
         yield
     finally:
         for stream in (out, err):
             with contextlib.suppress(OSError, ValueError):
-                stream.flush()
+                if stream is not None:
+                    stream.flush()
         sys.stdout, sys.stderr = saved[0], saved[1]
         _policy.identities, _policy.redact, _policy.hostnames = saved[2], saved[3], saved[4]
         _policy.redactor = None

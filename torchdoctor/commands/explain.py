@@ -54,7 +54,7 @@ def read_text(text: str | None, what: str) -> str:
     from torchdoctor import inputs
 
     if text is None or text == "-":
-        if sys.stdin.isatty():
+        if inputs.stdin_is_terminal():
             sys.stderr.write(f"torchdoctor: paste the {what}, then press Ctrl-D\n")
         try:
             text = inputs.read_stdin_text()

@@ -90,7 +90,7 @@ def _read(source: str | None) -> tuple[str, str]:
     from torchdoctor import inputs
 
     if source is None or source == "-":
-        if sys.stdin.isatty():
+        if inputs.stdin_is_terminal():
             sys.stderr.write("torchdoctor: paste the issue, then press Ctrl-D\n")
         name = "stdin"
         try:
