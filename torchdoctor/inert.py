@@ -6,8 +6,8 @@ cursor moves, OSC window titles, hyperlinks and clipboard writes), the C1 contro
 its own), BEL, backspace, carriage return, DEL; characters that reorder or hide what is shown (bidirectional
 overrides, zero-width and other format characters, Unicode tag characters); line and paragraph separators;
 and lone surrogates (the undecodable bytes of a file name, which no encoder accepts). Each becomes the six
-characters ``\\u001b`` (``\\U000e0041`` beyond the first plane): visible, and inside a JSON string still the
-same character, so JSON output stays valid and means the same.
+characters ``\\u001b`` (beyond the first plane, a UTF-16 pair such as ``\\udb40\\udc41``): visible, and inside
+a JSON string still the same character, so JSON output stays valid and means the same.
 
 Line feed and tab stay as they are in :func:`inert` (a log quoted over several lines) and become visible
 too in :func:`one_line` (a file name inside a one-line message). One pass of one character class: linear.
@@ -35,7 +35,11 @@ _IN_LINE = re.compile(f"[\t\n{_ACTING}]")
 
 def _visible(match: re.Match[str]) -> str:
     code = ord(match.group(0))
-    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    # Beyond the first plane as JSON writes it, a UTF-16 pair: JSON knows no other escape for it.
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def inert(text: str) -> str:
