@@ -10,8 +10,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -306,37 +304,3 @@ def machine_report(
     verdicts = judged(check_ids, facts, options)
     timings = timings or {"total_s": 2.5, "probes": {}}
     return Report("0.1.0", "2026-11-30T11:32:16Z", host, options or {}, facts, verdicts, timings).to_json()
-
-
-# Work at 4n over work at n: about 4 for linear work, 16 for quadratic. The slack takes noise, never a
-# quadratic blow-up.
-LINEAR_GROWTH = 8.0
-# Below this much CPU time at 4n the ratio is noise: a quadratic blow-up over the sizes the tests use takes
-# seconds.
-TOO_QUICK_S = 0.005
-
-
-def _cpu_seconds(work: Callable[[], object], runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        started = time.process_time()
-        work()
-        best = min(best, time.process_time() - started)
-    return best
-
-
-def growth(work: Callable[[int], object], n: int) -> float | None:
-    """How many times more CPU time ``work(4 * n)`` takes than ``work(n)``, measured side by side (best of
-    three when the first measure looks slow); None when the work at 4n is too quick to tell."""
-    small, large = _cpu_seconds(lambda: work(n), 1), _cpu_seconds(lambda: work(4 * n), 1)
-    if large > TOO_QUICK_S and large > LINEAR_GROWTH * small:
-        small, large = _cpu_seconds(lambda: work(n), 3), _cpu_seconds(lambda: work(4 * n), 3)
-    if large <= TOO_QUICK_S:
-        return None
-    return large / max(small, 1e-6)
-
-
-def linear(work: Callable[[int], object], n: int) -> bool:
-    """Whether ``work`` grows linearly from ``n`` to ``4 * n`` (within :data:`LINEAR_GROWTH`)."""
-    ratio = growth(work, n)
-    return ratio is None or ratio < LINEAR_GROWTH

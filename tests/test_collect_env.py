@@ -16,7 +16,7 @@ import pytest
 from torchdoctor import collect_env, saved
 
 from corpus import splits
-from support import linear
+from growth import linear, repeated
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = {path.stem: json.loads(path.read_text()) for path in splits.files("collect_env")}
@@ -330,19 +330,29 @@ def test_a_text_without_a_dump_gives_none(text: str) -> None:
     assert collect_env.find(text) is None
 
 
-def test_a_text_is_read_in_linear_time() -> None:
-    # texts of n and 4n bytes; 4 MiB is a quarter of the most torchdoctor reads (bench/collect_env.py: speed)
-    texts: list[Callable[[int], str]] = [
-        lambda size: "- * " * (size // 4),
-        lambda size: "pytorch\n" * (size // 8),
-        lambda size: ("x" * (size - len(CORE))) + "\n" + CORE,
-        lambda size: (
-            "PyTorch version: 2.0.0\nIs debug build: False\nGPU models and configuration:\n"
-            + "GPU 0: NVIDIA A100\n" * (size // 19)
-        ),
-    ]
-    for text in texts:
-        assert linear(lambda size, make=text: collect_env.find(make(size)), 1 << 20)  # type: ignore[misc]
+@pytest.mark.parametrize(
+    "make",
+    [
+        repeated("- * "),
+        repeated("pytorch\n"),
+        repeated("x", suffix="\n" + CORE),
+        repeated("GPU 0: NVIDIA A100\n", prefix="PyTorch version: 2.0.0\nGPU models and configuration:\n"),
+        # Runs a pattern once tried every way of splitting (digits, then spaces, around the version):
+        repeated("0", prefix="PyTorch version 1.", suffix=" y"),
+        repeated(" ", prefix="PyTorch: ", suffix="x"),
+        # Lines (at most 4,096 characters each) whose runs grow with n.
+        lambda n: "- PyTorch version: 2.0\n" + ("- F: driver" + " " * (n // 80) + "x\n") * 16,
+        lambda n: "- PyTorch version: 2.0\n" + ("- " * (n // 160) + "x: y\n") * 16,
+    ],
+    ids=["bullets", "openings", "one long line", "gpus", "digits", "spaces", "driver", "nested bullets"],
+)
+def test_reading_a_dump_is_linear(make: Callable[[int], str]) -> None:
+    def read(text: str) -> None:
+        dump = collect_env.find(text)
+        if dump is not None:
+            dump.to_report("issue")
+
+    assert linear(read, make, 1 << 16)
 
 
 def test_a_dump_without_torch_says_it_does_not_import_and_not_why() -> None:

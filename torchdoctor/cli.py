@@ -124,13 +124,23 @@ def prepare(command: str | None) -> RunContext:
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    sys.stderr.write(messages.error_line(message))
+    if sys.stderr is not None:  # None: started with stderr closed
+        sys.stderr.write(messages.error_line(message))
     sys.exit(code)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
-    """Console entry point: every exit goes through here with a documented code."""
+    """Console entry point: every exit goes through here with a documented code, and everything printed
+    goes out redacted and inert (torchdoctor.output)."""
+    from torchdoctor import output
+
     args = list(sys.argv[1:] if argv is None else argv) or ["--help"]
+    with output.guarded(redact=_command_of(args) != "lint"):
+        code = _run(args)
+    sys.exit(code)
+
+
+def _run(args: list[str]) -> int:
     run: RunContext | None = None
     try:
         run = prepare(_command_of(args))
@@ -160,4 +170,4 @@ def main(argv: list[str] | None = None) -> NoReturn:
     finally:
         if run is not None and run.workers is not None:
             run.workers.close()
-    sys.exit(code if isinstance(code, int) else exitcodes.OK)
+    return code if isinstance(code, int) else exitcodes.OK

@@ -31,11 +31,13 @@ _LOOKBACK = 16384  # characters before the opening line searched for the warning
 
 # The line that opens a dump: "PyTorch version: 2.5.1+cu124" (or N/A), the template's "- PyTorch Version
 # (e.g., 1.0): 1.7", a hand-written "- **PyTorch**: `2.10.0`", or the retyped "PyTorch version 1.5.0" alone.
+# No two neighbouring parts can take the same character (`[ \t]*` never meets another `[ \t]*`, `\d+` never
+# meets `\S*`), so a failed match never retries a run's splits: linear in the text.
 _OPENING = re.compile(
     r"^[ \t>*+\-`]*(?:"
-    r"pytorch[ \t]+version[ \t]+\d+\.\d+\S*[ \t]*$"
+    r"pytorch[ \t]+version[ \t]+\d+\.\d\S*[ \t]*$"
     r"|pytorch(?:[ \t]+version(?:[ \t]*\(e\.g\.,[ \t]*1\.0\))?)?\**"
-    r"[ \t]*[:：][ \t]*`?[ \t]*(?:\d+\.\d+|n/a\b))",
+    r"[ \t]*[:：][ \t]*(?:`[ \t]*)?(?:\d+\.\d+|n/a\b))",
     re.IGNORECASE | re.MULTILINE,
 )
 _COLLECTING = "Collecting environment information"
@@ -325,10 +327,12 @@ class _Reader:
 def _clean(raw: str) -> tuple[str, bool]:
     """A line without indentation, Markdown bullets and bold, full-width colons as ASCII ones."""
     text = raw[:MAX_LINE].strip().replace("\uff1a", ":")
-    bullet = False
-    while len(text) > 1 and text[0] in "-*+>" and text[1] in " \t":
-        text, bullet = text[2:].lstrip(), True
-    return text.replace("**", ""), bullet
+    start = 0
+    while start + 1 < len(text) and text[start] in "-*+>" and text[start + 1] in " \t":
+        start += 2
+        while start < len(text) and text[start].isspace():
+            start += 1
+    return text[start:].replace("**", ""), start > 0
 
 
 def _split(text: str) -> tuple[str, str, str | None]:
@@ -634,7 +638,7 @@ def _hand_written_driver(dump: Dump) -> str | None:
     if "debug" in dump.said:  # collect_env's own format has its driver field
         return None
     for value in dump.fields.values():
-        match = re.search(r"driver(?: version)?\s*:?\s*(\d{3}\.\d+(?:\.\d+)?)", value, re.IGNORECASE)
+        match = re.search(r"driver(?: version)?(?:\s*:)?\s*(\d{3}\.\d+(?:\.\d+)?)", value, re.IGNORECASE)
         if match:
             return match.group(1)
     return None

@@ -75,11 +75,12 @@ class SavedReport:
 
 def load(path: Path) -> SavedReport:
     """Read and check a saved report. Raises SavedReportError with a one-line reason."""
+    name = inputs.shown(path)
     try:
-        text = inputs.decode(inputs.read_file(path, what="saved report"), str(path))
+        text = inputs.decode(inputs.read_file(path, what="saved report"), name)
     except inputs.InputError as exc:
         raise SavedReportError(str(exc)) from None
-    return SavedReport(path, from_text(text, str(path)))
+    return SavedReport(path, from_text(text, name))
 
 
 def from_text(text: str, name: str = "the text") -> dict[str, Any]:

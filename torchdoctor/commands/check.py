@@ -20,6 +20,7 @@ from torchdoctor.commands.common import (
     SkipOption,
     TimeoutOption,
     fail_on_status,
+    redaction,
     run_context,
     run_options,
     select_checks,
@@ -62,6 +63,7 @@ def check(
 
     threshold = fail_on_status(fail_on)
     timeout_seconds(timeout)
+    redaction(redact)
     run = run_context(ctx)
     workers = run.require_workers()
     options = run_options(run.declared, declared or {}, timeout)
@@ -94,6 +96,7 @@ def _judged_from(
 ) -> Report:
     """check --from: the installed checks the saved report can answer, judged on its facts; no probe runs."""
     from torchdoctor import saved
+    from torchdoctor.inputs import shown
 
     probing = [o.flag for o in run.declared if o.key in given and not o.judged]
     if timeout_given:
@@ -111,12 +114,11 @@ def _judged_from(
     judged = [c for c in judgeable if c in chosen]
     if not judged:
         has = ", ".join(report.check_ids) or "facts of no check installed here"
-        raise BadInput(f"no check selected here can be judged from {path} (it has: {has})")
+        raise BadInput(f"no check selected here can be judged from {shown(path)} (it has: {has})")
     if missing:
         sys.stderr.write(messages.note_line(f"not installed here, left out: {', '.join(missing)}"))
-    sys.stderr.write(
-        messages.note_line(f"judging the facts of {path} ({report.describe()}) with today's rules")
-    )
+    described = f"{shown(path)} ({report.describe()})"
+    sys.stderr.write(messages.note_line(f"judging the facts of {described} with today's rules"))
     judged_options = {o.key: options[o.key] for o in run.declared if o.key in given}
     return saved.rejudge(report, chosen, judged_options, run.require_workers(), fail_on)
 
@@ -138,9 +140,12 @@ def emit(report: Report, json_output: bool, verbose: bool) -> None:
 
         json_renderer.render(report, sys.stdout)
     elif use_color(sys.stdout):
+        from torchdoctor import inert, output, saved
         from torchdoctor.render import table
 
-        table.render(report, sys.stdout, verbose)
+        # rich writes its colours straight to the terminal: the report's own text made inert first.
+        shown = saved.report_from_json(inert.inert_value(report.to_json()))
+        table.render(shown, output.unguarded(sys.stdout), verbose)
     else:
         from torchdoctor.render import text
 

@@ -16,6 +16,7 @@ from torchdoctor.commands.common import (
     RedactOption,
     SkipOption,
     fail_on_status,
+    redaction,
     run_context,
     run_options,
     shareable,
@@ -51,6 +52,7 @@ def cluster(
 
     threshold = fail_on_status(fail_on)
     timeout_seconds(timeout)
+    redaction(redact)
     run = run_context(ctx)
     workers = run.require_workers()
     options = validate_in_worker(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -174,18 +175,35 @@ def validate_in_worker(
     return result
 
 
+NO_REDACT_WARNING = (
+    "torchdoctor: warning: --no-redact: the output keeps your home directory, user name, hostname and GPU "
+    "UUIDs (never a secret's value or a credential); read it before you share it\n"
+)
+
+
+def redaction(redact: bool) -> None:
+    """What --redact/--no-redact says for everything the command prints from now on; --no-redact warns."""
+    from torchdoctor import output
+
+    if not redact:
+        output.keep_identities()
+        sys.stderr.write(NO_REDACT_WARNING)
+
+
 def shareable(report: Report, redact: bool) -> Report:
     """The report as it may leave the machine, redacted in one place before any renderer sees it: secrets,
-    identities and GPU UUIDs by default; with ``--no-redact`` only credentials go."""
+    identities and GPU UUIDs by default; with ``--no-redact`` only credentials go. The hosts it names get
+    the same pseudonyms in anything else printed."""
+    from torchdoctor import output, saved
     from torchdoctor import redact as redaction
-    from torchdoctor import saved
 
     data = report.to_json()
+    hosts = redaction.hostnames_in(data)
+    output.hide_hostnames(hosts)
     data = redaction.redact_report(data) if redact else redaction.strip_report(data)
     shared = saved.report_from_json(data)
     if report.worker_log:
-        hostname = str(report.host.get("hostname") or "")
-        identity = redaction.Identity.current([hostname]) if redact else redaction.Identity()
+        identity = redaction.Identity.current(hosts) if redact else redaction.Identity()
         shared.worker_log = redaction.Redactor(identity, shorten_uuids=redact).text(report.worker_log)
     return shared
 

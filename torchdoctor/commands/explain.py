@@ -39,7 +39,10 @@ def explain(
 
     explanations = readback.explanations(text) + matched.explanations
     if json_output:
-        typer.echo(json.dumps([e.to_json() for e in explanations], indent=2, ensure_ascii=False))
+        from torchdoctor import output
+
+        rows = output.redacted_value([e.to_json() for e in explanations])
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
     elif explanations:
         for line in format_lines(explanations):
             typer.echo(line)
@@ -54,7 +57,7 @@ def read_text(text: str | None, what: str) -> str:
     from torchdoctor import inputs
 
     if text is None or text == "-":
-        if sys.stdin.isatty():
+        if inputs.stdin_is_terminal():
             sys.stderr.write(messages.note_line(f"paste the {what}, then press Ctrl-D"))
         try:
             text = inputs.read_stdin_text()

@@ -16,6 +16,7 @@ from torchdoctor.commands.common import (
     RedactOption,
     SkipOption,
     fail_on_status,
+    redaction,
     run_context,
     select_checks,
     shareable,
@@ -65,6 +66,7 @@ def triage(
     if output_format not in FORMATS:
         raise BadInput(f"--format must be one of {', '.join(FORMATS)}, not {output_format!r}")
     threshold = fail_on_status(fail_on)
+    redaction(redact)
     run = run_context(ctx)
     chosen = select_checks(run.checks, only, skip)
     name, text = _read(source)
@@ -75,7 +77,9 @@ def triage(
     if found.report is not None:
         found.report = shareable(found.report, redact)
     if output_format == "json":
-        sys.stdout.write(json_renderer.dumps(found.to_json()) + "\n")
+        from torchdoctor import output
+
+        sys.stdout.write(json_renderer.dumps(output.redacted_value(found.to_json())) + "\n")
     elif output_format == "md":
         renderer.render_markdown(found, sys.stdout)
     else:
@@ -88,7 +92,7 @@ def _read(source: str | None) -> tuple[str, str]:
     from torchdoctor import inputs
 
     if source is None or source == "-":
-        if sys.stdin.isatty():
+        if inputs.stdin_is_terminal():
             sys.stderr.write(messages.note_line("paste the issue, then press Ctrl-D"))
         name = "stdin"
         try:
@@ -96,9 +100,9 @@ def _read(source: str | None) -> tuple[str, str]:
         except inputs.InputError as exc:
             raise BadInput(str(exc)) from None
     else:
-        name = source
+        name = inputs.shown(source)
         try:
-            text = inputs.decode(inputs.read_file(Path(source), inputs.MAX_STDIN_BYTES, "issue"), source)
+            text = inputs.decode(inputs.read_file(Path(source), inputs.MAX_STDIN_BYTES, "issue"), name)
         except inputs.InputError as exc:
             raise BadInput(str(exc)) from None
     if not text.strip():
