@@ -217,6 +217,20 @@ def test_identities_that_identify_no_one_are_left_alone() -> None:
     assert Redactor(identity).text(text) == text
 
 
+def test_names_that_are_words_of_the_report_are_left_alone() -> None:
+    # A host named after its GPUs, a user named torch: replacing them would garble every GPU name and check.
+    identity = Identity.of(
+        [], ["torch", "cuda", "alice"], ["h100", "A100", "h100x8", "rtx4090", "gpu-node-17"]
+    )
+    assert identity == Identity((), ("alice",), ("gpu-node-17",))
+    text = "torch.build: NVIDIA H100 80GB HBM3 on gpu-node-17, CUDA 12.9, torch 2.13.0"
+    assert (
+        Redactor(identity, pseudonyms=PSEUDONYMS)
+        .text(text)
+        .startswith("torch.build: NVIDIA H100 80GB HBM3 on <host-")
+    )
+
+
 def test_a_redacted_report_keeps_its_structure_and_validates() -> None:
     data = _fixture_report()
     redacted = redact_report(data, IDENTITY)

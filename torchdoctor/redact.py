@@ -47,6 +47,16 @@ _ANONYMOUS_USERS = frozenset(
     | {"runner", "vscode", "codespace"}
 )
 _ANONYMOUS_HOSTS = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+# Names that are words of what torchdoctor reports on: a user called torch or a host called h100 identifies no
+# one, and replacing the word in every output ("<user-07be41>.build", "NVIDIA <host-3f9a2c> PCIe") would
+# garble the report. GPU model designations (h100, a100, rtx4090, mi300x, gb200, h100x8 for eight of them)
+# and the names of the software and hardware in every report.
+_GPU_MODEL = re.compile(r"(?:rtx|gtx|gb|gh|mi|[abhklmptv])\d{2,4}[a-z]{0,2}(?:x\d{1,2})*", re.IGNORECASE)
+_VOCABULARY = frozenset(
+    {"torch", "pytorch", "torchvision", "torchaudio", "triton", "cuda", "cudnn", "cublas", "nccl", "gloo"}
+    | {"nvidia", "nvml", "rocm", "hip", "mps", "xpu", "gpu", "gpus", "cpu", "python", "pip", "conda"}
+    | {"linux", "windows", "darwin", "macos", "torchdoctor", "torchrun"}
+)
 
 # Every pattern below runs in time linear in the text: a repeated part never overlaps what follows it, and a
 # pattern that scans a run of characters can start only where such a run starts (a lookbehind on the same
@@ -203,12 +213,14 @@ class Identity:
 
 
 def _names_someone(name: str) -> bool:
-    """Two characters at least, and not a number or a JSON word (replacing those would garble every number
-    and every JSON document printed)."""
+    """Two characters at least, and not a number, a JSON word or a word of what torchdoctor reports on
+    (replacing those would garble every number, every JSON document and every report printed)."""
     return (
         len(name) >= 2
         and not name.isdigit()
         and name.lower() not in ("true", "false", "null")
+        and name.casefold() not in _VOCABULARY
+        and not _GPU_MODEL.fullmatch(name)
         and not PSEUDONYM.fullmatch(name)
     )
 
