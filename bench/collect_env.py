@@ -9,6 +9,9 @@ it into a saved report, and the checks that judge a dump's facts (torch.build, t
 whose summary, or one of whose further findings, says it. Reported: dumps read, faults named / labelled per
 fault, faults named that the thread did not find (each listed: they may be real), and the time per dump.
 
+Both splits of the corpus are reported apart: ``dev`` (the rules are tuned on it) and the frozen ``test``
+(repositories no rule was tuned on; tests/corpus/splits.py).
+
 Target: every dump read, at least 90 % of the labelled faults named.
 """
 
@@ -19,12 +22,14 @@ import functools
 import json
 import re
 import statistics
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "collect_env"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from corpus import splits
 
 # fault -> (the check that names it, what its finding says)
 FAULTS: dict[str, tuple[str, re.Pattern[str]]] = {
@@ -88,15 +93,16 @@ def judge(report: Mapping[str, Any]) -> dict[str, Any]:
     return verdicts
 
 
-def records() -> list[tuple[str, dict[str, Any]]]:
-    return [(path.stem, json.loads(path.read_text())) for path in sorted(CORPUS.glob("*.json"))]
+def records(split: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """The dumps of one split (``dev``, ``test``) or of both."""
+    return [(path.stem, json.loads(path.read_text())) for path in splits.files("collect_env", split)]
 
 
-def run(repeat: int) -> dict[str, Any]:
+def run(repeat: int, split: str | None = None) -> dict[str, Any]:
     from torchdoctor import collect_env
 
     rows = []
-    for name, record in records():
+    for name, record in records(split):
         read_times, judge_times = [], []
         dump, verdicts = None, {}
         for _ in range(repeat):
@@ -176,11 +182,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="runs per dump; the median time is reported")
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     args = parser.parse_args()
-    result = run(max(1, args.repeat))
+    results = {split: run(max(1, args.repeat), split) for split in splits.SPLITS}
     if args.json:
-        print(json.dumps(result, indent=1, default=str))
-    else:
+        print(json.dumps(results, indent=1, default=str))
+        return
+    for split, result in results.items():
+        print(f"== {split} split ({'rules are tuned on it' if split == 'dev' else 'frozen, held out'})")
         print_table(result)
+        print()
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@
 #    with --memory-snapshot and with memory_report() inside the process, 4. runs nvbandwidth's
 #    host_to_device_memcpy_ce where the binary exists, 5. runs bench/pinned_bandwidth.py (the
 #    check against nvbandwidth or its method in torch, as ratios), 6. turns the recorded facts
-#    into fixtures of this machine (OUT_DIR/fixtures, for tests/fixtures/).
+#    into fixtures of this machine (OUT_DIR/fixtures, for tests/fixtures/), 7. runs torchdoctor run on
+#    the scripts of tests/runtime/scripts on the GPU (the paths the CPU tests reach only through meta and
+#    fake CUDA tensors) and bench/runtime_overhead.py.
 #
 # Everything goes to OUT_DIR: one NAME.out / NAME.err per step, steps.tsv (step, exit status,
 # seconds), smoke.log, summary.txt. Each step is bounded with timeout and the whole run by
@@ -122,12 +124,36 @@ step quick 90 "$PY" -m torchdoctor check --json --only transfer.pinned --quick
 
 step fixtures 60 "$PY" "$repo/bench/record_fixture.py" "$out"
 
+# torchdoctor run on a real GPU: the real CUDA messages, real pinned memory, real synchronisations, the
+# deserialisation of a checkpoint saved on cuda:3, torchrun with one report per rank.
+scripts="$repo/tests/runtime/scripts"
+step run_plain_attribute 60 env DEMO_DEVICE=cuda "$PY" -m torchdoctor run "$scripts/plain_attribute.py"
+step run_discarded_to 60 env DEMO_DEVICE=cuda "$PY" -m torchdoctor run "$scripts/discarded_to.py"
+step run_helper_deep 60 env DEMO_DEVICE=cuda "$PY" -m torchdoctor run --deep "$scripts/helper_tensor.py" mask
+step run_checkpoint 60 bash -c '"$0" "$1/make_checkpoint.py" "$2/checkpoint_cuda3.pt" cuda:3 &&
+    "$0" -m torchdoctor run "$1/checkpoint_device.py" "$2/checkpoint_cuda3.pt"' "$PY" "$scripts" "$out"
+step run_transfers 60 env DEMO_DEVICE=cuda "$PY" -m torchdoctor run --report "$out/run_transfers.json" \
+    "$scripts/pageable_non_blocking.py"
+step run_syncs 60 env DEMO_DEVICE=cuda "$PY" -m torchdoctor run --deep --report "$out/run_syncs.json" \
+    "$scripts/implicit_syncs.py"
+step run_fp16_nan 60 env DEMO_DEVICE=cuda "$PY" -m torchdoctor run --nan "$scripts/fp16_overflow.py"
+step run_ranks 120 "$PY" -m torch.distributed.run --standalone --nproc-per-node 2 -m torchdoctor run \
+    --report "$out/run_ranks.json" "$scripts/ranks_cuda0.py"
+step run_overhead 300 "$PY" "$repo/bench/runtime_overhead.py" --runs 5
+
 {
     echo "steps (name, exit status, seconds):"
     cat "$out/steps.tsv"
     echo
     echo "bandwidth, the check against the reference:"
     grep -E "^GPU |targets" "$out/bandwidth.out" 2>/dev/null
+    echo
+    echo "torchdoctor run, the first line of each block it wrote:"
+    for err in "$out"/run_*.err; do
+        [ -e "$err" ] && grep -A1 -h "^== torchdoctor run" "$err" | grep -v "^== \|^--$" | sed "s|^|$(basename "$err" .err): |"
+    done
+    ls "$out"/run_ranks.rank*.json 2>/dev/null
+    tail -4 "$out/run_overhead.out" 2>/dev/null
 } >"$out/summary.txt"
 log "done in $SECONDS s; $out/summary.txt"
 cat "$out/summary.txt"

@@ -1,71 +1,39 @@
-"""`torchdoctor lint`: precision and recall of the default rules over the labelled corpus, and its speed
-against flake8 (default settings) on the same large real tree, measured side by side.
+"""`torchdoctor lint`: precision and recall of the default rules on the labelled corpus, for the dev and the
+frozen test split side by side; TorchFix on the same corpus; and lint's speed against flake8 on the same large
+real tree.
 
-    python bench/lint.py [--runs N] [--tree PATH] [--skip-speed]
+    python bench/lint.py [--sources DIR ...] [--misses] [--runs N] [--tree PATH] [--skip-speed]
+                         [--torchfix-runs N] [--skip-torchfix]
 
-Quality: every tests/corpus/lint/*.json record (real code, every instance of TDL001-TDL007 labelled by hand)
-is linted with the default rules; a finding is a true positive when its (rule, line) is labelled.
-Targets: precision >= 95 %, recall >= 80 %, per rule and overall.
+Quality: every tests/corpus/lint/{dev,test}/*.json record (real code, every instance of TDL001-TDL007 labelled
+by hand) is linted with the default rules; a finding is a true positive when its (rule, line) is labelled.
+Records that name their file by git blob need a git copy of their repository under a --sources folder (as
+``owner+name/repo``, ``owner/name`` or ``owner+name``; TORCHDOCTOR_CORPUS_SOURCES, os.pathsep-separated, is
+the default). --misses lists the dev split's disagreements; the test split is measured, never tuned on.
+Targets on test: precision >= 95 %, recall >= 85 %.
 
-Speed: both linters as subprocesses over the installed torch package's Python files (by default), in
-shuffled rounds after a warm-up run each (bench/sidebyside.py); the table shows medians and the ratio.
-`torchdoctor lint` is used when the CLI has the command, `python -m torchdoctor.lint` otherwise.
-Target: at least 3x faster than flake8.
+TorchFix (pip install torchfix): flake8 --select TOR and torchdoctor lint over the same corpus files, what
+each finds at the labelled lines and how long each takes (bench/lint_torchfix.py).
+
+Speed: lint and flake8 (its default checks E, F, W, C90, named explicitly so an installed plugin such as
+TorchFix does not join in) as subprocesses over the installed torch package's Python files (by default), in
+shuffled rounds after a warm-up run each (bench/sidebyside.py). Target: at least 3x faster than flake8.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import statistics
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
+import lint_scores
+import lint_torchfix
 import sidebyside
 
-from torchdoctor.lint.engine import lint_tree, parse
-from torchdoctor.lint.rules import DEFAULT_RULES
-
-CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "lint"
-
-
-def corpus_scores() -> None:
-    records = sorted(CORPUS.glob("*.json"))
-    true_pos: Counter[str] = Counter()
-    false_pos: Counter[str] = Counter()
-    false_neg: Counter[str] = Counter()
-    misses: list[str] = []
-    for path in records:
-        record = json.loads(path.read_text(encoding="utf-8"))
-        labelled = Counter((item["rule"], item["line"]) for item in record["findings"])
-        tree = parse(record["code"], record["path"])
-        found = Counter((f.rule, f.line) for f in lint_tree(tree, record["path"], DEFAULT_RULES))
-        for rule, line in found | labelled:
-            hits = min(found[(rule, line)], labelled[(rule, line)])
-            true_pos[rule] += hits
-            false_pos[rule] += found[(rule, line)] - hits
-            false_neg[rule] += labelled[(rule, line)] - hits
-            if found[(rule, line)] != labelled[(rule, line)]:
-                kind = "false positive" if found[(rule, line)] > hits else "missed"
-                misses.append(f"  {kind}: {path.stem} line {line} {rule}")
-    kinds = Counter(json.loads(p.read_text(encoding="utf-8"))["kind"] for p in records)
-    print(f"corpus: {len(records)} files ({kinds['positive']} positive, {kinds['clean']} clean), {CORPUS}")
-    header = ("rule", "labelled", "found", "TP", "FP", "FN", "precision", "recall")
-    print("{:<8} {:>8} {:>6} {:>4} {:>4} {:>4} {:>10} {:>8}".format(*header))
-    rows = [*sorted(DEFAULT_RULES), "overall"]
-    for rule in rows:
-        if rule == "overall":
-            tp, fp, fn = (sum(counter.values()) for counter in (true_pos, false_pos, false_neg))
-        else:
-            tp, fp, fn = true_pos[rule], false_pos[rule], false_neg[rule]
-        precision = f"{100 * tp / (tp + fp):.1f} %" if tp + fp else "-"
-        recall = f"{100 * tp / (tp + fn):.1f} %" if tp + fn else "-"
-        print(f"{rule:<8} {tp + fn:>8} {tp + fp:>6} {tp:>4} {fp:>4} {fn:>4} {precision:>10} {recall:>8}")
-    print("targets: precision >= 95 %, recall >= 80 %")
-    for line in misses:
-        print(line)
+FLAKE8 = "flake8 (E,F,W,C90)"
 
 
 def lint_command(tree: str) -> tuple[str, list[str]]:
@@ -80,11 +48,11 @@ def speed(tree: str, runs: int) -> None:
     files = list(Path(tree).rglob("*.py"))
     lines = sum(path.read_bytes().count(b"\n") for path in files)
     name, command = lint_command(tree)
-    commands = {name: command, "flake8 (default settings)": [sys.executable, "-m", "flake8", tree]}
+    commands = {name: command, FLAKE8: [sys.executable, "-m", "flake8", "--select", "E,F,W,C90", tree]}
     samples = sidebyside.rounds(commands, runs)
     print(f"tree: {tree} ({len(files)} .py files, {lines} lines)")
     print(sidebyside.heading(runs))
-    base = statistics.median(s["s"] for s in samples["flake8 (default settings)"])
+    base = statistics.median(s["s"] for s in samples[FLAKE8])
     print(f"{'command':<28} {'median s':>9} {'min s':>7} {'peak MiB':>9} {'reports':>8} {'vs flake8':>10}")
     for label, results in samples.items():
         median = statistics.median(s["s"] for s in results)
@@ -100,11 +68,23 @@ def speed(tree: str, runs: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument(
+        "--sources", action="append", type=Path, help="a folder of git copies of the corpus's repositories"
+    )
+    parser.add_argument("--misses", action="store_true", help="list the dev split's disagreements")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--tree", help="the tree to lint (default: the installed torch package)")
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--torchfix-runs", type=int, default=1)
+    parser.add_argument("--skip-torchfix", action="store_true")
     args = parser.parse_args()
-    corpus_scores()
+    sources = args.sources or [
+        Path(p) for p in os.environ.get("TORCHDOCTOR_CORPUS_SOURCES", "").split(os.pathsep) if p
+    ]
+    lint_scores.report(sources, args.misses)
+    if not args.skip_torchfix:
+        print()
+        lint_torchfix.compare(sources, args.torchfix_runs)
     if args.skip_speed:
         return
     tree = (

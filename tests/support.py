@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import json
+import math
 import os
 import subprocess
 import sys
@@ -34,6 +36,86 @@ def nvidia_driver_here() -> bool:
 
 
 CPU_MACHINE = pytest.mark.skipif(nvidia_driver_here(), reason="expects a machine without an NVIDIA driver")
+
+# What the installed torch says of itself, measured once per test run by conftest.py in a fresh Python
+# (an xdist worker reads what the controller measured).
+TORCH_FACTS_ENV = "TDTEST_TORCH_FACTS"
+_TORCH_FACTS = r"""
+import json, sys, time
+started = time.perf_counter()
+try:
+    import torch
+except Exception as exc:
+    print(json.dumps({"importable": False, "error": f"{type(exc).__name__}: {exc}",
+                      "import_s": time.perf_counter() - started}))
+    sys.exit(0)
+import_s = time.perf_counter() - started
+cudnn = torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None
+distributed = torch.distributed.is_available()
+with open("/proc/self/maps") as maps:
+    mapped = sorted({line.split()[-1] for line in maps if "/" in line and ".so" in line})
+print(json.dumps({
+    "importable": True,
+    "version": torch.__version__,
+    "cuda": torch.version.cuda,
+    "hip": getattr(torch.version, "hip", None),
+    "cudnn": cudnn,
+    "nccl": bool(distributed and torch.distributed.is_nccl_available()),
+    "gloo": bool(distributed and torch.distributed.is_gloo_available()),
+    "mapped": mapped,
+    "import_s": import_s,
+}))
+"""
+
+
+def measure_torch(python: str = sys.executable) -> dict[str, Any]:
+    """Import torch in a fresh ``python`` and say what it says of itself, and how long the import took."""
+    result = subprocess.run(
+        [python, "-c", _TORCH_FACTS], capture_output=True, text=True, timeout=600, check=True
+    )
+    facts: dict[str, Any] = json.loads(result.stdout)
+    return facts
+
+
+@functools.cache
+def torch_here() -> dict[str, Any]:
+    """What the torch of this environment says of itself: ``version``, ``cuda`` (None for a CPU-only build),
+    ``cudnn``, ``nccl``, ``mapped`` (the shared libraries its process maps) and ``import_s``."""
+    recorded = os.environ.get(TORCH_FACTS_ENV)
+    return json.loads(recorded) if recorded else measure_torch()
+
+
+def torch_release() -> str:
+    """The installed torch's release, without a local version: ``2.13.0`` for ``2.13.0+cpu``."""
+    return str(torch_here()["version"]).split("+", 1)[0]
+
+
+def cpu_only_torch() -> bool:
+    return torch_here()["cuda"] is None and torch_here()["hip"] is None
+
+
+def build_words() -> str:
+    """How torch.build names the installed torch's build: ``CPU-only`` or ``CUDA 13.0``."""
+    return "CPU-only" if torch_here()["cuda"] is None else f"CUDA {torch_here()['cuda']}"
+
+
+def no_gpu_reason() -> str:
+    """Why the installed torch measures no GPU on a machine without one, as the transfer probe says it."""
+    version, cuda = torch_here()["version"], torch_here()["cuda"]
+    if cuda is None:
+        return f"torch {version} is a CPU-only build"
+    return f"torch {version} (CUDA {cuda}) sees no GPU"
+
+
+# How long `import torch` takes on the machine the tests were written on; deadlines in tests scale with
+# what it takes here (a loaded machine, a CUDA build that maps more libraries), never below what they were.
+REFERENCE_IMPORT_S = 1.0
+
+
+def slack(seconds: float) -> float:
+    """``seconds`` scaled by how much slower torch imports here than on the reference machine, rounded up
+    to whole seconds."""
+    return float(math.ceil(seconds * max(1.0, torch_here()["import_s"] / REFERENCE_IMPORT_S)))
 
 
 def cli_env(**extra: str | None) -> dict[str, str]:

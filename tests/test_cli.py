@@ -7,8 +7,8 @@ import os
 import pty
 import re
 import subprocess
-import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +20,8 @@ from support import (
     cli_in_process,
     python_without_torch,
     run_cli,
+    slack,
+    torch_here,
     validated_report,
     write_distribution,
 )
@@ -116,7 +118,7 @@ def test_json_is_one_report_on_stdout_valid_against_the_schema() -> None:
     assert result.returncode == exitcodes.OK
     report = validated_report(result.stdout)
     assert report["summary"] == {"pass": 1, "warn": 0, "fail": 0, "skip": 1, "error": 0, "total": 2}
-    assert report["facts"]["torch"]["version"].startswith("2.13.0")
+    assert report["facts"]["torch"]["version"] == torch_here()["version"]
     assert {v["id"] for v in report["verdicts"]} == {"torch.build", "cuda.visible_devices"}
     assert report["exit_code"] == exitcodes.OK
 
@@ -212,6 +214,14 @@ def test_list_shows_built_in_and_plugin_checks_without_running_them(plugin_env: 
     assert rows["acme.ok"]["distribution"] == "acme-doctor"
     assert rows["acme.broken"]["loads"] is False
     assert list(rows)[:3] == ["torch.build", "torch.stack", "cuda.visible_devices"]
+    # The checks only cluster runs are listed too, marked as such.
+    assert rows["torch.build"]["command"] == rows["acme.ok"]["command"] == "check"
+    assert {i for i, row in rows.items() if row["command"] == "cluster"} == {
+        "cluster.exchange",
+        "cluster.versions",
+        "cluster.gpus",
+        "cluster.collective",
+    }
 
 
 def test_a_third_party_plugin_runs_like_a_built_in_check(plugin_env: dict[str, str]) -> None:
@@ -247,26 +257,24 @@ def test_a_plugin_that_fails_to_import_is_an_error_verdict_naming_it(plugin_env:
 def test_a_hanging_and_an_aborting_plugin_are_errors_within_the_timeout_and_the_rest_passes(
     plugin_env: dict[str, str],
 ) -> None:
-    timeout = 3.0
-    started = time.monotonic()
+    # The deadline of each probe, torch's included: 3 s where torch imports in 1 s, more where it is slower.
+    timeout = slack(3.0)
     only = f"{CORE},acme.*"
+    # two replaced workers each import torch again; the run stays bounded
     result = run_cli(
-        "check", "--only", only, "--timeout", str(timeout), "--json", env=plugin_env, timeout=120
+        "check", "--only", only, "--timeout", f"{timeout:g}", "--json", env=plugin_env, timeout=12 * timeout
     )
-    elapsed = time.monotonic() - started
     assert result.returncode == exitcodes.THRESHOLD  # acme.fail is a failure
     report = validated_report(result.stdout)
     verdicts = {v["id"]: v for v in report["verdicts"]}
     assert verdicts["acme.hang"]["status"] == "error"
-    assert "did not answer within 3 s" in verdicts["acme.hang"]["summary"]
+    assert f"did not answer within {timeout:g} s" in verdicts["acme.hang"]["summary"]
     assert verdicts["acme.hang"]["duration_s"] <= timeout + 2
     assert verdicts["acme.abort"]["status"] == "error"
     assert "SIGABRT" in verdicts["acme.abort"]["summary"]
     assert verdicts["acme.abort"]["duration_s"] <= timeout + 2
-    assert verdicts["torch.build"]["status"] == "pass"
+    assert verdicts["torch.build"]["status"] == "pass", verdicts["torch.build"]
     assert verdicts["acme.ok"]["status"] == "pass"
-    # two replaced workers each import torch again; the run stays bounded
-    assert elapsed < timeout + 2 + 20
 
 
 def test_only_errors_exit_3(plugin_env: dict[str, str]) -> None:
@@ -366,17 +374,15 @@ def slow_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 def test_a_plugin_that_hangs_at_import_does_not_hang_list_or_check(slow_env: dict[str, str]) -> None:
     env = {**slow_env, "ACME_SLOW_IMPORT": "1"}
-    started = time.monotonic()
-    listed = run_cli("list", env=env)
+    listed = run_cli("list", env=env, timeout=slack(60))
     assert listed.returncode == exitcodes.OK, listed.stderr
     assert re.search(
         r"slow\.loops +ERROR slow-doctor\[slow\.loops\] did not finish importing within 2 s", listed.stdout
     )
-    checked = run_cli("check", "--only", "slow.*,torch.build", "--json", env=env)
+    checked = run_cli("check", "--only", "slow.*,torch.build", "--json", env=env, timeout=slack(60))
     verdicts = {v["id"]: v for v in validated_report(checked.stdout)["verdicts"]}
     assert verdicts["torch.build"]["status"] == "pass"
     assert all(verdicts[i]["status"] == "error" for i in ("slow.loops", "slow.aborts"))
-    assert time.monotonic() - started < 60
 
 
 def test_a_judge_that_loops_or_aborts_is_an_error_naming_the_plugin(slow_env: dict[str, str]) -> None:
@@ -389,3 +395,95 @@ def test_a_judge_that_loops_or_aborts_is_an_error_naming_the_plugin(slow_env: di
     assert "SIGABRT" in verdicts["slow.aborts"]["summary"]
     assert "report it to the authors of slow-doctor" in verdicts["slow.aborts"]["fix"]["text"]
     assert verdicts["torch.build"]["status"] == "pass"
+
+
+# -- what every command shares: usage lines, --only/--skip, one error format --------------------------
+
+
+def _click_commands() -> dict[str, Any]:
+    import typer.main
+
+    from torchdoctor.cli import build_app
+
+    group = typer.main.get_command(build_app())
+    return dict(group.commands)  # type: ignore[attr-defined]
+
+
+def test_usage_lines_and_argument_lists_show_arguments_as_declared() -> None:
+    import typer
+
+    for name, command in _click_commands().items():
+        with typer.Context(command, info_name=name) as context:
+            help_text = command.get_help(context)
+        usage = help_text.splitlines()[0]
+        assert "{" not in usage and "[[" not in usage, usage
+        assert not re.search(r"<(str|path|list\[str\])>", help_text), name
+    report = _click_commands()["report"]
+    with typer.Context(report, info_name="report", terminal_width=80) as context:
+        assert "./torchdoctor-report.md" in report.get_help(context)  # not split at its hyphen
+    diff, explain, lint = (_click_commands()[n] for n in ("diff", "explain", "lint"))
+    for command, expected in ((diff, "A B"), (explain, "[TEXT]"), (lint, "[PATHS]...")):
+        with typer.Context(command, info_name="x") as context:
+            assert command.get_usage(context).endswith(f"[OPTIONS] {expected}")
+
+
+def test_skip_has_its_own_help_text() -> None:
+    for name in ("check", "report", "triage", "cluster"):
+        helps = {
+            p.opts[0]: p.help for p in _click_commands()[name].params if p.opts[0] in ("--only", "--skip")
+        }
+        assert helps["--only"] != helps["--skip"], name
+        assert "Leave these checks out" in str(helps["--skip"])
+
+
+@pytest.mark.parametrize("values", [[""], [" "], [","], ["torch.build", ""]])
+def test_an_only_that_names_no_check_is_bad_input_not_every_check(values: list[str]) -> None:
+    from torchdoctor.commands.common import BadInput, split_ids
+
+    with pytest.raises(BadInput, match="names no check"):
+        split_ids(values)
+    assert split_ids(["torch.build, gpu.*", "ddp.dryrun"]) == ["torch.build", "gpu.*", "ddp.dryrun"]
+
+
+def test_check_only_empty_is_a_usage_error_before_anything_runs() -> None:
+    result = run_cli("check", "--only", "")
+    assert result.returncode == exitcodes.USAGE
+    assert result.stdout == ""
+    assert (
+        result.stderr == "torchdoctor: error: --only '' names no check: give check ids or patterns (gpu.*)\n"
+    )
+
+
+def _main_stderr(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    from torchdoctor import cli
+
+    with pytest.raises(SystemExit) as exited:
+        cli.main(list(args))
+    return int(exited.value.code or 0), capsys.readouterr().err
+
+
+def test_every_command_writes_its_one_line_errors_the_same_way(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = str(tmp_path / "missing.json")
+    errors = [
+        _main_stderr(capsys, "diff", missing, missing),
+        _main_stderr(capsys, "explain", " "),
+        _main_stderr(capsys, "lint", str(tmp_path / "missing.py")),
+        _main_stderr(capsys, "lint", "--format", "xml", str(tmp_path)),
+        _main_stderr(capsys, "diff"),
+    ]
+    for code, err in errors:
+        assert code == exitcodes.USAGE
+        assert err.startswith("torchdoctor: error: ") and err.count("\n") == 1, err
+
+
+def test_report_refuses_a_format_that_contradicts_the_file_suffix() -> None:
+    from torchdoctor.commands.common import BadInput
+    from torchdoctor.commands.report import resolve_format
+
+    with pytest.raises(BadInput, match=r"-o x\.svg has the suffix of SVG but --format md writes Markdown"):
+        resolve_format("md", Path("x.svg"))
+    assert resolve_format(None, Path("x.svg")) == "svg"
+    assert resolve_format("json", Path("x.txt")) == "json"
+    assert resolve_format("md", Path("notes.MD")) == "md"

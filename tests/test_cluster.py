@@ -25,7 +25,7 @@ from torchdoctor import cluster
 from torchdoctor.checks.ddp import cluster_check
 from torchdoctor.model import Finding, Status
 
-from support import BIN, cli_env, fixture_facts, run_cli, validated_report
+from support import BIN, cli_env, fixture_facts, run_cli, slack, validated_report
 
 TWO_NODES = "h100x8x2_ddp_cluster_healthy.json"
 TOKEN_ENV = "TORCHDOCTOR_CLUSTER_TEST_TOKEN"
@@ -317,7 +317,7 @@ def job(tmp_path: Path) -> Any:
     env["PATH"] = os.pathsep.join([str(BIN), env.get("PATH", "")])
     yield token, env
     end_all(token)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + slack(5)
     while processes_of(token) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert processes_of(token) == []
@@ -332,7 +332,7 @@ def test_two_nodes_on_loopback_give_one_report_on_rank_0(job: Any, tmp_path: Pat
     agents = [
         node_agent(port, run_id, [*DOCTOR, "--timeout", "30"], env, tmp_path, f"node{i}") for i in (0, 1)
     ]
-    outputs = [agent.communicate(timeout=120)[0] for agent in agents]
+    outputs = [agent.communicate(timeout=slack(120))[0] for agent in agents]
     assert [agent.returncode for agent in agents] == [0, 0], [
         (tmp_path / f"node{i}.stderr").read_text()[-2000:] for i in (0, 1)
     ]
@@ -360,15 +360,13 @@ def test_two_nodes_on_loopback_give_one_report_on_rank_0(job: Any, tmp_path: Pat
 def test_a_node_whose_ranks_never_come_is_named_within_the_deadline(job: Any, tmp_path: Path) -> None:
     token, env = job
     port, run_id = free_port(), f"doctor-{token[:8]}"
-    started = time.monotonic()
     doctor = node_agent(port, run_id, [*DOCTOR, "--timeout", "4"], env, tmp_path, "doctor")
     absent = node_agent(port, run_id, ["--no-python", "sleep", "120"], env, tmp_path, "absent")
     try:
-        output, _ = doctor.communicate(timeout=90)
+        output, _ = doctor.communicate(timeout=slack(90))
     finally:
         os.killpg(absent.pid, signal.SIGKILL)
         absent.wait()
-    elapsed = time.monotonic() - started
     report = validated_report(output)
     exchange_verdict = next(v for v in report["verdicts"] if v["id"] == "cluster.exchange")
     assert exchange_verdict["status"] == "fail"
@@ -376,4 +374,79 @@ def test_a_node_whose_ranks_never_come_is_named_within_the_deadline(job: Any, tm
     assert report["cluster"]["complete"] is False
     assert len(report["cluster"]["missing_ranks"]) == 1
     assert report["exit_code"] == 1 and doctor.returncode == 1
-    assert elapsed < 60
+
+
+# -- what cluster takes, runs and says ---------------------------------------------------------------
+
+
+def _described(*checks: Any) -> list[Any]:
+    from torchdoctor.registry import CheckInfo, Entry
+
+    return [
+        CheckInfo(Entry(c.id, "x:y", "torchdoctor", "0.1.0"), c.title, c.probes, c.options) for c in checks
+    ]
+
+
+def test_cluster_takes_no_option_of_a_check_it_never_runs() -> None:
+    from torchdoctor import options as declared_options
+    from torchdoctor.checks.ddp.dryrun_check import CHECK as DRYRUN
+    from torchdoctor.checks.memory.memory_check import CHECK as MEMORY
+
+    checks = _described(MEMORY, DRYRUN)
+    declared, _ = declared_options.merge(checks)
+    flags = {o.flag for o in cluster.usable_options(declared, checks)}
+    assert "--min-free" in flags
+    assert not flags & {"--nproc", "--backend"}
+
+
+def test_no_option_of_cluster_is_an_abbreviation_torchrun_would_refuse() -> None:
+    # torchrun's parser classifies every argument, the script's included: a prefix of two of its own
+    # options ('--nproc') is "ambiguous" before torchdoctor even starts.
+    run = pytest.importorskip("torch.distributed.run")
+    import typer.main
+
+    from torchdoctor.cli import build_app
+
+    command = typer.main.get_command(build_app()).commands["cluster"]  # type: ignore[attr-defined]
+    flags = [opt for param in command.params for opt in param.opts if opt.startswith("--")]
+    parser = run.get_args_parser()
+    for flag in flags:
+        parser.parse_args(["--nproc-per-node", "1", "-m", "torchdoctor", "cluster", flag])
+
+
+def test_a_check_cluster_leaves_out_is_a_skip_that_says_why() -> None:
+    from torchdoctor.checks.ddp.dryrun_check import CHECK as DRYRUN
+
+    (verdict,) = cluster.not_run(_described(DRYRUN))
+    assert (verdict.id, verdict.status) == ("ddp.dryrun", Status.SKIP)
+    assert "the job's own ranks are the dry run" in verdict.summary
+
+
+def test_versions_never_read_none_when_a_rank_did_not_say() -> None:
+    facts = exchange(TWO_NODES)
+    for rank in facts["ranks"]:
+        rank["summary"]["torch"] = {"version": None, "cuda": None, "nccl": None}
+    finding = verdicts(facts)["cluster.versions"]
+    assert finding.status is Status.SKIP
+    assert "None" not in finding.summary
+
+
+def test_a_missing_rank_outside_torchrun_is_named_in_one_clean_verdict() -> None:
+    # RANK/WORLD_SIZE exported by hand, rank 1 never starts: rank 0 hosts the store and names it.
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        port = held.getsockname()[1]
+    env = cli_env(RANK="0", WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    # --timeout is also each probe's deadline: the torch probe must have time to import torch.
+    deadline = int(slack(15))
+    result = run_cli(
+        "cluster", "--only", "gpu.memory", "--timeout", str(deadline), env=env, timeout=12 * deadline
+    )
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    exchange_line = next(line for line in lines if line.startswith("FAIL   cluster.exchange"))
+    assert exchange_line.endswith(f"1 of 2 ranks never reached the exchange within {deadline} s: rank 1")
+    assert "Traceback" not in result.stdout and not any(set(line.strip()) == {"^"} for line in lines)
+    assert lines[1] == "" and lines[2].startswith("node ")  # the node table right under the header
+    versions = next(line for line in lines if "cluster.versions" in line)
+    assert "None" not in versions and "every node runs torch " in versions

@@ -114,6 +114,8 @@ def test_bash_completes_check_ids_and_report_formats() -> None:
     assert ids and sorted(bash_complete("check", "--only", "torch.")) == sorted(ids)
     assert sorted(bash_complete("report", "--skip", "cuda.vis")) == ["cuda.visible_devices"]
     assert bash_complete("report", "--format", "") == ["md", "json", "html", "svg"]
+    # After a comma, the next id of the list (bash keeps the comma inside the word it completes).
+    assert bash_complete("check", "--only", "torch.build,gpu.m") == ["torch.build,gpu.memory"]
 
 
 @pytest.mark.parametrize(
@@ -133,3 +135,14 @@ def test_zsh_and_fish_requests_get_the_check_ids(shell: str, extra: dict[str, st
     )
     assert result.returncode == 0, result.stderr
     assert "cuda.visible_devices" in result.stdout
+
+
+def test_after_a_comma_in_only_the_next_id_completes() -> None:
+    from torchdoctor.commands.common import complete_ids
+
+    assert sorted(complete_ids("torch.build,gpu")) == [
+        "torch.build,gpu.fragmentation",
+        "torch.build,gpu.memory",
+    ]
+    assert "torch.build,torch.build" not in complete_ids("torch.build,")
+    assert complete_ids("gpu.m") == ["gpu.memory"]

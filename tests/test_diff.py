@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +104,14 @@ def test_diff_with_a_changed_report_lists_the_changes_and_exits_1(saved_pair: tu
     result = run_cli("diff", str(a), str(b), timeout=60)
     assert result.returncode == exitcodes.THRESHOLD, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == f"A: {a} (gpu-node-17, 2026-11-30T11:32:16Z, torchdoctor 0.1.0)"
+    # Each machine under a pseudonym of its own: redacted, and still two machines.
+    written = "2026-11-30T11:32:16Z, torchdoctor 0.1.0"
+    hosts = [
+        re.fullmatch(rf"{x}: {re.escape(str(p))} \((<host-[0-9a-f]{{6,}}>), {written}\)", line)
+        for x, p, line in (("A", a, lines[0]), ("B", b, lines[1]))
+    ]
+    assert hosts[0] and hosts[1] and hosts[0][1] != hosts[1][1], lines[:2]
+    assert "gpu-node-1" not in result.stdout
     assert lines[3] == "versions"
     sections = [line for line in lines if line and not line.startswith((" ", "A:", "B:"))]
     assert sections == ["versions", "driver", "visible devices", "environment", "verdicts", "8 differences"]

@@ -11,7 +11,6 @@ import io
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -19,6 +18,7 @@ from torchdoctor import cli, exitcodes
 from torchdoctor.explain import Explanation, catalogue
 from torchdoctor.explain import explain as explain_with
 
+from corpus import splits
 from support import BIN, cli_env
 
 ENTRIES = catalogue.installed()
@@ -166,7 +166,7 @@ def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 def test_every_catalogue_entry_has_a_real_message_here_or_in_the_corpus() -> None:
     # tests/corpus/errors holds the real texts of every id (tests/explain/test_corpus.py runs them all);
     # the messages here are the ones the CLI tests below print, and those of ids the corpus lacks.
-    corpus = {path.stem for path in (Path(__file__).parent / "corpus" / "errors").glob("*.json")}
+    corpus = {path.stem for path in splits.files("errors")}
     here = {entry_id for entry_id, _ in MESSAGES}
     assert here | corpus == {entry.id for entry in ENTRIES}
 
@@ -254,11 +254,14 @@ def test_driver_too_old_decodes_the_cuda_version_and_names_a_build_the_driver_ru
     message = "RuntimeError: The NVIDIA driver on your system is too old (found version 12080)."
     lead = _lead(message)
     assert "this driver supports CUDA up to 12.8" in lead.evidence[0]
-    assert list(lead.fix.commands) == ["pip install torch --index-url https://download.pytorch.org/whl/cu126"]
+    # The plan torch.build makes for a driver of CUDA 12.8: the newest release with a build it runs.
+    [command] = lead.fix.commands
+    assert command.startswith('pip install "torch==') and command.endswith("/whl/cu126")
+    assert "kernels" not in lead.fix.text  # the message names no GPU: no kernel claim
     old = _lead("The NVIDIA driver on your system is too old (found version 11040).")
     assert "CUDA up to 11.4" in old.evidence[0]
-    assert old.fix.commands == ()
     assert "Update the NVIDIA driver" in old.fix.text
+    assert all(c.endswith("/whl/cu118") for c in old.fix.commands)  # CUDA 11.x minor-version compatibility
 
 
 def test_duplicate_gpu_decodes_nccls_bus_id() -> None:

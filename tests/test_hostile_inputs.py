@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -11,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from torchdoctor import exitcodes
+from torchdoctor import collect_env, exitcodes, saved
 
-from support import BIN, cli_env, run_cli
+from growth import linear
+from support import BIN, cli_env, run_cli, slack
 
 REPORT: dict[str, Any] = {
     "schema_version": 1,
@@ -79,42 +82,48 @@ def test_a_file_argument_that_is_no_regular_file_is_refused_without_reading_it(
         path = tmp_path
     else:
         path = Path(device)
-    started = time.monotonic()
     for args in (
         ("check", "--from", str(path)),
         ("diff", str(path), str(path)),
         ("check", "--only", "gpu.fragmentation", "--memory-snapshot", str(path)),
         ("triage", str(path)),
     ):
-        line = one_line_error(run_cli(*args, timeout=30))
+        # a fifo nobody writes to would block a reader for ever: the timeout catches that
+        line = one_line_error(run_cli(*args, timeout=slack(30)))
         assert "regular file" in line or "folder" in line, line
-    assert time.monotonic() - started < 20
 
 
 @pytest.mark.parametrize("command", ["explain", "triage"])
 def test_text_commands_read_a_bounded_stdin(command: str) -> None:
     with open("/dev/zero", "rb") as zeros:
-        started = time.monotonic()
         result = subprocess.run(
             [str(BIN / "torchdoctor"), command],
             stdin=zeros,
             capture_output=True,
             text=True,
             env=cli_env(),
-            timeout=60,
+            timeout=slack(60),
         )
     assert "stdin holds more than the 16 MiB torchdoctor reads" in one_line_error(result)
-    assert time.monotonic() - started < 20
 
 
 def test_a_text_of_endless_fences_and_dump_openings_is_triaged_in_time(tmp_path: Path) -> None:
     path = tmp_path / "issue.md"
     piece = '```json\n{"schema_version": 1}\n```\nPyTorch version: 2.1.0\n'
     path.write_text((piece * 400_000)[: 15 * 2**20])
-    started = time.monotonic()
-    result = run_cli("triage", "--json", str(path), timeout=60)
+    result = run_cli("triage", "--json", str(path), timeout=slack(60))
     assert result.returncode in (0, 1, 2), result.stderr
-    assert time.monotonic() - started < 30
+
+
+def test_saved_reports_and_dumps_are_found_in_linear_time() -> None:
+    piece = '```json\n{"schema_version": 1}\n```\nPyTorch version: 2.1.0\n'
+
+    def read(text: str) -> None:
+        with contextlib.suppress(saved.SavedReportError):
+            saved.from_text(text, "issue.md")
+        collect_env.find(text)
+
+    assert linear(read, lambda size: (piece * (size // len(piece) + 1))[:size], 256 * 2**10)
 
 
 @pytest.mark.parametrize(
@@ -160,3 +169,228 @@ def test_a_key_with_a_line_break_in_a_saved_report_is_named_on_one_line() -> Non
         saved.parse(json.dumps({**report, "facts": {"\nEVIL": None}}), "r.json")
     assert "\n" not in str(refused.value)
     assert "at facts/'\\nEVIL'" in str(refused.value)
+
+
+# ---------------------------------------------------------------- stdin that never ends
+
+
+def test_a_stdin_that_never_ends_is_refused_at_its_deadline() -> None:
+    from torchdoctor import inputs
+
+    reading, writing = os.pipe()
+    try:
+        os.write(writing, b"RuntimeError: CUDA error: out of memory\n")  # a log still being written
+        started = time.monotonic()
+        with pytest.raises(inputs.InputError) as refused:
+            inputs.read_fd(reading, inputs.MAX_STDIN_BYTES, timeout=0.5)
+        assert time.monotonic() - started < 10  # the deadline torchdoctor enforces, with room
+        assert "stdin did not end within 0.5 s" in str(refused.value)
+        os.close(writing)
+        writing = -1
+    finally:
+        os.close(reading)
+        if writing >= 0:
+            os.close(writing)
+
+
+def test_a_stdin_that_ends_is_read_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    from torchdoctor import inputs
+
+    reading, writing = os.pipe()
+    os.write(writing, "ünïcode \xff".encode("latin-1") + b"\n")
+    os.close(writing)
+    with os.fdopen(reading, "r") as stdin:
+        monkeypatch.setattr("sys.stdin", stdin)
+        assert inputs.read_stdin_text(timeout=5) == "\ufffdn\ufffdcode \ufffd\n"
+
+
+@pytest.mark.parametrize("command", ["explain", "triage"])
+def test_a_closed_stdin_is_one_line(command: str) -> None:
+    result = subprocess.run(
+        [str(BIN / "torchdoctor"), command],
+        preexec_fn=lambda: os.close(0),  # started without a stdin at all
+        capture_output=True,
+        text=True,
+        env=cli_env(),
+        timeout=60,
+        check=False,
+    )
+    assert "stdin is closed" in one_line_error(result)
+
+
+# ---------------------------------------------------------------- programs found on the PATH
+
+
+def test_a_tool_is_never_found_through_a_relative_or_empty_path_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from torchdoctor import sysinfo
+
+    marker = tmp_path / "ran"
+    here = tmp_path / "project"
+    (here / "bin").mkdir(parents=True)
+    for fake in (here / "clang", here / "bin" / "clang"):
+        fake.write_text(f"#!/bin/sh\ntouch {marker}\necho 'clang version 99.0'\n")
+        fake.chmod(0o755)
+    monkeypatch.chdir(here)
+    monkeypatch.setenv("PATH", os.pathsep.join(["", ".", "bin", "./bin"]))
+    assert sysinfo.find_program("clang") is None
+    assert sysinfo.tool_version("clang", "--version") is None
+    assert not marker.exists()
+    trusted = tmp_path / "trusted"
+    trusted.mkdir()
+    (trusted / "clang").mkdir()  # a folder named like the tool is no tool
+    monkeypatch.setenv("PATH", os.pathsep.join(["", str(trusted), str(here / "bin")]))
+    assert sysinfo.find_program("clang") == str(here / "bin" / "clang")
+    found = sysinfo.tool_version("clang", "--version")
+    assert found == {"path": str(here / "bin" / "clang"), "version": "99.0"}
+
+
+# ---------------------------------------------------------------- report --force, at the moment of replacing
+
+
+@pytest.mark.parametrize("swapped_in", ["fifo", "link to a file", "link to nothing", "folder"])
+def test_force_replaces_only_a_regular_file_as_it_is_at_the_rename(tmp_path: Path, swapped_in: str) -> None:
+    from torchdoctor.commands.report import NotRegularFile, write_new
+
+    target, elsewhere = tmp_path / "report.md", tmp_path / "precious"
+    elsewhere.write_text("keep me")
+    if swapped_in == "fifo":
+        os.mkfifo(target)
+    elif swapped_in == "folder":
+        target.mkdir()
+    else:
+        target.symlink_to(elsewhere if swapped_in == "link to a file" else tmp_path / "nothing")
+    before = os.lstat(target)
+    with pytest.raises(NotRegularFile):
+        write_new(target, "the report", overwrite=True)
+    after = os.lstat(target)
+    assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)  # left exactly as it was
+    assert elsewhere.read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["report.md", "precious"])
+
+
+def test_force_replaces_a_regular_file_and_writes_a_new_one(tmp_path: Path) -> None:
+    from torchdoctor.commands.report import write_new
+
+    target = tmp_path / "report.md"
+    target.write_text("old")
+    write_new(target, "new", overwrite=True)
+    target.unlink()
+    write_new(target, "again", overwrite=True)
+    assert target.read_text() == "again" and [p.name for p in tmp_path.iterdir()] == ["report.md"]
+
+
+# ---------------------------------------------------------------- the DDP port lock
+
+
+@pytest.fixture
+def lock_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    return tmp_path / f"torchdoctor-{os.getuid()}"
+
+
+def test_the_port_lock_lives_in_a_private_folder_and_names_its_holder(lock_folder: Path) -> None:
+    from torchdoctor.checks.ddp import launcher
+
+    with launcher.port_lock(29512) as first:
+        assert first is None
+        assert oct(lock_folder.stat().st_mode & 0o777) == "0o700"
+        lock = lock_folder / "master-port-29512.lock"
+        assert oct(lock.stat().st_mode & 0o777) == "0o600"
+        with launcher.port_lock(29512) as second:
+            assert second == os.getpid()
+    with launcher.port_lock(29512) as again:
+        assert again is None
+
+
+def test_the_port_lock_follows_no_link_and_truncates_nothing(lock_folder: Path, tmp_path: Path) -> None:
+    from torchdoctor.checks.ddp import launcher
+
+    victim = tmp_path / "victim"
+    victim.write_text("precious data\n" * 100)
+    lock_folder.mkdir(mode=0o700)
+    (lock_folder / "master-port-29513.lock").symlink_to(victim)
+    with launcher.port_lock(29513) as holder:
+        assert holder is None  # unlocked, but nothing was written through the link
+    assert victim.read_text() == "precious data\n" * 100
+    (lock_folder / "master-port-29514.lock").write_text("x" * 100)
+    with launcher.port_lock(29514):
+        written = (lock_folder / "master-port-29514.lock").read_text()
+    assert len(written) == 100 and written.startswith(str(os.getpid()))  # overwritten in place, not cut
+
+
+@pytest.mark.parametrize("folder", ["a link", "open to others"])
+def test_the_port_lock_is_not_used_in_a_folder_others_could_prepare(
+    lock_folder: Path, tmp_path: Path, folder: str
+) -> None:
+    from torchdoctor.checks.ddp import launcher
+
+    if folder == "a link":
+        (tmp_path / "theirs").mkdir()
+        lock_folder.symlink_to(tmp_path / "theirs")
+    else:
+        lock_folder.mkdir()
+        lock_folder.chmod(0o777)
+    with launcher.port_lock(29515) as holder:
+        assert holder is None
+    assert not list((tmp_path / "theirs" if folder == "a link" else lock_folder).iterdir())
+
+
+# ---------------------------------------------------------------- foreign text on the way out
+
+ESCAPES = "\x1b]0;owned\x07\x9b2J\x08\x08\u202e"
+ACTING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]")
+HF_TOKEN = "hf_" + "Q" * 34
+
+
+def _saved_with_foreign_text(tmp_path: Path, name: str, variables: Any) -> Path:
+    report = json.loads((Path(__file__).parent / "fixtures" / "h100x8_cvd_2_3.json").read_text())
+    report["host"] = {"hostname": f"node-{name}", "os": f"Linux{ESCAPES}"}
+    report["facts"]["env"] = {"variables": variables}
+    report["facts"]["torch"]["file"] = f"/srv/{ESCAPES}/torch/__init__.py"
+    path = tmp_path / f"{name}\nEVIL: forged line.json"
+    path.write_text(json.dumps(report))
+    return path
+
+
+def test_diff_reads_a_fact_of_the_wrong_type_and_shows_foreign_text_inert(tmp_path: Path) -> None:
+    a = _saved_with_foreign_text(tmp_path, "a", "variables should be an object")
+    variables = {"NCCL_DEBUG": f"INFO{ESCAPES}", "HF_HOME": f"/x?token={HF_TOKEN}", "WANDB_API_KEY": "raw1"}
+    b = _saved_with_foreign_text(tmp_path, "b", variables)
+    result = run_cli("diff", str(a), str(b))
+    assert result.returncode == exitcodes.THRESHOLD, result.stderr
+    assert not ACTING.search(result.stdout) and HF_TOKEN not in result.stdout and "raw1" not in result.stdout
+    first, second = result.stdout.splitlines()[:2]
+    assert first.startswith("A: '") and "\\nEVIL: forged line.json'" in first  # one line per report
+    hosts = re.findall(r"<host-[0-9a-f]+>", first + second)
+    assert len(set(hosts)) == 2 and "node-a" not in result.stdout
+    assert "NCCL_DEBUG" in result.stdout and "\\u001b]0;owned\\u0007" in result.stdout
+
+
+def test_check_from_shows_foreign_text_inert_and_no_redact_warns(tmp_path: Path) -> None:
+    path = _saved_with_foreign_text(tmp_path, "c", {"NCCL_DEBUG": "INFO"})
+    result = run_cli("check", "--from", str(path), "--only", "torch.build", "-v", "--no-redact")
+    assert result.returncode in (exitcodes.OK, exitcodes.THRESHOLD), result.stderr
+    assert result.stderr.startswith("torchdoctor: warning: --no-redact:")
+    assert not ACTING.search(result.stdout + result.stderr)
+    assert "Linux\\u001b]0;owned\\u0007" in result.stdout
+    assert len([line for line in result.stderr.splitlines() if "judging the facts of" in line]) == 1
+
+
+def test_a_triage_reply_quotes_no_secret_and_no_escape(tmp_path: Path) -> None:
+    issue = tmp_path / "issue.md"
+    issue.write_text(
+        "Training dies:\n```\nTraceback (most recent call last):\n"
+        f'  File "train.py", line 3, in <module>\n'
+        f"RuntimeError: CUDA error: out of memory while fetching https://bob:hunter2@hub.example.com/m "
+        f"with {HF_TOKEN} {ESCAPES}\n```\n"
+    )
+    result = run_cli("triage", "--format", "md", str(issue))
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert "out of memory" in result.stdout
+    for leak in ("hunter2", "bob:", HF_TOKEN):
+        assert leak not in result.stdout
+    assert not ACTING.search(result.stdout)

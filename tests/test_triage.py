@@ -13,20 +13,19 @@ from torchdoctor import doctor, exitcodes, runner, saved, triage
 from torchdoctor.model import Status
 from torchdoctor.registry import Loaded
 
-from support import FIXTURES, TESTS, run_cli
+from corpus import splits
+from support import FIXTURES, run_cli
 
-COLLECT_ENV = TESTS / "corpus" / "collect_env"
-ERRORS = TESTS / "corpus" / "errors"
 H100 = FIXTURES / "h100x8_cvd_2_3.json"
 
 
 def corpus_text(name: str) -> str:
-    return str(json.loads((COLLECT_ENV / f"{name}.json").read_text())["text"])
+    return str(json.loads(splits.find("collect_env", name).read_text())["text"])
 
 
 def error_text(message_id: str) -> str:
     """The first recorded text of a known message (tests/corpus/errors)."""
-    return str(json.loads((ERRORS / f"{message_id}.json").read_text())[0]["text"])
+    return str(json.loads(splits.find("errors", message_id).read_text())[0]["text"])
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +73,11 @@ def test_checks_a_dump_cannot_answer_are_skipped_in_their_places(shared: Any) ->
     assert [v.id for v in found.report.verdicts] == [c.id for c in checks]
     skipped = [v for v in found.report.verdicts if v.status is Status.SKIP]
     assert "ddp.dryrun" in {v.id for v in skipped}
-    assert all(v.summary.startswith("not in a collect_env dump (it needs the ") for v in skipped)
+    # torch.stack is judged from a dump, and skips this one on its own: it lists no packages.
+    stack = next(v for v in skipped if v.id == "torch.stack")
+    assert "nothing of its stack is known from these facts" in stack.summary
+    others = [v for v in skipped if v.id != "torch.stack"]
+    assert all(v.summary.startswith("not in a collect_env dump (it needs the ") for v in others)
 
 
 def test_an_error_without_an_environment_is_explained_and_asks_for_a_report(shared: Any) -> None:
@@ -164,7 +167,6 @@ def test_saved_from_text_reads_json_fenced_json_and_dumps() -> None:
         saved.from_text("hello")
 
 
-ISSUES = TESTS / "corpus" / "issues"
 # Per record of tests/corpus/issues: whether torchdoctor finds an environment it can judge in the text, and
 # the explanations it must give, leading one first; both read off the record's labels (the errors it quotes).
 EXPECTED: dict[str, tuple[bool, list[str]]] = {
@@ -190,12 +192,12 @@ EXPECTED: dict[str, tuple[bool, list[str]]] = {
 
 
 def test_every_issue_record_has_an_expectation() -> None:
-    assert sorted(p.stem for p in ISSUES.glob("*.json")) == sorted(EXPECTED)
+    assert sorted(p.stem for p in splits.files("issues")) == sorted(EXPECTED)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_a_real_issue_is_triaged_as_its_thread_reads(shared: Any, name: str) -> None:
-    record = json.loads((ISSUES / f"{name}.json").read_text())
+    record = json.loads(splits.find("issues", name).read_text())
     has_environment, explanation_ids = EXPECTED[name]
     found = triaged(shared, record["text"], f"{name}.md")
     assert (found.report is not None) is has_environment, found.problems
@@ -213,7 +215,7 @@ def test_a_real_issue_is_triaged_as_its_thread_reads(shared: Any, name: str) -> 
 def test_an_error_whose_check_passes_on_the_dump_points_at_another_environment(shared: Any) -> None:
     # Vaibhavs10/insanely-fast-whisper#41: "Torch not compiled with CUDA enabled", while the reporter's own
     # prompt shows torch 2.1.0+cu121 with CUDA available: the failing program ran in another environment.
-    record = json.loads((ISSUES / "vaibhavs10_insanely_fast_whisper_41.json").read_text())
+    record = json.loads(splits.find("issues", "vaibhavs10_insanely_fast_whisper_41").read_text())
     (link,) = triaged(shared, record["text"]).links
     assert link.verdict is not None and link.verdict.status is Status.PASS
     assert "the error came from another environment (another Python, venv or conda env" in link.reading
@@ -223,7 +225,7 @@ def test_an_error_whose_check_passes_on_the_dump_points_at_another_environment(s
     "name", ["pytorch_pytorch_11989", "pytorch_pytorch_43845", "vaibhavs10_insanely_fast_whisper_41"]
 )
 def test_the_cli_triages_a_real_issue_body_from_stdin(name: str) -> None:
-    record = json.loads((ISSUES / f"{name}.json").read_text())
+    record = json.loads(splits.find("issues", name).read_text())
     result = run_cli("triage", "--json", timeout=60, input_text=record["text"])
     assert result.returncode in (exitcodes.OK, exitcodes.THRESHOLD), result.stderr
     data = json.loads(result.stdout)
@@ -234,3 +236,76 @@ def test_the_cli_triages_a_real_issue_body_from_stdin(name: str) -> None:
     assert [link["explanation"] for link in data["links"]] == [
         e["id"] for e in data["explanations"] if e["check"] and has_environment
     ]
+
+
+# -- torchdoctor's own reports in an issue: the environment, never an error quoted ------------------------
+
+NO_DRIVER_HOST = {"hostname": "laptop", "os": "Ubuntu 24.04 LTS", "machine": "x86_64", "python": "3.11.9"}
+
+
+def no_driver_report() -> dict[str, Any]:
+    """The JSON report of a laptop without an NVIDIA driver: its cuda_driver facts hold libcuda's
+    'cannot open shared object file' as a fact."""
+    from support import fixture_facts, machine_report
+
+    facts = fixture_facts("laptop_no_driver.json")
+    assert "cannot open shared object file" in facts["cuda_driver"]["load_error"]
+    options = {"timeout": 30.0, "fail_on": "fail"}
+    return machine_report(facts, ["torch.build", "cuda.visible_devices"], NO_DRIVER_HOST, options)
+
+
+def markdown_of(data: dict[str, Any]) -> str:
+    from torchdoctor.render import markdown
+
+    return markdown.render_text(saved.report_from_json(data))
+
+
+def test_the_markdown_report_the_readme_says_to_paste_is_the_environment(shared: Any) -> None:
+    data = no_driver_report()
+    text = markdown_of(data)
+    assert "cannot open shared object file" in text  # the fact, in the report's facts block
+    found = triaged(shared, text, "torchdoctor-report.md")
+    assert found.environment is not None and found.environment.startswith("a Markdown report of torchdoctor")
+    assert found.explanations == []  # the report's facts are not errors the user hit
+    assert found.report is not None
+    recorded = {v["id"]: (v["status"], v["summary"]) for v in data["verdicts"]}
+    assert {v.id: (v.status.value, v.summary) for v in found.report.verdicts} == recorded
+
+
+def test_a_markdown_report_with_a_traceback_around_it_explains_only_the_traceback(shared: Any) -> None:
+    data = no_driver_report()
+    issue = (
+        "Training fails on my laptop.\n\n" + markdown_of(data) + "\n"
+        "OSError: `libcudnn.so.9: cannot open shared object file: No such file or directory`\n"
+    )
+    found = triaged(shared, issue)
+    (explanation,) = found.explanations
+    assert "libcudnn.so.9" in explanation.line
+    assert "missing: libcudnn.so.9" in explanation.evidence  # no stray backtick from the Markdown
+    assert "libcuda.so" not in " ".join(explanation.evidence)
+
+
+def test_the_json_report_is_the_environment_and_none_of_its_facts_is_quoted(shared: Any) -> None:
+    data = no_driver_report()
+    found = triaged(shared, json.dumps(data, indent=2), "torchdoctor-report.json")
+    assert found.report is not None and found.explanations == []
+    fenced = f"It breaks:\n\n```json\n{json.dumps(data)}\n```\n"
+    assert triaged(shared, fenced).explanations == []
+
+
+def test_the_markdown_reply_names_skipped_checks_in_one_line(shared: Any) -> None:
+    import io
+
+    from torchdoctor.render import triage as renderer
+
+    found = triaged(shared, corpus_text("pytorch_pytorch_150733"))
+    assert found.report is not None
+    skipped = [v.id for v in found.report.verdicts if v.status is Status.SKIP]
+    assert len(skipped) >= 2
+    out = io.StringIO()
+    renderer.render_markdown(found, out)
+    reply = out.getvalue()
+    assert "➖ skip" not in reply
+    (line,) = [line for line in reply.splitlines() if "skipped" in line and "not answerable" in line]
+    assert line.startswith(f"{len(skipped)} checks skipped")
+    assert all(f"`{i}`" in line for i in skipped)

@@ -15,7 +15,7 @@ import sys
 def _shadowed() -> bool:
     """This torchdoctor is a source folder without its checks, found because the current directory comes
     first on the path, while an installed torchdoctor exists."""
-    if sys.flags.safe_path or importlib.util.find_spec("torchdoctor.checks") is not None:
+    if getattr(sys.flags, "safe_path", False) or importlib.util.find_spec("torchdoctor.checks") is not None:
         return False
     try:
         importlib.metadata.distribution("torchdoctor")
@@ -26,7 +26,9 @@ def _shadowed() -> bool:
 
 if __name__ == "__main__":
     if _shadowed():
-        os.execv(sys.executable, [sys.executable, "-P", "-m", "torchdoctor", *sys.argv[1:]])
+        from torchdoctor import pycommand
+
+        os.execv(sys.executable, [*pycommand.run_module(sys.executable, "torchdoctor"), *sys.argv[1:]])
     from torchdoctor.cli import main
 
     main()

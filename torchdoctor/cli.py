@@ -12,14 +12,17 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from torchdoctor import exitcodes
+from torchdoctor import exitcodes, messages
 from torchdoctor._version import __version__
 from torchdoctor.commands.common import BadInput, RunContext
 from torchdoctor.plugin import Option
+
+if TYPE_CHECKING:
+    from torchdoctor.registry import Loaded
 
 HELP = (
     "An environment doctor for PyTorch: checks your torch build, GPUs and distributed set-up, with the "
@@ -54,15 +57,18 @@ def _root(
     """The options before any command (the app's help text and epilog describe the tool)."""
 
 
-def build_app(declared: Sequence[Option] = ()) -> typer.Typer:
-    """The command line, with the options the installed checks declare added to the commands that run them."""
+def build_app(declared: Sequence[Option] = (), checks: Sequence[Loaded] = ()) -> typer.Typer:
+    """The command line, with the options the installed checks declare added to the commands that run them
+    (``cluster`` takes those of the checks it runs, when ``checks`` says which declare what)."""
     from torchdoctor.commands import check as check_command
     from torchdoctor.commands import cluster as cluster_command
     from torchdoctor.commands import diff as diff_command
     from torchdoctor.commands import explain as explain_command
     from torchdoctor.commands import lint as lint_command
     from torchdoctor.commands import report as report_command
+    from torchdoctor.commands import run as run_command
     from torchdoctor.commands import triage as triage_command
+    from torchdoctor.commands.usage import use_plain_commands
     from torchdoctor.options import with_declared
 
     app = typer.Typer(
@@ -80,10 +86,20 @@ def build_app(declared: Sequence[Option] = ()) -> typer.Typer:
     app.command("report")(with_declared(report_command.report, declared))
     app.command("diff")(diff_command.diff)
     app.command("explain")(explain_command.explain)
-    app.command("cluster")(with_declared(cluster_command.cluster, declared))
+    app.command("cluster")(with_declared(cluster_command.cluster, _cluster_options(declared, checks)))
     app.command("lint")(lint_command.lint)
     app.command("triage")(triage_command.triage)
+    app.command("run", cls=run_command.ProgramCommand)(run_command.run)
+    use_plain_commands(app)
     return app
+
+
+def _cluster_options(declared: Sequence[Option], checks: Sequence[Loaded]) -> list[Option]:
+    if not checks:
+        return list(declared)
+    from torchdoctor.cluster import usable_options
+
+    return usable_options(declared, checks)
 
 
 def _command_of(argv: Sequence[str]) -> str | None:
@@ -108,17 +124,27 @@ def prepare(command: str | None) -> RunContext:
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    sys.stderr.write(f"torchdoctor: error: {' '.join(message.split())}\n")
+    if sys.stderr is not None:  # None: started with stderr closed
+        sys.stderr.write(messages.error_line(message))
     sys.exit(code)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
-    """Console entry point: every exit goes through here with a documented code."""
+    """Console entry point: every exit goes through here with a documented code, and everything printed
+    goes out redacted and inert (torchdoctor.output)."""
+    from torchdoctor import output
+
     args = list(sys.argv[1:] if argv is None else argv) or ["--help"]
+    with output.guarded(redact=_command_of(args) != "lint"):
+        code = _run(args)
+    sys.exit(code)
+
+
+def _run(args: list[str]) -> int:
     run: RunContext | None = None
     try:
         run = prepare(_command_of(args))
-        code: Any = build_app(run.declared)(
+        code: Any = build_app(run.declared, run.checks)(
             args=args, prog_name="torchdoctor", standalone_mode=False, obj=run
         )
     except BadInput as exc:
@@ -144,4 +170,4 @@ def main(argv: list[str] | None = None) -> NoReturn:
     finally:
         if run is not None and run.workers is not None:
             run.workers.close()
-    sys.exit(code if isinstance(code, int) else exitcodes.OK)
+    return code if isinstance(code, int) else exitcodes.OK

@@ -20,7 +20,8 @@ from typing import Any, TextIO
 
 from torchdoctor import doctor, exitcodes, inputs, nvml, registry, runner
 from torchdoctor.model import Finding, Fix, Report, Status, Verdict
-from torchdoctor.registry import Loaded
+from torchdoctor.plugin import Option
+from torchdoctor.registry import CheckInfo, Loaded
 from torchdoctor.render import text
 from torchdoctor.runner import Session, Workers
 from torchdoctor.wording import ranks_text
@@ -135,9 +136,12 @@ def run(
     created_at = doctor.now()
     only, skip = list(only), list(skip)
     left_out = NEVER_RUN if only else (*NEVER_RUN, *NOT_BY_DEFAULT)
-    local_checks = [c for c in doctor.select_checks(checks, only, skip) if c.id not in left_out]
+    selected = doctor.select_checks(checks, only, skip)
+    local_checks = [c for c in selected if c.id not in left_out]
     timeout = float(options["timeout"])
-    local = doctor.diagnose(local_checks, options, workers, fail_on)
+    # What rank_summary reads (versions, GPUs) is gathered whatever --only chose: the cluster checks judge it.
+    summarised = [*registry.probes_named(checks, SUMMARY_PROBES), nvml.PROBE]
+    local = doctor.diagnose(local_checks, options, workers, fail_on, extra_probes=summarised)
     cluster_checks = doctor.installed_checks(workers, registry.CLUSTER_CHECKS)
     probes, _ = runner.needed_probes(cluster_checks)
     with Session(lambda: WorkerProcess(env=launch.env)) as exchange_session:
@@ -166,7 +170,10 @@ def run(
         fail_on=fail_on,
         created_at=created_at,
         extra={"cluster": cluster_section(launch, facts)},
-        extra_verdicts=merged_local_verdicts(facts.get("ranks") or []),
+        extra_verdicts=[
+            *merged_local_verdicts(facts.get("ranks") or []),
+            *not_run([c for c in selected if c.id in left_out]),
+        ],
     )
     report.timings["total_s"] = round(time.perf_counter() - started, 4)
     report.worker_log = local.worker_log + exchange_log
@@ -174,12 +181,48 @@ def run(
 
 
 EXCHANGE = "cluster.exchange"
+SUMMARY_PROBES = ("torch", "cuda_driver")
+"""Probes of the installed checks whose facts every rank's summary carries (besides NVML's)."""
+_NOT_RUN_WHY = {
+    "ddp.dryrun": "not run inside cluster: the job's own ranks are the dry run (cluster.exchange joins them, "
+    "cluster.collective verifies an all_reduce across them); run it with torchdoctor check on one node",
+    "transfer.pinned": "not run by default inside cluster: ranks sharing a node would measure each other's "
+    "copies; name it with --only to measure anyway",
+}
+
+
+def usable_options(declared: Sequence[Option], checks: Sequence[Loaded]) -> list[Option]:
+    """The declared options ``cluster`` can use: those of a check it ever runs (not ddp.dryrun's --nproc and
+    --backend: the job's launcher sets the ranks and the exchange picks the backend)."""
+    used = {
+        option.flag
+        for check in checks
+        if isinstance(check, CheckInfo) and check.id not in NEVER_RUN
+        for option in check.options
+    }
+    return [option for option in declared if option.flag in used]
+
+
+def not_run(checks: Sequence[Loaded]) -> list[Verdict]:
+    """A skip for each selected check cluster leaves out, saying why: nothing chosen disappears silently."""
+    return [
+        Verdict(
+            c.id, getattr(c, "title", c.id), Status.SKIP, _NOT_RUN_WHY.get(c.id, "not run inside cluster")
+        )
+        for c in checks
+    ]
 
 
 def _other_rank(launch: Launch, facts: Mapping[str, Any], error: Mapping[str, Any] | None) -> Outcome:
     if not facts or facts.get("failed"):
         why = (facts.get("failed") or error or {}).get("message") or "no answer"
-        return Outcome(exitcodes.ERRORED, message=f"rank {launch.rank}: the exchange failed: {why}")
+        where = ""
+        if launch.launcher != "torchrun":
+            where = (
+                f" (without torchrun, rank 0 hosts the store at {launch.env.get('MASTER_ADDR')}:"
+                f"{launch.env.get('MASTER_PORT')}: check that rank 0 started and that this host reaches it)"
+            )
+        return Outcome(exitcodes.ERRORED, message=f"rank {launch.rank}: the exchange failed: {why}{where}")
     if not facts.get("complete"):
         missing = ", ".join(str(r) for r in facts.get("missing") or [])
         reporter = facts.get("reporter", 0)
@@ -271,7 +314,7 @@ def _table_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "cuda": row["cuda"],
                 "torch": row["torch"],
                 "nccl": row["nccl"],
-                "busbw_gbps": row["busbw_gbps"],
+                "busbw": None if row["busbw_gbps"] is None else f"{float(row['busbw_gbps']):.2f} GB/s",
             }
         )
     return table

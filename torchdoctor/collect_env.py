@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from packaging.utils import canonicalize_name
@@ -31,11 +31,13 @@ _LOOKBACK = 16384  # characters before the opening line searched for the warning
 
 # The line that opens a dump: "PyTorch version: 2.5.1+cu124" (or N/A), the template's "- PyTorch Version
 # (e.g., 1.0): 1.7", a hand-written "- **PyTorch**: `2.10.0`", or the retyped "PyTorch version 1.5.0" alone.
+# No two neighbouring parts can take the same character (`[ \t]*` never meets another `[ \t]*`, `\d+` never
+# meets `\S*`), so a failed match never retries a run's splits: linear in the text.
 _OPENING = re.compile(
     r"^[ \t>*+\-`]*(?:"
-    r"pytorch[ \t]+version[ \t]+\d+\.\d+\S*[ \t]*$"
+    r"pytorch[ \t]+version[ \t]+\d+\.\d\S*[ \t]*$"
     r"|pytorch(?:[ \t]+version(?:[ \t]*\(e\.g\.,[ \t]*1\.0\))?)?\**"
-    r"[ \t]*[:：][ \t]*`?[ \t]*(?:\d+\.\d+|n/a\b))",
+    r"[ \t]*[:：][ \t]*(?:`[ \t]*)?(?:\d+\.\d+|n/a\b))",
     re.IGNORECASE | re.MULTILINE,
 )
 _COLLECTING = "Collecting environment information"
@@ -100,9 +102,10 @@ GPU_COMPUTE_CAPABILITY: dict[str, tuple[str, ...]] = {
         "GeForce RTX 5050",
         "RTX PRO 6000 Blackwell",
     ),
+    "12.1": ("GB10",),
     "10.3": ("B300", "GB300"),
     "10.0": ("B200", "GB200", "B100"),
-    "9.0": ("H100", "H200", "GH200"),
+    "9.0": ("H100", "H200", "GH200", "H800", "H20"),
     "8.9": (
         "GeForce RTX 4090",
         "GeForce RTX 4080",
@@ -138,6 +141,7 @@ GPU_COMPUTE_CAPABILITY: dict[str, tuple[str, ...]] = {
         "RTX A2000",
         "A40",
         "A10",
+        "A10G",
         "A16",
         "A2",
     ),
@@ -167,7 +171,7 @@ GPU_COMPUTE_CAPABILITY: dict[str, tuple[str, ...]] = {
         "T400",
     ),
     "7.2": ("Jetson AGX Xavier", "Jetson Xavier NX"),
-    "7.0": ("Tesla V100", "TITAN V", "Quadro GV100"),
+    "7.0": ("Tesla V100", "Tesla V100S", "TITAN V", "Quadro GV100"),
     "6.2": ("Jetson TX2",),
     "6.1": (
         "GeForce GTX 1080 Ti",
@@ -201,7 +205,19 @@ GPU_COMPUTE_CAPABILITY: dict[str, tuple[str, ...]] = {
     ),
     "5.0": ("GeForce GTX 750 Ti", "GeForce GTX 750", "Quadro K2200", "Quadro K620"),
     "3.7": ("Tesla K80",),
-    "3.5": ("Tesla K40", "Tesla K20", "GeForce GTX TITAN", "GeForce GTX 780 Ti", "GeForce GTX 780"),
+    "3.5": (
+        "Tesla K40",
+        "Tesla K40m",
+        "Tesla K40c",
+        "Tesla K20",
+        "Tesla K20m",
+        "Tesla K20c",
+        "Tesla K20X",
+        "Tesla K20Xm",
+        "GeForce GTX TITAN",
+        "GeForce GTX 780 Ti",
+        "GeForce GTX 780",
+    ),
     "3.0": ("Tesla K10", "GeForce GTX 770", "GeForce GTX 760", "GeForce GTX 690", "GeForce GTX 680"),
     "2.0": ("GeForce GTX 580", "GeForce GTX 570", "GeForce GTX 480", "GeForce GTX 470", "Tesla C2050"),
     "1.3": ("GeForce GTX 285", "GeForce GTX 280", "GeForce GTX 275", "GeForce GTX 260"),
@@ -248,7 +264,7 @@ class Dump:
         return {
             "schema_version": SCHEMA_VERSION,
             "tool": {"name": "torchdoctor", "version": __version__},
-            "created_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
+            "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
             "host": {k: str(v) for k, v in host.items() if v},
             "options": {},
             "facts": facts,
@@ -311,10 +327,12 @@ class _Reader:
 def _clean(raw: str) -> tuple[str, bool]:
     """A line without indentation, Markdown bullets and bold, full-width colons as ASCII ones."""
     text = raw[:MAX_LINE].strip().replace("\uff1a", ":")
-    bullet = False
-    while len(text) > 1 and text[0] in "-*+>" and text[1] in " \t":
-        text, bullet = text[2:].lstrip(), True
-    return text.replace("**", ""), bullet
+    start = 0
+    while start + 1 < len(text) and text[start] in "-*+>" and text[start + 1] in " \t":
+        start += 2
+        while start < len(text) and text[start].isspace():
+            start += 1
+    return text[start:].replace("**", ""), start > 0
 
 
 def _split(text: str) -> tuple[str, str, str | None]:
@@ -620,7 +638,7 @@ def _hand_written_driver(dump: Dump) -> str | None:
     if "debug" in dump.said:  # collect_env's own format has its driver field
         return None
     for value in dump.fields.values():
-        match = re.search(r"driver(?: version)?\s*:?\s*(\d{3}\.\d+(?:\.\d+)?)", value, re.IGNORECASE)
+        match = re.search(r"driver(?: version)?(?:\s*:)?\s*(\d{3}\.\d+(?:\.\d+)?)", value, re.IGNORECASE)
         if match:
             return match.group(1)
     return None

@@ -92,11 +92,11 @@ def _visible(data: Mapping[str, Any]) -> dict[str, str | None]:
 
 
 def _verdicts(data: Mapping[str, Any]) -> dict[str, str | None]:
-    return {str(v.get("id")): str(v.get("status")) for v in data.get("verdicts") or []}
+    return {str(v.get("id")): str(v.get("status")) for v in ticket.objects(data.get("verdicts"))}
 
 
 def _summaries(data: Mapping[str, Any]) -> dict[str, str]:
-    return {str(v.get("id")): str(v.get("summary")) for v in data.get("verdicts") or []}
+    return {str(v.get("id")): str(v.get("summary")) for v in ticket.objects(data.get("verdicts"))}
 
 
 def _texts(values: Mapping[str, Any]) -> dict[str, str | None]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from torchdoctor import exitcodes, host, registry, runner
@@ -20,7 +20,7 @@ from torchdoctor.runner import Workers
 
 
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def installed_checks(workers: Workers, group: str = registry.CHECKS) -> list[Loaded]:

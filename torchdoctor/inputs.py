@@ -7,11 +7,12 @@ hang torchdoctor or grow it without end.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import stat
 import sys
-import unicodedata
+import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -19,6 +20,10 @@ MAX_REPORT_BYTES = 64 * 2**20
 """The largest saved report or text file torchdoctor reads (a report of 8 GPUs is about 100 KiB)."""
 MAX_STDIN_BYTES = 16 * 2**20
 """The most torchdoctor reads from stdin (a whole log pasted into explain or triage)."""
+STDIN_TIMEOUT_S = 120.0
+"""How long torchdoctor waits for a piped stdin to end (a log that is still being written never does)."""
+TERMINAL_TIMEOUT_S = 600.0
+"""How long it waits for a paste into a terminal to end with Ctrl-D."""
 MAX_JSON_DEPTH = 64
 MAX_JSON_ITEMS = 2_000_000
 """Objects, arrays and scalars together in one JSON document."""
@@ -50,9 +55,12 @@ def _size_text(n: int) -> str:
 
 
 def shown(path: Path | str) -> str:
-    """A path as one line of a message: quoted as Python does when it holds a control character."""
+    """A path as one line of a message: quoted as Python does when it holds a character a terminal would
+    act on (a line break, an escape, a bidirectional override...)."""
+    from torchdoctor.inert import acts_on_terminal
+
     text = str(path)
-    return repr(text) if any(unicodedata.category(c).startswith("C") for c in text) else text
+    return repr(text) if acts_on_terminal(text) else text
 
 
 class Refused(Exception):
@@ -127,8 +135,25 @@ def read_stream(stream: IO[bytes], max_bytes: int = MAX_STDIN_BYTES, what: str =
     return data
 
 
-def read_stdin_text(max_bytes: int = MAX_STDIN_BYTES) -> str:
-    """Standard input as text, at most ``max_bytes`` of it; undecodable bytes become U+FFFD."""
+def stdin_is_terminal() -> bool:
+    """Whether stdin is a terminal (someone may paste into it); False when there is no stdin at all."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def read_stdin_text(max_bytes: int = MAX_STDIN_BYTES, timeout: float | None = None) -> str:
+    """Standard input as text, at most ``max_bytes`` of it and until its end comes within ``timeout``
+    seconds (default: TERMINAL_TIMEOUT_S on a terminal, else STDIN_TIMEOUT_S); undecodable bytes become
+    U+FFFD."""
+    if sys.stdin is None:
+        raise InputError("stdin is closed: pass the text as an argument or a file, or pipe it in")
+    fd = _fileno(sys.stdin)
+    if fd is not None and _can_wait_on(fd):
+        if timeout is None:
+            timeout = TERMINAL_TIMEOUT_S if os.isatty(fd) else STDIN_TIMEOUT_S
+        return read_fd(fd, max_bytes, timeout).decode("utf-8", errors="replace")
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is not None:
         return read_stream(buffer, max_bytes).decode("utf-8", errors="replace")
@@ -136,6 +161,48 @@ def read_stdin_text(max_bytes: int = MAX_STDIN_BYTES) -> str:
     if len(text) > max_bytes:
         raise InputError(f"stdin holds more than the {_size_text(max_bytes)} torchdoctor reads")
     return text
+
+
+def read_fd(fd: int, max_bytes: int, timeout: float, what: str = "stdin") -> bytes:
+    """What file descriptor ``fd`` holds up to its end: InputError when it holds more than ``max_bytes`` or
+    its end has not come after ``timeout`` seconds (a pipe whose writer never closes it)."""
+    import select
+
+    deadline = time.monotonic() + timeout
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        left = deadline - time.monotonic()
+        ready, _, _ = select.select([fd], [], [], max(left, 0.0))
+        if not ready:
+            raise InputError(
+                f"{what} did not end within {timeout:g} s: give a finished text (a log still being written "
+                "never ends: save it to a file, then pass the file or redirect it)"
+            )
+        try:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+        except BlockingIOError:
+            continue
+        except OSError as exc:
+            raise InputError(f"cannot read {what}: {exc.strerror or exc}") from None
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > max_bytes:
+            raise InputError(f"{what} holds more than the {_size_text(max_bytes)} torchdoctor reads")
+
+
+def _fileno(stream: Any) -> int | None:
+    try:
+        return int(stream.fileno())
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
+
+
+def _can_wait_on(fd: int) -> bool:
+    """select() works on every descriptor on POSIX; on Windows only on sockets."""
+    return os.name == "posix" and fd >= 0
 
 
 def decode(data: bytes, name: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import Enum
 from typing import Any
 
 SCHEMA_VERSION = 1
@@ -17,7 +17,10 @@ Detail = str | Mapping[str, Any]
 """One line of evidence, or one row of a small table (a mapping of column to value)."""
 
 
-class Status(StrEnum):
+class Status(str, Enum):
+    # str and Enum rather than enum.StrEnum (3.11+): str() and format() give the value, as StrEnum's do.
+    __str__ = str.__str__
+
     PASS = "pass"
     WARN = "warn"
     FAIL = "fail"

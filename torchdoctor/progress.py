@@ -27,19 +27,31 @@ class SpinnerProgress:
     def __init__(self) -> None:
         from rich.console import Console
 
-        self._console = Console(file=sys.stderr)
+        from torchdoctor import output
+
+        self._console = Console(file=output.unguarded(sys.stderr))
         self._status = self._console.status("starting the probe worker", spinner="dots")
         self._status.start()
 
     def probe_started(self, name: str, index: int, total: int) -> None:
-        self._status.update(f"[{index + 1}/{total}] {name}")
+        self._status.update(f"[{index + 1}/{total}] {_shown(name)}")
 
     def probe_finished(self, name: str, duration_s: float, error: Mapping[str, Any] | None) -> None:
         if error is not None:
-            self._console.print(f"[yellow]probe {name}: {error.get('kind')}[/] {error.get('message')}")
+            kind, message = _shown(str(error.get("kind"))), _shown(str(error.get("message")))
+            self._console.print(f"[yellow]probe {_shown(name)}: {kind}[/] {message}")
 
     def stop(self) -> None:
         self._status.stop()
+
+
+def _shown(text: str) -> str:
+    """Foreign text (a plugin's probe name, an error message) for rich: clean, and no markup."""
+    from rich.markup import escape
+
+    from torchdoctor import output
+
+    return escape(output.clean_line(text))
 
 
 def for_terminal(verbose: bool, enabled: bool = True) -> LogProgress | SpinnerProgress | None:

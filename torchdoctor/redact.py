@@ -1,8 +1,9 @@
 """Redaction of what a report shares: secrets, credentials in URLs, the home directory, the user name, the
 hostname and GPU UUIDs.
 
-One :class:`Redactor` serves every output: ``torchdoctor report`` applies :func:`redact_report` to the
-report's JSON data once, before any renderer sees it. The rule for secret-looking names is the one the
+One :class:`Redactor` serves every output: :func:`redact_report` rewrites a report's JSON data once, by key,
+before any renderer sees it, and :mod:`torchdoctor.output` passes every line any command prints through
+:meth:`Redactor.text` on its way out. The rule for secret-looking names is the one the
 ``env`` probe applies when it records variables (``torchdoctor.envvars``), so a value that the probe
 would not record never reaches a report through any other fact either.
 
@@ -14,8 +15,11 @@ replaced (gpustat #168), GPU UUIDs shortened (collect_env strips them).
 from __future__ import annotations
 
 import getpass
+import hashlib
+import hmac
 import os
 import re
+import secrets
 import socket
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -23,37 +27,77 @@ from pathlib import Path
 from typing import Any
 
 REDACTED = "<redacted>"
-USER_PLACEHOLDER = "<user>"
-HOST_PLACEHOLDER = "<host>"
 HOME_PLACEHOLDER = "~"
+PSEUDONYM = re.compile(r"<(?:host|user)-[0-9a-f]{6,64}>")
+"""What a host or user name becomes: ``<host-3f9a2c>``, ``<user-07be41>``. Within one process (one output)
+the same name always gets the same pseudonym and two names never share one; a pseudonym is a keyed hash
+(HMAC-SHA-256) under a key drawn at random for the process and never written anywhere, so it cannot be
+turned back into the name, nor matched with the pseudonym the same name got in another output."""
 
 _SECRET_NAME = re.compile(
-    r"TOKEN|SECRET|PASSWORD|PASSWD|PASS(?:PHRASE)?\b|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|SIGNATURE"
-    r"|(?:^|[_.-])(?:KEY|SIG|PWD)(?:$|[_.-])|APIKEY|ACCESSKEY",
+    r"TOKEN|SECRET|PASSWORD|PASSWD|PASS(?:PHRASE)?\b|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|SIGNATURE|WEBHOOK"
+    r"|(?:^|[_.-])(?:KEYS?|SIG|PWD|CREDS?)(?:$|[_.-])|APIKEY|ACCESSKEY",
     re.IGNORECASE,
 )
-# Names that look like identities but identify no one: replacing them would only garble the text.
-_ANONYMOUS_USERS = frozenset({"root", "nobody"})
-_ANONYMOUS_HOSTS = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
-
-# scheme://userinfo@host: greedy up to the authority's last '@', so a password holding '@' goes too.
-_URL_CREDENTIALS = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)[^\s/?#@]*(?:@[^\s/?#@]*)*@")
-_QUERY_PARAMETER = re.compile(r"(?P<lead>[?&;])(?P<name>[A-Za-z0-9_.\-\[\]]+)=(?P<value>[^&;#\s\"']*)")
-_ASSIGNMENT = re.compile(
-    r"(?P<lead>(?<![A-Za-z0-9_])(?:--)?)(?P<name>[A-Za-z_][A-Za-z0-9_.-]*)(?P<sep>=|: ?)"
-    r"(?P<value>[^\s,;\"']+)"
+# Names that look like identities but identify no one: replacing them would only garble the text. Beyond
+# root and nobody, the users that images and services create under the same name everywhere (Ubuntu and
+# Debian cloud images, EC2, Jupyter's docker-stacks, GitHub's hosted runners, dev containers).
+_ANONYMOUS_USERS = frozenset(
+    {"root", "nobody", "ubuntu", "debian", "centos", "fedora", "ec2-user", "admin", "user", "jovyan"}
+    | {"runner", "vscode", "codespace"}
 )
-# Credential formats that identify themselves, whatever variable or text holds them.
+_ANONYMOUS_HOSTS = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+# Names that are words of what torchdoctor reports on: a user called torch or a host called h100 identifies no
+# one, and replacing the word in every output ("<user-07be41>.build", "NVIDIA <host-3f9a2c> PCIe") would
+# garble the report. GPU model designations (h100, a100, rtx4090, mi300x, gb200, h100x8 for eight of them)
+# and the names of the software and hardware in every report.
+_GPU_MODEL = re.compile(r"(?:rtx|gtx|gb|gh|mi|[abhklmptv])\d{2,4}[a-z]{0,2}(?:x\d{1,2})*", re.IGNORECASE)
+_VOCABULARY = frozenset(
+    {"torch", "pytorch", "torchvision", "torchaudio", "triton", "cuda", "cudnn", "cublas", "nccl", "gloo"}
+    | {"nvidia", "nvml", "rocm", "hip", "mps", "xpu", "gpu", "gpus", "cpu", "python", "pip", "conda"}
+    | {"linux", "windows", "darwin", "macos", "torchdoctor", "torchrun"}
+)
+
+# Every pattern below runs in time linear in the text: a repeated part never overlaps what follows it, and a
+# pattern that scans a run of characters can start only where such a run starts (a lookbehind on the same
+# class), or scans a bounded number of them. tests/test_redact.py measures it.
+
+# scheme://userinfo@host: greedy up to the authority's last '@', so a password holding '@' goes too. The
+# scheme is at most 32 characters (bounded: it may start inside a longer run of its characters).
+_URL_CREDENTIALS = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]{0,31}://)[^\s/?#@]*(?:@[^\s/?#@]*)*@")
+# ?name=value, &name=value and #name=value (OAuth's implicit flow puts #access_token= in the fragment).
+_QUERY_PARAMETER = re.compile(r"(?P<lead>[?&;#])(?P<name>[A-Za-z0-9_.\-\[\]]+)=(?P<value>[^&;#\s\"']*)")
+# NAME=value and NAME: value; a value goes on over commas (API_KEYS=k1,k2) up to the next NAME= or NAME:
+# (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,max_split_size_mb:128 is two pairs).
+_ASSIGNMENT = re.compile(
+    r"(?P<lead>(?<![A-Za-z0-9_.-])(?:--)?)(?P<name>[A-Za-z_][A-Za-z0-9_.-]*)(?P<sep>=|: ?)"
+    r"(?P<value>[^\s,;\"']+(?:,(?![A-Za-z_][A-Za-z0-9_.-]*[=:])[^\s,;\"']+)*)"
+)
+# Credential formats that identify themselves, whatever variable or text holds them; each starts where a run
+# of token characters starts.
 _TOKEN_SHAPES = re.compile(
-    r"\b(?:"
+    r"(?<![A-Za-z0-9_-])(?:"
     r"gh[pousr]_[A-Za-z0-9]{36,}"  # GitHub tokens
     r"|github_pat_[A-Za-z0-9_]{40,}"
+    r"|glpat-[A-Za-z0-9_-]{20,}"  # GitLab personal access tokens
     r"|hf_[A-Za-z0-9]{30,}"  # Hugging Face access tokens
     r"|(?:AKIA|ASIA)[0-9A-Z]{16}"  # AWS access key ids
-    r"|xox[abposr]-[A-Za-z0-9-]{10,}"  # Slack tokens
-    r"|sk-[A-Za-z0-9_-]{20,}"  # OpenAI-style secret keys
+    r"|AIza[0-9A-Za-z_-]{35}"  # Google API keys
+    r"|xox[abposre]-[A-Za-z0-9-]{10,}"  # Slack bot, user, app, refresh... tokens
+    r"|xoxe\.xox[a-z]-[A-Za-z0-9-]{10,}"  # Slack rotating tokens
+    r"|xapp-[A-Za-z0-9-]{10,}"  # Slack app-level tokens
+    r"|npm_[A-Za-z0-9]{36,}"  # npm access tokens
+    r"|pypi-[A-Za-z0-9_-]{50,}"  # PyPI API tokens
+    r"|[rs]k_live_[A-Za-z0-9]{20,}"  # Stripe secret and restricted keys
+    r"|sk-[A-Za-z0-9_-]{20,}"  # OpenAI-style secret keys (sk-proj-, sk-ant-...)
     r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"  # JSON web tokens
     r")"
+)
+# URLs whose path is the credential: Slack and Discord webhooks.
+_SECRET_PATH = re.compile(
+    r"(?P<lead>hooks\.slack\.com/(?:services|workflows|triggers)/|discord(?:app)?\.com/api/webhooks/)"
+    r"[^\s\"'<>]+",
+    re.IGNORECASE,
 )
 # An HTTP Authorization header's whole value (scheme and credentials), and a bearer token anywhere.
 _AUTHORIZATION = re.compile(
@@ -67,7 +111,7 @@ _ARMORED_BLOCK = re.compile(
     r"-----BEGIN (?P<kind>[A-Z0-9 ]{1,64})-----.*?(?:-----END (?P=kind)-----|\Z)", re.DOTALL
 )
 # user:password@host without a scheme (MASTER_ADDR=bob:pw@node01, rsync and scp targets).
-_USERINFO = re.compile(r"(?<![\w/:.@-])[\w.+-]+:[^\s/@:]*@(?=[\w\[])")
+_USERINFO = re.compile(r"(?<![\w/:.@+-])[\w.+-]+:[^\s/@:]*@(?=[\w\[])")
 # GPU-/MIG- UUIDs and bare UUIDs (torch prints them without the prefix) keep their first 8 hex digits:
 # still a valid prefix for CUDA_VISIBLE_DEVICES and nvidia-smi -i, no longer a hardware serial.
 _UUID = re.compile(
@@ -94,6 +138,7 @@ def strip_secrets(text: str) -> str:
     text = _QUERY_PARAMETER.sub(_masked_parameter, text)
     text = _AUTHORIZATION.sub(lambda m: f"{m['lead'] or m['bearer']}{REDACTED}", text)
     text = _ASSIGNMENT.sub(_masked_assignment, text)
+    text = _SECRET_PATH.sub(lambda m: f"{m['lead']}{REDACTED}", text)
     return _TOKEN_SHAPES.sub(REDACTED, text)
 
 
@@ -148,17 +193,41 @@ class Identity:
             homes += [str(home), os.path.realpath(home)]
         # The system's name for this user, and the names $USER and $LOGNAME claim: a report names none.
         users = [name for name in (system_user(), os.environ.get("USER"), os.environ.get("LOGNAME")) if name]
-        hostname = socket.gethostname()
-        return cls.of(homes, users, [hostname, hostname.split(".")[0], *extra_hostnames])
+        return cls.of(homes, users, [socket.gethostname(), *extra_hostnames])
 
     @classmethod
     def of(cls, homes: Iterable[str], users: Iterable[str], hostnames: Iterable[str]) -> Identity:
-        """An identity without the values that identify no one (``/``, root, localhost, empty names)."""
+        """An identity without the values that identify no one (``/``, root, localhost, empty names); a
+        hostname comes with its short name (``gpu-node-17`` of ``gpu-node-17.corp.example.com``)."""
+        names = [h for name in hostnames for h in (name, name.split(".")[0]) if not _is_address(name)]
         return cls(
             homes=_distinct(h.rstrip("/") for h in homes if h.rstrip("/")),
-            users=_distinct(u for u in users if len(u) >= 2 and u not in _ANONYMOUS_USERS),
-            hostnames=_distinct(h for h in hostnames if len(h) >= 2 and h.lower() not in _ANONYMOUS_HOSTS),
+            users=_distinct(u for u in users if _names_someone(u) and u.lower() not in _ANONYMOUS_USERS),
+            hostnames=_distinct(h for h in names if _names_someone(h) and h.lower() not in _ANONYMOUS_HOSTS),
         )
+
+    def with_hostnames(self, hostnames: Iterable[str]) -> Identity:
+        """This identity and the hosts ``hostnames`` too (the other machines a report or a diff names)."""
+        more = Identity.of((), (), hostnames).hostnames
+        return Identity(self.homes, self.users, _distinct([*self.hostnames, *more]))
+
+
+def _names_someone(name: str) -> bool:
+    """Two characters at least, and not a number, a JSON word or a word of what torchdoctor reports on
+    (replacing those would garble every number, every JSON document and every report printed)."""
+    return (
+        len(name) >= 2
+        and not name.isdigit()
+        and name.lower() not in ("true", "false", "null")
+        and name.casefold() not in _VOCABULARY
+        and not _GPU_MODEL.fullmatch(name)
+        and not PSEUDONYM.fullmatch(name)
+    )
+
+
+def _is_address(name: str) -> bool:
+    """An IP address is no host name (its first 'label' is a number that identifies nothing)."""
+    return all(part.isdigit() for part in name.split(".")) or ":" in name
 
 
 def system_user() -> str | None:
@@ -180,12 +249,50 @@ def _distinct(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(dict.fromkeys(values), key=len, reverse=True))
 
 
-class Redactor:
-    """Replaces secrets and identities in strings, and in every string of a JSON-like value."""
+class Pseudonyms:
+    """Stable, distinct pseudonyms under one secret key: a name (any case) always gets the same one, two
+    names never the same one (a collision of the hash's first digits takes more digits)."""
 
-    def __init__(self, identity: Identity, shorten_uuids: bool = True) -> None:
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+        self._given: dict[tuple[str, str], str] = {}
+        self._owner: dict[str, tuple[str, str]] = {}
+
+    def of(self, kind: str, name: str) -> str:
+        wanted = (kind, name.casefold())
+        known = self._given.get(wanted)
+        if known is not None:
+            return known
+        message = f"{kind}\0{wanted[1]}".encode("utf-8", "surrogatepass")
+        digest = hmac.new(self._key, message, hashlib.sha256).hexdigest()
+        length = 6
+        while self._owner.get(f"<{kind}-{digest[:length]}>", wanted) != wanted:
+            length += 2
+        pseudonym = f"<{kind}-{digest[:length]}>"
+        self._given[wanted], self._owner[pseudonym] = pseudonym, wanted
+        return pseudonym
+
+
+_PROCESS_PSEUDONYMS = Pseudonyms(secrets.token_bytes(32))
+"""This process's pseudonyms: its key is drawn once, kept in memory only."""
+
+
+class Redactor:
+    """Replaces secrets and identities in strings, and in every string (and key) of a JSON-like value."""
+
+    def __init__(
+        self, identity: Identity, shorten_uuids: bool = True, pseudonyms: Pseudonyms | None = None
+    ) -> None:
         self.identity = identity
         self.shorten_uuids = shorten_uuids
+        self.pseudonyms = pseudonyms or _PROCESS_PSEUDONYMS
+        self._homes = frozenset(identity.homes)
+        # A FQDN and its short name are one host: one pseudonym.
+        shorts = {h.split(".")[0].casefold() for h in identity.hostnames}
+        self._host_keys = {
+            h.casefold(): (h.split(".")[0] if h.split(".")[0].casefold() in shorts else h)
+            for h in identity.hostnames
+        }
         self._identity_pattern = _identity_pattern(identity)
 
     def text(self, value: str, key: str | None = None) -> str:
@@ -201,31 +308,51 @@ class Redactor:
         if isinstance(value, str):
             return REDACTED if key is not None and is_secret_name(key) and value else self.text(value, key)
         if isinstance(value, Mapping):
-            return {k: self.value(v, str(k)) for k, v in value.items()}
+            return {self._key(k): self.value(v, str(k)) for k, v in value.items()}
         if isinstance(value, list | tuple):
             return [self.value(item) for item in value]
         return value
 
+    def host(self, name: str) -> str:
+        """The pseudonym of the host ``name`` (a pseudonym already, of a report redacted before: itself)."""
+        if PSEUDONYM.fullmatch(name):
+            return name
+        return self.pseudonyms.of("host", self._host_keys.get(name.casefold(), name))
+
+    def _key(self, key: Any) -> Any:
+        return self.text(key) if isinstance(key, str) else key
+
     def _placeholder(self, match: re.Match[str]) -> str:
         found = match.group(0)
-        if found in self.identity.homes:
+        if match.lastgroup == "kept":
+            return found
+        if found in self._homes:
             return HOME_PLACEHOLDER
-        if found in self.identity.hostnames:
-            return HOST_PLACEHOLDER
-        return USER_PLACEHOLDER
+        if found.casefold() in self._host_keys:
+            return self.host(found)
+        return self.pseudonyms.of("user", found)
 
 
 def _identity_pattern(identity: Identity) -> re.Pattern[str] | None:
-    """One pass over all identities, so a placeholder put in is never matched again."""
+    """One pass over all identities, so a placeholder put in (or one already there) is never matched again.
+
+    A host or user name is replaced in any case and wherever no letter or digit touches it: as a word and
+    as a part of a longer name (``node17-ib0``, ``/scratch/alice_ext``), not inside another word (``vm``
+    in ``kvm``)."""
     parts: list[tuple[int, str]] = []
     # A home directory ends where a path component ends.
     parts += [(len(h), re.escape(h) + r"(?![A-Za-z0-9_.-])") for h in identity.homes]
-    # Host and user names are whole tokens: 'vm' is replaced, 'kvm' and 'vm2' are not.
-    parts += [(len(n), rf"(?<![A-Za-z0-9_-]){re.escape(n)}(?![A-Za-z0-9_-])") for n in identity.hostnames]
-    parts += [(len(n), rf"(?<![A-Za-z0-9_]){re.escape(n)}(?![A-Za-z0-9_])") for n in identity.users]
+    names = [*identity.hostnames, *identity.users]
+    parts += [(len(n), rf"(?<![^\W_]){_caseless(n)}(?![^\W_])") for n in names]
     if not parts:
         return None
-    return re.compile("|".join(p for _, p in sorted(parts, key=lambda part: part[0], reverse=True)))
+    ordered = "|".join(p for _, p in sorted(parts, key=lambda part: part[0], reverse=True))
+    return re.compile(f"(?P<kept>{PSEUDONYM.pattern}|{re.escape(REDACTED)})|{ordered}")
+
+
+def _caseless(name: str) -> str:
+    """``name`` as a pattern of any case (home directories stay case-sensitive: paths are)."""
+    return f"(?i:{re.escape(name)})"
 
 
 def _masked_parameter(match: re.Match[str]) -> str:
@@ -235,7 +362,7 @@ def _masked_parameter(match: re.Match[str]) -> str:
 
 
 def _masked_assignment(match: re.Match[str]) -> str:
-    if is_secret_name(match["name"]) and match["value"] != REDACTED:
+    if is_secret_name(match["name"]) and not match["value"].startswith(REDACTED):
         return f"{match['lead']}{match['name']}{match['sep']}{REDACTED}"
     return match.group(0)
 
@@ -251,9 +378,25 @@ def redact_report(data: Mapping[str, Any], identity: Identity | None = None) -> 
     Check ids, statuses and the report's structure are left alone, so a redacted report still validates
     and can be judged again (``torchdoctor check --from``).
     """
-    hostname = str((data.get("host") or {}).get("hostname") or "")
-    identity = identity or Identity.current(extra_hostnames=[hostname, hostname.split(".")[0]])
+    identity = (identity or Identity.current()).with_hostnames(hostnames_in(data))
     return _rewrite(data, Redactor(identity), redacted=True)
+
+
+def hostnames_in(data: Any) -> list[str]:
+    """Every string under a key ``hostname`` in a JSON-like value (the machine's own, the nodes of a
+    cluster, the ranks of a dry run): each is a host to give a pseudonym."""
+    found: list[str] = []
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, Mapping):
+            name = value.get("hostname")
+            if isinstance(name, str) and name:
+                found.append(name)
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+    return found
 
 
 def strip_report(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -286,6 +429,6 @@ def _redact_verdict(redactor: Redactor, verdict: Mapping[str, Any]) -> dict[str,
 
 def _redact_host(redactor: Redactor, host: Mapping[str, Any]) -> dict[str, Any]:
     redacted = redactor.value(host)
-    if host.get("hostname"):
-        redacted["hostname"] = HOST_PLACEHOLDER
+    if isinstance(host.get("hostname"), str) and host["hostname"]:
+        redacted["hostname"] = redactor.host(host["hostname"])
     return dict(redacted)

@@ -75,29 +75,67 @@ class SavedReport:
 
 def load(path: Path) -> SavedReport:
     """Read and check a saved report. Raises SavedReportError with a one-line reason."""
+    name = inputs.shown(path)
     try:
-        text = inputs.decode(inputs.read_file(path, what="saved report"), str(path))
+        text = inputs.decode(inputs.read_file(path, what="saved report"), name)
     except inputs.InputError as exc:
         raise SavedReportError(str(exc)) from None
-    return SavedReport(path, from_text(text, str(path)))
+    return SavedReport(path, from_text(text, name))
 
 
 def from_text(text: str, name: str = "the text") -> dict[str, Any]:
     """The saved report a text holds: a JSON report, one inside a Markdown ``json`` fence (an issue body or a
     support ticket), or a ``python -m torch.utils.collect_env`` dump (:mod:`torchdoctor.collect_env`)."""
+    return _located(text, name, markdown=False).data
+
+
+@dataclass(frozen=True)
+class Located:
+    data: dict[str, Any]
+    span: tuple[int, int] | None
+    """Where a torchdoctor report sits in the text; None for a collect_env dump (torch's text, not ours)."""
+
+    @property
+    def rendered(self) -> bool:
+        """A report rendered for people (Markdown): verdicts as recorded, no facts to judge again."""
+        return isinstance(self.data.get("rendered"), dict)
+
+    def outside(self, text: str) -> str:
+        """The text without the report: what the user wrote around it."""
+        if self.span is None:
+            return text
+        start, end = self.span
+        return f"{text[:start]}\n{text[end:]}"
+
+
+def locate(text: str, name: str = "the text") -> Located:
+    """:func:`from_text` for a pasted issue: a Markdown report too (``torchdoctor report``'s default), and
+    where the report sits, so that its facts are not read as errors the user met."""
+    return _located(text, name, markdown=True)
+
+
+def _located(text: str, name: str, markdown: bool) -> Located:
     if text.lstrip().startswith(("{", "[")):
-        return parse(text, name)
+        return Located(parse(text, name), (0, len(text)))
     fenced = fenced_report(text)
     if fenced is not None:
-        return parse(fenced, name)
+        start, end = fenced
+        return Located(parse(fence_body(text, start, end), name), fenced)
+    if markdown:
+        from torchdoctor import markdown_reader
+
+        found = markdown_reader.find(text)
+        if found is not None:
+            _check_shape(found.data, name)
+            return Located(found.data, (found.start, found.end))
     from torchdoctor import collect_env
 
     dump = collect_env.find(text)
     if dump is not None:
         data = dump.to_report(name)
         _check_shape(data, name)
-        return data
-    hint = _rendered(text)
+        return Located(data, None)
+    hint = "" if markdown else _rendered(text)
     raise NoReportInText(f"{name} holds no torchdoctor JSON report and no collect_env dump{hint}")
 
 
@@ -112,8 +150,9 @@ _FENCE = "```"
 MAX_FENCES = 200
 
 
-def fenced_report(text: str) -> str | None:
-    """The first fenced block of ``text`` that holds a torchdoctor JSON report (it has ``schema_version``)."""
+def fenced_report(text: str, marker: str = '"schema_version"') -> tuple[int, int] | None:
+    """Where the first fenced block of ``text`` that holds a torchdoctor JSON report (it has
+    ``schema_version``, or ``marker``) starts and ends, fences included."""
     start = 0
     for _ in range(MAX_FENCES):
         opening = text.find(_FENCE, start)
@@ -126,10 +165,15 @@ def fenced_report(text: str) -> str | None:
         if closing < 0:
             return None
         body = text[body_start + 1 : closing]
-        if body.lstrip().startswith("{") and '"schema_version"' in body:
-            return body
+        if body.lstrip().startswith("{") and marker in body:
+            return opening, closing + len(_FENCE)
         start = closing + len(_FENCE)
     return None
+
+
+def fence_body(text: str, start: int, end: int) -> str:
+    """What the fence that ``fenced_report`` found between ``start`` and ``end`` holds."""
+    return text[text.find("\n", start) + 1 : end - len(_FENCE)]
 
 
 def parse(text: str, name: str = "the report") -> dict[str, Any]:

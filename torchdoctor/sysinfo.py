@@ -11,10 +11,10 @@ import json
 import os
 import platform
 import re
-import shutil
+import stat
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +68,8 @@ def cpu() -> dict[str, Any]:
         present = set((fields.get("flags") or fields.get("features") or "").split())
         facts["flags"] = [flag for flag in (*_FLAGS, *_ARM_FEATURES) if flag in present]
     elif sys.platform == "darwin":
-        facts["model"] = _run(["sysctl", "-n", "machdep.cpu.brand_string"])
+        sysctl = find_program("sysctl", SYSTEM_FOLDERS)
+        facts["model"] = _run([sysctl, "-n", "machdep.cpu.brand_string"]) if sysctl else None
     nodes = Path("/sys/devices/system/node")
     try:
         facts["numa_nodes"] = len([n for n in nodes.iterdir() if re.fullmatch(r"node\d+", n.name)])
@@ -77,9 +78,36 @@ def cpu() -> dict[str, Any]:
     return facts
 
 
+SYSTEM_FOLDERS = ("/usr/sbin", "/sbin", "/usr/bin", "/bin")
+"""Where the system's own programs are (sysctl): looked up there, never through PATH."""
+
+
+def find_program(name: str, folders: Iterable[str] | None = None) -> str | None:
+    """The absolute path of program ``name`` in ``folders`` (default: the PATH's), or None.
+
+    Only absolute folders count: an empty PATH entry, ``.`` or any relative one means "the current
+    folder", where a file named like a compiler may be anyone's. The first regular, executable file wins,
+    as the shell finds it.
+    """
+    if folders is None:
+        folders = os.environ.get("PATH", "").split(os.pathsep)
+    for folder in folders:
+        if not folder or not os.path.isabs(folder):
+            continue
+        candidate = os.path.join(folder, name)
+        try:
+            info = os.stat(candidate)
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISREG(info.st_mode) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
 def tool_version(name: str, *args: str) -> dict[str, Any] | None:
-    """Where a tool is on the PATH and the version it prints, asked with a deadline; None if absent."""
-    path = shutil.which(name)
+    """Where a tool is on the PATH (absolute folders only) and the version it prints, asked with a
+    deadline; None if absent."""
+    path = find_program(name)
     if path is None:
         return None
     output = _run([path, *args])

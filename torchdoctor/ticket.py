@@ -17,6 +17,7 @@ from typing import Any
 from torchdoctor import doctor, envvars, nvml, registry, runner, sysinfo
 from torchdoctor import packages as installed_packages
 from torchdoctor.model import Report, Status
+from torchdoctor.redact import REDACTED, is_secret_name
 from torchdoctor.registry import Loaded
 
 OWN_PROBES = (nvml.PROBE, envvars.PROBE, installed_packages.PROBE, sysinfo.PROBE)
@@ -93,14 +94,23 @@ def as_text(value: Any) -> str:
 
 
 def _facts(data: Mapping[str, Any], probe: str) -> Mapping[str, Any]:
-    value = (data.get("facts") or {}).get(probe)
+    return as_mapping(as_mapping(data.get("facts")).get(probe))
+
+
+# A saved report is input: a fact of another type than its probe writes reads as unknown, never as a crash.
+def as_mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
+def objects(value: Any) -> list[Mapping[str, Any]]:
+    """The objects of a list of objects (anything else in it left out)."""
+    return [item for item in value if isinstance(item, Mapping)] if isinstance(value, list) else []
+
+
 def system(data: Mapping[str, Any]) -> dict[str, Any]:
-    host_facts = data.get("host") or {}
+    host_facts = as_mapping(data.get("host"))
     system_facts = _facts(data, "system")
-    cpu = system_facts.get("cpu") or {}
+    cpu = as_mapping(system_facts.get("cpu"))
     python = host_facts.get("python")
     if python and host_facts.get("python_implementation") not in (None, "CPython"):
         python = f"{python} ({host_facts['python_implementation']})"
@@ -118,13 +128,13 @@ def system(data: Mapping[str, Any]) -> dict[str, Any]:
         "CPU features": cpu.get("flags") or None,
         "NUMA nodes": cpu.get("numa_nodes"),
         "C library": system_facts.get("libc"),
-        "torchdoctor": (data.get("tool") or {}).get("version"),
+        "torchdoctor": as_mapping(data.get("tool")).get("version"),
     }
 
 
 def tools(data: Mapping[str, Any]) -> dict[str, Any]:
     """The compilers and the CUDA toolkit on the PATH, as collect_env lists them."""
-    found = _facts(data, "system").get("tools") or {}
+    found = as_mapping(_facts(data, "system").get("tools"))
     return {
         name: f"{tool.get('version') or 'unknown version'} ({tool.get('path')})"
         for name, tool in sorted(found.items())
@@ -133,8 +143,7 @@ def tools(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def conda_packages(data: Mapping[str, Any]) -> dict[str, str]:
-    conda = _facts(data, "system").get("conda") or {}
-    found = conda.get("packages") or {} if isinstance(conda, Mapping) else {}
+    found = as_mapping(as_mapping(_facts(data, "system").get("conda")).get("packages"))
     return {
         str(name): str(version)
         for name, version in sorted(found.items())
@@ -148,13 +157,13 @@ def torch_build(data: Mapping[str, Any]) -> dict[str, Any]:
     if not torch:
         return {}
     if not torch.get("importable"):
-        error = torch.get("import_error") or {}
+        error = as_mapping(torch.get("import_error"))
         return {
             "torch": "not importable",
             "import error": f"{error.get('type')}: {error.get('message')}" if error else None,
-            "installed version": (torch.get("distribution") or {}).get("version"),
+            "installed version": as_mapping(torch.get("distribution")).get("version"),
         }
-    mps = torch.get("mps") or {}
+    mps = as_mapping(torch.get("mps"))
     return {
         "torch": torch.get("version"),
         "build": _build(torch),
@@ -234,17 +243,17 @@ def gpus(data: Mapping[str, Any]) -> list[Row]:
     if not nv.get("available"):
         return []
     rows = []
-    for gpu in nv.get("gpus") or []:
+    for gpu in objects(nv.get("gpus")):
         cc = gpu.get("compute_capability")
         total = gpu.get("memory_total_bytes")
-        mig = gpu.get("mig_devices") or []
+        mig = gpu.get("mig_devices")
         rows.append(
             {
                 "gpu": gpu.get("index"),
                 "name": gpu.get("name"),
-                "cc": f"{cc[0]}.{cc[1]}" if cc else None,
+                "cc": f"{cc[0]}.{cc[1]}" if isinstance(cc, list) and len(cc) == 2 else None,
                 "memory": f"{total / 2**30:.1f} GiB" if isinstance(total, int) else None,
-                "mig": f"{len(mig)} instance(s)" if gpu.get("mig_mode") else None,
+                "mig": f"{len(mig)} instance(s)" if gpu.get("mig_mode") and isinstance(mig, list) else None,
                 "uuid": gpu.get("uuid"),
                 "pci_bus_id": gpu.get("pci_bus_id"),
             }
@@ -254,22 +263,22 @@ def gpus(data: Mapping[str, Any]) -> list[Row]:
 
 def mapping(data: Mapping[str, Any]) -> list[Row]:
     """cuda:N -> physical GPU as cuda.visible_devices judged it, else as the CUDA driver listed it."""
-    for verdict in data.get("verdicts") or []:
+    for verdict in objects(data.get("verdicts")):
         rows = (
-            (verdict.get("facts") or {}).get("mapping")
+            objects(as_mapping(verdict.get("facts")).get("mapping"))
             if verdict.get("id") == "cuda.visible_devices"
-            else None
+            else []
         )
         if rows:
             return [
                 {"device": r.get("device"), "gpu": r.get("gpu"), "name": r.get("name"), "uuid": r.get("uuid")}
                 for r in rows
             ]
-    by_uuid = {str(g.get("uuid")): g for g in _facts(data, "nvml").get("gpus") or []}
-    rows = []
-    for device in _facts(data, "cuda_driver").get("devices") or []:
+    by_uuid = {str(g.get("uuid")): g for g in objects(_facts(data, "nvml").get("gpus"))}
+    found: list[Row] = []
+    for device in objects(_facts(data, "cuda_driver").get("devices")):
         gpu = by_uuid.get(f"GPU-{device.get('uuid')}") or {}
-        rows.append(
+        found.append(
             {
                 "device": f"cuda:{device.get('ordinal')}",
                 "gpu": gpu.get("index"),
@@ -277,12 +286,14 @@ def mapping(data: Mapping[str, Any]) -> list[Row]:
                 "uuid": gpu.get("uuid") or device.get("uuid"),
             }
         )
-    return rows
+    return found
 
 
 def environment(data: Mapping[str, Any]) -> dict[str, str]:
-    variables = _facts(data, "env").get("variables") or {}
-    return {str(k): str(v) for k, v in sorted(variables.items())}
+    """The variables a report recorded; a secret-looking one's value masked, as the env probe records it (a
+    saved report may come from anywhere)."""
+    variables = as_mapping(_facts(data, "env").get("variables"))
+    return {str(k): REDACTED if is_secret_name(str(k)) else str(v) for k, v in sorted(variables.items())}
 
 
 def _environment_shown(data: Mapping[str, Any]) -> dict[str, str]:
@@ -293,12 +304,12 @@ def _environment_shown(data: Mapping[str, Any]) -> dict[str, str]:
 
 
 def packages(data: Mapping[str, Any]) -> dict[str, str]:
-    found = _facts(data, "installed_packages").get("packages") or {}
+    found = as_mapping(_facts(data, "installed_packages").get("packages"))
     return {str(k): str(v) for k, v in sorted(found.items())}
 
 
 def probe_errors(data: Mapping[str, Any]) -> dict[str, str]:
     return {
-        str(name): f"{error.get('kind')}: {error.get('message')}"
-        for name, error in sorted((data.get("probe_errors") or {}).items())
+        str(name): f"{as_mapping(error).get('kind')}: {as_mapping(error).get('message')}"
+        for name, error in sorted(as_mapping(data.get("probe_errors")).items())
     }

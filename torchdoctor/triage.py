@@ -12,7 +12,7 @@ environment, one whose check the dump cannot answer asks for a report from that 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -101,10 +101,10 @@ class Triage:
         }
 
 
-def environment_of(text: str, name: str) -> tuple[saved.SavedReport | None, str | None]:
-    """The saved report the text holds, or None and, where the text holds one that cannot be read, why."""
+def environment_of(text: str, name: str) -> tuple[saved.Located | None, str | None]:
+    """The report the text holds, or None and, where the text holds one that cannot be read, why."""
     try:
-        return saved.SavedReport(Path(name), saved.from_text(text, name)), None
+        return saved.locate(text, name), None
     except saved.NoReportInText:
         return None, None
     except saved.SavedReportError as exc:
@@ -119,31 +119,65 @@ def triage(
     fail_on: Status = Status.FAIL,
 ) -> Triage:
     """Judge the environment ``text`` shows with the ``chosen`` checks and explain the errors it quotes, all
-    in the worker. Raises NothingToTriage when it shows neither."""
-    from torchdoctor.explain import catalogue
+    in the worker. Raises NothingToTriage when it shows neither.
 
-    environment, unreadable = environment_of(text, name)
+    A torchdoctor report in the text is the environment, never an error quoted: its facts (a missing
+    libcuda.so on a machine without a driver) are what its checks judged, so only the text around it goes to
+    the explanation catalogues.
+    """
+    from torchdoctor.explain import catalogue
+    from torchdoctor.runtime import readback
+
+    # A torchdoctor run report holds no environment: it is not read as a check report.
+    located, unreadable = (None, None) if readback.is_json_report(text) else environment_of(text, name)
+    quoted = located.outside(text) if located is not None else text
     matched = catalogue.explain_in_worker(
-        text, lambda request: workers.host.hosted("explain", request, catalogue.EXPLAIN_TIMEOUT_S)
+        quoted, lambda request: workers.host.hosted("explain", request, catalogue.EXPLAIN_TIMEOUT_S)
     )
+    matched.explanations = readback.explanations(text) + matched.explanations
     problems = ([unreadable] if unreadable else []) + matched.problems
-    if environment is None and not matched.explanations:
+    if located is None and not matched.explanations:
         why = f": {unreadable}" if unreadable else ""
         raise NothingToTriage(
             f"{name} holds no collect_env dump, no torchdoctor report and no error message torchdoctor "
             f"knows{why}"
         )
     report = None
-    if environment is not None:
-        judged, _ = saved.judgeable(environment, chosen)
-        if judged or saved.unanswered(environment, chosen, judged):
-            report = saved.rejudge(environment, chosen, {}, workers, fail_on)
+    environment = None
+    if located is not None:
+        environment = saved.SavedReport(Path(name), located.data)
+        if located.rendered:
+            report = _as_recorded(environment, chosen, fail_on)
         else:
+            judged, _ = saved.judgeable(environment, chosen)
+            if judged or saved.unanswered(environment, chosen, judged):
+                report = saved.rejudge(environment, chosen, {}, workers, fail_on)
+        if report is None or not report.verdicts:
+            report = None
             problems.append(f"no check selected here can judge the environment in {name}")
     return Triage(
         source=name,
         report=report,
-        environment=environment.describe() if environment is not None else None,
+        environment=_described(environment, located) if environment is not None else None,
         explanations=matched.explanations,
         problems=problems,
     )
+
+
+def _as_recorded(environment: saved.SavedReport, chosen: Sequence[Loaded], fail_on: Status) -> Report:
+    """A Markdown report's verdicts as it recorded them, for the chosen checks, under their titles here."""
+    titles = {c.id: getattr(c, "title", c.id) for c in chosen}
+    report = saved.report_from_json(environment.data)
+    report.verdicts = [replace(v, title=titles[v.id]) for v in report.verdicts if v.id in titles]
+    report.exit_code = exitcodes.for_verdicts(report.verdicts, fail_on)
+    return report
+
+
+def _described(environment: saved.SavedReport, located: saved.Located | None) -> str:
+    described = environment.describe()
+    if located is not None and located.rendered:
+        return (
+            f"a Markdown report of {described}, its verdicts as recorded (it holds no facts to judge "
+            "again; --format json does)"
+        )
+    return described

@@ -21,6 +21,8 @@ import time
 from collections import deque
 from typing import IO, Any
 
+from torchdoctor import pycommand
+
 WORKER_MODULE = "torchdoctor.worker"
 STDERR_TAIL_BYTES = 4000
 """How much of the worker's stderr an error verdict quotes."""
@@ -91,7 +93,7 @@ class WorkerProcess:
         self._next_id = 0
         # -P: the worker must import the installed torchdoctor, never a folder of that
         # name in the user's current directory.
-        command = [python, "-P", "-m", WORKER_MODULE]
+        command = pycommand.run_module(python, WORKER_MODULE)
         if memory_limit is not None:
             command += ["--memory-limit", str(int(memory_limit))]
         try:

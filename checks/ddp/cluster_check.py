@@ -74,10 +74,13 @@ def judge_collective(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Fi
 def _exchange(exchange: Mapping[str, Any], ranks: Sequence[Mapping[str, Any]]) -> Finding:
     if exchange.get("failed"):
         error = exchange["failed"]
+        message = next(
+            (line.strip() for line in str(error.get("message") or "").splitlines() if line.strip()), ""
+        )
         return Finding(
             Status.ERROR,
-            f"the exchange between ranks failed: {error.get('type')}: {error.get('message')}",
-            tuple(line for line in str(error.get("traceback") or "").splitlines()[-8:]),
+            f"the exchange between ranks failed: {error.get('type')}: {message or 'no message'}",
+            _raised_in(str(error.get("traceback") or "")),
             Fix(
                 "Check that every rank reaches MASTER_ADDR:MASTER_PORT (the launcher's store) and run again "
                 "with torch's distributed logs.",
@@ -104,7 +107,8 @@ def _exchange(exchange: Mapping[str, Any], ranks: Sequence[Mapping[str, Any]]) -
         groups = sorted({r // int(lws) for r in missing})
         where = f" (node group {', '.join(str(g) for g in groups)} in torchrun's rank order)"
     details: list[Detail] = [
-        f"present: rank {r} on {info.get('hostname')} (GROUP_RANK={info.get('group_rank')})"
+        f"present: rank {r} on {info.get('hostname')}"
+        + (f" (GROUP_RANK={info['group_rank']})" if info.get("group_rank") is not None else "")
         for r, info in sorted(present.items(), key=lambda item: int(item[0]))
     ]
     return Finding(
@@ -118,6 +122,12 @@ def _exchange(exchange: Mapping[str, Any], ranks: Sequence[Mapping[str, Any]]) -
             ("torchdoctor check",),
         ),
     )
+
+
+def _raised_in(traceback: str) -> tuple[Detail, ...]:
+    """Where the exchange raised, as one line: the innermost frame of its traceback (kept in the facts)."""
+    frames = [line.strip() for line in traceback.splitlines() if line.strip().startswith('File "')]
+    return (f"raised in {frames[-1]}",) if frames else ()
 
 
 def _versions(ranks: Sequence[Mapping[str, Any]]) -> Finding:
@@ -155,6 +165,12 @@ def _versions(ranks: Sequence[Mapping[str, Any]]) -> Finding:
         )
     if not findings:
         first = versions(ranks[0])
+        if first["torch"] is None:
+            return Finding(
+                Status.SKIP,
+                "the ranks' torch version is not known (their torch probe gave no facts: see torch.build)",
+                tuple(rows),
+            )
         build = f" (CUDA {first['cuda']}, NCCL {first['nccl']})" if first["cuda"] else " (CPU-only)"
         driver = f"driver {first['driver']}" if first["driver"] else "no NVIDIA driver"
         return Finding(Status.PASS, f"every node runs torch {first['torch']}{build}, {driver}", tuple(rows))

@@ -9,6 +9,7 @@ verifies an all_reduce, passes a barrier and times an all_reduce (``ddp_rank``).
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import os
 import socket
@@ -107,6 +108,10 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     if importlib.util.find_spec("torch") is None:
         facts["status"] = "no_torch"  # every rank would fail the same way: nothing to learn by starting them
         return facts
+    try:
+        facts["torch_version"] = importlib.metadata.version("torch")
+    except (importlib.metadata.PackageNotFoundError, ValueError, OSError):
+        facts["torch_version"] = None
     timeout = float(options.get("timeout") or DEFAULT_TIMEOUT_S)
     visible_gpus = cuda_driver_probe.probe({}).get("device_count") or 0
     nproc = int(options.get("nproc") or visible_gpus or CPU_RANKS)

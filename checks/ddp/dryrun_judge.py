@@ -108,6 +108,13 @@ def outcome(record: Mapping[str, Any]) -> Outcome:
     return Outcome(record, "crashed", kind, ROOT, f"{how} after '{last}'", _phase_time(record))
 
 
+def _torch_version(dry: Mapping[str, Any]) -> str | None:
+    """The ranks' torch: what a rank reported after importing it, else the installed distribution's."""
+    reported = [(r.get("torch") or {}).get("version") for r in dry.get("ranks") or []]
+    found = next((v for v in reported if isinstance(v, str)), dry.get("torch_version"))
+    return found if isinstance(found, str) else None
+
+
 def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     dry = facts["ddp.dryrun"]
     status = dry.get("status")
@@ -127,7 +134,7 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
         return torch_probe.needs_torch("ModuleNotFoundError: No module named 'torch'")
     plan = dry.get("plan") or {}
     backend = plan.get("backend")
-    knobs = env_knobs.findings(env, backend, dry.get("interfaces"))
+    knobs = env_knobs.findings(env, backend, dry.get("interfaces"), _torch_version(dry))
     if status == "precheck_failed":
         return Finding.combine([*_precheck_findings(dry.get("master") or {}), *knobs], facts=_shown(dry, []))
     outcomes = [outcome(r) for r in dry.get("ranks") or []]
@@ -482,12 +489,21 @@ def _rows(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
                 "device": _device_text(record),
                 "uuid": device.get("uuid"),
                 "phase": o.last_phase,
-                "init_s": record.get("init_s"),
-                "busbw_gbps": bandwidth.get("busbw_gbps"),
+                "init": _seconds(record.get("init_s")),
+                "busbw": _rate(bandwidth.get("busbw_gbps")),
                 "outcome": o.state if o.kind is None or o.state == o.kind else f"{o.state}: {o.kind}",
             }
         )
     return rows
+
+
+def _seconds(value: Any) -> str | None:
+    """A table cell: the figure as the summary writes it, never a raw float (the facts keep the number)."""
+    return None if not isinstance(value, int | float) else f"{value:.3f} s"
+
+
+def _rate(value: Any) -> str | None:
+    return None if not isinstance(value, int | float) else f"{value:.2f} GB/s"
 
 
 def _notes(dry: Mapping[str, Any], outcomes: Sequence[Outcome]) -> list[str]:

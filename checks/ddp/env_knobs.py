@@ -9,6 +9,7 @@ hangs"; NCCL_ASYNC_ERROR_HANDLING and NCCL_BLOCKING_WAIT were renamed TORCH_NCCL
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from torchdoctor.model import Finding, Fix, Status
@@ -26,6 +27,7 @@ RENAMED = {
     "NCCL_ASYNC_ERROR_HANDLING": "TORCH_NCCL_ASYNC_ERROR_HANDLING",
     "NCCL_BLOCKING_WAIT": "TORCH_NCCL_BLOCKING_WAIT",
 }
+RENAMED_IN = (2, 2)
 
 
 def set_variables(env: Mapping[str, str]) -> list[str]:
@@ -37,12 +39,19 @@ def set_variables(env: Mapping[str, str]) -> list[str]:
     ]
 
 
-def findings(env: Mapping[str, str], backend: str | None, interfaces: Sequence[str] | None) -> list[Finding]:
+def findings(
+    env: Mapping[str, str],
+    backend: str | None,
+    interfaces: Sequence[str] | None,
+    torch_version: str | None = None,
+) -> list[Finding]:
+    """What is wrong with these variables for ``backend``; ``torch_version`` (None: not known) decides
+    which of the renamed variables the ranks' torch reads."""
     result = _gloo_interface(env, backend, interfaces)
     if backend == "nccl":
         result += _nccl_interface(env, interfaces)
         result += _debug_knobs(env)
-    result += _renamed(env)
+    result += _renamed(env, torch_version)
     return result
 
 
@@ -129,19 +138,51 @@ def _debug_knobs(env: Mapping[str, str]) -> list[Finding]:
     ]
 
 
-def _renamed(env: Mapping[str, str]) -> list[Finding]:
+def _renamed(env: Mapping[str, str], torch_version: str | None) -> list[Finding]:
+    line = _release_line(torch_version)
+    if line is not None and line < RENAMED_IN:
+        return _too_new_names(env, str(torch_version))
     old = [name for name in RENAMED if name in env]
     if not old:
         return []
+    unknown = (
+        ()
+        if line is not None
+        else ("torch's version is not known here: before torch 2.2 the old names are the ones read",)
+    )
     return [
         Finding(
             Status.WARN,
             f"{', '.join(old)} {'is' if len(old) == 1 else 'are'} deprecated since torch 2.2: use "
             f"{', '.join(RENAMED[n] for n in old)}",
-            tuple(f"{n}={env[n]}" for n in old),
+            (*(f"{n}={env[n]}" for n in old), *unknown),
             Fix(
                 "Rename the variables; torch prints a deprecation warning for the old names.",
                 tuple(f"export {RENAMED[n]}={env[n]} && unset {n}" for n in old),
             ),
         )
     ]
+
+
+def _too_new_names(env: Mapping[str, str], torch_version: str) -> list[Finding]:
+    """On a torch before 2.2 the TORCH_NCCL_* names are not read: the old names are the ones that work."""
+    unread = [(old, new) for old, new in RENAMED.items() if new in env and old not in env]
+    if not unread:
+        return []
+    return [
+        Finding(
+            Status.WARN,
+            f"{', '.join(new for _, new in unread)} {'is' if len(unread) == 1 else 'are'} read from torch "
+            f"2.2 on: torch {torch_version} reads {', '.join(old for old, _ in unread)}",
+            tuple(f"{new}={env[new]}" for _, new in unread),
+            Fix(
+                "Set the name this torch reads (or upgrade torch to 2.2 or newer).",
+                tuple(f"export {old}={env[new]}" for old, new in unread),
+            ),
+        )
+    ]
+
+
+def _release_line(version: str | None) -> tuple[int, int] | None:
+    match = re.match(r"(\d+)\.(\d+)", version or "")
+    return None if match is None else (int(match[1]), int(match[2]))

@@ -108,8 +108,7 @@ def _exchange(options: Mapping[str, Any]) -> dict[str, Any]:
     device, device_facts, no_nccl = _device(torch, me["local_rank"])
     run_id = os.environ.get("TORCHELASTIC_RUN_ID") or os.environ.get("SLURM_JOB_ID") or "job"
     attempt = os.environ.get("TORCHELASTIC_RESTART_COUNT") or os.environ.get("SLURM_STEP_ID") or "0"
-    store, _, _ = next(dist.rendezvous("env://", rank, world, timeout=timedelta(seconds=wait_s)))
-    store = dist.PrefixStore(f"{PREFIX}/{run_id}/{attempt}/", store)
+    store = dist.PrefixStore(f"{PREFIX}/{run_id}/{attempt}/", _store(dist, rank, world, wait_s))
     arrival = {k: me[k] for k in ("hostname", "boot_id", "group_rank", "local_rank")} | {
         "nccl": no_nccl is None
     }
@@ -147,6 +146,29 @@ def _exchange(options: Mapping[str, Any]) -> dict[str, Any]:
     if rank != 0:
         return {"rank": rank, "complete": True, "delivered": True, "reporter": 0, "backend": backend}
     return {"rank": 0, "complete": True, "reporter": 0, "backend": backend, "missing": [], "ranks": gathered}
+
+
+def _store(dist: Any, rank: int, world: int, wait_s: float) -> Any:
+    """The launcher's store: torchrun's agent store through env://, or else rank 0's own.
+
+    Outside torchrun, env:// makes rank 0's TCPStore wait in its constructor until every rank has connected,
+    and fail there without saying who is missing (torch/distributed/rendezvous.py, _create_c10d_store). Rank
+    0 hosts the store itself without that wait instead (multi-tenant, as env:// makes it), so the arrival
+    keys below name the ranks that never came.
+    """
+    timeout = timedelta(seconds=wait_s)
+    if os.environ.get("TORCHELASTIC_USE_AGENT_STORE") == str(True):
+        store, _, _ = next(dist.rendezvous("env://", rank, world, timeout=timeout))
+        return store
+    return dist.TCPStore(
+        os.environ["MASTER_ADDR"],
+        int(os.environ["MASTER_PORT"]),
+        world,
+        rank == 0,
+        timeout=timeout,
+        wait_for_workers=False,
+        multi_tenant=True,
+    )
 
 
 def _wait(store: Any, keys: list[str], wait_s: float) -> None:

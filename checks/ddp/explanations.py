@@ -288,7 +288,7 @@ ENTRIES: tuple[Entry, ...] = (
         check="ddp.dryrun",
         source="research/ddp_dryrun.md F2; torch/distributed/distributed_c10d.py _store_based_barrier; "
         "torch/csrc/distributed/c10d/TCPStore.cpp (Socket Timeout, wait timeout); "
-        "tests/corpus/errors/dist.rendezvous_timeout.json",
+        "tests/corpus/errors/*/dist.rendezvous_timeout.json",
         analyse=analyse_rendezvous,
     ),
     Entry(
@@ -321,7 +321,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="ddp.dryrun",
         source="NCCL error 1 = ncclUnhandledCudaError (NCCL src/include/checks.h 'Cuda failure'); "
-        "torch/csrc/distributed/c10d/NCCLUtils.hpp; tests/corpus/errors/nccl.cuda_error.json",
+        "torch/csrc/distributed/c10d/NCCLUtils.hpp; tests/corpus/errors/*/nccl.cuda_error.json",
         analyse=analyse_nccl_cuda_error,
     ),
     Entry(
@@ -345,7 +345,7 @@ ENTRIES: tuple[Entry, ...] = (
             ("df -h /dev/shm",),
         ),
         source="NCCL src/misc/shmutils.cc; torch/utils/data/_utils/signal_handling.py and dataloader.py "
-        "(bus error in a worker); torch/lib/libshm; tests/corpus/errors/nccl.shm.json",
+        "(bus error in a worker); torch/lib/libshm; tests/corpus/errors/*/nccl.shm.json",
         analyse=analyse_shm,
     ),
     Entry(
@@ -368,7 +368,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="ddp.dryrun",
         source="torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp (checkTimeout, the watchdog); "
-        "tests/corpus/errors/nccl.watchdog_timeout.json",
+        "tests/corpus/errors/*/nccl.watchdog_timeout.json",
         analyse=analyse_watchdog,
     ),
 )

@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from torchdoctor import redact
+from torchdoctor import pycommand, redact
 from torchdoctor.checks.ddp.rank_program import PREFIX
 
 RANK_MODULE = "torchdoctor.checks.ddp.rank_program"
@@ -162,31 +162,13 @@ def port_lock(port: int) -> Iterator[int | None]:
     """Hold this machine's lock of ``port`` for one dry run; yields None, or the pid of the dry run that
     holds it already (two runs on one MASTER_PORT would join each other's ranks).
 
-    A lock file in the temporary folder, locked with flock and released when the run ends or dies; where
-    the file cannot be used (another user's, no flock), the run goes on unlocked.
+    A lock file in a folder only this user can write (checks.ddp.portlock), locked with flock and released
+    when the run ends or dies; where it cannot be used safely, the run goes on unlocked.
     """
-    path = os.path.join(tempfile.gettempdir(), f"torchdoctor-master-port-{port}.lock")
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
-    except OSError:
-        yield None
-        return
-    try:
-        import fcntl
+    from torchdoctor.checks.ddp import portlock
 
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode("ascii", errors="replace").strip()
-            yield int(holder) if holder.isascii() and holder.isdigit() else -1
-            return
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
-        yield None
-    except (ImportError, OSError):
-        yield None
-    finally:
-        os.close(fd)
+    with portlock.hold(port) as holder:
+        yield holder
 
 
 def free_port() -> int:
@@ -346,10 +328,7 @@ def _start(
     rank = _Rank(local_rank=local_rank, started_at=time.time())
     env = torchrun_env(plan.base_env, local_rank, plan.nproc, plan.master_addr, plan.master_port, run_id)
     command = [
-        plan.python,
-        "-P",
-        "-m",
-        RANK_MODULE,
+        *pycommand.run_module(plan.python, RANK_MODULE),
         "--backend",
         plan.backend,
         "--deadline",

@@ -63,7 +63,7 @@ ENTRIES: tuple[Entry, ...] = (
         check="cuda.visible_devices",
         source="c10/cuda/CUDAFunctions.cpp device_count_ensure_non_zero ('No CUDA GPUs are available'); "
         "THC's 'no CUDA-capable device is detected' (cudaErrorNoDevice) in torch 1.x; "
-        "tests/corpus/errors/cuda.no_gpus_available.json",
+        "tests/corpus/errors/*/cuda.no_gpus_available.json",
     ),
     Entry(
         id="load.map_location",
@@ -97,6 +97,6 @@ ENTRIES: tuple[Entry, ...] = (
         check="cuda.visible_devices",
         source="torch 2.13 torch/utils/data/dataloader.py; torch.empty(2).pin_memory() on the CPU build; "
         "aten/src/ATen/native/Memory.cpp (older builds: no '_pin_memory' kernel for the CUDA backend); "
-        "tests/corpus/errors/transfer.pin_memory_without_gpu.json",
+        "tests/corpus/errors/*/transfer.pin_memory_without_gpu.json",
     ),
 )

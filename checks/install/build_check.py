@@ -15,12 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from torchdoctor import nvml
-from torchdoctor.checks.install import build_judge, cuda_compat, install_plan
+from torchdoctor.checks.install import build_judge, builds, cuda_compat, install_plan
+from torchdoctor.checks.install.versions import release_line
 from torchdoctor.checks.probes import cuda_driver_probe, torch_probe
 from torchdoctor.model import Finding, Fix, Status
 from torchdoctor.plugin import Check
-
-_MPS_MACOS_FLOOR = (14, 0)  # torch >= 2.9 needs macOS 14 for MPS (pytorch#163515)
 
 
 def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
@@ -135,6 +134,12 @@ def _evidence(
     mps = torch.get("mps") or {}
     if mps.get("built"):
         lines.append(f"MPS: built, {'available' if mps.get('available') else 'not available'}")
+    if builds.newer_than_tables(torch.get("version")):
+        lines.append(
+            f"this torchdoctor does not know torch {release_line(torch.get('version'))} yet (its tables end "
+            f"at torch {builds.newest_line()}): its builds' arch lists, Python wheels and companions are not "
+            "judged from the tables; what is judged here holds for any torch"
+        )
     return lines
 
 
@@ -365,8 +370,18 @@ def _mps(torch: Mapping[str, Any]) -> list[Finding]:
         return []
     reasons = []
     macos = cuda_compat.parse_version(mps.get("macos_version"))
-    if macos is not None and macos[:2] < _MPS_MACOS_FLOOR:
-        reasons.append(f"macOS {mps.get('macos_version')} is older than 14.0, which this torch needs for MPS")
+    floor = builds.line_fact(release_line(torch.get("version")), "mps_macos_min")
+    needed = cuda_compat.parse_version(str(floor["version"])) if floor else None
+    if macos is not None and needed is not None and macos[:2] < needed[:2]:
+        reasons.append(
+            f"macOS {mps.get('macos_version')} is older than {floor['version']}, which torch "
+            f"{release_line(torch.get('version'))} needs for MPS (source: {floor['source']})"
+        )
+    elif macos is not None and floor is None and builds.newer_than_tables(torch.get("version")):
+        reasons.append(
+            f"this torchdoctor does not know torch {release_line(torch.get('version'))} yet, so not which "
+            "macOS its MPS needs"
+        )
     if mps.get("rosetta"):
         reasons.append("Python runs under Rosetta (x86_64 on Apple silicon): install an arm64 Python")
     if not reasons:
@@ -377,8 +392,8 @@ def _mps(torch: Mapping[str, Any]) -> list[Finding]:
             "torch is built with MPS but MPS is not available: " + reasons[0],
             tuple(reasons[1:]),
             Fix(
-                "Run on Apple silicon with macOS 14 or newer, a native arm64 Python, "
-                "outside sandboxes and VMs."
+                f"Run on Apple silicon with macOS {floor['version'] if floor else '14'} or newer, a native "
+                "arm64 Python, outside sandboxes and VMs."
             ),
         )
     ]

@@ -107,6 +107,24 @@ def _operator_error(attempt: Mapping[str, Any] | None) -> tuple[str, str] | None
     return None
 
 
+_MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([A-Za-z_][A-Za-z0-9_.]{0,200})'")
+# Import name -> the package that provides it, where they differ: torchvision's Requires-Dist names "pillow",
+# whose wheels install the top-level package PIL.
+_PACKAGE_OF_MODULE = {"PIL": "pillow"}
+
+
+def _missing_dependency(companion: str, module: str, error: str) -> tuple[str, str] | None:
+    """(module, package) of a module the companion imports that is not installed; None where the error is
+    not that, or names the companion's own module or torch (its own install is broken then)."""
+    match = _MISSING_MODULE.match(error)
+    if match is None:
+        return None
+    top = match[1].split(".")[0]
+    if top in (module.split(".")[0], companion.replace("-", "_"), "torch"):
+        return None
+    return top, _PACKAGE_OF_MODULE.get(top, top)
+
+
 def _quoted_message(error: str) -> str:
     message = error.partition(": ")[2] or error
     return f'"{message[:120]}"'
@@ -165,32 +183,55 @@ def _cuda_family_findings(
     return [Finding(Status.WARN, summary, tuple(f"{n} {v}" for n, (_, v) in other.items()), fix)]
 
 
+def marker_environment(torch: Mapping[str, Any]) -> dict[str, str]:
+    """The PEP 508 marker variables of the machine the facts describe (a dump's OS, machine and Python)."""
+    system = str((torch.get("os") or {}).get("system") or "")
+    python = str(torch.get("python") or "")
+    return {
+        "platform_system": system,
+        "sys_platform": {"Linux": "linux", "Windows": "win32", "Darwin": "darwin"}.get(
+            system, system.lower()
+        ),
+        "platform_machine": str(torch.get("machine") or ""),
+        "python_version": ".".join(python.split(".")[:2]),
+        "python_full_version": python,
+        "os_name": "nt" if system == "Windows" else "posix",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+    }
+
+
 def _table_triton_findings(
     torch: Mapping[str, Any], torch_version: str, comps: Mapping[str, Any]
 ) -> list[Finding]:
     """Where torch's own pins are not known (a collect_env dump lists packages, not torch's metadata): the
-    installed triton against the pin of the table's row, which is the pin of the Linux x86_64 CUDA wheels."""
+    installed triton against the table's pins of torch's Linux x86_64 wheel, with their markers evaluated for
+    the machine of the dump (torch 2.2.1 to 2.5.1 pin triton only below a Python version)."""
     installed = (comps.get("installed") or {}).get("triton")
     row = pairing.row_for(torch_version)
     system = (torch.get("os") or {}).get("system")
     machine = str(torch.get("machine") or "").lower()
     linux_cuda = torch.get("flavor") == "cuda" and system == "Linux" and machine in ("x86_64", "amd64")
-    if not installed or row is None or not row.exact or not row.triton or not linux_cuda:
+    if not installed or row is None or not row.exact or not linux_cuda or not torch.get("python"):
         return []
-    if satisfies(str(installed), row.triton) is not False:
+    pins = row.triton_pins(marker_environment({**torch, "machine": "x86_64"}))
+    pin = next((p for p in pins or [] if p.get("name") == "triton" and p.get("specifier")), None)
+    if pin is None or satisfies(str(installed), pin["specifier"]) is not False:
         return []
     return [
         Finding(
             Status.FAIL,
-            f"triton {installed} is installed, but torch {torch_version} requires triton{row.triton}",
+            f"triton {installed} is installed, but torch {torch_version} requires triton{pin['specifier']}",
             (
-                f"pairing table: torch {row.torch} wheels for Linux x86_64 pin triton{row.triton}",
+                f"pairing table: torch {row.torch} wheels for Linux x86_64 pin triton{pin['specifier']}"
+                + (f"; {pin['marker']}" if pin.get("marker") else ""),
+                f"source: {row.source}",
                 "torch.compile generates code for the triton release torch pins; another release fails "
                 "at compile time",
             ),
             Fix(
                 f"Install the triton release torch {_public(torch_version)} requires.",
-                (f"pip install {requirement_text({'name': 'triton', 'specifier': row.triton})}",),
+                (f"pip install {requirement_text({'name': 'triton', 'specifier': pin['specifier']})}",),
             ),
         )
     ]
@@ -268,6 +309,21 @@ def _companion_finding(
                 f"Reinstall {name} {release} from the index torch came from, built for the same "
                 f"{'CPU-only torch' if theirs[0] == 'cpu' else _flavor_text(theirs)}.",
                 (install_command(name, release, torch_version, reinstall=True),),
+            ),
+        )
+    missing = (
+        _missing_dependency(name, str((attempt or {}).get("module") or name), failure[1]) if failure else None
+    )
+    if missing is not None:
+        module, package = missing
+        return Finding(
+            Status.FAIL,
+            f"{name} {version} does not import: the module {module} it needs is not installed (package "
+            f"{package})",
+            tuple(evidence),
+            Fix(
+                f"Install {package}, which {name} imports (a --no-deps install of {name} leaves it out).",
+                (f"pip install {package}",),
             ),
         )
     if failure:
@@ -463,9 +519,17 @@ def _pin_evidence(torch_version: str, comps: Mapping[str, Any]) -> list[str]:
     triton = next((n for n in TRITON_NAMES if n in installed), None)
     if triton and not any(p["name"] in TRITON_NAMES for p in pins):
         row = pairing.row_for(torch_version)
+        pinned = [p for p in (row.triton or ()) if p.get("specifier")] if row else []
         table = (
-            f" (torch {row.torch} wheels for Linux x86_64 pin triton{row.triton})"
-            if row and row.triton
+            f" (torch {row.torch} wheels for Linux x86_64 pin "
+            + ", ".join(
+                f"triton{p['specifier']}" + (f" where {p['marker']}" if p.get("marker") else "")
+                for p in pinned
+            )
+            + ")"
+            if row and pinned
+            else " (the pairing table has no triton pin for this torch)"
+            if row is None or row.triton is None
             else ""
         )
         lines.append(f"{triton} {installed[triton]} is installed; this torch's metadata pins none{table}")
@@ -473,10 +537,43 @@ def _pin_evidence(torch_version: str, comps: Mapping[str, Any]) -> list[str]:
 
 
 def summary(torch: Mapping[str, Any], comps: Mapping[str, Any]) -> str:
+    """What fits, and what the tables cannot judge: never "fits" where the table has no answer."""
     companions = list(comps.get("companions") or [])
     if not companions and "looked_for" not in comps:
         return "companion packages not known from these facts"
     if not companions:
         return "no companion package installed"
-    names = ", ".join(f"{c['name']} {c['version']}" for c in companions)
-    return f"{names} fit torch {_public(str(torch.get('version') or ''))}"
+    torch_version = str(torch.get("version") or "")
+    fitting: list[str] = []
+    unjudged: list[str] = []
+    for companion in companions:
+        text = f"{companion['name']} {companion['version']}"
+        (fitting if _judged_fit(torch, torch_version, comps, companion) else unjudged).append(text)
+    parts = []
+    if fitting:
+        parts.append(f"{', '.join(fitting)} fit torch {_public(torch_version)}")
+    if unjudged:
+        parts.append(f"{', '.join(unjudged)}: fit unknown (no table row or pin says)")
+    return "; ".join(parts)
+
+
+def _judged_fit(
+    torch: Mapping[str, Any], torch_version: str, comps: Mapping[str, Any], companion: Mapping[str, Any]
+) -> bool:
+    name = companion["name"]
+    version = str(companion["version"])
+    if name in pairing.PAIRED:
+        if any(r.get("applies") for r in companion.get("requires_torch") or []):
+            return True  # its own metadata was checked against torch
+        return pairing.pair(name, version, torch_version).fits is True
+    if name in TRITON_NAMES:
+        pins = [p for p in comps.get("pins") or [] if p.get("applies") and p["name"] == name]
+        if pins:
+            return all(satisfies(version, p["specifier"]) for p in pins)
+        row = pairing.row_for(torch_version)
+        table_pins = row.triton_pins(marker_environment(torch)) if row and row.exact else None
+        return bool(table_pins) and all(satisfies(version, p["specifier"]) for p in table_pins or [])
+    return bool(companion.get("requires_torch")) and not any(
+        r.get("applies") and satisfies(torch_version, r["specifier"]) is False
+        for r in companion.get("requires_torch") or []
+    )

@@ -11,6 +11,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from torchdoctor.checks.install import tables
+
 # --------------------------------------------------------------------------------------------------
 # Versions
 # --------------------------------------------------------------------------------------------------
@@ -62,56 +64,44 @@ def _os_key(os_name: str) -> str:
 # Driver tables
 # --------------------------------------------------------------------------------------------------
 
-# Minimum driver of each CUDA toolkit's GA release (updates raise it slightly; the GA number is what
-# a build of that CUDA version needs). Source: NVIDIA CUDA Toolkit Release Notes, "Table 3 CUDA
-# Toolkit and Corresponding Driver Versions" (https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/,
-# 13.2-era copy for 11.8-13.2; older copies of the same table for 7.0-11.7: "CUDA 10.2.89 >= 440.33 /
-# >= 441.22" ... "CUDA 7.0 (7.0.28) >= 346.46 / >= 347.62"; for 8.0 and 9.2 the GA rows 8.0.44 and
-# 9.2.88). From CUDA 13.1 the Windows driver is no longer bundled and the table reads "N/A", so 13.x
-# has no Windows entry. Before CUDA 11 there was no minor-version compatibility: each minor needs its own.
-MIN_DRIVER: dict[tuple[int, int], dict[str, str]] = {
-    (7, 0): {"linux": "346.46", "windows": "347.62"},
-    (7, 5): {"linux": "352.31", "windows": "353.66"},
-    (8, 0): {"linux": "367.48", "windows": "369.30"},
-    (9, 0): {"linux": "384.81", "windows": "385.54"},
-    (9, 1): {"linux": "390.46", "windows": "391.29"},
-    (9, 2): {"linux": "396.26", "windows": "397.44"},
-    (10, 0): {"linux": "410.48", "windows": "411.31"},
-    (10, 1): {"linux": "418.39", "windows": "418.96"},
-    (10, 2): {"linux": "440.33", "windows": "441.22"},
-    (11, 0): {"linux": "450.51.05", "windows": "451.48"},
-    (11, 1): {"linux": "455.23", "windows": "456.38"},
-    (11, 2): {"linux": "460.27.03", "windows": "460.82"},
-    (11, 3): {"linux": "465.19.01", "windows": "465.89"},
-    (11, 4): {"linux": "470.42.01", "windows": "471.11"},
-    (11, 5): {"linux": "495.29.05", "windows": "496.04"},
-    (11, 6): {"linux": "510.39.01", "windows": "511.23"},
-    (11, 7): {"linux": "515.43.04", "windows": "516.01"},
-    (11, 8): {"linux": "520.61.05", "windows": "520.06"},
-    (12, 0): {"linux": "525.60.13", "windows": "527.41"},
-    (12, 1): {"linux": "530.30.02", "windows": "531.14"},
-    (12, 2): {"linux": "535.54.03", "windows": "536.25"},
-    (12, 3): {"linux": "545.23.06", "windows": "545.84"},
-    (12, 4): {"linux": "550.54.14", "windows": "551.61"},
-    (12, 5): {"linux": "555.42.02", "windows": "555.85"},
-    (12, 6): {"linux": "560.28.03", "windows": "560.76"},
-    (12, 8): {"linux": "570.26", "windows": "570.65"},
-    (12, 9): {"linux": "575.51.03", "windows": "576.02"},
-    (13, 0): {"linux": "580.65.06"},
-    (13, 1): {"linux": "590.44.01"},
-    (13, 2): {"linux": "595.45.04"},
-}
+# NVIDIA's tables, each row with its source: data/cuda_drivers.json.
+DRIVERS = tables.load("cuda_drivers.json")
+SOURCE: str = DRIVERS["source"]
 
-# Lowest driver that runs any build of a CUDA major through minor-version compatibility. Source: NVIDIA
-# "CUDA Compatibility" guide (https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html)
-# and release-notes Table 2: 11.x >= 450.80.02 / 452.39, 12.x >= 525.60.13 / 527.41, 13.x >= 580. The
-# guide gives 13.x only as the R580 branch; on Linux that branch starts at 580.65.06 (CUDA 13.0 GA),
-# on Windows any 580 driver is taken.
-MINOR_COMPAT_FLOOR: dict[int, dict[str, str]] = {
-    11: {"linux": "450.80.02", "windows": "452.39"},
-    12: {"linux": "525.60.13", "windows": "527.41"},
-    13: {"linux": "580.65.06", "windows": "580"},
+
+def _pair_key(text: str) -> tuple[int, int]:
+    major, minor = text.split(".")
+    return int(major), int(minor)
+
+
+MIN_DRIVER: dict[tuple[int, int], dict[str, str]] = {
+    _pair_key(cuda): {k: v for k, v in row.items() if k in ("linux", "windows")}
+    for cuda, row in DRIVERS["min_driver"].items()
 }
+MINOR_COMPAT_FLOOR: dict[int, dict[str, str]] = {
+    int(major): {k: v for k, v in row.items() if k in ("linux", "windows")}
+    for major, row in DRIVERS["minor_compat_floor"].items()
+}
+LAST_DRIVER_BRANCH: dict[int, dict[str, str]] = {
+    int(major): dict(row) for major, row in DRIVERS["last_driver_branch"].items()
+}
+"""GPU architecture (CC major) -> the newest driver branch that supports it, with its source."""
+
+
+def min_driver_source(cuda: tuple[int, int]) -> str | None:
+    row = DRIVERS["min_driver"].get(format_cuda(cuda))
+    return None if row is None else str(row["source"])
+
+
+def floor_source(major: int) -> str | None:
+    row = DRIVERS["minor_compat_floor"].get(str(major))
+    return None if row is None else str(row["source"])
+
+
+def last_driver_for(cc: tuple[int, int]) -> dict[str, str] | None:
+    """The newest driver branch that still supports a GPU of this CC, where NVIDIA ended its support."""
+    return LAST_DRIVER_BRANCH.get(cc[0])
+
 
 _MINOR_COMPAT_LIMITS = "no JIT of newer PTX, some APIs need a newer driver"
 
@@ -397,22 +387,9 @@ def arch_list_from_config(config_text: str) -> list[str]:
 # What a CUDA toolkit can compile for
 # --------------------------------------------------------------------------------------------------
 
-# From each CUDA release on: the oldest compute capability its nvcc compiles for, and the newest CC major
-# it knows. Source: NVIDIA CUDA Toolkit Release Notes of each release: 7.0 removed sm_1x (nvcc's table of
-# minimum CCs: 2.0 from 7.0); 8.0 added Pascal (sm_6x); 9.0 removed Fermi (sm_2x) and added Volta (sm_70);
-# 11.0 added sm_80 and removed sm_30 and sm_32; 11.8 added sm_89 and sm_90; 12.0 removed Kepler (sm_35,
-# sm_37); 12.8 added Blackwell (sm_100, sm_101, sm_120); 13.0 removed offline compilation for Maxwell,
-# Pascal and Volta (sm_50 to sm_72). A kernel binary runs on later minors of its major, so a GPU of a
-# known major is reachable; a GPU of a newer major runs only PTX, which the driver JIT-compiles.
-TOOLKIT_TARGETS: tuple[tuple[tuple[int, int], int, int], ...] = (
-    ((7, 0), 20, 5),
-    ((8, 0), 20, 6),
-    ((9, 0), 30, 7),
-    ((11, 0), 35, 8),
-    ((11, 8), 35, 9),
-    ((12, 0), 50, 9),
-    ((12, 8), 50, 12),
-    ((13, 0), 75, 12),
+# From each CUDA release on, the CCs its nvcc compiles kernel binaries for (data/cuda_drivers.json).
+TOOLKIT_TARGETS: tuple[tuple[tuple[int, int], tuple[int, ...]], ...] = tuple(
+    sorted((_pair_key(cuda), tuple(row["ccs"])) for cuda, row in DRIVERS["toolkit_targets"].items())
 )
 
 
@@ -423,57 +400,37 @@ class ToolkitReach:
 
 
 def toolkit_reach(cuda: str | None, cc: tuple[int, int]) -> ToolkitReach:
-    """Whether a build with CUDA ``cuda`` can have kernels for a CC at all, when its arch list is unknown."""
+    """Whether a build with CUDA ``cuda`` can have kernels for a CC at all, when its arch list is unknown: a
+    kernel binary of a target the toolkit compiles for runs on the device (torch's rule), at the toolkit's own
+    minor version (CUDA 12.8 compiles for sm_101, not for sm_110)."""
     built = _cuda_pair(cuda)
     rows = [row for row in TOOLKIT_TARGETS if built is not None and row[0] <= built]
     device = 10 * cc[0] + cc[1]
     if built is None or not rows:
         return ToolkitReach("unknown", f"which CCs CUDA {cuda} compiles for is not in the table")
-    _, oldest, newest_major = rows[-1]
+    targets = rows[-1][1]
     toolkit = f"CUDA {format_cuda(built)}"
-    if device < oldest:
+    # A kernel binary of the device's own major (sm_101 cubins also run on Thor renumbered CC 11.0, but a
+    # toolkit that cannot target sm_110 is no toolkit for a CC 11.0 GPU).
+    if any(t // 10 == device // 10 and _runs(_Arch(f"sm_{t}", "sm", t, ""), device) for t in targets):
+        return ToolkitReach("within", f"{toolkit} compiles for CC {_cc_text(device)}")
+    if device < min(targets):
         message = (
-            f"{toolkit} compiles for CC {_cc_text(oldest)} and newer only: no build with it has code for "
-            f"CC {_cc_text(device)}"
+            f"{toolkit} compiles for CC {_cc_text(min(targets))} and newer only: no build with it has code "
+            f"for CC {_cc_text(device)}"
         )
         return ToolkitReach("below", message)
-    if cc[0] > newest_major:
-        message = (
-            f"{toolkit} predates CC {_cc_text(device)} (it knows CC {newest_major}.x at most): a build with "
-            "it has no kernel binary for this GPU and runs on it only through PTX JIT, if it ships PTX"
-        )
-        return ToolkitReach("above", message)
-    return ToolkitReach("within", f"{toolkit} compiles for CC {_cc_text(device)}")
+    listed = ", ".join(f"sm_{t}" for t in targets if t // 10 == cc[0]) or f"no CC {cc[0]}.x target"
+    message = (
+        f"{toolkit} cannot compile for CC {_cc_text(device)} ({listed}): a build with it has no kernel "
+        "binary for this GPU and runs on it only through PTX JIT, if it ships PTX"
+    )
+    return ToolkitReach("above", message)
 
 
 # --------------------------------------------------------------------------------------------------
 # Published builds
 # --------------------------------------------------------------------------------------------------
-
-RELEASE_LINE = "2.13"
-"""The torch release line whose builds RELEASE_CUDA_ARCHES describes."""
-
-# The CUDA flavors of the torch 2.13 release and their TORCH_CUDA_ARCH_LIST per host machine. Source:
-# PYTORCH_RELEASES_CODE_CC in torch/cuda/__init__.py of the torch 2.13.0 wheel (kept in sync there with
-# .ci/manywheel/build_cuda.sh). There is no 12.8 flavor in 2.13.
-RELEASE_CUDA_ARCHES: dict[str, dict[str, tuple[str, ...]]] = {
-    "12.6": {
-        "x86_64": ("5.0", "6.0", "7.0", "7.5", "8.0", "8.6", "9.0"),
-        "aarch64": ("8.0", "9.0"),
-    },
-    "12.9": {
-        "x86_64": ("7.5", "8.0", "8.6", "9.0", "10.0", "12.0"),
-        "aarch64": ("8.0", "9.0", "10.0", "12.0"),
-    },
-    "13.0": {
-        "x86_64": ("7.5", "8.0", "8.6", "9.0", "10.0", "12.0"),
-        "aarch64": ("8.0", "9.0", "10.0", "11.0", "12.0"),
-    },
-    "13.2": {
-        "x86_64": ("7.5", "8.0", "8.6", "9.0", "10.0", "12.0"),
-        "aarch64": ("8.0", "9.0", "10.0", "11.0", "12.0"),
-    },
-}
 
 _WHEEL_ROOT = "https://download.pytorch.org/whl"
 
@@ -488,75 +445,16 @@ def wheel_index_url(cuda: str, nightly: bool = False) -> str:
 
 
 def install_command(torch_version: str, cuda: str | None) -> str:
-    """The pip command for the same torch release built for ``cuda`` (None: the CPU build)."""
+    """The pip command for torch ``torch_version`` built for ``cuda`` (None: the CPU build).
+
+    The local version is named (``torch==2.13.0+cu130``): ``torch==2.13.0`` alone is already satisfied by an
+    installed ``2.13.0+cpu``, and pip would install nothing."""
     base = torch_version.split("+", 1)[0].strip()
     nightly = "dev" in base  # as torch's own hint does: nightlies live under /whl/nightly
     if cuda is None:
         url = f"{_WHEEL_ROOT}/nightly/cpu" if nightly else f"{_WHEEL_ROOT}/cpu"
+        label = "cpu"
     else:
         url = wheel_index_url(cuda, nightly=nightly)
-    return f"pip install torch=={base} --index-url {url}"
-
-
-def _machine_key(machine: str) -> str:
-    return "aarch64" if machine.strip().lower() in ("aarch64", "arm64") else "x86_64"
-
-
-def _release_arch_list(flavor: str, machine: str) -> list[str]:
-    ccs = RELEASE_CUDA_ARCHES[flavor].get(_machine_key(machine), ())
-    return ["sm_" + cc.replace(".", "") for cc in ccs]
-
-
-def _flavors_newest_first() -> list[str]:
-    return sorted(RELEASE_CUDA_ARCHES, key=lambda flavor: parse_version(flavor) or (), reverse=True)
-
-
-def _covers(flavor: str, cc: tuple[int, int], machine: str) -> bool:
-    return arch_coverage(_release_arch_list(flavor, machine), cc).supported
-
-
-def flavors_for_gpu(cc: tuple[int, int], machine: str = "x86_64") -> list[str]:
-    """Published CUDA flavors whose arch list covers this CC, newest first."""
-    return [flavor for flavor in _flavors_newest_first() if _covers(flavor, cc, machine)]
-
-
-def flavors_for_driver(
-    driver_cuda: int | None, driver_version: str | None, machine: str = "x86_64", os_name: str = "linux"
-) -> list[str]:
-    """Published CUDA flavors this driver runs, fully or through minor-version compatibility, newest first."""
-    runnable = ("ok", "minor_compat")
-    return [
-        flavor
-        for flavor in _flavors_newest_first()
-        if RELEASE_CUDA_ARCHES[flavor].get(_machine_key(machine))
-        and driver_compat(flavor, driver_cuda, driver_version, os_name).status in runnable
-    ]
-
-
-def suggest_flavor(
-    ccs: Sequence[tuple[int, int]],
-    driver_cuda: int | None,
-    driver_version: str | None,
-    machine: str = "x86_64",
-    os_name: str = "linux",
-) -> str | None:
-    """Newest published flavor that covers every GPU and runs on the driver, preferring full support."""
-    covering = [
-        flavor for flavor in _flavors_newest_first() if all(_covers(flavor, cc, machine) for cc in ccs)
-    ]
-    statuses = {
-        flavor: driver_compat(flavor, driver_cuda, driver_version, os_name).status for flavor in covering
-    }
-    for wanted in ("ok", "minor_compat"):
-        for flavor in covering:
-            if statuses[flavor] == wanted:
-                return flavor
-    return None
-
-
-def covering_flavors(ccs: Sequence[tuple[int, int]], machine: str = "x86_64") -> list[str]:
-    """Published flavors whose arch list covers every CC, whatever the driver, lowest minimum driver first."""
-    covering = [
-        flavor for flavor in _flavors_newest_first() if all(_covers(flavor, cc, machine) for cc in ccs)
-    ]
-    return sorted(covering, key=lambda flavor: parse_version(flavor) or ())
+        label = url.rsplit("/", 1)[-1]
+    return f'pip install "torch=={base}+{label}" --index-url {url}'

@@ -9,8 +9,10 @@ tests/corpus/errors.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-from torchdoctor.checks.install import companions_judge, cuda_compat, pairing
+from torchdoctor.checks.install import builds, companions_judge, cuda_compat, install_plan, pairing
 from torchdoctor.explain import Analysis, Entry
 from torchdoctor.explain.model import last_match
 from torchdoctor.model import Fix
@@ -18,6 +20,61 @@ from torchdoctor.model import Fix
 
 def _last(pattern: str, text: str) -> re.Match[str] | None:
     return last_match(re.compile(pattern, re.IGNORECASE), text)
+
+
+_DRIVER_SEEN = re.compile(
+    r"(?:Nvidia driver version|Driver Version):\s*(\d{2,4}\.\d{1,3}(?:\.\d{1,3})?)", re.IGNORECASE
+)
+_WINDOWS_SEEN = re.compile(r"^OS:\s*Microsoft Windows|\bwin_amd64\b|[A-Z]:\\\\?Users\\", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """What a pasted text says of the machine: the torch release, the OS, the driver."""
+
+    version: str | None
+    release: str | None
+    cuda: str | None
+    """The CUDA of the installed build, from its local version (``+cu126``)."""
+    os_key: str
+    driver_version: str | None
+    driver_os: str
+
+
+_SEEN_WINDOW = 65536  # a collect_env dump or a traceback header is short: the machine is said near the error
+
+
+def _seen(whole: str) -> _Seen:
+    text = (
+        whole[:_SEEN_WINDOW]
+        if len(whole) <= 2 * _SEEN_WINDOW
+        else whole[:_SEEN_WINDOW] + whole[-_SEEN_WINDOW:]
+    )
+    torch_version = _versions_seen(text).get("torch")
+    release = torch_version.partition("+")[0] if torch_version else None
+    label = re.fullmatch(r"cu(\d{2})(\d)", (torch_version or "").partition("+")[2])
+    windows = _WINDOWS_SEEN.search(text) is not None
+    driver = last_match(_DRIVER_SEEN, text)
+    return _Seen(
+        torch_version,
+        release,
+        f"{label[1]}.{label[2]}" if label else None,
+        "windows-x86_64" if windows else "linux-x86_64",
+        driver[1] if driver else None,
+        "windows" if windows else "linux",
+    )
+
+
+def _plan(
+    text: str, ccs: list[tuple[int, int]], driver_cuda: int | None, arch_list: Sequence[str] = ()
+) -> install_plan.Plan:
+    """The install plan ``torchdoctor check`` makes for the machine the text describes (the same function),
+    with the arch list the installed torch states in the text."""
+    seen = _seen(text)
+    installed = install_plan.installed_build(seen.version, seen.os_key, seen.cuda, list(arch_list))
+    return install_plan.plan_for(
+        seen.release, seen.os_key, ccs, driver_cuda, seen.driver_version, seen.driver_os, installed=installed
+    )
 
 
 def analyse_driver_too_old(text: str) -> Analysis:
@@ -32,71 +89,42 @@ def analyse_driver_too_old(text: str) -> Analysis:
     evidence = (
         f"found version {found}: this driver supports CUDA up to {supported} (not a driver release number)",
     )
-    # Builds this driver runs fully (minor-version compatibility needs the driver release, which the message
-    # does not give), newest first.
-    fits = [
-        f for f in sorted(cuda_compat.RELEASE_CUDA_ARCHES, key=_pair, reverse=True) if _pair(f) <= version
-    ]
-    if not fits:
+    plan = _plan(text, [], found)
+    if plan.runs_here:
         return Analysis(
-            evidence=evidence,
-            fix=Fix(
-                f"Update the NVIDIA driver: no current torch build targets CUDA {supported} or older "
-                "(torchdoctor check --only torch.build names the driver each build needs)."
-            ),
+            evidence=(*evidence, *plan.evidence[:4]),
+            fix=Fix(f"Update the NVIDIA driver, or: {plan.text[0].lower()}{plan.text[1:]}", plan.commands),
         )
-    return Analysis(
-        evidence=evidence,
-        fix=Fix(
-            f"Update the NVIDIA driver, or install the torch build for CUDA {fits[0]}, which this driver "
-            "runs.",
-            (f"pip install torch --index-url {cuda_compat.wheel_index_url(fits[0])}",),
-        ),
-    )
-
-
-def _pair(flavor: str) -> tuple[int, int]:
-    major, minor = flavor.split(".")[:2]
-    return int(major), int(minor)
+    return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(plan.text, plan.commands))
 
 
 def analyse_no_kernel(text: str) -> Analysis:
     current = _last(r"CUDA capability sm_(\d+) is not compatible", text)
     if current is not None:
-        return _no_kernel_for(int(current[1]), text[current.end() : current.end() + 400])
+        return _no_kernel_for(int(current[1]), text, text[current.end() : current.end() + 400])
     old = _last(r"which is of cuda capability (\d+)\.(\d+)", text)
     if old is not None:
-        return _no_kernel_for(int(old[1]) * 10 + int(old[2]), "")
+        return _no_kernel_for(int(old[1]) * 10 + int(old[2]), text, "")
     return Analysis()
 
 
-def _no_kernel_for(sm: int, after: str) -> Analysis:
-    """Which published build has kernels for compute capability ``sm`` (86 = 8.6), and what it needs."""
+def _no_kernel_for(sm: int, text: str, after: str) -> Analysis:
+    """Which build has kernels for compute capability ``sm`` (86 = 8.6) and runs on the driver the text names:
+    the plan ``torchdoctor check`` makes for the same machine."""
     cc = (sm // 10, sm % 10)
     supports = re.search(r"supports CUDA capabilities ((?:sm_\d+ ?)+)", after)
     evidence = [f"the GPU is sm_{sm} (compute capability {cc[0]}.{cc[1]})"]
     if supports:
         evidence.append(f"the installed torch has kernels for {supports[1].strip()}")
-    flavors = cuda_compat.flavors_for_gpu(cc)
-    if not flavors:
-        return Analysis(
-            evidence=(*evidence, "no current torch build has kernels for this GPU"),
-            fix=Fix(
-                f"No current torch release ships kernels for compute capability {cc[0]}.{cc[1]}: use an "
-                "older torch release that still did, or build torch from source with TORCH_CUDA_ARCH_LIST "
-                "set for this GPU."
-            ),
+    seen = _seen(text)
+    if seen.driver_version is None:
+        evidence.append(
+            "the text names no driver version: the build is chosen for the newest driver it needs"
         )
-    oldest = flavors[-1]  # the build that needs the oldest driver
-    driver = cuda_compat.MIN_DRIVER.get(_pair(oldest), {}).get("linux")
-    needs = f" (it needs an NVIDIA driver of at least {driver} on Linux)" if driver else ""
-    return Analysis(
-        evidence=(*evidence, f"the torch builds for CUDA {', '.join(reversed(flavors))} cover it"),
-        fix=Fix(
-            f"Install the torch build for CUDA {oldest}, which has kernels for this GPU{needs}.",
-            (f"pip install --force-reinstall torch --index-url {cuda_compat.wheel_index_url(oldest)}",),
-        ),
-    )
+    plan = _plan(text, [cc], None, supports[1].split() if supports else ())
+    if plan.kind == "cpu":
+        evidence.append("no current torch build has kernels for this GPU")
+    return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(plan.text, plan.commands))
 
 
 _INIT_ERRORS = (
@@ -172,7 +200,8 @@ def _cudnn_int(value: int) -> tuple[int, int, int]:
     return value // 1000, (value % 1000) // 100, value % 100
 
 
-_LIBRARY_NAME = re.compile(r"(\S+\.(?:so[\d.]*|dll|dylib))\W*$", re.IGNORECASE)
+# A name quoted in Markdown or in a repr ('`libcuda.so`', "'libcudnn.so.9'") is the name without its quotes.
+_LIBRARY_NAME = re.compile(r"([^\s`'\"]+\.(?:so[\d.]*|dll|dylib))\W*$", re.IGNORECASE)
 _LOADER = re.compile(
     r": cannot open shared object file|Could not load library |Error loading \"|Unable to load any of \{"
 )
@@ -330,9 +359,14 @@ def analyse_companion(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence), cause=cause, fix=fix)
 
 
-# NumPy's C-API version (NPY_API_VERSION) -> the first NumPy release with it (numpy/_core/setup_common.py).
+# NumPy's C-API version (NPY_API_VERSION) -> the NumPy release that introduced it. Source:
+# numpy/_core/code_generators/cversions.txt of numpy/numpy at 00be3ef9459634aaf074c450008857bdf131b151
+# ("Version 7 (NumPy 1.7)", "Version 8 Added interface to MapIterObject" with no release of its own,
+# "Version 9 (NumPy 1.8)", ... "Version 22 (NumPy 2.5.0)"). 0x8 names no release: a module built for it needs
+# the first release with a later API, NumPy 1.8.
 _NUMPY_API = {
-    8: "1.7",
+    6: "1.6",
+    7: "1.7",
     9: "1.8",
     10: "1.10",
     11: "1.13",
@@ -343,7 +377,16 @@ _NUMPY_API = {
     16: "1.23",
     17: "1.25",
     18: "2.0",
+    19: "2.1",
+    20: "2.3",
+    21: "2.4",
+    22: "2.5",
 }
+
+
+def numpy_for_api(api: int) -> str | None:
+    """The first NumPy release whose C-API is at least ``api``."""
+    return next((_NUMPY_API[v] for v in sorted(_NUMPY_API) if v >= api), None)
 
 
 def analyse_numpy(text: str) -> Analysis:
@@ -360,7 +403,8 @@ def analyse_numpy(text: str) -> Analysis:
                 f"NumPy{version or ' 2'} is installed; a module in the traceback was built for NumPy 1.x",
             ),
             fix=Fix(
-                "Install NumPy 1.x next to this torch (torch 2.3 and later are built for NumPy 2, so "
+                f"Install NumPy 1.x next to this torch (torch {builds.first_for_numpy_2('linux')} and later "
+                f"({builds.first_for_numpy_2('windows')} and later on Windows) are built for NumPy 2, so "
                 "upgrading torch and the packages compiled against NumPy also works).",
                 ('pip install "numpy<2"',),
             ),
@@ -374,7 +418,7 @@ def analyse_numpy(text: str) -> Analysis:
 
 
 def _numpy_too_old(built: int, installed: int) -> Analysis:
-    needs = _NUMPY_API.get(built)
+    needs = numpy_for_api(built)
     has = _NUMPY_API.get(installed)
     evidence = (
         f"a module was compiled for NumPy C-API {built:#x}"
@@ -503,7 +547,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="cuda.visible_devices",
         source="c10/cuda/CUDAFunctions.cpp device_count_impl (cudaErrorUnknown = 999; THC error 30 in torch "
-        "1.x); tests/corpus/errors/cuda.unknown_error.json",
+        "1.x); tests/corpus/errors/*/cuda.unknown_error.json",
     ),
     Entry(
         id="cudnn.version_mismatch",
@@ -520,7 +564,7 @@ ENTRIES: tuple[Entry, ...] = (
             ("echo $LD_LIBRARY_PATH", 'python -c "import torch; print(torch.backends.cudnn.version())"'),
         ),
         check="torch.stack",
-        source="torch/backends/cudnn/__init__.py _init; tests/corpus/errors/cudnn.version_mismatch.json",
+        source="torch/backends/cudnn/__init__.py _init; tests/corpus/errors/*/cudnn.version_mismatch.json",
         analyse=analyse_cudnn_version,
     ),
     Entry(
@@ -541,7 +585,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="torch.build",
         source="the dynamic loader (dlopen, LoadLibrary) as torch/__init__.py and cuDNN report it; "
-        "tests/corpus/errors/lib.cannot_open_shared_object.json",
+        "tests/corpus/errors/*/lib.cannot_open_shared_object.json",
         analyse=analyse_missing_library,
     ),
     Entry(
@@ -557,7 +601,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="torch.stack",
         source="the dynamic loader (ld.so 'undefined symbol', dyld 'Symbol not found', Windows error 127); "
-        "tests/corpus/errors/lib.undefined_symbol.json",
+        "tests/corpus/errors/*/lib.undefined_symbol.json",
         analyse=analyse_undefined_symbol,
     ),
     Entry(
@@ -578,7 +622,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="torch.stack",
         source="torchvision/extension.py _assert_has_ops; torch/_library (operator does not exist); "
-        "tests/corpus/errors/companion.version_mismatch.json",
+        "tests/corpus/errors/*/companion.version_mismatch.json",
         analyse=analyse_companion,
     ),
     Entry(
@@ -599,7 +643,7 @@ ENTRIES: tuple[Entry, ...] = (
             (_NUMPY_CHECK,),
         ),
         source="torch/csrc/utils/tensor_numpy.cpp ('Failed to initialize NumPy', 'Numpy is not available'); "
-        "NumPy's own import check; tests/corpus/errors/numpy.unavailable.json",
+        "NumPy's own import check; tests/corpus/errors/*/numpy.unavailable.json",
         analyse=analyse_numpy,
     ),
     Entry(

@@ -1,9 +1,10 @@
-"""Which torch to install so that it runs here: a build with kernels for these GPUs that this driver runs.
+"""Which torch to install so that it runs here: a CUDA build, published for this OS, with kernels for these
+GPUs, that this driver runs.
 
-The builds of torch 2.13 are known with their arch lists (``cuda_compat.RELEASE_CUDA_ARCHES``). Another
-release line of PyTorch's release matrix (``releases.py``) is planned with the CUDA versions it was published
-for and what those toolkits compile for; a torch older than the matrix gets the current release instead, as
-does one whose own builds cannot run here. Pure functions of the facts: no I/O.
+Every answer comes from ``builds.runnable`` (the one judgement of "which builds run here", shared with
+``explain`` and ``triage``): the installed release's own builds first, then the newest release the tables
+know. A release newer than the tables is said to be unknown, never fitted; a build whose arch list is not
+known is never offered as one that runs. Pure functions of the facts: no I/O.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from torchdoctor.checks.install import cuda_compat, releases
-from torchdoctor.checks.install.versions import Version, parse_version, release_line
+from torchdoctor.checks.install import builds, cuda_compat, releases
+from torchdoctor.checks.install.versions import release_line
 
-_RUNNABLE = ("ok", "minor_compat")
+_OS_WORDS = {"linux-x86_64": "Linux x86_64", "linux-aarch64": "Linux aarch64", "windows-x86_64": "Windows"}
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,10 @@ class Plan:
     commands: tuple[str, ...] = ()
     runs_here: bool = False
     """The commands install a build that this driver runs (not one that needs a driver update first)."""
+    evidence: tuple[str, ...] = ()
+    """Why: each build judged, and the table rows (with their sources) the plan was made from."""
+    kind: str = ""
+    """"runs", "driver" (a driver update first), "cpu" (no CUDA build has kernels), "unknown" or ""."""
 
 
 def driver_os(torch: Mapping[str, Any]) -> str:
@@ -36,6 +41,12 @@ def machine(torch: Mapping[str, Any]) -> str:
     """The wheel architecture to suggest, as the torch probe's interpreter reports it."""
     name = str(torch.get("machine") or "x86_64").lower()
     return "aarch64" if name in ("aarch64", "arm64") else "x86_64"
+
+
+def wheel_os(torch: Mapping[str, Any]) -> str | None:
+    """The wheel platform torch is installed for (WSL runs Linux wheels)."""
+    system = (torch.get("os") or {}).get("system")
+    return builds.wheel_os(str(system or ""), machine(torch))
 
 
 def torch_release(torch: Mapping[str, Any]) -> str | None:
@@ -67,138 +78,272 @@ def plan(
     gpus: Sequence[Mapping[str, Any]],
     reason: str,
 ) -> Plan:
-    release = torch_release(torch)
-    row = releases.release(release)
-    if release and row is not None and row.line != cuda_compat.RELEASE_LINE:
-        own = _own_release(torch, nv, driver, gpus, release, row.cuda)
-        why = (
-            f"None of the CUDA builds PyTorch's release matrix lists for torch {row.line} "
-            f"(CUDA {', '.join(row.cuda)}) runs here with kernels for these GPUs;"
-        )
-        return own or _current_release(torch, nv, driver, gpus, release, f"{reason} {why}")
-    if release and _older_than_matrix(release):
-        why = f"torch {release} is older than PyTorch's release matrix, which these plans are made from;"
-        return _current_release(torch, nv, driver, gpus, release, f"{reason} {why}")
-    return _same_release(torch, nv, driver, gpus, release, reason)
-
-
-def _older_than_matrix(release: str) -> bool:
-    parsed = parse_version(release)
-    oldest = min((Version(line) for line in releases.TABLE["releases"]), default=None)
-    line = release_line(release)
-    return parsed is not None and oldest is not None and line is not None and Version(line) < oldest
-
-
-def _runs(flavor: str, torch: Mapping[str, Any], nv: Mapping[str, Any], driver: Mapping[str, Any]) -> str:
-    compat = cuda_compat.driver_compat(
-        flavor, driver_cuda(nv, driver), nv.get("driver_version"), driver_os(torch)
+    return plan_for(
+        torch_release(torch),
+        wheel_os(torch),
+        ccs(gpus),
+        driver_cuda(nv, driver),
+        nv.get("driver_version"),
+        driver_os(torch),
+        reason,
+        python=torch.get("python"),
+        installed=installed_build(
+            torch.get("version"), wheel_os(torch), torch.get("cuda"), torch.get("arch_list")
+        ),
     )
-    return compat.status
 
 
-def _own_release(
-    torch: Mapping[str, Any],
-    nv: Mapping[str, Any],
-    driver: Mapping[str, Any],
-    gpus: Sequence[Mapping[str, Any]],
-    release: str,
-    flavors: Sequence[str],
-) -> Plan | None:
-    """The newest CUDA build of this very release that reaches every GPU and runs on this driver."""
-    reaching = [
-        flavor
-        for flavor in sorted(flavors, key=lambda f: parse_version(f) or (), reverse=True)
-        if all(cuda_compat.toolkit_reach(flavor, cc).status == "within" for cc in ccs(gpus))
-    ]
-    for wanted in _RUNNABLE:
-        for flavor in reaching:
-            if _runs(flavor, torch, nv, driver) == wanted:
-                return Plan(
-                    f"Install torch {release} built for CUDA {flavor}, which this driver runs and which has "
-                    "kernels for these GPUs (in the same environment, replacing the current torch).",
-                    (cuda_compat.install_command(release, flavor),),
-                    runs_here=True,
-                )
-    return None
+def installed_build(
+    version: str | None, os_key: str | None, cuda: str | None, arch_list: Any
+) -> builds.Build | None:
+    """The installed CUDA build with the arch list it reports of itself, where the facts give one: it
+    outranks the table's (a collect_env dump quotes torch's own "supports CUDA capabilities" warning)."""
+    line = release_line(version)
+    if not arch_list or not isinstance(arch_list, (list, tuple)) or line is None:
+        return None
+    build = builds.build_of(line, os_key, cuda)
+    if build is None:
+        return None
+    source = f"the arch list torch {version} reports of itself ({' '.join(map(str, arch_list))})"
+    return builds.with_arch_list(build, [str(a) for a in arch_list], source)
 
 
-def _current_release(
-    torch: Mapping[str, Any],
-    nv: Mapping[str, Any],
-    driver: Mapping[str, Any],
-    gpus: Sequence[Mapping[str, Any]],
-    release: str,
-    lead: str,
-) -> Plan:
-    """torch ``release`` has no build known to run here: the current release's build that does."""
-    arch = machine(torch)
-    lead = lead.strip()
-    flavor = cuda_compat.suggest_flavor(
-        ccs(gpus), driver_cuda(nv, driver), nv.get("driver_version"), arch, driver_os(torch)
-    )
-    upgrade = "pip install --upgrade torch --index-url {url}"
-    if flavor is not None:
-        return Plan(
-            f"{lead} the current torch release has one: install its CUDA {flavor} build (this upgrades "
-            "torch; upgrade torchvision and torchaudio with it).",
-            (upgrade.format(url=cuda_compat.wheel_index_url(flavor)),),
-            runs_here=True,
-        )
-    covering = cuda_compat.covering_flavors(ccs(gpus), arch)
-    if covering:
-        flavor = covering[0]
-        needed = cuda_compat.driver_compat(flavor, None, None, driver_os(torch)).required_driver
-        return Plan(
-            f"{lead} update the NVIDIA driver to {needed or 'a newer release'} or later, then install the "
-            f"current torch release built for CUDA {flavor} (this upgrades torch).",
-            (upgrade.format(url=cuda_compat.wheel_index_url(flavor)),),
-        )
-    return _cpu_only(release, "", gpus)
-
-
-def _same_release(
-    torch: Mapping[str, Any],
-    nv: Mapping[str, Any],
-    driver: Mapping[str, Any],
-    gpus: Sequence[Mapping[str, Any]],
+def plan_for(
     release: str | None,
-    reason: str,
+    os_key: str | None,
+    gpu_ccs: Sequence[tuple[int, int]],
+    driver_cuda_version: int | None,
+    driver_version: str | None,
+    os_driver: str,
+    reason: str = "",
+    *,
+    python: str | None = None,
+    installed: builds.Build | None = None,
 ) -> Plan:
-    """A torch of the release line whose builds RELEASE_CUDA_ARCHES describes (or a release not known)."""
-    arch = machine(torch)
-    flavor = cuda_compat.suggest_flavor(
-        ccs(gpus), driver_cuda(nv, driver), nv.get("driver_version"), arch, driver_os(torch)
-    )
-    if flavor is None:
-        if ccs(gpus) and not cuda_compat.covering_flavors(ccs(gpus), arch):
-            return _cpu_only(release, reason, gpus)
-        return Plan(
-            f"{reason} No published CUDA build of torch {release or ''} runs on this driver with kernels for "
-            "these GPUs: update the NVIDIA driver first.".replace("  ", " ").lstrip()
+    """The plan for a machine described by its torch release (None: no torch installed), wheel platform,
+    GPUs, driver and Python, and the installed build where its own arch list is known; ``reason`` leads
+    the text.
+
+    An installed release keeps its release where one of its own CUDA builds serves (changing the build is a
+    smaller step than changing the release); without torch, the newest release with a build that runs here
+    (and a wheel for this Python) is offered."""
+    lead = reason.strip()
+    if os_key is None:
+        return Plan(_join(lead, "PyTorch publishes CUDA builds for Linux and Windows x86_64 only."))
+    newest = builds.newest_line()
+    line = release_line(release)
+    judged = _Judged(os_key, gpu_ccs, driver_cuda_version, driver_version, os_driver, python, installed)
+    if release is None or line is None:
+        return judged.newest_fit(lead, other_release=False)
+    if builds.newer_than_tables(release):
+        unknown = (
+            f"This torchdoctor does not know torch {line} yet (its tables end at torch {newest}): which CUDA "
+            f"builds of torch {line} exist, and which GPUs they have kernels for, is not known here; a newer "
+            "torchdoctor can tell."
         )
-    command = (
-        cuda_compat.install_command(release, flavor)
-        if release
-        else f"pip install torch --index-url {cuda_compat.wheel_index_url(flavor)}"
+        offer = judged.newest_fit("", other_release=False)
+        if offer.kind != "runs":
+            return Plan(_join(lead, unknown), (), False, offer.evidence)
+        what = f" What can be said: {offer.text[0].lower()}{offer.text[1:]}"
+        return Plan(_join(lead, unknown + what), offer.commands, offer.runs_here, offer.evidence)
+    if line not in builds.known_lines():
+        oldest = builds.known_lines()[0]
+        why = f"torch {release} is older than the releases these tables know (torch {oldest} on)."
+        current = judged.newest_fit(_join(lead, why), other_release=True)
+        if current.kind == "cpu":  # the CPU build of the user's own release installs as well
+            return Plan(
+                current.text, (cuda_compat.install_command(release, None),), False, current.evidence, "cpu"
+            )
+        return current
+    own = judged.offer(release, lead, other_release=False)
+    if own.kind in ("runs", "driver"):
+        return own
+    if own.kind == "arch_unknown":
+        newer = judged.newest_fit("", other_release=True, skip_line=line)
+        if newer.kind != "runs":
+            return own
+        return Plan(
+            f"{own.text} If it has none for them: {newer.text[0].lower()}{newer.text[1:]}",
+            own.commands,
+            False,
+            (*own.evidence, *newer.evidence),
+            own.kind,
+        )
+    why = (
+        f"No CUDA build of torch {line} for {_OS_WORDS[os_key]} is known to run here with kernels for "
+        "these GPUs."
     )
-    return Plan(
-        f"{reason} Install the CUDA {flavor} build, which this driver runs and which has kernels for "
-        "these GPUs (in the same environment, replacing the current torch).".lstrip(),
-        (command,),
-        runs_here=True,
+    newer = judged.newest_fit(_join(lead, why), other_release=True, skip_line=line)
+    if newer.kind in ("runs", "driver"):
+        return Plan(newer.text, newer.commands, newer.runs_here, (*own.evidence, *newer.evidence), newer.kind)
+    return own
+
+
+def _join(*parts: str) -> str:
+    return " ".join(part.strip() for part in parts if part.strip())
+
+
+_OTHER_RELEASE = (
+    " (another torch release than the one installed: install the torchvision and torchaudio "
+    "that pair with it)"
+)
+
+
+@dataclass(frozen=True)
+class _Judged:
+    os_key: str
+    gpu_ccs: Sequence[tuple[int, int]]
+    driver_cuda_version: int | None
+    driver_version: str | None
+    os_driver: str
+    python: str | None = None
+    installed: builds.Build | None = None
+
+    def verdicts(self, line: str) -> list[builds.Verdict] | None:
+        return builds.runnable(
+            line,
+            self.os_key,
+            self.gpu_ccs,
+            self.driver_cuda_version,
+            self.driver_version,
+            self.os_driver,
+            self.installed,
+        )
+
+    def has_wheel(self, release: str) -> bool:
+        """Whether the index has a wheel of this release for this Python here (True when not known)."""
+        support = releases.python_support(release, self.python, self.os_key)
+        return support is None or support.supported is not False
+
+    def newest_fit(self, lead: str, *, other_release: bool, skip_line: str | None = None) -> Plan:
+        """The newest release with a wheel for this Python and a CUDA build that runs here with kernels
+        for these GPUs; where none does, what the newest release for this Python needs (a driver update, or
+        the CPU build)."""
+        passed: list[str] = []
+        for line in reversed(builds.known_lines()):
+            release = builds.newest_release(line)
+            if release is None or line == skip_line or not self.has_wheel(release):
+                continue
+            found = self.offer(release, lead, other_release=other_release, only_runs=True)
+            if found.kind == "runs":
+                kernels = " with kernels for these GPUs" if self.gpu_ccs else ""
+                why = (
+                    f"torch {', '.join(passed)}: no CUDA build for {_OS_WORDS[self.os_key]} known to run "
+                    f"here{kernels}"
+                )
+                return Plan(found.text, found.commands, True, (why,) * bool(passed) + found.evidence, "runs")
+            passed.append(release)
+        fitting = [r for r in map(builds.newest_release, builds.known_lines()) if r and self.has_wheel(r)]
+        newest = (
+            fitting[-1] if fitting else builds.newest_release(builds.newest_line()) or builds.newest_line()
+        )
+        return self.offer(newest, lead, other_release=other_release)
+
+    def offer(self, release: str, lead: str, *, other_release: bool, only_runs: bool = False) -> Plan:
+        """What to install of ``release``: a build that runs here, else (unless ``only_runs``) a build this
+        driver runs whose arch list is not known, or what would run after a driver update."""
+        line = release_line(release) or release
+        where = _OS_WORDS[self.os_key]
+        verdicts = self.verdicts(line)
+        if verdicts is None:
+            return Plan(
+                _join(lead, f"Which CUDA builds torch {line} published for {where} is not in these tables.")
+            )
+        evidence = tuple(
+            f"torch {line} for {where}, CUDA {v.build.cuda}: {v.status.replace('_', ' ')} ({v.reason}); "
+            f"source: {v.build.source}"
+            for v in verdicts
+        )
+        other = _OTHER_RELEASE if other_release else ""
+        best = verdicts[0] if verdicts else None
+        if best is not None and best.status in (builds.RUNS, builds.MINOR_COMPAT):
+            via = " through minor-version compatibility" if best.status == builds.MINOR_COMPAT else ""
+            kernels = " and which has kernels for these GPUs" if self.gpu_ccs else ""
+            text = (
+                f"Install torch {release} built for CUDA {best.build.cuda}, which this driver runs{via}"
+                f"{kernels}{other}."
+            )
+            command = cuda_compat.install_command(release, best.build.cuda)
+            return Plan(_join(lead, text), (command,), True, evidence, "runs")
+        if only_runs:
+            return Plan(_join(lead, "No build runs here."), (), False, evidence)
+        if best is not None and best.status == builds.ARCH_UNKNOWN:
+            text = (
+                f"Install torch {release} built for CUDA {best.build.cuda}, which this driver runs{other}; "
+                f"whether it has kernels for these GPUs is not known here: no source in these tables gives "
+                "its arch list."
+            )
+            command = cuda_compat.install_command(release, best.build.cuda)
+            return Plan(_join(lead, text), (command,), False, evidence, "arch_unknown")
+        return self._no_build_runs(release, lead, verdicts, evidence, other)
+
+    def _no_build_runs(
+        self,
+        release: str,
+        lead: str,
+        verdicts: Sequence[builds.Verdict],
+        evidence: tuple[str, ...],
+        other: str,
+    ) -> Plan:
+        line = release_line(release) or release
+        where = _OS_WORDS[self.os_key]
+        waiting = [v for v in verdicts if v.status == builds.DRIVER_TOO_OLD]
+        if waiting:
+            chosen = min(waiting, key=lambda v: cuda_compat.parse_version(v.build.cuda) or ())
+            needed = chosen.required_driver or _floor_text(chosen.build.cuda, self.os_driver)
+            ended = self._driver_ended(needed)
+            if ended is not None:
+                return self._cpu_only(release, lead, evidence, ended)
+            text = (
+                f"Update the NVIDIA driver to {needed} or later, then install torch {release} built for CUDA "
+                f"{chosen.build.cuda}, which has kernels for these GPUs{other}."
+            )
+            command = cuda_compat.install_command(release, chosen.build.cuda)
+            return Plan(_join(lead, text), (command,), False, evidence, "driver")
+        if any(v.status == builds.UNKNOWN for v in verdicts):
+            text = (
+                f"Whether a CUDA build of torch {line} for {where} has kernels for these GPUs is not known: "
+                "no source in these tables gives its arch list."
+            )
+            return Plan(_join(lead, text), (), False, evidence, "unknown")
+        ended = next((e for cc in self.gpu_ccs if (e := _ended_for(cc)) is not None), None)
+        return self._cpu_only(release, lead, evidence, ended)
+
+    def _driver_ended(self, needed: str) -> str | None:
+        """Why no driver update can help: a GPU whose last supported driver branch is older than
+        ``needed``."""
+        want = cuda_compat.parse_version(needed)
+        for cc in self.gpu_ccs:
+            last = cuda_compat.last_driver_for(cc)
+            branch = cuda_compat.parse_version(last["branch"]) if last else None
+            if last is not None and want is not None and branch is not None and want[:1] > branch[:1]:
+                return _ended_for(cc)
+        return None
+
+    def _cpu_only(self, release: str, lead: str, evidence: tuple[str, ...], ended: str | None) -> Plan:
+        listed = ", ".join(sorted({f"CC {major}.{minor}" for major, minor in self.gpu_ccs}))
+        ends = [cuda_compat.last_driver_for(cc) for cc in self.gpu_ccs]
+        evidence += tuple(f"source: {e['source']}" for e in ends if e and ended)
+        line = release_line(release) or release
+        text = (
+            f"No CUDA build of torch {line} has kernels for {listed}"
+            + (f"; {ended}" if ended else "")
+            + ". Use the CPU build, or build torch from source with a CUDA that supports this GPU."
+        )
+        return Plan(_join(lead, text), (cuda_compat.install_command(release, None),), False, evidence, "cpu")
+
+
+def _ended_for(cc: tuple[int, int]) -> str | None:
+    last = cuda_compat.last_driver_for(cc)
+    if last is None:
+        return None
+    return (
+        f"NVIDIA's last driver for CC {cc[0]}.x GPUs is the R{last['branch']} branch "
+        f"(CUDA {last['cuda']}), so no driver update brings a newer CUDA to this GPU"
     )
 
 
-def _cpu_only(release: str | None, reason: str, gpus: Sequence[Mapping[str, Any]]) -> Plan:
-    listed = ", ".join(sorted({f"CC {major}.{minor}" for major, minor in ccs(gpus)}))
-    command = (
-        cuda_compat.install_command(release, None)
-        if release
-        else "pip install torch --index-url https://download.pytorch.org/whl/cpu"
-    )
-    return Plan(
-        f"{reason} No published CUDA build of torch has kernels for {listed}: this GPU is too old for "
-        "torch's CUDA builds. Use the CPU build, or build torch from source with a CUDA that supports "
-        "it.".lstrip(),
-        (command,),
-    )
+def _floor_text(cuda: str, os_driver: str) -> str:
+    pair = cuda_compat.parse_version(cuda)
+    floor = cuda_compat.MINOR_COMPAT_FLOOR.get(pair[0], {}).get(os_driver) if pair else None
+    return floor or "a newer release"

@@ -8,16 +8,18 @@ is built on torch's stable ABI and also works with every later torch.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from torchdoctor.checks.install import tables
-from torchdoctor.checks.install.versions import Version, parse_version, release_line
+from torchdoctor.checks.install.versions import Version, marker_applies, parse_version, release_line
 
 PAIRED = ("torchvision", "torchaudio")
 
 
 TABLE = tables.load("torch_companions.json")
 SOURCE: str = TABLE["source"]
-_RELEASES: dict[str, dict[str, str | None]] = TABLE["releases"]
+_RELEASES: dict[str, dict[str, Any]] = TABLE["releases"]
+TRITON_PYTHON: dict[str, list[str]] = TABLE.get("triton_python") or {}
 _FORWARD: dict[str, str] = TABLE["forward_compatible_from"]
 
 
@@ -29,12 +31,20 @@ class Row:
     """False when the installed torch is another patch release of the same line."""
     torchvision: str | None
     torchaudio: str | None
-    triton: str | None
-    """torch's own pin, a specifier (``==3.1.0``, ``~=3.8.0``)."""
+    triton: tuple[dict[str, Any], ...] | None
+    """torch's own triton pins on Linux x86_64 (``name``, ``specifier``, ``marker``); () when it pins none,
+    None where the table has no answer."""
+    source: str = ""
 
     def companion(self, name: str) -> str | None:
-        value = {"torchvision": self.torchvision, "torchaudio": self.torchaudio, "triton": self.triton}
+        value = {"torchvision": self.torchvision, "torchaudio": self.torchaudio}
         return value.get(name)
+
+    def triton_pins(self, environment: dict[str, str]) -> list[dict[str, Any]] | None:
+        """The triton pins whose marker holds in ``environment`` (PEP 508 variables); None when not known."""
+        if self.triton is None:
+            return None
+        return [pin for pin in self.triton if marker_applies(pin.get("marker"), environment) is not False]
 
 
 def row_for(torch_version: str | None) -> Row | None:
@@ -58,7 +68,8 @@ def row_for(torch_version: str | None) -> Row | None:
         exact=exact is not None,
         torchvision=entry.get("torchvision"),
         torchaudio=entry.get("torchaudio"),
-        triton=entry.get("triton"),
+        triton=None if entry.get("triton") is None else tuple(entry["triton"]),
+        source=str(entry.get("source") or SOURCE),
     )
 
 

@@ -44,12 +44,26 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
         *numpy_judge.findings(torch),
         *libraries_judge.findings(libs),
     ]
+    if not found and _nothing_known(torch, libs, comps):
+        return Finding(
+            Status.SKIP,
+            f"torch {torch.get('version')}: nothing of its stack is known from these facts (loaded libraries "
+            f"not read, {libs['skip_reason']}; no package list)",
+            tuple(evidence),
+            facts=shown,
+        )
     if not found:
         packages = companions_judge.summary(torch, comps)
         summary = f"torch {torch.get('version')}: {libraries_judge.summary(libs)}; {packages}"
         return Finding(Status.PASS, summary, tuple(evidence), facts=shown)
     combined = Finding.combine(found)
     return Finding(combined.status, combined.summary, (*combined.details, *evidence), combined.fix, shown)
+
+
+def _nothing_known(torch: Mapping[str, Any], libs: Mapping[str, Any], comps: Mapping[str, Any]) -> bool:
+    """Neither the loaded libraries, nor the packages around torch, nor its NumPy: a collect_env dump
+    without its "Versions of relevant libraries" list. A PASS would claim what was not checked."""
+    return bool(libs.get("skip_reason")) and "looked_for" not in comps and torch.get("numpy") is None
 
 
 def _library_evidence(libs: Mapping[str, Any]) -> list[Any]:

@@ -1,7 +1,8 @@
 """PYTORCH_CUDA_ALLOC_CONF and PYTORCH_ALLOC_CONF read the way torch's C++ parser reads them.
 
 A port of ``c10::CachingAllocator::ConfigTokenizer`` and the option parsers of
-``c10/core/AllocatorConfig.cpp`` and ``c10/cuda/CUDAAllocatorConfig.cpp`` (the parser of
+``c10/core/AllocatorConfig.cpp`` and ``c10/cuda/CUDAAllocatorConfig.cpp`` (those of torch 2.13, and the
+options that came later, each with the first release that has it: ``FIRST_RELEASE``; the parser of
 torch 2.13's libc10 reads PYTORCH_CUDA_ALLOC_CONF, then PYTORCH_HIP_ALLOC_CONF, then
 PYTORCH_ALLOC_CONF and uses the first one that is set, even when it is empty). torch parses the
 value at the first CUDA allocation and raises there, so a value that torch rejects is a
@@ -244,16 +245,48 @@ DEVICE_OPTIONS = frozenset(
 """Options the CUDA (or HIP) allocator parses (libc10_cuda); the others are c10's own, every build's."""
 
 
+FIRST_RELEASE: dict[str, tuple[str, str]] = {
+    key: (
+        "2.15",
+        "the key is in torch/lib/libc10_cuda.so of torch-2.15.0-cp312-cp312-manylinux_2_28_x86_64.whl on the "
+        "package index and not in that of torch 2.13.0, 2.14.0 or 2.14.1 (the same wheel tag); added by "
+        "pytorch/pytorch#192269 (2026-08)",
+    )
+    for key in ("expandable_segments_reserve", "expandable_segments_reserve_by_class")
+}
+"""Options that came after the releases torchdoctor otherwise knows: the first torch release line whose
+libraries hold the key, with the source."""
+
+
 def accepted_keys(torch_keys: Mapping[str, Any] | None) -> frozenset[str] | None:
     """The keys the installed torch accepts, from the key names found in its own libraries (the
-    ``allocator`` probe's ``torch_keys``); None when they could not be read, which accepts every key.
+    ``allocator`` probe's ``torch_keys``); where they could not be read, every key but those that came
+    after the installed release (``FIRST_RELEASE``, by its ``version``); None, which accepts every key, when
+    neither is known.
 
     A build without a CUDA or HIP library (CPU-only) has no device options to check them against.
     """
-    if not torch_keys or torch_keys.get("common") is None:
+    if not torch_keys:
         return None
+    if torch_keys.get("common") is None:
+        line = _release_line(torch_keys.get("version"))
+        if line is None:
+            return None
+        return frozenset(
+            k for k in KNOWN_OPTIONS if k not in FIRST_RELEASE or line >= _pair(FIRST_RELEASE[k][0])
+        )
     device = torch_keys.get("device")
     return frozenset(torch_keys["common"]) | (DEVICE_OPTIONS if device is None else frozenset(device))
+
+
+def _pair(text: str) -> tuple[int, int]:
+    major, minor = text.split(".")[:2]
+    return int(major), int(minor)
+
+
+def _release_line(version: Any) -> tuple[int, int] | None:
+    match = re.match(r"(\d+)\.(\d+)", version) if isinstance(version, str) else None
+    return None if match is None else (int(match[1]), int(match[2]))
 
 
 def _roundup_divisions(text: str) -> list[ConfIssue]:
@@ -405,10 +438,12 @@ def _unknown(key: str) -> ConfIssue:
 
 
 def _too_new(key: str) -> ConfIssue:
+    first = FIRST_RELEASE.get(key)
+    came = f"it came in torch {first[0]}" if first else "it came in a newer release"
     return ConfIssue(
         FAIL,
         key,
-        f"{key} is not an option of the installed torch (it came in a newer release): it raises "
+        f"{key} is not an option of the installed torch ({came}): it raises "
         f"\"Unrecognized key '{key}' in CUDA allocator config\"",
         f"Remove {key}, or upgrade torch to a release that has it.",
     )

@@ -9,6 +9,7 @@ through ``torch.cuda.memory_stats()`` and ``torch.cuda.memory._snapshot()``; CUD
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import warnings
 from collections.abc import Mapping
@@ -63,8 +64,9 @@ def torch_keys() -> dict[str, Any]:
     except (ImportError, ValueError):  # a torch module without a spec (replaced in sys.modules)
         spec = None
     locations = list(spec.submodule_search_locations or ()) if spec is not None else []
+    version = _torch_version()
     if not locations:
-        return {"common": None, "device": None, "libraries": []}
+        return {"common": None, "device": None, "libraries": [], "version": version}
     lib = Path(locations[0]) / "lib"
     common = _names_in(lib, _COMMON_LIBRARIES)
     device = _names_in(lib, _DEVICE_LIBRARIES)
@@ -72,7 +74,16 @@ def torch_keys() -> dict[str, Any]:
         "common": None if common is None else sorted(common[1]),
         "device": None if device is None else sorted(device[1]),
         "libraries": [found[0] for found in (common, device) if found is not None],
+        "version": version,
     }
+
+
+def _torch_version() -> str | None:
+    """The installed torch's version from its distribution metadata (no import)."""
+    try:
+        return importlib.metadata.version("torch")
+    except (importlib.metadata.PackageNotFoundError, ValueError, OSError):
+        return None
 
 
 def _names_in(lib: Path, candidates: tuple[str, ...]) -> tuple[str, set[str]] | None:

@@ -130,9 +130,21 @@ def _fragmented(evidence: list[str], message: str) -> Analysis:
     )
 
 
+# expandable_segments came with torch 2.1: merged in April 2023 (pytorch/pytorch PR #96995; PR #100184,
+# 2023-04-27, enables it in Meta's build "now that expandable_segments has been merged from OSS"), after
+# torch 2.0 was released (2023-03-15). The message's wording "is reserved by PyTorch but unallocated" came
+# with the same allocator (torch 2.1's "total capacty ... max_split_size_mb" form already has it, see
+# research/memory_bandwidth.md 1.6), and torch.OutOfMemoryError is a later name of torch.cuda's error.
+_HAS_EXPANDABLE = re.compile(
+    r"is reserved by PyTorch but unallocated|torch\.OutOfMemoryError|PYTORCH_ALLOC_CONF", re.IGNORECASE
+)
+
+
 def _fragmentation_fix(message: str) -> Fix:
-    """The allocator setting the message's own torch release offers (its hint names it)."""
-    if "expandable_segments" in message:
+    """The allocator setting the message's own torch release offers: named by its hint, or read from its
+    wording when the hint is cut off (a pasted text often ends in "...")."""
+    named = "max_split_size_mb" in message and "expandable_segments" not in message
+    if not named and ("expandable_segments" in message or _HAS_EXPANDABLE.search(message)):
         variable = "PYTORCH_ALLOC_CONF" if "PYTORCH_ALLOC_CONF" in message else "PYTORCH_CUDA_ALLOC_CONF"
         return Fix(
             "Let the allocator grow segments instead of splitting them "
@@ -140,17 +152,19 @@ def _fragmentation_fix(message: str) -> Fix:
             "blocks between phases with torch.cuda.empty_cache().",
             (f"export {variable}=expandable_segments:True",),
         )
-    if "max_split_size_mb" in message:
+    if named:
         return Fix(
             "Stop the allocator from splitting large blocks (PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128, "
-            "set before the first CUDA call); torch 2.2 and later offer expandable_segments:True instead, "
+            "set before the first CUDA call); torch 2.1 and later offer expandable_segments:True instead, "
             "which usually works better.",
             ("export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128",),
         )
+    # Only the older wordings are left ("reserved in total by PyTorch", "cached)"): torch 2.0 or older.
     return Fix(
-        "Free cached blocks between phases with torch.cuda.empty_cache(); this torch predates the "
-        "allocator settings against fragmentation, which a current release has "
-        "(PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True)."
+        "This message's wording is that of torch 2.0 or older, which has no expandable_segments: stop "
+        "the allocator from splitting large blocks (PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128, torch "
+        "1.10 and later), free cached blocks between phases with torch.cuda.empty_cache(), or upgrade "
+        "torch for PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.",
     )
 
 
@@ -311,7 +325,7 @@ ENTRIES: tuple[Entry, ...] = (
         check="gpu.memory",
         source="research/memory_bandwidth.md 1.6 (c10/cuda/CUDACachingAllocator.cpp, current and old); "
         "'CUDA error: out of memory' and 'cuda runtime error (2)' (THC, torch 0.4 to 1.x): "
-        "tests/corpus/errors/cuda.out_of_memory.json",
+        "tests/corpus/errors/*/cuda.out_of_memory.json",
         analyse=analyse_oom,
     ),
     Entry(
@@ -327,7 +341,7 @@ ENTRIES: tuple[Entry, ...] = (
             "whole system swapping or freezing."
         ),
         source="aten/src/ATen/mps/MPSAllocator.mm (MPSHeapAllocatorImpl::malloc); "
-        "tests/corpus/errors/mps.out_of_memory.json",
+        "tests/corpus/errors/*/mps.out_of_memory.json",
         analyse=analyse_mps_oom,
     ),
     Entry(
@@ -345,7 +359,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="gpu.memory",
         source="aten/src/ATen/cuda/CublasHandlePool.cpp and CUDABlas.cpp (TORCH_CUDABLAS_CHECK); "
-        "tests/corpus/errors/cublas.status_error.json",
+        "tests/corpus/errors/*/cublas.status_error.json",
         analyse=analyse_cublas,
     ),
     Entry(
@@ -367,7 +381,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="gpu.memory",
         source="aten/src/ATen/cudnn/Exceptions.h (AT_CUDNN_CHECK), aten/src/ATen/native/cudnn/Conv_v7.cpp "
-        "(try_all); tests/corpus/errors/cudnn.status_error.json",
+        "(try_all); tests/corpus/errors/*/cudnn.status_error.json",
         analyse=analyse_cudnn,
     ),
 )

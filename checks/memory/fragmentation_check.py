@@ -24,6 +24,7 @@ Thresholds (heuristics of research/memory_bandwidth.md §1.4 and §1.6), per lar
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from torchdoctor import envvars, nvml
@@ -81,14 +82,14 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
         state = _config_state(reading)
         return Finding(Status.SKIP, f"{state}; {skip.summary}", (*skip.details, config_line), facts=shown)
     shown["devices"] = [_shown_device(d) for d in devices]
-    settings = allocator.get("allocator_settings") or {}
-    expandable = reading.expandable_segments or bool(settings.get("expandable_segments"))
+    setting = _allocator_setting(allocator, reading)
+    shown["allocator_setting"] = {"variable": setting.variable, "options": dict(setting.options)}
     findings = list(config_findings)
     details: list[Any] = []
     for device in devices:
-        findings += _device_findings(device, expandable, reading)
+        findings += _device_findings(device, setting)
         details += _rows(device)
-    details += [*([] if config_findings else [config_line]), *_source_lines(allocator)]
+    details += [*([] if config_findings else [setting.line]), *_source_lines(allocator)]
     ok = Finding(Status.PASS, _pass_summary(devices))
     return _finish(findings, ok, details, shown)
 
@@ -167,12 +168,62 @@ def _config_findings(reading: alloc_conf.ConfReading) -> list[Finding]:
     return findings
 
 
-def _device_findings(
-    device: Mapping[str, Any], expandable: bool, reading: alloc_conf.ConfReading
-) -> list[Finding]:
+@dataclass(frozen=True)
+class AllocatorSetting:
+    """The allocator configuration of the process whose memory is judged, and where it was read."""
+
+    expandable: bool | None
+    """None: not known (a snapshot that does not record its job's settings)."""
+    variable: str
+    options: Mapping[str, str]
+    line: str
+    """The evidence line that says what it is and where it comes from."""
+
+
+def _allocator_setting(allocator: Mapping[str, Any], reading: alloc_conf.ConfReading) -> AllocatorSetting:
+    """A snapshot file's own job's settings (it records them), never this machine's variable: the snapshot
+    may come from another machine. In the job itself (memory_report), this process's variables."""
+    if allocator.get("source") != "snapshot_file":
+        variable = reading.used.variable if reading.used else "PYTORCH_CUDA_ALLOC_CONF"
+        options = dict(reading.used.options) if reading.used else {}
+        return AllocatorSetting(
+            reading.expandable_segments,
+            variable,
+            options,
+            f"allocator config: {alloc_conf.describe(reading)}",
+        )
+    settings = allocator.get("allocator_settings")
+    if not isinstance(settings, Mapping):
+        return AllocatorSetting(
+            None,
+            "PYTORCH_CUDA_ALLOC_CONF",
+            {},
+            "the snapshot does not record its job's allocator settings (this machine's variables are not "
+            "the job's)",
+        )
+    expandable = bool(settings.get("expandable_segments"))
+    variable, raw = next(
+        ((name, str(settings[name])) for name in alloc_conf.VARIABLES if isinstance(settings.get(name), str)),
+        ("PYTORCH_CUDA_ALLOC_CONF", ""),
+    )
+    options = {}
+    for part in raw.split(","):
+        key, _, value = part.partition(":")
+        if key.strip() and value.strip():
+            options[key.strip()] = value.strip()
+    said = f"{variable}={raw!r}" if raw else "no allocator variable set"
+    return AllocatorSetting(
+        expandable,
+        variable,
+        options,
+        f"the job's allocator, recorded in the snapshot: {said} (expandable_segments {expandable})",
+    )
+
+
+def _device_findings(device: Mapping[str, Any], setting: AllocatorSetting) -> list[Finding]:
     label = f"cuda:{device['device']}"
     findings: list[Finding] = []
-    fix = fragmentation_fix(expandable, reading)
+    fix = fragmentation_fix(setting)
     for pool in device.get("pools") or []:
         # Blocks under 1 MiB live in 2 MiB segments, whose free space never serves a large request.
         if not str(pool["pool"]).startswith("large"):
@@ -282,7 +333,7 @@ def _counter_findings(label: str, device: Mapping[str, Any], fix: Fix, fragmente
     return findings
 
 
-def fragmentation_fix(expandable: bool, reading: alloc_conf.ConfReading) -> Fix:
+def fragmentation_fix(setting: AllocatorSetting) -> Fix:
     """The fix for fragmented free memory; expandable segments first unless they are already on."""
     lifetimes = (
         "allocate long-lived tensors (weights, optimizer state, persistent buffers) before the training "
@@ -292,19 +343,18 @@ def fragmentation_fix(expandable: bool, reading: alloc_conf.ConfReading) -> Fix:
         "call torch.cuda.empty_cache() only at a phase change where tensor sizes change (after "
         "evaluation, after a resize), never every step"
     )
-    if expandable:
+    if setting.expandable:
         return Fix(
             f"Expandable segments are already on, so what is left is interleaved lifetimes: {lifetimes}; "
             f"{empty_cache}."
         )
-    variable = reading.used.variable if reading.used else "PYTORCH_CUDA_ALLOC_CONF"
-    options = dict(reading.used.options) if reading.used else {}
-    options["expandable_segments"] = "True"
+    options = {**setting.options, "expandable_segments": "True"}
     value = ",".join(f"{k}:{v}" for k, v in options.items())
+    unless = " in the job, unless it already sets it" if setting.expandable is None else " in the job"
     return Fix(
-        f"Let segments grow in place so free memory stays in one block: set expandable_segments:True "
+        f"Let segments grow in place so free memory stays in one block: set expandable_segments:True{unless} "
         f"(before the first CUDA call); {empty_cache}; {lifetimes}.",
-        (f"export {variable}={value}",),
+        (f"export {setting.variable}={value}",),
     )
 
 

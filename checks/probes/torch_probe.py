@@ -192,9 +192,14 @@ def _mps(torch: Any) -> dict[str, Any]:
 
 
 def _rosetta() -> bool | None:
+    from torchdoctor.sysinfo import SYSTEM_FOLDERS, find_program
+
+    sysctl = find_program("sysctl", SYSTEM_FOLDERS)
+    if sysctl is None:
+        return None
     try:
         out = subprocess.run(
-            ["sysctl", "-n", "sysctl.proc_translated"], capture_output=True, text=True, timeout=5, check=False
+            [sysctl, "-n", "sysctl.proc_translated"], capture_output=True, text=True, timeout=5, check=False
         )
     except (OSError, subprocess.SubprocessError):
         return None

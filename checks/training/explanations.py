@@ -241,7 +241,8 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         source="ATen device checks (TensorIterator, checkSameDevice, checkAllSameGPU; 'Expected object of "
         "device type/backend' in torch 1.x THNN/TH bindings); torch 2.13 "
-        "testing/_internal/common_methods_invocations.py; tests/corpus/errors/tensors.different_devices.json",
+        "testing/_internal/common_methods_invocations.py; "
+        "tests/corpus/errors/*/tensors.different_devices.json",
         analyse=analyse_devices,
     ),
     Entry(
@@ -255,7 +256,7 @@ ENTRIES: tuple[Entry, ...] = (
             f"forward pass under torch.autocast. {_AUDIT}."
         ),
         source="torch 2.13 CPU: nn.Linear(2, 2)(torch.zeros(1, 2, dtype=torch.float64)); ATen checkSameType "
-        "and the scalar-type checks of torch 1.x; tests/corpus/errors/tensors.different_dtypes.json",
+        "and the scalar-type checks of torch 1.x; tests/corpus/errors/*/tensors.different_dtypes.json",
         analyse=analyse_dtypes,
     ),
     Entry(
@@ -327,7 +328,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="torch.build",
         source="aten/src/ATen/Dispatch.h, the AT_DISPATCH macros "
-        "('\"<kernel>\" not implemented for <dtype>'); tests/corpus/errors/cpu.half_not_implemented.json",
+        "('\"<kernel>\" not implemented for <dtype>'); tests/corpus/errors/*/cpu.half_not_implemented.json",
         analyse=analyse_half_on_cpu,
     ),
     Entry(
@@ -346,7 +347,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         check="torch.build",
         source="aten/src/ATen/mps/MPSFallback.mm (mps_error_fallback, mps_fallback); "
-        "tests/corpus/errors/mps.op_not_implemented.json",
+        "tests/corpus/errors/*/mps.op_not_implemented.json",
         analyse=analyse_mps_op,
     ),
     Entry(
@@ -363,6 +364,6 @@ ENTRIES: tuple[Entry, ...] = (
             "torch.from_numpy(array.astype('float32'))); keep torch's default dtype float32."
         ),
         source="aten/src/ATen/native/mps/operations/Copy.mm and OperationUtils.mm; "
-        "tests/corpus/errors/mps.float64.json",
+        "tests/corpus/errors/*/mps.float64.json",
     ),
 )

@@ -70,7 +70,7 @@ ENTRIES: tuple[Entry, ...] = (
         ),
         source="aten/src/ATen/native/Memory.cpp pin_memory ('cannot pin ... only dense CPU tensors can be "
         "pinned'); torch/utils/data/_utils/pin_memory.py and dataloader.py (the pin memory thread); "
-        "tests/corpus/errors/transfer.cannot_pin.json",
+        "tests/corpus/errors/*/transfer.cannot_pin.json",
         analyse=analyse_cannot_pin,
     ),
 )

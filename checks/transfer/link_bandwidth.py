@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # GB/s per lane and direction, after encoding (hpc-notes.pages.dev/reference/pcie).
-PER_LANE_GBPS = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.877}
-# Gen6 is 64 GT/s PAM4 with FLIT encoding: twice Gen5's rate is an estimate, no measurement yet.
+# Gen6: 64 GT/s PAM4 in 256-byte FLITs of which 242 bytes carry data (PCI-SIG PCIe 6.0 base specification:
+# 236 B TLP payload + 6 B DLP; 8 B CRC and 6 B FEC per FLIT): 64 / 8 x 242 / 256 = 7.5625 GB/s per lane.
+PER_LANE_GBPS = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.5625}
 C2C_GBPS = 450.0
 ETA_PCIE = 0.80
 ETA_PCIE_GEN5 = 0.85  # Gen5 and later

@@ -5,281 +5,358 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 
 import pytest
 
-from torchdoctor.checks.install import cuda_compat, pairing
+from torchdoctor.checks.install import install_plan, pairing
 from torchdoctor.explain import Explanation, catalogue, explain
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "errors"
+from corpus import splits
+
 ENTRIES = catalogue.installed()
 
 
 @cache
-def _corpus(entry_id: str) -> list[str]:
-    records = json.loads((CORPUS / f"{entry_id}.json").read_text(encoding="utf-8"))
+def _corpus(entry_id: str, split: str) -> list[str]:
+    records = json.loads((splits.CORPUS / "errors" / split / f"{entry_id}.json").read_text(encoding="utf-8"))
     return [record["text"] for record in records]
 
 
-def lead(entry_id: str, n: int) -> Explanation:
-    """The leading explanation of record ``n`` of the corpus file of ``entry_id``."""
-    first = explain(_corpus(entry_id)[n], ENTRIES)[0]
+def lead(entry_id: str, split: str, n: int) -> Explanation:
+    """The leading explanation of record ``n`` of the ``split`` corpus file of ``entry_id``."""
+    first = explain(_corpus(entry_id, split)[n], ENTRIES)[0]
     assert first.id == entry_id
     return first
 
 
 # (corpus file, record, a piece of one evidence line, the check chosen or None to leave it unasserted)
 EVIDENCE = [
-    ("cuda.out_of_memory", 1, "fragmentation: the cached free memory would fit", "gpu.fragmentation"),
-    ("cuda.out_of_memory", 9, "exhaustion: free memory plus the allocator's cache", "gpu.memory"),
-    ("cuda.out_of_memory", 3, "one request is larger than the whole GPU", "gpu.memory"),
-    ("cuda.out_of_memory", 3, "2 processes hold memory on this GPU (pid 608946: 14.91 GiB", None),
-    ("cuda.out_of_memory", 27, "reserved by PyTorch but unallocated: 4.02 GiB", "gpu.fragmentation"),
-    ("cuda.out_of_memory", 13, "reserved by PyTorch but unallocated: 4.94 GiB", "gpu.fragmentation"),
-    ("cuda.out_of_memory", 32, "one request is larger than the whole GPU", None),
-    ("cuda.out_of_memory", 18, "the message has no figures", "gpu.memory"),
-    ("cuda.out_of_memory", 23, "the message has no figures", None),
-    ("mps.out_of_memory", 6, "other allocations exceed the tensors", None),
-    ("mps.out_of_memory", 14, "below the limit: Metal itself refused the allocation", None),
-    ("mps.out_of_memory", 2, "the tensors themselves fill the limit", None),
-    ("mps.out_of_memory", 2, "tensors: 15.72 GiB, other Metal allocations: 2.41 MiB, limit: 18.13 GiB", None),
-    ("cublas.status_error", 0, "CUBLAS_STATUS_NOT_INITIALIZED", "gpu.memory"),
-    ("cublas.status_error", 6, "CUBLAS_STATUS_INVALID_VALUE", "torch.stack"),
-    ("cublas.status_error", 7, "CUBLAS_STATUS_EXECUTION_FAILED", "torch.build"),
-    ("cudnn.status_error", 4, "no cuDNN algorithm could run", "gpu.memory"),
-    ("cudnn.status_error", 14, "CUDNN_STATUS_MAPPING_ERROR", "cuda.visible_devices"),
-    ("cudnn.status_error", 16, "CUDNN_STATUS_NOT_INITIALIZED", "gpu.memory"),
-    ("cuda.driver_too_old", 0, "found version 6050: this driver supports CUDA up to 6.5", "torch.build"),
-    ("cuda.driver_too_old", 1, "this driver supports CUDA up to 11.0", None),
-    ("cuda.no_kernel_image", 0, "the installed torch has kernels for sm_50 sm_60 sm_61 sm_70", "torch.build"),
-    ("cuda.no_kernel_image", 2, "the GPU is sm_86 (compute capability 8.6)", None),
-    ("cuda.no_kernel_image", 14, "no current torch build has kernels for this GPU", None),
-    ("cuda.init_failed", 5, "CUDA error 802 (cudaErrorSystemNotReady)", "torch.build"),
-    ("cuda.init_failed", 0, "CUDA error 803 (cudaErrorSystemDriverMismatch)", None),
-    ("cuda.init_failed", 10, "CUDA error 804 (cudaErrorCompatNotSupportedOnDevice)", None),
-    ("cudnn.version_mismatch", 0, "built with cuDNN 8.5.0, the process loaded 8.3.3: an older copy", None),
-    ("cudnn.version_mismatch", 5, "built with cuDNN 7.1.2, the process loaded 7.6.0: a newer copy", None),
-    ("cudnn.version_mismatch", 8, "built with cuDNN 6.0.21, the process loaded 5.1.10", "torch.stack"),
-    ("lib.cannot_open_shared_object", 12, "missing: libcuda.so", "torch.build"),
-    ("lib.cannot_open_shared_object", 0, "missing: libcudnn.so.8", None),
-    ("lib.cannot_open_shared_object", 7, "missing: fbgemm.dll", None),
-    ("lib.cannot_open_shared_object", 18, "missing: libcudnn_graph.so.9.1.0", None),
-    ("lib.cannot_open_shared_object", 4, "missing: libtorch_cuda_cu.so", None),
+    ("cuda.out_of_memory", "dev", 1, "fragmentation: the cached free memory would fit", "gpu.fragmentation"),
+    ("cuda.out_of_memory", "test", 5, "exhaustion: free memory plus the allocator's cache", "gpu.memory"),
+    ("cuda.out_of_memory", "test", 1, "one request is larger than the whole GPU", "gpu.memory"),
+    ("cuda.out_of_memory", "test", 1, "2 processes hold memory on this GPU (pid 608946: 14.91 GiB", None),
+    ("cuda.out_of_memory", "dev", 18, "reserved by PyTorch but unallocated: 4.02 GiB", "gpu.fragmentation"),
+    ("cuda.out_of_memory", "test", 7, "reserved by PyTorch but unallocated: 4.94 GiB", "gpu.fragmentation"),
+    ("cuda.out_of_memory", "test", 9, "one request is larger than the whole GPU", None),
+    ("cuda.out_of_memory", "dev", 10, "the message has no figures", "gpu.memory"),
+    ("cuda.out_of_memory", "dev", 14, "the message has no figures", None),
+    ("mps.out_of_memory", "dev", 6, "other allocations exceed the tensors", None),
+    ("mps.out_of_memory", "dev", 14, "below the limit: Metal itself refused the allocation", None),
+    ("mps.out_of_memory", "dev", 2, "the tensors themselves fill the limit", None),
+    (
+        "mps.out_of_memory",
+        "dev",
+        2,
+        "tensors: 15.72 GiB, other Metal allocations: 2.41 MiB, limit: 18.13 GiB",
+        None,
+    ),
+    ("cublas.status_error", "test", 0, "CUBLAS_STATUS_NOT_INITIALIZED", "gpu.memory"),
+    ("cublas.status_error", "dev", 4, "CUBLAS_STATUS_INVALID_VALUE", "torch.stack"),
+    ("cublas.status_error", "dev", 5, "CUBLAS_STATUS_EXECUTION_FAILED", "torch.build"),
+    ("cudnn.status_error", "test", 0, "no cuDNN algorithm could run", "gpu.memory"),
+    ("cudnn.status_error", "dev", 11, "CUDNN_STATUS_MAPPING_ERROR", "cuda.visible_devices"),
+    ("cudnn.status_error", "test", 3, "CUDNN_STATUS_NOT_INITIALIZED", "gpu.memory"),
+    (
+        "cuda.driver_too_old",
+        "dev",
+        0,
+        "found version 6050: this driver supports CUDA up to 6.5",
+        "torch.build",
+    ),
+    ("cuda.driver_too_old", "test", 0, "this driver supports CUDA up to 11.0", None),
+    (
+        "cuda.no_kernel_image",
+        "test",
+        0,
+        "the installed torch has kernels for sm_50 sm_60 sm_61 sm_70",
+        "torch.build",
+    ),
+    ("cuda.no_kernel_image", "dev", 0, "the GPU is sm_86 (compute capability 8.6)", None),
+    ("cuda.no_kernel_image", "dev", 9, "no current torch build has kernels for this GPU", None),
+    ("cuda.init_failed", "dev", 4, "CUDA error 802 (cudaErrorSystemNotReady)", "torch.build"),
+    ("cuda.init_failed", "dev", 0, "CUDA error 803 (cudaErrorSystemDriverMismatch)", None),
+    ("cuda.init_failed", "dev", 7, "CUDA error 804 (cudaErrorCompatNotSupportedOnDevice)", None),
+    (
+        "cudnn.version_mismatch",
+        "dev",
+        0,
+        "built with cuDNN 8.5.0, the process loaded 8.3.3: an older copy",
+        None,
+    ),
+    (
+        "cudnn.version_mismatch",
+        "test",
+        2,
+        "built with cuDNN 7.1.2, the process loaded 7.6.0: a newer copy",
+        None,
+    ),
+    ("cudnn.version_mismatch", "dev", 4, "built with cuDNN 6.0.21, the process loaded 5.1.10", "torch.stack"),
+    ("lib.cannot_open_shared_object", "test", 2, "missing: libcuda.so", "torch.build"),
+    ("lib.cannot_open_shared_object", "dev", 0, "missing: libcudnn.so.8", None),
+    ("lib.cannot_open_shared_object", "dev", 5, "missing: fbgemm.dll", None),
+    ("lib.cannot_open_shared_object", "dev", 13, "missing: libcudnn_graph.so.9.1.0", None),
+    ("lib.cannot_open_shared_object", "dev", 3, "missing: libtorch_cuda_cu.so", None),
     (
         "lib.undefined_symbol",
+        "test",
         0,
         "torchvision/_C.so needs the symbol _ZN3c105ErrorC1ENS_14SourceLocation",
         None,
     ),
-    ("lib.undefined_symbol", 3, "pre-C++11 std::string ABI", "torch.stack"),
-    ("lib.undefined_symbol", 15, "the symbol _torch_library_impl", None),
-    ("companion.version_mismatch", 16, "torchvision has no CUDA kernel for its operators", "torch.stack"),
-    ("companion.version_mismatch", 18, "torchvision 0.20.1+cu124 is made for torch 2.5", None),
+    ("lib.undefined_symbol", "dev", 2, "pre-C++11 std::string ABI", "torch.stack"),
+    ("lib.undefined_symbol", "test", 4, "the symbol _torch_library_impl", None),
+    (
+        "companion.version_mismatch",
+        "dev",
+        13,
+        "torchvision has no CUDA kernel for its operators",
+        "torch.stack",
+    ),
+    ("companion.version_mismatch", "dev", 15, "torchvision 0.20.1+cu124 is made for torch 2.5", None),
     (
         "numpy.unavailable",
-        3,
+        "dev",
+        2,
         "compiled for NumPy C-API 0xf (NumPy 1.22 or later), the installed NumPy has 0xd",
         None,
     ),
-    ("numpy.unavailable", 0, "NumPy 2.0.0 is installed", None),
-    ("numpy.unavailable", 5, "NumPy is not installed", None),
+    ("numpy.unavailable", "dev", 0, "NumPy 2.0.0 is installed", None),
+    ("numpy.unavailable", "dev", 4, "NumPy is not installed", None),
     (
         "nccl.watchdog_timeout",
+        "dev",
         1,
         "rank 4: ALLREDUCE of 466,119,168 elements (collective #1580) timed out",
         None,
     ),
     (
         "nccl.watchdog_timeout",
+        "dev",
         7,
         "collective #80078 differs between ranks: ALLREDUCE(2106881), BROADCAST",
         None,
     ),
-    ("nccl.watchdog_timeout", 16, "the very first collective never completed", "ddp.dryrun"),
-    ("nccl.watchdog_timeout", 5, "timed out after 1800 s (ran 25625 s)", None),
-    ("nccl.watchdog_timeout", 9, "the watchdog's verdict only", None),
-    ("dist.rendezvous_timeout", 1, "more processes than the world size", "ddp.dryrun"),
-    ("dist.rendezvous_timeout", 3, "4 rank(s) missing", None),
-    ("dist.rendezvous_timeout", 21, "1 of 3 processes joined in 901 s; 2 never came", None),
-    ("dist.rendezvous_timeout", 15, "no answer from the store at 192.0.0.1:1234 within 60 s", None),
-    ("dist.rendezvous_timeout", 16, "no answer from the store at IP1:2222 within 60 s", None),
-    ("dist.address_in_use", 4, "port 29500 is taken", "ddp.dryrun"),
-    ("dist.address_in_use", 13, "port 18071 is taken", None),
-    ("nccl.duplicate_gpu", 4, "ranks 4 and 0 both use the GPU at PCI 0000:01:00.0", None),
-    ("nccl.cuda_error", 7, "the CUDA call inside NCCL failed with 'out of memory'", "gpu.memory"),
-    ("nccl.cuda_error", 11, "failed with 'invalid argument'", "ddp.dryrun"),
+    ("nccl.watchdog_timeout", "dev", 12, "the very first collective never completed", "ddp.dryrun"),
+    ("nccl.watchdog_timeout", "dev", 5, "timed out after 1800 s (ran 25625 s)", None),
+    ("nccl.watchdog_timeout", "test", 0, "the watchdog's verdict only", None),
+    ("dist.rendezvous_timeout", "dev", 1, "more processes than the world size", "ddp.dryrun"),
+    ("dist.rendezvous_timeout", "dev", 2, "4 rank(s) missing", None),
+    ("dist.rendezvous_timeout", "dev", 18, "1 of 3 processes joined in 901 s; 2 never came", None),
+    ("dist.rendezvous_timeout", "dev", 12, "no answer from the store at 192.0.0.1:1234 within 60 s", None),
+    ("dist.rendezvous_timeout", "dev", 13, "no answer from the store at IP1:2222 within 60 s", None),
+    ("dist.address_in_use", "dev", 4, "port 29500 is taken", "ddp.dryrun"),
+    ("dist.address_in_use", "dev", 10, "port 18071 is taken", None),
+    ("nccl.duplicate_gpu", "test", 3, "ranks 4 and 0 both use the GPU at PCI 0000:01:00.0", None),
+    ("nccl.cuda_error", "dev", 7, "the CUDA call inside NCCL failed with 'out of memory'", "gpu.memory"),
+    ("nccl.cuda_error", "dev", 11, "failed with 'invalid argument'", "ddp.dryrun"),
     (
         "nccl.system_error",
-        7,
+        "dev",
+        6,
         "NCCL: socketStartConnect: Connect to fe80::966d:ae03:a2:8cf0%ib1<17943> failed",
         None,
     ),
     (
         "nccl.system_error",
-        5,
+        "dev",
+        4,
         "NCCL's last error: socketStartConnect: Connect to 192.168.19.14<52822> failed",
         None,
     ),
-    ("nccl.shm", 7, "every tensor a DataLoader worker sends is one shared-memory file", None),
-    ("cuda.invalid_device_ordinal", 7, "asked for cuda:1; this process sees 0 GPU(s)", None),
+    ("nccl.shm", "dev", 5, "every tensor a DataLoader worker sends is one shared-memory file", None),
+    ("cuda.invalid_device_ordinal", "dev", 5, "asked for cuda:1; this process sees 0 GPU(s)", None),
     (
         "transfer.cannot_pin",
+        "dev",
         0,
         "the tensor to pin is a torch.cuda.FloatTensor: it is already on the GPU",
         None,
     ),
-    ("tensors.different_devices", 2, "argument 'index' is on cpu, the operation runs on cuda", None),
-    ("tensors.different_devices", 7, "argument 'mat2' is on CUDA, the operation runs on CPU", None),
+    ("tensors.different_devices", "dev", 1, "argument 'index' is on cpu, the operation runs on cuda", None),
+    ("tensors.different_devices", "test", 4, "argument 'mat2' is on CUDA, the operation runs on CPU", None),
     (
         "tensors.different_devices",
-        10,
+        "dev",
+        5,
         "the input is a torch.cuda.FloatTensor, the weights a torch.FloatTensor",
         None,
     ),
-    ("tensors.different_devices", 13, "mat1 is on cpu, the other tensors on cuda:0", None),
-    ("tensors.different_devices", 20, "argument 'mat2' is a Variable[torch.cuda.FloatTensor]", None),
-    ("tensors.different_dtypes", 0, "float64 usually comes from NumPy arrays", None),
+    ("tensors.different_devices", "test", 5, "mat1 is on cpu, the other tensors on cuda:0", None),
+    ("tensors.different_devices", "dev", 14, "argument 'mat2' is a Variable[torch.cuda.FloatTensor]", None),
+    ("tensors.different_dtypes", "test", 0, "float64 usually comes from NumPy arrays", None),
     (
         "tensors.different_dtypes",
-        3,
+        "dev",
+        1,
         "the input is a torch.cuda.HalfTensor, the weights a torch.cuda.FloatTensor",
         None,
     ),
-    ("tensors.different_dtypes", 6, "a torch.cuda.HalfTensor meets a torch.cuda.FloatTensor", None),
-    ("cuda.device_side_assert", 2, "a target label is negative or not below the number of classes", None),
-    ("cuda.device_side_assert", 10, "an index is beyond the size of the indexed dimension", None),
-    ("train.fp16_nan_loss", 0, "loss scale lowered to 32768.0: a few skipped steps", None),
-    ("train.fp16_nan_loss", 4, "anomaly detection: the backward of MulBackward0 produced NaN", None),
-    ("train.fp16_nan_loss", 5, "anomaly detection: the backward of MmBackward0 produced NaN", None),
-    ("cpu.half_not_implemented", 9, "the kernel without float16 support: LayerNormKernelImpl", "torch.build"),
-    ("mps.op_not_implemented", 1, "PYTORCH_ENABLE_MPS_FALLBACK is on, the operation runs on the CPU", None),
-    ("mps.op_not_implemented", 9, "the operation without an MPS kernel: aten::_slow_conv2d_forward", None),
+    ("tensors.different_dtypes", "test", 3, "a torch.cuda.HalfTensor meets a torch.cuda.FloatTensor", None),
+    (
+        "cuda.device_side_assert",
+        "dev",
+        1,
+        "a target label is negative or not below the number of classes",
+        None,
+    ),
+    ("cuda.device_side_assert", "dev", 8, "an index is beyond the size of the indexed dimension", None),
+    ("train.fp16_nan_loss", "test", 0, "loss scale lowered to 32768.0: a few skipped steps", None),
+    ("train.fp16_nan_loss", "dev", 1, "anomaly detection: the backward of MulBackward0 produced NaN", None),
+    ("train.fp16_nan_loss", "dev", 2, "anomaly detection: the backward of MmBackward0 produced NaN", None),
+    (
+        "cpu.half_not_implemented",
+        "dev",
+        4,
+        "the kernel without float16 support: LayerNormKernelImpl",
+        "torch.build",
+    ),
+    (
+        "mps.op_not_implemented",
+        "dev",
+        1,
+        "PYTORCH_ENABLE_MPS_FALLBACK is on, the operation runs on the CPU",
+        None,
+    ),
+    (
+        "mps.op_not_implemented",
+        "dev",
+        9,
+        "the operation without an MPS kernel: aten::_slow_conv2d_forward",
+        None,
+    ),
 ]
 
 
 @pytest.mark.parametrize(
-    ("entry_id", "n", "piece", "check"), EVIDENCE, ids=[f"{i}-{n}" for i, n, _, _ in EVIDENCE]
+    ("entry_id", "split", "n", "piece", "check"),
+    EVIDENCE,
+    ids=[f"{i}-{split}-{n}" for i, split, n, _, _ in EVIDENCE],
 )
-def test_the_analysis_reads_the_message(entry_id: str, n: int, piece: str, check: str | None) -> None:
-    explanation = lead(entry_id, n)
+def test_the_analysis_reads_the_message(
+    entry_id: str, split: str, n: int, piece: str, check: str | None
+) -> None:
+    explanation = lead(entry_id, split, n)
     assert any(piece in line for line in explanation.evidence), explanation.evidence
     if check is not None:
         assert explanation.check == check
 
 
 def test_oom_fixes_use_the_allocator_setting_the_message_names() -> None:
-    assert lead("cuda.out_of_memory", 1).fix.commands == (
+    assert lead("cuda.out_of_memory", "dev", 1).fix.commands == (
         "export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
     )
-    assert lead("cuda.out_of_memory", 29).fix.commands == (
+    assert lead("cuda.out_of_memory", "dev", 20).fix.commands == (
         "export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128",
     )
-    oldest = lead("cuda.out_of_memory", 27)  # torch 1.x: "cached" is reserved but unallocated
+    oldest = lead("cuda.out_of_memory", "dev", 18)  # torch 1.x: "cached" is reserved but unallocated
     assert oldest.fix.commands == ()
     assert "empty_cache" in oldest.fix.text
     assert "fragmented" in oldest.cause
 
 
 def test_a_request_larger_than_the_gpu_is_not_called_fragmentation() -> None:
-    explanation = lead("cuda.out_of_memory", 3)
+    explanation = lead("cuda.out_of_memory", "test", 1)
     assert "larger than the GPU" in explanation.cause or "more memory than the GPU has" in explanation.cause
     assert "fragmentation" not in " ".join(explanation.evidence)
 
 
-def test_no_kernel_image_names_the_oldest_build_that_covers_the_gpu() -> None:
-    oldest = cuda_compat.flavors_for_gpu((12, 0))[-1]
-    explanation = lead("cuda.no_kernel_image", 7)
-    assert explanation.fix.commands == (
-        f"pip install --force-reinstall torch --index-url {cuda_compat.wheel_index_url(oldest)}",
-    )
+def test_no_kernel_image_gives_the_plan_check_gives_for_the_same_machine() -> None:
+    explanation = lead("cuda.no_kernel_image", "dev", 3)
+    plan = install_plan.plan_for(None, "linux-x86_64", [(12, 0)], None, None, "linux")
+    assert explanation.fix.commands == plan.commands and plan.commands
     assert explanation.evidence[0] == "the GPU is sm_120 (compute capability 12.0)"
 
 
 def test_init_failures_get_the_fix_of_their_error_number() -> None:
-    assert "sudo systemctl enable --now nvidia-fabricmanager" in lead("cuda.init_failed", 7).fix.commands
-    assert "reboot" in lead("cuda.init_failed", 1).fix.text.lower()
-    assert "host's NVIDIA driver" in lead("cuda.init_failed", 12).fix.text
+    assert (
+        "sudo systemctl enable --now nvidia-fabricmanager" in lead("cuda.init_failed", "dev", 5).fix.commands
+    )
+    assert "reboot" in lead("cuda.init_failed", "dev", 1).fix.text.lower()
+    assert "host's NVIDIA driver" in lead("cuda.init_failed", "dev", 9).fix.text
 
 
 def test_missing_libraries_are_told_apart() -> None:
-    assert "driver's own library" in lead("lib.cannot_open_shared_object", 13).cause
-    assert "Visual C++ Redistributable" in lead("lib.cannot_open_shared_object", 8).fix.text
-    assert "nvidia-* wheels" in lead("lib.cannot_open_shared_object", 17).cause
-    assert "torch 1.12 or older" in lead("lib.cannot_open_shared_object", 4).cause
+    assert "driver's own library" in lead("lib.cannot_open_shared_object", "dev", 10).cause
+    assert "Visual C++ Redistributable" in lead("lib.cannot_open_shared_object", "dev", 6).fix.text
+    assert "nvidia-* wheels" in lead("lib.cannot_open_shared_object", "dev", 12).cause
+    assert "torch 1.12 or older" in lead("lib.cannot_open_shared_object", "dev", 3).cause
 
 
 def test_undefined_symbols_are_told_apart() -> None:
-    assert lead("lib.undefined_symbol", 1).fix.text.startswith("torchvision was built for another torch")
-    assert lead("lib.undefined_symbol", 13).fix.text.startswith("torchaudio was built for another torch")
-    assert "LD_LIBRARY_PATH" in lead("lib.undefined_symbol", 8).fix.text
-    assert "compiled extension" in lead("lib.undefined_symbol", 2).fix.text
-    assert "reinstall torch" in lead("lib.undefined_symbol", 6).fix.text
+    assert lead("lib.undefined_symbol", "dev", 0).fix.text.startswith(
+        "torchvision was built for another torch"
+    )
+    assert lead("lib.undefined_symbol", "dev", 10).fix.text.startswith(
+        "torchaudio was built for another torch"
+    )
+    assert "LD_LIBRARY_PATH" in lead("lib.undefined_symbol", "dev", 7).fix.text
+    assert "compiled extension" in lead("lib.undefined_symbol", "dev", 1).fix.text
+    assert "reinstall torch" in lead("lib.undefined_symbol", "dev", 5).fix.text
 
 
 def test_companion_fix_installs_the_torchvision_that_pairs_with_the_stated_torch() -> None:
     row = pairing.row_for("2.4.0+cu121")
     assert row is not None and row.torchvision is not None
-    explanation = lead("companion.version_mismatch", 18)
+    explanation = lead("companion.version_mismatch", "dev", 15)
     assert explanation.fix.commands == (
         f"pip install torchvision=={row.torchvision} --index-url https://download.pytorch.org/whl/cu121",
     )
     assert f"torch 2.4.0+cu121 pairs with torchvision {row.torchvision}" in explanation.evidence
-    assert "CPU-only torchvision" in lead("companion.version_mismatch", 15).cause
+    assert "CPU-only torchvision" in lead("companion.version_mismatch", "dev", 12).cause
 
 
 def test_numpy_fixes_follow_the_direction_of_the_mismatch() -> None:
-    assert lead("numpy.unavailable", 3).fix.commands == ('pip install --upgrade "numpy>=1.22"',)
-    assert lead("numpy.unavailable", 1).fix.commands == ('pip install "numpy<2"',)
-    assert lead("numpy.unavailable", 14).fix.commands == ('pip install "numpy<2"',)
-    assert lead("numpy.unavailable", 5).fix.commands == ("pip install numpy",)
+    assert lead("numpy.unavailable", "dev", 2).fix.commands == ('pip install --upgrade "numpy>=1.22"',)
+    assert lead("numpy.unavailable", "dev", 1).fix.commands == ('pip install "numpy<2"',)
+    assert lead("numpy.unavailable", "dev", 12).fix.commands == ('pip install "numpy<2"',)
+    assert lead("numpy.unavailable", "dev", 4).fix.commands == ("pip install numpy",)
 
 
 def test_desynchronised_collectives_get_their_own_cause() -> None:
-    explanation = lead("nccl.watchdog_timeout", 15)
+    explanation = lead("nccl.watchdog_timeout", "dev", 11)
     assert "called different collectives" in explanation.cause
     assert "TORCH_DISTRIBUTED_DEBUG=DETAIL torchrun ..." in explanation.fix.commands
 
 
 def test_two_jobs_on_one_store_are_recognised_by_the_worker_count() -> None:
-    explanation = lead("dist.rendezvous_timeout", 7)
+    explanation = lead("dist.rendezvous_timeout", "dev", 5)
     assert "world_size=4, 8 processes reached the barrier, timeout 0:30:00" in explanation.evidence
     assert "MASTER_PORT" in explanation.fix.text
 
 
 def test_shared_memory_fixes_depend_on_who_used_it() -> None:
-    nccl = lead("nccl.shm", 2)
+    nccl = lead("nccl.shm", "test", 0)
     assert nccl.check == "ddp.dryrun"
     assert "NCCL_SHM_DISABLE=1" in nccl.fix.text
-    loader = lead("nccl.shm", 8)
+    loader = lead("nccl.shm", "test", 2)
     assert loader.check is None
     assert "num_workers" in loader.fix.text
 
 
 def test_nccl_out_of_memory_points_at_gpu_memory() -> None:
-    explanation = lead("nccl.cuda_error", 6)
+    explanation = lead("nccl.cuda_error", "dev", 6)
     assert explanation.check == "gpu.memory"
     assert "out of memory" in explanation.cause
 
 
 def test_pinning_a_gpu_tensor_is_a_code_fix_and_a_dying_thread_a_machine_check() -> None:
-    assert "already on the GPU" in lead("transfer.cannot_pin", 3).fix.text
-    assert lead("transfer.cannot_pin", 3).check is None
-    assert lead("transfer.cannot_pin", 9).check == "transfer.pinned"
+    assert "already on the GPU" in lead("transfer.cannot_pin", "dev", 2).fix.text
+    assert lead("transfer.cannot_pin", "dev", 2).check is None
+    assert lead("transfer.cannot_pin", "test", 3).check == "transfer.pinned"
 
 
 def test_a_loss_scale_below_one_means_the_model_overflows() -> None:
-    explanation = lead("train.fp16_nan_loss", 2)
+    explanation = lead("train.fp16_nan_loss", "test", 2)
     assert "the loss scale fell to 1.020640762992391e-202" in explanation.evidence[-1]
     assert "the model itself produces inf or NaN" in explanation.cause
 
 
 def test_device_asserts_name_the_check_to_make() -> None:
-    explanation = lead("cuda.device_side_assert", 5)
+    explanation = lead("cuda.device_side_assert", "dev", 4)
     assert "labels" in explanation.fix.text
     assert explanation.fix.commands == ("CUDA_LAUNCH_BLOCKING=1 python train.py",)
 
 
 def test_anomaly_detection_nan_is_not_blamed_on_half_precision_alone() -> None:
-    explanation = lead("train.fp16_nan_loss", 11)  # an extension op's backward, in float32
+    explanation = lead("train.fp16_nan_loss", "dev", 6)  # an extension op's backward, in float32
     assert explanation.cause.startswith("Autograd's anomaly detection names the first backward function")

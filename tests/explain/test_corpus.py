@@ -7,8 +7,6 @@ that exists, a source.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +14,8 @@ import pytest
 from torchdoctor import cli, exitcodes
 from torchdoctor.explain import catalogue, explain
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "errors"
+from corpus import splits
+
 ENTRIES = catalogue.installed()
 CHECKS = {
     "torch.build",
@@ -30,11 +29,11 @@ CHECKS = {
 
 
 def _records() -> list[tuple[str, dict[str, Any]]]:
-    found = []
-    for path in sorted(CORPUS.glob("*.json")):
-        for n, record in enumerate(json.loads(path.read_text(encoding="utf-8"))):
-            found.append((f"{path.stem}-{n}", record))
-    return found
+    return [
+        (f"{entry_id}-{split}-{n}", record)
+        for split in splits.SPLITS
+        for entry_id, n, record in splits.error_records(split)
+    ]
 
 
 RECORDS = _records()
@@ -51,7 +50,7 @@ def test_the_lead_is_the_expected_id_and_no_id_is_wrong(name: str, record: dict[
 def test_the_corpus_is_large_and_each_file_holds_its_own_id() -> None:
     assert len(RECORDS) >= 500
     for name, record in RECORDS:
-        assert name.rsplit("-", 1)[0] == record["expect"]
+        assert name.rsplit("-", 2)[0] == record["expect"]
 
 
 def test_every_corpus_id_has_an_entry_and_every_entry_is_complete() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,12 +14,14 @@ from torchdoctor.explain.matcher import MAX_LINE, prepare, quote
 from torchdoctor.explain.model import required_text
 from torchdoctor.model import Fix
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "errors"
+from corpus import splits
+
 ENTRIES = catalogue.installed()
 
 
-def _text(entry_id: str, n: int) -> str:
-    return str(json.loads((CORPUS / f"{entry_id}.json").read_text(encoding="utf-8"))[n]["text"])
+def _text(entry_id: str, split: str, n: int) -> str:
+    path = splits.CORPUS / "errors" / split / f"{entry_id}.json"
+    return str(json.loads(path.read_text(encoding="utf-8"))[n]["text"])
 
 
 def _ids(text: str) -> list[str]:
@@ -29,7 +30,7 @@ def _ids(text: str) -> list[str]:
 
 def test_a_traceback_is_quoted_at_its_error_line_not_at_the_raise_or_file_line() -> None:
     text = _text(
-        "torch.not_compiled_with_cuda", 0
+        "torch.not_compiled_with_cuda", "test", 0
     )  # File ..., raise AssertionError("Torch not compiled ...")
     assert 'raise AssertionError("Torch not compiled with CUDA enabled")' in text
     (lead,) = explain(text, ENTRIES)
@@ -38,14 +39,14 @@ def test_a_traceback_is_quoted_at_its_error_line_not_at_the_raise_or_file_line()
 
 def test_the_source_line_of_a_frame_is_never_the_message() -> None:
     # Python 2 prints the last line of the statement: the message's own text, inside the source.
-    text = _text("cuda.no_driver", 5)
+    text = _text("cuda.no_driver", "dev", 4)
     assert 'http://www.nvidia.com/Download/index.aspx""")' in text
     lead = explain(text, ENTRIES)[0]
     assert lead.line == "AssertionError: Found no NVIDIA driver on your system. Please check that you"
 
 
 def test_a_warning_source_line_is_not_the_message() -> None:
-    text = _text("nccl.not_built", 2)
+    text = _text("nccl.not_built", "dev", 1)
     lead = explain(text, ENTRIES)[0]
     assert "warnings.warn" not in lead.line
     assert lead.line.endswith(
@@ -54,7 +55,7 @@ def test_a_warning_source_line_is_not_the_message() -> None:
 
 
 def test_rich_and_ipython_source_lines_are_blanked() -> None:
-    text = _text("nccl.not_built", 6)  # rich's boxed frame quotes the raise statement
+    text = _text("nccl.not_built", "test", 1)  # rich's boxed frame quotes the raise statement
     assert explain(text, ENTRIES)[0].line == "RuntimeError: Distributed package doesn't have NCCL built in"
     ipython = "---> 45 raise RuntimeError('CUDA out of memory')\n"
     assert prepare(ipython).searchable.strip() == ""
@@ -63,18 +64,18 @@ def test_rich_and_ipython_source_lines_are_blanked() -> None:
 def test_several_errors_give_several_explanations_and_the_last_leads() -> None:
     text = "\n".join(
         [
-            _text("numpy.unavailable", 9),
-            _text("cuda.forked_subprocess", 0),
-            _text("cuda.out_of_memory", 10),
+            _text("numpy.unavailable", "test", 1),
+            _text("cuda.forked_subprocess", "dev", 0),
+            _text("cuda.out_of_memory", "dev", 4),
         ]
     )
     assert _ids(text) == ["cuda.out_of_memory", "cuda.forked_subprocess", "numpy.unavailable"]
-    reordered = "\n".join([_text("cuda.out_of_memory", 10), _text("numpy.unavailable", 9)])
+    reordered = "\n".join([_text("cuda.out_of_memory", "dev", 4), _text("numpy.unavailable", "test", 1)])
     assert _ids(reordered) == ["numpy.unavailable", "cuda.out_of_memory"]
 
 
 def test_a_lead_error_after_an_earlier_one_of_another_kind_in_one_traceback() -> None:
-    text = _text("cudnn.status_error", 16)  # a library that failed to load, then the cuDNN error
+    text = _text("cudnn.status_error", "test", 3)  # a library that failed to load, then the cuDNN error
     assert _ids(text) == ["cudnn.status_error", "lib.cannot_open_shared_object"]
 
 
@@ -89,11 +90,7 @@ def _colour(text: str) -> str:
 
 
 def _corpus() -> list[tuple[str, str]]:
-    found = []
-    for path in sorted(CORPUS.glob("*.json")):
-        for n, record in enumerate(json.loads(path.read_text(encoding="utf-8"))):
-            found.append((f"{path.stem}-{n}", record["text"]))
-    return found
+    return [(f"{entry_id}-{n}", record["text"]) for entry_id, n, record in splits.error_records()]
 
 
 def test_ansi_escapes_match_as_if_they_were_not_there() -> None:
@@ -106,7 +103,7 @@ def test_ansi_escapes_match_as_if_they_were_not_there() -> None:
 
 
 def test_blanking_keeps_every_offset() -> None:
-    text = _text("load.map_location", 7)
+    text = _text("load.map_location", "dev", 5)
     prepared = prepare(text)
     assert len(prepared.searchable) == len(prepared.clean) == len(text)
     assert 'File "' not in prepared.searchable
@@ -141,7 +138,7 @@ def test_a_bare_error_name_above_the_message_is_joined_to_it() -> None:
 
 
 def test_explanation_json_is_what_the_worker_always_sent() -> None:
-    lead = explain(_text("cuda.out_of_memory", 1), ENTRIES)[0]
+    lead = explain(_text("cuda.out_of_memory", "dev", 1), ENTRIES)[0]
     data = json.loads(json.dumps(lead.to_json()))
     assert set(data) == {
         "id",

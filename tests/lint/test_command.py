@@ -40,7 +40,7 @@ def test_a_missing_path_is_exit_2_and_the_others_are_still_linted(tmp_path: Path
     code, out, err = run([str(tmp_path / "nope.py"), str(tmp_path / "bad.py")])
     assert code == 2
     assert "TDL004" in out
-    assert err == f"{tmp_path / 'nope.py'}: no such file or directory\n"
+    assert err == f"torchdoctor: error: {tmp_path / 'nope.py'}: no such file or directory\n"
 
 
 @pytest.mark.parametrize(
@@ -59,7 +59,7 @@ def test_an_unparsable_file_is_one_line_naming_it(tmp_path: Path, content: bytes
     code, out, err = run([str(tmp_path)])
     assert code == 2
     assert "other.py:2:9: TDL004" in out
-    assert err.startswith(f"{tmp_path / 'bad.py'}: {reason}")
+    assert err.startswith(f"torchdoctor: error: {tmp_path / 'bad.py'}: {reason}")
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
@@ -72,7 +72,7 @@ def test_an_unknown_rule_id_is_exit_2(
     (tmp_path / "a.py").write_text(LOAD)
     code, out, err = run([str(tmp_path)], select=select, ignore=ignore)
     assert (code, out) == (2, "")
-    assert err.startswith("torchdoctor lint: unknown rule id") and word in err
+    assert err.startswith("torchdoctor: error: lint: unknown rule id") and word in err
 
 
 def test_an_unknown_format_is_exit_2(tmp_path: Path) -> None:
@@ -85,13 +85,13 @@ def test_stdin_text() -> None:
     assert code == 1 and out.startswith("stdin:2:9: TDL004 torch.load() without map_location")
     assert run(["-"], stdin_text=CLEAN) == (0, "", "")
     code, _, err = run(["-"], stdin_text="def (:\n")
-    assert code == 2 and err.startswith("stdin: cannot parse:")
+    assert code == 2 and err.startswith("torchdoctor: error: stdin: cannot parse:")
 
 
 def test_stdin_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, err = run(["-"], stdin_text="#" * (MAX_BYTES + 1))
     assert (code, out) == (2, "")
-    assert err == "stdin: more than 10 MiB on standard input, not linted\n"
+    assert err == "torchdoctor: error: stdin: more than 10 MiB on standard input, not linted\n"
 
     class Stdin:
         buffer = io.BytesIO(LOAD.encode())
@@ -105,7 +105,7 @@ def test_a_file_over_10_mib_is_refused(tmp_path: Path) -> None:
     big.write_bytes(b"#" * (MAX_BYTES + 1))
     code, _, err = run([str(big)])
     assert code == 2
-    assert err == f"{big}: larger than 10 MiB, not linted\n"
+    assert err == f"torchdoctor: error: {big}: larger than 10 MiB, not linted\n"
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
@@ -116,12 +116,12 @@ def test_a_fifo_is_not_read(tmp_path: Path) -> None:
     assert run([str(tmp_path)])[0] == 1  # inside a folder: skipped
     code, _, err = run([str(fifo)])  # named: refused, without blocking on the open
     assert code == 2
-    assert err == f"{fifo}: not a regular file, not linted\n"
+    assert err == f"torchdoctor: error: {fifo}: not a regular file, not linted\n"
 
 
 def test_a_device_is_not_read() -> None:
     code, _, err = run([os.devnull])
-    assert code == 2 and err == f"{os.devnull}: not a regular file, not linted\n"
+    assert code == 2 and err == f"torchdoctor: error: {os.devnull}: not a regular file, not linted\n"
 
 
 def test_folders_skip_hidden_dirs_venvs_and_caches(tmp_path: Path) -> None:

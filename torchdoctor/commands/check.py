@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from torchdoctor import messages
 from torchdoctor.commands.common import (
     DEFAULT_TIMEOUT_S,
     BadInput,
@@ -16,8 +17,10 @@ from torchdoctor.commands.common import (
     IdsOption,
     RedactOption,
     RunContext,
+    SkipOption,
     TimeoutOption,
     fail_on_status,
+    redaction,
     run_context,
     run_options,
     select_checks,
@@ -34,7 +37,7 @@ if TYPE_CHECKING:
 def check(
     ctx: typer.Context,
     only: IdsOption = None,
-    skip: IdsOption = None,
+    skip: SkipOption = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print one JSON report on stdout and nothing else.")
     ] = False,
@@ -60,6 +63,7 @@ def check(
 
     threshold = fail_on_status(fail_on)
     timeout_seconds(timeout)
+    redaction(redact)
     run = run_context(ctx)
     workers = run.require_workers()
     options = run_options(run.declared, declared or {}, timeout)
@@ -92,6 +96,7 @@ def _judged_from(
 ) -> Report:
     """check --from: the installed checks the saved report can answer, judged on its facts; no probe runs."""
     from torchdoctor import saved
+    from torchdoctor.inputs import shown
 
     probing = [o.flag for o in run.declared if o.key in given and not o.judged]
     if timeout_given:
@@ -109,10 +114,11 @@ def _judged_from(
     judged = [c for c in judgeable if c in chosen]
     if not judged:
         has = ", ".join(report.check_ids) or "facts of no check installed here"
-        raise BadInput(f"no check selected here can be judged from {path} (it has: {has})")
+        raise BadInput(f"no check selected here can be judged from {shown(path)} (it has: {has})")
     if missing:
-        sys.stderr.write(f"torchdoctor: not installed here, left out: {', '.join(missing)}\n")
-    sys.stderr.write(f"torchdoctor: judging the facts of {path} ({report.describe()}) with today's rules\n")
+        sys.stderr.write(messages.note_line(f"not installed here, left out: {', '.join(missing)}"))
+    described = f"{shown(path)} ({report.describe()})"
+    sys.stderr.write(messages.note_line(f"judging the facts of {described} with today's rules"))
     judged_options = {o.key: options[o.key] for o in run.declared if o.key in given}
     return saved.rejudge(report, chosen, judged_options, run.require_workers(), fail_on)
 
@@ -134,9 +140,12 @@ def emit(report: Report, json_output: bool, verbose: bool) -> None:
 
         json_renderer.render(report, sys.stdout)
     elif use_color(sys.stdout):
+        from torchdoctor import inert, output, saved
         from torchdoctor.render import table
 
-        table.render(report, sys.stdout, verbose)
+        # rich writes its colours straight to the terminal: the report's own text made inert first.
+        shown = saved.report_from_json(inert.inert_value(report.to_json()))
+        table.render(shown, output.unguarded(sys.stdout), verbose)
     else:
         from torchdoctor.render import text
 
@@ -157,25 +166,34 @@ def list_checks(
     ctx: typer.Context,
     json_output: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
 ) -> None:
-    """List the installed checks (built-in and plugins) without running them."""
+    """List the installed checks (built-in and plugins) without running them: those of check, then those
+    only torchdoctor cluster runs."""
+    from torchdoctor import doctor, registry
     from torchdoctor.registry import LoadFailure
 
+    run = run_context(ctx)
+    cluster_checks = doctor.installed_checks(run.require_workers(), registry.CLUSTER_CHECKS)
     rows: list[dict[str, Any]] = []
-    for loaded in run_context(ctx).checks:
-        entry = loaded.entry
-        rows.append(
-            {
-                "id": entry.id,
-                "title": loaded.reason if isinstance(loaded, LoadFailure) else loaded.title,
-                "distribution": entry.distribution,
-                "version": entry.version,
-                "loads": not isinstance(loaded, LoadFailure),
-            }
-        )
+    for command, checks in (("check", run.checks), ("cluster", cluster_checks)):
+        for loaded in checks:
+            entry = loaded.entry
+            rows.append(
+                {
+                    "id": entry.id,
+                    "title": loaded.reason if isinstance(loaded, LoadFailure) else loaded.title,
+                    "distribution": entry.distribution,
+                    "version": entry.version,
+                    "loads": not isinstance(loaded, LoadFailure),
+                    "command": command,
+                }
+            )
     if json_output:
         typer.echo(json.dumps(rows, indent=2))
         return
     width = max((len(r["id"]) for r in rows), default=10)
     for row in rows:
         mark = "" if row["loads"] else "ERROR "
-        typer.echo(f"{row['id']:<{width}}  {mark}{row['title']}  [{row['distribution']} {row['version']}]")
+        only = " (torchdoctor cluster only)" if row["command"] == "cluster" else ""
+        typer.echo(
+            f"{row['id']:<{width}}  {mark}{row['title']}{only}  [{row['distribution']} {row['version']}]"
+        )

@@ -7,13 +7,16 @@ from typing import Annotated, Any
 
 import typer
 
+from torchdoctor import exitcodes, messages
 from torchdoctor.commands.common import (
     DEFAULT_TIMEOUT_S,
     BadInput,
     FailOnOption,
     IdsOption,
     RedactOption,
+    SkipOption,
     fail_on_status,
+    redaction,
     run_context,
     run_options,
     shareable,
@@ -36,7 +39,7 @@ def cluster(
     ] = DEFAULT_TIMEOUT_S,
     fail_on: FailOnOption = "fail",
     only: IdsOption = None,
-    skip: IdsOption = None,
+    skip: SkipOption = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Evidence for every verdict.")] = False,
     redact: RedactOption = True,
     declared: dict[str, Any] | None = None,
@@ -49,17 +52,19 @@ def cluster(
 
     threshold = fail_on_status(fail_on)
     timeout_seconds(timeout)
+    redaction(redact)
     run = run_context(ctx)
     workers = run.require_workers()
     options = validate_in_worker(
         run.declared, run_options(run.declared, declared or {}, timeout), workers.host
     )
     try:
-        outcome = job.run(run.checks, options, workers, split_ids(only), split_ids(skip), threshold)
+        outcome = job.run(run.checks, options, workers, split_ids(only), split_ids(skip, "--skip"), threshold)
     except (job.NotLaunched, registry.UnknownCheckError) as exc:
         raise BadInput(str(exc)) from None
     if outcome.message:
-        sys.stderr.write(f"torchdoctor: {outcome.message}\n")
+        failed = outcome.exit_code == exitcodes.ERRORED
+        sys.stderr.write((messages.error_line if failed else messages.note_line)(outcome.message))
     if outcome.report is not None:
         shared = shareable(outcome.report, redact)
         if json_output:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -52,17 +53,27 @@ def no_control_characters(value: str, what: str) -> str:
     return value
 
 
-def split_ids(values: list[str] | None) -> list[str]:
-    """``--only a,b --only c`` -> ``[a, b, c]``; an id with a control character is bad input."""
-    ids = [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
+def split_ids(values: list[str] | None, option: str = "--only") -> list[str]:
+    """``--only a,b --only c`` -> ``[a, b, c]``; a value that names no id (``--only ''``) or an id with a
+    control character is bad input: an empty choice must not quietly mean every check."""
+    ids: list[str] = []
+    for value in values or []:
+        parts = [part.strip() for part in value.split(",") if part.strip()]
+        if not parts:
+            raise BadInput(f"{option} {value!r} names no check: give check ids or patterns (gpu.*)")
+        ids += parts
     return [no_control_characters(i, "check id") for i in ids]
 
 
 def complete_ids(incomplete: str) -> list[str]:
-    """Shell completion of check ids: entry-point names only, nothing imported."""
+    """Shell completion of check ids: entry-point names only, nothing imported. After a comma it completes
+    the next id of the list (``torch.build,gpu`` -> ``torch.build,gpu.memory``), leaving out those given."""
     from torchdoctor import registry
 
-    return [e.id for e in registry.find_entries() if e.id.startswith(incomplete)]
+    given, _, last = incomplete.rpartition(",")
+    prefix = f"{given}," if given else ""
+    listed = set(given.split(","))
+    return [prefix + e.id for e in registry.find_entries() if e.id.startswith(last) and e.id not in listed]
 
 
 def complete_fail_on(incomplete: str) -> list[str]:
@@ -73,7 +84,15 @@ IdsOption = Annotated[
     list[str] | None,
     typer.Option(
         metavar="IDS",
-        help="Check ids or patterns (gpu.*), comma-separated or repeated.",
+        help="Run only these checks: ids or patterns (gpu.*), comma-separated or repeated.",
+        autocompletion=complete_ids,
+    ),
+]
+SkipOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        metavar="IDS",
+        help="Leave these checks out: ids or patterns (gpu.*), comma-separated or repeated.",
         autocompletion=complete_ids,
     ),
 ]
@@ -99,7 +118,7 @@ def select_checks(checks: Sequence[Loaded], only: list[str] | None, skip: list[s
     from torchdoctor import doctor, registry
 
     try:
-        chosen = doctor.select_checks(checks, split_ids(only), split_ids(skip))
+        chosen = doctor.select_checks(checks, split_ids(only), split_ids(skip, "--skip"))
     except registry.UnknownCheckError as exc:
         raise BadInput(str(exc)) from None
     if not chosen:
@@ -156,18 +175,35 @@ def validate_in_worker(
     return result
 
 
+NO_REDACT_WARNING = (
+    "torchdoctor: warning: --no-redact: the output keeps your home directory, user name, hostname and GPU "
+    "UUIDs (never a secret's value or a credential); read it before you share it\n"
+)
+
+
+def redaction(redact: bool) -> None:
+    """What --redact/--no-redact says for everything the command prints from now on; --no-redact warns."""
+    from torchdoctor import output
+
+    if not redact:
+        output.keep_identities()
+        sys.stderr.write(NO_REDACT_WARNING)
+
+
 def shareable(report: Report, redact: bool) -> Report:
     """The report as it may leave the machine, redacted in one place before any renderer sees it: secrets,
-    identities and GPU UUIDs by default; with ``--no-redact`` only credentials go."""
+    identities and GPU UUIDs by default; with ``--no-redact`` only credentials go. The hosts it names get
+    the same pseudonyms in anything else printed."""
+    from torchdoctor import output, saved
     from torchdoctor import redact as redaction
-    from torchdoctor import saved
 
     data = report.to_json()
+    hosts = redaction.hostnames_in(data)
+    output.hide_hostnames(hosts)
     data = redaction.redact_report(data) if redact else redaction.strip_report(data)
     shared = saved.report_from_json(data)
     if report.worker_log:
-        hostname = str(report.host.get("hostname") or "")
-        identity = redaction.Identity.current([hostname]) if redact else redaction.Identity()
+        identity = redaction.Identity.current(hosts) if redact else redaction.Identity()
         shared.worker_log = redaction.Redactor(identity, shorten_uuids=redact).text(report.worker_log)
     return shared
 

@@ -24,15 +24,18 @@ def diff(
     """Compare two saved reports: versions, driver, GPUs, visible-device mapping, environment variables and
     verdicts. Exit code 0: no differences; 1: differences."""
     from torchdoctor import diff as differ
-    from torchdoctor import exitcodes, saved
+    from torchdoctor import exitcodes, output, redact, saved
 
     try:
         first, second = saved.load(a), saved.load(b)
     except saved.SavedReportError as exc:
         raise BadInput(str(exc)) from None
+    # Printed redacted: each machine's name as a pseudonym of its own ("works on A, not on B").
+    output.hide_hostnames(redact.hostnames_in(first.data) + redact.hostnames_in(second.data))
     differences = differ.compare(first.data, second.data)
     if json_output:
-        typer.echo(json.dumps([d.to_json() for d in differences], indent=2, ensure_ascii=False))
+        rows = output.redacted_value([d.to_json() for d in differences])
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
     else:
         typer.echo(f"A: {_describe(first)}")
         typer.echo(f"B: {_describe(second)}")
@@ -48,7 +51,10 @@ def diff(
 
 
 def _describe(report: SavedReport) -> str:
+    from torchdoctor.inputs import shown
+
     data = report.data
     host = data["host"].get("hostname") or "unknown host"
     redacted = ", redacted" if report.redacted else ""
-    return f"{report.path} ({host}, {data.get('created_at')}, torchdoctor {report.tool_version}{redacted})"
+    written = f"{data.get('created_at')}, torchdoctor {report.tool_version}{redacted}"
+    return f"{shown(report.path)} ({host}, {written})"

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from torchdoctor import messages
 from torchdoctor.commands.common import BadInput
 
 
@@ -33,10 +34,15 @@ def explain(
             text, lambda request: session.hosted("explain", request, catalogue.EXPLAIN_TIMEOUT_S)
         )
     for problem in matched.problems:
-        sys.stderr.write(f"torchdoctor: warning: {problem}; its messages are left out\n")
-    explanations = matched.explanations
+        sys.stderr.write(messages.warning_line(f"{problem}; its messages are left out"))
+    from torchdoctor.runtime import readback
+
+    explanations = readback.explanations(text) + matched.explanations
     if json_output:
-        typer.echo(json.dumps([e.to_json() for e in explanations], indent=2, ensure_ascii=False))
+        from torchdoctor import output
+
+        rows = output.redacted_value([e.to_json() for e in explanations])
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
     elif explanations:
         for line in format_lines(explanations):
             typer.echo(line)
@@ -51,8 +57,8 @@ def read_text(text: str | None, what: str) -> str:
     from torchdoctor import inputs
 
     if text is None or text == "-":
-        if sys.stdin.isatty():
-            sys.stderr.write(f"torchdoctor: paste the {what}, then press Ctrl-D\n")
+        if inputs.stdin_is_terminal():
+            sys.stderr.write(messages.note_line(f"paste the {what}, then press Ctrl-D"))
         try:
             text = inputs.read_stdin_text()
         except inputs.InputError as exc:

@@ -17,7 +17,9 @@ from torchdoctor.commands.common import (
     BadInput,
     IdsOption,
     RedactOption,
+    SkipOption,
     TimeoutOption,
+    redaction,
     run_context,
     run_options,
     select_checks,
@@ -25,6 +27,7 @@ from torchdoctor.commands.common import (
     timeout_seconds,
     validate_in_worker,
 )
+from torchdoctor.inert import inert
 
 if TYPE_CHECKING:
     from torchdoctor.model import Report
@@ -33,10 +36,6 @@ FORMATS = ("md", "json", "html", "svg")
 FORMAT_NAMES = {"md": "Markdown", "json": "JSON", "html": "HTML", "svg": "SVG"}
 _SUFFIXES = {".md": "md", ".markdown": "md", ".json": "json", ".html": "html", ".htm": "html", ".svg": "svg"}
 DEFAULT_STEM = "torchdoctor-report"
-NO_REDACT_WARNING = (
-    "torchdoctor: warning: --no-redact: the report keeps your home directory, user name, hostname and GPU "
-    "UUIDs (never a secret's value or a credential); read it before you share it\n"
-)
 
 
 def _complete_formats(incomplete: str) -> list[str]:
@@ -70,7 +69,7 @@ def report(
         bool, typer.Option("--preview", help="Print what would be shared on stdout and write nothing.")
     ] = False,
     only: IdsOption = None,
-    skip: IdsOption = None,
+    skip: SkipOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
     declared: dict[str, Any] | None = None,
     given: set[str] | None = None,
@@ -88,8 +87,7 @@ def report(
     options = validate_in_worker(
         run.declared, run_options(run.declared, declared or {}, timeout), run.require_workers().host
     )
-    if not redact:
-        sys.stderr.write(NO_REDACT_WARNING)
+    redaction(redact)
     progress = live.for_terminal(False)
     try:
         gathered = ticket.gather(checks, run.checks, options, run.require_workers(), Status.FAIL, progress)
@@ -97,26 +95,38 @@ def report(
         if progress is not None and hasattr(progress, "stop"):
             progress.stop()
     shared = shareable(gathered, redact)
-    text = render(shared, fmt)
+    text = inert(render(shared, fmt))  # a file is read on a terminal too (cat, less -R)
     if target is None:
         sys.stdout.write(text)
         return
     try:
         write_new(target, text, overwrite=force)
     except FileExistsError:
-        raise BadInput(f"{target} exists: use --force to overwrite it") from None
+        raise BadInput(f"{_shown(target)} exists: use --force to overwrite it") from None
+    except NotRegularFile:
+        raise BadInput(
+            f"{_shown(target)} became something else than a regular file while the checks ran (a link, "
+            "FIFO, device or folder): nothing was written, and it was left as it is"
+        ) from None
     except OSError as exc:
         raise BadInput(f"cannot write {_shown(target)}: {exc.strerror or exc}") from None
     from torchdoctor.render.text import closing_line
 
     state = "redacted" if redact else "NOT redacted"
-    typer.echo(f"wrote {target} ({FORMAT_NAMES[fmt]}, {state}): {closing_line(shared.verdicts)}")
+    typer.echo(f"wrote {_shown(target)} ({FORMAT_NAMES[fmt]}, {state}): {closing_line(shared.verdicts)}")
 
 
 def resolve_format(output_format: str | None, output: Path | None) -> str:
     if output_format is not None:
         if output_format not in FORMATS:
             raise BadInput(f"--format must be one of {', '.join(FORMATS)}, not '{output_format}'")
+        named = _SUFFIXES.get(output.suffix.lower()) if output is not None else None
+        if output is not None and named is not None and named != output_format:
+            raise BadInput(
+                f"-o {_shown(output)} has the suffix of {FORMAT_NAMES[named]} but --format {output_format} "
+                f"writes {FORMAT_NAMES[output_format]}: leave out --format (the suffix picks it) or name a "
+                f".{output_format} file"
+            )
         return output_format
     if output is not None:
         return _SUFFIXES.get(output.suffix.lower(), "md")
@@ -157,7 +167,9 @@ def check_target(path: Path, force: bool) -> Path:
 
 
 def _shown(path: Path) -> str:
-    text = str(path)
+    from torchdoctor.inputs import shown
+
+    text = shown(path)
     return text if len(text) <= 120 else f"{text[:60]}...{text[-40:]}"
 
 
@@ -175,11 +187,16 @@ def render(report: Report, fmt: str) -> str:
     return html.render_html(report) if fmt == "html" else html.render_svg(report)
 
 
+class NotRegularFile(OSError):
+    """The name to replace holds something else than a regular file (it was swapped in meanwhile)."""
+
+
 def write_new(path: Path, text: str, overwrite: bool = False) -> None:
     """Write ``text`` to ``path`` atomically: a temporary file in the same folder, then a rename.
 
     Without ``overwrite`` an existing file is never replaced, even one created meanwhile: the temporary
-    file is hard-linked to the name, which fails if the name exists (FileExistsError).
+    file is hard-linked to the name, which fails if the name exists (FileExistsError). With it, only a
+    regular file is replaced, as the name is at the moment of the rename (:func:`replace_regular`).
     """
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".torchdoctor-report-", suffix=".tmp")
     try:
@@ -189,7 +206,7 @@ def write_new(path: Path, text: str, overwrite: bool = False) -> None:
             os.fsync(out.fileno())
         os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it 0600; give it a new file's usual mode
         if overwrite:
-            os.replace(temporary, path)
+            replace_regular(temporary, path)
             return
         try:
             os.link(temporary, path)
@@ -203,6 +220,54 @@ def write_new(path: Path, text: str, overwrite: bool = False) -> None:
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
+
+
+def replace_regular(temporary: str, path: Path) -> None:
+    """Rename ``temporary`` to ``path`` if ``path`` is a regular file or nothing; NotRegularFile otherwise.
+
+    Where the system can swap two names atomically (Linux renameat2 RENAME_EXCHANGE), the two are swapped,
+    what came out from under ``path`` is looked at, and swapped back if it is not a regular file: nothing
+    can be slipped in between the look and the rename. Elsewhere the name is looked at (without following
+    a link) just before the rename.
+    """
+    if _exchange(temporary, path):
+        if stat.S_ISREG(os.lstat(temporary).st_mode):
+            return  # the old file is now the temporary name, which the caller removes
+        _exchange(temporary, path)
+        raise NotRegularFile(str(path))
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        os.link(temporary, path)  # still nothing there: create it, never over something new
+        return
+    if not stat.S_ISREG(info.st_mode):
+        raise NotRegularFile(str(path))
+    os.replace(temporary, path)
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+def _exchange(first: str | Path, second: str | Path) -> bool:
+    """Swap two names atomically; False where they cannot be (no such call, nothing at ``second``, a file
+    system without the flag)."""
+    if sys.platform != "linux":
+        return False
+    import ctypes
+    import errno
+
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    done = renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE)
+    if done == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOENT, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EXDEV):
+        return False
+    raise OSError(code, os.strerror(code), str(second))
 
 
 def _umask() -> int:

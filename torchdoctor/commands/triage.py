@@ -8,12 +8,15 @@ from typing import Annotated
 
 import typer
 
+from torchdoctor import messages
 from torchdoctor.commands.common import (
     BadInput,
     FailOnOption,
     IdsOption,
     RedactOption,
+    SkipOption,
     fail_on_status,
+    redaction,
     run_context,
     select_checks,
     shareable,
@@ -46,7 +49,7 @@ def triage(
     ] = "text",
     json_output: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
     only: IdsOption = None,
-    skip: IdsOption = None,
+    skip: SkipOption = None,
     fail_on: FailOnOption = "fail",
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Evidence for every check.")] = False,
     redact: RedactOption = True,
@@ -63,6 +66,7 @@ def triage(
     if output_format not in FORMATS:
         raise BadInput(f"--format must be one of {', '.join(FORMATS)}, not {output_format!r}")
     threshold = fail_on_status(fail_on)
+    redaction(redact)
     run = run_context(ctx)
     chosen = select_checks(run.checks, only, skip)
     name, text = _read(source)
@@ -73,7 +77,9 @@ def triage(
     if found.report is not None:
         found.report = shareable(found.report, redact)
     if output_format == "json":
-        sys.stdout.write(json_renderer.dumps(found.to_json()) + "\n")
+        from torchdoctor import output
+
+        sys.stdout.write(json_renderer.dumps(output.redacted_value(found.to_json())) + "\n")
     elif output_format == "md":
         renderer.render_markdown(found, sys.stdout)
     else:
@@ -86,17 +92,17 @@ def _read(source: str | None) -> tuple[str, str]:
     from torchdoctor import inputs
 
     if source is None or source == "-":
-        if sys.stdin.isatty():
-            sys.stderr.write("torchdoctor: paste the issue, then press Ctrl-D\n")
+        if inputs.stdin_is_terminal():
+            sys.stderr.write(messages.note_line("paste the issue, then press Ctrl-D"))
         name = "stdin"
         try:
             text = inputs.read_stdin_text()
         except inputs.InputError as exc:
             raise BadInput(str(exc)) from None
     else:
-        name = source
+        name = inputs.shown(source)
         try:
-            text = inputs.decode(inputs.read_file(Path(source), inputs.MAX_STDIN_BYTES, "issue"), source)
+            text = inputs.decode(inputs.read_file(Path(source), inputs.MAX_STDIN_BYTES, "issue"), name)
         except inputs.InputError as exc:
             raise BadInput(str(exc)) from None
     if not text.strip():

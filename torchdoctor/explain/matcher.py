@@ -133,16 +133,25 @@ def _analyse(entry: Entry, text: str) -> Analysis:
 
 
 def _code_lines(text: str) -> Iterator[tuple[int, int]]:
-    """(start, end) of every line of ``text`` that is source code or a traceback frame, not a message."""
+    """(start, end) of every line of ``text`` that is source code or a traceback frame, not a message.
+
+    A line is looked at once, for its first frame or warning: a line of a million frames (a log without
+    line breaks) costs its length, not its length times its frames."""
+    done = -1
     for frame in _FRAME.finditer(text):
-        start, end = _line_at(text, frame.start())
-        yield start, end
-        below = _source_below(text, end, text[start : frame.start()])
+        if frame.start() <= done:
+            continue
+        start, done = _line_at(text, frame.start())
+        yield start, done
+        below = _source_below(text, done, text[start : frame.start()])
         if below is not None:
             yield below
+    done = -1
     for warning in _WARNING.finditer(text):
-        _, end = _line_at(text, warning.start())
-        below = _source_below(text, end, "")
+        if warning.start() <= done:
+            continue
+        _, done = _line_at(text, warning.start())
+        below = _source_below(text, done, "")
         if below is not None:
             yield below
     for source in _SOURCE.finditer(text):

@@ -24,7 +24,11 @@ def _pattern_parser() -> tuple[ModuleType | None, ModuleType | None]:
         import re._constants as constants
         import re._parser as parser
     except ImportError:
-        return None, None
+        try:  # Python 3.10: the same modules under their old names
+            import sre_constants as constants  # type: ignore[no-redef]
+            import sre_parse as parser  # type: ignore[no-redef]
+        except ImportError:
+            return None, None
     return constants, parser
 
 

@@ -16,6 +16,7 @@ from torchdoctor.lint.output import FORMATS, render
 from torchdoctor.lint.rules import UnknownRuleError
 from torchdoctor.lint.runner import FileResult, Job, Linted, lint_jobs
 from torchdoctor.lint.summary import Location, locate
+from torchdoctor.messages import error_line
 
 OK, FINDINGS, BAD_INPUT = 0, 1, 2
 
@@ -43,14 +44,14 @@ def run_lint(
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
     if output_format not in FORMATS:
-        _say(err, f"torchdoctor lint: unknown format {output_format!r} (one of: {', '.join(FORMATS)})")
+        _write(err, error_line(f"lint: unknown format {output_format!r} (one of: {', '.join(FORMATS)})"))
         return BAD_INPUT
     targets = list(paths) or ["."]
     try:
         config = load_config(targets)
         selection = select_rules(config, select, ignore)
     except (ConfigError, UnknownRuleError) as error:
-        _say(err, f"torchdoctor lint: {error}")
+        _write(err, error_line(f"lint: {error}"))
         return BAD_INPUT
     expansion = expand_paths(targets, config)
     errors = list(expansion.errors)
@@ -79,7 +80,7 @@ def run_lint(
             errors.append(result.error)
     findings.sort()
     for line in errors:
-        _say(err, line)
+        _write(err, error_line(line))
     _write(out, render(findings, output_format, show_fixes))
     if errors:
         return BAD_INPUT
@@ -174,7 +175,3 @@ def _write(stream: TextIO, text: str) -> None:
             encoding = getattr(stream, "encoding", None) or "utf-8"
             stream.write(text.encode(encoding, "backslashreplace").decode(encoding, "replace"))
         stream.flush()
-
-
-def _say(stream: TextIO, line: str) -> None:
-    _write(stream, line + "\n")

@@ -7,6 +7,7 @@ import fnmatch
 import functools
 import os
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
@@ -16,10 +17,10 @@ from torchdoctor import inputs
 from torchdoctor.lint.display import shown
 from torchdoctor.lint.rules import DEFAULT_RULES, expand
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+else:  # the same parser, published as tomli before it joined the standard library
+    import tomli as tomllib
 
 _KEYS = ("select", "extend-select", "ignore", "exclude", "per-file-ignores")
 # A pyproject.toml is a few KiB; one larger than this is not read (it would be read whole to be parsed).

@@ -19,6 +19,7 @@ from torchdoctor.model import Report
 from torchdoctor.render import table
 
 WIDTH = 120
+MAX_WIDTH = 240
 TITLE = "torchdoctor report"
 
 
@@ -27,7 +28,8 @@ def _recorded(report: Report) -> Console:
     console = Console(
         file=sink,
         record=True,
-        width=WIDTH,
+        # Wide enough for the longest word (a docs URL, a path): the picture never cuts one.
+        width=min(max(WIDTH, table.layout_width(report, verbose=True)), MAX_WIDTH),
         force_terminal=True,
         color_system="truecolor",
         highlight=False,

@@ -7,6 +7,7 @@ import textwrap
 from typing import TextIO
 
 from torchdoctor.explain import format_lines
+from torchdoctor.model import Status
 from torchdoctor.render import markdown, text
 from torchdoctor.triage import Triage
 
@@ -41,7 +42,12 @@ def render_markdown(triage: Triage, out: TextIO) -> None:
         lines.append(
             f"**Environment** ({markdown.escape(str(triage.environment))}): {markdown.escape(closing)}"
         )
-        lines += ["", *markdown.verdict_lines(triage.report.verdicts)]
+        shown = [v for v in triage.report.verdicts if v.status is not Status.SKIP]
+        if shown:
+            lines += ["", *markdown.verdict_lines(shown)]
+        skipped = [v.id for v in triage.report.verdicts if v.status is Status.SKIP]
+        if skipped:
+            lines += ["", f"{_skipped_line(skipped)}"]
     else:
         lines.append("**Environment**: none shown. Please attach the output of `torchdoctor report`.")
     lines.append("")
@@ -63,3 +69,10 @@ def render_markdown(triage: Triage, out: TextIO) -> None:
             for link in triage.links
         ]
     out.write("\n".join(lines) + "\n")
+
+
+def _skipped_line(ids: list[str]) -> str:
+    """The skipped checks in one line: a reply on an issue does not list what could not be answered."""
+    named = ", ".join(markdown.code(i) for i in ids)
+    checks = f"{len(ids)} check{'s' if len(ids) != 1 else ''}"
+    return f"{checks} skipped (not answerable from what is shown here): {named}."

@@ -363,6 +363,34 @@ def test_environment_knobs(env: dict[str, str], backend: str, expected: list[tup
         assert fragment in finding.summary
 
 
+@pytest.mark.parametrize(
+    ("env", "torch", "expected"),
+    [
+        ({"NCCL_BLOCKING_WAIT": "1"}, "2.1.2+cu121", None),  # the name torch before 2.2 reads
+        (
+            {"TORCH_NCCL_BLOCKING_WAIT": "1"},
+            "2.1.2+cu121",
+            "TORCH_NCCL_BLOCKING_WAIT is read from torch 2.2 on",
+        ),
+        ({"NCCL_BLOCKING_WAIT": "1"}, "2.2.0", "NCCL_BLOCKING_WAIT is deprecated since torch 2.2"),
+        ({"TORCH_NCCL_BLOCKING_WAIT": "1"}, "2.13.0+cu129", None),
+    ],
+)
+def test_the_nccl_rename_is_judged_against_the_ranks_torch(
+    env: dict[str, str], torch: str, expected: str | None
+) -> None:
+    found = env_knobs.findings(env, "nccl", INTERFACES, torch)
+    assert [f.summary.split(":")[0] for f in found] == ([] if expected is None else [expected])
+    facts = dry(HEALTHY)
+    facts["env"] = env
+    for rank in facts["ranks"]:
+        rank["torch"] = {**(rank.get("torch") or {}), "version": torch}
+    verdict = CHECK.judge({"ddp.dryrun": facts}, {})
+    shown = " ".join([verdict.summary, *map(str, verdict.details)])
+    assert verdict.status is (Status.PASS if expected is None else Status.WARN)
+    assert expected is None or expected in shown
+
+
 def test_binding_rules_need_a_uuid_and_say_which_mode_they_saw() -> None:
     cpu = [{"rank": 0, "local_rank": 0, "device": None}, {"rank": 1, "local_rank": 1, "device": None}]
     assert binding.findings(cpu, "gloo") == []

@@ -5,17 +5,13 @@ import pytest
 from torchdoctor.checks.install.cuda_compat import (
     MIN_DRIVER,
     MINOR_COMPAT_FLOOR,
-    RELEASE_CUDA_ARCHES,
     arch_coverage,
     arch_list_from_config,
     decode_cuda_int,
     driver_compat,
-    flavors_for_driver,
-    flavors_for_gpu,
     format_cuda,
     install_command,
     parse_version,
-    suggest_flavor,
     wheel_index_url,
 )
 
@@ -109,7 +105,7 @@ def test_min_driver_matches_table_3(cuda: tuple[int, int], linux: str, windows: 
 
 def test_minor_compat_floors() -> None:
     assert MINOR_COMPAT_FLOOR[11] == {"linux": "450.80.02", "windows": "452.39"}
-    assert MINOR_COMPAT_FLOOR[12] == {"linux": "525.60.13", "windows": "527.41"}
+    assert MINOR_COMPAT_FLOOR[12] == {"linux": "525.60.13", "windows": "528.33"}
     assert MINOR_COMPAT_FLOOR[13]["linux"] == "580.65.06"
 
 
@@ -362,12 +358,6 @@ def test_arch_list_from_cpu_config() -> None:
 # --------------------------------------------------------------------------------------------------
 
 
-def test_release_flavors_of_2_13() -> None:
-    assert set(RELEASE_CUDA_ARCHES) == {"12.6", "12.9", "13.0", "13.2"}
-    assert RELEASE_CUDA_ARCHES["12.6"]["x86_64"] == ("5.0", "6.0", "7.0", "7.5", "8.0", "8.6", "9.0")
-    assert RELEASE_CUDA_ARCHES["13.2"]["aarch64"] == ("8.0", "9.0", "10.0", "11.0", "12.0")
-
-
 @pytest.mark.parametrize(
     ("cuda", "url"),
     [
@@ -388,88 +378,27 @@ def test_wheel_index_url_rejects_junk() -> None:
 @pytest.mark.parametrize(
     ("torch_version", "cuda", "command"),
     [
-        ("2.13.0", "12.9", "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cu129"),
+        (
+            "2.13.0",
+            "12.9",
+            'pip install "torch==2.13.0+cu129" --index-url https://download.pytorch.org/whl/cu129',
+        ),
         (
             "2.13.0+cpu",
             "13.2",
-            "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cu132",
+            'pip install "torch==2.13.0+cu132" --index-url https://download.pytorch.org/whl/cu132',
         ),
-        ("2.13.0+cu129", None, "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"),
+        (
+            "2.13.0+cu129",
+            None,
+            'pip install "torch==2.13.0+cpu" --index-url https://download.pytorch.org/whl/cpu',
+        ),
         (
             "2.14.0.dev20260501+cu130",
             "13.0",
-            "pip install torch==2.14.0.dev20260501 --index-url https://download.pytorch.org/whl/nightly/cu130",
+            'pip install "torch==2.14.0.dev20260501+cu130" --index-url https://download.pytorch.org/whl/nightly/cu130',
         ),
     ],
 )
 def test_install_command(torch_version: str, cuda: str | None, command: str) -> None:
     assert install_command(torch_version, cuda) == command
-
-
-@pytest.mark.parametrize(
-    ("cc", "machine", "flavors"),
-    [
-        ((12, 0), "x86_64", ["13.2", "13.0", "12.9"]),
-        ((9, 0), "x86_64", ["13.2", "13.0", "12.9", "12.6"]),
-        ((6, 1), "x86_64", ["12.6"]),
-        ((5, 0), "aarch64", []),
-        ((11, 0), "aarch64", ["13.2", "13.0"]),
-        ((11, 0), "x86_64", []),
-        ((3, 7), "x86_64", []),
-    ],
-)
-def test_flavors_for_gpu(cc: tuple[int, int], machine: str, flavors: list[str]) -> None:
-    assert flavors_for_gpu(cc, machine) == flavors
-
-
-@pytest.mark.parametrize(
-    ("driver_cuda", "driver_version", "flavors"),
-    [
-        (12080, "570.153.02", ["12.9", "12.6"]),
-        (13000, "580.65.06", ["13.2", "13.0", "12.9", "12.6"]),
-        (None, "570.153.02", ["12.9", "12.6"]),
-        (11040, "470.82.01", []),
-        (None, None, []),
-    ],
-)
-def test_flavors_for_driver(driver_cuda: int | None, driver_version: str | None, flavors: list[str]) -> None:
-    assert flavors_for_driver(driver_cuda, driver_version) == flavors
-
-
-def test_suggest_flavor_rtx_5090_on_570_driver() -> None:
-    # 2.13 publishes no 12.8 build; 12.9 covers sm_120 and runs on a CUDA 12.8 driver through
-    # minor-version compatibility, while 13.x would need a newer driver.
-    assert "12.8" not in RELEASE_CUDA_ARCHES
-    assert suggest_flavor([(12, 0)], 12080, "570.153.02") == "12.9"
-    assert suggest_flavor([(12, 0)], None, "570.153.02") == "12.9"
-    assert driver_compat("12.9", 12080, "570.153.02").status == "minor_compat"
-
-
-def test_suggest_flavor_h100() -> None:
-    # A CUDA 13.0 driver runs 13.2 only through minor-version compatibility, so 13.0 is preferred.
-    assert suggest_flavor([(9, 0)], 13000, "580.65.06") == "13.0"
-    assert suggest_flavor([(9, 0)], 13020, "595.45.04") == "13.2"
-
-
-def test_suggest_flavor_prefers_full_support() -> None:
-    assert suggest_flavor([(9, 0)], 12060, "560.35.03") == "12.6"
-
-
-def test_suggest_flavor_aarch64() -> None:
-    assert suggest_flavor([(9, 0)], 13020, "595.45.04", machine="aarch64") == "13.2"
-    assert suggest_flavor([(11, 0)], 12090, "575.57.08", machine="aarch64") is None
-
-
-@pytest.mark.parametrize(
-    ("ccs", "driver_cuda", "driver_version"),
-    [
-        ([(3, 7)], 13020, "595.45.04"),  # no published build has Kepler kernels
-        ([(6, 1), (12, 0)], 13020, "595.45.04"),  # no single build covers Pascal and Blackwell
-        ([(8, 6)], 11040, "470.82.01"),  # the driver runs no published build
-        ([(8, 6)], None, None),
-    ],
-)
-def test_suggest_flavor_none(
-    ccs: list[tuple[int, int]], driver_cuda: int | None, driver_version: str | None
-) -> None:
-    assert suggest_flavor(ccs, driver_cuda, driver_version) is None

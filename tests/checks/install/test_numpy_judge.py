@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
 from torchdoctor.checks.install import numpy_judge
 from torchdoctor.checks.install.stack_check import CHECK
 from torchdoctor.model import Status
@@ -81,3 +83,30 @@ def test_a_working_numpy_is_named_in_the_evidence() -> None:
 def test_facts_without_numpy_say_nothing_of_it() -> None:
     assert numpy_judge.findings({"version": "2.5.1"}) == []
     assert numpy_judge.evidence({"version": "2.5.1"}) == []
+
+
+@pytest.mark.parametrize(
+    ("torch", "system", "numpy_1"),
+    [
+        ("2.3.1", "Linux", False),
+        ("2.3.1", "Windows", True),  # Windows wheels of 2.3.x and 2.4.0 were built against NumPy 1.x
+        ("2.4.0", "Windows", True),
+        ("2.4.1", "Windows", False),
+        ("2.2.2", "Darwin", True),
+    ],
+)
+def test_numpy_2_support_is_judged_per_os(torch: str, system: str, numpy_1: bool) -> None:
+    facts = {"version": torch, "os": {"system": system}}
+    (missing,) = numpy_judge.findings({**facts, "numpy": {"installed": False}})
+    assert missing.fix is not None
+    assert missing.fix.commands == (('pip install "numpy<2"',) if numpy_1 else ("pip install numpy",))
+    numpy = {"installed": True, "version": "2.0.0", "warnings": [ARRAY_API]}
+    (unusable,) = numpy_judge.findings({**facts, "numpy": numpy})
+    named = [d for d in unusable.details if "is built for NumPy 1.x" in str(d)]
+    assert bool(named) is numpy_1
+    if numpy_1 and system == "Windows":
+        assert named == [
+            f"torch {torch} for Windows is built for NumPy 1.x; "
+            "torch 2.4.1 and later for Windows run with NumPy 2"
+        ]
+        assert any("#131668" in str(d) for d in unusable.details)

@@ -252,6 +252,21 @@ def test_a_companion_with_its_operators_broken_but_the_right_release_fails_with_
     )
 
 
+def test_a_missing_pillow_beside_a_matching_torchvision_names_the_module_and_its_package() -> None:
+    # torchvision's transforms import PIL at import time; its Requires-Dist names the package "pillow".
+    ops = facts_of(MATCHED, "companion_operators")
+    ops["tries"][0].update(imported=False, import_error="ModuleNotFoundError: No module named 'PIL'")
+    verdict = judge(MATCHED, companion_operators=ops)
+    assert verdict.status is Status.FAIL
+    assert verdict.summary.startswith(
+        "torchvision 0.20.1 does not import: the module PIL it needs is not installed (package pillow)"
+    )
+    assert verdict.fix is not None and verdict.fix.commands == ("pip install pillow",)
+    # Its own extension missing is still a broken torchvision, reinstalled as before.
+    ops["tries"][0].update(import_error="ModuleNotFoundError: No module named 'torchvision._C'")
+    assert "cannot run its compiled operators" in judge(MATCHED, companion_operators=ops).summary
+
+
 def test_a_companion_built_for_another_cuda_minor_only_warns() -> None:
     comps = facts_of(MATCHED, "companions")
     comps["companions"][1]["build_version"] = "2.5.1+cu121"
@@ -301,18 +316,18 @@ def test_a_nightly_torch_is_not_judged_by_the_release_table_but_by_the_companion
 
 def test_a_companion_newer_than_the_table_and_its_torch_still_fails() -> None:
     torch = facts_of(MATCHED, "torch")
-    torch["version"] = "2.15.0+cu130"
+    torch["version"] = "2.16.0+cu130"
     comps = facts_of(MATCHED, "companions")
     comps["pins"] = []
     comps["companions"] = [
-        {**c, "version": "2.16.0", "build_version": "2.16.0+cu130", "requires_torch": []}
+        {**c, "version": "2.17.0", "build_version": "2.17.0+cu130", "requires_torch": []}
         for c in comps["companions"]
         if c["name"] == "torchaudio"
     ]
     verdict = judge(MATCHED, torch=torch, companions=comps, companion_operators={"tries": []})
     assert verdict.status is Status.FAIL
-    assert verdict.summary == "torchaudio 2.16.0 is made for torch 2.16 and later, not for torch 2.15.0+cu130"
-    assert verdict.fix is not None and verdict.fix.commands == ('pip install torchaudio "torch==2.15.0"',)
+    assert verdict.summary == "torchaudio 2.17.0 is made for torch 2.17 and later, not for torch 2.16.0+cu130"
+    assert verdict.fix is not None and verdict.fix.commands == ('pip install torchaudio "torch==2.16.0"',)
 
 
 @pytest.mark.parametrize(
@@ -344,7 +359,7 @@ def test_torchaudio_from_211_on_works_with_every_later_torch(
     if status is Status.FAIL:
         assert verdict.fix is not None
         assert verdict.fix.commands == (
-            "pip install torchaudio==2.11.0 --index-url https://download.pytorch.org/whl/cpu",
+            "pip install torchaudio==2.11.1 --index-url https://download.pytorch.org/whl/cpu",
         )
 
 

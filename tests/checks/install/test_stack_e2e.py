@@ -1,17 +1,24 @@
-"""torch.stack end to end on this CPU machine: its own torch read for real; a torchvision of another torch."""
+"""torch.stack end to end on this machine: its own torch read for real; a torchvision of another torch."""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from support import install_without_deps, linked_venv, run_cli, validated_report
+from torchdoctor.checks.install import pairing
 
-# A torchvision release made for another torch (0.29.1 requires torch>=2.14.0), from the local index.
-OTHER_TORCHVISION = "torchvision==0.29.1"
+from support import cpu_only_torch, install_without_deps, linked_venv, run_cli, torch_here, validated_report
+
+# torchvision releases on PyPI (CUDA 13.0 builds, torchvision/version.py) with the torch their metadata
+# requires; the test installs the one made for another torch than the installed one.
+TORCHVISIONS = {"0.29.1": "torch (>=2.14.0)", "0.28.0": "torch (==2.13.0)"}
+OTHER_TORCHVISION = next(
+    v for v in TORCHVISIONS if pairing.pair("torchvision", v, str(torch_here()["version"])).fits is False
+)
 
 
 def _stack_verdict(report: dict[str, Any]) -> dict[str, Any]:
@@ -21,16 +28,17 @@ def _stack_verdict(report: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def torchvision_venv(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A throwaway venv sharing this torch 2.13.0 (CPU) by symlinks, with the other torch's torchvision
-    installed without its dependencies, as `pip install --no-deps` leaves it."""
+    """A throwaway venv sharing this torch by symlinks, with the other torch's torchvision installed without
+    its dependencies, as `pip install --no-deps` leaves it."""
     python, _ = linked_venv(tmp_path_factory.mktemp("stack") / "venv", leave_out=("torchvision",))
-    installed = install_without_deps(python, OTHER_TORCHVISION, timeout=240)
+    wanted = f"torchvision=={OTHER_TORCHVISION}"
+    installed = install_without_deps(python, wanted, timeout=240)
     if installed.returncode != 0:
-        pytest.skip(f"pip could not install {OTHER_TORCHVISION} here: {installed.stderr.strip()[-300:]}")
+        pytest.skip(f"pip could not install {wanted} here: {installed.stderr.strip()[-300:]}")
     return python
 
 
-def test_this_cpu_torch_maps_its_own_openmp_runtime() -> None:
+def test_this_torch_maps_its_own_openmp_runtime_and_the_libraries_of_its_build() -> None:
     result = run_cli("check", "--only", "torch.stack", "--json", timeout=120)
     assert result.returncode == 0, result.stderr
     report = validated_report(result.stdout)
@@ -44,11 +52,17 @@ def test_this_cpu_torch_maps_its_own_openmp_runtime() -> None:
         assert lib["base"] in ("libgomp", "libiomp5")
         assert os.path.isfile(lib["path"])
         shipped = {copy["path"]: copy["wheel"] for copy in libs["wheel_files"][lib["base"]]}
-        assert shipped.get(lib["path"]) == "torch", "torch's CPU wheel ships the OpenMP runtime it loads"
-    assert not [lib for lib in libs["libraries"] if lib["family"] != "openmp"], (
-        "a CPU torch maps no CUDA library"
-    )
-    assert "OpenMP runtime loaded from torch's own wheel" in verdict["summary"]
+        assert shipped.get(lib["path"]) == "torch", "torch's wheel ships the OpenMP runtime it loads"
+    # "OpenMP runtime loaded from torch's own wheel" on a CPU build; a CUDA build lists its libraries first
+    assert re.search(r"OpenMP runtime loaded from torch's (own wheel|wheels)", verdict["summary"])
+    # the libraries found are those the torch process maps, as torch imported here maps them
+    mapped = {os.path.realpath(path) for path in torch_here()["mapped"]}
+    assert {os.path.realpath(lib["path"]) for lib in libs["libraries"]} <= mapped
+    cuda_libraries = [lib for lib in libs["libraries"] if lib["family"] != "openmp"]
+    if cpu_only_torch():
+        assert not cuda_libraries, "a CPU torch maps no CUDA library"
+    else:
+        assert {lib["family"] for lib in cuda_libraries} >= {"cudart", "cublas"}, cuda_libraries
 
 
 def test_a_torchvision_made_for_another_torch_fails_with_the_expected_pairing_and_the_operator_error(
@@ -59,21 +73,27 @@ def test_a_torchvision_made_for_another_torch_fails_with_the_expected_pairing_an
     report = validated_report(result.stdout)
     verdict = _stack_verdict(report)
     assert verdict["status"] == "fail"
+    torch_version = str(torch_here()["version"])
+    pair = pairing.pair("torchvision", OTHER_TORCHVISION, torch_version)
     assert verdict["summary"].startswith(
-        "torchvision 0.29.1 is made for torch 2.14; torch 2.13.0+cpu pairs with torchvision 0.28.0"
+        f"torchvision {OTHER_TORCHVISION} is made for {pair.made_for}; "
+        f"torch {torch_version} pairs with torchvision {pair.expected}"
     )
     # the error text is torchvision's own, raised while it was imported in the probe worker
     [attempt] = report["facts"]["companion_operators"]["tries"]
-    assert attempt["import_error"] == "RuntimeError: operator torchvision::nms does not exist"
-    assert '"operator torchvision::nms does not exist"' in verdict["summary"]
-    assert "import torchvision: RuntimeError: operator torchvision::nms does not exist" in verdict["details"]
-    assert "torchvision 0.29.1 requires torch>=2.14.0 (its metadata)" in verdict["details"]
-    # PyPI's 0.29.1 is a CUDA 13.0 build (torchvision/version.py), beside this CPU-only torch
-    assert any("CUDA 13.0 build; torch 2.13.0+cpu is CPU-only" in str(d) for d in verdict["details"])
-    assert verdict["fix"]["commands"] == [
-        "pip install torchvision==0.28.0 --index-url https://download.pytorch.org/whl/cpu"
-    ]
+    kind, _, message = attempt["import_error"].partition(": ")
+    assert re.fullmatch(r"\w+(Error|Exception)", kind), attempt
+    assert f'"{message}"' in verdict["summary"]
+    assert f"import torchvision: {attempt['import_error']}" in verdict["details"]
+    requires = TORCHVISIONS[OTHER_TORCHVISION].replace("torch (", "").rstrip(")")
+    assert f"torchvision {OTHER_TORCHVISION} requires torch{requires} (its metadata)" in verdict["details"]
+    if cpu_only_torch():
+        # PyPI's torchvision is a CUDA 13.0 build (torchvision/version.py), beside this CPU-only torch
+        cpu_only = f"CUDA 13.0 build; torch {torch_version} is CPU-only"
+        assert any(cpu_only in str(d) for d in verdict["details"])
+    [command] = verdict["fix"]["commands"]
+    assert command.startswith(f"pip install torchvision=={pair.expected}")
     assert (
         Path(report["facts"]["companions"]["companions"][0]["metadata"]).name
-        == "torchvision-0.29.1.dist-info"
+        == f"torchvision-{OTHER_TORCHVISION}.dist-info"
     )

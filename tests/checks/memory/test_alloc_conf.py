@@ -291,3 +291,17 @@ def test_options_the_async_backend_ignores_get_a_fix_about_them() -> None:
     assert issue.fix.startswith("Drop expandable_segments (backend:cudaMallocAsync manages memory itself)")
     assert issue.value == "backend:cudaMallocAsync"
     assert "variable" not in issue.fix
+
+
+@pytest.mark.parametrize(
+    ("version", "refused"), [("2.13.0+cu126", True), ("2.14.1", True), ("2.15.0", False)]
+)
+def test_a_key_is_gated_on_the_release_when_the_libraries_cannot_be_read(version: str, refused: bool) -> None:
+    # The wheels' libc10_cuda.so holds expandable_segments_reserve from torch 2.15.0 on.
+    known = alloc_conf.accepted_keys({"common": None, "device": None, "version": version})
+    assert known is not None and "max_split_size_mb" in known
+    conf = alloc_conf.parse("expandable_segments_reserve_by_class:[serving:0.5]", known=known)
+    assert bool(conf.issues) is refused
+    if refused:
+        assert "it came in torch 2.15" in conf.issues[0].message
+    assert alloc_conf.FIRST_RELEASE["expandable_segments_reserve"][1].count("libc10_cuda.so") == 1

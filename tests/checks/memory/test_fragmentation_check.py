@@ -109,11 +109,23 @@ def test_the_healthy_h200_passes_although_a_third_of_its_reserve_is_free(tmp_pat
     assert verdict.summary.startswith(
         "cuda:0: 33.3 GiB of 90.0 GiB reserved is free, the largest block 31.7 GiB"
     )
-    assert "PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True' sets expandable_segments:True" in text(verdict)
+    assert (
+        "the job's allocator, recorded in the snapshot: PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True' "
+        "(expandable_segments True)" in text(verdict)
+    )
 
 
-def test_with_expandable_segments_already_on_the_fix_is_about_lifetimes(tmp_path: Path) -> None:
-    verdict = judged(tmp_path, FRAGMENTED, variables={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"})
+def with_settings(name: str, **settings: Any) -> dict[str, Any]:
+    snapshot = raw_snapshot(name)
+    snapshot["allocator_settings"] = {**snapshot["allocator_settings"], **settings}
+    return snapshot
+
+
+def test_with_expandable_segments_already_on_in_the_job_the_fix_is_about_lifetimes(tmp_path: Path) -> None:
+    snapshot = with_settings(
+        FRAGMENTED, PYTORCH_CUDA_ALLOC_CONF="expandable_segments:True", expandable_segments=True
+    )
+    verdict = judged(tmp_path, FRAGMENTED, snapshot)
 
     assert verdict.status is Status.FAIL
     assert verdict.fix is not None
@@ -123,8 +135,37 @@ def test_with_expandable_segments_already_on_the_fix_is_about_lifetimes(tmp_path
     assert verdict.fix.commands == ()
 
 
-def test_the_fix_keeps_the_options_already_set_in_the_variable_in_use(tmp_path: Path) -> None:
-    verdict = judged(tmp_path, FRAGMENTED, variables={"PYTORCH_ALLOC_CONF": "max_split_size_mb:512"})
+def test_a_snapshot_is_judged_with_its_own_jobs_settings_not_this_machines_variable(tmp_path: Path) -> None:
+    # The snapshot's job ran without expandable segments; this machine happens to set them.
+    here = {"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True,max_split_size_mb:256"}
+    verdict = judged(tmp_path, FRAGMENTED, variables=here)
+
+    assert verdict.fix is not None
+    assert verdict.fix.commands == ("export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",)
+    assert (
+        "the job's allocator, recorded in the snapshot: no allocator variable set (expandable_segments False)"
+        in text(verdict)
+    )
+    assert "max_split_size_mb:256" not in text(verdict)
+
+
+def test_a_snapshot_without_recorded_settings_does_not_borrow_this_machines(tmp_path: Path) -> None:
+    snapshot = raw_snapshot(FRAGMENTED)
+    del snapshot["allocator_settings"]
+    verdict = judged(
+        tmp_path, FRAGMENTED, snapshot, variables={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}
+    )
+
+    assert verdict.fix is not None
+    assert "unless it already sets it" in verdict.fix.text
+    assert "does not record its job's allocator settings" in text(verdict)
+
+
+def test_the_fix_keeps_the_options_the_job_set_in_the_variable_it_used(tmp_path: Path) -> None:
+    snapshot = with_settings(
+        FRAGMENTED, PYTORCH_CUDA_ALLOC_CONF=None, PYTORCH_ALLOC_CONF="max_split_size_mb:512"
+    )
+    verdict = judged(tmp_path, FRAGMENTED, snapshot)
 
     assert verdict.fix is not None
     assert verdict.fix.commands == (

@@ -15,7 +15,15 @@ import pytest
 from torchdoctor import exitcodes, nvml
 
 import fake_nvml
-from support import CPU_MACHINE, FIXTURES, cli_env, cli_in_process, run_cli, validated_report
+from support import (
+    CPU_MACHINE,
+    FIXTURES,
+    cli_env,
+    cli_in_process,
+    no_gpu_reason,
+    run_cli,
+    validated_report,
+)
 
 MEMORY_CHECKS = "gpu.memory,gpu.fragmentation,transfer.pinned"
 
@@ -40,7 +48,7 @@ def test_on_this_cpu_machine_all_three_checks_skip_with_a_reason() -> None:
     assert found["gpu.memory"]["summary"] == "no NVIDIA driver on this machine (NVML: LibraryNotFound)"
     assert "no allocator data: no NVIDIA GPU here" in found["gpu.fragmentation"]["summary"]
     assert "--memory-snapshot FILE" in found["gpu.fragmentation"]["summary"]
-    assert found["transfer.pinned"]["summary"].endswith("is a CPU-only build")
+    assert found["transfer.pinned"]["summary"].endswith(no_gpu_reason())
     assert [v["id"] for v in validated_report(result.stdout)["verdicts"]] == MEMORY_CHECKS.split(",")
 
 

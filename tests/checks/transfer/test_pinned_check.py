@@ -19,7 +19,7 @@ from torchdoctor.checks.transfer.bandwidth_probe import MIB, Plan
 from torchdoctor.checks.transfer.pinned_check import CHECK
 from torchdoctor.model import Finding, Status
 
-from support import CPU_MACHINE, fixture_facts, judge_fixture
+from support import CPU_MACHINE, fixture_facts, judge_fixture, no_gpu_reason, slack, torch_here
 
 HEALTHY = "h100_pcie_gen5x16.json"
 
@@ -184,11 +184,11 @@ def test_the_probe_on_this_cpu_machine_skips_with_the_reason() -> None:
     facts = bandwidth_probe.probe({"timeout": 30.0})
 
     assert facts["available"] is False
-    assert facts["reason"].endswith("is a CPU-only build")
+    assert facts["reason"].endswith(no_gpu_reason())
     assert facts["devices"] == []
     verdict = CHECK.judge({"pinned_bandwidth": facts}, {})
     assert verdict.status is Status.SKIP
-    assert verdict.summary.startswith("no GPU to measure: torch 2.13")
+    assert verdict.summary.startswith(f"no GPU to measure: torch {torch_here()['version']}")
 
 
 def test_the_plan_fits_every_gpu_in_the_probes_deadline() -> None:
@@ -328,7 +328,7 @@ def test_measure_device_keeps_to_its_plan_and_budget() -> None:
         assert len(measured["samples_gbps"]) == plan.samples
     assert facts["pinned"]["h2d"]["timer"] == "cuda_events"
     assert facts["pageable"]["h2d"]["timer"] == "wall_clock"
-    assert facts["elapsed_s"] < plan.budget_s + 0.5
+    assert facts["elapsed_s"] < plan.budget_s + slack(0.5)  # the probe keeps to its budget
     assert os.sched_getaffinity(0) == affinity
     assert facts["link"]["performance_state"] == 0
     json.dumps(facts, allow_nan=False)

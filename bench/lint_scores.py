@@ -1,0 +1,115 @@
+"""Precision and recall of `torchdoctor lint` on the labelled corpus (tests/corpus/lint), per rule and split.
+
+A finding is a true positive when its (rule, line) is labelled in the record. Labels marked ``harmless`` are
+real instances that cannot bite in that file (a checkpoint the same script saved on the same machine, a data
+file without CUDA tensors, a tensor moved by hand before every use); the table also gives recall on the
+others.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from torchdoctor.lint.engine import lint_tree, parse
+from torchdoctor.lint.rules import DEFAULT_RULES
+
+from corpus.lint_records import Record, code_of, records
+from corpus.splits import SPLITS
+
+
+@dataclass
+class Tally:
+    files: int = 0
+    positive: int = 0
+    unavailable: int = 0
+    tp: Counter[str] = field(default_factory=Counter)
+    fp: Counter[str] = field(default_factory=Counter)
+    fn: Counter[str] = field(default_factory=Counter)
+    biting: Counter[str] = field(default_factory=Counter)  # labels not marked harmless
+    biting_found: Counter[str] = field(default_factory=Counter)
+    misses: list[str] = field(default_factory=list)
+
+
+def findings(code: str, path: str) -> Counter[tuple[str, int]]:
+    tree = parse(code, path)
+    return Counter((finding.rule, finding.line) for finding in lint_tree(tree, path, DEFAULT_RULES))
+
+
+def score(corpus: Iterable[Record], sources: list[Path]) -> dict[str, Tally]:
+    tallies = {split: Tally() for split in SPLITS}
+    for record in corpus:
+        tally = tallies[record.split]
+        code = code_of(record, sources)
+        if code is None:
+            tally.unavailable += 1
+            continue
+        tally.files += 1
+        tally.positive += record.data["kind"] == "positive"
+        labelled = Counter(record.labels)
+        found = findings(code, record.data["path"])
+        for rule, line in found | labelled:
+            hits = min(found[(rule, line)], labelled[(rule, line)])
+            tally.tp[rule] += hits
+            tally.fp[rule] += found[(rule, line)] - hits
+            tally.fn[rule] += labelled[(rule, line)] - hits
+            if found[(rule, line)] != labelled[(rule, line)]:
+                kind = "not labelled" if found[(rule, line)] > hits else "missed"
+                tally.misses.append(f"  {kind}: {record.file.stem} line {line} {rule}")
+        for item in record.data["findings"]:
+            if not item.get("harmless"):
+                tally.biting[item["rule"]] += 1
+                tally.biting_found[item["rule"]] += (item["rule"], item["line"]) in found
+    return tallies
+
+
+def ratio(part: int, whole: int) -> str:
+    return f"{part / whole:.2f}" if whole else "-"
+
+
+def table(tallies: dict[str, Tally]) -> list[str]:
+    """One row per rule: labelled, found, precision, recall and recall on biting labels, for each split."""
+    head = f"{'rule':<8}" + "".join(
+        f" | {split + ': labelled':>14} {'found':>5} {'prec':>5} {'recall':>6} {'bites':>5}"
+        for split in SPLITS
+    )
+    lines = [head, "-" * len(head)]
+    for rule in [*sorted(DEFAULT_RULES), "overall"]:
+        row = f"{rule:<8}"
+        for split in SPLITS:
+            t = tallies[split]
+            pick = (lambda c: sum(c.values())) if rule == "overall" else (lambda c, r=rule: c[r])
+            tp, fp, fn = pick(t.tp), pick(t.fp), pick(t.fn)
+            row += (
+                f" | {tp + fn:>14} {tp + fp:>5} {ratio(tp, tp + fp):>5} {ratio(tp, tp + fn):>6}"
+                f" {ratio(pick(t.biting_found), pick(t.biting)):>5}"
+            )
+        lines.append(row)
+    return lines
+
+
+def report(sources: list[Path], show_misses: bool) -> dict[str, Tally]:
+    tallies = score(records(), sources)
+    for split in SPLITS:
+        t = tallies[split]
+        repos = {r.repo.lower() for r in records() if r.split == split}
+        line = (
+            f"{split}: {t.files} files linted ({t.positive} positive, {t.files - t.positive} clean), "
+            f"{len(repos)} repositories"
+        )
+        if t.unavailable:
+            line += f"; {t.unavailable} records skipped: no git copy of their repository under --sources"
+        print(line)
+    print("\n".join(table(tallies)))
+    print("prec, recall: all labels; bites: recall on the labels not marked harmless")
+    print("targets on test: precision >= 0.95, recall >= 0.85")
+    if show_misses:
+        # Only the dev split's disagreements are listed: the test split is measured, never tuned on.
+        print("dev disagreements:")
+        print("\n".join(tallies["dev"].misses) or "  none")
+    return tallies

@@ -1,0 +1,3 @@
+from torchdoctor.shell import FOLDER
+
+print(FOLDER)

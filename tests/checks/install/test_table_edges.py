@@ -1,0 +1,264 @@
+"""The verdicts at the tables' edges, each on the facts of the machine it is about (synthetic facts: the GPU's
+published compute capability and NVIDIA's published driver releases), judged with the committed tables."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from torchdoctor import collect_env
+from torchdoctor.checks.install import (
+    build_check,
+    build_judge,
+    builds,
+    companions_judge,
+    cuda_compat,
+    explanations,
+    install_plan,
+    pairing,
+    releases,
+)
+
+from corpus import splits
+
+
+def _torch(version: str, system: str = "Linux", machine: str = "x86_64", python: str = "3.12.3") -> dict:
+    return {"version": version, "os": {"system": system}, "machine": machine, "python": python}
+
+
+def test_windows_rtx_5090_on_a_cpu_wheel_is_not_told_cu129() -> None:
+    # Driver 576.02: NVIDIA's Windows driver of CUDA 12.9 GA. release/2.13 built CUDA 12.9 for Linux only.
+    plan = install_plan.plan_for("2.13.0", "windows-x86_64", [(12, 0)], 12090, "576.02", "windows")
+    assert not any("cu129" in c for c in plan.commands)
+    assert plan.commands == (
+        'pip install "torch==2.13.0+cu130" --index-url https://download.pytorch.org/whl/cu130',
+    )
+    assert "Update the NVIDIA driver to 580" in plan.text and not plan.runs_here
+    assert "12.9" not in [b.cuda for b in builds.of("2.13", "windows-x86_64") or []]
+
+
+@pytest.mark.parametrize(
+    ("release", "cc", "driver"),
+    [("2.8.0", (6, 1), "570.124.06"), ("2.11.0", (7, 0), "570.124.06")],  # GTX 1080; V100
+)
+def test_pascal_and_volta_are_not_told_cu128(release: str, cc: tuple[int, int], driver: str) -> None:
+    plan = install_plan.plan_for(release, "linux-x86_64", [cc], 12080, driver, "linux")
+    assert plan.runs_here
+    assert plan.commands == (cuda_compat.install_command(release, "12.6"),)
+
+
+def test_a_release_newer_than_the_tables_is_said_to_be_unknown() -> None:
+    newest = builds.newest_line()
+    newer = f"{newest.split('.')[0]}.{int(newest.split('.')[1]) + 1}.0"
+    plan = install_plan.plan_for(newer, "linux-x86_64", [(9, 0)], 13000, "580.65.06", "linux")
+    assert plan.text.startswith(f"This torchdoctor does not know torch {newer.rsplit('.', 1)[0]} yet")
+    assert builds.newer_than_tables(newer) and not builds.knows(newer)
+    facts = {**_torch(f"{newer}+cu130"), "importable": True, "flavor": "cuda", "cuda": "13.0"}
+    evidence = build_check._evidence(facts, {}, [])
+    assert any("does not know torch" in line for line in evidence)
+
+
+def test_kepler_is_not_told_to_update_to_a_driver_that_dropped_it() -> None:
+    plan = install_plan.plan_for("2.13.0", "linux-x86_64", [(3, 5)], 11040, "470.82.01", "linux")
+    assert "Update the NVIDIA driver" not in plan.text
+    assert "R470" in plan.text and plan.commands[0].endswith("/whl/cpu")
+
+
+def test_windows_12x_minor_version_floor_is_528_33_with_its_source() -> None:
+    assert cuda_compat.MINOR_COMPAT_FLOOR[12]["windows"] == "528.33"
+    assert "528.33" in (cuda_compat.floor_source(12) or "") and "527.41" in (
+        cuda_compat.floor_source(12) or ""
+    )
+    assert cuda_compat.driver_compat("12.6", None, "528.00", "windows").status == "too_old"
+
+
+def test_toolkit_reach_is_at_the_minor_version() -> None:
+    assert cuda_compat.toolkit_reach("12.8", (11, 0)).status == "above"
+    assert cuda_compat.toolkit_reach("13.0", (11, 0)).status == "within"
+    assert cuda_compat.toolkit_reach("12.8", (12, 1)).status == "within"
+
+
+@pytest.mark.parametrize(
+    ("torch", "python", "supported"),
+    [
+        ("1.13.0", "3.11", True),
+        ("1.13.1", "3.11.4", True),
+        ("2.14.1", "3.15.0", False),
+        ("2.15.0", "3.15.0", True),
+    ],
+)
+def test_python_support_is_the_wheels_tags(torch: str, python: str, supported: bool) -> None:
+    support = releases.python_support(torch, python, "linux-x86_64")
+    assert support is not None and support.supported is supported
+
+
+def test_no_release_before_2_15_is_promised_python_3_15() -> None:
+    [finding] = build_judge.python_support(_torch("2.14.1", python="3.15.0"))
+    assert finding.fix is not None and finding.fix.commands == ("pip install torch==2.15.0",)
+
+
+@pytest.mark.parametrize(
+    ("torch", "pin"), [("2.12.0", "==3.7.0"), ("2.12.1", "==3.7.1"), ("2.14.0", "~=3.8.0")]
+)
+def test_triton_rows_are_the_wheels_pins(torch: str, pin: str) -> None:
+    row = pairing.row_for(torch)
+    assert row is not None and row.exact
+    assert [p["specifier"] for p in row.triton or ()] == [pin]
+
+
+def test_torch_2_5_1_on_python_3_13_is_not_told_to_install_triton_3_1_0() -> None:
+    row = pairing.row_for("2.5.1")
+    assert row is not None
+    environment = companions_judge.marker_environment(_torch("2.5.1", python="3.13.1"))
+    assert row.triton_pins(environment) == []
+    assert "3.13" not in pairing.TRITON_PYTHON["3.1.0"]
+    comps = {"installed": {"triton": "3.2.0"}, "companions": []}
+    facts = {**_torch("2.5.1+cu124", python="3.13.1"), "flavor": "cuda"}
+    assert companions_judge.findings(facts, comps, {}) == []
+
+
+def test_a_triton_the_table_has_no_pin_for_is_not_said_to_fit() -> None:
+    comps = {
+        "looked_for": ["triton"],
+        "companions": [{"name": "triton", "version": "3.6.0"}],
+        "installed": {"triton": "3.6.0"},
+    }
+    text = companions_judge.summary({**_torch("2.16.0+cu130"), "flavor": "cuda"}, comps)
+    assert "fit unknown" in text and "fit torch" not in text
+
+
+@pytest.mark.parametrize(
+    ("torch", "macos"), [("2.4.1", "12.3"), ("2.5.1", "13.0"), ("2.8.0", "13.0"), ("2.9.0", "14.0")]
+)
+def test_mps_macos_minimum_per_release(torch: str, macos: str) -> None:
+    fact = builds.line_fact(torch.rsplit(".", 1)[0], "mps_macos_min")
+    assert fact is not None and fact["version"] == macos and fact["source"]
+
+
+def test_numpy_2_per_os() -> None:
+    fact = builds.line_fact("2.3", "numpy_2")
+    assert fact is not None and fact["built_for"] == {"linux": True, "windows": False, "macos": True}
+
+
+def test_numpy_c_api_mapping() -> None:
+    assert explanations.numpy_for_api(7) == "1.7"
+    assert explanations.numpy_for_api(8) == "1.8"  # 0x8 names no release of its own
+    assert explanations.numpy_for_api(9) == "1.8"
+    assert explanations.numpy_for_api(0x12) == "2.0"
+
+
+def test_explain_and_check_agree_on_found_version_12040() -> None:
+    analysis = explanations.analyse_driver_too_old(
+        "The NVIDIA driver on your system is too old (found version 12040)."
+    )
+    plan = install_plan.plan_for(None, "linux-x86_64", [], 12040, None, "linux")
+    assert analysis.fix is not None and analysis.fix.commands == plan.commands
+    assert "cu126" in plan.commands[0]
+
+
+def test_explain_and_check_agree_for_an_rtx_5090_on_driver_570() -> None:
+    text = (
+        "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch "
+        "installation.\nPyTorch version: 2.13.0+cu126\nNvidia driver version: 570.86.10"
+    )
+    analysis = explanations.analyse_no_kernel(text)
+    plan = install_plan.plan_for("2.13.0", "linux-x86_64", [(12, 0)], None, "570.86.10", "linux")
+    assert analysis.fix is not None and analysis.fix.commands == plan.commands
+    assert plan.runs_here and "575.51.03" not in analysis.fix.text
+
+
+def test_the_2_13_cu126_wheel_fails_b200_and_rtx_5090() -> None:
+    build = builds.build_of("2.13", "linux-x86_64", "12.6")
+    assert build is not None
+    assert builds.has_kernels(build, (10, 0)) is False and builds.has_kernels(build, (12, 0)) is False
+
+
+def test_a_build_without_a_sourced_arch_list_is_never_said_to_have_kernels() -> None:
+    [verdict, *_] = builds.runnable("2.6", "linux-x86_64", [(8, 0)], 12060, "560.35.03", "linux") or []
+    assert verdict.status == builds.ARCH_UNKNOWN and "not known" in verdict.reason
+    # A driver that cannot run it: unknown, never "needs a driver update for a build with kernels".
+    [verdict, *_] = builds.runnable("2.6", "linux-x86_64", [(8, 0)], 10010, "418.87.01", "linux") or []
+    assert verdict.status == builds.UNKNOWN
+
+
+def test_a_cpu_wheel_of_an_older_release_is_offered_its_own_cuda_build() -> None:
+    # RTX 3090 (CC 8.6), driver 570: torch 2.2's own CUDA 12.1 build has sm_86 (pytorch/builder release/2.2).
+    plan = install_plan.plan_for(
+        "2.2.0", "linux-x86_64", [(8, 6)], 12080, "570.124.06", "linux", python="3.11.4"
+    )
+    assert plan.commands == (cuda_compat.install_command("2.2.0", "12.1"),) and plan.runs_here
+    assert any("pytorch/builder release/2.2 (commit af60d114" in line for line in plan.evidence)
+
+
+def test_a_release_whose_arch_lists_have_no_source_keeps_its_release_and_says_so() -> None:
+    plan = install_plan.plan_for(
+        "2.6.0", "linux-x86_64", [(8, 6)], 12080, "570.124.06", "linux", python="3.12.3"
+    )
+    assert plan.kind == "arch_unknown" and not plan.runs_here
+    assert plan.commands == (cuda_compat.install_command("2.6.0", "12.6"),)
+    assert "is not known here" in plan.text and "If it has none for them: install torch" in plan.text
+
+
+def test_an_older_release_without_a_build_for_the_gpu_moves_to_a_release_that_has_one() -> None:
+    # RTX 5090 (CC 12.0) on torch 2.2.0+cpu: no 2.2 build has sm_120; driver 570 runs 2.13's CUDA 12.9 build.
+    plan = install_plan.plan_for(
+        "2.2.0", "linux-x86_64", [(12, 0)], 12080, "570.124.06", "linux", python="3.12.3"
+    )
+    assert plan.commands == (cuda_compat.install_command("2.13.0", "12.9"),) and plan.runs_here
+    assert "another torch release" in plan.text
+
+
+@pytest.mark.parametrize(
+    ("os_key", "cc", "driver_cuda", "driver", "python", "release", "cuda"),
+    [
+        ("linux-x86_64", (8, 6), 12080, "570.124.06", "3.12.3", "2.15.0", "12.6"),
+        ("linux-x86_64", (8, 6), 12080, "570.124.06", "3.10.12", "2.14.1", "12.6"),  # no cp310 wheel of 2.15
+        ("linux-x86_64", (12, 0), 12080, "570.124.06", "3.12.3", "2.13.0", "12.9"),
+        ("windows-x86_64", (12, 0), 12090, "576.02", "3.12.3", "2.11.0", "12.8"),
+        ("linux-x86_64", (3, 7), 11040, "470.82.01", "3.10.12", "2.5.1", "11.8"),  # Tesla K80 on R470
+    ],
+)
+def test_a_missing_torch_is_offered_the_newest_release_that_runs_here(
+    os_key: str, cc: tuple[int, int], driver_cuda: int, driver: str, python: str, release: str, cuda: str
+) -> None:
+    os_driver = "windows" if os_key.startswith("windows") else "linux"
+    plan = install_plan.plan_for(None, os_key, [cc], driver_cuda, driver, os_driver, python=python)
+    assert plan.commands == (cuda_compat.install_command(release, cuda),) and plan.runs_here
+
+
+def test_arch_lists_of_releases_before_the_wheels_carried_them_are_sourced() -> None:
+    linux = builds.build_of("2.0", "linux-x86_64", "11.8")
+    windows = builds.build_of("2.1", "windows-x86_64", "11.8")
+    assert linux is not None and linux.ccs is not None and 37 in linux.ccs and linux.ptx == ()
+    assert windows is not None and windows.ptx == (37,) and 61 in (windows.ccs or ())
+    for os_key, ptx in (("linux-x86_64", (120,)), ("windows-x86_64", ())):  # "+PTX on linux builds only"
+        build = builds.build_of("2.9", os_key, "13.0")
+        assert build is not None and build.ptx == ptx and "PR #164471" in build.source
+    unsourced = [b for line in ("2.6", "2.7") for b in builds.of(line, "linux-x86_64") or []]
+    assert unsourced and all(b.ccs is None for b in unsourced)
+
+
+def test_an_unknown_arch_list_is_still_bounded_by_what_its_cuda_compiles_for() -> None:
+    # torch 2.6's arch lists have no source here, but CUDA 11.8-12.6 cannot compile for sm_120 (RTX 5090),
+    # and CUDA 12.x not for sm_35 (Tesla K40m; CUDA 11.8 still could).
+    blackwell = builds.runnable("2.6", "linux-x86_64", [(12, 0)], 12080, "570.124.06", "linux") or []
+    assert blackwell and all(v.status == builds.UNKNOWN and "PTX" in v.reason for v in blackwell)
+    kepler = builds.runnable("2.6", "linux-x86_64", [(3, 5)], 11040, "470.82.01", "linux") or []
+    assert {v.build.cuda: v.status for v in kepler} == {
+        "12.6": builds.NO_KERNELS,
+        "12.4": builds.NO_KERNELS,
+        "11.8": builds.ARCH_UNKNOWN,
+    }
+
+
+def test_the_installed_builds_own_arch_list_outranks_the_table_in_check_and_explain() -> None:
+    # pytorch/pytorch#150733: RTX 5090 D, torch 2.6.0+cu126 whose own warning lists sm_50 ... sm_90.
+    text = json.loads(splits.find("collect_env", "pytorch_pytorch_150733").read_text())["text"]
+    dump = collect_env.find(text)
+    assert dump is not None
+    verdict = build_check.CHECK.judge(dump.to_report("x")["facts"], {})
+    analysis = explanations.analyse_no_kernel(text)
+    assert verdict.fix is not None and analysis.fix is not None
+    assert verdict.fix.commands == analysis.fix.commands
+    assert not any("2.6.0+cu126" in c for c in verdict.fix.commands)

@@ -1,0 +1,36 @@
+"""What every test run shares: two test processes where pytest-xdist is installed, the facts of the installed
+torch measured once, and the package compiled once for the many torchdoctor processes the tests start."""
+
+from __future__ import annotations
+
+import compileall
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from support import TORCH_FACTS_ENV, measure_torch
+
+REPO = Path(__file__).resolve().parents[1]
+WORKERS = 2  # most end-to-end tests wait on subprocesses and deadlines, not on a CPU
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """``-n 2`` unless ``-n`` was given, where pytest-xdist is installed; without it, one process."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or not config.pluginmanager.hasplugin("xdist"):
+        return
+    if config.option.numprocesses is None and not config.option.collectonly and not config.option.usepdb:
+        config.option.numprocesses = WORKERS
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER") or config.option.collectonly:
+        return  # a worker reads what the controller measured
+    if TORCH_FACTS_ENV not in os.environ:
+        os.environ[TORCH_FACTS_ENV] = json.dumps(measure_torch())
+    # Every torchdoctor command a test starts imports the package again. Where PYTHONDONTWRITEBYTECODE is set
+    # nothing caches the compiled modules, and each process would compile them anew.
+    for folder in ("torchdoctor", "checks", "tests"):
+        compileall.compile_dir(REPO / folder, quiet=2, workers=1)

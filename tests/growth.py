@@ -1,0 +1,51 @@
+"""Growth-rate checks for the text processors that must run in linear time.
+
+The work of one call at size n and at 4n is compared side by side, in CPU time: linear work grows about 4
+times, quadratic work 16 times. The limit leaves room for noise and for n log n, never for a square. Inputs
+are made before the clock starts; a ratio that looks too large is measured again as the least of three runs
+(the run the machine disturbed least). No absolute time is asserted anywhere.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+LINEAR_LIMIT = 8.0
+"""The most a linear processor's work may grow from n to 4n (a quadratic one grows 16 times)."""
+TOO_QUICK_S = 0.005
+"""Below this much CPU time at 4n the ratio is noise: a quadratic blow-up at the sizes the tests use takes
+seconds."""
+
+
+def least_cpu_time(function: Callable[[Any], object], argument: Any, runs: int) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        started = time.process_time()
+        function(argument)
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def growth(function: Callable[[Any], object], make: Callable[[int], Any], n: int) -> float | None:
+    """How many times more CPU time ``function(make(4 * n))`` takes than ``function(make(n))``; None when
+    the work at 4n is too quick to tell."""
+    small, large = make(n), make(4 * n)
+    small_s, large_s = least_cpu_time(function, small, 1), least_cpu_time(function, large, 1)
+    if large_s > TOO_QUICK_S and large_s > LINEAR_LIMIT * small_s:
+        small_s, large_s = least_cpu_time(function, small, 3), least_cpu_time(function, large, 3)
+    if large_s <= TOO_QUICK_S:
+        return None
+    return large_s / max(small_s, 1e-6)
+
+
+def linear(function: Callable[[Any], object], make: Callable[[int], Any], n: int) -> bool:
+    """Whether ``function`` on ``make(n)`` and ``make(4 * n)`` grows within :data:`LINEAR_LIMIT`."""
+    ratio = growth(function, make, n)
+    return ratio is None or ratio < LINEAR_LIMIT
+
+
+def repeated(unit: str, prefix: str = "", suffix: str = "") -> Callable[[int], str]:
+    """A text of about n characters: ``unit`` repeated between ``prefix`` and ``suffix``."""
+    return lambda n: prefix + unit * max(1, n // len(unit)) + suffix

@@ -1,0 +1,235 @@
+"""The classic mistakes, each a script of scripts/ run in this process as ``torchdoctor run`` runs it: the
+report names the lines of the mistake (marked ``# name`` in the script), the error goes out unchanged and the
+exit code is the script's. Device mismatches on the CPU build come from ``meta`` tensors (element-wise ops
+between cpu and meta raise torch's device error) or from the fake CUDA machine of conftest.py."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from torchdoctor.runtime.model import Finding
+from torchdoctor.runtime.session import Options
+from torchdoctor.runtime.sites import Site, shown_path
+from torchdoctor.schema import run_report_schema
+
+from fake_cuda import fake_cuda, save_checkpoint_on
+from run_support import SCRIPTS, Ran, marked_line, run_script
+
+
+def site(script: str, marker: str) -> str:
+    """``file:line`` of the marked line as torchdoctor shows it (relative to the working directory)."""
+    return f"{shown_path(str(SCRIPTS / script))}:{marked_line(script, marker)}"
+
+
+def finding(ran: Ran, kind: str) -> Finding:
+    found = [f for f in ran.report.findings if f.id == kind]
+    assert found, f"no {kind} finding in:\n{ran.stderr}"
+    return found[0]
+
+
+def valid(ran: Ran) -> None:
+    jsonschema.validate(ran.report.to_json(), run_report_schema())
+
+
+@pytest.fixture
+def meta(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEMO_DEVICE", "meta")
+
+
+def test_a_plain_tensor_attribute_is_named_with_where_it_was_made_and_moved(meta: None) -> None:
+    ran = run_script("plain_attribute.py")
+    assert ran.code == 1
+    mismatch = finding(ran, "device_mismatch")
+    assert mismatch.site is not None and mismatch.site.line == marked_line("plain_attribute.py", "fails")
+    (odd,) = [o for o in mismatch.operands if o.odd]
+    assert (odd.expression, odd.device, odd.shape) == ("self.scale", "cpu", [16])
+    notes = "\n".join(odd.notes)
+    assert "Net.scale, a plain attribute, not a buffer" in notes
+    assert f"Net.to() at {site('plain_attribute.py', 'moved')}" in notes
+    assert f"made at {site('plain_attribute.py', 'made')} in __init__ by torch.ones" in notes
+    assert mismatch.fix is not None and "self.register_buffer('scale', torch.ones(...))" in mismatch.fix
+    # The block, then the error itself as Python prints it, message unchanged, torchdoctor's frames left out.
+    block_end = ran.stderr.index("== end of torchdoctor run")
+    assert ran.stderr.index("Traceback (most recent call last):") > block_end
+    assert ran.stderr.rstrip().endswith(
+        "RuntimeError: Tensor on device cpu is not on the expected device meta!"
+    )
+    assert "torchdoctor/runtime" not in ran.stderr[block_end:]
+    valid(ran)
+
+
+def test_a_discarded_to_is_named_with_its_line_and_the_assignment_that_fixes_it(meta: None) -> None:
+    ran = run_script("discarded_to.py")
+    mismatch = finding(ran, "device_mismatch")
+    (odd,) = [o for o in mismatch.operands if o.odd]
+    assert odd.expression == "y"
+    assert any(
+        n.startswith(f"y.to(DEVICE) at {site('discarded_to.py', 'discarded')}") and "thrown away" in n
+        for n in odd.notes
+    )
+    assert mismatch.fix == (
+        f"keep the result at {site('discarded_to.py', 'discarded')} in <module>: y = y.to(DEVICE) "
+        "(Tensor.to returns a new tensor)"
+    )
+    model = next(o for o in mismatch.operands if o.kind == "module")
+    assert model.expression == "model(x)" and model.device == "meta"
+
+
+def test_a_cpu_tensor_from_a_helper_in_another_file_is_traced_to_the_helper(meta: None) -> None:
+    ran = run_script("helper_tensor.py", "bias")
+    mismatch = finding(ran, "device_mismatch")
+    assert mismatch.site is not None and mismatch.site.line == marked_line(
+        "helper_tensor.py", "fails with the bias"
+    )
+    (odd,) = [o for o in mismatch.operands if o.odd]
+    assert odd.expression == "bias"
+    assert f"made at {site('mask_helpers.py', 'made')} in position_bias by torch.zeros" in odd.notes
+    assert f"torch.zeros(..., device='meta') at {site('mask_helpers.py', 'made')}" in str(mismatch.fix)
+
+
+def test_deep_traces_the_result_of_an_operation_to_the_helper_line(meta: None) -> None:
+    light = run_script("helper_tensor.py", "mask")
+    (unread,) = [o for o in finding(light, "device_mismatch").operands if o.odd]
+    assert unread.expression == "causal_mask(8)" and unread.device == "cpu"  # read from the message
+    assert "--deep" in str(unread.fix)
+    deep = run_script("helper_tensor.py", "mask", options=Options(deep=True))
+    (odd,) = [o for o in finding(deep, "device_mismatch").operands if o.odd]
+    assert (odd.expression, odd.shape) == ("causal_mask(8)", [8, 8])
+    assert f"made at {site('mask_helpers.py', 'op')} in causal_mask by tril" in odd.notes
+    valid(deep)
+
+
+def test_a_checkpoint_saved_on_another_gpu_names_the_load_without_map_location(
+    tmp_path: Path,
+) -> None:
+    checkpoint = tmp_path / "checkpoint.pt"
+    save_checkpoint_on(checkpoint, "cuda:3")
+    with fake_cuda():
+        ran = run_script("checkpoint_device.py", str(checkpoint))
+    assert ran.code == 1
+    mismatch = finding(ran, "device_mismatch")
+    (odd,) = [o for o in mismatch.operands if o.odd]
+    assert (odd.expression, odd.device) == ("state['bias']", "cuda:3")
+    loaded = site("checkpoint_device.py", "loaded")
+    assert any(n.startswith(f"loaded by torch.load({str(checkpoint)!r}) at {loaded}") for n in odd.notes)
+    assert "saved on cuda:3, and loaded there: torch.load got no map_location" in odd.notes[0]
+    assert f"map_location='cuda:0') at {loaded}" in str(mismatch.fix)
+    assert ran.stderr.rstrip().endswith(
+        "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cuda:3!"
+    )
+
+
+def test_ranks_all_on_cuda0_are_named_with_their_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LOCAL_RANK", "1")
+    monkeypatch.setenv("RANK", "1")
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    with fake_cuda(device_count=2):
+        ran = run_script("ranks_cuda0.py")
+    assert ran.code == 0 and ran.stdout.startswith("rank 1:")
+    lines = sorted(f.site.line for f in ran.report.findings if f.id == "rank_device" and f.site)
+    assert lines == [
+        marked_line("ranks_cuda0.py", "model on cuda:0"),
+        marked_line("ranks_cuda0.py", "batch on cuda:0"),
+    ]
+    assert "== torchdoctor run [rank 1] ==" in ran.stderr
+    assert "torch.cuda.set_device(1)" in str(ran.report.findings[0].fix)
+    assert ran.report.rank == {"rank": 1, "local_rank": 1, "world_size": 2}
+    valid(ran)
+
+
+@pytest.mark.parametrize(("local_rank", "gpus"), [("0", 2), ("1", 1)], ids=["rank-0", "one-gpu-per-rank"])
+def test_a_rank_on_its_own_cuda0_is_fine(monkeypatch: pytest.MonkeyPatch, local_rank: str, gpus: int) -> None:
+    monkeypatch.setenv("LOCAL_RANK", local_rank)
+    with fake_cuda(device_count=gpus):
+        ran = run_script("ranks_cuda0.py")
+    assert [f for f in ran.report.findings if f.id == "rank_device"] == []
+
+
+def test_non_blocking_from_pageable_memory_and_tiny_copies_are_named_by_line() -> None:
+    with fake_cuda():
+        ran = run_script("pageable_non_blocking.py")
+    pageable = finding(ran, "non_blocking_pageable")
+    assert pageable.site is not None and pageable.site.line == marked_line(
+        "pageable_non_blocking.py", "pageable"
+    )
+    tiny = finding(ran, "tiny_copies")
+    assert tiny.site is not None and tiny.site.line == marked_line("pageable_non_blocking.py", "tiny")
+    by_line = {t.site.line: t for t in ran.report.transfers}
+    copies = by_line[marked_line("pageable_non_blocking.py", "pageable")]
+    assert (copies.count, copies.bytes, copies.pageable, copies.non_blocking_pageable) == (
+        8,
+        8 * 64 * 1024 * 4,
+        8,
+        8,
+    )
+    assert by_line[marked_line("pageable_non_blocking.py", "tiny")].count == 1200
+    valid(ran)
+
+
+def test_fp16_overflow_after_half_names_the_module_its_input_range_and_the_half_line() -> None:
+    ran = run_script("fp16_overflow.py", options=Options(nan=True))
+    assert ran.code == 0 and "0 inf" in ran.stdout
+    nonfinite = finding(ran, "nonfinite")
+    assert nonfinite.summary.startswith(
+        "Net.scores (Scores) returned inf or NaN in float16 in forward pass 1"
+    )
+    assert "float16 holds at most 65504" in nonfinite.summary
+    reached = float(nonfinite.summary.split("inputs reached ")[1].split(",")[0])
+    assert 255 < reached < 65504  # the inputs were fine; the unscaled products overflowed
+    assert nonfinite.evidence == [
+        f"Net was converted to float16 by Net.half() at {site('fp16_overflow.py', 'converted')} in <module>"
+    ]
+    valid(ran)
+
+
+def test_scripts_are_plain_programs() -> None:
+    """The scripts run with plain python too (bench/gpu_smoke.sh runs them on a GPU): they import torch, the
+    standard library and each other, never a test helper or torchdoctor."""
+    own = {path.stem for path in SCRIPTS.glob("*.py")}
+    for script in SCRIPTS.glob("*.py"):
+        tree = ast.parse(script.read_text())
+        imported = {
+            name.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for name in (
+                [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            )
+        }
+        assert imported <= {"torch", *own, *sys.stdlib_module_names}, (script.name, imported)
+
+
+def test_a_checkpoint_for_a_gpu_this_machine_lacks_names_the_load(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "checkpoint.pt"
+    save_checkpoint_on(checkpoint, "cuda:3")
+    ran = run_script("checkpoint_device.py", str(checkpoint))
+    assert ran.code == 1
+    failed = finding(ran, "checkpoint_device")
+    assert failed.site is not None and failed.site.line == marked_line("checkpoint_device.py", "loaded")
+    assert "saved on cuda:3" in failed.summary and "map_location=device" in str(failed.fix)
+    assert (
+        ran.stderr.rstrip().splitlines()[-1].startswith("RuntimeError: Attempting to deserialize object on")
+    )
+
+
+def test_implicit_synchronisations_are_counted_only_where_the_device_makes_the_host_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DEMO_DEVICE", "cpu")
+    ran = run_script("implicit_syncs.py", options=Options(deep=True))
+    assert ran.code == 0 and ran.report.syncs == []  # a CPU tensor's .item() waits for nothing
+    from torchdoctor.runtime.recorder import Recorder
+
+    recorder = Recorder.__new__(Recorder)
+    recorder.syncs = {}
+    where = Site("train.py", 7, "main")
+    for device in ("cuda", "cuda", "cpu", "meta", "mps"):
+        recorder.count_sync(".item()", device, where)
+    assert recorder.syncs[where].calls == {".item()": 3}

@@ -1,0 +1,125 @@
+"""``torchdoctor run [OPTIONS] SCRIPT [ARGS]...`` and ``torchdoctor run [OPTIONS] -m MODULE [ARGS]...``: the
+program runs in this process as ``python`` would run it, with the runtime doctor recording.
+
+Everything from SCRIPT (or ``-m MODULE``) on belongs to the program, as for ``python``: ``torchdoctor run
+train.py --deep`` passes ``--deep`` to train.py. The exit code is the program's; 2 when it cannot be started.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from torchdoctor.commands.common import BadInput, RedactOption
+from torchdoctor.commands.usage import PlainCommand
+
+PROGRAM_KEY = "torchdoctor.program"
+_OWN_FLAGS = frozenset({"--deep", "--nan", "--redact", "--no-redact", "-h", "--help"})
+_OWN_WITH_VALUE = frozenset({"--report"})
+_MODULE_FLAGS = ("-m", "--module")
+
+
+def split_program(args: list[str]) -> tuple[list[str], list[str]]:
+    """torchdoctor's own options, and the program's command line: from the first argument that is not an
+    option (the script), from ``-m``/``--module`` (``-m pkg``, ``-mpkg``), or after ``--``."""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            return args[:index], args[index + 1 :]
+        if arg in _MODULE_FLAGS or (arg.startswith("-m") and not arg.startswith("--")):
+            return args[:index], args[index:]
+        if arg.startswith("--module="):
+            return args[:index], ["-m", arg.split("=", 1)[1], *args[index + 1 :]]
+        if not arg.startswith("-") or arg == "-":
+            return args[:index], args[index:]
+        index += 2 if arg in _OWN_WITH_VALUE else 1
+    return args, []
+
+
+class ProgramCommand(PlainCommand):
+    """Hands click only torchdoctor's options; the program's command line is kept as it is."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        own, program = split_program(list(args))
+        ctx.meta[PROGRAM_KEY] = program
+        return super().parse_args(ctx, own)
+
+
+def run(
+    ctx: typer.Context,
+    program: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="SCRIPT [ARGS]... | -m MODULE [ARGS]...",
+            help="The program and its arguments, exactly as after 'python'.",
+            show_default=False,
+        ),
+    ] = None,
+    deep: Annotated[
+        bool,
+        typer.Option(
+            "--deep",
+            help="Also trace the result of every torch operation to its line, and count implicit "
+            "synchronisations (.item(), .tolist(), bool(t), nonzero) per line. Slower.",
+        ),
+    ] = False,
+    nan: Annotated[
+        bool,
+        typer.Option(
+            "--nan",
+            help="Name the first module whose float16/bfloat16 forward output is not finite, with its input "
+            "range (one read per forward pass).",
+        ),
+    ] = False,
+    report: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            metavar="PATH",
+            help="Also write the report as JSON (one per rank under torchrun: PATH.rankN, or {rank} in "
+            "PATH).",
+        ),
+    ] = None,
+    redact: RedactOption = True,
+) -> None:
+    """Run a Python program as 'python' would, recording where its tensors were made and moved: a device
+    mismatch is explained operand by operand, with the line to fix. Exit code: the program's; 2 when it
+    cannot be started."""
+    from torchdoctor.runtime import launch
+    from torchdoctor.runtime.session import Options, Session, report_path
+
+    argv = list(ctx.meta.get(PROGRAM_KEY) or [])
+    if not argv:
+        raise BadInput("give the program to run: torchdoctor run train.py [ARGS]... or -m MODULE [ARGS]...")
+    options = Options(deep=deep, nan=nan, report=str(report) if report is not None else None, redact=redact)
+    try:
+        if argv[0] in ("-m", "--module") or argv[0].startswith("-m"):
+            name = argv[1] if argv[0] in ("-m", "--module") and len(argv) > 1 else argv[0][2:]
+            rest = argv[2:] if argv[0] in ("-m", "--module") else argv[1:]
+            if not name:
+                raise BadInput("-m needs a module name: torchdoctor run -m MODULE [ARGS]...")
+            started = launch.module(name, rest)
+        else:
+            started = launch.script(argv[0], argv[1:])
+    except launch.ProgramError as exc:
+        raise BadInput(str(exc)) from None
+    session = Session(options, argv=started.argv, module=started.module)
+    if options.report is not None:
+        _check_report(report_path(options.report, session.rank))
+    session.start()
+    code = launch.run(started, session.finish)
+    raise typer.Exit(code)
+
+
+def _check_report(path: str) -> None:
+    """Refuse, before the program runs, a --report that could never be written."""
+    from torchdoctor.commands.report import check_target
+
+    try:
+        check_target(Path(path), force=True)
+    except BadInput as exc:
+        message = str(exc)
+        raise BadInput(message if not message.startswith("-o ") else "--report " + message[3:]) from None
