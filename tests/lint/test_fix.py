@@ -117,8 +117,8 @@ def test_bad_input_changes_nothing_and_says_so_in_one_line(tmp_path: Path) -> No
     assert readonly.read_text() == CODE and broken.read_text().endswith("def (:\n")
     lines = err.splitlines()
     assert sorted(lines) == [
-        f"{broken}: cannot parse: invalid syntax (line 4)",
-        f"{readonly}: read-only, not fixed",
+        f"torchdoctor: error: {broken}: cannot parse: invalid syntax (line 4)",
+        f"torchdoctor: error: {readonly}: read-only, not fixed",
     ]
 
 
@@ -136,7 +136,7 @@ def test_a_file_changed_after_it_was_linted_is_not_fixed(
 
     monkeypatch.setattr(command, "lint_jobs", lint_then_edit)
     code, _, err = run(str(path), fix=True)
-    assert code == 2 and err == f"{path}: changed since it was linted, not fixed\n"
+    assert code == 2 and err == f"torchdoctor: error: {path}: changed since it was linted, not fixed\n"
     assert path.read_text().endswith("# edited meanwhile\n")
 
 
@@ -147,7 +147,8 @@ def test_links_are_not_replaced(tmp_path: Path) -> None:
     link = tmp_path / "link.py"
     link.symlink_to(target)
     code, _, err = run(str(link), fix=True)
-    assert code == 2 and err == f"{link}: a symbolic link, not fixed (fix the file it points to)\n"
+    refused = f"{link}: a symbolic link, not fixed (fix the file it points to)"
+    assert code == 2 and err == f"torchdoctor: error: {refused}\n"
     assert link.is_symlink() and target.read_text() == CODE
     hard = tmp_path / "hard.py"
     os.link(target, hard)

@@ -130,9 +130,8 @@ def test_a_file_too_deep_to_analyse_is_reported_not_skipped(tmp_path: Path) -> N
     code, out, err = run([str(tmp_path)])
     assert code == 2
     assert "ok.py:2:9: TDL004" in out
-    assert (
-        err == f"{deep}: not analysed: nested too deeply for the analysis (findings in it are not reported)\n"
-    )
+    refused = "not analysed: nested too deeply for the analysis (findings in it are not reported)"
+    assert err == f"torchdoctor: error: {deep}: {refused}\n"
 
 
 def test_a_long_sum_is_analysed(tmp_path: Path) -> None:

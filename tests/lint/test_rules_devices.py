@@ -244,3 +244,14 @@ def test_tdl004_at_the_top_level_of_a_test_file_is_tdl104() -> None:
 def test_torch_from_a_star_import(lint: Lint) -> None:
     assert lint("from model import *\nrnn = torch.load('rnn.pt')", {"TDL004"}) == [("TDL004", 2)]
     assert lint("from model import *\ntorch = other\nrnn = torch.load('rnn.pt')", {"TDL004"}) == []
+
+
+def test_a_list_of_devices_to_go_through_is_not_a_device_picked(lint: Lint) -> None:
+    # Lightning's tests/tests_fabric/utilities/test_distributed.py: parameters of a spawned test.
+    code = (
+        "import torch, torch.distributed as dist\n"
+        "dist.init_process_group('nccl')\n"
+        "DEVICES = [torch.device('cuda:0'), torch.device('cuda:1')]\n"
+        "model = torch.nn.Linear(1, 1).to(torch.device('cuda:0'))\n"
+    )
+    assert lint(code, {"TDL005"}) == [("TDL005", 4)]

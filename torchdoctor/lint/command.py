@@ -122,14 +122,14 @@ def _rewrite(
         fixed_files += 1
         remaining.extend(done.remaining)
     for line in errors:
-        _say(err, line)
+        _write(err, error_line(line))
     if not write:
         _write(out, "".join(diffs))
         return BAD_INPUT if errors else FINDINGS if diffs else OK
     remaining.sort()
     _write(out, render(remaining, output_format, show_fixes))
     if fixed_findings:
-        _say(err, f"torchdoctor lint: fixed {fixed_findings} finding(s) in {fixed_files} file(s)")
+        _write(err, f"torchdoctor lint: fixed {fixed_findings} finding(s) in {fixed_files} file(s)\n")
     if errors:
         return BAD_INPUT
     return FINDINGS if remaining else OK

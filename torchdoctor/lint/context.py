@@ -20,6 +20,7 @@ _MAX_TRACE = 8  # how many `name = ...` steps a reference is followed through
 class FileContext:
     def __init__(self, tree: ast.Module, package: str | None = None, path: str = "") -> None:
         self.path = path
+        self.tree = tree
         self.facts: FileFacts = scan(tree, package)
         self.imports = self.facts.imports
         self.classes = ClassTable(self.facts)

@@ -4,7 +4,7 @@ TDL101 (a hard-coded CUDA device with no fallback)."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass
 
 from torchdoctor.lint import edits
@@ -250,7 +250,10 @@ def _hard_coded_cuda(ctx: FileContext) -> list[HardCodedCuda]:
         return []
     found: list[HardCodedCuda] = []
     device_calls = {site.node: site for site in ctx.calls_to("torch.device")}
+    enumerated = _enumerated_devices(ctx.tree, device_calls) if len(device_calls) > 1 else set()
     for call, site in device_calls.items():
+        if call in enumerated:
+            continue
         first = call.args[0] if call.args else keyword(call, "type")
         index = call.args[1] if len(call.args) > 1 else keyword(call, "index")
         if index is not None and not isinstance(index, ast.Constant):
@@ -288,6 +291,18 @@ def _hard_coded_cuda(ctx: FileContext) -> list[HardCodedCuda]:
             for literal in cuda_literals(assign.value):
                 found.append(HardCodedCuda(assign, f'"{literal}"', _index(literal), True, where))
     return found
+
+
+def _enumerated_devices(tree: ast.AST, device_calls: Container[ast.AST]) -> set[ast.AST]:
+    """torch.device calls listed beside another one (``[torch.device("cuda:0"), torch.device("cuda:1")]``,
+    a test's parameters): a list of devices to go through, not the device a process picks."""
+    listed: set[ast.AST] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            devices = [element for element in node.elts if element in device_calls]
+            if len(devices) > 1:
+                listed.update(devices)
+    return listed
 
 
 def fixed_set_device(ctx: FileContext) -> list[HardCodedCuda]:
