@@ -31,13 +31,14 @@ def available() -> bool:
 
 
 def materialise(corpus: list[Record], sources: list[Path], into: Path) -> dict[Path, Record]:
-    """Write each record's code to ``into/<split>/<stem>.py``; records without code are left out."""
+    """Write each record's code to ``into/<split>-split/<stem>.py`` (a folder named ``test`` would make every
+    file a test file to lint); records without code are left out."""
     written: dict[Path, Record] = {}
     for record in corpus:
         code = code_of(record, sources)
         if code is None:
             continue
-        path = into / record.split / f"{record.file.stem}.py"
+        path = into / f"{record.split}-split" / f"{record.file.stem}.py"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(code, encoding="utf-8")
         written[path.resolve()] = record

@@ -44,3 +44,10 @@ def test_every_see_line_names_an_entry_explain_knows(tmp_path: Path) -> None:
         explained = run_cli("explain", entry_id, "--json")
         assert explained.returncode == exitcodes.OK
         assert json.loads(explained.stdout)[0]["id"] == entry_id
+
+
+def test_the_pre_commit_entry_takes_a_file_named_like_an_option_as_a_path(tmp_path: Path) -> None:
+    (tmp_path / "--ignore=ALL").write_text(CODE)
+    result = run_cli("lint", "--", "--ignore=ALL", cwd=tmp_path)
+    assert result.returncode == exitcodes.THRESHOLD, result.stderr
+    assert result.stdout.startswith("--ignore=ALL:4:1: TDL001 ")

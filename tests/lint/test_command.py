@@ -187,4 +187,4 @@ def test_an_undecodable_file_name_on_an_ascii_stream(tmp_path: Path) -> None:
     out.flush()
     text = out.buffer.getvalue().decode("ascii")  # type: ignore[attr-defined]
     assert code == 1
-    assert "caf\\udce9.py:2:9: TDL004" in text
+    assert "caf\\udce9.py':2:9: TDL004" in text  # quoted, the undecodable byte written as its escape

@@ -108,7 +108,7 @@ def test_a_bad_configuration_is_one_line_and_exit_2(tmp_path: Path, table: str, 
 
 
 def test_selectors_are_ids_prefixes_or_all() -> None:
-    assert select_rules(LintConfig(), ["TDL1"], None).rules == {"TDL101", "TDL102", "TDL103"}
+    assert select_rules(LintConfig(), ["TDL1"], None).rules == {"TDL101", "TDL102", "TDL103", "TDL104"}
     assert select_rules(LintConfig(), ["tdl001,TDL004"], None).rules == {"TDL001", "TDL004"}
     assert len(select_rules(LintConfig(), ["ALL"], ["TDL1"]).rules) == 7
     with pytest.raises(UnknownRuleError, match="unknown rule id 'E501' in --select"):

@@ -87,4 +87,4 @@ def test_a_parameter_named_batch_is_a_dataloader_batch(lint: Lint) -> None:
     images = first["image"]
     images.cuda()
     """
-    assert lint(code, {"TDL001"}) == [("TDL001", 4), ("TDL001", 10)]
+    assert lint(code, {"TDL001"}) == [("TDL001", 4), ("TDL001", 8), ("TDL001", 10)]

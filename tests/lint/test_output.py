@@ -51,7 +51,7 @@ def test_json(tmp_path: Path) -> None:
     items = json.loads(text)
     assert code == 1
     assert [sorted(item) for item in items] == [
-        ["col", "end_line", "explain", "fix", "line", "message", "path", "rule"]
+        ["col", "end_line", "explain", "fix", "level", "line", "message", "path", "rule"]
     ] * 2
     assert items[1] == {
         "path": str(tmp_path / "train.py"),
@@ -59,6 +59,7 @@ def test_json(tmp_path: Path) -> None:
         "col": 9,
         "end_line": 4,
         "rule": "TDL004",
+        "level": "error",
         "message": RULES_BY_ID["TDL004"].message,
         "fix": RULES_BY_ID["TDL004"].fix,
         "explain": "load.map_location",
@@ -133,7 +134,7 @@ def test_sarif_with_relative_paths_and_no_results() -> None:
     check_sarif(log)
     result = log["runs"][0]["results"][0]
     assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "src/train.py"
-    assert result["level"] == "warning"  # an advice rule
+    assert result["level"] == "warning"  # a performance rule
     empty = json.loads(render([], "sarif"))
     check_sarif(empty)
     assert empty["runs"][0]["results"] == []
@@ -142,3 +143,36 @@ def test_sarif_with_relative_paths_and_no_results() -> None:
 @pytest.mark.parametrize("output_format", ["text", "github"])
 def test_no_findings_no_output(tmp_path: Path, output_format: str) -> None:
     assert render([], output_format) == ""
+
+
+LEVELS = {
+    "TDL001": "error",
+    "TDL002": "error",
+    "TDL003": "error",
+    "TDL004": "error",
+    "TDL005": "error",
+    "TDL006": "warning",
+    "TDL007": "error",
+    "TDL101": "note",
+    "TDL102": "warning",
+    "TDL103": "note",
+    "TDL104": "note",
+}
+
+
+def test_levels_bugs_are_errors_performance_warnings_advice_notes() -> None:
+    from torchdoctor.lint.findings import Finding
+
+    assert {rule.id: rule.level for rule in RULES} == LEVELS
+    commands = {"error": "::error ", "warning": "::warning ", "note": "::notice "}
+    for rule, level in LEVELS.items():
+        finding = Finding("a.py", 1, 1, rule, end_line=1, end_col=2)
+        assert as_github(finding).startswith(commands[level])
+        log = json.loads(render([finding], "sarif"))
+        assert log["runs"][0]["results"][0]["level"] == level
+        configured = {
+            entry["id"]: entry["defaultConfiguration"]["level"]
+            for entry in log["runs"][0]["tool"]["driver"]["rules"]
+        }
+        assert configured[rule] == level
+        assert json.loads(render([finding], "json"))[0]["level"] == level

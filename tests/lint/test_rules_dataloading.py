@@ -35,7 +35,6 @@ def test_tdl006_flags_non_blocking_copies_of_unpinned_batches(lint: Lint, loader
         ("DataLoader(ds, **kwargs)", "x = x.to(device, non_blocking=True)"),  # unknown
         ("DataLoader(ds)", "x = x.to(device)"),
         ("DataLoader(ds)", "x = x.to(device, non_blocking=False)"),
-        ("DataLoader(ds)", "z = torch.zeros(3).to(device, non_blocking=True)"),  # not from the loader
         ("make_loader()", "x = x.to(device, non_blocking=True)"),  # unknown loader
     ],
 )
@@ -80,9 +79,24 @@ DATASET = HEAD + (
 
 
 @pytest.mark.parametrize(
-    "move", ["image.cuda()", "image.to(device)", "image.to('cuda')", "image.to(torch.device('cuda:0'))"]
+    "move",
+    [
+        "image.cuda()",
+        "image.to(device)",
+        "image.to('cuda')",
+        "image.to(torch.device('cuda:0'))",
+        "image.to(self.device)",  # a name that says it holds a device, in code that moves data
+        "torch.zeros(3, device=device)",
+    ],
 )
-@pytest.mark.parametrize("options", ["num_workers=4", "batch_size=8, num_workers=2, shuffle=True"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        "num_workers=4",
+        "batch_size=8, num_workers=2, shuffle=True",
+        "num_workers=args.workers",
+    ],  # unknown: may fork
+)
 def test_tdl007_flags_cuda_in_getitem_with_worker_processes(lint: Lint, move: str, options: str) -> None:
     assert lint(DATASET.format(move=move, options=options), {"TDL007"}) == [("TDL007", 7)]
 
@@ -92,10 +106,12 @@ def test_tdl007_flags_cuda_in_getitem_with_worker_processes(lint: Lint, move: st
     [
         ("image.cuda()", "num_workers=0"),
         ("image.cuda()", "batch_size=4"),  # no workers by default
-        ("image.cuda()", "num_workers=args.workers"),  # unknown
         ("image.cuda()", "num_workers=4, multiprocessing_context='spawn'"),
         ("image.to('cpu')", "num_workers=4"),
-        ("image.to(self.device)", "num_workers=4"),  # unknown device
+        ("image.to(image.device)", "num_workers=4"),  # where the tensor already is
+        ("image.to(torch.float16)", "num_workers=4"),
+        ("image.to(self.dtype)", "num_workers=4"),
+        ("torch.zeros(3, device='cpu')", "num_workers=4"),
         ("image.float()", "num_workers=4"),
     ],
 )
@@ -135,3 +151,113 @@ def test_tdl007_ignores_datasets_no_worker_loader_uses(lint: Lint) -> None:
         "    x = x.cuda()\n"
     )
     assert lint(code, {"TDL007"}) == []
+
+
+WORKERS = HEAD + "import functools\n"
+
+
+@pytest.mark.parametrize(
+    ("code", "lines"),
+    [
+        (  # a method, with a tuple of tensors moved in one statement (one finding for the line)
+            "class Trainer:\n"
+            "    def __init__(self, ds, args):\n"
+            "        self.device = args.device\n"
+            "        self.loader = DataLoader(ds, num_workers=4, collate_fn=self.collate)\n"
+            "    def collate(self, batch):\n"
+            "        x, y = torch.stack(batch), torch.stack(batch)\n"
+            "        x, y = x.to(self.device), y.to(self.device)\n"
+            "        return x, y\n",
+            [10],
+        ),
+        (  # a function nested in the one that makes it
+            "def make_collate(pad):\n"
+            "    def collate(batch):\n"
+            "        return torch.stack(batch).cuda()\n"
+            "    return collate\n"
+            "loader = DataLoader(ds, num_workers=2, collate_fn=make_collate(0))\n",
+            [6],
+        ),
+        (  # a class whose __init__ moves tensors, built inside the collate function
+            "class Batch:\n"
+            "    def __init__(self, src, device):\n"
+            "        self.src = src.to(device)\n"
+            "def collate(batch, device):\n"
+            "    return Batch(torch.stack(batch), device)\n"
+            "loader = DataLoader(ds, num_workers=2, collate_fn=functools.partial(collate, device='cuda'))\n",
+            [6],
+        ),
+        (  # a lambda, and a Dataset that creates a tensor on the device
+            "class Items(Dataset):\n"
+            "    def __getitem__(self, i):\n"
+            "        return torch.zeros(3, device='cuda')\n"
+            "loader = DataLoader(Items(), num_workers=2, collate_fn=lambda b: torch.stack(b).to(device))\n",
+            [6, 7],
+        ),
+    ],
+)
+def test_tdl007_follows_worker_code_wherever_it_is_written(lint: Lint, code: str, lines: list[int]) -> None:
+    assert lint(WORKERS + code, {"TDL007"}) == [("TDL007", line) for line in lines]
+
+
+def test_tdl007_an_argparse_default_of_0_workers_forks_nothing(lint: Lint) -> None:
+    code = DATASET.format(move="image.cuda()", options="num_workers=args.workers")
+    parser = "parser.add_argument('--workers', type=int, default={})\n"
+    assert lint(code + parser.format(0), {"TDL007"}) == []
+    assert lint(code + parser.format(8), {"TDL007"}) == [("TDL007", 7)]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def make_loader():\n    return DataLoader(ds, batch_size=4)\nloader = make_loader()\n",
+        "loader = DataLoader(ds)\nloader = logger.log_every(loader, 10)\n",
+    ],
+)
+def test_tdl006_follows_loaders_returned_and_wrapped(lint: Lint, source: str) -> None:
+    code = HEAD + source + "for x, y in loader:\n    x = x.to(device, non_blocking=True)\n"
+    assert lint(code, {"TDL006"}) == [("TDL006", len(code.splitlines()))]
+
+
+def test_tdl006_a_loader_passed_in_by_a_caller(lint: Lint) -> None:
+    train = (
+        "def train(model, data, device):\n"
+        "    for x, y in metric_logger.log_every(data, 10):\n"
+        "        x = x.to(device, non_blocking=True)\n"
+    )
+    assert lint(HEAD + train + "train(m, DataLoader(ds), 'cuda')\n", {"TDL006"}) == [("TDL006", 5)]
+    assert lint(HEAD + train + "train(m, DataLoader(ds, pin_memory=True), 'cuda')\n", {"TDL006"}) == []
+    assert lint(HEAD + train, {"TDL006"}) == []  # nobody here says what it gets
+
+
+@pytest.mark.parametrize(
+    "copy",
+    [
+        "x = torch.from_numpy(a).to(device, non_blocking=True)",
+        "x = torch.zeros(3).cuda(non_blocking=True)",
+        "x = torch.tensor([1, 2]).to(device, non_blocking=True)",
+    ],
+)
+def test_tdl006_a_tensor_just_made_on_the_cpu_is_pageable(lint: Lint, copy: str) -> None:
+    assert lint(HEAD + copy, {"TDL006"}) == [("TDL006", 3)]
+    pinned = copy.replace(".to(", ".pin_memory().to(").replace(".cuda(", ".pin_memory().cuda(")
+    assert lint(HEAD + pinned, {"TDL006"}) == []
+    assert lint(HEAD + "x = torch.zeros(3, device='cuda').to(d, non_blocking=True)", {"TDL006"}) == []
+
+
+def test_tdl006_follows_a_batch_through_the_methods_that_hand_it_on(lint: Lint) -> None:
+    code = HEAD + (
+        "class Trainer:\n"
+        "    def prepare(self, data):\n"
+        "        for k, v in data.items():\n"
+        "            data[k] = v.to(self.device, non_blocking=True)\n"
+        "        return data\n"
+        "    def train_one_epoch(self, loader):\n"
+        "        for batch in loader:\n"
+        "            batch = self.prepare(batch)\n"
+        "    def train(self, train_loader):\n"
+        "        self.train_one_epoch(train_loader)\n"
+        "Trainer().train(DataLoader(ds, batch_size=4))\n"
+    )
+    assert lint(code, {"TDL006"}) == [("TDL006", 6)]
+    assert lint(code.replace("batch_size=4", "pin_memory=True"), {"TDL006"}) == []

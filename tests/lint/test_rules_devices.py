@@ -121,8 +121,14 @@ def test_tdl005_a_default_parameter_counts_only_when_a_call_relies_on_it(lint: L
     assert lint(DIST + method, {"TDL005"}) == []
 
 
-def test_tdl005_a_constant_set_device_does_not_count(lint: Lint) -> None:
-    assert lint(DIST + "torch.cuda.set_device(0)\nmodel.cuda()", {"TDL005"}) == [("TDL005", 6)]
+def test_tdl005_reports_a_constant_set_device_rather_than_what_follows_it(lint: Lint) -> None:
+    assert lint(DIST + "torch.cuda.set_device(0)\nmodel.cuda()", {"TDL005"}) == [("TDL005", 5)]
+    # beside a set_device(local_rank), set_device(0) is the branch of a single process
+    both = (
+        DIST
+        + "if args.distributed:\n    torch.cuda.set_device(args.gpu)\nelse:\n    torch.cuda.set_device(0)"
+    )
+    assert lint(both, {"TDL005"}) == []
 
 
 def test_tdl005_is_silent_outside_distributed_scripts(lint: Lint) -> None:
@@ -151,3 +157,101 @@ def test_advice_rules_are_off_by_default(lint: Lint) -> None:
     from torchdoctor.lint.rules import DEFAULT_RULES
 
     assert lint("import torch\ndevice = torch.device('cuda')", DEFAULT_RULES) == []
+
+
+DIST_SCRIPT = "import torch\nimport torch.distributed as dist\ndist.init_process_group('nccl')\n"
+
+
+def test_tdl005_the_current_device_without_set_device_in_a_script_that_sets_up_a_group(lint: Lint) -> None:
+    assert lint(DIST_SCRIPT + "model = model.cuda()", {"TDL005"}) == [("TDL005", 4)]
+    local = "torch.cuda.set_device(int(os.environ['LOCAL_RANK']))\n"
+    assert lint(DIST_SCRIPT + local + "model = model.cuda()", {"TDL005"}) == []
+
+
+@pytest.mark.parametrize(
+    "guarded",
+    [
+        "if rank == 0:\n    x = x.cuda(0)",
+        "if dist.get_rank() == 0 and args.eval:\n    x = x.to('cuda:0')",
+        "if args.local_rank == 0:\n    model.cuda()",
+        "if is_main_process():\n    device = torch.device('cuda:0')",
+        "def evaluate(x):\n    return x.cuda(0)\nif rank == 0:\n    evaluate(y)",  # only rank 0 calls it
+    ],
+)
+def test_tdl005_gpu_0_in_code_only_rank_0_runs_is_its_own(lint: Lint, guarded: str) -> None:
+    local = "torch.cuda.set_device(rank)\n"
+    assert lint(DIST_SCRIPT + local + guarded, {"TDL005"}) == []
+
+
+def test_tdl005_gpu_1_under_a_rank_0_guard_is_still_wrong(lint: Lint) -> None:
+    code = DIST_SCRIPT + "torch.cuda.set_device(rank)\nif rank == 0:\n    x = x.cuda(1)"
+    assert lint(code, {"TDL005"}) == [("TDL005", 6)]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "def test_round_trip(tmp_path):\n    torch.save(m.state_dict(), tmp_path / 'w.pt')\n"
+        "    m.load_state_dict(torch.load(tmp_path / 'w.pt'))",
+        "def check():\n    buffer = io.BytesIO()\n    torch.save(x, buffer)\n    buffer.seek(0)\n"
+        "    y = torch.load(buffer)",
+        "def test_resume(trainer, path):\n    trainer.save_checkpoint(path)\n    state = torch.load(path)",
+        # a temporary folder of this run: pytest's fixture, tempfile, and names built from them
+        "def test_fit(tmp_path):\n    trainer = Trainer(default_root_dir=tmp_path)\n    trainer.fit(m)\n"
+        "    path = trainer.checkpoint_callback.best_model_path\n    state = torch.load(path)",
+        "def test_all(tmp_path):\n    states = [torch.load(p) for p in tmp_path.iterdir()]",
+        "def export():\n    with tempfile.TemporaryDirectory() as folder:\n"
+        "        path = os.path.join(folder, 'w.pt')\n        state = torch.load(path)",
+    ],
+)
+def test_tdl004_a_file_the_same_function_saved_is_advice_tdl104(lint: Lint, code: str) -> None:
+    source = "import io\nimport os\nimport tempfile\nimport torch\n" + code
+    found = lint(source, {"TDL004", "TDL104"})
+    assert [rule for rule, _ in found] == ["TDL104"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # saved in one branch only: the load may read an older file from elsewhere
+        "def f(p, train):\n    if train:\n        torch.save(m, p)\n    return torch.load(p)",
+        # the name is rebound in between
+        "def f(p):\n    torch.save(m, p)\n    p = other\n    return torch.load(p)",
+        # another file
+        "def f(p, q):\n    torch.save(m, p)\n    return torch.load(q)",
+        # a folder that is not temporary, or a name that also holds another path
+        "def f(root):\n    return torch.load(os.path.join(root, 'w.pt'))",
+        "def f(tmp_path, other):\n    p = tmp_path / 'a'\n    if other:\n        p = other\n"
+        "    return torch.load(p)",
+        # the top level of a script: the line readers copy to load a checkpoint from elsewhere
+        "torch.save(m, 'w.pt')\nm = torch.load('w.pt')",
+    ],
+)
+def test_tdl004_stays_where_the_load_may_meet_another_machine(lint: Lint, code: str) -> None:
+    found = lint("import io\nimport os\nimport torch\n" + code, {"TDL004", "TDL104"})
+    assert [rule for rule, _ in found] == ["TDL004"]
+
+
+def test_tdl004_at_the_top_level_of_a_test_file_is_tdl104() -> None:
+    from torchdoctor.lint import lint_source
+
+    code = "import torch\ntorch.save(m, 'w.pt')\nm = torch.load('w.pt')\n"
+    rules = frozenset({"TDL004", "TDL104"})
+    assert [f.rule for f in lint_source(code, "tests/test_io.py", rules)] == ["TDL104"]
+    assert [f.rule for f in lint_source(code, "train.py", rules)] == ["TDL004"]
+
+
+def test_torch_from_a_star_import(lint: Lint) -> None:
+    assert lint("from model import *\nrnn = torch.load('rnn.pt')", {"TDL004"}) == [("TDL004", 2)]
+    assert lint("from model import *\ntorch = other\nrnn = torch.load('rnn.pt')", {"TDL004"}) == []
+
+
+def test_a_list_of_devices_to_go_through_is_not_a_device_picked(lint: Lint) -> None:
+    # Lightning's tests/tests_fabric/utilities/test_distributed.py: parameters of a spawned test.
+    code = (
+        "import torch, torch.distributed as dist\n"
+        "dist.init_process_group('nccl')\n"
+        "DEVICES = [torch.device('cuda:0'), torch.device('cuda:1')]\n"
+        "model = torch.nn.Linear(1, 1).to(torch.device('cuda:0'))\n"
+    )
+    assert lint(code, {"TDL005"}) == [("TDL005", 4)]

@@ -148,3 +148,76 @@ def test_tdl103_counts_an_optimizer_step_as_training(lint: Lint) -> None:
     assert lint(HEAD + "model = nn.Linear(2, 2)\nmodel.half()\noptimizer.step()", {"TDL103"}) == [
         ("TDL103", 5)
     ]
+
+
+@pytest.mark.parametrize(
+    ("code", "line"),
+    [
+        (  # a method's argument that callers of this file pass a tensor
+            "class Runner:\n"
+            "    def step(self, inp):\n"
+            "        inp.to(self.device)\n"
+            "        return inp\n"
+            "    def run(self, loader):\n"
+            "        for images, labels in loader:\n"
+            "            self.step(images)\n"
+            "loader = DataLoader(ds)\n"
+            "Runner().run(loader)\n",
+            6,
+        ),
+        (  # an argument a module is called with: its input
+            "class Wrapper(nn.Module):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.net = nn.Linear(2, 2)\n"
+            "    def predict(self, inputs):\n"
+            "        self.net(inputs)\n"
+            "        inputs.cuda()\n",
+            10,
+        ),
+        (  # a tensor on one path, the parameter on the other
+            "def walk(x, direction=None):\n"
+            "    if direction is None:\n"
+            "        direction = torch.randn(3)\n"
+            "    direction.to(x.device)\n",
+            7,
+        ),
+        (  # an input of a module's forward(), cast back to its dtype
+            "class Block(nn.Module):\n"
+            "    def forward(self, hidden_states, mask=None):\n"
+            "        hidden_states.to(torch.float32)\n"
+            "        return hidden_states\n",
+            6,
+        ),
+        (  # an entry of a batch
+            "for batch in DataLoader(ds):\n    batch['image'].cuda()\n",
+            5,
+        ),
+        (  # what a method of this file returns
+            "class Net(nn.Module):\n"
+            "    def build_input(self, n):\n"
+            "        return torch.zeros(n)\n"
+            "    def forward(self, n):\n"
+            "        x = self.build_input(n).squeeze()\n"
+            "        x.cuda()\n",
+            9,
+        ),
+    ],
+)
+def test_tdl001_finds_tensors_through_callers_inputs_paths_and_returns(
+    lint: Lint, code: str, line: int
+) -> None:
+    assert lint(HEAD + code, {"TDL001"}) == [("TDL001", line)]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "def f(model, device):\n    model.to(device)\n",  # a parameter nothing says is a tensor
+        "def f(x, layer):\n    x = layer\n    x.to(device)\n",
+        "class Block(nn.Module):\n    def forward(self, x, sub=nn.Identity()):\n        sub.to(x.device)\n",
+        "def f(x):\n    x = model(x)\n    x.to(device)\nf(torch.zeros(3))\n",  # rebound to something unknown
+    ],
+)
+def test_tdl001_negatives_of_the_inferences(lint: Lint, code: str) -> None:
+    assert lint(HEAD + code, {"TDL001"}) == []

@@ -51,11 +51,21 @@ def lint(
     show_fixes: Annotated[
         bool, typer.Option("--show-fixes", help="Print each finding's fix and the explain entry it prevents.")
     ] = False,
+    fix: Annotated[
+        bool,
+        typer.Option(
+            "--fix", help="Apply the safe rewrites (TDL001, TDL002, TDL004) to the files; print what is left."
+        ),
+    ] = False,
+    diff: Annotated[
+        bool, typer.Option("--diff", help="Print the safe rewrites as a diff; write nothing.")
+    ] = False,
 ) -> None:
     """Find device mistakes in training code without running it: tensors moved and thrown away, tensors
     Module.to() does not move, layers built in forward(), torch.load without map_location, every DDP rank
     on cuda:0, non_blocking copies from pageable memory, CUDA in DataLoader workers.
-    Exit code 0: clean; 1: findings; 2: a path or file that cannot be read or parsed, or a bad option."""
+    Exit code 0: clean; 1: findings (with --diff: a change to show); 2: a path or file that cannot be read,
+    parsed or fixed, or a bad option."""
     from torchdoctor.lint.command import run_lint
 
     code = run_lint(
@@ -64,5 +74,7 @@ def lint(
         ignore=ignore,
         output_format="json" if json_output else output_format,
         show_fixes=show_fixes,
+        fix=fix,
+        diff=diff,
     )
     raise typer.Exit(code)

@@ -19,6 +19,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", dest="output_format", choices=FORMATS, default="text")
     parser.add_argument("--json", dest="output_format", action="store_const", const="json")
     parser.add_argument("--show-fixes", action="store_true", help="print the fix and explain entry")
+    parser.add_argument("--fix", action="store_true", help="apply the safe rewrites, print what is left")
+    parser.add_argument(
+        "--diff", action="store_true", help="print the safe rewrites as a diff, write nothing"
+    )
     args = parser.parse_args(argv)
     return run_lint(
         args.paths,
@@ -26,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
         ignore=args.ignore,
         output_format=args.output_format,
         show_fixes=args.show_fixes,
+        fix=args.fix,
+        diff=args.diff,
     )
 
 

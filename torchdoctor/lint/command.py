@@ -7,12 +7,15 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from torchdoctor.lint import fixer
 from torchdoctor.lint.config import ConfigError, load_config, select_rules
-from torchdoctor.lint.files import STDIN, STDIN_NAME, ReadFailure, expand_paths, read_stdin_bytes
+from torchdoctor.lint.display import shown
+from torchdoctor.lint.files import STDIN, STDIN_NAME, ReadFailure, expand_paths, read_file, read_stdin_bytes
 from torchdoctor.lint.findings import Finding
 from torchdoctor.lint.output import FORMATS, render
 from torchdoctor.lint.rules import UnknownRuleError
-from torchdoctor.lint.runner import Job, lint_jobs
+from torchdoctor.lint.runner import FileResult, Job, Linted, lint_jobs
+from torchdoctor.lint.summary import Location, locate
 from torchdoctor.messages import error_line
 
 OK, FINDINGS, BAD_INPUT = 0, 1, 2
@@ -25,6 +28,8 @@ def run_lint(
     ignore: Sequence[str] | None = None,
     output_format: str = "text",
     show_fixes: bool = False,
+    fix: bool = False,
+    diff: bool = False,
     stdin_text: str | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
@@ -33,6 +38,8 @@ def run_lint(
 
     ``select``/``ignore`` hold rule ids or prefixes (``TDL001``, ``TDL1``, ``ALL``), comma-separated or not;
     None leaves the pyproject.toml's choice. Files that cannot be read or parsed get one line on stderr.
+    ``fix`` rewrites the files whose findings have a safe rewrite and prints what is left; ``diff`` prints the
+    rewrites as a unified diff and writes nothing.
     """
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
@@ -49,18 +56,25 @@ def run_lint(
     expansion = expand_paths(targets, config)
     errors = list(expansion.errors)
     jobs = []
+    rewriting = fix or diff
     for path in expansion.files:
         if path != STDIN:
-            jobs.append(Job(path, selection.rules_for(path)))
+            jobs.append(Job(path, selection.rules_for(path), keep_digest=rewriting))
+            continue
+        if fix and not diff:
+            errors.append(f"{STDIN_NAME}: --fix rewrites files, not standard input (--diff shows the change)")
             continue
         try:
             data = _stdin_bytes(stdin_text)
         except ReadFailure as error:
             errors.append(str(error))
             continue
-        jobs.append(Job(STDIN_NAME, selection.rules, data))
+        jobs.append(Job(STDIN_NAME, selection.rules, data, keep_digest=rewriting))
+    linted = lint_jobs(jobs)
+    if rewriting:
+        return _rewrite(linted, jobs, errors, out, err, output_format, show_fixes, write=not diff)
     findings: list[Finding] = []
-    for result in lint_jobs(jobs):
+    for result in linted.results:
         findings.extend(result.findings)
         if result.error is not None:
             errors.append(result.error)
@@ -71,6 +85,69 @@ def run_lint(
     if errors:
         return BAD_INPUT
     return FINDINGS if findings else OK
+
+
+def _rewrite(
+    linted: Linted,
+    jobs: list[Job],
+    errors: list[str],
+    out: TextIO,
+    err: TextIO,
+    output_format: str,
+    show_fixes: bool,
+    write: bool,
+) -> int:
+    """--fix (``write``) or --diff: each file with a finding that has a safe rewrite is rewritten, re-linted
+    and written back (or shown as a diff); findings without one are printed as usual under --fix."""
+    remaining: list[Finding] = []
+    diffs: list[str] = []
+    fixed_findings = fixed_files = 0
+    for job, result in zip(jobs, linted.results, strict=True):
+        if result.error is not None:
+            errors.append(result.error)
+        if not fixer.fixable(result.findings) or result.summary is None:
+            remaining.extend(result.findings)
+            continue
+        try:
+            done = _fix_one(job, result, linted)
+            if write:
+                fixer.write(done)
+            else:
+                diffs.append(fixer.unified_diff(done))
+        except fixer.NotFixed as refusal:
+            errors.append(str(refusal))
+            remaining.extend(result.findings)
+            continue
+        fixed_findings += done.fixed
+        fixed_files += 1
+        remaining.extend(done.remaining)
+    for line in errors:
+        _write(err, error_line(line))
+    if not write:
+        _write(out, "".join(diffs))
+        return BAD_INPUT if errors else FINDINGS if diffs else OK
+    remaining.sort()
+    _write(out, render(remaining, output_format, show_fixes))
+    if fixed_findings:
+        _write(err, f"torchdoctor lint: fixed {fixed_findings} finding(s) in {fixed_files} file(s)\n")
+    if errors:
+        return BAD_INPUT
+    return FINDINGS if remaining else OK
+
+
+def _fix_one(job: Job, result: FileResult, linted: Linted) -> fixer.Fixed:
+    if job.data is not None:
+        data = job.data
+        location = Location()
+    else:
+        try:
+            data = read_file(job.path)
+        except ReadFailure as error:
+            raise fixer.NotFixed(str(error)) from None
+        location = locate(job.path)
+    if fixer.digest(data) != result.digest:
+        raise fixer.NotFixed(f"{shown(job.path)}: changed since it was linted, not fixed")
+    return fixer.fix_source(data, job.path, job.rules, location, linted.project, result.findings)
 
 
 def _stdin_bytes(stdin_text: str | None) -> bytes:

@@ -4,13 +4,17 @@ which file once the command line has had its say."""
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
+from torchdoctor import inputs
+from torchdoctor.lint.display import shown
 from torchdoctor.lint.rules import DEFAULT_RULES, expand
 
 if sys.version_info >= (3, 11):
@@ -19,6 +23,8 @@ else:  # the same parser, published as tomli before it joined the standard libra
     import tomli as tomllib
 
 _KEYS = ("select", "extend-select", "ignore", "exclude", "per-file-ignores")
+# A pyproject.toml is a few KiB; one larger than this is not read (it would be read whole to be parsed).
+MAX_PYPROJECT_BYTES = 1024 * 1024
 
 
 class ConfigError(ValueError):
@@ -40,12 +46,43 @@ class LintConfig:
 
     def matches(self, path: str, pattern: str) -> bool:
         """flake8-style: the pattern against the path relative to the pyproject's folder, or its name."""
-        pattern = pattern.rstrip("/")
-        relative = _relative(path, self.root)
-        return fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(os.path.basename(path), pattern)
+        return Patterns((pattern,)).match(path, self.root)
+
+    @functools.cached_property
+    def _excluded(self) -> Patterns:
+        return Patterns(self.exclude)
 
     def excluded(self, path: str) -> bool:
-        return any(self.matches(path, pattern) for pattern in self.exclude)
+        return bool(self.exclude) and self._excluded.match(path, self.root)
+
+
+class Patterns:
+    """A set of fnmatch patterns matched at once: names without wildcards by a set lookup, the others
+    through one compiled expression, so that a path costs the same whatever the number of patterns
+    (fnmatch alone recompiles them once its cache of 32768 is full)."""
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        cleaned = [os.path.normcase(pattern.rstrip("/")) for pattern in patterns]
+        self.literal = frozenset(p for p in cleaned if not _WILDCARD.search(p))
+        globs = sorted({p for p in cleaned if _WILDCARD.search(p)})
+        self.glob = re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in globs)) if globs else None
+
+    def match(self, path: str, root: Path) -> bool:
+        return self.match_names(names(path, root))
+
+    def match_names(self, candidates: tuple[str, str]) -> bool:
+        for text in candidates:
+            if text in self.literal or (self.glob is not None and self.glob.match(text)):
+                return True
+        return False
+
+
+def names(path: str, root: Path) -> tuple[str, str]:
+    """What a pattern is matched against: the path relative to ``root``, and the file's name."""
+    return os.path.normcase(_relative(path, root)), os.path.normcase(os.path.basename(path))
+
+
+_WILDCARD = re.compile(r"[*?\[]")
 
 
 def find_pyproject(paths: Sequence[str]) -> Path | None:
@@ -66,21 +103,37 @@ def find_pyproject(paths: Sequence[str]) -> Path | None:
 
 
 def _table(pyproject: Path) -> dict[str, Any] | None:
+    name = shown(str(pyproject))
     try:
-        text = pyproject.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{pyproject}: cannot read: {error}") from None
-    if "torchdoctor" not in text:
+        data = inputs.read_regular(pyproject, MAX_PYPROJECT_BYTES)
+    except inputs.Refused as refused:
+        if refused.kind == "large":
+            raise ConfigError(
+                f"{name}: larger than {MAX_PYPROJECT_BYTES // 1024} KiB, not read (is it a pyproject.toml?)"
+            ) from None
+        raise ConfigError(f"{name}: cannot read: {refused.detail or refused.kind}") from None
+    if b"torchdoctor" not in data:
         return None
     try:
-        data = tomllib.loads(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{name}: cannot read: not UTF-8 text (byte {error.start})") from None
+    try:
+        document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{pyproject}: cannot parse: {error}") from None
-    table = data.get("tool", {}).get("torchdoctor", {}).get("lint")
-    if table is None:
-        return None
+        raise ConfigError(f"{name}: cannot parse: {str(error).splitlines()[0]}") from None
+    except RecursionError:
+        raise ConfigError(f"{name}: cannot parse: nested too deeply") from None
+    table: Any = document
+    for depth, key in enumerate(("tool", "torchdoctor", "lint")):
+        if not isinstance(table, dict):
+            where = ".".join(("tool", "torchdoctor", "lint")[:depth])
+            raise ConfigError(f"{name}: [{where}] must be a table")
+        table = table.get(key)
+        if table is None:
+            return None
     if not isinstance(table, dict):
-        raise ConfigError(f"{pyproject}: [tool.torchdoctor.lint] must be a table")
+        raise ConfigError(f"{name}: [tool.torchdoctor.lint] must be a table")
     return table
 
 
@@ -93,12 +146,15 @@ def load_config(paths: Sequence[str]) -> LintConfig:
     unknown = sorted(set(options) - set(_KEYS))
     if unknown:
         raise ConfigError(
-            f"{pyproject}: unknown key {unknown[0]!r} in [tool.torchdoctor.lint] (known: {', '.join(_KEYS)})"
+            f"{shown(str(pyproject))}: unknown key {unknown[0]!r} in [tool.torchdoctor.lint] "
+            f"(known: {', '.join(_KEYS)})"
         )
     select = options.get("select")
     per_file = options.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
-        raise ConfigError(f"{pyproject}: per-file-ignores must be a table of pattern = [rule ids]")
+        raise ConfigError(
+            f"{shown(str(pyproject))}: per-file-ignores must be a table of pattern = [rule ids]"
+        )
     config = LintConfig(
         source=pyproject,
         select=None if select is None else _strings(select, "select", pyproject),
@@ -118,7 +174,7 @@ def _strings(value: object, key: str, pyproject: Path) -> tuple[str, ...]:
         return (value,)
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return tuple(value)
-    raise ConfigError(f"{pyproject}: {key} must be a list of strings")
+    raise ConfigError(f"{shown(str(pyproject))}: {key} must be a list of strings")
 
 
 @dataclass(frozen=True)
@@ -129,10 +185,21 @@ class Selection:
     config: LintConfig
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
 
-    def rules_for(self, path: str) -> frozenset[str]:
-        ignored: set[str] = set()
+    @functools.cached_property
+    def _ignore_groups(self) -> list[tuple[Patterns, frozenset[str]]]:
+        """The patterns grouped by the rules they ignore: one match per group, not one per pattern."""
+        groups: dict[frozenset[str], list[str]] = {}
         for pattern, ids in self.per_file_ignores:
-            if self.config.matches(path, pattern):
+            groups.setdefault(ids, []).append(pattern)
+        return [(Patterns(patterns), ids) for ids, patterns in groups.items()]
+
+    def rules_for(self, path: str) -> frozenset[str]:
+        if not self.per_file_ignores:
+            return self.rules
+        candidates = names(path, self.config.root)
+        ignored: set[str] = set()
+        for patterns, ids in self._ignore_groups:
+            if patterns.match_names(candidates):
                 ignored |= ids
         return self.rules - ignored if ignored else self.rules
 

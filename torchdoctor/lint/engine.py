@@ -5,11 +5,15 @@ from __future__ import annotations
 import ast
 import warnings
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from torchdoctor.lint.checkers import CHECKERS
 from torchdoctor.lint.context import FileContext
+from torchdoctor.lint.display import inert
 from torchdoctor.lint.findings import Finding
 from torchdoctor.lint.noqa import without_noqa
+from torchdoctor.lint.project import Project
+from torchdoctor.lint.summary import FileSummary, Location, summarise
 
 
 class ParseFailure(Exception):
@@ -22,7 +26,7 @@ class ParseFailure(Exception):
 
     def describe(self, path: str) -> str:
         where = f" (line {self.line})" if self.line else ""
-        return f"{path}: cannot parse: {self.reason}{where}"
+        return f"{path}: cannot parse: {inert(self.reason)}{where}"
 
 
 def parse(source: str | bytes, path: str) -> ast.Module:
@@ -38,18 +42,58 @@ def parse(source: str | bytes, path: str) -> ast.Module:
         raise ParseFailure("too deeply nested") from None
 
 
-def lint_tree(tree: ast.Module, path: str, rules: Iterable[str]) -> list[Finding]:
-    """The findings of ``rules`` in an already parsed file, sorted, before noqa comments are applied."""
-    context = FileContext(tree)
-    findings = {hit.at(path) for rule in sorted(rules) for hit in CHECKERS[rule](context)}
-    return sorted(findings)
+class TooDeep(Exception):
+    """A file whose analysis needs more nesting than the interpreter allows; ``str()`` is the reason."""
+
+    def describe(self, path: str) -> str:
+        return f"{path}: not analysed: nested too deeply for the analysis (findings in it are not reported)"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One file read on its own: its findings (some waiting for facts of other files) and its summary."""
+
+    findings: tuple[Finding, ...]
+    summary: FileSummary
+
+
+def analyse_tree(
+    tree: ast.Module, path: str, rules: Iterable[str], location: Location | None = None
+) -> Analysis:
+    """The findings of ``rules`` in an already parsed file, sorted, before noqa comments are applied and
+    before the facts they need from other files are checked. Raises TooDeep."""
+    where = location or Location()
+    try:
+        context = FileContext(tree, where.package, path)
+        findings = {hit.at(path) for rule in sorted(rules) for hit in CHECKERS[rule](context)}
+        summary = summarise(context, path, where)
+    except RecursionError:
+        raise TooDeep from None
+    return Analysis(tuple(sorted(findings)), summary)
+
+
+def lint_tree(
+    tree: ast.Module, path: str, rules: Iterable[str], location: Location | None = None
+) -> list[Finding]:
+    """The findings of ``rules`` in one parsed file taken as a project of its own, sorted, before noqa
+    comments are applied. Raises TooDeep."""
+    analysis = analyse_tree(tree, path, rules, location)
+    return Project([analysis.summary]).finish(analysis.summary, analysis.findings)
+
+
+def analyse_source(
+    source: str | bytes, path: str, rules: Iterable[str], location: Location | None = None
+) -> Analysis:
+    """Parse and analyse one file's text, ``# noqa`` comments honoured; raises ParseFailure or TooDeep."""
+    tree = parse(source, path)
+    analysis = analyse_tree(tree, path, rules, location)
+    if not analysis.findings:
+        return analysis
+    return Analysis(tuple(without_noqa(list(analysis.findings), source)), analysis.summary)
 
 
 def lint_source(source: str | bytes, path: str, rules: Iterable[str]) -> list[Finding]:
-    """Parse and lint one file's text; raises ParseFailure. ``# noqa`` comments are honoured."""
-    tree = parse(source, path)
-    findings = lint_tree(tree, path, rules)
-    if not findings:
-        return findings
-    text = source if isinstance(source, str) else source.decode("utf-8", errors="replace")
-    return without_noqa(findings, text)
+    """Parse and lint one file's text as a project of its own; raises ParseFailure or TooDeep. ``# noqa``
+    comments are honoured."""
+    analysis = analyse_source(source, path, rules)
+    return Project([analysis.summary]).finish(analysis.summary, analysis.findings)

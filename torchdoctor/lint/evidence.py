@@ -8,6 +8,7 @@ another object would be: called, or with an attribute tensors do not have (``mod
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from torchdoctor.lint.imports import ImportTable
@@ -28,8 +29,11 @@ class Usage:
         return self.tensor_uses > 0 and self.other_uses == 0
 
 
-def usages(function: ast.AST, imports: ImportTable) -> dict[str, Usage]:
-    """How each name is used in ``function`` (nested functions included)."""
+def usages(
+    function: ast.AST, imports: ImportTable, runs_module: Callable[[ast.Call, ast.AST], bool] | None = None
+) -> dict[str, Usage]:
+    """How each name is used in ``function`` (nested functions included). A name passed to a call that
+    ``runs_module`` says runs an nn.Module (``self.model(x)``) is that module's input: a tensor."""
     found: dict[str, Usage] = {}
 
     def note(node: ast.expr, tensor: bool) -> None:
@@ -50,6 +54,13 @@ def usages(function: ast.AST, imports: ImportTable) -> dict[str, Usage]:
             note(node.func, False)
             if node.args and _is_tensor_test(node, imports):
                 note(node.args[0], True)
+            elif (
+                runs_module is not None
+                and any(isinstance(arg, ast.Name) for arg in node.args)
+                and runs_module(node, function)
+            ):
+                for arg in node.args:
+                    note(arg, True)
         elif isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
             note(node.left, True)
             note(node.right, True)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from torchdoctor import inputs
 from torchdoctor.lint.config import LintConfig
+from torchdoctor.lint.display import shown
 
 MAX_BYTES = 10 * 1024 * 1024
 STDIN = "-"
@@ -32,7 +33,7 @@ def expand_paths(paths: Sequence[str], config: LintConfig) -> Expansion:
             if STDIN not in files:
                 files.append(STDIN)
         elif not os.path.lexists(path):
-            errors.append(f"{path}: no such file or directory")
+            errors.append(f"{shown(path)}: no such file or directory")
         elif os.path.isdir(path):
             files.extend(_python_files(path, config, errors))
         elif not config.excluded(path):
@@ -53,7 +54,7 @@ def _python_files(root: str, config: LintConfig, errors: list[str]) -> list[str]
     found = []
 
     def unreadable(error: OSError) -> None:
-        errors.append(f"{error.filename}: cannot read: {error.strerror or error}")
+        errors.append(f"{shown(str(error.filename))}: cannot read: {error.strerror or error}")
 
     for folder, subfolders, names in os.walk(root, onerror=unreadable):
         subfolders[:] = sorted(name for name in subfolders if not _skipped_folder(folder, name, config))
@@ -76,7 +77,7 @@ def read_file(path: str) -> bytes:
             reason = f"larger than {MAX_BYTES // (1024 * 1024)} MiB, not linted"
         else:
             reason = f"cannot read: {refused.detail}"
-        raise ReadFailure(f"{path}: {reason}") from None
+        raise ReadFailure(f"{shown(path)}: {reason}") from None
 
 
 def read_stdin_bytes(stream: object) -> bytes:

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from torchdoctor.lint.rules import RULES_BY_ID, Rule
+from torchdoctor.lint.edits import Edit
+from torchdoctor.lint.rules import RULES_BY_ID, Level, Rule
+
+# A fact about the whole project that a finding needs, checked once every file has been read: ("module", ref)
+# a class is an nn.Module, ("worker", ref, ...) one of these functions runs in DataLoader workers, ... (see
+# torchdoctor.lint.project). A ref is ":name" for a name of the finding's own file, or a qualified name.
+Fact = tuple[str, ...]
 
 
 class _Details(dict[str, str]):
@@ -27,10 +33,16 @@ class Finding:
     end_line: int = field(compare=False)
     end_col: int = field(compare=False)
     details: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    requires: tuple[Fact, ...] = field(default=(), compare=False)  # all must hold, or no finding
+    edits: tuple[Edit, ...] = field(default=(), compare=False)  # the safe rewrite, when there is one
 
     @property
     def spec(self) -> Rule:
         return RULES_BY_ID[self.rule]
+
+    @property
+    def level(self) -> Level:
+        return self.spec.level
 
     @property
     def message(self) -> str:
@@ -52,6 +64,8 @@ class Hit:
     rule: str
     node: ast.AST
     details: tuple[tuple[str, str], ...] = ()
+    requires: tuple[Fact, ...] = ()
+    edits: tuple[Edit, ...] = ()
 
     def at(self, path: str) -> Finding:
         line = getattr(self.node, "lineno", 1)
@@ -64,8 +78,18 @@ class Hit:
             end_line=getattr(self.node, "end_lineno", None) or line,
             end_col=(getattr(self.node, "end_col_offset", None) or col - 1) + 1,
             details=self.details,
+            requires=self.requires,
+            edits=self.edits,
         )
 
 
-def hit(rule: str, node: ast.AST, **details: str) -> Hit:
-    return Hit(rule, node, tuple(sorted(details.items())))
+def hit(
+    rule: str, node: ast.AST, requires: tuple[Fact, ...] = (), edits: tuple[Edit, ...] = (), **details: str
+) -> Hit:
+    return Hit(rule, node, tuple(sorted(details.items())), requires, edits)
+
+
+def with_details(finding: Finding, **details: str) -> Finding:
+    """The finding with words added or replaced, and no condition left (it has been checked)."""
+    merged = dict(finding.details) | details
+    return replace(finding, details=tuple(sorted(merged.items())), requires=())

@@ -38,6 +38,7 @@ class Kind(Enum):
     DEVICE = "device"
     SELF = "self"
     OBJECT = "instance of a class of this file"
+    NONE = "None"
 
 
 class Cuda(Enum):
@@ -50,12 +51,18 @@ class Cuda(Enum):
 _TENSOR_KINDS = frozenset({Kind.TENSOR, Kind.PARAMETER, Kind.BUFFER})
 
 
+# Where a value came from when this file cannot say what it is: ("param", function, name, position), a
+# parameter of a function of this file (position among the arguments of a call, None for keyword-only).
+Origin = tuple[str, str, str, int | None]
+
+
 @dataclass(frozen=True, slots=True)
 class Value:
     kind: Kind
     loader: LoaderInfo | None = None  # TENSOR and BATCH that come straight from a DataLoader; DATALOADER
     cls: ClassInfo | None = None  # SELF, OBJECT, MODULE of a class of this file
     cuda: Cuda | None = None  # DEVICE
+    origin: Origin | None = None  # DATALOADER, BATCH and TENSOR iterated from a parameter
 
     @property
     def is_tensor(self) -> bool:
@@ -67,6 +74,7 @@ class Value:
 
 
 BOTTOM = Value(Kind.BOTTOM)
+NONE = Value(Kind.NONE)
 UNKNOWN = Value(Kind.UNKNOWN)
 TENSOR = Value(Kind.TENSOR)
 MODULE = Value(Kind.MODULE)
@@ -74,6 +82,13 @@ _REGISTERED = {"buffer": Value(Kind.BUFFER), "parameter": Value(Kind.PARAMETER),
 _OTHER_DEVICE = re.compile(r"(?:cpu|mps|xpu|meta)(?::\d+)?")
 _PROGRESS_WRAPPERS = frozenset({"tqdm", "tqdm_notebook", "track", "progress_bar"})
 _MAX_ROUNDS = 8
+# How many calls deep the return value of a function of this file is followed (a chain of helpers deeper than
+# this is unknown rather than a recursion the interpreter cannot take).
+_MAX_CALL_DEPTH = 24
+# How many return values one file may compute: functions that call each other in a dense web would otherwise
+# be explored path by path.
+_RETURN_BUDGET = 20_000
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
 
 
 def join(a: Value, b: Value) -> Value:
@@ -81,6 +96,11 @@ def join(a: Value, b: Value) -> Value:
     if a.kind is Kind.BOTTOM or a == b:
         return b
     if b.kind is Kind.BOTTOM:
+        return a
+    # None on one path: whatever the other path holds is what a method call on the name can meet.
+    if a.kind is Kind.NONE and b.kind is not Kind.UNKNOWN:
+        return b
+    if b.kind is Kind.NONE and a.kind is not Kind.UNKNOWN:
         return a
     if a.kind is not b.kind:
         return UNKNOWN
@@ -94,7 +114,12 @@ def join(a: Value, b: Value) -> Value:
         loader = (
             a.loader if b.loader is None or b.loader is a.loader else b.loader if a.loader is None else None
         )
-        return Value(a.kind, loader=loader, cls=a.cls if a.cls is b.cls else None)
+        origin = (
+            a.origin if b.origin is None or b.origin == a.origin else b.origin if a.origin is None else None
+        )
+        return Value(a.kind, loader=loader, cls=a.cls if a.cls is b.cls else None, origin=origin)
+    if a.kind is Kind.DATALOADER:
+        return Value(Kind.DATALOADER, loader=a.loader if a.loader is b.loader else None)
     return UNKNOWN
 
 
@@ -121,8 +146,14 @@ class Inference:
         self.implicit_loader = implicit_loader
         self._envs: dict[Scope, dict[str, Value]] = {}
         self._computing: set[Scope] = set()
-        self._attrs: dict[tuple[ClassInfo, str], Value] = {}
+        self._attrs: dict[str, dict[ClassInfo, Value]] = {}
         self._attrs_computing: set[tuple[ClassInfo, str]] = set()
+        self._returns: dict[ast.AST, Value] = {}
+        self._returns_computing: set[ast.AST] = set()
+        self._depth = 0
+        self._cycles = 0  # how many times a return value was asked while being computed
+        self._budget = _RETURN_BUDGET
+        self.facts = facts
 
     def value(self, expr: ast.expr, scope: Scope) -> Value:
         return self._eval(expr, scope, None)
@@ -134,24 +165,71 @@ class Inference:
     def attr(self, cls: ClassInfo, name: str) -> Value:
         """The join of everything the class and its local bases store in ``self.<name>``."""
         key = (cls, name)
-        known = self._attrs.get(key)
+        memo = self._attrs.setdefault(name, {})
+        known = memo.get(cls)
+        if known is None:
+            if key in self._attrs_computing:
+                return BOTTOM  # self.h = self.h.to(device): the value flows into itself
+            self._attrs_computing.add(key)
+            try:
+                known = self.classes.fold(
+                    cls, memo, lambda owner, bases: self._own_attr(owner, name, bases), BOTTOM
+                )
+            finally:
+                self._attrs_computing.discard(key)
+        return UNKNOWN if known.kind is Kind.BOTTOM else known
+
+    def _own_attr(self, owner: ClassInfo, name: str, inherited: list[Value]) -> Value:
+        value = BOTTOM
+        registered = owner.registered.get(name)
+        if registered is not None:
+            value = join(value, _REGISTERED[registered])
+        for site in owner.attr_sites.get(name, ()):
+            value = join(value, self._binding_value(site.binding, site.scope, None))
+        for base in inherited:
+            value = join(value, base)
+        return value
+
+    def returned(self, function: ast.AST) -> Value:
+        """What a function of this file returns: the join of its return statements (None when it has none),
+        unknown for a generator."""
+        known = self._returns.get(function)
         if known is not None:
             return known
-        if key in self._attrs_computing:
-            return BOTTOM  # self.h = self.h.to(device): the value flows into itself
-        self._attrs_computing.add(key)
-        value = BOTTOM
-        for owner in self.classes.lineage(cls):
-            registered = owner.registered.get(name)
-            if registered is not None:
-                value = join(value, _REGISTERED[registered])
-            for site in owner.attr_sites.get(name, ()):
-                value = join(value, self._binding_value(site.binding, site.scope, None))
-        self._attrs_computing.discard(key)
+        if function in self._returns_computing:
+            self._cycles += 1
+            return BOTTOM  # recursion: the other returns decide
+        scope = self.facts.scope_of.get(function)
+        if scope is None or function in self.facts.generators or self._depth >= _MAX_CALL_DEPTH:
+            return UNKNOWN
+        if self._budget <= 0:
+            return UNKNOWN
+        self._budget -= 1
+        cycles = self._cycles
+        self._returns_computing.add(function)
+        self._depth += 1
+        try:
+            returns = self.facts.returns.get(function, [])
+            value = NONE if not returns or _falls_through(function) else BOTTOM
+            for expr in returns:
+                value = join(value, self._eval(expr, scope, None))
+        finally:
+            self._depth -= 1
+            self._returns_computing.discard(function)
         if value.kind is Kind.BOTTOM:
             value = UNKNOWN
-        self._attrs[key] = value
+        if self._cycles == cycles or not self._returns_computing:
+            self._returns[function] = value  # a value that met a recursion may lack what the cycle adds
         return value
+
+    def local_function(self, name: str, scope: Scope) -> ast.AST | None:
+        """The function of this file that a plain call ``name(...)`` made in ``scope`` runs, when only one
+        can be."""
+        found = self.binding_scope(name, scope)
+        if found is None:
+            return None
+        defined = found.functions.get(name, [])
+        return defined[0] if len(defined) == 1 and len(found.bindings[name]) == 1 else None
 
     # -- scopes --------------------------------------------------------------------------------------------
 
@@ -244,7 +322,7 @@ class Inference:
         if how == "self":
             return Value(Kind.SELF, cls=scope.owner)
         expr = binding.expr
-        if how == "opaque" or expr is None:
+        if how in ("opaque", "with") or expr is None:
             return UNKNOWN
         if how == "param":
             return self._annotation(expr)
@@ -304,19 +382,36 @@ class Inference:
                 owner = self._eval(func.value, scope, partial)
                 if owner.kind is Kind.BOTTOM:
                     return BOTTOM
+                if owner.kind is Kind.UNKNOWN and isinstance(func.value, ast.Name):
+                    origin = self.parameter_origin(func.value.id, scope)
+                    if origin is not None:  # for k, v in data.items() over a parameter: its entries
+                        owner = Value(Kind.BATCH, origin=origin)
                 if owner.kind is not Kind.BATCH or (called == "items" and (not path or path[0] != 1)):
                     return UNKNOWN
-                return Value(Kind.TENSOR, loader=owner.loader)
+                return Value(Kind.TENSOR, loader=owner.loader, origin=owner.origin)
         value = self._eval(expr, scope, partial)
         if value.kind is Kind.BOTTOM:
             return BOTTOM
+        if value.kind is Kind.UNKNOWN and isinstance(expr, ast.Call):
+            # metric_logger.log_every(loader, 10), prefetch(loader): what wraps a loader yields its batches
+            value = self._wrapped_loader(expr, scope, partial)
+            if value.kind is Kind.BOTTOM:
+                return BOTTOM
+        if value.kind is Kind.UNKNOWN and isinstance(expr, ast.Name):
+            origin = self.parameter_origin(expr.id, scope)
+            if origin is not None:
+                value = Value(Kind.DATALOADER, origin=origin)
         # `for batch in train_loader` over a parameter: a DataLoader; whether it pins memory is known only
         # when every loader of this file agrees (implicit_loader).
         if (value.kind is Kind.UNKNOWN and _names_a_loader(expr)) or (
-            value.kind is Kind.DATALOADER and value.loader is None
+            value.kind is Kind.DATALOADER and value.loader is None and _names_a_loader(expr)
         ):
-            value = Value(Kind.DATALOADER, loader=self.implicit_loader)
-        item = Value(Kind.BATCH, loader=value.loader) if value.kind is Kind.DATALOADER else _element(value)
+            value = Value(Kind.DATALOADER, loader=self.implicit_loader, origin=value.origin)
+        item = (
+            Value(Kind.BATCH, loader=value.loader, origin=value.origin)
+            if value.kind is Kind.DATALOADER
+            else _element(value)
+        )
         for _ in path:
             item = _element(item)
         return item
@@ -335,9 +430,11 @@ class Inference:
             if base.kind is Kind.BOTTOM:
                 return BOTTOM
             if base.is_tensor or base.kind is Kind.BATCH:
-                return Value(Kind.TENSOR, loader=base.loader)
+                return Value(Kind.TENSOR, loader=base.loader, origin=base.origin)
             return UNKNOWN
         if isinstance(expr, ast.Constant):
+            if expr.value is None:
+                return NONE
             return device_string(expr.value) if isinstance(expr.value, str) else UNKNOWN
         if isinstance(expr, ast.JoinedStr):
             first = expr.values[0] if expr.values else None
@@ -353,16 +450,33 @@ class Inference:
             return operand if operand.kind is Kind.BOTTOM else TENSOR if operand.is_tensor else UNKNOWN
         if isinstance(expr, ast.NamedExpr):
             return self._eval(expr.value, scope, partial)
+        if isinstance(expr, ast.Compare) and len(expr.ops) == 1 and not isinstance(expr.ops[0], _IDENTITY):
+            left = self._eval(expr.left, scope, partial)
+            return left if left.kind is Kind.BOTTOM else TENSOR if left.is_tensor else UNKNOWN
         return UNKNOWN
 
     def _binop(self, expr: ast.BinOp, scope: Scope, partial: dict[str, Value] | None) -> Value:
-        left = self._eval(expr.left, scope, partial)
-        if left.kind is Kind.BOTTOM or left.is_tensor:
-            return TENSOR if left.is_tensor else BOTTOM
-        if isinstance(expr.left, ast.Constant) or isinstance(expr.op, ast.MatMult):
-            right = self._eval(expr.right, scope, partial)
-            return right if right.kind is Kind.BOTTOM else TENSOR if right.is_tensor else UNKNOWN
-        return UNKNOWN
+        """Arithmetic with a tensor on either side is a tensor. The left operands of ``a + b + c + ...`` are
+        walked in a loop: a long sum is no deeper for the analysis than a short one."""
+        spine = []
+        node: ast.expr = expr
+        while isinstance(node, ast.BinOp):
+            spine.append(node)
+            node = node.left
+        value = self._eval(node, scope, partial)
+        for binop in reversed(spine):
+            if not isinstance(binop.op, _ARITHMETIC):
+                value = UNKNOWN if value.kind is not Kind.BOTTOM else value
+                continue
+            if value.is_tensor:
+                value = TENSOR
+                continue
+            right = self._eval(binop.right, scope, partial)
+            if Kind.BOTTOM in (value.kind, right.kind):
+                value = BOTTOM
+            else:
+                value = TENSOR if right.is_tensor else UNKNOWN
+        return value
 
     def _attribute(self, expr: ast.Attribute, scope: Scope, partial: dict[str, Value] | None) -> Value:
         base = self._eval(expr.value, scope, partial)
@@ -390,7 +504,8 @@ class Inference:
         if isinstance(func, ast.Name):
             cls = self.classes.unique(func.id)
             if cls is None:
-                return UNKNOWN
+                function = self.local_function(func.id, scope)
+                return UNKNOWN if function is None else self.returned(function)
             return Value(Kind.MODULE if self.classes.is_module(cls) else Kind.OBJECT, cls=cls)
         if not isinstance(func, ast.Attribute):
             return UNKNOWN
@@ -406,7 +521,52 @@ class Inference:
             return receiver
         if receiver.kind is Kind.BATCH and method in ("to", "cuda", "cpu"):
             return Value(Kind.BATCH)  # a moved batch (BatchEncoding.to returns itself)
+        if receiver.kind in (Kind.SELF, Kind.OBJECT, Kind.MODULE) and receiver.cls is not None:
+            found = self.classes.method(receiver.cls, method)  # self.build_input(...): what it returns
+            if found is not None:
+                return self.returned(found)
         return UNKNOWN
+
+    def _wrapped_loader(self, call: ast.Call, scope: Scope, partial: dict[str, Value] | None) -> Value:
+        """The loader among the arguments of a call this file cannot see into, or UNKNOWN."""
+        if isinstance(call.func, ast.Name) and (
+            call.func.id in _BUILTINS or self.local_function(call.func.id, scope) is not None
+        ):
+            return UNKNOWN  # range(n), or a function of this file: what it returns was asked already
+        for argument in call.args[:2]:
+            if isinstance(argument, ast.Starred):
+                continue
+            value = self._eval(argument, scope, partial)
+            if value.kind in (Kind.DATALOADER, Kind.BOTTOM):
+                return value
+            if value.kind is Kind.UNKNOWN and isinstance(argument, ast.Name) and argument is call.args[0]:
+                origin = self.parameter_origin(argument.id, scope)
+                if origin is not None:
+                    return Value(Kind.DATALOADER, origin=origin)
+        return UNKNOWN
+
+    def parameter_origin(self, name: str, scope: Scope) -> Origin | None:
+        """``("param", function, name, position)`` when ``name`` is a parameter of a function of this file
+        that other code can call (a module-level function or a method), rebound if at all only to values made
+        from itself (``data = data.to(device)``)."""
+        found = self.binding_scope(name, scope)
+        if found is None or found.kind != "function":
+            return None
+        bindings = found.bindings[name]
+        parameters = [binding for binding in bindings if binding.how == "param"]
+        if len(parameters) != 1 or parameters[0].expr is not None:
+            return None
+        if any(binding.how != "param" and not mentions(binding.expr, name) for binding in bindings):
+            return None
+        function = found.node
+        key = function_key(found)
+        if key is None or not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            return None
+        positional = [arg.arg for arg in (*function.args.posonlyargs, *function.args.args)]
+        if found.self_name is not None:
+            positional = positional[1:]
+        position = positional.index(name) if name in positional else None
+        return ("param", key, name, position)
 
     def _next_item(self, expr: ast.expr, scope: Scope, partial: dict[str, Value] | None) -> Value:
         """``next(iter(loader))``: a batch."""
@@ -451,6 +611,35 @@ class Inference:
         return UNKNOWN
 
 
+_IDENTITY = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
+_BUILTINS = frozenset(
+    {"range", "list", "tuple", "sorted", "reversed", "iter", "map", "filter", "len", "set", "dict"}
+)
+
+
+def function_key(scope: Scope) -> str | None:
+    """How other code names a function: ``train`` at module level, ``Trainer.fit`` for a method; None for a
+    nested function or a lambda."""
+    node = scope.node
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or scope.parent is None:
+        return None
+    if scope.parent.kind == "module":
+        return node.name
+    grandparent = scope.parent.parent
+    if scope.parent.kind == "class" and scope.owner is not None and grandparent is not None:
+        return f"{scope.owner.name}.{node.name}" if grandparent.kind == "module" else None
+    return None
+
+
+def _falls_through(function: ast.AST) -> bool:
+    """Whether the body of a function can end without a return (then it returns None)."""
+    body = getattr(function, "body", None)
+    if not isinstance(body, list) or not body:
+        return not isinstance(function, ast.Lambda)
+    last = body[-1]
+    return not isinstance(last, ast.Return | ast.Raise)
+
+
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:
     return next((item.value for item in call.keywords if item.arg == name), None)
 
@@ -460,7 +649,7 @@ def _element(value: Value) -> Value:
     if value.kind is Kind.BOTTOM:
         return BOTTOM
     if value.kind is Kind.BATCH or value.is_tensor:
-        return Value(Kind.TENSOR, loader=value.loader)
+        return Value(Kind.TENSOR, loader=value.loader, origin=value.origin)
     return UNKNOWN
 
 

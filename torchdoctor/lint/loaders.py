@@ -61,7 +61,8 @@ def _describe(call: ast.Call, where: Where, facts: FileFacts, spawns: bool) -> L
     if pin is None:
         pin_memory: bool | None = None if spread else False
     else:
-        pin_memory = pin.value if isinstance(pin, ast.Constant) and isinstance(pin.value, bool) else None
+        known = _constant(pin, facts)
+        pin_memory = known if isinstance(known, bool) else None
     workers = argument("num_workers")
     if workers is None:
         num_workers: int | None = None if spread else 0
@@ -76,7 +77,13 @@ def _describe(call: ast.Call, where: Where, facts: FileFacts, spawns: bool) -> L
 
 
 def _int_constant(expr: ast.expr, facts: FileFacts) -> int | None:
-    """An int literal, or a module-level name assigned one int literal (NUM_WORKERS = 4)."""
+    value = _constant(expr, facts)
+    return value if type(value) is int else None
+
+
+def _constant(expr: ast.expr, facts: FileFacts) -> object:
+    """A literal, a module-level name assigned one literal (NUM_WORKERS = 4), or ``args.workers`` where this
+    file's argparse parser gives --workers that default; None when not known."""
     if isinstance(expr, ast.Name):
         bindings = facts.module.bindings.get(expr.id, [])
         if len(bindings) != 1 or bindings[0].how != "value" or bindings[0].path:
@@ -85,6 +92,39 @@ def _int_constant(expr: ast.expr, facts: FileFacts) -> int | None:
         if value is None:
             return None
         expr = value
-    if isinstance(expr, ast.Constant) and type(expr.value) is int:
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        return _argparse_default(expr.attr, facts)
+    if isinstance(expr, ast.Constant):
         return expr.value
     return None
+
+
+def _argparse_default(dest: str, facts: FileFacts) -> object:
+    """The default of the one ``parser.add_argument(...)`` of this file whose destination is ``dest``."""
+    found: list[object] = []
+    for site in facts.calls_named("add_argument"):
+        call = site.node
+        names = [
+            arg.value for arg in call.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+        ]
+        explicit = next((item.value for item in call.keywords if item.arg == "dest"), None)
+        if isinstance(explicit, ast.Constant):
+            target = explicit.value
+        else:
+            long = [name for name in names if name.startswith("--")]
+            target = (long or names or [""])[0].lstrip("-").replace("-", "_")
+        if target != dest:
+            continue
+        default = next((item.value for item in call.keywords if item.arg == "default"), None)
+        action = next((item.value for item in call.keywords if item.arg == "action"), None)
+        if (
+            default is None
+            and isinstance(action, ast.Constant)
+            and action.value in ("store_true", "store_false")
+        ):
+            found.append(action.value == "store_false")
+        elif isinstance(default, ast.Constant):
+            found.append(default.value)
+        else:
+            return None
+    return found[0] if len(found) == 1 else None

@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from importlib import metadata
 from pathlib import PurePath
 from typing import Any
+from urllib.parse import quote
 
+from torchdoctor.lint.display import inert, shown
 from torchdoctor.lint.findings import Finding, fill
-from torchdoctor.lint.rules import RULES, Rule
+from torchdoctor.lint.rules import RULES, Level, Rule
 
 FORMATS = ("text", "json", "github", "sarif")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -28,9 +30,9 @@ def render(findings: Sequence[Finding], output_format: str, show_fixes: bool = F
 
 
 def as_text(finding: Finding, show_fixes: bool) -> str:
-    line = f"{finding.path}:{finding.line}:{finding.col}: {finding.rule} {finding.message}\n"
+    line = f"{shown(finding.path)}:{finding.line}:{finding.col}: {finding.rule} {inert(finding.message)}\n"
     if show_fixes:
-        line += f"    fix: {finding.fix}\n"
+        line += f"    fix: {inert(finding.fix)}\n"
         if finding.explain:
             line += f"    see: torchdoctor explain {finding.explain}\n"
     return line
@@ -43,6 +45,7 @@ def as_json(finding: Finding) -> dict[str, Any]:
         "col": finding.col,
         "end_line": finding.end_line,
         "rule": finding.rule,
+        "level": finding.level,
         "message": finding.message,
         "fix": finding.fix,
         "explain": finding.explain,
@@ -57,11 +60,17 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+# GitHub's annotation commands by level: an error, a warning, a notice.
+_GITHUB_COMMANDS: dict[Level, str] = {"error": "error", "warning": "warning", "note": "notice"}
+
+
 def as_github(finding: Finding) -> str:
-    """A GitHub Actions ``::error`` workflow command: an annotation on the line of the pull request."""
+    """A GitHub Actions workflow command (``::error``, ``::warning``, ``::notice``): an annotation on the
+    line of the pull request."""
+    command = _GITHUB_COMMANDS[finding.level]
     return (
-        f"::error file={_escape_property(finding.path)},line={finding.line},col={finding.col},"
-        f"title={_escape_property(finding.rule)}::{_escape_data(finding.message)}"
+        f"::{command} file={_escape_property(shown(finding.path))},line={finding.line},col={finding.col},"
+        f"title={_escape_property(finding.rule)}::{_escape_data(inert(finding.message))}"
     )
 
 
@@ -79,7 +88,7 @@ def _sarif_rule(rule: Rule) -> dict[str, Any]:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": fill(rule.message)},
         "help": {"text": f"Fix: {fill(rule.fix)}"},
-        "defaultConfiguration": {"level": "error" if rule.default else "warning", "enabled": rule.default},
+        "defaultConfiguration": {"level": rule.level, "enabled": rule.default},
         "properties": {"tags": ["pytorch", "device"]},
     }
     if rule.explain:
@@ -89,9 +98,11 @@ def _sarif_rule(rule: Rule) -> dict[str, Any]:
 
 
 def _uri(path: str) -> str:
-    if os.path.isabs(path):
-        return PurePath(path).as_uri()
-    return PurePath(path).as_posix()
+    """A URI reference for SARIF: a file: URI for an absolute path, else a relative reference; every byte
+    outside the unreserved set percent-encoded (a ``:`` in the first segment would read as a scheme)."""
+    posix = PurePath(path).as_posix()
+    encoded = quote(os.fsencode(posix), safe="/")
+    return f"file://{encoded}" if os.path.isabs(path) else encoded
 
 
 def as_sarif(findings: Sequence[Finding]) -> dict[str, Any]:
@@ -101,7 +112,7 @@ def as_sarif(findings: Sequence[Finding]) -> dict[str, Any]:
         result: dict[str, Any] = {
             "ruleId": finding.rule,
             "ruleIndex": index[finding.rule],
-            "level": "error" if finding.spec.default else "warning",
+            "level": finding.level,
             "message": {"text": finding.message},
             "locations": [
                 {

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
+
+Level = Literal["error", "warning", "note"]
+LEVELS: tuple[Level, ...] = ("error", "warning", "note")  # most severe first
 
 
 @dataclass(frozen=True)
@@ -15,6 +19,9 @@ class Rule:
     message: str  # a str.format template over the finding's details
     fix: str
     explain: str | None  # the `torchdoctor explain` entry of the error this rule prevents
+    # error: a bug (the code fails or computes the wrong thing); warning: it runs, slower than it should;
+    # note: advice (it may bite elsewhere)
+    level: Level = "error"
 
 
 RULES: tuple[Rule, ...] = (
@@ -44,8 +51,7 @@ RULES: tuple[Rule, ...] = (
         name="layer-created-in-forward",
         default=True,
         summary="a layer or nn.Parameter created inside forward() is on the CPU and never trained",
-        message="{layer}(...) created inside {cls}.forward(): it is built on the CPU at every call and its "
-        "weights are never trained",
+        message="{layer}(...) created inside {cls}.forward(): {why}",
         fix="create it once in __init__ (self.<name> = {layer}(...)) and call it in forward; "
         "for a stateless op use torch.nn.functional",
         explain="tensors.different_devices",
@@ -74,11 +80,13 @@ RULES: tuple[Rule, ...] = (
         id="TDL006",
         name="non-blocking-without-pin-memory",
         default=True,
-        summary="non_blocking=True copies of batches from a DataLoader without pin_memory=True",
-        message=".{method}(non_blocking=True) on a batch of a DataLoader without pin_memory=True: the copy "
-        "is from pageable memory and is not asynchronous",
-        fix="DataLoader(..., pin_memory=True)",
+        summary="non_blocking=True copies of batches from a DataLoader without pin_memory=True, or of "
+        "tensors just made on the CPU",
+        message=".{method}(non_blocking=True) on {source}: the copy is from pageable memory and is not "
+        "asynchronous",
+        fix="DataLoader(..., pin_memory=True), or .pin_memory() before the copy",
         explain="transfer.pageable_non_blocking",
+        level="warning",
     ),
     Rule(
         id="TDL007",
@@ -99,6 +107,7 @@ RULES: tuple[Rule, ...] = (
         message="hard-coded {what} with no CPU/MPS fallback in this file: it fails on a machine without CUDA",
         fix='device = torch.device("cuda" if torch.cuda.is_available() else "cpu")',
         explain="torch.not_compiled_with_cuda",
+        level="note",
     ),
     Rule(
         id="TDL102",
@@ -109,6 +118,7 @@ RULES: tuple[Rule, ...] = (
         "host-to-device copy at every iteration",
         fix="create it on the device: {factory}(..., device=device)",
         explain=None,
+        level="warning",
     ),
     Rule(
         id="TDL103",
@@ -120,6 +130,20 @@ RULES: tuple[Rule, ...] = (
         fix='keep the model in float32 and train under torch.autocast(device_type="cuda", '
         "dtype=torch.float16) with torch.amp.GradScaler (or use bfloat16)",
         explain="train.fp16_nan_loss",
+        level="note",
+    ),
+    Rule(
+        id="TDL104",
+        name="load-own-checkpoint-without-map-location",
+        default=False,
+        summary="torch.load() without map_location of a file this run made: the same function saved it, or a "
+        "temporary folder holds it",
+        message="torch.load() without map_location of {path}, {why}: harmless here (the same run, the same "
+        "devices), but the line fails on a machine without a GPU once copied to load someone else's "
+        "checkpoint",
+        fix='torch.load({path}, map_location="cpu") (or map_location=device)',
+        explain="load.map_location",
+        level="note",
     ),
 )
 

@@ -11,14 +11,15 @@ from typing import Any, Literal
 from torchdoctor.lint.imports import ImportTable
 from torchdoctor.lint.torchapi import cuda_literals
 
-How = Literal["value", "iter", "param", "self", "opaque"]
+How = Literal["value", "iter", "param", "self", "opaque", "with"]
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 @dataclass(frozen=True, slots=True)
 class Binding:
     """One way a name gets its value: ``value`` (element ``path`` of ``expr``), ``iter`` (element ``path``
-    of an item of iterating ``expr``), ``param`` (``expr`` is the annotation), ``self``, ``opaque``."""
+    of an item of iterating ``expr``), ``param`` (``expr`` is the annotation), ``self``, ``with`` (``expr``
+    is the context manager whose ``__enter__`` gives it), ``opaque``."""
 
     how: How
     expr: ast.expr | None = None
@@ -38,6 +39,7 @@ class Scope:
     self_name: str | None = None  # methods: the name of their first parameter
     bindings: dict[str, list[Binding]] = field(default_factory=dict)
     opaque: set[str] = field(default_factory=set)
+    functions: dict[str, list[FunctionNode]] = field(default_factory=dict)  # defined right in this scope
 
     def bind(self, name: str, binding: Binding) -> None:
         self.bindings.setdefault(name, []).append(binding)
@@ -72,6 +74,14 @@ class Where:
     scope: Scope
     in_loop: bool = False
     forward_of: ClassInfo | None = None  # inside forward() of this class (nested functions included)
+    rank0: bool = False  # inside `if rank == 0:` (or local_rank, get_rank(), is_main_process())
+    lazy: bool = False  # inside `if self.x is None:` or `if not hasattr(self, "x"):`: runs once
+
+    def inner(self, scope: Scope, in_loop: bool) -> Where:
+        """The same place, one scope or loop further in (a nested function starts afresh)."""
+        if scope is not self.scope and scope.kind == "function":
+            return Where(scope, in_loop, self.forward_of)
+        return Where(scope, in_loop, self.forward_of, self.rank0, self.lazy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,11 +97,15 @@ class FileFacts:
     classes: dict[str, list[ClassInfo]] = field(default_factory=dict)
     functions: dict[str, list[FunctionNode]] = field(default_factory=dict)
     scope_of: dict[ast.AST, Scope] = field(default_factory=dict)  # function and lambda nodes
+    returns: dict[ast.AST, list[ast.expr]] = field(default_factory=dict)  # function -> its return values
+    generators: set[ast.AST] = field(default_factory=set)  # functions that yield
     calls: dict[str, list[CallSite]] = field(default_factory=dict)  # by the last part of the called name
     statement_calls: list[CallSite] = field(default_factory=list)  # calls whose result is discarded
+    calls_in: dict[ast.AST, list[CallSite]] = field(default_factory=dict)  # by enclosing function (or module)
     device_assigns: list[tuple[ast.Assign | ast.AnnAssign, Where]] = field(default_factory=list)
     self_assigned: dict[ast.Call, str] = field(default_factory=dict)  # self.<attr> = <call>
     has_cpu_or_mps_literal: bool = False
+    has_cuda_literal: bool = False
     sets_visible_devices: bool = False  # os.environ["CUDA_VISIBLE_DEVICES"] = <not a constant>
 
     def calls_named(self, *names: str) -> list[CallSite]:
@@ -99,19 +113,37 @@ class FileFacts:
 
 
 _REGISTRATIONS = {"register_buffer": "buffer", "register_parameter": "parameter", "add_module": "module"}
-_SKIPPED_FIELDS = frozenset({"ctx", "id", "attr", "arg", "type_comment", "kind", "level", "module", "name"})
+_SKIPPED_FIELDS = frozenset(
+    {
+        "ctx",
+        "id",
+        "attr",
+        "arg",
+        "type_comment",
+        "kind",
+        "level",
+        "module",
+        "name",
+        "op",
+        "ops",
+        "type_ignores",
+    }
+)
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
-def scan(tree: ast.Module) -> FileFacts:
-    return _Scanner(tree).facts
+def scan(tree: ast.Module, package: str | None = None) -> FileFacts:
+    """The facts of one file; ``package`` is the package it belongs to (see ImportTable)."""
+    facts = _Scanner(tree, package).facts
+    facts.imports.assume_star_exports(facts.module.bindings)
+    return facts
 
 
 class _Scanner:
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, package: str | None) -> None:
         module = Scope("module", tree, None)
-        self.facts = FileFacts(imports=ImportTable(), module=module)
+        self.facts = FileFacts(imports=ImportTable(package), module=module)
         self.stack: list[tuple[ast.AST, Where]] = []
         handlers: dict[type, Callable[[Any, Where], None] | None] = {
             ast.Name: None,
@@ -136,6 +168,10 @@ class _Scanner:
             ast.MatchStar: self.on_match_capture,
             ast.MatchMapping: self.on_match_capture,
             ast.Expr: self.on_expr,
+            ast.Return: self.on_return,
+            ast.Yield: self.on_yield,
+            ast.YieldFrom: self.on_yield,
+            ast.If: self.on_if,
             ast.Call: self.on_call,
             ast.Constant: self.on_constant,
         }
@@ -153,21 +189,38 @@ class _Scanner:
 
     def push(self, nodes: Iterable[ast.AST | None], where: Where) -> None:
         # Reversed, so that the stack hands statements out in source order (fewer fixed-point rounds later).
-        self.stack.extend((node, where) for node in reversed(list(nodes)) if node is not None)
+        stack = self.stack
+        for node in reversed(nodes if type(nodes) is list else list(nodes)):
+            kind = type(node)
+            if kind is ast.Constant:
+                self.on_constant(node, where)  # type: ignore[arg-type]
+            elif node is not None and kind is not ast.Name:
+                stack.append((node, where))
 
     def push_children(self, node: ast.AST, where: Where) -> None:
+        # The hot loop of the linter: a name needs no visit (bindings are read from the statements that make
+        # them) and a constant is looked at here rather than pushed.
         fields = _FIELDS.get(type(node))
         if fields is None:
             fields = _FIELDS[type(node)] = tuple(f for f in node._fields if f not in _SKIPPED_FIELDS)
         stack = self.stack
         for name in fields:
             value = getattr(node, name, None)
-            if isinstance(value, list):
+            if type(value) is list:
                 for item in value:
-                    if isinstance(item, ast.AST):
+                    kind = type(item)
+                    if kind is ast.Name:
+                        continue
+                    if kind is ast.Constant:
+                        self.on_constant(item, where)
+                    elif isinstance(item, ast.AST):
                         stack.append((item, where))
-            elif isinstance(value, ast.AST):
-                stack.append((value, where))
+            elif value is not None:
+                kind = type(value)
+                if kind is ast.Constant:
+                    self.on_constant(value, where)
+                elif kind is not ast.Name and isinstance(value, ast.AST):
+                    stack.append((value, where))
 
     # -- binding names -------------------------------------------------------------------------------------
 
@@ -232,6 +285,7 @@ class _Scanner:
     def on_function(self, node: FunctionNode, where: Where) -> None:
         outer = where.scope
         outer.bind(node.name, OPAQUE)
+        outer.functions.setdefault(node.name, []).append(node)
         self.facts.functions.setdefault(node.name, []).append(node)
         owner = outer.owner if outer.kind == "class" else None
         scope = Scope("function", node, outer, owner=owner)
@@ -246,6 +300,7 @@ class _Scanner:
         annotations = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         self.push([arg.annotation for arg in annotations], where)
         forward_of = owner if owner is not None and node.name == "forward" else where.forward_of
+        self.facts.returns[node] = []
         self.push(node.body, Where(scope, False, forward_of))
 
     def on_lambda(self, node: ast.Lambda, where: Where) -> None:
@@ -253,13 +308,14 @@ class _Scanner:
         self.facts.scope_of[node] = scope
         self.bind_arguments(scope, node.args)
         self.push([*node.args.defaults, *node.args.kw_defaults], where)
-        self.push([node.body], Where(scope, False, where.forward_of))
+        self.facts.returns[node] = [node.body]
+        self.push([node.body], where.inner(scope, False))
 
     def on_comprehension(
         self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, where: Where
     ) -> None:
         scope = Scope("comprehension", node, where.scope)
-        inner = Where(scope, True, where.forward_of)
+        inner = where.inner(scope, True)
         for index, generator in enumerate(node.generators):
             self.bind_target(scope, generator.target, Binding("iter", generator.iter, outer=index == 0), None)
             self.push([generator.iter], where if index == 0 else inner)
@@ -272,11 +328,34 @@ class _Scanner:
     def on_for(self, node: ast.For | ast.AsyncFor, where: Where) -> None:
         self.bind_target(where.scope, node.target, Binding("iter", node.iter), node)
         self.push([node.iter, *node.orelse], where)
-        self.push(node.body, Where(where.scope, True, where.forward_of))
+        self.push(node.body, where.inner(where.scope, True))
 
     def on_while(self, node: ast.While, where: Where) -> None:
         self.push(node.orelse, where)
-        self.push([node.test, *node.body], Where(where.scope, True, where.forward_of))
+        self.push([node.test, *node.body], where.inner(where.scope, True))
+
+    def on_if(self, node: ast.If, where: Where) -> None:
+        self.push([node.test, *node.orelse], where)
+        rank0 = where.rank0 or _tests_rank_zero(node.test)
+        lazy = where.lazy or _tests_unset_attribute(node.test)
+        if (rank0, lazy) != (where.rank0, where.lazy):
+            where = Where(where.scope, where.in_loop, where.forward_of, rank0, lazy)
+        self.push(node.body, where)
+
+    def on_yield(self, node: ast.Yield | ast.YieldFrom, where: Where) -> None:
+        scope = where.scope
+        while scope.kind == "comprehension" and scope.parent is not None:
+            scope = scope.parent
+        self.facts.generators.add(scope.node)
+        self.push_children(node, where)
+
+    def on_return(self, node: ast.Return, where: Where) -> None:
+        scope = where.scope
+        while scope.kind == "comprehension" and scope.parent is not None:
+            scope = scope.parent
+        if node.value is not None and scope.kind == "function":
+            self.facts.returns.setdefault(scope.node, []).append(node.value)
+        self.push([node.value], where)
 
     def on_assign(self, node: ast.Assign, where: Where) -> None:
         for target in node.targets:
@@ -314,7 +393,9 @@ class _Scanner:
 
     def on_with(self, node: ast.With | ast.AsyncWith, where: Where) -> None:
         for item in node.items:
-            if item.optional_vars is not None:
+            if isinstance(item.optional_vars, ast.Name):
+                where.scope.bind(item.optional_vars.id, Binding("with", item.context_expr))
+            elif item.optional_vars is not None:
                 self.bind_opaque(where.scope, item.optional_vars, node)
         self.push_children(node, where)
 
@@ -348,8 +429,24 @@ class _Scanner:
         else:
             name = ""
         if name:
-            self.facts.calls.setdefault(name, []).append(CallSite(node, where))
+            site = CallSite(node, where)
+            self.facts.calls.setdefault(name, []).append(site)
+            self.facts.calls_in.setdefault(enclosing_function(where.scope).node, []).append(site)
+            if name == "setattr" and len(node.args) == 3 and _is_name(node.args[0], where.scope.self_name):
+                self.note_setattr(node, where)
         self.push_children(node, where)
+
+    def note_setattr(self, node: ast.Call, where: Where) -> None:
+        """``setattr(self, "mask", value)`` stores an attribute as ``self.mask = value`` does; under a
+        computed name (``setattr(self, f"w{i}", ...)``) it is kept under the name's source text."""
+        owner = where.scope.owner
+        if owner is None:
+            return
+        key = node.args[1]
+        attr = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ast.unparse(key)
+        statement = ast.Expr(value=node, lineno=node.lineno, col_offset=node.col_offset)
+        binding = Binding("value", node.args[2])
+        owner.attr_sites.setdefault(attr, []).append(AttrSite(binding, where.scope, statement))
 
     def note_registration(self, node: ast.Call, receiver: str, kind: str, where: Where) -> None:
         owner = where.scope.owner
@@ -363,8 +460,81 @@ class _Scanner:
 
     def on_constant(self, node: ast.Constant, where: Where) -> None:
         value = node.value
-        if isinstance(value, str) and value.startswith(("cpu", "mps")):
-            self.facts.has_cpu_or_mps_literal = True
+        if type(value) is str and value[:1] in ("c", "m"):
+            if value.startswith(("cpu", "mps")):
+                self.facts.has_cpu_or_mps_literal = True
+            elif value.startswith("cuda"):
+                self.facts.has_cuda_literal = True
+
+
+_RANK_NAMES = frozenset({"rank", "local_rank", "global_rank", "gpu", "node_rank", "process_index"})
+_MAIN_PROCESS = frozenset(
+    {"is_main_process", "is_master", "is_rank_zero", "is_global_zero", "is_local_master"}
+)
+
+
+def _rank_name(expr: ast.expr) -> str | None:
+    if isinstance(expr, ast.Call):
+        expr = expr.func
+        name = expr.attr if isinstance(expr, ast.Attribute) else expr.id if isinstance(expr, ast.Name) else ""
+        return "rank" if name in ("get_rank", "get_local_rank") else None
+    name = expr.attr if isinstance(expr, ast.Attribute) else expr.id if isinstance(expr, ast.Name) else ""
+    return name if name.lower() in _RANK_NAMES else None
+
+
+def _tests_rank_zero(test: ast.expr) -> bool:
+    """``rank == 0``, ``args.local_rank == 0``, ``dist.get_rank() == 0``, ``not rank``, ``is_main_process()``,
+    alone or as one side of an ``and``."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_tests_rank_zero(value) for value in test.values)
+    if isinstance(test, ast.Compare):
+        if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq | ast.Is):
+            return False
+        left, right = test.left, test.comparators[0]
+        if isinstance(right, ast.Constant) and right.value == 0 and right.value is not False:
+            return _rank_name(left) is not None
+        if isinstance(left, ast.Constant) and left.value == 0 and left.value is not False:
+            return _rank_name(right) is not None
+        return False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _rank_name(test.operand) is not None
+    if isinstance(test, ast.Call):
+        func = test.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        return name in _MAIN_PROCESS
+    if isinstance(test, ast.Attribute | ast.Name):
+        name = test.attr if isinstance(test, ast.Attribute) else test.id
+        return name in _MAIN_PROCESS
+    return False
+
+
+def enclosing_function(scope: Scope) -> Scope:
+    """The function (or lambda) a scope's code runs in; the module scope for top-level and class-body code."""
+    current = scope
+    while current.kind in ("comprehension", "class") and current.parent is not None:
+        current = current.parent
+    return current
+
+
+def _tests_unset_attribute(test: ast.expr) -> bool:
+    """``self.x is None``, ``not self.x``, ``not hasattr(self, "x")``, or one of them in an ``or``."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return any(_tests_unset_attribute(value) for value in test.values)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is | ast.Eq):
+        right = test.comparators[0]
+        return (
+            isinstance(test.left, ast.Attribute) and isinstance(right, ast.Constant) and right.value is None
+        )
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        operand = test.operand
+        if isinstance(operand, ast.Attribute):
+            return True
+        return (
+            isinstance(operand, ast.Call)
+            and isinstance(operand.func, ast.Name)
+            and operand.func.id == "hasattr"
+        )
+    return False
 
 
 def _is_name(node: ast.expr, name: str | None) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 
@@ -139,6 +140,7 @@ _CANONICAL_PREFIXES: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+@functools.lru_cache(maxsize=8192)
 def canonical(qualname: str) -> str:
     """Spell a name the way the torch docs do: torch.nn.modules.linear.Linear -> torch.nn.Linear."""
     if qualname.startswith("torch."):

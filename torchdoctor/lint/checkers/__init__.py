@@ -11,6 +11,7 @@ from torchdoctor.lint.checkers.dataloading import (
 from torchdoctor.lint.checkers.devices import (
     cuda_without_fallback,
     hard_coded_cuda_in_distributed,
+    loads_of_own_checkpoints,
     loads_without_map_location,
 )
 from torchdoctor.lint.checkers.modules import layers_in_forward, plain_tensor_attributes
@@ -35,4 +36,5 @@ CHECKERS: dict[str, Checker] = {
     "TDL101": cuda_without_fallback,
     "TDL102": tensors_created_then_moved_in_loops,
     "TDL103": half_models_in_training,
+    "TDL104": loads_of_own_checkpoints,
 }

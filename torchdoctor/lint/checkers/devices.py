@@ -4,11 +4,14 @@ TDL101 (a hard-coded CUDA device with no fallback)."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass
 
-from torchdoctor.lint.context import FileContext, keyword
-from torchdoctor.lint.findings import Hit, hit
+from torchdoctor.lint import edits
+from torchdoctor.lint.context import FileContext, keyword, short_source
+from torchdoctor.lint.findings import Fact, Hit, hit
+from torchdoctor.lint.infer import mentions
+from torchdoctor.lint.scan import CallSite, Scope, Where
 from torchdoctor.lint.torchapi import cuda_literals
 
 _DDP = "torch.nn.parallel.DistributedDataParallel"
@@ -17,63 +20,301 @@ _SET_DEVICE = ("torch.cuda.set_device", "torch.cuda.device", "torch.accelerator.
 
 
 def loads_without_map_location(ctx: FileContext) -> Iterator[Hit]:
-    """TDL004: ``torch.load(path)`` with neither map_location= nor a second positional argument."""
+    """TDL004: ``torch.load(path)`` with neither map_location= nor a second positional argument, unless the
+    same function (a test, a round trip) saved that very file just before (then TDL104). At the top level of
+    a script the load stays TDL004: that is the line readers copy to load a checkpoint from elsewhere."""
+    for site in _unmapped_loads(ctx):
+        if _own_file(ctx, site) is None:
+            fix = _map_to_cpu(ctx, site) if _restored_into_modules(ctx, site) else ()
+            yield hit("TDL004", site.node, edits=fix)
+
+
+def loads_of_own_checkpoints(ctx: FileContext) -> Iterator[Hit]:
+    """TDL104: the loads TDL004 leaves out: the same run wrote the file on the same machine."""
+    for site in _unmapped_loads(ctx):
+        why = _own_file(ctx, site)
+        if why is not None:
+            yield hit("TDL104", site.node, path=short_source(_load_path(site.node) or site.node), why=why)
+
+
+def _own_file(ctx: FileContext, load: CallSite) -> str | None:
+    """Why the file a load reads cannot come from another machine, or None: the same function saved it just
+    before, or it sits in a temporary folder of this run (pytest's tmp_path, tempfile)."""
+    if _saved_before(ctx, load) is not None:
+        scope = "test file" if ctx.enclosing_function(load.where) is None else "function"
+        return f"which this {scope} saved itself"
+    path = _load_path(load.node)
+    if path is not None and _temporary(ctx, path, load.where.scope, 4):
+        return "a file of a temporary folder this run made"
+    return None
+
+
+_TEMPORARY_FIXTURES = frozenset({"tmp_path", "tmpdir", "tmp_path_factory", "tmpdir_factory"})
+
+
+def _temporary(ctx: FileContext, expr: ast.expr, scope: Scope, depth: int) -> bool:
+    """Whether a path is built from a temporary folder or file made in this run: pytest's ``tmp_path``
+    fixture, ``tempfile.mkdtemp()``, ``with tempfile.TemporaryDirectory() as folder``, or a name bound once
+    to such a path."""
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Call) and (ctx.qualname(node.func) or "").startswith("tempfile."):
+            return True
+        if not isinstance(node, ast.Name):
+            continue
+        found = ctx.infer.binding_scope(node.id, scope)
+        if found is None:
+            continue
+        bindings = found.bindings[node.id]
+        if any(binding.how == "param" and node.id in _TEMPORARY_FIXTURES for binding in bindings):
+            return True
+        # every value the name gets is such a path, or built from its previous value
+        if depth > 0 and all(
+            binding.how in ("value", "with", "iter") and binding.expr for binding in bindings
+        ):
+            made = [
+                _temporary(ctx, binding.expr, found, depth - 1)
+                for binding in bindings
+                if binding.expr is not None and not mentions(binding.expr, node.id)
+            ]
+            if made and all(made):
+                return True
+    return False
+
+
+def _load_path(call: ast.Call) -> ast.expr | None:
+    return call.args[0] if call.args else keyword(call, "f")
+
+
+def _map_to_cpu(ctx: FileContext, site: CallSite) -> tuple[edits.Edit, ...]:
+    call = site.node
+    last = max([*call.args, *call.keywords], key=edits.end, default=None)
+    if last is None:
+        return ()
+    return (edits.insert(edits.end(last), edits.text(', map_location="cpu"')),)
+
+
+# Checkpoint entries that hold numbers or settings rather than tensors.
+_SCALAR_KEYS = frozenset(
+    {
+        "epoch",
+        "step",
+        "global_step",
+        "iteration",
+        "iter",
+        "best_acc",
+        "best_prec1",
+        "acc",
+        "arch",
+        "args",
+        "config",
+    }
+)
+
+
+def _restored_into_modules(ctx: FileContext, site: CallSite) -> bool:
+    """Whether the loaded tensors only reach ``load_state_dict()`` (which copies them onto the devices of the
+    module's own tensors, and the optimizer's onto its parameters'): then map_location="cpu" changes nothing
+    but that the load works without a GPU. The load's value goes straight there, or a name holds it and its
+    every use is ``load_state_dict(name)``, ``load_state_dict(name["model"])`` or ``name["epoch"]``."""
+    call = site.node
+    function = ctx.enclosing_function(site.where)
+    body = function if function is not None else ctx.facts.module.node
+    allowed: set[ast.AST] = set()
+    target: str | None = None
+    for node in ast.walk(body):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "load_state_dict" and node.args:
+                first = node.args[0]
+                allowed.add(first)
+                if isinstance(first, ast.Subscript):
+                    allowed.add(first.value)
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            if node.slice.value in _SCALAR_KEYS:
+                allowed.add(node.value)
+        elif (
+            isinstance(node, ast.Assign)
+            and node.value is call
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            target = node.targets[0].id
+    if call in allowed:
+        return True
+    if target is None or len(site.where.scope.bindings.get(target, [])) != 1:
+        return False
+    uses = [
+        node
+        for node in ast.walk(body)
+        if isinstance(node, ast.Name) and node.id == target and isinstance(node.ctx, ast.Load)
+    ]
+    return bool(uses) and all(use in allowed for use in uses)
+
+
+def _unmapped_loads(ctx: FileContext) -> list[CallSite]:
+    found = []
     for site in ctx.calls_to("torch.load"):
         call = site.node
         if len(call.args) >= 2 or any(isinstance(arg, ast.Starred) for arg in call.args):
             continue
         if any(item.arg in ("map_location", None) for item in call.keywords):
             continue
-        yield hit("TDL004", call)
+        found.append(site)
+    return found
+
+
+# Calls that write a checkpoint, and where their path is: torch.save(obj, path),
+# trainer.save_checkpoint(path), fabric.save(path, state).
+_SAVES = {"torch.save": 1}
+_SAVE_METHODS = {"save_checkpoint": 0, "save": 0}
+
+
+def _saved_before(ctx: FileContext, load: CallSite) -> ast.expr | None:
+    """The path of a load when a save of that same path (the same expression, its names never rebound in
+    between) runs earlier in the same function or script body: the file cannot come from another machine."""
+    call = load.node
+    path = _load_path(call)
+    if path is None:
+        return None
+    function = ctx.enclosing_function(load.where)
+    if function is None and not ctx.is_test_file:
+        return None
+    body = function if function is not None else ctx.facts.module.node
+    wanted = ast.dump(path)
+    for site in ctx.calls.calls_in(body):
+        if site.where.scope is not load.where.scope:
+            continue
+        saved = _saved_path(ctx, site.node)
+        if (
+            saved is not None
+            and ast.dump(saved) == wanted
+            and ctx.paths(body).before(site.node, call)
+            and not _rebound(ctx, path, load)
+        ):
+            return path
+    return None
+
+
+def _saved_path(ctx: FileContext, call: ast.Call) -> ast.expr | None:
+    position = _SAVES.get(ctx.qualname(call.func) or "")
+    if position is None and isinstance(call.func, ast.Attribute) and ctx.qualname(call.func) is None:
+        position = _SAVE_METHODS.get(call.func.attr)
+    if position is None:
+        return None
+    if len(call.args) > position:
+        return call.args[position]
+    return keyword(call, "f") or keyword(call, "filepath") or keyword(call, "path")
+
+
+def _rebound(ctx: FileContext, path: ast.expr, load: CallSite) -> bool:
+    """Whether a name the path is built from is bound more than once (it may name another file by then)."""
+    for node in ast.walk(path):
+        if isinstance(node, ast.Name):
+            scope = ctx.infer.binding_scope(node.id, load.where.scope)
+            if scope is not None and len(scope.bindings[node.id]) > 1:
+                return True
+    return False
 
 
 @dataclass(frozen=True)
 class HardCodedCuda:
     node: ast.AST  # the call or assignment to report
     what: str  # how it reads: '"cuda"', 'torch.device("cuda:0")', '.cuda()'
-    indexed: bool  # it names one fixed GPU
+    index: int | None  # the one fixed GPU it names, None for the current device
     literal: bool  # a string, rather than a .cuda() call
+    where: Where
+
+    @property
+    def indexed(self) -> bool:
+        return self.index is not None
+
+
+def _index(literal: str, extra: object = None) -> int | None:
+    if isinstance(extra, int):
+        return extra
+    _, _, number = literal.partition(":")
+    return int(number) if number.isdigit() else None
 
 
 def hard_coded_cuda(ctx: FileContext) -> list[HardCodedCuda]:
     """Every place that picks a CUDA device with a constant: torch.device("cuda"), .to("cuda"),
     device="cuda:0", map_location="cuda", device = "cuda", .cuda(), .cuda(0)."""
+    known = ctx.memo.get("hard_coded_cuda")
+    if known is None:
+        known = ctx.memo["hard_coded_cuda"] = _hard_coded_cuda(ctx)
+    return known  # type: ignore[return-value]
+
+
+def _hard_coded_cuda(ctx: FileContext) -> list[HardCodedCuda]:
+    facts = ctx.facts
+    if not (facts.has_cuda_literal or facts.calls.get("cuda")):
+        return []
     found: list[HardCodedCuda] = []
-    device_calls = {site.node for site in ctx.calls_to("torch.device")}
-    for call in device_calls:
+    device_calls = {site.node: site for site in ctx.calls_to("torch.device")}
+    enumerated = _enumerated_devices(ctx.tree, device_calls) if len(device_calls) > 1 else set()
+    for call, site in device_calls.items():
+        if call in enumerated:
+            continue
         first = call.args[0] if call.args else keyword(call, "type")
         index = call.args[1] if len(call.args) > 1 else keyword(call, "index")
         if index is not None and not isinstance(index, ast.Constant):
             continue  # torch.device("cuda", local_rank)
         for literal in cuda_literals(first) if first is not None else []:
-            suffix = f", {index.value!r}" if isinstance(index, ast.Constant) else ""
+            extra = index.value if isinstance(index, ast.Constant) else None
+            suffix = f", {extra!r}" if isinstance(index, ast.Constant) else ""
             what = f'torch.device("{literal}"{suffix})'
-            found.append(HardCodedCuda(call, what, ":" in literal or bool(suffix), True))
-    for sites in ctx.facts.calls.values():
+            found.append(HardCodedCuda(call, what, _index(literal, extra), True, site.where))
+    for name, sites in facts.calls.items():
+        moves = name in ("to", "cuda")
         for site in sites:
             call = site.node
-            if call in device_calls:
+            if (not moves and not call.keywords) or call in device_calls:
                 continue
             func = call.func
             values = [item.value for item in call.keywords if item.arg in ("device", "map_location")]
-            if isinstance(func, ast.Attribute) and func.attr == "to":
+            if name == "to" and isinstance(func, ast.Attribute):
                 values.extend(call.args)
+            where = site.where
             for value in values:
                 for literal in cuda_literals(value):
-                    found.append(HardCodedCuda(call, f'"{literal}"', ":" in literal, True))
-            if isinstance(func, ast.Attribute) and func.attr == "cuda" and ctx.qualname(func) is None:
+                    found.append(HardCodedCuda(call, f'"{literal}"', _index(literal), True, where))
+            if name == "cuda" and isinstance(func, ast.Attribute) and ctx.qualname(func) is None:
                 index = call.args[0] if call.args else keyword(call, "device")
                 if index is None:
-                    found.append(HardCodedCuda(call, ".cuda()", False, False))
+                    found.append(HardCodedCuda(call, ".cuda()", None, False, where))
                 elif isinstance(index, ast.Constant) and isinstance(index.value, int):
-                    found.append(HardCodedCuda(call, f".cuda({index.value})", True, False))
+                    found.append(HardCodedCuda(call, f".cuda({index.value})", index.value, False, where))
     defaults = _defaults_callers_override(ctx)
     found = [item for item in found if item.node not in defaults]
-    for assign, _ in ctx.facts.device_assigns:
+    for assign, where in facts.device_assigns:
         targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
         if assign.value is not None and any(_names_a_device(target) for target in targets):
             for literal in cuda_literals(assign.value):
-                found.append(HardCodedCuda(assign, f'"{literal}"', ":" in literal, True))
+                found.append(HardCodedCuda(assign, f'"{literal}"', _index(literal), True, where))
+    return found
+
+
+def _enumerated_devices(tree: ast.AST, device_calls: Container[ast.AST]) -> set[ast.AST]:
+    """torch.device calls listed beside another one (``[torch.device("cuda:0"), torch.device("cuda:1")]``,
+    a test's parameters): a list of devices to go through, not the device a process picks."""
+    listed: set[ast.AST] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            devices = [element for element in node.elts if element in device_calls]
+            if len(devices) > 1:
+                listed.update(devices)
+    return listed
+
+
+def fixed_set_device(ctx: FileContext) -> list[HardCodedCuda]:
+    """``torch.cuda.set_device(0)``: a constant current device."""
+    found = []
+    for qualname in _SET_DEVICE:
+        for site in ctx.calls_to(qualname):
+            first = site.node.args[0] if site.node.args else None
+            if isinstance(first, ast.Constant) and isinstance(first.value, int | str):
+                index = first.value if isinstance(first.value, int) else _index(first.value)
+                what = f"{qualname}({first.value!r})"
+                found.append(HardCodedCuda(site.node, what, index, False, site.where))
     return found
 
 
@@ -84,6 +325,8 @@ def _defaults_callers_override(ctx: FileContext) -> set[ast.AST]:
     for name, functions in ctx.facts.functions.items():
         for function in functions:
             args = function.args
+            if not args.defaults and not any(args.kw_defaults):
+                continue
             positional = [*args.posonlyargs, *args.args]
             pairs = [
                 *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
@@ -96,7 +339,7 @@ def _defaults_callers_override(ctx: FileContext) -> set[ast.AST]:
             scope = ctx.facts.scope_of.get(function)
             shift = 1 if scope is not None and scope.self_name is not None else 0
             for param, default in pairs:
-                if not any(
+                if isinstance(default, ast.Name | ast.Attribute) or not any(
                     isinstance(node, ast.Constant) and cuda_literals(node) for node in ast.walk(default)
                 ):
                     continue
@@ -128,25 +371,23 @@ def _names_a_device(target: ast.expr) -> bool:
 
 
 def hard_coded_cuda_in_distributed(ctx: FileContext) -> Iterator[Hit]:
-    """TDL005: in a file that calls init_process_group or wraps a model in DDP."""
-    calls = ctx.facts.calls
-    initialises = bool(calls.get("init_process_group"))
-    if not (initialises or calls.get("DistributedDataParallel") or ctx.calls_to(_DDP)):
-        return
-    # Without init_process_group here, a helper of another module sets the process group up, and usually
-    # the current device with it: only a fixed index is then certainly wrong.
-    current_device_set = (
-        not initialises
-        or ctx.facts.sets_visible_devices
-        or any(
-            site.node.args and not isinstance(site.node.args[0], ast.Constant)
-            for qualname in _SET_DEVICE
-            for site in ctx.calls_to(qualname)
-        )
-    )
-    for found in hard_coded_cuda(ctx):
-        if found.indexed or not current_device_set:
-            yield hit("TDL005", found.node, what=found.what)
+    """TDL005: in a script that sets up a process group (itself or through a function of another linted file)
+    or wraps a model in DDP: a fixed GPU index, ``set_device(0)``, or the current device (``.cuda()``,
+    ``"cuda"``) when nothing sets it per process. Code only rank 0 runs may use GPU 0 (or its current
+    device): that is its own."""
+    fixed = fixed_set_device(ctx)
+    for found in [*hard_coded_cuda(ctx), *fixed]:
+        if not found.index and ctx.rank0_only(found.where):
+            continue
+        requires: list[Fact] = [("distributed",)]
+        if found in fixed:
+            # set_device(0) beside a set_device(local_rank) is the single-process branch
+            requires.append(("no-device-set-by-variable",))
+        elif not found.indexed:
+            # Without a process group set up where this analysis can see it, a helper of another module
+            # sets it up, and usually the current device with it: only a fixed index is then certainly wrong.
+            requires.append(("device-not-set",))
+        yield hit("TDL005", found.node, requires=tuple(requires), what=found.what)
 
 
 def cuda_without_fallback(ctx: FileContext) -> Iterator[Hit]:

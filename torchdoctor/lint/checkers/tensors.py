@@ -6,10 +6,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from torchdoctor.lint.context import FileContext, dotted, keyword
+from torchdoctor.lint import edits
+from torchdoctor.lint.context import FileContext, dotted, keyword, parameter_default
 from torchdoctor.lint.findings import Hit, hit
 from torchdoctor.lint.infer import Kind
-from torchdoctor.lint.scan import CallSite
+from torchdoctor.lint.scan import CallSite, Scope
 from torchdoctor.lint.torchapi import CREATION_FACTORIES, DTYPES, HALF_DTYPES, MOVE_METHODS
 
 
@@ -27,11 +28,55 @@ def discarded_tensor_moves(ctx: FileContext) -> Iterator[Hit]:
             continue
         value = ctx.value(func.value, site.where)
         if value.is_tensor or (
-            value.kind is Kind.UNKNOWN
+            value.kind in (Kind.UNKNOWN, Kind.NONE)
             and isinstance(func.value, ast.Name)
-            and ctx.tensor_by_usage(func.value.id, site.where)
+            and _tensor_name(ctx, func.value.id, site)
         ):
-            yield hit("TDL001", call, target=target, method=func.attr)
+            # x.to(d) -> x = x.to(d); on a module or a BatchEncoding (whose .to() returns themselves) the
+            # assignment changes nothing either
+            fix = (edits.insert(edits.start(call), edits.copy(func.value), edits.text(" = ")),)
+            yield hit("TDL001", call, edits=fix, target=target, method=func.attr)
+
+
+_NOT_TENSORS = frozenset({Kind.MODULE, Kind.OBJECT, Kind.DATALOADER, Kind.BATCH, Kind.SELF, Kind.DEVICE})
+
+
+def _tensor_name(ctx: FileContext, name: str, site: CallSite) -> bool:
+    """A name the inference cannot type that still holds a tensor: a tensor on some of its paths and nothing
+    else known on the others, a parameter its function uses as a tensor, an input of a module's forward(), or
+    a parameter every call of this file passes a tensor to."""
+    scope = ctx.infer.binding_scope(name, site.where.scope)
+    if scope is None:
+        return False
+    bindings = scope.bindings[name]
+    values = ctx.infer.binding_values(name, scope)
+    if any(value.kind in _NOT_TENSORS for value in values):
+        return False
+    if any(value.is_tensor for value in values) and all(
+        value.is_tensor or value.kind is Kind.NONE or (binding.how == "param" and binding.expr is None)
+        for binding, value in zip(bindings, values, strict=True)
+    ):
+        return True  # `if direction is None: direction = torch.randn(...)`
+    if ctx.tensor_by_usage(name, site.where):
+        return True
+    origin = ctx.infer.parameter_origin(name, site.where.scope)
+    if origin is None or len(bindings) != 1:
+        return False  # rebound (x = model(x)): what callers pass is no longer what it holds
+    if _forward_input(ctx, scope, name):
+        return True
+    arguments = ctx.arguments_of(scope.node, origin)
+    return bool(arguments) and all(value.is_tensor for value in arguments)
+
+
+def _forward_input(ctx: FileContext, scope: Scope, name: str) -> bool:
+    """A parameter of forward() of an nn.Module, without a default other than None: an input tensor."""
+    function = scope.node
+    if getattr(function, "name", None) != "forward" or scope.owner is None:
+        return False
+    if ctx.classes.module_status(scope.owner) is False:
+        return False
+    default = parameter_default(function, name)
+    return default is None or (isinstance(default, ast.Constant) and default.value is None)
 
 
 def tensors_created_then_moved_in_loops(ctx: FileContext) -> Iterator[Hit]:

@@ -1,0 +1,204 @@
+"""--fix and --diff: the one safe rewrite of TDL001, TDL002 and TDL004, applied until nothing is left to
+rewrite, written atomically; bad input to --fix changes nothing and says so in one line."""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import os
+import stat
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from torchdoctor.lint import command, fixer
+from torchdoctor.lint.command import run_lint
+from torchdoctor.lint.engine import analyse_source
+from torchdoctor.lint.project import Project
+from torchdoctor.lint.rules import ALL_RULES, DEFAULT_RULES
+from torchdoctor.lint.summary import Location
+
+CODE = textwrap.dedent(
+    """\
+    import torch
+    import torch.nn as nn
+
+
+    class Net(nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            self.mask = torch.zeros(n)
+            self.fc = nn.Linear(n, n)
+
+        def forward(self, x):
+            return self.fc(x) * self.mask
+
+
+    x = torch.zeros(3)
+    x.cuda(); x.float()
+    net = Net(3)
+    net.load_state_dict(torch.load("w.pt"))
+    ckpt = torch.load("c.pt",)
+    net.load_state_dict(ckpt["model"])
+    epoch = ckpt["epoch"]
+    other = torch.load("o.pt")
+    print(other + 1)
+    """
+)
+FIXED = (
+    CODE.replace(
+        "self.mask = torch.zeros(n)", 'self.register_buffer("mask", torch.zeros(n), persistent=False)'
+    )
+    .replace("x.cuda(); x.float()", "x = x.cuda(); x = x.float()")
+    .replace('torch.load("w.pt")', 'torch.load("w.pt", map_location="cpu")')
+    .replace('torch.load("c.pt",)', 'torch.load("c.pt", map_location="cpu",)')
+)
+
+
+def run(*paths: str, **options: object) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run_lint(list(paths), stdout=out, stderr=err, **options)  # type: ignore[arg-type]
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_diff_shows_the_rewrites_and_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "train.py"
+    path.write_text(CODE)
+    code, out, err = run(str(path), diff=True)
+    assert (code, err) == (1, "")
+    assert out.startswith(f"--- a/{path}\n+++ b/{path}\n")
+    removed = [line[1:] for line in out.splitlines() if line.startswith("-") and not line.startswith("---")]
+    added = [line[1:] for line in out.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert len(removed) == len(added) == 4
+    assert path.read_text() == CODE
+
+
+def test_fix_rewrites_until_nothing_is_left_and_a_second_run_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "train.py"
+    path.write_text(CODE)
+    path.chmod(0o640)
+    code, out, err = run(str(path), fix=True)
+    assert path.read_text() == FIXED
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert code == 1  # torch.load("o.pt") feeds `other + 1`: map_location would change that, so no rewrite
+    assert [line.split(": ", 1)[1].split()[0] for line in out.splitlines()] == ["TDL004"]
+    assert err == "torchdoctor lint: fixed 5 finding(s) in 1 file(s)\n"
+    assert run(str(path), fix=True) == (1, out, "")
+    assert run(str(path), diff=True) == (0, "", "")
+    assert list(tmp_path.iterdir()) == [path]  # no temporary file left
+
+
+@pytest.mark.parametrize(
+    "init",
+    [
+        "self.mask = torch.zeros(n)\n        super().__init__()",  # a buffer needs the module set up first
+        "super().__init__()\n        self.mask = torch.zeros(n)\n        self.mask = [1, 2]",  # not a tensor
+    ],
+)
+def test_no_buffer_rewrite_where_it_would_change_behaviour(tmp_path: Path, init: str) -> None:
+    source = CODE.replace("super().__init__()\n        self.mask = torch.zeros(n)", init)
+    path = tmp_path / "train.py"
+    path.write_text(source)
+    _, out, _ = run(str(path), diff=True, select=["TDL002"])
+    assert out == ""
+
+
+def test_bad_input_changes_nothing_and_says_so_in_one_line(tmp_path: Path) -> None:
+    readonly = tmp_path / "readonly.py"
+    readonly.write_text(CODE)
+    readonly.chmod(0o444)
+    broken = tmp_path / "broken.py"
+    broken.write_text("import torch\nx = torch.zeros(1)\nx.cuda()\ndef (:\n")
+    code, _, err = run(str(readonly), str(broken), fix=True)
+    assert code == 2
+    assert readonly.read_text() == CODE and broken.read_text().endswith("def (:\n")
+    lines = err.splitlines()
+    assert sorted(lines) == [
+        f"torchdoctor: error: {broken}: cannot parse: invalid syntax (line 4)",
+        f"torchdoctor: error: {readonly}: read-only, not fixed",
+    ]
+
+
+def test_a_file_changed_after_it_was_linted_is_not_fixed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "train.py"
+    path.write_text(CODE)
+    linted = command.lint_jobs
+
+    def lint_then_edit(jobs: list[command.Job]) -> command.Linted:
+        result = linted(jobs)
+        path.write_text(CODE + "# edited meanwhile\n")
+        return result
+
+    monkeypatch.setattr(command, "lint_jobs", lint_then_edit)
+    code, _, err = run(str(path), fix=True)
+    assert code == 2 and err == f"torchdoctor: error: {path}: changed since it was linted, not fixed\n"
+    assert path.read_text().endswith("# edited meanwhile\n")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+def test_links_are_not_replaced(tmp_path: Path) -> None:
+    target = tmp_path / "real.py"
+    target.write_text(CODE)
+    link = tmp_path / "link.py"
+    link.symlink_to(target)
+    code, _, err = run(str(link), fix=True)
+    refused = f"{link}: a symbolic link, not fixed (fix the file it points to)"
+    assert code == 2 and err == f"torchdoctor: error: {refused}\n"
+    assert link.is_symlink() and target.read_text() == CODE
+    hard = tmp_path / "hard.py"
+    os.link(target, hard)
+    code, _, err = run(str(hard), fix=True)
+    assert code == 2 and "has other hard links" in err and target.read_text() == CODE
+
+
+def test_stdin_takes_a_diff_not_a_fix() -> None:
+    code, _, err = run("-", fix=True, stdin_text=CODE)
+    assert code == 2 and err.count("\n") == 1 and "--fix rewrites files" in err
+    code, out, _ = run("-", diff=True, stdin_text=CODE)
+    assert code == 1 and out.startswith("--- a/stdin\n+++ b/stdin\n")
+
+
+def test_the_encoding_of_the_file_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "latin.py"
+    source = "# -*- coding: latin-1 -*-\nimport torch\n# caf\xe9\nx = torch.zeros(1)\nx.cuda()\n"
+    path.write_bytes(source.encode("latin-1"))
+    assert run(str(path), fix=True)[0] == 0
+    assert path.read_bytes() == source.replace("x.cuda()", "x = x.cuda()").encode("latin-1")
+
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "lint"
+RECORDS = [path for path in sorted(CORPUS.glob("**/*.json")) if "code" in json.loads(path.read_text("utf-8"))]
+
+
+def test_every_fix_on_the_corpus_compiles_removes_its_finding_and_settles() -> None:
+    """The corpus (real code, any folder layout): each file's rewrites parse, leave no finding with a rewrite,
+    remove the findings they were for, and a second pass changes nothing."""
+    rewritten = 0
+    for record_path in RECORDS:
+        record = json.loads(record_path.read_text("utf-8"))
+        data = record["code"].encode("utf-8")
+        analysis = analyse_source(data, record["path"], ALL_RULES)
+        project = Project([analysis.summary])
+        before = project.finish(analysis.summary, analysis.findings)
+        if not fixer.fixable(before):
+            continue
+        done = fixer.fix_source(data, record["path"], ALL_RULES, Location(), project, tuple(before))
+        ast.parse(done.after)
+        assert not fixer.fixable(done.remaining), record_path.name
+        # the rewritten findings are gone and none is new (a map_location="cpu" may also give TDL101 its
+        # CPU fallback)
+        assert len(done.remaining) <= len(before) - done.fixed, record_path.name
+        assert {(f.rule, f.message) for f in done.remaining} <= {(f.rule, f.message) for f in before}
+        again = fixer.fix_source(done.after, record["path"], ALL_RULES, Location(), project, done.remaining)
+        assert (again.after, again.fixed) == (done.after, 0), record_path.name
+        rewritten += 1
+    assert rewritten or not RECORDS
+
+
+def test_default_rules_with_rewrites_are_the_documented_ones() -> None:
+    assert {"TDL001", "TDL002", "TDL004"} <= DEFAULT_RULES
