@@ -12,10 +12,11 @@ from __future__ import annotations
 import importlib.util
 import os
 import socket
+import time
 from collections.abc import Mapping
 from typing import Any
 
-from torchdoctor import envvars, inputs
+from torchdoctor import envvars, inputs, zygote
 from torchdoctor.checks.ddp import dryrun_judge, launcher
 from torchdoctor.checks.probes import cuda_driver_probe
 from torchdoctor.plugin import Check, Option, Probe
@@ -26,6 +27,8 @@ MAX_RANKS = 256
 RANK_MEMORY_BYTES = 512 * 2**20
 """What one rank takes at its peak: a Python process that imported torch (about 400 MiB on the CPU build)."""
 EXTRA_VARIABLES = ("USE_LIBUV",)
+RUN_RESERVE_S = 3.0
+"""The least time the ranks get after waiting for the worker's import of torch."""
 
 
 def budget_s(timeout: float) -> float:
@@ -95,7 +98,9 @@ def validate_nproc(value: Any) -> int:
     return int(value)
 
 
+@zygote.preload("torch.distributed")
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
+    started = time.time()
     environ = dict(os.environ)
     facts: dict[str, Any] = {
         "env": _variables(environ),
@@ -108,10 +113,17 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
         facts["status"] = "no_torch"  # every rank would fail the same way: nothing to learn by starting them
         return facts
     timeout = float(options.get("timeout") or DEFAULT_TIMEOUT_S)
+    master = _master(environ)
+    port = master["port"]
+    precheck_failed = bool(master["address"]["error"] or port.get("error"))
+    if not precheck_failed:
+        # Before anything here touches CUDA, so the ranks fork from a torch that never did. The worker's
+        # import of torch, under way since it started, ends before any fresh rank's would: wait for it,
+        # leaving the ranks RUN_RESERVE_S at least (or half the time), else they start fresh.
+        zygote.ensure(timeout=max(budget_s(timeout) / 2, budget_s(timeout) - RUN_RESERVE_S))
     visible_gpus = cuda_driver_probe.probe({}).get("device_count") or 0
     nproc = int(options.get("nproc") or visible_gpus or CPU_RANKS)
     backend = options.get("backend") or ("nccl" if visible_gpus else "gloo")
-    master = _master(environ)
     facts["plan"] = {
         "nproc": nproc,
         "nproc_source": "option" if options.get("nproc") else ("gpus" if visible_gpus else "cpu"),
@@ -121,8 +133,7 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
         "budget_s": round(budget_s(timeout), 3),
     }
     facts["master"] = master
-    port = master["port"]
-    if master["address"]["error"] or port.get("error"):
+    if precheck_failed:
         facts["status"] = "precheck_failed"
         return facts
     plan = launcher.LaunchPlan(
@@ -130,7 +141,7 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
         backend=backend,
         master_addr=master["address"]["used"],
         master_port=int(port["port"]),
-        budget_s=budget_s(timeout),
+        budget_s=max(1.0, budget_s(timeout) - (time.time() - started)),  # the deadline holds from the start
         base_env=environ,
     )
     with launcher.port_lock(plan.master_port) as holder:
