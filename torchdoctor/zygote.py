@@ -122,7 +122,7 @@ def start_warming(report: Callable[[dict[str, Any]], None]) -> None:
 
     def run() -> None:
         try:
-            outcome: dict[str, Any] = {"facts": warm({})}
+            outcome: dict[str, Any] = {"facts": warm()}
         except BaseException as exc:  # a broken build can raise anything from OSError to SystemError
             outcome = {
                 "error": {
@@ -137,7 +137,7 @@ def start_warming(report: Callable[[dict[str, Any]], None]) -> None:
     _warming.start()
 
 
-def warm(options: Mapping[str, Any]) -> dict[str, Any]:
+def warm() -> dict[str, Any]:
     """Import torch, noting which variables the import read (from the environment it was read in)."""
     global imported
     if "torch" in sys.modules:

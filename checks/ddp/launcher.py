@@ -209,7 +209,7 @@ class _Rank:
     started_at: float
     proc: subprocess.Popen[bytes] | zygote.Forked | None = None
     forked_from: int | None = None
-    """The zygote the rank was forked from; None: a fresh process, for ``fresh_because``."""
+    """The zygote the rank was forked from; None: a fresh process, for the reason in ``fresh_because``."""
     fresh_because: str | None = None
     stderr: IO[bytes] | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
@@ -354,8 +354,8 @@ def _arguments(plan: LaunchPlan, deadline: float, parent: int) -> list[str]:
 
 
 def _fork(plan: LaunchPlan, env: dict[str, str], rank: _Rank, deadline: float) -> bool:
-    """Start the rank from this worker's zygote (torch already imported, CUDA untouched) when it can be told
-    from a fresh ``python -P -m`` process; False (and why, in ``rank.fresh_because``) when it cannot."""
+    """Start the rank from this worker's zygote (torch already imported, CUDA untouched) where torch cannot
+    tell it from a fresh ``python -P -m`` process; False (and why, in ``rank.fresh_because``) elsewhere."""
     client = zygote.current()
     if client is None or plan.python != sys.executable:
         rank.fresh_because = "no zygote" if client is None else f"ranks run {plan.python}"
