@@ -12,6 +12,14 @@ def answer(options: dict[str, Any]) -> dict[str, Any]:
     return {"answer": 42, "pid": os.getpid(), "options": options}
 
 
+def imports_torch(options: dict[str, Any]) -> dict[str, Any]:
+    import torch
+
+    from torchdoctor import zygote
+
+    return {"torch": torch.__version__, "imported_by_warm_up": zygote.imported is not None}
+
+
 def hang(options: dict[str, Any]) -> dict[str, Any]:
     time.sleep(3600)
     return {}

@@ -16,6 +16,7 @@ from torchdoctor import options, runner
 from torchdoctor.model import Status
 from torchdoctor.plugin import Probe
 from torchdoctor.registry import CheckInfo, Entry, LoadFailure
+from torchdoctor.workerproc import WorkerProcess
 
 from support import slack
 
@@ -296,3 +297,49 @@ def test_a_judge_that_exhausts_memory_is_an_error_in_the_memory_limited_worker(
     assert verdicts["a.hogs"].status is Status.ERROR
     assert "MemoryError" in verdicts["a.hogs"].summary
     assert verdicts["a.ok"].status is Status.PASS
+
+
+def _warm_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, torch_init: str) -> runner.Session:
+    """A session whose first worker imports, in the background, a torch whose __init__ is ``torch_init``."""
+    (tmp_path / "torch").mkdir()
+    (tmp_path / "torch" / "__init__.py").write_text(torch_init)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join((str(tmp_path), os.environ["PYTHONPATH"])))
+    return runner.Session(warm_factory=lambda: WorkerProcess(warm=True))
+
+
+def test_a_warm_worker_runs_the_probes_with_torch_already_imported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _warm_session(tmp_path, monkeypatch, "__version__ = 'fake'\n") as session:
+        result = runner.run_probes([probe("imports_torch")], {}, session, timeout=10)
+    assert result.facts["imports_torch"] == {"torch": "fake", "imported_by_warm_up": True}
+
+
+def test_probes_that_need_no_torch_do_not_wait_for_its_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _warm_session(tmp_path, monkeypatch, "import time\ntime.sleep(3600)\n") as session:
+        result = runner.run_probes([probe("answer")], {}, session, timeout=5)
+    assert result.errors == {}
+    assert result.facts["answer"]["answer"] == 42
+
+
+@pytest.mark.parametrize(
+    ("torch_init", "kind", "text"),
+    [
+        ("import ctypes\nctypes.string_at(0)\n", "crash", "SIGSEGV"),
+        ("raise ImportError('libtorch_cpu.so: cannot open shared object')\n", "exception", "libtorch_cpu.so"),
+    ],
+)
+def test_a_torch_that_breaks_in_the_warm_up_breaks_the_probe_that_imports_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, torch_init: str, kind: str, text: str
+) -> None:
+    with _warm_session(tmp_path, monkeypatch, torch_init) as session:
+        result = runner.run_probes([probe("imports_torch"), probe("answer")], {}, session, timeout=10)
+        log = session.log_text()
+    error = result.errors["imports_torch"]
+    assert error["kind"] == kind
+    assert text in error["message"]
+    assert result.facts["answer"]["answer"] == 42
+    if kind == "crash":  # the probe's answer was lost with the warm worker: it ran again in a cold one
+        assert "the warm worker ended before torch imported" in log

@@ -34,6 +34,8 @@ EPILOG = (
 )
 RUNS_CHECKS = ("check", "report", "cluster", "list", "triage")
 """Commands whose command line includes the options of the installed checks, or that list or judge them."""
+RUNS_PROBES = ("check", "report", "cluster")
+"""Commands whose probe worker imports torch while the checks are described (not with --from or --help)."""
 # typer re-exports click's BadParameter; its bases are the usage and click errors every command raises.
 _CLICK_USAGE_ERROR: type[Exception] = next(
     c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError"
@@ -110,14 +112,20 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return next((arg for arg in argv if not arg.startswith("-")), None)
 
 
-def prepare(command: str | None) -> RunContext:
+def _runs_probes(command: str | None, argv: Sequence[str]) -> bool:
+    return command in RUNS_PROBES and not any(
+        arg in ("-h", "--help") or arg.startswith("--from") for arg in argv
+    )
+
+
+def prepare(command: str | None, argv: Sequence[str] = ()) -> RunContext:
     """The worker and the described checks, for the commands that run or list checks; nothing otherwise."""
     if command not in (*RUNS_CHECKS, "complete"):
         return RunContext()
     from torchdoctor import doctor, options
     from torchdoctor.runner import Workers
 
-    workers = Workers()
+    workers = Workers(warm=_runs_probes(command, argv))
     described = doctor.installed_checks(workers)
     declared, checks = options.merge(described)
     return RunContext(workers=workers, checks=checks, declared=declared)
@@ -143,7 +151,7 @@ def main(argv: list[str] | None = None) -> NoReturn:
 def _run(args: list[str]) -> int:
     run: RunContext | None = None
     try:
-        run = prepare(_command_of(args))
+        run = prepare(_command_of(args), args)
         code: Any = build_app(run.declared, run.checks)(
             args=args, prog_name="torchdoctor", standalone_mode=False, obj=run
         )

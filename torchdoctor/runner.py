@@ -28,6 +28,7 @@ DEFAULT_PLUGIN_TIMEOUT_S = 10.0
 it): both need milliseconds; probes have --timeout."""
 """How long a judge may take; a judge is a pure function of facts and needs milliseconds."""
 _HOSTED = "torchdoctor.hosted"
+PREPARE_TARGET = "torchdoctor.zygote:prepare"
 
 
 class Worker(Protocol):
@@ -45,22 +46,72 @@ class HostedError(Exception):
 
 
 class Session:
-    """One worker at a time, replaced after any call that cost it; its stderr is kept for ``-v``."""
+    """One worker at a time, replaced after any call that cost it; its stderr is kept for ``-v``.
 
-    def __init__(self, worker_factory: Callable[[], Worker] = WorkerProcess) -> None:
+    ``warm_factory`` starts the first worker at once, importing torch in the background while the CLI
+    describes the checks (probes that need no torch do not wait for it). Should that worker die before its
+    warm-up is done, or the warm-up fail, the call it was on runs again in a cold worker (replacements
+    always are), so what went wrong is met again, and reported, by the probe that imports torch.
+    """
+
+    def __init__(
+        self,
+        worker_factory: Callable[[], Worker] = WorkerProcess,
+        warm_factory: Callable[[], Worker] | None = None,
+    ) -> None:
         self._factory = worker_factory
         self._worker: Worker | None = None
         self.log: list[str] = []
+        self._pristine = False
+        """The worker is warm and has run nothing yet."""
+        if warm_factory is not None:
+            # Started from this thread: the worker's PR_SET_PDEATHSIG follows this thread's life.
+            self._worker = warm_factory()
+            self._pristine = True
 
     def call(self, target: str, request: dict[str, Any], timeout: float) -> dict[str, Any]:
         """The worker's answer (``facts`` or ``error``), or ProbeFailure after which the worker is gone."""
+        return self._call(target, request, timeout, again=True)
+
+    def _call(self, target: str, request: dict[str, Any], timeout: float, again: bool) -> dict[str, Any]:
+        self._pristine = False
         if self._worker is None:
             self._worker = self._factory()
+        worker = self._worker
         try:
-            return self._worker.call(target, request, timeout)
-        except ProbeFailure:
+            answer = worker.call(target, request, timeout)
+        except ProbeFailure as failure:
             self._retire()
-            raise
+            # A worker that died while importing torch in the background may have died of that import;
+            # a timeout is the call's own (one that needs torch would have waited for it cold as well).
+            if failure.kind not in ("crash", "exit") or not _warming(worker):
+                raise
+            self.log.append(f"torchdoctor: the warm worker ended before torch imported ({failure.message})\n")
+        else:
+            warmed = getattr(worker, "warmed", None) or {}
+            if "error" not in warmed:
+                return answer
+            # torch failed to import in the background: this answer may have met a half-imported torch.
+            self._retire()
+            error = warmed["error"]
+            self.log.append(f"torchdoctor: importing torch in the background failed ({error.get('type')})\n")
+        if not again:
+            raise ProbeFailure("start", "the warm-up failed")
+        return self._call(target, request, timeout, again=False)
+
+    def prepare(self, targets: Sequence[str], timeout: float) -> None:
+        """Before the first probes of a warm worker: let it fork what they start processes from (the
+        zygote); whatever happens, the probes run as they would have."""
+        if not self._pristine:
+            return
+        try:
+            answer = self._call(PREPARE_TARGET, {"targets": list(targets)}, timeout, again=False)
+        except ProbeFailure as failure:
+            self.log.append(f"torchdoctor: preparing the probe worker failed ({failure.message})\n")
+            return
+        if "error" in answer:
+            why = answer["error"].get("message")
+            self.log.append(f"torchdoctor: preparing the probe worker failed ({why})\n")
 
     def hosted(self, function: str, request: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Run ``torchdoctor.hosted.<function>``; raises HostedError when it gives no answer."""
@@ -73,6 +124,7 @@ class Session:
         return dict(answer.get("facts") or {})
 
     def _retire(self) -> None:
+        self._pristine = False
         if self._worker is not None:
             self._worker.close()
             self.log.append(self._worker.stderr_text())
@@ -100,14 +152,17 @@ a runaway judge gets MemoryError there. The probe worker has no such limit: CUDA
 
 class Workers:
     """The two workers of a run: one for probes (which may load torch and CUDA), one for the plugins' other
-    code (describing, judging, explaining, checking option values), under a memory limit."""
+    code (describing, judging, explaining, checking option values), under a memory limit. ``warm``: the
+    probe worker imports torch at once, while the other one describes the checks."""
 
     def __init__(
         self,
         probe_factory: Callable[[], Worker] = WorkerProcess,
         host_factory: Callable[[], Worker] | None = None,
+        warm: bool = False,
     ) -> None:
-        self.probes = Session(probe_factory)
+        warm_factory = (lambda: WorkerProcess(warm=True)) if warm else None
+        self.probes = Session(probe_factory, warm_factory)
         self.host = Session(host_factory or (lambda: WorkerProcess(memory_limit=HOST_MEMORY_BYTES)))
 
     def log_text(self) -> str:
@@ -122,6 +177,11 @@ class Workers:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _warming(worker: Worker) -> bool:
+    """Whether the worker was importing torch in the background and had not said how that went."""
+    return bool(getattr(worker, "warm", False)) and getattr(worker, "warmed", None) is None
 
 
 def plugin_timeout() -> float:
@@ -199,6 +259,8 @@ def run_probes(
     progress: Progress | None = None,
 ) -> ProbeRun:
     result = ProbeRun()
+    if probes:
+        session.prepare([probe.target for probe in probes], timeout)
     for index, probe in enumerate(probes):
         if progress:
             progress.probe_started(probe.name, index, len(probes))

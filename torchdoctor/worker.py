@@ -1,10 +1,12 @@
-"""The probe worker: ``python -P -m torchdoctor.worker``.
+"""The probe worker: ``python -P -m torchdoctor.worker [--warm]``.
 
 Reads one JSON request per line on stdin (``{"id", "target", "options"}``),
 calls the probe and answers one JSON line on the protocol channel. The
 channel is the process's original stdout; file descriptor 1 is pointed at
 stderr before any probe runs, so whatever a probe or a C library prints
-cannot corrupt the answers.
+cannot corrupt the answers. With ``--warm`` it imports torch in the background
+from the start (``torchdoctor.zygote``) and says how that went in one line
+of its own, ``{"id": 0, "warm": {"facts" | "error": ...}}``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import importlib
 import json
 import os
 import sys
+import threading
 import time
 import traceback
 import warnings
@@ -25,6 +28,11 @@ from torchdoctor import lifeline
 # The channel the answers go to; set by main(). A probe that writes here on
 # purpose corrupts the protocol, which the runner reports as garbage.
 channel: IO[str] | None = None
+WARM_ID = 0
+"""The id of the line that tells how the warm-up went (requests count from 1)."""
+handled = 0
+"""How many requests this worker has begun, the one running included."""
+_writing = threading.Lock()
 
 
 def resolve(target: str) -> Any:
@@ -36,6 +44,8 @@ def resolve(target: str) -> Any:
 
 
 def handle(request: dict[str, Any]) -> dict[str, Any]:
+    global handled
+    handled += 1
     started = time.perf_counter()
     answer: dict[str, Any] = {"id": request.get("id")}
     try:
@@ -70,17 +80,30 @@ def _limit_memory(argv: list[str]) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
+def _send(answer: dict[str, Any]) -> None:
+    assert channel is not None
+    text = json.dumps(answer, allow_nan=False) + "\n"
+    with _writing:  # the warm-up's line comes from another thread
+        channel.write(text)
+        channel.flush()
+
+
 def main(argv: list[str] | None = None) -> int:
     global channel
+    args = sys.argv[1:] if argv is None else argv
     # A hanging probe must not outlive a CLI that was killed outright.
     lifeline.die_with_parent(os.getppid())
     # Orphans of what a probe starts are adopted here, so the CLI finds them in this process's tree.
     lifeline.adopt_orphans()
-    _limit_memory(sys.argv[1:] if argv is None else argv)
+    _limit_memory(args)
     channel = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     faulthandler.enable()
+    if "--warm" in args:
+        from torchdoctor import zygote
+
+        zygote.start_warming(lambda outcome: _send({"id": WARM_ID, "warm": outcome}))
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -88,9 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             request = json.loads(line)
         except ValueError:
             continue
-        answer = handle(request)
-        channel.write(json.dumps(answer, allow_nan=False) + "\n")
-        channel.flush()
+        _send(handle(request))
     return 0
 
 

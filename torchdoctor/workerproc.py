@@ -24,6 +24,8 @@ from typing import IO, Any
 from torchdoctor import pycommand
 
 WORKER_MODULE = "torchdoctor.worker"
+WARM_ID = 0
+"""The id of the worker's line about its warm-up (``torchdoctor.worker.WARM_ID``)."""
 STDERR_TAIL_BYTES = 4000
 """How much of the worker's stderr an error verdict quotes."""
 STDERR_KEPT_BYTES = 256 * 2**10
@@ -84,18 +86,30 @@ class _Tail:
 
 
 class WorkerProcess:
-    """One ``python -P -m torchdoctor.worker`` process, in its own session so it can be killed whole."""
+    """One ``python -P -m torchdoctor.worker`` process, in its own session so it can be killed whole.
+
+    ``warm``: it imports torch from the start, in the background; ``warmed`` holds how that went once its
+    line has been read (``{"facts": ...}`` or ``{"error": ...}``), None before.
+    """
 
     def __init__(
-        self, python: str = sys.executable, env: dict[str, str] | None = None, memory_limit: int | None = None
+        self,
+        python: str = sys.executable,
+        env: dict[str, str] | None = None,
+        memory_limit: int | None = None,
+        warm: bool = False,
     ) -> None:
         self._answers: queue.Queue[str | None] = queue.Queue()
         self._next_id = 0
+        self.warm = warm
+        self.warmed: dict[str, Any] | None = None
         # -P: the worker must import the installed torchdoctor, never a folder of that
         # name in the user's current directory.
         command = pycommand.run_module(python, WORKER_MODULE)
         if memory_limit is not None:
             command += ["--memory-limit", str(int(memory_limit))]
+        if warm:
+            command.append("--warm")
         try:
             self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(
                 command,
@@ -145,24 +159,30 @@ class WorkerProcess:
         except (BrokenPipeError, OSError):
             raise self._died() from None
         deadline = time.monotonic() + timeout
-        try:
-            line = self._answers.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            self.kill()
-            raise ProbeFailure("timeout", f"timed out after {timeout:g} s", self.stderr_tail()) from None
-        if line is None:
-            raise self._died()
-        try:
-            answer = json.loads(line)
-            if not isinstance(answer, dict) or answer.get("id") != self._next_id:
-                raise ValueError("not an answer to this request")
-        except (ValueError, RecursionError):
-            self.kill()
-            shown = line.strip()[:200]
-            raise ProbeFailure(
-                "garbage", f"the worker answered garbage: {shown!r}", self.stderr_tail()
-            ) from None
-        return answer
+        while True:
+            try:
+                line = self._answers.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self.kill()
+                raise ProbeFailure("timeout", f"timed out after {timeout:g} s", self.stderr_tail()) from None
+            if line is None:
+                raise self._died()
+            try:
+                answer = json.loads(line)
+                if not isinstance(answer, dict):
+                    raise ValueError("not an answer")
+                if self.warm and self.warmed is None and answer.get("id") == WARM_ID and "warm" in answer:
+                    self.warmed = dict(answer["warm"])
+                    continue
+                if answer.get("id") != self._next_id:
+                    raise ValueError("not an answer to this request")
+            except (ValueError, RecursionError, TypeError):
+                self.kill()
+                shown = line.strip()[:200]
+                raise ProbeFailure(
+                    "garbage", f"the worker answered garbage: {shown!r}", self.stderr_tail()
+                ) from None
+            return answer
 
     def _died(self) -> ProbeFailure:
         assert self.proc is not None

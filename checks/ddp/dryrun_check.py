@@ -13,10 +13,11 @@ import importlib.metadata
 import importlib.util
 import os
 import socket
+import time
 from collections.abc import Mapping
 from typing import Any
 
-from torchdoctor import envvars, inputs
+from torchdoctor import envvars, inputs, zygote
 from torchdoctor.checks.ddp import dryrun_judge, launcher
 from torchdoctor.checks.probes import cuda_driver_probe
 from torchdoctor.plugin import Check, Option, Probe
@@ -27,6 +28,8 @@ MAX_RANKS = 256
 RANK_MEMORY_BYTES = 512 * 2**20
 """What one rank takes at its peak: a Python process that imported torch (about 400 MiB on the CPU build)."""
 EXTRA_VARIABLES = ("USE_LIBUV",)
+RUN_RESERVE_S = 3.0
+"""The least time the ranks get after waiting for the worker's import of torch."""
 
 
 def budget_s(timeout: float) -> float:
@@ -96,7 +99,9 @@ def validate_nproc(value: Any) -> int:
     return int(value)
 
 
+@zygote.preload("torch.distributed")
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
+    started = time.time()
     environ = dict(os.environ)
     facts: dict[str, Any] = {
         "env": _variables(environ),
@@ -113,10 +118,17 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     except (importlib.metadata.PackageNotFoundError, ValueError, OSError):
         facts["torch_version"] = None
     timeout = float(options.get("timeout") or DEFAULT_TIMEOUT_S)
+    master = _master(environ)
+    port = master["port"]
+    precheck_failed = bool(master["address"]["error"] or port.get("error"))
+    if not precheck_failed:
+        # Before anything here touches CUDA, so the ranks fork from a torch that never did. The worker's
+        # import of torch, under way since it started, ends before any fresh rank's would: wait for it,
+        # leaving the ranks RUN_RESERVE_S at least (or half the time), else they start fresh.
+        zygote.ensure(timeout=max(budget_s(timeout) / 2, budget_s(timeout) - RUN_RESERVE_S))
     visible_gpus = cuda_driver_probe.probe({}).get("device_count") or 0
     nproc = int(options.get("nproc") or visible_gpus or CPU_RANKS)
     backend = options.get("backend") or ("nccl" if visible_gpus else "gloo")
-    master = _master(environ)
     facts["plan"] = {
         "nproc": nproc,
         "nproc_source": "option" if options.get("nproc") else ("gpus" if visible_gpus else "cpu"),
@@ -126,8 +138,7 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
         "budget_s": round(budget_s(timeout), 3),
     }
     facts["master"] = master
-    port = master["port"]
-    if master["address"]["error"] or port.get("error"):
+    if precheck_failed:
         facts["status"] = "precheck_failed"
         return facts
     plan = launcher.LaunchPlan(
@@ -135,7 +146,7 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
         backend=backend,
         master_addr=master["address"]["used"],
         master_port=int(port["port"]),
-        budget_s=budget_s(timeout),
+        budget_s=max(1.0, budget_s(timeout) - (time.time() - started)),  # the deadline holds from the start
         base_env=environ,
     )
     with launcher.port_lock(plan.master_port) as holder:

@@ -1,6 +1,8 @@
 """Start one process per local rank with torchrun's worker environment, follow them, and end them all.
 
-The launcher never imports torch: the ranks (``torchdoctor.checks.ddp.rank_program``) do. It checks
+The launcher never imports torch itself. Each rank runs ``torchdoctor.checks.ddp.rank_program``, forked from
+the worker's zygote (``torchdoctor.zygote``: torch imported, CUDA untouched, the rank's environment set before
+anything reads it) where torch cannot tell the difference, else started as ``python -P -m`` of it. It checks
 MASTER_ADDR and MASTER_PORT before anything starts, gives every rank the environment torchrun's
 ``LocalElasticAgent._start_workers`` builds (torch 2.13,
 ``torch/distributed/elastic/agent/server/local_elastic_agent.py``), and enforces one hard deadline:
@@ -31,7 +33,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from torchdoctor import pycommand, redact
+from torchdoctor import pycommand, redact, zygote
 from torchdoctor.checks.ddp.rank_program import PREFIX
 
 RANK_MODULE = "torchdoctor.checks.ddp.rank_program"
@@ -91,6 +93,11 @@ def torchrun_env(
     if "OMP_NUM_THREADS" not in base and nproc > 1:
         env["OMP_NUM_THREADS"] = "1"
     return env
+
+
+TORCHRUN_VARIABLES = frozenset(torchrun_env({}, 0, 2, DEFAULT_MASTER_ADDR, TORCHRUN_DEFAULT_PORT, ""))
+"""What a rank's environment adds to the launcher's: the only variables in which a rank forked from the
+zygote may differ from the environment torch was imported in."""
 
 
 def resolve_address(address: str) -> dict[str, Any]:
@@ -182,7 +189,10 @@ def free_port() -> int:
 class _Rank:
     local_rank: int
     started_at: float
-    proc: subprocess.Popen[bytes] | None = None
+    proc: subprocess.Popen[bytes] | zygote.Forked | None = None
+    forked_from: int | None = None
+    """The zygote the rank was forked from; None: a fresh process, for the reason in ``fresh_because``."""
+    fresh_because: str | None = None
     stderr: IO[bytes] | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
     stray: list[str] = field(default_factory=list)
@@ -260,6 +270,9 @@ class _Rank:
         record.update(
             {
                 "pid": self.proc.pid if self.proc else None,
+                "process": {"forked_from": self.forked_from}
+                if self.forked_from is not None
+                else {"fresh": self.fresh_because},
                 "phases": phases,
                 "last_phase": next(reversed(phases), None),
                 "error": error,
@@ -318,6 +331,56 @@ def _read_lines(stream: IO[bytes], local_rank: int, sink: queue.Queue[tuple[int,
     sink.put((local_rank, None))
 
 
+def _arguments(plan: LaunchPlan, deadline: float, parent: int) -> list[str]:
+    return ["--backend", plan.backend, "--deadline", f"{deadline:.3f}", "--parent-pid", str(parent)]
+
+
+def _fork(plan: LaunchPlan, env: dict[str, str], rank: _Rank, deadline: float) -> bool:
+    """Start the rank from this worker's zygote (torch already imported, CUDA untouched) where torch cannot
+    tell it from a fresh ``python -P -m`` process; False (and why, in ``rank.fresh_because``) elsewhere."""
+    client = zygote.current()
+    if client is None or plan.python != sys.executable:
+        rank.fresh_because = "no zygote" if client is None else f"ranks run {plan.python}"
+        return False
+    assert rank.stderr is not None
+    read, write = os.pipe()
+    try:
+        child = client.spawn(
+            RANK_MODULE,
+            _arguments(plan, deadline, client.pid),
+            env,
+            write,
+            rank.stderr.fileno(),
+            TORCHRUN_VARIABLES,
+            timeout=max(1.0, deadline - time.time()),
+        )
+    finally:
+        os.close(write)
+    if isinstance(child, str):
+        os.close(read)
+        rank.fresh_because = child
+        return False
+    child.stdout = os.fdopen(read, "rb")
+    rank.proc = child
+    rank.forked_from = client.pid
+    return True
+
+
+def _exec(plan: LaunchPlan, env: dict[str, str], rank: _Rank, deadline: float) -> None:
+    try:
+        # Started from the calling thread: the rank's PR_SET_PDEATHSIG follows this thread's life.
+        rank.proc = subprocess.Popen(
+            [*pycommand.run_module(plan.python, RANK_MODULE), *_arguments(plan, deadline, os.getpid())],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=rank.stderr,
+            start_new_session=os.name == "posix",
+        )
+    except OSError as exc:
+        rank.start_error = f"cannot start {plan.python}: {exc}"
+
+
 def _start(
     plan: LaunchPlan,
     local_rank: int,
@@ -327,30 +390,11 @@ def _start(
 ) -> _Rank:
     rank = _Rank(local_rank=local_rank, started_at=time.time())
     env = torchrun_env(plan.base_env, local_rank, plan.nproc, plan.master_addr, plan.master_port, run_id)
-    command = [
-        *pycommand.run_module(plan.python, RANK_MODULE),
-        "--backend",
-        plan.backend,
-        "--deadline",
-        f"{deadline:.3f}",
-        "--parent-pid",
-        str(os.getpid()),
-    ]
     rank.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed by _Rank.close)
-    try:
-        # Started from the calling thread: the rank's PR_SET_PDEATHSIG follows this thread's life.
-        rank.proc = subprocess.Popen(
-            command,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=rank.stderr,
-            start_new_session=os.name == "posix",
-        )
-    except OSError as exc:
-        rank.start_error = f"cannot start {plan.python}: {exc}"
+    if not _fork(plan, env, rank, deadline):
+        _exec(plan, env, rank, deadline)
+    if rank.proc is None or rank.proc.stdout is None:
         return rank
-    assert rank.proc.stdout is not None
     threading.Thread(
         target=_read_lines,
         args=(rank.proc.stdout, local_rank, sink),

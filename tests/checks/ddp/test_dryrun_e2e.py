@@ -13,6 +13,7 @@ import re
 import signal
 import socket
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -43,6 +44,24 @@ def processes_of(token: str) -> list[str]:
         except psutil.Error:
             continue
     return found
+
+
+def ranks_of(token: str, cli: int) -> int:
+    """How many ranks of the run are alive: processes in a session of their own (as every rank is, forked
+    or not) started by anything but the CLI (which starts only its workers)."""
+    count = 0
+    for process in psutil.process_iter(["pid", "ppid"]):
+        try:
+            if (
+                process.environ().get(TOKEN_ENV) == token
+                and process.status() != psutil.STATUS_ZOMBIE
+                and os.getsid(process.pid) == process.pid
+                and process.info["ppid"] != cli
+            ):
+                count += 1
+        except (psutil.Error, OSError):
+            continue
+    return count
 
 
 def assert_none_left(token: str) -> None:
@@ -104,6 +123,9 @@ def test_two_ranks_pass_with_every_phase_reported(tmp_path: Path, token: str) ->
         ["start", "imported", "bound", "init", "init_done", "allreduce", "barrier", "bandwidth", "done"]
     ] * 2
     assert facts["master"]["port"]["source"] == "free"
+    if sys.platform.startswith("linux"):  # forked from the worker's zygote: torchrun's variables reached gloo
+        zygotes = {r["process"].get("forked_from") for r in facts["ranks"]}
+        assert len(zygotes) == 1 and None not in zygotes, facts["ranks"]
 
 
 def test_a_busy_master_port_is_named_before_any_rank_starts(tmp_path: Path, token: str) -> None:
@@ -162,6 +184,10 @@ def test_one_rank_failing_to_import_torch(tmp_path: Path, token: str) -> None:
         "libtorch_global_deps.so: cannot open shared object file"
     )
     assert facts["ranks"][1]["last_phase"] == "start"
+    # PYTHONPATH is read as Python starts: a rank that differs in it cannot be forked from the zygote.
+    assert "PYTHONPATH differ" in facts["ranks"][1]["process"]["fresh"]
+    if sys.platform.startswith("linux"):
+        assert facts["ranks"][0]["process"]["forked_from"] is not None
 
 
 def test_local_rank_beyond_the_device_count(tmp_path: Path, token: str) -> None:
@@ -215,9 +241,9 @@ def _start_hanging_run(tmp_path: Path, token: str) -> subprocess.Popen[bytes]:
         preexec_fn=_interruptible,
     )
     deadline = time.monotonic() + slack(30)
-    while sum("ddp.rank_program" in p for p in processes_of(token)) < 2 and time.monotonic() < deadline:
+    while ranks_of(token, cli.pid) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert sum("ddp.rank_program" in p for p in processes_of(token)) == 2
+    assert ranks_of(token, cli.pid) == 2
     return cli
 
 
@@ -272,7 +298,7 @@ def test_a_second_run_on_the_same_master_port_is_told_another_run_holds_it(
     )
     try:
         deadline = time.monotonic() + slack(30)
-        while sum("ddp.rank_program" in p for p in processes_of(token)) < 2 and time.monotonic() < deadline:
+        while ranks_of(token, first.pid) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
         verdict, facts = dryrun(dryrun_env(tmp_path, token, MASTER_PORT=port))
     finally:

@@ -73,7 +73,9 @@ def _simulated_bind(
     return bind
 
 
-def _faulty_distributed(module: ModuleType, fault: str) -> None:
+def _faulty_distributed(module: ModuleType, settings: dict[str, Any]) -> None:
+    # The fault is looked up when acted out: a rank forked from a zygote imported this module before it
+    # had a LOCAL_RANK.
     real_import = module._import_torch
 
     def import_torch() -> tuple[Any, Any]:
@@ -81,6 +83,7 @@ def _faulty_distributed(module: ModuleType, fault: str) -> None:
         real_init = dist.init_process_group
 
         def init_process_group(*args: Any, **kwargs: Any) -> Any:
+            fault = _own_fault(settings)
             if fault == "raise_before_init":
                 raise RuntimeError("injected failure before init_process_group")
             if fault == "hang_before_init":
@@ -95,6 +98,7 @@ def _faulty_distributed(module: ModuleType, fault: str) -> None:
     real_all_reduce = collective.verified_all_reduce
 
     def verified_all_reduce(torch: Any, dist: Any, device: Any, contribution: float, *args: Any) -> Any:
+        fault = _own_fault(settings)
         if fault == "hang_after_init":
             time.sleep(3600)
         if fault == "exit_after_init":
@@ -107,9 +111,8 @@ def _faulty_distributed(module: ModuleType, fault: str) -> None:
 def _patch_rank(module: ModuleType, settings: dict[str, Any]) -> None:
     if settings.get("devices") is not None:
         module._bind = _simulated_bind(module, settings["devices"], settings.get("device_index"))
-    fault = _own_fault(settings)
-    if fault is not None:
-        _faulty_distributed(module, fault)
+    if settings.get("faults"):
+        _faulty_distributed(module, settings)
 
 
 class _PatchAfterImport(importlib.abc.MetaPathFinder):
