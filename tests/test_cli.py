@@ -7,6 +7,7 @@ import os
 import pty
 import re
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -487,3 +488,47 @@ def test_report_refuses_a_format_that_contradicts_the_file_suffix() -> None:
     assert resolve_format(None, Path("x.svg")) == "svg"
     assert resolve_format("json", Path("x.txt")) == "json"
     assert resolve_format("md", Path("notes.MD")) == "md"
+
+
+_PROBES_IMPORT = """
+import importlib, json, sys
+from support import installed
+from torchdoctor.cli import NO_TORCH_PROBES
+ran = []
+for check_id in sorted(NO_TORCH_PROBES):
+    _, check = installed(check_id)
+    for probe in check.probes:
+        module, _, function = probe.target.partition(":")
+        getattr(importlib.import_module(module), function)({})
+        ran.append(probe.target)
+print(json.dumps({"ran": ran, "torch": "torch" in sys.modules}))
+"""
+
+
+def test_the_checks_run_without_a_warm_worker_import_no_torch() -> None:
+    # A run of only these starts no worker that imports torch ahead of time (cli.NO_TORCH_PROBES).
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBES_IMPORT], env=cli_env(), capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["ran"] and result["torch"] is False, result
+
+
+@pytest.mark.parametrize(
+    ("argv", "warm"),
+    [
+        (["check"], True),
+        (["check", "--only", "gpu.memory,cuda.visible_devices"], False),
+        (["check", "--only=gpu.fragmentation", "--only", "gpu.memory"], False),
+        (["check", "--only", "gpu.memory", "--only", "torch.build"], True),
+        (["check", "--only", "gpu.*"], True),
+        (["report", "--only", "gpu.memory"], False),
+        (["check", "--from", "r.json"], False),
+        (["list"], False),
+    ],
+)
+def test_a_worker_imports_torch_ahead_only_where_a_check_may_need_it(argv: list[str], warm: bool) -> None:
+    from torchdoctor import cli
+
+    assert cli._runs_probes(argv[0], argv) is warm

@@ -112,10 +112,33 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return next((arg for arg in argv if not arg.startswith("-")), None)
 
 
+NO_TORCH_PROBES = frozenset({"cuda.visible_devices", "gpu.memory", "gpu.fragmentation"})
+"""Built-in checks whose probes never import torch (tests/test_cli.py proves it): a run of only these needs
+no worker importing torch ahead of time."""
+
+
 def _runs_probes(command: str | None, argv: Sequence[str]) -> bool:
-    return command in RUNS_PROBES and not any(
-        arg in ("-h", "--help") or arg.startswith("--from") for arg in argv
-    )
+    """Whether the command will run probes that import torch, judged from the command line alone (the
+    checks are not described yet): ``--help`` and ``--from`` run none, ``--only`` of checks that need no
+    torch none that import it."""
+    if command not in RUNS_PROBES or any(arg in ("-h", "--help") or arg.startswith("--from") for arg in argv):
+        return False
+    return not _only_ids(argv) <= NO_TORCH_PROBES
+
+
+def _only_ids(argv: Sequence[str]) -> set[str]:
+    """The ids ``--only`` names (``--only a,b``, ``--only=a``, repeated), a pattern as itself; ``{"*"}``
+    (every check) when ``--only`` is not given."""
+    ids: set[str] = set()
+    for index, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value = argv[index + 1] if arg == "--only" and index + 1 < len(argv) else None
+        if arg.startswith("--only="):
+            value = arg.removeprefix("--only=")
+        if value is not None:
+            ids.update(part.strip() for part in value.split(",") if part.strip())
+    return ids or {"*"}
 
 
 def prepare(command: str | None, argv: Sequence[str] = ()) -> RunContext:
