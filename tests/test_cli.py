@@ -17,6 +17,7 @@ from torchdoctor import exitcodes
 
 from support import (
     BIN,
+    FIXTURES,
     cli_env,
     cli_in_process,
     python_without_torch,
@@ -146,10 +147,12 @@ def _run_in_terminal(args: list[str], env: dict[str, str]) -> str:
 
 
 def test_a_terminal_gets_colour_and_no_color_gets_plain_text() -> None:
-    coloured = _run_in_terminal(["check", "--only", "torch.build"], cli_env(COLUMNS="160"))
+    # The table of a saved report is rendered as a live run's is, without probing this machine again.
+    args = ["check", "--from", str(FIXTURES / "h100x8_cvd_2_3.json"), "--only", "torch.build"]
+    coloured = _run_in_terminal(args, cli_env(COLUMNS="160"))
     assert "\x1b[" in coloured
     assert "✓ pass" in coloured
-    plain = _run_in_terminal(["check", "--only", "torch.build"], cli_env(NO_COLOR="1", COLUMNS="160"))
+    plain = _run_in_terminal(args, cli_env(NO_COLOR="1", COLUMNS="160"))
     assert "\x1b[" not in plain
     assert "PASS   torch.build" in plain
 
@@ -186,8 +189,8 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
 
 def test_fail_on_warn_turns_a_warning_into_exit_1() -> None:
     env = cli_env(CUDA_VISIBLE_DEVICES="0,0")
-    assert run_cli("check", "--only", CORE, env=env).returncode == exitcodes.OK
-    result = run_cli("check", "--only", CORE, "--fail-on", "warn", env=env)
+    assert run_cli("check", "--only", "cuda.visible_devices", env=env).returncode == exitcodes.OK
+    result = run_cli("check", "--only", "cuda.visible_devices", "--fail-on", "warn", env=env)
     assert result.returncode == exitcodes.THRESHOLD
     assert "WARN   cuda.visible_devices" in result.stdout
 

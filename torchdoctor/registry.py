@@ -112,14 +112,30 @@ def find_entries(group: str = CHECKS) -> list[Entry]:
     the first one wins, as the import system would pick it.
     """
     entries: dict[str, Entry] = {}
+    named: dict[int, tuple[str, str]] = {}
     for point in metadata.entry_points(group=group):
         if point.name in entries:
             continue
         dist = point.dist
-        name = (dist.metadata["Name"] if dist is not None else None) or "unknown"
-        version = (dist.version if dist is not None else None) or "unknown"
+        if id(dist) not in named:
+            named[id(dist)] = _name_and_version(dist)
+        name, version = named[id(dist)]
         entries[point.name] = Entry(id=point.name, value=point.value, distribution=name, version=version)
     return sorted(entries.values(), key=lambda e: e.id)
+
+
+def _name_and_version(dist: metadata.Distribution | None) -> tuple[str, str]:
+    """The distribution's name and version from the headers of its METADATA alone: ``dist.metadata`` parses
+    the whole file, long description included (the README), once for each field asked."""
+    if dist is None:
+        return "unknown", "unknown"
+    text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
+    fields: dict[str, str] = {}
+    for line in text.split("\n\n", 1)[0].splitlines():
+        key, colon, value = line.partition(":")
+        if colon and key in ("Name", "Version"):
+            fields.setdefault(key, value.strip())
+    return fields.get("Name") or "unknown", fields.get("Version") or "unknown"
 
 
 def select(entries: Sequence[Entry], only: Iterable[str] = (), skip: Iterable[str] = ()) -> list[Entry]:
