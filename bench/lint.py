@@ -82,6 +82,8 @@ def main() -> None:
         Path(p) for p in os.environ.get("TORCHDOCTOR_CORPUS_SOURCES", "").split(os.pathsep) if p
     ]
     lint_scores.report(sources, args.misses)
+    print()
+    lint_scores.fix_report(sources)
     if not args.skip_torchfix:
         print()
         lint_torchfix.compare(sources, args.torchfix_runs)

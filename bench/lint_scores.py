@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from torchdoctor.lint.engine import lint_tree, parse
 from torchdoctor.lint.rules import DEFAULT_RULES
 
+from corpus.lint_fixes import round_trip
 from corpus.lint_records import Record, code_of, records
 from corpus.splits import SPLITS
 
@@ -113,3 +114,25 @@ def report(sources: list[Path], show_misses: bool) -> dict[str, Tally]:
         print("dev disagreements:")
         print("\n".join(tallies["dev"].misses) or "  none")
     return tallies
+
+
+def fix_report(sources: list[Path]) -> None:
+    """``--fix`` on every record whose code is at hand: rewritten files, rewrites, and any that fails."""
+    files = rewritten = fixes = 0
+    problems: list[str] = []
+    for record in records():
+        code = code_of(record, sources)
+        if code is None:
+            continue
+        files += 1
+        result = round_trip(code.encode("utf-8"), record.data["path"])
+        rewritten += result.rewritten
+        fixes += result.fixed
+        if result.problem:
+            problems.append(f"  {record.file.stem}: {result.problem}")
+    print(
+        f"--fix on {files} corpus files: {fixes} rewrites in {rewritten} files; "
+        f"{rewritten - len(problems)} of {rewritten} parse, lose their findings and settle on a second pass"
+    )
+    if problems:
+        print("\n".join(problems))
