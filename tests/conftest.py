@@ -6,6 +6,7 @@ from __future__ import annotations
 import compileall
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,9 @@ import pytest
 from support import TORCH_FACTS_ENV, measure_torch
 
 REPO = Path(__file__).resolve().parents[1]
+# Where PYTHONDONTWRITEBYTECODE is set, pytest would rewrite the asserts of every test module anew in each test
+# process of every run: let it keep them in the tests' own __pycache__, as it does by default.
+sys.dont_write_bytecode = False
 WORKERS = 2  # most end-to-end tests wait on subprocesses and deadlines, not on a CPU
 
 
