@@ -14,8 +14,8 @@ import pytest
 from support import TORCH_FACTS_ENV, measure_torch
 
 REPO = Path(__file__).resolve().parents[1]
-# Where PYTHONDONTWRITEBYTECODE is set, pytest would rewrite the asserts of every test module anew in each test
-# process of every run: let it keep them in the tests' own __pycache__, as it does by default.
+# Where PYTHONDONTWRITEBYTECODE is set, pytest would rewrite the asserts of every test module anew in each
+# test process of every run: let it keep them in the tests' own __pycache__, as it does by default.
 sys.dont_write_bytecode = False
 WORKERS = 2  # most end-to-end tests wait on subprocesses and deadlines, not on a CPU
 
