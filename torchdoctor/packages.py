@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlsplit
 
 from packaging.utils import canonicalize_name
 
+from torchdoctor.distributions import name_and_version
 from torchdoctor.plugin import Probe
 
 # Distributions that change what torch does or which kernels run, by normalized name (PEP 503).
@@ -62,10 +63,10 @@ def installed(distributions: Any = None) -> dict[str, str]:
     path winning when a name is installed twice (as the import system would pick it)."""
     found: dict[str, str] = {}
     for dist in metadata.distributions() if distributions is None else distributions:
-        name = dist.metadata["Name"]
+        name, version = name_and_version(dist)
         if not name or not is_torch_stack(name):
             continue
-        found.setdefault(canonicalize_name(name), str(dist.version))
+        found.setdefault(canonicalize_name(name), str(version))
     return dict(sorted(found.items()))
 
 

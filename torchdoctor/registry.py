@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
+from torchdoctor.distributions import name_and_version
 from torchdoctor.plugin import DEFAULT_ORDER, Check, Option, Probe
 
 CHECKS = "torchdoctor.checks"
@@ -118,24 +119,11 @@ def find_entries(group: str = CHECKS) -> list[Entry]:
             continue
         dist = point.dist
         if id(dist) not in named:
-            named[id(dist)] = _name_and_version(dist)
+            found = name_and_version(dist) if dist is not None else (None, None)
+            named[id(dist)] = (found[0] or "unknown", found[1] or "unknown")
         name, version = named[id(dist)]
         entries[point.name] = Entry(id=point.name, value=point.value, distribution=name, version=version)
     return sorted(entries.values(), key=lambda e: e.id)
-
-
-def _name_and_version(dist: metadata.Distribution | None) -> tuple[str, str]:
-    """The distribution's name and version from the headers of its METADATA alone: ``dist.metadata`` parses
-    the whole file, long description included (the README), once for each field asked."""
-    if dist is None:
-        return "unknown", "unknown"
-    text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
-    fields: dict[str, str] = {}
-    for line in text.split("\n\n", 1)[0].splitlines():
-        key, colon, value = line.partition(":")
-        if colon and key in ("Name", "Version"):
-            fields.setdefault(key, value.strip())
-    return fields.get("Name") or "unknown", fields.get("Version") or "unknown"
 
 
 def select(entries: Sequence[Entry], only: Iterable[str] = (), skip: Iterable[str] = ()) -> list[Entry]:

@@ -23,6 +23,7 @@ from typing import Any
 from packaging.utils import canonicalize_name
 
 from torchdoctor.checks.install import versions
+from torchdoctor.distributions import name_and_version
 
 COMPANIONS = (
     "torchvision",
@@ -57,7 +58,7 @@ def installed_distributions(paths: list[str] | None = None) -> dict[str, importl
     wins, as imports do."""
     found: dict[str, importlib.metadata.Distribution] = {}
     for dist in importlib.metadata.distributions(path=sys.path if paths is None else paths):
-        name = dist.metadata["Name"]
+        name, _ = name_and_version(dist)
         if name:
             found.setdefault(canonicalize_name(name), dist)
     return found
@@ -84,14 +85,15 @@ def torch_installs(paths: list[str] | None = None) -> list[dict[str, Any]]:
     """Every ``torch`` distribution on the import path (more than one: torch is installed twice)."""
     found: dict[str, dict[str, Any]] = {}
     for dist in importlib.metadata.distributions(path=sys.path if paths is None else paths):
-        if canonicalize_name(dist.metadata["Name"] or "") != "torch":
+        name, version = name_and_version(dist)
+        if canonicalize_name(name or "") != "torch":
             continue
         folder = metadata_folder(dist) or str(getattr(dist, "_path", "") or "") or None
         key = str(Path(folder).resolve()) if folder else f"unknown-{len(found)}"
         found.setdefault(
             key,
             {
-                "version": dist.version,
+                "version": version,
                 "metadata": key if folder else None,
                 "installer": (dist.read_text("INSTALLER") or "").strip() or None,
             },

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from torchdoctor.distributions import name_and_version
+
 MAPS = Path("/proc/self/maps")
 FAMILY_LABELS = {
     "cudart": "CUDA runtime",
@@ -210,15 +212,16 @@ def wheel_files(torch_dir: Path, torch_version: str, bases: set[str]) -> dict[st
     return found
 
 
-def _nvidia_owners(site: Path) -> dict[str, dict[str, str]]:
+def _nvidia_owners(site: Path) -> dict[str, dict[str, str | None]]:
     """Real path of each file an installed nvidia-* wheel (or cuda-toolkit part) ships -> that wheel."""
-    owners: dict[str, dict[str, str]] = {}
+    owners: dict[str, dict[str, str | None]] = {}
     if not (site / "nvidia").is_dir():
         return owners
     for info in sorted(site.glob("nvidia_*.dist-info")):
         dist = importlib.metadata.PathDistribution(info)
-        name = dist.metadata["Name"] or info.name.split("-")[0]
+        name, version = name_and_version(dist)
+        name = name or info.name.split("-")[0]
         for file in dist.files or []:
             if ".so" in file.name:
-                owners[os.path.realpath(site / str(file))] = {"wheel": name.lower(), "version": dist.version}
+                owners[os.path.realpath(site / str(file))] = {"wheel": name.lower(), "version": version}
     return owners

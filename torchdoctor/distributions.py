@@ -1,0 +1,21 @@
+"""The name and version of an installed distribution, from the headers of its metadata alone.
+
+``Distribution.metadata`` parses the whole METADATA file, long description included (torchdoctor's holds
+its README), and ``.version`` parses it again: across every installed distribution that is most of the time
+a probe of the installed packages takes."""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+
+def name_and_version(dist: metadata.Distribution) -> tuple[str | None, str | None]:
+    """``(Name, Version)`` as the METADATA (or PKG-INFO) headers give them; None for one that is missing."""
+    text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
+    fields: dict[str, str] = {}
+    for line in text.split("\n\n", 1)[0].splitlines():
+        key, colon, value = line.partition(":")
+        key = key.lower()
+        if colon and key in ("name", "version"):
+            fields.setdefault(key, value.strip())
+    return fields.get("name") or None, fields.get("version") or None
