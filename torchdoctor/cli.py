@@ -18,7 +18,7 @@ import typer
 
 from torchdoctor import exitcodes, messages
 from torchdoctor._version import __version__
-from torchdoctor.commands.common import BadInput, RunContext
+from torchdoctor.commands.common import BadInput, RunContext, split_ids
 from torchdoctor.plugin import Option
 
 if TYPE_CHECKING:
@@ -128,17 +128,19 @@ def _runs_probes(command: str | None, argv: Sequence[str]) -> bool:
 
 def _only_ids(argv: Sequence[str]) -> set[str]:
     """The ids ``--only`` names (``--only a,b``, ``--only=a``, repeated), a pattern as itself; ``{"*"}``
-    (every check) when ``--only`` is not given."""
-    ids: set[str] = set()
+    (every check) when ``--only`` is not given, or given wrong (the command refuses it later)."""
+    values: list[str] = []
     for index, arg in enumerate(argv):
         if arg == "--":
             break
-        value = argv[index + 1] if arg == "--only" and index + 1 < len(argv) else None
-        if arg.startswith("--only="):
-            value = arg.removeprefix("--only=")
-        if value is not None:
-            ids.update(part.strip() for part in value.split(",") if part.strip())
-    return ids or {"*"}
+        if arg == "--only" and index + 1 < len(argv):
+            values.append(argv[index + 1])
+        elif arg.startswith("--only="):
+            values.append(arg.removeprefix("--only="))
+    try:
+        return set(split_ids(values)) or {"*"}
+    except BadInput:
+        return {"*"}
 
 
 def prepare(command: str | None, argv: Sequence[str] = ()) -> RunContext:
