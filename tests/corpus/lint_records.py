@@ -59,13 +59,20 @@ def code_of(record: Record, roots: Iterable[Path]) -> str | None:
     repository under one of ``roots``; None where no copy holds it."""
     if "code" in record.data:
         return str(record.data["code"])
+    blob = record.data["blob"]
+    if blob in _BLOBS:  # a blob id names its content: the scores, --fix and TorchFix each read every file
+        return _BLOBS[blob]
     for git_dir in git_dirs(record.repo, roots):
         shown = subprocess.run(
-            ["git", f"--git-dir={git_dir}", "cat-file", "blob", record.data["blob"]],
+            ["git", f"--git-dir={git_dir}", "cat-file", "blob", blob],
             capture_output=True,
             check=False,
             timeout=60,
         )
         if shown.returncode == 0:
-            return shown.stdout.decode("utf-8")
+            _BLOBS[blob] = shown.stdout.decode("utf-8")
+            return _BLOBS[blob]
     return None
+
+
+_BLOBS: dict[str, str] = {}
