@@ -6,8 +6,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from packaging.utils import canonicalize_name
 
 from torchdoctor import registry
+from torchdoctor.distributions import canonical_name
 
 from support import write_distribution
 
@@ -32,3 +36,8 @@ def test_the_built_in_checks_belong_to_torchdoctor() -> None:
     entries = {e.id: e for e in registry.find_entries()}
     assert entries["torch.build"].distribution == "torchdoctor"
     assert entries["torch.build"].version == metadata.version("torchdoctor")
+
+
+@given(st.text(alphabet="aAzZ09-_.", max_size=20))
+def test_a_name_is_normalized_as_packaging_normalizes_it(name: str) -> None:
+    assert canonical_name(name) == canonicalize_name(name)

@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from packaging.utils import canonicalize_name
-
 from torchdoctor._version import __version__
+from torchdoctor.distributions import canonical_name
 from torchdoctor.model import SCHEMA_VERSION
 
 MAX_DUMP_CHARS = 1 << 20
@@ -659,11 +658,11 @@ def _library(line: str) -> dict[str, Any] | None:
     if tag.startswith("pip"):
         name, _, version = rest.partition("==")
         name = name.partition(" @ ")[0].strip()
-        return {"listed_by": "pip", "name": canonicalize_name(name), "version": version.strip() or None}
+        return {"listed_by": "pip", "name": canonical_name(name), "version": version.strip() or None}
     parts = rest.split()
     if tag != "conda" or not parts or rest.lower().startswith("could not collect"):
         return None
-    entry = {"listed_by": "conda", "name": canonicalize_name(parts[0]), "version": None}
+    entry = {"listed_by": "conda", "name": canonical_name(parts[0]), "version": None}
     for key, value in zip(("version", "build", "channel"), parts[1:4], strict=False):
         entry[key] = value
     return entry

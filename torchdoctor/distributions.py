@@ -6,7 +6,21 @@ a probe of the installed packages takes."""
 
 from __future__ import annotations
 
-from importlib import metadata
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib import metadata
+
+
+def canonical_name(name: str) -> str:
+    """A distribution's name as pip compares names: runs of ``-``, ``_`` and ``.`` as one ``-``, lower case
+    (PEP 503, "Normalized Names"; what ``packaging.utils.canonicalize_name`` returns, without importing its
+    module, which imports the whole of ``packaging.tags``)."""
+    return _SEPARATORS.sub("-", name).lower()
+
+
+_SEPARATORS = re.compile(r"[-_.]+")
 
 
 def name_and_version(dist: metadata.Distribution) -> tuple[str | None, str | None]:

@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from importlib import metadata
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from packaging.utils import canonicalize_name
-
-from torchdoctor.distributions import name_and_version
+from torchdoctor.distributions import canonical_name, name_and_version
 from torchdoctor.plugin import Probe
 
 # Distributions that change what torch does or which kernels run, by normalized name (PEP 503).
@@ -54,19 +51,21 @@ TORCH_STACK_PREFIXES = ("torch", "pytorch-triton", "nvidia-", "triton-", "cuda-"
 
 
 def is_torch_stack(name: str) -> bool:
-    normalized = canonicalize_name(name)
+    normalized = canonical_name(name)
     return normalized in TORCH_STACK or normalized.startswith(TORCH_STACK_PREFIXES)
 
 
 def installed(distributions: Any = None) -> dict[str, str]:
     """``{normalized name: version}`` of the installed torch-stack distributions, the first one on the
     path winning when a name is installed twice (as the import system would pick it)."""
+    from importlib import metadata  # in the probe alone: the worker that only describes checks needs none
+
     found: dict[str, str] = {}
     for dist in metadata.distributions() if distributions is None else distributions:
         name, version = name_and_version(dist)
         if not name or not is_torch_stack(name):
             continue
-        found.setdefault(canonicalize_name(name), str(version))
+        found.setdefault(canonical_name(name), str(version))
     return dict(sorted(found.items()))
 
 
@@ -78,6 +77,8 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
 def install_source(name: str) -> str | None:
     """Where a distribution was installed from when it was not an index (PEP 610 ``direct_url.json``):
     a folder or file path, a VCS URL at its commit, or an archive URL; None for an index or unknown."""
+    from importlib import metadata
+
     try:
         text = metadata.distribution(name).read_text("direct_url.json")
         data = json.loads(text) if text else None

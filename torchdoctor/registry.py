@@ -13,7 +13,6 @@ import fnmatch
 import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Any
 
 from torchdoctor.distributions import name_and_version
@@ -114,6 +113,8 @@ def find_entries(group: str = CHECKS) -> list[Entry]:
     """
     entries: dict[str, Entry] = {}
     named: dict[int, tuple[str, str]] = {}
+    from importlib import metadata  # the CLI's alone: the worker is told its entries, it never looks them up
+
     for point in metadata.entry_points(group=group):
         if point.name in entries:
             continue

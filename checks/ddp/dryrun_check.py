@@ -9,7 +9,6 @@ verifies an all_reduce, passes a barrier and times an all_reduce (``ddp_rank``).
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 import os
 import socket
@@ -113,9 +112,11 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     if importlib.util.find_spec("torch") is None:
         facts["status"] = "no_torch"  # every rank would fail the same way: nothing to learn by starting them
         return facts
+    from importlib import metadata  # here, not at the top: the worker that describes checks never needs it
+
     try:
-        facts["torch_version"] = importlib.metadata.version("torch")
-    except (importlib.metadata.PackageNotFoundError, ValueError, OSError):
+        facts["torch_version"] = metadata.version("torch")
+    except (metadata.PackageNotFoundError, ValueError, OSError):
         facts["torch_version"] = None
     timeout = float(options.get("timeout") or DEFAULT_TIMEOUT_S)
     master = _master(environ)

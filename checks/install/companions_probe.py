@@ -10,7 +10,6 @@ operators and runs one tiny operator of each, recording the real error text.
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import importlib.util
 import re
 import sys
@@ -20,10 +19,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from packaging.utils import canonicalize_name
-
 from torchdoctor.checks.install import versions
-from torchdoctor.distributions import name_and_version
+from torchdoctor.distributions import canonical_name, name_and_version
 
 COMPANIONS = (
     "torchvision",
@@ -56,11 +53,13 @@ def is_pinned_name(name: str) -> bool:
 def installed_distributions(paths: list[str] | None = None) -> dict[str, importlib.metadata.Distribution]:
     """Normalized name -> distribution, for every distribution on the import path; the first one of a name
     wins, as imports do."""
+    import importlib.metadata  # here, not at the top: the worker that describes checks never needs it
+
     found: dict[str, importlib.metadata.Distribution] = {}
     for dist in importlib.metadata.distributions(path=sys.path if paths is None else paths):
         name, _ = name_and_version(dist)
         if name:
-            found.setdefault(canonicalize_name(name), dist)
+            found.setdefault(canonical_name(name), dist)
     return found
 
 
@@ -83,10 +82,12 @@ def metadata_folder(dist: importlib.metadata.Distribution) -> str | None:
 
 def torch_installs(paths: list[str] | None = None) -> list[dict[str, Any]]:
     """Every ``torch`` distribution on the import path (more than one: torch is installed twice)."""
+    import importlib.metadata
+
     found: dict[str, dict[str, Any]] = {}
     for dist in importlib.metadata.distributions(path=sys.path if paths is None else paths):
         name, version = name_and_version(dist)
-        if canonicalize_name(name or "") != "torch":
+        if canonical_name(name or "") != "torch":
             continue
         folder = metadata_folder(dist) or str(getattr(dist, "_path", "") or "") or None
         key = str(Path(folder).resolve()) if folder else f"unknown-{len(found)}"

@@ -9,7 +9,6 @@ wheel and the installed ``nvidia-*`` wheels ship.
 
 from __future__ import annotations
 
-import importlib.metadata
 import os
 import re
 import sys
@@ -217,6 +216,8 @@ def _nvidia_owners(site: Path) -> dict[str, dict[str, str | None]]:
     owners: dict[str, dict[str, str | None]] = {}
     if not (site / "nvidia").is_dir():
         return owners
+    import importlib.metadata  # here, not at the top: the worker that describes checks never needs it
+
     for info in sorted(site.glob("nvidia_*.dist-info")):
         dist = importlib.metadata.PathDistribution(info)
         name, version = name_and_version(dist)

@@ -10,17 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from packaging.markers import (
-    InvalidMarker,
-    Marker,
-    UndefinedComparison,
-    UndefinedEnvironmentName,
-    default_environment,
-)
-from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
+
+from torchdoctor.distributions import canonical_name
+
+# packaging.markers and packaging.requirements are imported where they are used: with packaging.tags, which
+# they import, they would double what a worker that only describes the checks spends importing them.
 
 __all__ = [
     "Pin",
@@ -78,13 +74,15 @@ class Pin:
 
 def parse_requirement(line: str) -> Pin | None:
     """One ``Requires-Dist`` value; None for a line that is not a requirement."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
     try:
         requirement = Requirement(line)
     except InvalidRequirement:
         return None
     return Pin(
-        canonicalize_name(requirement.name),
-        tuple(sorted(canonicalize_name(extra) for extra in requirement.extras)),
+        canonical_name(requirement.name),
+        tuple(sorted(canonical_name(extra) for extra in requirement.extras)),
         str(requirement.specifier),
         None if requirement.marker is None else str(requirement.marker),
         line.strip(),
@@ -93,6 +91,8 @@ def parse_requirement(line: str) -> Pin | None:
 
 def marker_environment() -> dict[str, str]:
     """This interpreter's values of the PEP 508 marker variables."""
+    from packaging.markers import default_environment
+
     return {key: str(value) for key, value in default_environment().items()}
 
 
@@ -100,7 +100,9 @@ def marker_applies(marker: str | None, environment: Mapping[str, str], extra: st
     """Whether ``marker`` holds in ``environment`` (with ``extra`` requested); None if it cannot be read."""
     if not marker:
         return True
+    from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
+
     try:
-        return Marker(marker).evaluate({**environment, "extra": canonicalize_name(extra) if extra else ""})
+        return Marker(marker).evaluate({**environment, "extra": canonical_name(extra) if extra else ""})
     except (InvalidMarker, UndefinedComparison, UndefinedEnvironmentName):
         return None

@@ -9,7 +9,6 @@ through ``torch.cuda.memory_stats()`` and ``torch.cuda.memory._snapshot()``; CUD
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 import warnings
 from collections.abc import Mapping
@@ -80,6 +79,8 @@ def torch_keys() -> dict[str, Any]:
 
 def _torch_version() -> str | None:
     """The installed torch's version from its distribution metadata (no import)."""
+    import importlib.metadata  # here, not at the top: the worker that describes checks never needs it
+
     try:
         return importlib.metadata.version("torch")
     except (importlib.metadata.PackageNotFoundError, ValueError, OSError):

@@ -7,7 +7,6 @@ a fact for the judge, not a crash of the probe.
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import platform
 import subprocess
 import sys
@@ -76,6 +75,8 @@ def os_facts() -> dict[str, Any]:
 
 
 def _distribution() -> dict[str, Any] | None:
+    import importlib.metadata  # here, not at the top: the worker that describes checks never needs it
+
     try:
         dist = importlib.metadata.distribution("torch")
     except importlib.metadata.PackageNotFoundError:
