@@ -4,22 +4,20 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from torchdoctor import messages
 from torchdoctor.commands.common import (
     DEFAULT_TIMEOUT_S,
-    BadInput,
     FailOnOption,
+    FromOption,
     IdsOption,
     RedactOption,
-    RunContext,
     SkipOption,
     TimeoutOption,
     fail_on_status,
+    judged_from,
     redaction,
     run_context,
     run_options,
@@ -30,7 +28,7 @@ from torchdoctor.commands.common import (
 )
 
 if TYPE_CHECKING:
-    from torchdoctor.model import Report, Status
+    from torchdoctor.model import Report
     from torchdoctor.runner import Progress
 
 
@@ -47,14 +45,7 @@ def check(
         bool, typer.Option("--verbose", "-v", help="Evidence for every check, timings, the worker's log.")
     ] = False,
     redact: RedactOption = True,
-    from_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--from",
-            metavar="FILE",
-            help="Judge the facts of a saved JSON report with today's rules instead of probing this machine.",
-        ),
-    ] = None,
+    from_file: FromOption = None,
     declared: dict[str, Any] | None = None,
     given: set[str] | None = None,
 ) -> None:
@@ -68,8 +59,7 @@ def check(
     workers = run.require_workers()
     options = run_options(run.declared, declared or {}, timeout)
     if from_file is not None:
-        timeout_given = _given(ctx, "timeout")
-        report = _judged_from(run, from_file, only, skip, threshold, options, given or set(), timeout_given)
+        report = judged_from(ctx, from_file, only, skip, threshold, options, given or set())
         emit(shareable(report, redact), json_output, verbose)
         raise typer.Exit(report.exit_code)
     checks = select_checks(run.checks, only, skip)
@@ -82,50 +72,6 @@ def check(
             progress.stop()
     emit(shareable(report, redact), json_output, verbose)
     raise typer.Exit(report.exit_code)
-
-
-def _judged_from(
-    run: RunContext,
-    path: Path,
-    only: list[str] | None,
-    skip: list[str] | None,
-    fail_on: Status,
-    options: dict[str, Any],
-    given: set[str],
-    timeout_given: bool,
-) -> Report:
-    """check --from: the installed checks the saved report can answer, judged on its facts; no probe runs."""
-    from torchdoctor import saved
-    from torchdoctor.inputs import shown
-
-    probing = [o.flag for o in run.declared if o.key in given and not o.judged]
-    if timeout_given:
-        probing.insert(0, "--timeout")
-    if probing:
-        raise BadInput(
-            f"{', '.join(probing)} cannot be used with --from: it judges saved facts, no probe runs"
-        )
-    try:
-        report = saved.load(path)
-    except saved.SavedReportError as exc:
-        raise BadInput(str(exc)) from None
-    judgeable, missing = saved.judgeable(report, run.checks)
-    chosen = select_checks(run.checks, only, skip)
-    judged = [c for c in judgeable if c in chosen]
-    if not judged:
-        has = ", ".join(report.check_ids) or "facts of no check installed here"
-        raise BadInput(f"no check selected here can be judged from {shown(path)} (it has: {has})")
-    if missing:
-        sys.stderr.write(messages.note_line(f"not installed here, left out: {', '.join(missing)}"))
-    described = f"{shown(path)} ({report.describe()})"
-    sys.stderr.write(messages.note_line(f"judging the facts of {described} with today's rules"))
-    judged_options = {o.key: options[o.key] for o in run.declared if o.key in given}
-    return saved.rejudge(report, chosen, judged_options, run.require_workers(), fail_on)
-
-
-def _given(ctx: typer.Context, name: str) -> bool:
-    source = ctx.get_parameter_source(name)
-    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 def _progress(verbose: bool) -> Progress | None:

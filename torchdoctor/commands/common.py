@@ -7,6 +7,7 @@ import sys
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -105,6 +106,14 @@ FailOnOption = Annotated[
         autocompletion=complete_fail_on,
     ),
 ]
+FromOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--from",
+        metavar="FILE",
+        help="Judge the facts of a saved JSON report with today's rules instead of probing this machine.",
+    ),
+]
 TimeoutOption = Annotated[
     float,
     typer.Option(
@@ -124,6 +133,47 @@ def select_checks(checks: Sequence[Loaded], only: list[str] | None, skip: list[s
     if not chosen:
         raise BadInput("--only and --skip leave no check to run")
     return chosen
+
+
+def judged_from(
+    ctx: typer.Context,
+    path: Path,
+    only: list[str] | None,
+    skip: list[str] | None,
+    fail_on: Status,
+    options: dict[str, Any],
+    given: set[str],
+) -> Report:
+    """--from: the installed checks the saved report can answer, judged on its facts; no probe runs, so an
+    option only probes read (``--timeout`` among them) is bad input."""
+    from torchdoctor import messages, saved
+    from torchdoctor.inputs import shown
+
+    run = run_context(ctx)
+    probing = [o.flag for o in run.declared if o.key in given and not o.judged]
+    source = ctx.get_parameter_source("timeout")
+    if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
+        probing.insert(0, "--timeout")
+    if probing:
+        raise BadInput(
+            f"{', '.join(probing)} cannot be used with --from: it judges saved facts, no probe runs"
+        )
+    try:
+        report = saved.load(path)
+    except saved.SavedReportError as exc:
+        raise BadInput(str(exc)) from None
+    judgeable, missing = saved.judgeable(report, run.checks)
+    chosen = select_checks(run.checks, only, skip)
+    judged = [c for c in judgeable if c in chosen]
+    if not judged:
+        has = ", ".join(report.check_ids) or "facts of no check installed here"
+        raise BadInput(f"no check selected here can be judged from {shown(path)} (it has: {has})")
+    if missing:
+        sys.stderr.write(messages.note_line(f"not installed here, left out: {', '.join(missing)}"))
+    described = f"{shown(path)} ({report.describe()})"
+    sys.stderr.write(messages.note_line(f"judging the facts of {described} with today's rules"))
+    judged_options = {o.key: options[o.key] for o in run.declared if o.key in given}
+    return saved.rejudge(report, chosen, judged_options, run.require_workers(), fail_on)
 
 
 def fail_on_status(value: str) -> Status:

@@ -15,10 +15,12 @@ import typer
 from torchdoctor.commands.common import (
     DEFAULT_TIMEOUT_S,
     BadInput,
+    FromOption,
     IdsOption,
     RedactOption,
     SkipOption,
     TimeoutOption,
+    judged_from,
     redaction,
     run_context,
     run_options,
@@ -71,10 +73,12 @@ def report(
     only: IdsOption = None,
     skip: SkipOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+    from_file: FromOption = None,
     declared: dict[str, Any] | None = None,
     given: set[str] | None = None,
 ) -> None:
-    """Write a report to attach to a support ticket: the verdicts and the facts behind them, redacted."""
+    """Write a report to attach to a support ticket: the verdicts and the facts behind them, redacted.
+    With --from, the report of a saved JSON report (its facts judged with today's rules)."""
     from torchdoctor import progress as live
     from torchdoctor import ticket
     from torchdoctor.model import Status
@@ -83,17 +87,21 @@ def report(
     target = None if preview else check_target(output or Path(f"{DEFAULT_STEM}.{fmt}"), force)
     timeout_seconds(timeout)
     run = run_context(ctx)
-    checks = select_checks(run.checks, only, skip)
-    options = validate_in_worker(
-        run.declared, run_options(run.declared, declared or {}, timeout), run.require_workers().host
-    )
-    redaction(redact)
-    progress = live.for_terminal(False)
-    try:
-        gathered = ticket.gather(checks, run.checks, options, run.require_workers(), Status.FAIL, progress)
-    finally:
-        if progress is not None and hasattr(progress, "stop"):
-            progress.stop()
+    options = run_options(run.declared, declared or {}, timeout)
+    if from_file is not None:
+        redaction(redact)
+        gathered = judged_from(ctx, from_file, only, skip, Status.FAIL, options, given or set())
+    else:
+        checks = select_checks(run.checks, only, skip)
+        options = validate_in_worker(run.declared, options, run.require_workers().host)
+        redaction(redact)
+        progress = live.for_terminal(False)
+        try:
+            workers = run.require_workers()
+            gathered = ticket.gather(checks, run.checks, options, workers, Status.FAIL, progress)
+        finally:
+            if progress is not None and hasattr(progress, "stop"):
+                progress.stop()
     shared = shareable(gathered, redact)
     text = inert(render(shared, fmt))  # a file is read on a terminal too (cat, less -R)
     if target is None:
