@@ -304,3 +304,64 @@ def machine_report(
     verdicts = judged(check_ids, facts, options)
     timings = timings or {"total_s": 2.5, "probes": {}}
     return Report("0.1.0", "2026-11-30T11:32:16Z", host, options or {}, facts, verdicts, timings).to_json()
+
+
+def explained_lines(text: str) -> list[str]:
+    """What ``torchdoctor explain TEXT`` prints, the matching done in this process as the worker does it
+    (the CLI's own path, worker included, is tested once for all)."""
+    from torchdoctor import hosted
+    from torchdoctor.explain import catalogue, format_lines
+    from torchdoctor.runtime import readback
+
+    matched = catalogue.explain_in_worker(text, hosted.explain)
+    assert not matched.problems
+    return format_lines(readback.explanations(text) + matched.explanations)
+
+
+def invoke(
+    *args: str,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    input_text: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``torchdoctor ARGS`` through ``cli.main`` in this process, with ``env`` as the whole environment,
+    ``cwd`` as the current folder and ``input_text`` (or nothing) on stdin: what :func:`run_cli` gives,
+    without starting a Python for the CLI. The workers it starts are processes as ever. For what a test
+    says of the CLI's output, exit code and files; a test of the CLI process itself (what it imports, its
+    streams, signals and deadlines) uses :func:`run_cli`."""
+    import io
+
+    from torchdoctor import cli
+
+    def stream(data: bytes = b"") -> io.TextIOWrapper:
+        return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape", newline="")
+
+    environment = env if env is not None else cli_env()
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved_streams, saved_path = (sys.stdin, sys.stdout, sys.stderr), list(sys.path)
+    stdin, stdout, stderr = stream((input_text or "").encode()), stream(), stream()
+    code: Any = 0
+    try:
+        os.environ.clear()
+        os.environ.update(environment)
+        # The CLI finds the checks of the distributions on its sys.path, which PYTHONPATH extends.
+        extra = environment.get("PYTHONPATH", "").split(os.pathsep)
+        sys.path[:0] = [folder for folder in extra if folder and folder not in sys.path]
+        if cwd is not None:
+            os.chdir(cwd)
+        sys.stdin, sys.stdout, sys.stderr = stdin, stdout, stderr
+        try:
+            cli.main(list(args))
+        except SystemExit as exc:
+            code = exc.code
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        sys.path[:] = saved_path
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    outputs = []
+    for captured in (stdout, stderr):
+        captured.flush()
+        outputs.append(captured.buffer.getvalue().decode("utf-8", errors="surrogateescape"))  # type: ignore[attr-defined]
+    return subprocess.CompletedProcess(["torchdoctor", *args], code if isinstance(code, int) else 1, *outputs)

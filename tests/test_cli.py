@@ -20,6 +20,7 @@ from support import (
     FIXTURES,
     cli_env,
     cli_in_process,
+    invoke,
     python_without_torch,
     run_cli,
     slack,
@@ -116,7 +117,7 @@ def test_check_on_this_cpu_machine_prints_the_table_and_exits_0() -> None:
 
 
 def test_json_is_one_report_on_stdout_valid_against_the_schema() -> None:
-    result = run_cli("check", "--json", "--only", CORE)
+    result = invoke("check", "--json", "--only", CORE)
     assert result.returncode == exitcodes.OK
     report = validated_report(result.stdout)
     assert report["summary"] == {"pass": 1, "warn": 0, "fail": 0, "skip": 1, "error": 0, "total": 2}
@@ -158,7 +159,7 @@ def test_a_terminal_gets_colour_and_no_color_gets_plain_text() -> None:
 
 
 def test_unknown_check_id_is_a_usage_error_naming_the_valid_ids() -> None:
-    result = run_cli("check", "--only", "torch.biuld")
+    result = invoke("check", "--only", "torch.biuld")
     assert result.returncode == exitcodes.USAGE
     assert result.stdout == ""
     (line,) = result.stderr.splitlines()
@@ -180,7 +181,7 @@ def test_unknown_check_id_is_a_usage_error_naming_the_valid_ids() -> None:
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
-    result = run_cli(*args)
+    result = invoke(*args)
     assert result.returncode == exitcodes.USAGE
     assert len(result.stderr.strip().splitlines()) == 1
     assert result.stderr.startswith("torchdoctor: error: ")
@@ -189,8 +190,8 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
 
 def test_fail_on_warn_turns_a_warning_into_exit_1() -> None:
     env = cli_env(CUDA_VISIBLE_DEVICES="0,0")
-    assert run_cli("check", "--only", "cuda.visible_devices", env=env).returncode == exitcodes.OK
-    result = run_cli("check", "--only", "cuda.visible_devices", "--fail-on", "warn", env=env)
+    assert invoke("check", "--only", "cuda.visible_devices", env=env).returncode == exitcodes.OK
+    result = invoke("check", "--only", "cuda.visible_devices", "--fail-on", "warn", env=env)
     assert result.returncode == exitcodes.THRESHOLD
     assert "WARN   cuda.visible_devices" in result.stdout
 
@@ -211,7 +212,7 @@ def test_the_cli_process_never_imports_torch_or_pynvml() -> None:
 
 
 def test_list_shows_built_in_and_plugin_checks_without_running_them(plugin_env: dict[str, str]) -> None:
-    result = run_cli("list", "--json", env=plugin_env)
+    result = invoke("list", "--json", env=plugin_env)
     assert result.returncode == exitcodes.OK
     rows = {row["id"]: row for row in json.loads(result.stdout)}
     assert rows["torch.build"]["title"] == "PyTorch build"
@@ -229,7 +230,7 @@ def test_list_shows_built_in_and_plugin_checks_without_running_them(plugin_env: 
 
 
 def test_a_third_party_plugin_runs_like_a_built_in_check(plugin_env: dict[str, str]) -> None:
-    result = run_cli("check", "--only", "acme.ok,acme.warn,acme.fail", "--json", env=plugin_env)
+    result = invoke("check", "--only", "acme.ok,acme.warn,acme.fail", "--json", env=plugin_env)
     assert result.returncode == exitcodes.THRESHOLD
     report = validated_report(result.stdout)
     statuses = {v["id"]: v["status"] for v in report["verdicts"]}
@@ -240,7 +241,7 @@ def test_a_third_party_plugin_runs_like_a_built_in_check(plugin_env: dict[str, s
 
 
 def test_the_table_shows_the_fix_under_a_failing_row(plugin_env: dict[str, str]) -> None:
-    result = run_cli("check", "--only", "acme.fail,acme.ok", env=plugin_env)
+    result = invoke("check", "--only", "acme.fail,acme.ok", env=plugin_env)
     lines = result.stdout.splitlines()
     row = next(i for i, line in enumerate(lines) if line.startswith("FAIL   acme.fail"))
     assert lines[row + 1].strip() == "fix: Replace it."
@@ -249,7 +250,7 @@ def test_the_table_shows_the_fix_under_a_failing_row(plugin_env: dict[str, str])
 
 
 def test_a_plugin_that_fails_to_import_is_an_error_verdict_naming_it(plugin_env: dict[str, str]) -> None:
-    result = run_cli("check", "--only", "acme.broken,acme.ok", "--json", env=plugin_env)
+    result = invoke("check", "--only", "acme.broken,acme.ok", "--json", env=plugin_env)
     assert result.returncode == exitcodes.ERRORED
     report = validated_report(result.stdout)
     broken = next(v for v in report["verdicts"] if v["id"] == "acme.broken")
@@ -282,7 +283,7 @@ def test_a_hanging_and_an_aborting_plugin_are_errors_within_the_timeout_and_the_
 
 
 def test_only_errors_exit_3(plugin_env: dict[str, str]) -> None:
-    result = run_cli("check", "--only", "acme.abort,acme.ok", env=plugin_env)
+    result = invoke("check", "--only", "acme.abort,acme.ok", env=plugin_env)
     assert result.returncode == exitcodes.ERRORED
     assert "ERROR  acme.abort" in result.stdout
 
@@ -332,7 +333,7 @@ def test_a_torch_folder_in_the_current_directory_is_reported_not_imported(tmp_pa
 
 
 def test_a_bare_torchdoctor_prints_its_help_not_an_error() -> None:
-    result = run_cli()
+    result = invoke()
     assert result.returncode == exitcodes.OK
     assert result.stdout.startswith("Usage: torchdoctor [OPTIONS] COMMAND [ARGS]...")
     assert "check" in result.stdout and result.stderr == ""
@@ -353,8 +354,8 @@ SLOW_PLUGIN = """
 
 
     def loops(facts, options):
-        while True:
-            pass
+        while True:  # never returns; sleeping, it spends no CPU of the test run
+            time.sleep(0.1)
 
 
     def aborts(facts, options):
@@ -383,14 +384,14 @@ def test_a_plugin_that_hangs_at_import_does_not_hang_list_or_check(slow_env: dic
     assert re.search(
         r"slow\.loops +ERROR slow-doctor\[slow\.loops\] did not finish importing within 2 s", listed.stdout
     )
-    checked = run_cli("check", "--only", "slow.*,torch.build", "--json", env=env, timeout=slack(60))
+    checked = run_cli("check", "--only", "slow.*,cuda.visible_devices", "--json", env=env, timeout=slack(60))
     verdicts = {v["id"]: v for v in validated_report(checked.stdout)["verdicts"]}
-    assert verdicts["torch.build"]["status"] == "pass"
+    assert verdicts["cuda.visible_devices"]["status"] != "error"
     assert all(verdicts[i]["status"] == "error" for i in ("slow.loops", "slow.aborts"))
 
 
 def test_a_judge_that_loops_or_aborts_is_an_error_naming_the_plugin(slow_env: dict[str, str]) -> None:
-    result = run_cli("check", "--only", "slow.*,torch.build", "--json", env=slow_env)
+    result = run_cli("check", "--only", "slow.*,cuda.visible_devices", "--json", env=slow_env)
     assert result.returncode == exitcodes.ERRORED, result.stderr
     verdicts = {v["id"]: v for v in validated_report(result.stdout)["verdicts"]}
     assert verdicts["slow.loops"]["summary"] == (
@@ -398,7 +399,7 @@ def test_a_judge_that_loops_or_aborts_is_an_error_naming_the_plugin(slow_env: di
     )
     assert "SIGABRT" in verdicts["slow.aborts"]["summary"]
     assert "report it to the authors of slow-doctor" in verdicts["slow.aborts"]["fix"]["text"]
-    assert verdicts["torch.build"]["status"] == "pass"
+    assert verdicts["cuda.visible_devices"]["status"] != "error"
 
 
 # -- what every command shares: usage lines, --only/--skip, one error format --------------------------
@@ -450,7 +451,7 @@ def test_an_only_that_names_no_check_is_bad_input_not_every_check(values: list[s
 
 
 def test_check_only_empty_is_a_usage_error_before_anything_runs() -> None:
-    result = run_cli("check", "--only", "")
+    result = invoke("check", "--only", "")
     assert result.returncode == exitcodes.USAGE
     assert result.stdout == ""
     assert (

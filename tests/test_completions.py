@@ -8,6 +8,7 @@ here, so their requests are made the way their scripts make them.
 
 from __future__ import annotations
 
+import functools
 import shlex
 import subprocess
 import sys
@@ -25,10 +26,11 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "completions"
 
 
+@functools.cache
 def cli_tree() -> dict[str, list[str]]:
     """Every command of the CLI with its option names (the installed checks' included), read from the
-    click command typer builds."""
-    run = prepare("check")
+    click command typer builds (the checks described as for ``list``: no probe worker is started)."""
+    run = prepare("list")
     assert run.workers is not None
     run.workers.close()
     group = typer.main.get_command(build_app(run.declared))

@@ -13,7 +13,7 @@ import pytest
 from torchdoctor import diff, exitcodes
 
 import support
-from support import cli_env, fixture_facts, run_cli
+from support import cli_env, fixture_facts, invoke
 
 H100 = "h100x8_cvd_2_3.json"
 HOST = {
@@ -94,14 +94,14 @@ def saved_pair(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 def test_diff_of_a_report_with_itself_says_no_differences_and_exits_0(saved_pair: tuple[Path, Path]) -> None:
     a, _ = saved_pair
-    result = run_cli("diff", str(a), str(a), timeout=60)
+    result = invoke("diff", str(a), str(a))
     assert result.returncode == exitcodes.OK, result.stderr
     assert result.stdout.splitlines()[-1] == "no differences"
 
 
 def test_diff_with_a_changed_report_lists_the_changes_and_exits_1(saved_pair: tuple[Path, Path]) -> None:
     a, b = saved_pair
-    result = run_cli("diff", str(a), str(b), timeout=60)
+    result = invoke("diff", str(a), str(b))
     assert result.returncode == exitcodes.THRESHOLD, result.stderr
     lines = result.stdout.splitlines()
     # Each machine under a pseudonym of its own: redacted, and still two machines.
@@ -123,7 +123,7 @@ def test_diff_with_a_changed_report_lists_the_changes_and_exits_1(saved_pair: tu
 
 def test_diff_json_lists_the_differences(saved_pair: tuple[Path, Path]) -> None:
     a, b = saved_pair
-    result = run_cli("diff", str(a), str(b), "--json", timeout=60)
+    result = invoke("diff", str(a), str(b), "--json")
     assert result.returncode == exitcodes.THRESHOLD
     rows = json.loads(result.stdout)
     assert {
@@ -136,16 +136,11 @@ def test_diff_json_lists_the_differences(saved_pair: tuple[Path, Path]) -> None:
 
 
 def test_diff_of_two_reports_of_this_machine(tmp_path: Path) -> None:
-    only = ("--only", "torch.build,cuda.visible_devices")
-    run_cli("report", *only, "-o", str(tmp_path / "a.json"))
-    run_cli(
-        "report",
-        *only,
-        "-o",
-        str(tmp_path / "b.json"),
-        env=cli_env(NCCL_DEBUG="INFO", CUDA_VISIBLE_DEVICES="0,0"),
-    )
-    result = run_cli("diff", str(tmp_path / "a.json"), str(tmp_path / "b.json"), timeout=60)
+    only = ("--only", "cuda.visible_devices")  # its probe imports no torch
+    (tmp_path / "a.json").write_text(invoke("check", *only, "--json").stdout)
+    changed = cli_env(NCCL_DEBUG="INFO", CUDA_VISIBLE_DEVICES="0,0")
+    (tmp_path / "b.json").write_text(invoke("check", *only, "--json", env=changed).stdout)
+    result = invoke("diff", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
     assert result.returncode == exitcodes.THRESHOLD
     body = [line.split() for line in result.stdout.splitlines()[3:]]
     assert body[:4] == [
@@ -158,6 +153,6 @@ def test_diff_of_two_reports_of_this_machine(tmp_path: Path) -> None:
 
 
 def test_an_unreadable_report_is_bad_input(saved_pair: tuple[Path, Path], tmp_path: Path) -> None:
-    result = run_cli("diff", str(saved_pair[0]), str(tmp_path / "nope.json"), timeout=60)
+    result = invoke("diff", str(saved_pair[0]), str(tmp_path / "nope.json"))
     assert result.returncode == exitcodes.USAGE
     assert result.stderr == f"torchdoctor: error: {tmp_path / 'nope.json'} does not exist\n"

@@ -16,7 +16,7 @@ import pytest
 from torchdoctor import collect_env, exitcodes, saved
 
 from growth import linear
-from support import BIN, cli_env, run_cli, slack
+from support import BIN, cli_env, invoke, run_cli, slack
 
 REPORT: dict[str, Any] = {
     "schema_version": 1,
@@ -57,18 +57,18 @@ def test_a_malformed_saved_report_is_one_line(tmp_path: Path, change: dict[str, 
     path = tmp_path / "r.json"
     path.write_text(json.dumps({**REPORT, **change}))
     for args in (("check", "--from", str(path)), ("diff", str(path), str(path))):
-        line = one_line_error(run_cli(*args))
+        line = one_line_error(invoke(*args))
         assert text in line, line
 
 
 def test_deeply_nested_and_huge_json_are_refused(tmp_path: Path) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000)
-    assert "nested more deeply than 64 levels" in one_line_error(run_cli("check", "--from", str(deep)))
+    assert "nested more deeply than 64 levels" in one_line_error(invoke("check", "--from", str(deep)))
     huge = tmp_path / "huge.json"
     with huge.open("wb") as out:
         out.truncate(65 * 2**20)  # sparse: 65 MiB of zeros, over the 64 MiB a report may have
-    assert "more than the 64 MiB torchdoctor reads" in one_line_error(run_cli("diff", str(huge), str(huge)))
+    assert "more than the 64 MiB torchdoctor reads" in one_line_error(invoke("diff", str(huge), str(huge)))
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "fifo", "folder"])
@@ -143,7 +143,7 @@ def test_saved_reports_and_dumps_are_found_in_linear_time() -> None:
     ],
 )
 def test_options_are_checked_whatever_else_is_given(args: tuple[str, ...], text: str) -> None:
-    line = one_line_error(run_cli(*args, cwd=Path(__file__).resolve().parents[1]))
+    line = one_line_error(invoke(*args, cwd=Path(__file__).resolve().parents[1]))
     assert text in line, line
 
 
@@ -360,7 +360,7 @@ def test_diff_reads_a_fact_of_the_wrong_type_and_shows_foreign_text_inert(tmp_pa
     a = _saved_with_foreign_text(tmp_path, "a", "variables should be an object")
     variables = {"NCCL_DEBUG": f"INFO{ESCAPES}", "HF_HOME": f"/x?token={HF_TOKEN}", "WANDB_API_KEY": "raw1"}
     b = _saved_with_foreign_text(tmp_path, "b", variables)
-    result = run_cli("diff", str(a), str(b))
+    result = invoke("diff", str(a), str(b))
     assert result.returncode == exitcodes.THRESHOLD, result.stderr
     assert not ACTING.search(result.stdout) and HF_TOKEN not in result.stdout and "raw1" not in result.stdout
     first, second = result.stdout.splitlines()[:2]
@@ -372,7 +372,7 @@ def test_diff_reads_a_fact_of_the_wrong_type_and_shows_foreign_text_inert(tmp_pa
 
 def test_check_from_shows_foreign_text_inert_and_no_redact_warns(tmp_path: Path) -> None:
     path = _saved_with_foreign_text(tmp_path, "c", {"NCCL_DEBUG": "INFO"})
-    result = run_cli("check", "--from", str(path), "--only", "torch.build", "-v", "--no-redact")
+    result = invoke("check", "--from", str(path), "--only", "torch.build", "-v", "--no-redact")
     assert result.returncode in (exitcodes.OK, exitcodes.THRESHOLD), result.stderr
     assert result.stderr.startswith("torchdoctor: warning: --no-redact:")
     assert not ACTING.search(result.stdout + result.stderr)
@@ -388,7 +388,7 @@ def test_a_triage_reply_quotes_no_secret_and_no_escape(tmp_path: Path) -> None:
         f"RuntimeError: CUDA error: out of memory while fetching https://bob:hunter2@hub.example.com/m "
         f"with {HF_TOKEN} {ESCAPES}\n```\n"
     )
-    result = run_cli("triage", "--format", "md", str(issue))
+    result = invoke("triage", "--format", "md", str(issue))
     assert result.returncode == exitcodes.OK, result.stderr
     assert "out of memory" in result.stdout
     for leak in ("hunter2", "bob:", HF_TOKEN):

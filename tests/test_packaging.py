@@ -87,7 +87,15 @@ def _runs_its_checks(python: str, source: Path, elsewhere: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert validated_report(result.stdout)["summary"]["total"] >= 2
     from_source = subprocess.run(
-        [python, "-m", "torchdoctor", "check", "--json", "--only", "torch.build"],
+        [
+            python,
+            "-m",
+            "torchdoctor",
+            "check",
+            "--json",
+            "--only",
+            "cuda.visible_devices",
+        ],  # imports no torch
         cwd=source,
         capture_output=True,
         text=True,
@@ -97,7 +105,7 @@ def _runs_its_checks(python: str, source: Path, elsewhere: Path) -> None:
     )
     assert from_source.returncode == 0, from_source.stderr
     (verdict,) = validated_report(from_source.stdout)["verdicts"]
-    assert verdict["status"] == "pass", verdict
+    assert verdict["status"] in ("pass", "skip"), verdict
 
 
 def test_a_wheel_install_finds_and_loads_the_built_in_checks_and_ships_the_completions(

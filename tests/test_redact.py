@@ -15,6 +15,7 @@ import json
 import os
 import re
 import socket
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,7 +37,7 @@ from torchdoctor.redact import (
 )
 
 from growth import linear, repeated
-from support import cli_env, fixture_facts, machine_report, run_cli, validated_report, write_distribution
+from support import cli_env, fixture_facts, invoke, machine_report, validated_report, write_distribution
 
 USER = "plantedalice"
 UUIDS = [gpu["uuid"] for gpu in fixture_facts("h100x8_cvd_2_3.json")["nvml"]["gpus"]]
@@ -288,8 +289,20 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 ONLY = ("--only", "acme.leaky,torch.build,cuda.visible_devices")
 
 
-def report(planted: dict[str, Any], *args: str) -> str:
-    result = run_cli("report", "--preview", *ONLY, *args, env=planted["env"], cwd=planted["cwd"])
+@pytest.fixture(scope="module")
+def raw(planted: dict[str, Any]) -> tuple[Path, str]:
+    """The report of the planted environment written with --no-redact, and what the run said on stderr."""
+    path = planted["cwd"] / "raw.json"
+    result = invoke("report", "--no-redact", "-o", str(path), *ONLY, env=planted["env"], cwd=planted["cwd"])
+    assert result.returncode == exitcodes.OK, result.stderr
+    return path, result.stderr
+
+
+def report(planted: dict[str, Any], raw: tuple[Path, str], *args: str) -> str:
+    """The planted environment's raw report written again, as ``report --from`` does, redacted."""
+    result = invoke(
+        "report", "--preview", "--from", str(raw[0]), *args, env=planted["env"], cwd=planted["cwd"]
+    )
     assert result.returncode == exitcodes.OK, result.stderr
     return result.stdout
 
@@ -306,19 +319,22 @@ def leaks(text: str, planted: dict[str, Any]) -> list[str]:
     return found
 
 
-def test_the_raw_report_carries_the_identities_and_never_a_secret(planted: dict[str, Any]) -> None:
+def test_the_raw_report_carries_the_identities_and_never_a_secret(
+    planted: dict[str, Any], raw: tuple[Path, str]
+) -> None:
     """--no-redact keeps who and where (so the matrix below cannot pass by missing them), and still never a
     secret: each planted one reached the report and was removed where it stood."""
-    result = run_cli("report", "--preview", "--no-redact", "--format", "json", *ONLY, env=planted["env"])
-    assert result.stderr.startswith("torchdoctor: warning: --no-redact:")
-    raw = validated_report(result.stdout)
-    assert raw["redacted"] is False
-    found = leaks(result.stdout, planted)
+    path, stderr = raw
+    assert stderr.startswith("torchdoctor: warning: --no-redact:")
+    text = path.read_text()
+    report = validated_report(text)
+    assert report["redacted"] is False
+    found = leaks(text, planted)
     assert f"home {planted['home']}" in found and f"user {USER}" in found
     assert any(item.startswith("hostname") for item in found)
     assert f"uuid {UUIDS[0]}" in found and f"uuid {UUIDS[2]}" in found
     assert not [item for item in found if item.startswith("secret")], found
-    leaky = raw["facts"]["acme.leaky"]
+    leaky = report["facts"]["acme.leaky"]
     assert leaky["api_key"] == REDACTED
     assert (
         leaky["command"] == f"HF_TOKEN={REDACTED} torchrun --nproc-per-node 8 train.py --password={REDACTED}"
@@ -328,8 +344,10 @@ def test_the_raw_report_carries_the_identities_and_never_a_secret(planted: dict[
 
 
 @pytest.mark.parametrize("fmt", ["md", "json", "html", "svg"])
-def test_no_output_format_carries_a_planted_secret(planted: dict[str, Any], fmt: str) -> None:
-    text = report(planted, "--format", fmt)
+def test_no_output_format_carries_a_planted_secret(
+    planted: dict[str, Any], raw: tuple[Path, str], fmt: str
+) -> None:
+    text = report(planted, raw, "--format", fmt)
     assert leaks(text, planted) == []
     shown = html.unescape(re.sub(r"<[^>]+>", "", text)) if fmt in ("html", "svg") else text
     assert re.search(r"NCCL_DEBUG\W+INFO", shown), "an ordinary variable must stay readable"
@@ -343,7 +361,7 @@ def test_no_output_format_carries_a_planted_secret(planted: dict[str, Any], fmt:
 
 
 def test_a_written_report_is_redacted_like_the_preview(planted: dict[str, Any]) -> None:
-    result = run_cli("report", *ONLY, "-o", "ticket.md", "--force", env=planted["env"], cwd=planted["cwd"])
+    result = invoke("report", *ONLY, "-o", "ticket.md", "--force", env=planted["env"], cwd=planted["cwd"])
     assert result.returncode == exitcodes.OK, result.stderr
     written = (planted["cwd"] / "ticket.md").read_text()
     assert leaks(written, planted) == []
@@ -409,10 +427,10 @@ def test_a_command_line_is_the_program_alone_unless_it_is_the_users_own(
 
 def test_check_json_is_redacted_by_default_and_no_redact_still_strips_credentials() -> None:
     env = cli_env(PYTORCH_DOWNLOAD_URL="https://bob:pwPLANTED@dl.example.com/w.pt", NCCL_DEBUG="INFO")
-    redacted = validated_report(run_cli("check", "--only", "cuda.visible_devices", "--json", env=env).stdout)
+    redacted = validated_report(invoke("check", "--only", "cuda.visible_devices", "--json", env=env).stdout)
     assert redacted["redacted"] is True and PSEUDONYM.fullmatch(redacted["host"]["hostname"])
     raw = validated_report(
-        run_cli("check", "--only", "cuda.visible_devices", "--json", "--no-redact", env=env).stdout
+        invoke("check", "--only", "cuda.visible_devices", "--json", "--no-redact", env=env).stdout
     )
     assert raw["redacted"] is False and raw["host"]["hostname"] == socket.gethostname()
     for data in (redacted, raw):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -15,7 +16,7 @@ from torchdoctor.commands.report import write_new
 from torchdoctor.model import Fix, Report, Status, Verdict
 from torchdoctor.render import markdown
 
-from support import build_words, cli_env, run_cli, torch_here, torch_release, validated_report
+from support import build_words, cli_env, invoke, torch_here, torch_release, validated_report
 
 ONLY = ("--only", "torch.build,cuda.visible_devices")
 WARNS = cli_env(
@@ -27,7 +28,7 @@ WARNS = cli_env(
 def default_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """`torchdoctor report` with no -o, in an empty folder: what it wrote and what it said."""
     folder = tmp_path_factory.mktemp("ticket")
-    result = run_cli("report", *ONLY, env=WARNS, cwd=folder)
+    result = invoke("report", *ONLY, env=WARNS, cwd=folder)
     assert result.returncode == exitcodes.OK, result.stderr
     return folder, result.stdout
 
@@ -67,33 +68,78 @@ def test_the_markdown_is_ready_for_a_github_issue(default_run: tuple[Path, str])
     assert f"| torch | `{torch_here()['version']}` |" in text
 
 
-def test_an_existing_file_is_never_overwritten_without_force(default_run: tuple[Path, str]) -> None:
+@pytest.fixture(scope="module")
+def saved_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`torchdoctor report -o ticket.json` of this machine, with a warning: the saved report the tests of
+    ``report --from`` write again."""
+    path = tmp_path_factory.mktemp("saved") / "ticket.json"
+    result = invoke("report", *ONLY, "-o", str(path), env=WARNS)
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert "(JSON, redacted)" in result.stdout
+    return path
+
+
+def test_an_existing_file_is_never_overwritten_without_force(
+    default_run: tuple[Path, str], saved_json: Path
+) -> None:
     folder, _ = default_run
     target = folder / "torchdoctor-report.md"
     before = target.read_text()
-    refused = run_cli("report", *ONLY, cwd=folder, timeout=60)
+    refused = invoke("report", "--from", str(saved_json), cwd=folder)
     assert refused.returncode == exitcodes.USAGE
     assert refused.stderr == "torchdoctor: error: torchdoctor-report.md exists: use --force to overwrite it\n"
     assert target.read_text() == before
-    forced = run_cli("report", *ONLY, "--force", cwd=folder)
+    forced = invoke("report", "--from", str(saved_json), "--force", cwd=folder)
     assert forced.returncode == exitcodes.OK, forced.stderr
-    assert target.read_text() != before  # no warning any more: CUDA_VISIBLE_DEVICES is unset here
+    assert target.read_text() != before  # the saved report's time, not the first run's
+    assert target.read_text().splitlines()[1] == "### torchdoctor report"
     assert sorted(p.name for p in folder.iterdir()) == ["torchdoctor-report.md"]  # no temporary file left
 
 
-def test_o_with_a_json_suffix_writes_a_valid_redacted_json_report(tmp_path: Path) -> None:
-    result = run_cli("report", *ONLY, "-o", str(tmp_path / "ticket.json"), env=WARNS)
-    assert result.returncode == exitcodes.OK, result.stderr
-    assert "(JSON, redacted)" in result.stdout
-    data = validated_report((tmp_path / "ticket.json").read_text())
+def test_o_with_a_json_suffix_writes_a_valid_redacted_json_report(saved_json: Path) -> None:
+    data = validated_report(saved_json.read_text())
     assert data["redacted"] is True
     assert re.fullmatch(r"<host-[0-9a-f]{6,}>", data["host"]["hostname"])
     assert set(data["facts"]) >= {"torch", "nvml", "cuda_driver", "env", "installed_packages"}
     assert data["facts"]["installed_packages"]["packages"]["torch"].startswith(torch_release())
 
 
-def test_format_html_without_o_writes_torchdoctor_report_html(tmp_path: Path) -> None:
-    result = run_cli("report", "--only", "torch.build", "--format", "html", cwd=tmp_path)
+def test_from_writes_the_report_of_a_saved_one_judged_today_in_every_format(
+    saved_json: Path, tmp_path: Path
+) -> None:
+    for fmt in ("md", "json", "html", "svg"):
+        result = invoke("report", "--from", str(saved_json), "--format", fmt, cwd=tmp_path)
+        assert result.returncode == exitcodes.OK, result.stderr
+        assert result.stdout.startswith(f"wrote torchdoctor-report.{fmt} (")
+        assert result.stdout.endswith(": 1 warning in 2 checks\n")
+        assert result.stderr.startswith(f"torchdoctor: judging the facts of {saved_json} (torchdoctor ")
+    rejudged = validated_report((tmp_path / "torchdoctor-report.json").read_text())
+    saved = json.loads(saved_json.read_text())
+    assert rejudged["facts"] == saved["facts"] and rejudged["host"] == saved["host"]
+    assert [(v["id"], v["status"]) for v in rejudged["verdicts"]] == [
+        (v["id"], v["status"]) for v in saved["verdicts"]
+    ]
+
+
+def test_from_refuses_what_only_probes_read_and_a_bad_file_before_writing(
+    saved_json: Path, tmp_path: Path
+) -> None:
+    for args, message in [
+        (["--timeout", "5"], "--timeout cannot be used with --from: it judges saved facts, no probe runs"),
+        (["--nproc", "2"], "--nproc cannot be used with --from"),
+        (["--only", "gpu.memory"], f"no check selected here can be judged from {saved_json}"),
+    ]:
+        result = invoke("report", "--from", str(saved_json), *args, cwd=tmp_path)
+        assert result.returncode == exitcodes.USAGE, result.stderr
+        assert result.stderr.splitlines()[-1].startswith(f"torchdoctor: error: {message}")
+    (tmp_path / "notes.txt").write_text("not a report\n")
+    result = invoke("report", "--from", "notes.txt", cwd=tmp_path)
+    assert result.returncode == exitcodes.USAGE
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_format_html_without_o_writes_torchdoctor_report_html(saved_json: Path, tmp_path: Path) -> None:
+    result = invoke("report", "--from", str(saved_json), "--format", "html", cwd=tmp_path)
     assert result.returncode == exitcodes.OK, result.stderr
     text = (tmp_path / "torchdoctor-report.html").read_text()
     assert text.startswith("<!DOCTYPE html>")
@@ -103,8 +149,8 @@ def test_format_html_without_o_writes_torchdoctor_report_html(tmp_path: Path) ->
     assert not re.search(r"""(src|href)=["']?https?:|url\(|@import""", text)
 
 
-def test_preview_prints_what_would_be_shared_and_writes_nothing(tmp_path: Path) -> None:
-    result = run_cli("report", "--only", "torch.build", "--preview", "--format", "svg", cwd=tmp_path)
+def test_preview_prints_what_would_be_shared_and_writes_nothing(saved_json: Path, tmp_path: Path) -> None:
+    result = invoke("report", "--from", str(saved_json), "--preview", "--format", "svg", cwd=tmp_path)
     assert result.returncode == exitcodes.OK, result.stderr
     assert result.stdout.startswith("<svg")
     assert list(tmp_path.iterdir()) == []
@@ -125,7 +171,7 @@ def test_preview_prints_what_would_be_shared_and_writes_nothing(tmp_path: Path) 
 def test_bad_input_is_one_line_and_exit_2_before_any_probe_runs(
     tmp_path: Path, args: list[str], message: str
 ) -> None:
-    result = run_cli("report", *args, cwd=tmp_path, timeout=60)
+    result = invoke("report", *args, cwd=tmp_path)
     assert result.returncode == exitcodes.USAGE
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"torchdoctor: error: {message}")
@@ -186,18 +232,18 @@ def _link_to_device(tmp_path: Path) -> Path:
 )
 def test_only_a_regular_file_is_ever_replaced_even_with_force(tmp_path: Path, make: Any, text: str) -> None:
     target = make(tmp_path)
-    result = run_cli("report", "--only", "cuda.visible_devices", "-o", str(target), "--force", cwd=tmp_path)
+    result = invoke("report", "--only", "cuda.visible_devices", "-o", str(target), "--force", cwd=tmp_path)
     assert result.returncode == exitcodes.USAGE
     (line,) = result.stderr.splitlines()
     assert text in line
     assert Path("/dev/null").is_char_device()
 
 
-def test_force_through_a_link_to_a_regular_file_writes_that_file(tmp_path: Path) -> None:
+def test_force_through_a_link_to_a_regular_file_writes_that_file(saved_json: Path, tmp_path: Path) -> None:
     real = tmp_path / "real.md"
     real.write_text("old\n")
     (tmp_path / "link.md").symlink_to(real)
-    result = run_cli("report", "--only", "cuda.visible_devices", "-o", "link.md", "--force", cwd=tmp_path)
+    result = invoke("report", "--from", str(saved_json), "-o", "link.md", "--force", cwd=tmp_path)
     assert result.returncode == exitcodes.OK, result.stderr
     assert (tmp_path / "link.md").is_symlink()
     assert "cuda.visible_devices" in real.read_text()
@@ -206,14 +252,15 @@ def test_force_through_a_link_to_a_regular_file_writes_that_file(tmp_path: Path)
 def test_the_report_carries_what_collect_env_prints(tmp_path: Path) -> None:
     """CPU, C library, compilers and the CUDA toolkit on the PATH, debug build, XNNPACK, NumPy: the report
     can stand in for python -m torch.utils.collect_env in an issue template."""
-    result = run_cli("report", "--only", "torch.build", "--preview", "--format", "json", cwd=tmp_path)
-    data = validated_report(result.stdout)
+    result = invoke("report", "--only", "torch.build", "-o", "r.json", cwd=tmp_path)
+    assert result.returncode == exitcodes.OK, result.stderr
+    data = validated_report((tmp_path / "r.json").read_text())
     system = data["facts"]["system"]
     assert system["cpu"]["cores"] and system["libc"]
     assert "gcc" in system["tools"] and "nvcc" in system["tools"]
     torch = data["facts"]["torch"]
     assert torch["debug"] is False and "xnnpack" in torch and "installed" in torch["numpy"]
-    markdown = run_cli("report", "--only", "torch.build", "--preview", cwd=tmp_path).stdout
+    markdown = invoke("report", "--from", "r.json", "--preview", cwd=tmp_path).stdout
     for heading in ("#### System", "#### Tools on the PATH", "#### PyTorch"):
         assert heading in markdown
     assert "| CPU features |" in markdown and "| NumPy |" in markdown and "| debug build |" in markdown

@@ -13,7 +13,7 @@ from torchdoctor import doctor, exitcodes, runner, saved
 from torchdoctor.redact import Identity, redact_report
 
 import support
-from support import cli_env, fixture_facts, judge_fixture, run_cli, validated_report
+from support import cli_env, fixture_facts, invoke, judge_fixture, validated_report
 
 CORE = ["torch.build", "cuda.visible_devices"]
 H100 = "h100x8_cvd_2_3.json"
@@ -48,10 +48,10 @@ def shown(verdicts: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 def test_round_trip_report_then_check_from_gives_the_same_verdicts(tmp_path: Path) -> None:
     env = cli_env(CUDA_VISIBLE_DEVICES="0 1")  # cuda.visible_devices warns: the value is read as 0
-    written = run_cli("report", "--only", ",".join(CORE), "-o", str(tmp_path / "r.json"), env=env)
+    written = invoke("report", "--only", ",".join(CORE), "-o", str(tmp_path / "r.json"), env=env)
     assert written.returncode == exitcodes.OK, written.stderr
     original = validated_report((tmp_path / "r.json").read_text())
-    judged = run_cli("check", "--from", str(tmp_path / "r.json"), "--json", timeout=60)
+    judged = invoke("check", "--from", str(tmp_path / "r.json"), "--json")
     assert judged.returncode == exitcodes.OK, judged.stderr
     again = validated_report(judged.stdout)
     assert shown(again["verdicts"]) == shown(original["verdicts"])
@@ -64,13 +64,13 @@ def test_round_trip_report_then_check_from_gives_the_same_verdicts(tmp_path: Pat
     }
     assert again["redacted"] is True
     assert "judging the facts of" in judged.stderr and "redacted" in judged.stderr
-    text = run_cli("check", "--from", str(tmp_path / "r.json"), timeout=60)
+    text = invoke("check", "--from", str(tmp_path / "r.json"))
     assert "WARN   cuda.visible_devices  entry 0 '0 1' is read as 0" in text.stdout
 
 
 def test_a_gpu_machines_report_is_judged_here_as_it_was_there(tmp_path: Path) -> None:
     path = write(tmp_path / "h100.json", machine_report(H100))
-    result = run_cli("check", "--from", str(path), "--json", timeout=60)
+    result = invoke("check", "--from", str(path), "--json")
     assert result.returncode == exitcodes.OK, result.stderr
     report = validated_report(result.stdout)
     visible = next(v for v in report["verdicts"] if v["id"] == "cuda.visible_devices")
@@ -101,7 +101,7 @@ def test_a_redacted_report_judges_the_same_with_shortened_uuids() -> None:
 
 def test_only_and_skip_choose_among_the_saved_checks(tmp_path: Path) -> None:
     path = write(tmp_path / "h100.json", machine_report(H100))
-    result = run_cli("check", "--from", str(path), "--skip", "torch.build", "--json", timeout=60)
+    result = invoke("check", "--from", str(path), "--skip", "torch.build", "--json")
     assert [v["id"] for v in validated_report(result.stdout)["verdicts"]] == ["cuda.visible_devices"]
 
 
@@ -110,7 +110,7 @@ def test_a_saved_check_not_installed_here_is_left_out_and_named(tmp_path: Path) 
     gone = dict(data["verdicts"][0], id="acme.gone", title="Acme")
     data["verdicts"].append(gone)
     path = write(tmp_path / "h100.json", data)
-    result = run_cli("check", "--from", str(path), "--json", timeout=60)
+    result = invoke("check", "--from", str(path), "--json")
     assert result.returncode == exitcodes.OK, result.stderr
     assert "torchdoctor: not installed here, left out: acme.gone" in result.stderr.splitlines()
     assert [v["id"] for v in validated_report(result.stdout)["verdicts"]] == CORE
@@ -120,7 +120,7 @@ def test_a_check_whose_probe_is_missing_from_the_saved_facts_is_an_error(tmp_pat
     data = machine_report(H100)
     del data["facts"]["cuda_driver"]
     path = write(tmp_path / "old.json", data)
-    result = run_cli("check", "--from", str(path), "--json", timeout=60)
+    result = invoke("check", "--from", str(path), "--json")
     assert result.returncode == exitcodes.ERRORED
     statuses = {v["id"]: (v["status"], v["summary"]) for v in validated_report(result.stdout)["verdicts"]}
     assert statuses["torch.build"] == ("error", "no facts from probe 'cuda_driver' in this report")
@@ -128,7 +128,7 @@ def test_a_check_whose_probe_is_missing_from_the_saved_facts_is_an_error(tmp_pat
 
 def test_min_free_given_on_the_command_line_overrides_the_saved_option(tmp_path: Path) -> None:
     path = write(tmp_path / "h100.json", machine_report(H100))
-    result = run_cli("check", "--from", str(path), "--min-free", "25", "--json", timeout=60)
+    result = invoke("check", "--from", str(path), "--min-free", "25", "--json")
     options = validated_report(result.stdout)["options"]
     assert options["min_free_pct"] == 25.0 and options["timeout"] == 30.0
 
@@ -173,7 +173,7 @@ def _no_verdicts(tmp_path: Path) -> Path:
 )
 def test_a_bad_file_is_one_clear_line_and_exit_2(tmp_path: Path, make: Any, message: str) -> None:
     path = make(tmp_path)
-    result = run_cli("check", "--from", path.name, cwd=tmp_path, timeout=60)
+    result = invoke("check", "--from", path.name, cwd=tmp_path)
     assert result.returncode == exitcodes.USAGE
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"torchdoctor: error: {message}"), line
@@ -182,7 +182,7 @@ def test_a_bad_file_is_one_clear_line_and_exit_2(tmp_path: Path, make: Any, mess
 
 def test_options_that_only_probes_use_cannot_go_with_from(tmp_path: Path) -> None:
     path = write(tmp_path / "h100.json", machine_report(H100))
-    result = run_cli("check", "--from", str(path), "--nproc", "2", "--quick", timeout=60)
+    result = invoke("check", "--from", str(path), "--nproc", "2", "--quick")
     assert result.returncode == exitcodes.USAGE
     assert result.stderr == (
         "torchdoctor: error: --nproc, --quick cannot be used with --from: "

@@ -14,7 +14,7 @@ from torchdoctor.model import Status
 from torchdoctor.registry import Loaded
 
 from corpus import splits
-from support import FIXTURES, run_cli
+from support import FIXTURES, invoke
 
 H100 = FIXTURES / "h100x8_cvd_2_3.json"
 
@@ -111,7 +111,7 @@ def test_a_text_with_nothing_to_triage_is_refused(shared: Any) -> None:
 def test_check_from_judges_a_collect_env_dump(tmp_path: Path) -> None:
     path = tmp_path / "issue.txt"
     path.write_text(corpus_text("pytorch_pytorch_150733"))
-    result = run_cli("check", "--from", path.name, "--json", cwd=tmp_path, timeout=60)
+    result = invoke("check", "--from", path.name, "--json", cwd=tmp_path)
     assert result.returncode == exitcodes.THRESHOLD, result.stderr
     data = json.loads(result.stdout)
     assert data["collect_env"]["complete"] is False
@@ -122,13 +122,13 @@ def test_check_from_judges_a_collect_env_dump(tmp_path: Path) -> None:
 def test_triage_cli_writes_text_markdown_and_json(tmp_path: Path) -> None:
     path = tmp_path / "issue.md"
     path.write_text(corpus_text("lhotse_speech_lhotse_793"))
-    text = run_cli("triage", str(path), timeout=60)
+    text = invoke("triage", str(path))
     assert text.returncode == exitcodes.THRESHOLD, text.stderr
     assert "What the environment says about them:" in text.stdout
-    markdown = run_cli("triage", "--format", "md", str(path), timeout=60)
+    markdown = invoke("triage", "--format", "md", str(path))
     assert markdown.stdout.startswith("<!-- torchdoctor triage: post it as a reply to the issue -->")
     assert "| ❌ fail | `torch.build` |" in markdown.stdout
-    as_json = run_cli("triage", "--json", "-", timeout=60, input_text=path.read_text())
+    as_json = invoke("triage", "--json", "-", input_text=path.read_text())
     data = json.loads(as_json.stdout)
     assert data["links"][0]["explanation"] == "cuda.driver_too_old"
     assert data["links"][0]["status"] == "fail"
@@ -151,7 +151,7 @@ def test_bad_triage_input_is_one_line_and_exit_2(tmp_path: Path, content: str | 
         path.mkdir()
     else:
         path.write_text(content)
-    result = run_cli("triage", path.name, cwd=tmp_path, timeout=60)
+    result = invoke("triage", path.name, cwd=tmp_path)
     assert result.returncode == exitcodes.USAGE
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"torchdoctor: error: {message}"), line
@@ -226,7 +226,7 @@ def test_an_error_whose_check_passes_on_the_dump_points_at_another_environment(s
 )
 def test_the_cli_triages_a_real_issue_body_from_stdin(name: str) -> None:
     record = json.loads(splits.find("issues", name).read_text())
-    result = run_cli("triage", "--json", timeout=60, input_text=record["text"])
+    result = invoke("triage", "--json", input_text=record["text"])
     assert result.returncode in (exitcodes.OK, exitcodes.THRESHOLD), result.stderr
     data = json.loads(result.stdout)
     has_environment, explanation_ids = EXPECTED[name]

@@ -15,6 +15,7 @@ from torchdoctor import cli, exitcodes
 from torchdoctor.explain import catalogue, explain
 
 from corpus import splits
+from support import explained_lines
 
 ENTRIES = catalogue.installed()
 CHECKS = {
@@ -67,18 +68,20 @@ FIRST_OF_EACH_ID = list({record["expect"]: record for _, record in RECORDS}.item
 
 
 @pytest.mark.parametrize(("entry_id", "record"), FIRST_OF_EACH_ID, ids=[i for i, _ in FIRST_OF_EACH_ID])
-def test_the_cli_prints_title_cause_fix_and_check(
-    entry_id: str, record: dict[str, Any], capsys: pytest.CaptureFixture[str]
-) -> None:
-    with pytest.raises(SystemExit) as exited:
-        cli.main(["explain", record["text"]])
-    out = capsys.readouterr().out
-    assert exited.value.code in (None, exitcodes.OK)
+def test_each_entry_is_printed_with_title_cause_fix_and_check(entry_id: str, record: dict[str, Any]) -> None:
     entry = next(e for e in ENTRIES if e.id == entry_id)
-    lines = out.splitlines()
+    lines = explained_lines(record["text"])
     assert lines[0] == entry.title
     assert lines[1].startswith("  seen:  ")
     assert any(line.startswith("  cause: ") for line in lines)
     assert any(line.startswith("  fix:   ") for line in lines)
     if entry.check:
         assert any(line.startswith("  check: torchdoctor check --only ") for line in lines)
+
+
+def test_the_cli_prints_what_the_worker_matched(capsys: pytest.CaptureFixture[str]) -> None:
+    _, record = FIRST_OF_EACH_ID[0]
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["explain", record["text"]])
+    assert exited.value.code in (None, exitcodes.OK)
+    assert capsys.readouterr().out.splitlines() == explained_lines(record["text"])

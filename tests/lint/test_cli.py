@@ -7,7 +7,7 @@ from pathlib import Path
 
 from torchdoctor import exitcodes
 
-from support import run_cli
+from support import invoke
 
 CODE = """\
 import torch
@@ -20,34 +20,34 @@ state = torch.load("model.pt")
 
 def test_lint_reports_findings_with_exit_1_and_json(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(CODE)
-    result = run_cli("lint", "train.py", cwd=tmp_path)
+    result = invoke("lint", "train.py", cwd=tmp_path)
     assert result.returncode == exitcodes.THRESHOLD, result.stderr
     assert result.stdout.splitlines()[0].startswith("train.py:4:1: TDL001 ")
-    found = json.loads(run_cli("lint", "--json", "train.py", cwd=tmp_path).stdout)
+    found = json.loads(invoke("lint", "--json", "train.py", cwd=tmp_path).stdout)
     assert [f["rule"] for f in found] == ["TDL001", "TDL004"]
 
 
 def test_a_clean_file_exits_0_and_a_missing_path_exits_2(tmp_path: Path) -> None:
     (tmp_path / "ok.py").write_text("import torch\n\nx = torch.zeros(3).cuda()\n")
-    assert run_cli("lint", "ok.py", cwd=tmp_path).returncode == exitcodes.OK
-    missing = run_cli("lint", "nope.py", cwd=tmp_path)
+    assert invoke("lint", "ok.py", cwd=tmp_path).returncode == exitcodes.OK
+    missing = invoke("lint", "nope.py", cwd=tmp_path)
     assert missing.returncode == exitcodes.USAGE
     assert len(missing.stderr.splitlines()) == 1
 
 
 def test_every_see_line_names_an_entry_explain_knows(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(CODE)
-    result = run_cli("lint", "--show-fixes", "train.py", cwd=tmp_path)
+    result = invoke("lint", "--show-fixes", "train.py", cwd=tmp_path)
     seen = [line.split("torchdoctor explain ", 1)[1] for line in result.stdout.splitlines() if "see:" in line]
     assert seen == ["tensors.different_devices", "load.map_location"]
     for entry_id in seen:
-        explained = run_cli("explain", entry_id, "--json")
+        explained = invoke("explain", entry_id, "--json")
         assert explained.returncode == exitcodes.OK
         assert json.loads(explained.stdout)[0]["id"] == entry_id
 
 
 def test_the_pre_commit_entry_takes_a_file_named_like_an_option_as_a_path(tmp_path: Path) -> None:
     (tmp_path / "--ignore=ALL").write_text(CODE)
-    result = run_cli("lint", "--", "--ignore=ALL", cwd=tmp_path)
+    result = invoke("lint", "--", "--ignore=ALL", cwd=tmp_path)
     assert result.returncode == exitcodes.THRESHOLD, result.stderr
     assert result.stdout.startswith("--ignore=ALL:4:1: TDL001 ")

@@ -25,7 +25,7 @@ import pytest
 
 from torchdoctor.checks.ddp import dryrun_check, launcher
 
-from support import BIN, cli_env, run_cli, slack, validated_report
+from support import BIN, cli_env, invoke, run_cli, slack, validated_report
 
 TOKEN_ENV = "TORCHDOCTOR_DDP_TEST_TOKEN"
 FAULTS = Path(__file__).parent / "faults"
@@ -91,9 +91,13 @@ def dryrun_env(
     return env
 
 
-def dryrun(env: dict[str, str], timeout: str = FAST) -> tuple[dict[str, Any], dict[str, Any]]:
+def dryrun(
+    env: dict[str, str], timeout: str = FAST, own_process: bool = False
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``check --only ddp.dryrun`` run in this process; in a process of its own, under a deadline of the
+    test's, where what is tested is that the dry run's own deadline holds."""
     args = ("check", "--only", "ddp.dryrun", "--json", "--no-redact", "--timeout", timeout)
-    result = run_cli(*args, env=env, timeout=slack(90))
+    result = run_cli(*args, env=env, timeout=slack(90)) if own_process else invoke(*args, env=env)
     report = validated_report(result.stdout)
     assert result.returncode == report["exit_code"], result.stderr
     (verdict,) = report["verdicts"]
@@ -161,7 +165,7 @@ def test_a_rank_that_raises_leads_with_its_own_error(tmp_path: Path, token: str)
 
 def test_a_rank_that_hangs_is_named_and_the_deadline_holds(tmp_path: Path, token: str) -> None:
     env = dryrun_env(tmp_path, token, {"faults": {"1": "hang_before_init"}})
-    verdict, facts = dryrun(env)
+    verdict, facts = dryrun(env, own_process=True)
     assert verdict["status"] == "fail"
     assert verdict["summary"].startswith("rank 1 never joined the process group: stuck after 'init'")
     assert any("1/2 clients joined" in str(d) for d in verdict["details"])

@@ -11,7 +11,15 @@ import pytest
 
 from torchdoctor.checks.install import pairing
 
-from support import cpu_only_torch, install_without_deps, linked_venv, run_cli, torch_here, validated_report
+from support import (
+    cpu_only_torch,
+    install_without_deps,
+    invoke,
+    linked_venv,
+    run_cli,
+    torch_here,
+    validated_report,
+)
 
 # torchvision releases on PyPI (CUDA 13.0 builds, torchvision/version.py) with the torch their metadata
 # requires; the test installs the one made for another torch than the installed one.
@@ -39,7 +47,7 @@ def torchvision_venv(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def test_this_torch_maps_its_own_openmp_runtime_and_the_libraries_of_its_build() -> None:
-    result = run_cli("check", "--only", "torch.stack", "--json", timeout=120)
+    result = invoke("check", "--only", "torch.stack", "--json")
     assert result.returncode == 0, result.stderr
     report = validated_report(result.stdout)
     verdict = _stack_verdict(report)

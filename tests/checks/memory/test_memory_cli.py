@@ -20,8 +20,8 @@ from support import (
     FIXTURES,
     cli_env,
     cli_in_process,
+    invoke,
     no_gpu_reason,
-    run_cli,
     validated_report,
 )
 
@@ -40,7 +40,7 @@ def snapshot_file(tmp_path: Path, fixture: str) -> Path:
 
 @CPU_MACHINE
 def test_on_this_cpu_machine_all_three_checks_skip_with_a_reason() -> None:
-    result = run_cli("check", "--only", MEMORY_CHECKS, "--json")
+    result = invoke("check", "--only", MEMORY_CHECKS, "--json")
 
     assert result.returncode == exitcodes.OK, result.stderr
     found = verdicts(result.stdout)
@@ -61,7 +61,7 @@ def test_on_this_cpu_machine_all_three_checks_skip_with_a_reason() -> None:
     ],
 )
 def test_a_bad_allocator_config_fails_naming_the_key(value: str, key: str) -> None:
-    result = run_cli(
+    result = invoke(
         "check", "--only", "gpu.fragmentation", "--json", env=cli_env(PYTORCH_CUDA_ALLOC_CONF=value)
     )
 
@@ -77,8 +77,8 @@ def test_both_allocator_variables_disagreeing_warn() -> None:
         PYTORCH_CUDA_ALLOC_CONF="expandable_segments:True", PYTORCH_ALLOC_CONF="expandable_segments:False"
     )
 
-    table = run_cli("check", "--only", "gpu.fragmentation", env=env)
-    gated = run_cli("check", "--only", "gpu.fragmentation", "--fail-on", "warn", env=env)
+    table = invoke("check", "--only", "gpu.fragmentation", env=env)
+    gated = invoke("check", "--only", "gpu.fragmentation", "--fail-on", "warn", env=env)
 
     assert table.returncode == exitcodes.OK
     assert table.stdout.splitlines()[2].startswith(
@@ -90,7 +90,7 @@ def test_both_allocator_variables_disagreeing_warn() -> None:
 def test_a_fragmented_snapshot_is_judged_through_the_cli(tmp_path: Path) -> None:
     path = snapshot_file(tmp_path, "v100_32gb_split_fragmented.json")
 
-    result = run_cli("check", "--only", "gpu.fragmentation", "--memory-snapshot", str(path))
+    result = invoke("check", "--only", "gpu.fragmentation", "--memory-snapshot", str(path))
 
     assert result.returncode == exitcodes.THRESHOLD, result.stderr
     lines = result.stdout.splitlines()
@@ -105,9 +105,7 @@ def test_a_healthy_snapshot_passes_and_its_facts_are_in_the_report(tmp_path: Pat
     path = snapshot_file(tmp_path, "h200_expandable_segments_healthy.json")
     env = cli_env(PYTORCH_CUDA_ALLOC_CONF="expandable_segments:True")
 
-    result = run_cli(
-        "check", "--only", "gpu.fragmentation", "--memory-snapshot", str(path), "--json", env=env
-    )
+    result = invoke("check", "--only", "gpu.fragmentation", "--memory-snapshot", str(path), "--json", env=env)
 
     assert result.returncode == exitcodes.OK, result.stderr
     report = validated_report(result.stdout)
@@ -124,7 +122,7 @@ def test_a_malicious_snapshot_is_refused_and_nothing_runs(tmp_path: Path) -> Non
     path = tmp_path / "snapshot.pickle"
     path.write_bytes(payload)
 
-    result = run_cli("check", "--only", "gpu.fragmentation", "--memory-snapshot", str(path))
+    result = invoke("check", "--only", "gpu.fragmentation", "--memory-snapshot", str(path))
 
     assert result.returncode == exitcodes.USAGE
     assert result.stdout == ""
@@ -149,7 +147,7 @@ def test_a_corrupt_snapshot_is_one_clear_line_and_exit_2(tmp_path: Path, content
     path = tmp_path / "snapshot.pickle"
     path.write_bytes(content)
 
-    result = run_cli("check", "--only", "gpu.fragmentation", "--memory-snapshot", str(path))
+    result = invoke("check", "--only", "gpu.fragmentation", "--memory-snapshot", str(path))
 
     assert result.returncode == exitcodes.USAGE
     (line,) = result.stderr.splitlines()
@@ -186,7 +184,7 @@ def test_gpu_memory_through_the_cli_against_a_recorded_busy_machine(tmp_path: Pa
     env = cli_env(CUDA_VISIBLE_DEVICES="0")
     env.update({fake_nvml.MACHINE_ENV: str(machine), nvml.BACKEND_ENV: "fake_nvml:BACKEND"})
 
-    result = run_cli("check", "--only", "gpu.memory", "--json", env=env)
+    result = invoke("check", "--only", "gpu.memory", "--json", env=env)
 
     assert result.returncode == exitcodes.OK, result.stderr
     verdict = verdicts(result.stdout)["gpu.memory"]
