@@ -22,11 +22,15 @@ WORKERS = 2  # most end-to-end tests wait on subprocesses and deadlines, not on 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config) -> None:
-    """``-n 2`` unless ``-n`` was given, where pytest-xdist is installed; without it, one process."""
+    """``-n 2 --dist loadscope`` unless ``-n`` or ``--dist`` was given, where pytest-xdist is installed;
+    without it, one process. A module's tests stay in one process, so a module-scoped fixture (a live
+    report, a wheel, a dry run) runs once, not once in each test process."""
     if os.environ.get("PYTEST_XDIST_WORKER") or not config.pluginmanager.hasplugin("xdist"):
         return
     if config.option.numprocesses is None and not config.option.collectonly and not config.option.usepdb:
         config.option.numprocesses = WORKERS
+    if config.option.numprocesses and config.option.dist == "no":
+        config.option.dist = "loadscope"
 
 
 def pytest_configure(config: pytest.Config) -> None:

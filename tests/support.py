@@ -195,6 +195,33 @@ def cli_in_process(*argvs: list[str]) -> subprocess.CompletedProcess[str]:
     )
 
 
+_EACH_IN_PROCESS = """
+import json, sys
+from support import invoke
+done = [invoke(*argv) for argv in json.loads(sys.argv[1])]
+print(json.dumps([[d.returncode, d.stdout, d.stderr] for d in done]))
+"""
+
+
+def invoked_in_a_process(
+    argvs: list[tuple[str, ...]], timeout: float
+) -> list[subprocess.CompletedProcess[str]]:
+    """Each of the CLI commands ``argvs`` as :func:`invoke` runs it, all in one fresh Python process that
+    ``timeout`` bounds: for input that would hang or exhaust the process running the CLI if a guard failed."""
+    done = subprocess.run(
+        [sys.executable, "-c", _EACH_IN_PROCESS, json.dumps(argvs)],
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=True,
+    )
+    return [
+        subprocess.CompletedProcess(["torchdoctor", *argv], code, out, err)
+        for argv, (code, out, err) in zip(argvs, json.loads(done.stdout), strict=True)
+    ]
+
+
 def validated_report(stdout: str) -> dict[str, Any]:
     """Parse stdout as exactly one JSON report and validate it against the shipped schema."""
     report = json.loads(stdout)

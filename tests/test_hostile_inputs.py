@@ -16,7 +16,7 @@ import pytest
 from torchdoctor import collect_env, exitcodes, saved
 
 from growth import linear
-from support import BIN, cli_env, invoke, run_cli, slack
+from support import BIN, cli_env, invoke, invoked_in_a_process, run_cli, slack
 
 REPORT: dict[str, Any] = {
     "schema_version": 1,
@@ -82,14 +82,15 @@ def test_a_file_argument_that_is_no_regular_file_is_refused_without_reading_it(
         path = tmp_path
     else:
         path = Path(device)
-    for args in (
+    commands = [
         ("check", "--from", str(path)),
         ("diff", str(path), str(path)),
         ("check", "--only", "gpu.fragmentation", "--memory-snapshot", str(path)),
         ("triage", str(path)),
-    ):
-        # a fifo nobody writes to would block a reader for ever: the timeout catches that
-        line = one_line_error(run_cli(*args, timeout=slack(30)))
+    ]
+    # a fifo nobody writes to would block a reader for ever: the timeout catches that
+    for result in invoked_in_a_process(commands, timeout=slack(60)):
+        line = one_line_error(result)
         assert "regular file" in line or "folder" in line, line
 
 

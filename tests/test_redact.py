@@ -360,8 +360,11 @@ def test_no_output_format_carries_a_planted_secret(
         assert data["facts"]["env"]["variables"]["TORCH_EXTENSIONS_DIR"].startswith("/scratch/<user-")
 
 
-def test_a_written_report_is_redacted_like_the_preview(planted: dict[str, Any]) -> None:
-    result = invoke("report", *ONLY, "-o", "ticket.md", "--force", env=planted["env"], cwd=planted["cwd"])
+def test_a_written_report_is_redacted_like_the_preview(
+    planted: dict[str, Any], raw: tuple[Path, str]
+) -> None:
+    args = ("--from", str(raw[0]), "-o", "ticket.md", "--force")
+    result = invoke("report", *args, env=planted["env"], cwd=planted["cwd"])
     assert result.returncode == exitcodes.OK, result.stderr
     written = (planted["cwd"] / "ticket.md").read_text()
     assert leaks(written, planted) == []
