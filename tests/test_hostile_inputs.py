@@ -84,6 +84,7 @@ def test_a_file_argument_that_is_no_regular_file_is_refused_without_reading_it(
         path = Path(device)
     commands = [
         ("check", "--from", str(path)),
+        ("report", "--from", str(path), "--preview"),
         ("diff", str(path), str(path)),
         ("check", "--only", "gpu.fragmentation", "--memory-snapshot", str(path)),
         ("triage", str(path)),
