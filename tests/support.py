@@ -337,12 +337,12 @@ def explained_lines(text: str) -> list[str]:
     """What ``torchdoctor explain TEXT`` prints, the matching done in this process as the worker does it
     (the CLI's own path, worker included, is tested once for all)."""
     from torchdoctor import hosted
-    from torchdoctor.explain import catalogue, format_lines
-    from torchdoctor.runtime import readback
+    from torchdoctor.commands.explain import explained
+    from torchdoctor.explain import format_lines
 
-    matched = catalogue.explain_in_worker(text, hosted.explain)
-    assert not matched.problems
-    return format_lines(readback.explanations(text) + matched.explanations)
+    explanations, problems = explained(text, hosted.explain)
+    assert not problems
+    return format_lines(explanations)
 
 
 def invoke(
@@ -391,4 +391,5 @@ def invoke(
     for captured in (stdout, stderr):
         captured.flush()
         outputs.append(captured.buffer.getvalue().decode("utf-8", errors="surrogateescape"))  # type: ignore[attr-defined]
-    return subprocess.CompletedProcess(["torchdoctor", *args], code if isinstance(code, int) else 1, *outputs)
+    returncode = 0 if code is None else code if isinstance(code, int) else 1  # as Python exits on SystemExit
+    return subprocess.CompletedProcess(["torchdoctor", *args], returncode, *outputs)

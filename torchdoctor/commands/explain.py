@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from torchdoctor import messages
 from torchdoctor.commands.common import BadInput
+
+if TYPE_CHECKING:
+    from torchdoctor.explain import Explanation
 
 
 def explain(
@@ -30,14 +34,11 @@ def explain(
 
     text = read_text(text, "error message")
     with Session(lambda: WorkerProcess(memory_limit=HOST_MEMORY_BYTES)) as session:
-        matched = catalogue.explain_in_worker(
+        explanations, problems = explained(
             text, lambda request: session.hosted("explain", request, catalogue.EXPLAIN_TIMEOUT_S)
         )
-    for problem in matched.problems:
+    for problem in problems:
         sys.stderr.write(messages.warning_line(f"{problem}; its messages are left out"))
-    from torchdoctor.runtime import readback
-
-    explanations = readback.explanations(text) + matched.explanations
     if json_output:
         from torchdoctor import output
 
@@ -50,6 +51,19 @@ def explain(
         typer.echo("torchdoctor does not know this message.")
         typer.echo("Run the checks to look at the environment behind it: torchdoctor check -v")
     raise typer.Exit(exitcodes.OK if explanations else exitcodes.THRESHOLD)
+
+
+def explained(
+    text: str, call: Callable[[dict[str, object]], dict[str, object]]
+) -> tuple[list[Explanation], list[str]]:
+    """What explain shows for ``text``: a pasted ``torchdoctor run`` report's own explanations first, then
+    what the installed catalogues match (each asked through ``call``, a worker request); and the catalogues
+    that gave no answer."""
+    from torchdoctor.explain import catalogue
+    from torchdoctor.runtime import readback
+
+    matched = catalogue.explain_in_worker(text, call)
+    return readback.explanations(text) + matched.explanations, matched.problems
 
 
 def read_text(text: str | None, what: str) -> str:
