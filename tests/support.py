@@ -16,8 +16,6 @@ from typing import Any
 import jsonschema
 import pytest
 
-from torchdoctor.schema import report_schema
-
 TESTS = Path(__file__).parent
 FIXTURES = TESTS / "fixtures"
 BIN = Path(sys.executable).parent
@@ -222,10 +220,27 @@ def invoked_in_a_process(
     ]
 
 
+@functools.cache
+def _validator(name: str) -> Any:
+    """The validator of a shipped schema (``report`` or ``run_report``), the schema checked once: checking
+    it again for every document (``jsonschema.validate``) costs a hundred times the validation."""
+    from torchdoctor import schema
+
+    document = getattr(schema, f"{name}_schema")()
+    validator = jsonschema.validators.validator_for(document)
+    validator.check_schema(document)
+    return validator(document)
+
+
+def assert_valid(document: Any, schema: str = "report") -> None:
+    """``document`` is valid against the shipped schema ``schema`` (jsonschema's error otherwise)."""
+    _validator(schema).validate(document)
+
+
 def validated_report(stdout: str) -> dict[str, Any]:
     """Parse stdout as exactly one JSON report and validate it against the shipped schema."""
     report = json.loads(stdout)
-    jsonschema.validate(report, report_schema())
+    assert_valid(report)
     return report
 
 
@@ -350,12 +365,14 @@ def invoke(
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
     input_text: str | None = None,
+    merged: bool = False,
 ) -> subprocess.CompletedProcess[str]:
     """Run ``torchdoctor ARGS`` through ``cli.main`` in this process, with ``env`` as the whole environment,
     ``cwd`` as the current folder and ``input_text`` (or nothing) on stdin: what :func:`run_cli` gives,
-    without starting a Python for the CLI. The workers it starts are processes as ever. For what a test
-    says of the CLI's output, exit code and files; a test of the CLI process itself (what it imports, its
-    streams, signals and deadlines) uses :func:`run_cli`."""
+    without starting a Python for the CLI (``merged``: what it writes on stderr goes into stdout, in the
+    order written). The workers it starts are processes as ever. For what a test says of the CLI's output,
+    exit code and files; a test of the CLI process itself (what it imports, its streams, signals and
+    deadlines) uses :func:`run_cli`."""
     import io
 
     from torchdoctor import cli
@@ -366,7 +383,8 @@ def invoke(
     environment = env if env is not None else cli_env()
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
     saved_streams, saved_path = (sys.stdin, sys.stdout, sys.stderr), list(sys.path)
-    stdin, stdout, stderr = stream((input_text or "").encode()), stream(), stream()
+    stdin, stdout = stream((input_text or "").encode()), stream()
+    stderr = stdout if merged else stream()
     code: Any = 0
     try:
         os.environ.clear()
@@ -391,5 +409,7 @@ def invoke(
     for captured in (stdout, stderr):
         captured.flush()
         outputs.append(captured.buffer.getvalue().decode("utf-8", errors="surrogateescape"))  # type: ignore[attr-defined]
+    if merged:
+        outputs[1] = ""
     returncode = 0 if code is None else code if isinstance(code, int) else 1  # as Python exits on SystemExit
     return subprocess.CompletedProcess(["torchdoctor", *args], returncode, *outputs)

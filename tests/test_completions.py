@@ -20,7 +20,7 @@ import typer
 from torchdoctor import completions, registry
 from torchdoctor.cli import build_app, prepare
 
-from support import BIN, cli_env
+from support import BIN, cli_env, invoke
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "completions"
@@ -64,6 +64,18 @@ def bash_complete(*words: str) -> list[str]:
     return [line for line in result.stdout.splitlines() if line]
 
 
+def requested(*words: str) -> list[str]:
+    """What completions/torchdoctor.bash asks torchdoctor for a TAB after ``torchdoctor WORDS`` (its words
+    joined by its IFS, a line break), asked of the CLI in this process: each line is one COMPREPLY entry."""
+    line = ["torchdoctor", *words]
+    env = cli_env(
+        COMP_WORDS="\n".join(line), COMP_CWORD=str(len(line) - 1), _TORCHDOCTOR_COMPLETE="complete_bash"
+    )
+    result = invoke(env=env)
+    assert result.returncode == 0, result.stderr
+    return [line for line in result.stdout.splitlines() if line]
+
+
 def test_the_committed_scripts_are_what_the_generator_writes_today(tmp_path: Path) -> None:
     written = completions.write(tmp_path)
     assert [p.name for p in written] == ["torchdoctor.bash", "torchdoctor.zsh", "torchdoctor.fish"]
@@ -93,11 +105,13 @@ def test_the_zsh_script_starts_with_compdef_so_zsh_can_autoload_it() -> None:
 
 def test_bash_completes_every_command_of_the_cli() -> None:
     assert sorted(bash_complete("")) == sorted(cli_tree())
+    # What the script asks, asked in this process, is what bash completes: the other tests ask so.
+    assert requested("") == bash_complete("")
 
 
 @pytest.mark.parametrize("command", ["check", "report", "diff", "explain"])
 def test_bash_completes_every_option_of_a_command(command: str) -> None:
-    offered = set(bash_complete(command, "--"))
+    offered = set(requested(command, "--"))
     assert set(cli_tree()[command]) <= offered
 
 
@@ -106,16 +120,16 @@ def test_options_the_checks_declare_complete_like_the_commands_own() -> None:
     tree = cli_tree()
     for command in ("check", "report", "cluster"):
         assert declared <= set(tree[command])
-    assert "--min-free" in bash_complete("check", "--mi")
-    assert bash_complete("check", "--backend", "") == ["nccl", "gloo"]
-    assert bash_complete("check", "--fail-on", "") == ["warn", "fail"]
+    assert "--min-free" in requested("check", "--mi")
+    assert requested("check", "--backend", "") == ["nccl", "gloo"]
+    assert requested("check", "--fail-on", "") == ["warn", "fail"]
 
 
 def test_bash_completes_check_ids_and_report_formats() -> None:
     ids = [e.id for e in registry.find_entries() if e.id.startswith("torch.")]
-    assert ids and sorted(bash_complete("check", "--only", "torch.")) == sorted(ids)
-    assert sorted(bash_complete("report", "--skip", "cuda.vis")) == ["cuda.visible_devices"]
-    assert bash_complete("report", "--format", "") == ["md", "json", "html", "svg"]
+    assert ids and sorted(requested("check", "--only", "torch.")) == sorted(ids)
+    assert sorted(requested("report", "--skip", "cuda.vis")) == ["cuda.visible_devices"]
+    assert requested("report", "--format", "") == ["md", "json", "html", "svg"]
     # After a comma, the next id of the list (bash keeps the comma inside the word it completes).
     assert bash_complete("check", "--only", "torch.build,gpu.m") == ["torch.build,gpu.memory"]
 
@@ -132,9 +146,7 @@ def test_zsh_and_fish_requests_get_the_check_ids(shell: str, extra: dict[str, st
         _TYPER_COMPLETE_ARGS="torchdoctor check --only cuda.",
         **extra,
     )
-    result = subprocess.run(
-        [str(BIN / "torchdoctor")], env=env, capture_output=True, text=True, timeout=60, check=False
-    )
+    result = invoke(env=env)
     assert result.returncode == 0, result.stderr
     assert "cuda.visible_devices" in result.stdout
 

@@ -71,8 +71,27 @@ def _environment(assignments: dict[str, str]) -> dict[str, str]:
     return env
 
 
-def run(example: Example) -> str:
-    """``$ COMMAND`` and what the command printed, run in the repository (or a scratch folder)."""
+Execute = Callable[[list[str], Path, dict[str, str]], str]
+"""Runs ``argv`` in a folder with an environment; returns its stdout and stderr as one stream."""
+
+
+def run_process(argv: list[str], cwd: Path, env: dict[str, str]) -> str:
+    done = subprocess.run(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # one stream, in the order a terminal shows them
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    return done.stdout
+
+
+def run(example: Example, execute: Execute = run_process) -> str:
+    """``$ COMMAND`` and what the command printed, run in the repository (or a scratch folder) by
+    ``execute`` (the examples of several agents start them as processes)."""
     words = shlex.split(example.command)
     assignments = {}
     while "=" in words[0]:
@@ -98,17 +117,7 @@ def run(example: Example) -> str:
         if example.agents > 1:
             output = _agents([executable, *words[1:]], cwd, env, example.agents)
         else:
-            done = subprocess.run(
-                [executable, *words[1:]],
-                cwd=cwd,
-                env=env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,  # one stream, in the order a terminal shows them
-                text=True,
-                timeout=600,
-                check=False,
-            )
-            output = done.stdout
+            output = execute([executable, *words[1:]], cwd, env)
     if example.abridge is not None:
         return example.abridge(output)
     return f"$ {example.command}\n{output.rstrip()}\n"

@@ -11,6 +11,7 @@ one report; the other ranks print nothing on stdout.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections import defaultdict
@@ -144,7 +145,13 @@ def run(
     local = doctor.diagnose(local_checks, options, workers, fail_on, extra_probes=summarised)
     cluster_checks = doctor.installed_checks(workers, registry.CLUSTER_CHECKS)
     probes, _ = runner.needed_probes(cluster_checks)
-    with Session(lambda: WorkerProcess(env=launch.env)) as exchange_session:
+    # The probe worker imported torch for the summary probes: the exchange runs there too, unless it needs
+    # SLURM's variables mapped to torchrun's (then in a worker of its own, started with them).
+    shared = launch.env == dict(os.environ)
+    with contextlib.ExitStack() as stack:
+        exchange_session = (
+            workers.probes if shared else stack.enter_context(Session(lambda: WorkerProcess(env=launch.env)))
+        )
         exchange = runner.run_probes(
             probes,
             {**options, "rank_summary": rank_summary(local)},
@@ -152,7 +159,7 @@ def run(
             # Rank 0 waits up to `timeout` for the others; the others up to twice that for rank 0.
             timeout=2 * timeout + 20,
         )
-        exchange_log = exchange_session.log_text()
+        exchange_log = "" if shared else exchange_session.log_text()
     facts = exchange.facts.get(EXCHANGE, {})
     reporter = facts.get("reporter", 0)
     if launch.rank != reporter:
@@ -176,7 +183,7 @@ def run(
         ],
     )
     report.timings["total_s"] = round(time.perf_counter() - started, 4)
-    report.worker_log = local.worker_log + exchange_log
+    report.worker_log = workers.log_text() + exchange_log
     return Outcome(report.exit_code, report)
 
 

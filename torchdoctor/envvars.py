@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from torchdoctor.plugin import Probe
-from torchdoctor.redact import REDACTED, is_secret_name, strip_value
 
 RELEVANT_PREFIXES = (
     "CUDA_",
@@ -44,11 +43,9 @@ RELEVANT_NAMES = (
     "SLURM_JOB_ID",
 )
 __all__ = [
-    "REDACTED",
     "RELEVANT_NAMES",
     "RELEVANT_PREFIXES",
     "is_relevant",
-    "is_secret_name",
     "probe",
     "relevant",
 ]
@@ -60,6 +57,9 @@ def is_relevant(name: str) -> bool:
 
 def relevant(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """The relevant variables, sorted by name, with secret-looking values replaced."""
+    # Imported here: a worker that only describes the checks that read variables compiles none of its rules.
+    from torchdoctor.redact import REDACTED, is_secret_name, strip_value
+
     environ = os.environ if environ is None else environ
     return {
         name: REDACTED if is_secret_name(name) else strip_value(name, value)

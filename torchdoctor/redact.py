@@ -14,13 +14,8 @@ replaced (gpustat #168), GPU UUIDs shortened (collect_env strips them).
 
 from __future__ import annotations
 
-import getpass
-import hashlib
-import hmac
 import os
 import re
-import secrets
-import socket
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,6 +188,8 @@ class Identity:
             homes += [str(home), os.path.realpath(home)]
         # The system's name for this user, and the names $USER and $LOGNAME claim: a report names none.
         users = [name for name in (system_user(), os.environ.get("USER"), os.environ.get("LOGNAME")) if name]
+        import socket  # here: a worker that only reads the rules (torchdoctor.envvars) needs none of it
+
         return cls.of(homes, users, [socket.gethostname(), *extra_hostnames])
 
     @classmethod
@@ -239,6 +236,8 @@ def system_user() -> str | None:
         return pwd.getpwuid(os.getuid()).pw_name
     except (ImportError, KeyError, OSError):
         try:
+            import getpass
+
             return getpass.getuser()
         except (OSError, KeyError, ImportError):
             return None
@@ -264,6 +263,9 @@ class Pseudonyms:
         if known is not None:
             return known
         message = f"{kind}\0{wanted[1]}".encode("utf-8", "surrogatepass")
+        import hashlib
+        import hmac
+
         digest = hmac.new(self._key, message, hashlib.sha256).hexdigest()
         length = 6
         while self._owner.get(f"<{kind}-{digest[:length]}>", wanted) != wanted:
@@ -273,7 +275,7 @@ class Pseudonyms:
         return pseudonym
 
 
-_PROCESS_PSEUDONYMS = Pseudonyms(secrets.token_bytes(32))
+_PROCESS_PSEUDONYMS = Pseudonyms(os.urandom(32))  # what secrets.token_bytes draws
 """This process's pseudonyms: its key is drawn once, kept in memory only."""
 
 

@@ -25,15 +25,13 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import uuid
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from torchdoctor import pycommand, redact, zygote
+from torchdoctor import pycommand, zygote
 from torchdoctor.checks.ddp.rank_program import PREFIX
 
 RANK_MODULE = "torchdoctor.checks.ddp.rank_program"
@@ -143,6 +141,8 @@ def port_status(port: int) -> dict[str, Any]:
 def port_owner(port: int) -> dict[str, Any] | None:
     """The process listening on ``port``, where the system lets us see it."""
     import psutil
+
+    from torchdoctor import redact
 
     try:
         connections = psutil.net_connections(kind="inet")
@@ -388,6 +388,8 @@ def _start(
     deadline: float,
     sink: queue.Queue[tuple[int, str | None]],
 ) -> _Rank:
+    import tempfile  # here, as uuid in launch: a worker that only describes the checks needs neither
+
     rank = _Rank(local_rank=local_rank, started_at=time.time())
     env = torchrun_env(plan.base_env, local_rank, plan.nproc, plan.master_addr, plan.master_port, run_id)
     rank.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed by _Rank.close)
@@ -406,6 +408,8 @@ def _start(
 
 def launch(plan: LaunchPlan) -> dict[str, Any]:
     """Run the ranks to completion or to the deadline; returns each rank's record and the timings."""
+    import uuid
+
     started = time.time()
     deadline = started + plan.budget_s
     run_id = f"torchdoctor-{uuid.uuid4().hex[:12]}"

@@ -13,10 +13,8 @@ after the launcher's deadline in any case.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import faulthandler
-import hashlib
 import json
 import os
 import socket
@@ -25,10 +23,13 @@ import time
 import traceback
 import warnings
 from datetime import timedelta
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from torchdoctor import inputs, lifeline
 from torchdoctor.checks.ddp import collective
+
+if TYPE_CHECKING:
+    import argparse
 
 PREFIX = "TDR "
 EXIT_FAILED = 1
@@ -67,6 +68,8 @@ class Channel:
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
+    import argparse  # here: the launcher reads PREFIX from this module and needs no parser
+
     parser = argparse.ArgumentParser(prog="torchdoctor.checks.ddp.rank_program")
     parser.add_argument("--backend", choices=("nccl", "gloo"), required=True)
     parser.add_argument("--deadline", type=float, required=True, help="the launcher's deadline, epoch s")
@@ -182,6 +185,8 @@ def _check_ordinal(local_rank: int, index: int, count: int) -> None:
 def _same_job(torch: Any, dist: Any, device: Any) -> None:
     """Ranks of another job on the same MASTER_PORT can join this process group: every rank checks that all
     came from this launch (its TORCHELASTIC_RUN_ID) before trusting any collective."""
+    import hashlib  # here: the launcher reads PREFIX from this module and needs none of it
+
     run_id = os.environ.get("TORCHELASTIC_RUN_ID") or ""
     job_id = int(hashlib.sha256(run_id.encode()).hexdigest()[:12], 16)
     if not collective.job_ids_agree(torch, dist, device, job_id):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from torchdoctor.checks.install import builds, explanations, versions
+from torchdoctor.checks.install import builds, versions
 from torchdoctor.model import Finding, Fix, Status
 
 _OS_NAMES = {"linux": "Linux", "windows": "Windows", "macos": "macOS"}
@@ -101,7 +101,10 @@ def findings(torch: Mapping[str, Any]) -> list[Finding]:
     version = str(numpy.get("version") or "")
     shown = f"NumPy {version}" if version else "NumPy"
     first_line = problem.strip().splitlines()[0] if problem.strip() else problem
-    analysis = explanations.analyse_numpy(problem)  # the fix `torchdoctor explain` gives for the same text
+    # The fix `torchdoctor explain` gives for the same text; its catalogue is imported only when needed.
+    from torchdoctor.checks.install import explanations
+
+    analysis = explanations.analyse_numpy(problem)
     details = [f"{shown}: {first_line[:300]}", *analysis.evidence]
     if version.startswith("2") and needs is not None and needs[0]:
         os_name = _os(torch)

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from torchdoctor.distributions import canonical_name
 
-# packaging.markers and packaging.requirements are imported where they are used: with packaging.tags, which
-# they import, they would double what a worker that only describes the checks spends importing them.
+# packaging.markers, packaging.requirements and packaging.specifiers are imported where they are used: with
+# packaging.tags, which the first two import, they would double what a worker that only describes the checks
+# spends importing them.
 
 __all__ = [
     "Pin",
@@ -41,6 +41,8 @@ def parse_version(text: str | None) -> Version | None:
 
 def satisfies(version: str, specifier: str) -> bool | None:
     """Whether the installed ``version`` is inside ``specifier``; None when either cannot be read."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
     parsed = parse_version(version)
     try:
         specifiers = SpecifierSet(specifier.strip().strip("()").replace(" ", ""))

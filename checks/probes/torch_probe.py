@@ -7,7 +7,6 @@ a fact for the judge, not a crash of the probe.
 from __future__ import annotations
 
 import importlib
-import platform
 import subprocess
 import sys
 import time
@@ -22,6 +21,8 @@ from torchdoctor.plugin import Probe
 
 
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
+    import platform  # here, as in the functions below: the worker that describes checks never needs it
+
     facts: dict[str, Any] = {
         "python": platform.python_version(),
         "executable": sys.executable,
@@ -70,6 +71,8 @@ def import_error_text(facts: Mapping[str, Any]) -> str | None:
 
 def os_facts() -> dict[str, Any]:
     """The operating system, and whether it is WSL (whose NVIDIA driver is the Windows host's)."""
+    import platform
+
     release = platform.release()
     return {"system": platform.system(), "release": release, "wsl": "microsoft" in release.lower()}
 
@@ -180,6 +183,8 @@ def _arch_list(torch: Any) -> list[str]:
 
 
 def _mps(torch: Any) -> dict[str, Any]:
+    import platform
+
     facts: dict[str, Any] = {
         "built": bool(_call(lambda: torch.backends.mps.is_built())),
         "machine": platform.machine(),

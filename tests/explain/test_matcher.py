@@ -191,6 +191,10 @@ def test_an_analysis_that_fails_keeps_the_explanation() -> None:
         (r"EADDRINUSE|Address already in use", ("eaddrinuse", "address already in use")),
         (r"a|\d", ()),
         (r"NCCL WARN Cuda failure(?<!shmutils\.cc:\d NCCL WARN Cuda failure)", ("nccl warn cuda failure",)),
+        # an alternation every match passes through, when its shortest branch beats the longest plain run
+        (r"(?:non-finite|NaN or Inf) (?:loss|found in)", ("non-finite", "nan or inf")),
+        (r"(?:GPU|CPU) (?:out of memory|OOM error)", ("out of memory", "oom error")),
+        (r"runs(?:ab|cd)*X", ("runs",)),  # a repeated alternation may be absent from a match
     ],
 )
 def test_required_text_is_what_every_match_contains(pattern: str, pieces: tuple[str, ...]) -> None:
@@ -204,6 +208,15 @@ def test_every_catalogue_pattern_matches_only_texts_that_hold_its_required_text(
             for text in texts:
                 if pieces and pattern.search(text):
                     assert any(piece in text.casefold() for piece in pieces), (entry.id, pattern.pattern)
+
+
+def test_one_text_after_another_is_each_matched_as_itself() -> None:
+    # The worker keeps the last text it prepared: a different text must never be matched as that one.
+    oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
+    ordinal = "RuntimeError: CUDA error: invalid device ordinal"
+    first, second, again = explain(oom, ENTRIES), explain(ordinal, ENTRIES), explain(oom, ENTRIES)
+    assert first == again and [e.line for e in first] != [e.line for e in second]
+    assert [e.line for e in second] == [ordinal]
 
 
 def test_unicode_case_folding_does_not_shift_the_match() -> None:

@@ -10,17 +10,15 @@ import sys
 import textwrap
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 from torchdoctor import cli, exitcodes
 from torchdoctor.commands.run import split_program
 from torchdoctor.runtime import launch
 from torchdoctor.runtime.session import Rank, report_path
-from torchdoctor.schema import run_report_schema
 
 from run_support import SCRIPTS
-from support import cli_env, run_cli
+from support import assert_valid, cli_env, run_cli
 
 _SHOW = """
 import json, sys
@@ -231,7 +229,7 @@ def test_torchdoctor_run_as_installed(tmp_path: Path) -> None:
         "RuntimeError: Tensor on device cpu is not on the expected device meta!"
     )
     report = json.loads((tmp_path / "out.json").read_text())
-    jsonschema.validate(report, run_report_schema())
+    assert_valid(report, "run_report")
     assert report["program"]["exit_code"] == 1 and report["findings"][0]["id"] == "device_mismatch"
     assert report["program"]["argv"] == ["prog.py", "--flag"]
 

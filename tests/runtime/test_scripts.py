@@ -9,16 +9,15 @@ import ast
 import sys
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 from torchdoctor.runtime.model import Finding
 from torchdoctor.runtime.session import Options
 from torchdoctor.runtime.sites import Site, shown_path
-from torchdoctor.schema import run_report_schema
 
 from fake_cuda import fake_cuda, save_checkpoint_on
 from run_support import SCRIPTS, Ran, marked_line, run_script
+from support import assert_valid
 
 
 def site(script: str, marker: str) -> str:
@@ -33,7 +32,7 @@ def finding(ran: Ran, kind: str) -> Finding:
 
 
 def valid(ran: Ran) -> None:
-    jsonschema.validate(ran.report.to_json(), run_report_schema())
+    assert_valid(ran.report.to_json(), "run_report")
 
 
 @pytest.fixture

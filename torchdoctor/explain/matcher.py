@@ -30,9 +30,12 @@ _ANSI = re.compile(
 _FRAME = re.compile(r'File "[^"\n]*", line \d+')
 _WARNING = re.compile(r"\.pyw?:\d+: \w*Warning: [^\n]")
 # Source lines that carry no frame of their own: `raise` statements, rich's boxed frames (│ 1013 │ ...),
-# IPython's arrow lines (---> 45 ...).
-_SOURCE = re.compile(
-    r"^[ \t>]*raise \w|^[^\n│]*│[ \t]*(?:❱[ \t]*)?\d+[ \t]*│|^[ \t]*-+>[ \t]*\d+ ", re.MULTILINE
+# IPython's arrow lines (---> 45 ...). Each is looked for only in a text that holds its plain part: a pattern
+# anchored at line starts is still tried at every position of the text.
+_SOURCES = (
+    ("raise ", re.compile(r"^[ \t>]*raise \w", re.MULTILINE)),
+    ("│", re.compile(r"^[^\n│]*│[ \t]*(?:❱[ \t]*)?\d+[ \t]*│", re.MULTILINE)),
+    ("->", re.compile(r"^[ \t]*-+>[ \t]*\d+ ", re.MULTILINE)),
 )
 _ERROR_HEADER = re.compile(r"(?<![\w.])[\w.]*(?:Error|Exception|Warning):")
 
@@ -62,10 +65,22 @@ def prepare(text: str) -> Prepared:
     return Prepared(clean, "".join(parts))
 
 
+_last_prepared: tuple[str, Prepared, str] | None = None
+"""The last text prepared, as matched and casefolded: the worker matches one text against each catalogue in
+turn, and a long log costs more to prepare than to match."""
+
+
+def _prepared(text: str) -> tuple[Prepared, str]:
+    global _last_prepared
+    if _last_prepared is None or _last_prepared[0] != text:
+        prepared = prepare(text)
+        _last_prepared = (text, prepared, prepared.searchable.casefold())
+    return _last_prepared[1], _last_prepared[2]
+
+
 def explain(text: str, entries: Sequence[Entry]) -> list[Explanation]:
     """Every entry that recognises something in ``text``, the last error in the text first."""
-    prepared = prepare(text)
-    folded = prepared.searchable.casefold()
+    prepared, folded = _prepared(text)
     found = []
     for entry in entries:
         match = entry.last_match(prepared.searchable, folded)
@@ -154,8 +169,10 @@ def _code_lines(text: str) -> Iterator[tuple[int, int]]:
         below = _source_below(text, done, "")
         if below is not None:
             yield below
-    for source in _SOURCE.finditer(text):
-        yield _line_at(text, source.start())
+    for plain, pattern in _SOURCES:
+        if plain in text:
+            for source in pattern.finditer(text):
+                yield _line_at(text, source.start())
 
 
 def _source_below(text: str, end: int, lead: str) -> tuple[int, int] | None:

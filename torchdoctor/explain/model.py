@@ -42,7 +42,7 @@ def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
 
 def required_text(pattern: str) -> tuple[str, ...]:
     """Casefolded plain text of which every match of ``pattern`` contains at least one piece (one piece, or
-    one per branch of a top-level alternation); () where there is none to be sure of.
+    one per branch of an alternation every match passes through); () where there is none to be sure of.
 
     A text that contains none of the pieces cannot match, so the pattern is not run on it: a substring test
     is far cheaper than a case-insensitive regular expression over a long log.
@@ -56,8 +56,14 @@ def required_text(pattern: str) -> tuple[str, ...]:
     if len(items) == 1 and items[0][0] is sre.BRANCH:
         pieces = tuple(_longest_literal(branch) for branch in items[0][1][1])
         return pieces if all(pieces) else ()
-    piece = _longest_literal(items)
-    return (piece,) if piece else ()
+    # The longest plain run, or an alternation every match passes through (each branch's longest run):
+    # whichever has the longer shortest piece. "(?:non-finite|NaN or Inf) (?:loss|found in)" needs one of
+    # "non-finite" and "nan or inf", where its longest run is a space.
+    candidates: list[tuple[str, ...]] = [(_longest_literal(items),)]
+    for op, value in _inline(items):
+        if op is sre.BRANCH:
+            candidates.append(tuple(_longest_literal(branch) for branch in value[1]))
+    return max((c for c in candidates if all(c)), key=lambda c: min(map(len, c)), default=())
 
 
 def _longest_literal(items: Iterable[Any]) -> str:
