@@ -1,5 +1,6 @@
 """What every test run shares: two test processes where pytest-xdist is installed, the facts of the installed
-torch measured once, and the package compiled once for the many torchdoctor processes the tests start."""
+torch measured once, the package compiled once for the many torchdoctor processes the tests start, and the
+host workers of the commands a test module invokes in process (support.invoke), ended with the module."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import compileall
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from support import TORCH_FACTS_ENV, measure_torch
+from support import TORCH_FACTS_ENV, end_kept_hosts, measure_torch
 
 REPO = Path(__file__).resolve().parents[1]
 # Where PYTHONDONTWRITEBYTECODE is set, pytest would rewrite the asserts of every test module anew in each
@@ -42,3 +44,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # nothing caches the compiled modules, and each process would compile them anew.
     for folder in ("torchdoctor", "checks", "tests"):
         compileall.compile_dir(REPO / folder, quiet=2, workers=1)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _kept_host_workers() -> Iterator[None]:
+    yield
+    end_kept_hosts()

@@ -195,8 +195,9 @@ def cli_in_process(*argvs: list[str]) -> subprocess.CompletedProcess[str]:
 
 _EACH_IN_PROCESS = """
 import json, sys
-from support import invoke
+from support import end_kept_hosts, invoke
 done = [invoke(*argv) for argv in json.loads(sys.argv[1])]
+end_kept_hosts()
 print(json.dumps([[d.returncode, d.stdout, d.stderr] for d in done]))
 """
 
@@ -360,6 +361,55 @@ def explained_lines(text: str) -> list[str]:
     return format_lines(explanations)
 
 
+class _LentHost:
+    """A kept host worker lent to one command (the ``runner.Worker`` the command's session holds): the
+    command sees only what the worker wrote on stderr while it held it, and ending the command hands the
+    worker back alive. A call that failed has already ended the worker (a timeout or garbage kills it, a
+    crash is its end), and the next command then gets a new one."""
+
+    def __init__(self, worker: Any) -> None:
+        self._worker = worker
+        self._before = len(worker.stderr_text())
+
+    def call(self, target: str, options: dict[str, Any], timeout: float) -> dict[str, Any]:
+        answer: dict[str, Any] = self._worker.call(target, options, timeout)
+        return answer
+
+    def stderr_text(self) -> str:
+        text: str = self._worker.stderr_text()
+        return text[self._before :]
+
+    def close(self) -> None:
+        pass
+
+
+_kept_hosts: dict[tuple[Any, ...], Any] = {}
+_CLI_ONLY_VARIABLES = frozenset({"PYTEST_CURRENT_TEST", "COMP_WORDS", "COMP_CWORD", "_TORCHDOCTOR_COMPLETE"})
+"""Variables only the CLI process reads (a completion request): a worker started under other values of them
+does the same work."""
+
+
+def _lend_host() -> _LentHost:
+    """The host worker of the current environment and folder, started on first use and kept: describing,
+    judging and explaining are pure functions of those, so the commands a test module invokes in this process
+    share one worker instead of starting one each (a ``torchdoctor`` process starts its own, as ever)."""
+    from torchdoctor import runner
+
+    environment = tuple(sorted((k, v) for k, v in os.environ.items() if k not in _CLI_ONLY_VARIABLES))
+    key = (environment, os.getcwd())
+    worker = _kept_hosts.get(key)
+    if worker is None or worker.proc is None or worker.proc.poll() is not None:
+        worker = _kept_hosts[key] = runner.WorkerProcess(memory_limit=runner.HOST_MEMORY_BYTES)
+    return _LentHost(worker)
+
+
+def end_kept_hosts() -> None:
+    """End the host workers :func:`invoke` kept (conftest.py does at the end of each test module)."""
+    for worker in _kept_hosts.values():
+        worker.close()
+    _kept_hosts.clear()
+
+
 def invoke(
     *args: str,
     env: dict[str, str] | None = None,
@@ -370,12 +420,13 @@ def invoke(
     """Run ``torchdoctor ARGS`` through ``cli.main`` in this process, with ``env`` as the whole environment,
     ``cwd`` as the current folder and ``input_text`` (or nothing) on stdin: what :func:`run_cli` gives,
     without starting a Python for the CLI (``merged``: what it writes on stderr goes into stdout, in the
-    order written). The workers it starts are processes as ever. For what a test says of the CLI's output,
-    exit code and files; a test of the CLI process itself (what it imports, its streams, signals and
-    deadlines) uses :func:`run_cli`."""
+    order written). The workers it starts are processes as ever, but the host worker (describing, judging,
+    explaining) is kept for the next command of the same environment and folder (:func:`_lend_host`). For
+    what a test says of the CLI's output, exit code and files; a test of the CLI process itself (what it
+    imports, its streams, signals and deadlines, a worker of its own) uses :func:`run_cli`."""
     import io
 
-    from torchdoctor import cli
+    from torchdoctor import cli, runner
 
     def stream(data: bytes = b"") -> io.TextIOWrapper:
         return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape", newline="")
@@ -386,7 +437,9 @@ def invoke(
     stdin, stdout = stream((input_text or "").encode()), stream()
     stderr = stdout if merged else stream()
     code: Any = 0
+    started_host = runner.host_worker
     try:
+        runner.host_worker = _lend_host
         os.environ.clear()
         os.environ.update(environment)
         # The CLI finds the checks of the distributions on its sys.path, which PYTHONPATH extends.
@@ -400,6 +453,7 @@ def invoke(
         except SystemExit as exc:
             code = exc.code
     finally:
+        runner.host_worker = started_host
         sys.stdin, sys.stdout, sys.stderr = saved_streams
         sys.path[:] = saved_path
         os.chdir(saved_cwd)

@@ -493,26 +493,29 @@ def test_report_refuses_a_format_that_contradicts_the_file_suffix() -> None:
 _PROBES_IMPORT = """
 import importlib, json, sys
 from support import installed
-from torchdoctor.cli import NO_TORCH_PROBES
+from torchdoctor import registry
+from torchdoctor.cli import TORCH_PROBES
 ran = []
-for check_id in sorted(NO_TORCH_PROBES):
+built_in = [e.id for e in registry.find_entries() if e.distribution == "torchdoctor"]
+for check_id in sorted(set(built_in) - TORCH_PROBES):
     _, check = installed(check_id)
     for probe in check.probes:
         module, _, function = probe.target.partition(":")
         getattr(importlib.import_module(module), function)({})
         ran.append(probe.target)
-print(json.dumps({"ran": ran, "torch": "torch" in sys.modules}))
+unknown = sorted(TORCH_PROBES - set(built_in))
+print(json.dumps({"ran": ran, "torch": "torch" in sys.modules, "unknown": unknown}))
 """
 
 
 def test_the_checks_run_without_a_warm_worker_import_no_torch() -> None:
-    # A run of only these starts no worker that imports torch ahead of time (cli.NO_TORCH_PROBES).
+    # A run of only these starts no worker that imports torch ahead of time (cli.TORCH_PROBES).
     done = subprocess.run(
         [sys.executable, "-c", _PROBES_IMPORT], env=cli_env(), capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
-    assert result["ran"] and result["torch"] is False, result
+    assert result["ran"] and result["torch"] is False and result["unknown"] == [], result
 
 
 @pytest.mark.parametrize(
@@ -522,7 +525,10 @@ def test_the_checks_run_without_a_warm_worker_import_no_torch() -> None:
         (["check", "--only", "gpu.memory,cuda.visible_devices"], False),
         (["check", "--only=gpu.fragmentation", "--only", "gpu.memory"], False),
         (["check", "--only", "gpu.memory", "--only", "torch.build"], True),
-        (["check", "--only", "gpu.*"], True),
+        (["check", "--only", "gpu.*"], False),
+        (["check", "--only", "acme.*"], False),
+        (["check", "--only", "*.build"], True),
+        (["check", "--only", "torch.stack", "--skip", "gpu.*"], True),
         (["report", "--only", "gpu.memory"], False),
         (["check", "--from", "r.json"], False),
         (["list"], False),

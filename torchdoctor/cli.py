@@ -112,9 +112,10 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return next((arg for arg in argv if not arg.startswith("-")), None)
 
 
-NO_TORCH_PROBES = frozenset({"cuda.visible_devices", "gpu.memory", "gpu.fragmentation"})
-"""Built-in checks whose probes never import torch (tests/test_cli.py proves it): a run of only these needs
-no worker importing torch ahead of time."""
+TORCH_PROBES = frozenset({"torch.build", "torch.stack", "transfer.pinned", "ddp.dryrun"})
+"""The built-in checks whose probes import torch; the probes of every other built-in check never do
+(tests/test_cli.py proves it). A run that selects none of these starts no worker importing torch ahead of
+time: a plugin's probe that needs torch imports it when it runs, which costs it only the head start."""
 
 
 def _runs_probes(command: str | None, argv: Sequence[str]) -> bool:
@@ -123,7 +124,10 @@ def _runs_probes(command: str | None, argv: Sequence[str]) -> bool:
     torch none that import it."""
     if command not in RUNS_PROBES or any(arg in ("-h", "--help") or arg.startswith("--from") for arg in argv):
         return False
-    return not _only_ids(argv) <= NO_TORCH_PROBES
+    import fnmatch
+
+    only = _only_ids(argv)
+    return any(fnmatch.fnmatchcase(check, pattern) for check in TORCH_PROBES for pattern in only)
 
 
 def _only_ids(argv: Sequence[str]) -> set[str]:

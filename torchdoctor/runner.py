@@ -150,6 +150,12 @@ HOST_MEMORY_BYTES = 4 * 2**30
 a runaway judge gets MemoryError there. The probe worker has no such limit: CUDA maps far more."""
 
 
+def host_worker() -> Worker:
+    """A worker for the plugins' code other than probes: describing, judging, explaining, checking option
+    values; under HOST_MEMORY_BYTES."""
+    return WorkerProcess(memory_limit=HOST_MEMORY_BYTES)
+
+
 class Workers:
     """The two workers of a run: one for probes (which may load torch and CUDA), one for the plugins' other
     code (describing, judging, explaining, checking option values), under a memory limit. ``warm``: the
@@ -163,7 +169,7 @@ class Workers:
     ) -> None:
         warm_factory = (lambda: WorkerProcess(warm=True)) if warm else None
         self.probes = Session(probe_factory, warm_factory)
-        self.host = Session(host_factory or (lambda: WorkerProcess(memory_limit=HOST_MEMORY_BYTES)))
+        self.host = Session(host_factory or host_worker)
 
     def log_text(self) -> str:
         return self.probes.log_text() + self.host.log_text()

@@ -27,13 +27,11 @@ def explain(
 ) -> None:
     """Explain an error message or a whole traceback: the cause, the fix and the check to run.
     Exit code 0: explained; 1: not a message torchdoctor knows."""
-    from torchdoctor import exitcodes
+    from torchdoctor import exitcodes, runner
     from torchdoctor.explain import catalogue, format_lines
-    from torchdoctor.runner import HOST_MEMORY_BYTES, Session
-    from torchdoctor.workerproc import WorkerProcess
 
     text = read_text(text, "error message")
-    with Session(lambda: WorkerProcess(memory_limit=HOST_MEMORY_BYTES)) as session:
+    with runner.Session(runner.host_worker) as session:
         explanations, problems = explained(
             text, lambda request: session.hosted("explain", request, catalogue.EXPLAIN_TIMEOUT_S)
         )

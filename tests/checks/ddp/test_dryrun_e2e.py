@@ -25,7 +25,7 @@ import pytest
 
 from torchdoctor.checks.ddp import dryrun_check, launcher
 
-from support import BIN, cli_env, invoke, run_cli, slack, validated_report
+from support import BIN, cli_env, end_kept_hosts, invoke, run_cli, slack, validated_report
 
 TOKEN_ENV = "TORCHDOCTOR_DDP_TEST_TOKEN"
 FAULTS = Path(__file__).parent / "faults"
@@ -65,6 +65,7 @@ def ranks_of(token: str, cli: int) -> int:
 
 
 def assert_none_left(token: str) -> None:
+    end_kept_hosts()  # the host worker invoke keeps for a next command is the tests', not the run's
     deadline = time.monotonic() + slack(3)
     while processes_of(token) and time.monotonic() < deadline:
         time.sleep(0.1)
