@@ -363,9 +363,10 @@ def explained_lines(text: str) -> list[str]:
 
 class _LentHost:
     """A kept host worker lent to one command (the ``runner.Worker`` the command's session holds): the
-    command sees only what the worker wrote on stderr while it held it, and ending the command hands the
-    worker back alive. A call that failed has already ended the worker (a timeout or garbage kills it, a
-    crash is its end), and the next command then gets a new one."""
+    command sees only what the worker wrote on stderr while it held it (counted in the tail the worker's
+    handle keeps, STDERR_KEPT_BYTES: after more than that in all, an offset no longer marks where it began),
+    and ending the command hands the worker back alive. A call that failed has already ended the worker (a
+    timeout or garbage kills it, a crash is its end), and the next command then gets a new one."""
 
     def __init__(self, worker: Any) -> None:
         self._worker = worker
