@@ -1,7 +1,7 @@
 """torchdoctor: an environment doctor for PyTorch.
 
 The plugin API is re-exported here: a third-party check needs only
-``from torchdoctor import Check, Option, Probe, Finding, Fix, Status``. The in-process
+``from torchdoctor import Check, Option, Probe, Finding, Fix, Status`` (and ``judge_at``). The in-process
 helpers ``memory_report`` and ``audit`` are imported on first use, so that
 importing torchdoctor stays light.
 """
@@ -11,7 +11,7 @@ from typing import Any
 
 from torchdoctor._version import __version__
 from torchdoctor.model import Finding, Fix, Status, Verdict
-from torchdoctor.plugin import Check, Option, Probe
+from torchdoctor.plugin import Check, Option, Probe, judge_at
 
 _LAZY = {"memory_report": "torchdoctor.allocator_report", "audit": "torchdoctor.module_audit"}
 
@@ -25,6 +25,7 @@ __all__ = [
     "Verdict",
     "__version__",
     "audit",
+    "judge_at",
     "memory_report",
 ]
 

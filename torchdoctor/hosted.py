@@ -75,9 +75,9 @@ def judge_with(check: Check, request: Mapping[str, Any]) -> dict[str, Any]:
 
 def validate(request: Mapping[str, Any]) -> dict[str, Any]:
     """Run an option's own validation: ``{"value": normalized}`` or ``{"refused": one line}``."""
-    from torchdoctor import worker
+    from torchdoctor.plugin import resolve
 
-    function = worker.resolve(str(request["target"]))
+    function = resolve(str(request["target"]))
     try:
         value = function(request.get("value"))
     except ValueError as exc:

@@ -13,6 +13,7 @@ imported; a check module itself stays light (no torch import at module level).
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -115,12 +116,41 @@ class Option:
 
 
 @dataclass(frozen=True)
+class JudgeAt:
+    """The judge ``module:function``, imported when it first judges: describing the check (``torchdoctor
+    list``, completions, the start of every command) then imports the declaration alone, not what only
+    judging needs. Made by :func:`judge_at`; called as the function it names."""
+
+    target: str
+
+    def __call__(self, facts: Facts, options: Options) -> Finding:
+        finding: Finding = resolve(self.target)(facts, options)
+        return finding
+
+
+def resolve(target: str) -> Any:
+    """The object ``module:qualified.name`` names, its module imported."""
+    module_name, _, qualname = target.partition(":")
+    obj: Any = importlib.import_module(module_name)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def judge_at(target: str) -> Judge:
+    """A check's judge named by ``module:function`` (see :class:`JudgeAt`)."""
+    return JudgeAt(target)
+
+
+@dataclass(frozen=True)
 class Check:
     """A check: a stable dotted id, a title, its probes, the options it takes and its judge.
 
     ``judge(facts, options)`` receives ``{probe name: facts}`` for the probes
     listed here and the run options, and returns a :class:`Finding`. It must
-    be pure: no I/O, no torch import, no clock.
+    be pure: no I/O, no torch import, no clock. A probe named by its target
+    (``Probe(name, "module:function")``) and a judge named by :func:`judge_at`
+    keep the module that declares the check light: describing it imports neither.
     """
 
     id: str

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
-import importlib
 import json
 import os
 import sys
@@ -24,6 +23,7 @@ import warnings
 from typing import IO, Any
 
 from torchdoctor import lifeline
+from torchdoctor.plugin import resolve
 
 # The channel the answers go to; set by main(). A probe that writes here on
 # purpose corrupts the protocol, which the runner reports as garbage.
@@ -33,14 +33,6 @@ WARM_ID = 0
 handled = 0
 """How many requests this worker has begun, the one running included."""
 _writing = threading.Lock()
-
-
-def resolve(target: str) -> Any:
-    module_name, _, qualname = target.partition(":")
-    obj: Any = importlib.import_module(module_name)
-    for part in qualname.split("."):
-        obj = getattr(obj, part)
-    return obj
 
 
 def handle(request: dict[str, Any]) -> dict[str, Any]:

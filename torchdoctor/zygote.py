@@ -160,13 +160,13 @@ def prepare(options: Mapping[str, Any]) -> dict[str, Any]:
     they will run) asks for it; when that probe runs first, leave the fork to it (:func:`ensure`), so a
     run that ends before it starts anything need not wait for torch."""
     global _deferred
-    from torchdoctor import worker
+    from torchdoctor import plugin, worker
 
     modules: list[str] = []
     first = None
     for index, target in enumerate(options.get("targets") or ()):
         try:
-            function = worker.resolve(str(target))
+            function = plugin.resolve(str(target))
         except Exception:  # the probe's own call reports it
             continue
         wanted = getattr(function, _PRELOAD_ATTRIBUTE, ())

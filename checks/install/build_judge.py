@@ -1,185 +1,398 @@
-"""The parts of torch.build's judge added for partial facts: whether the build has kernels for each GPU (by
-its arch list, or by what its CUDA toolkit compiles for where the arch list is not known, as in a collect_env
-dump), and whether the torch release supports the Python it runs on (PyTorch's release matrix).
+"""The judge of check ``torch.build`` (declared in ``build_check``):
+is the installed torch the right build for this machine?
+
+Judges the facts of the ``torch``, ``nvml`` and ``cuda_driver`` probes: where
+torch comes from and what shadows it, its flavor (CUDA, ROCm, XPU, CPU-only),
+cuDNN and NCCL, MPS, whether the driver is new enough for the wheel's CUDA,
+whether every GPU's compute capability has kernels in the wheel, and whether
+the torch release supports this Python. Facts read from a collect_env dump are
+partial: what the dump does not say is absent, and is then not judged.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from torchdoctor.checks.install import builds, cuda_compat, install_plan, releases
+from torchdoctor import nvml
+from torchdoctor.checks.install import build_fit, builds, cuda_compat, install_plan
 from torchdoctor.checks.install.versions import release_line
 from torchdoctor.model import Finding, Fix, Status
 
 
-def install_fix(
-    torch: Mapping[str, Any],
-    nv: Mapping[str, Any],
-    driver: Mapping[str, Any],
-    gpus: Sequence[Mapping[str, Any]],
-    reason: str,
-) -> Fix:
-    """What to install so that torch runs here (``install_plan``), as a Fix."""
-    plan = install_plan.plan(torch, nv, driver, gpus, reason)
-    return Fix(plan.text, plan.commands)
+def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
+    torch = facts["torch"]
+    gpus = nvml.gpus_in(facts["nvml"])
+    if not torch.get("importable"):
+        return _not_importable(torch, facts["nvml"], facts["cuda_driver"])
+    evidence = _evidence(torch, facts["nvml"], gpus)
+    findings = [*_shadowing(torch), *build_fit.python_support(torch)]
+    flavor = torch.get("flavor")
+    if flavor == "cpu":
+        findings += _cpu_build(torch, facts["nvml"], facts["cuda_driver"], gpus)
+    elif flavor == "cuda":
+        findings += _cuda_build(torch, facts["nvml"], facts["cuda_driver"], gpus)
+    findings += _mps(torch)
+    shown = _shown_facts(torch, facts["nvml"])
+    if not findings:
+        return Finding(Status.PASS, _pass_summary(torch, facts["nvml"], gpus), tuple(evidence), facts=shown)
+    combined = Finding.combine(findings)
+    return Finding(combined.status, combined.summary, (*combined.details, *evidence), combined.fix, shown)
 
 
-def plan_evidence(
-    torch: Mapping[str, Any],
-    nv: Mapping[str, Any],
-    driver: Mapping[str, Any],
-    gpus: Sequence[Mapping[str, Any]],
-) -> tuple[str, ...]:
-    """The builds the install plan judged, each with its table row's source, for a verdict's evidence."""
-    return install_plan.plan(torch, nv, driver, gpus, "").evidence
+driver_os = install_plan.driver_os
 
 
-def _gpu_label(gpu: Mapping[str, Any], cc: Sequence[int]) -> str:
-    return f"GPU {gpu.get('index')} {gpu.get('name')} (CC {cc[0]}.{cc[1]}, sm_{cc[0]}{cc[1]})"
-
-
-def arch_findings(
-    torch: Mapping[str, Any],
-    nv: Mapping[str, Any],
-    driver: Mapping[str, Any],
-    gpus: Sequence[Mapping[str, Any]],
-    gpu: Mapping[str, Any],
-) -> list[Finding]:
-    """Whether the build has kernels for this GPU: by its arch list, or, where the facts have no arch list
-    (a collect_env dump), by what its CUDA toolkit can compile for."""
-    cc = gpu.get("compute_capability")
-    if not cc:
-        return []
-    if "arch_list" not in torch:
-        return _table_findings(torch, nv, driver, gpus, gpu) or _toolkit_findings(
-            torch, nv, driver, gpus, gpu
-        )
-    arch_list = list(torch.get("arch_list") or [])
-    if not arch_list:
-        return []
-    coverage = cuda_compat.arch_coverage(arch_list, (int(cc[0]), int(cc[1])))
-    label = _gpu_label(gpu, cc)
-    if not coverage.supported:
-        return [_no_kernels(label, (coverage.message,), torch, nv, driver, gpus)]
-    if coverage.via == "ptx":
-        return [
-            Finding(
-                Status.WARN,
-                f"{label} runs only through PTX JIT compilation ({coverage.entry}): slow first start",
-                (coverage.message,),
-                install_fix(
-                    torch, nv, driver, gpus, "A build with native kernels for this GPU avoids the JIT."
-                ),
-            )
-        ]
-    return []
-
-
-def _table_findings(
-    torch: Mapping[str, Any],
-    nv: Mapping[str, Any],
-    driver: Mapping[str, Any],
-    gpus: Sequence[Mapping[str, Any]],
-    gpu: Mapping[str, Any],
-) -> list[Finding] | None:
-    """Where the facts have no arch list: the arch list the tables give for this release's build (torch's own
-    PYTORCH_RELEASES_CODE_CC, or what PyTorch published); None where the tables do not know the build."""
-    line = release_line(torch.get("version"))
-    build = builds.build_of(line or "", install_plan.wheel_os(torch), torch.get("cuda"))
-    if build is None or build.ccs is None:
-        return None
-    cc = (int(gpu["compute_capability"][0]), int(gpu["compute_capability"][1]))
-    if builds.has_kernels(build, cc) is not False:
-        return []
-    listed = " ".join([*(f"sm_{c}" for c in build.ccs), *(f"compute_{c}" for c in build.ptx)])
-    evidence = (
-        f"the CUDA {build.cuda} build of torch {line} has kernels for {listed} and no PTX for this GPU",
-        f"source: {build.source}",
-        *plan_evidence(torch, nv, driver, gpus),
+def _shown_facts(torch: Mapping[str, Any], nv: Mapping[str, Any]) -> dict[str, Any]:
+    keys = (
+        "version",
+        "file",
+        "flavor",
+        "cuda",
+        "hip",
+        "cudnn_version",
+        "nccl_version",
+        "arch_list",
+        "cuda_available",
+        "device_count",
+        "cuda_warnings",
+        "mps",
+        "os",
     )
-    return [_no_kernels(_gpu_label(gpu, cc), evidence, torch, nv, driver, gpus)]
+    return {
+        "torch": {k: torch.get(k) for k in keys if k in torch},
+        "driver_version": nv.get("driver_version"),
+        "driver_cuda_version": nv.get("cuda_driver_version"),
+        "gpus": [
+            {
+                "index": g.get("index"),
+                "name": g.get("name"),
+                "compute_capability": g.get("compute_capability"),
+            }
+            for g in nv.get("gpus") or []
+        ],
+    }
 
 
-def _no_kernels(
-    label: str,
-    evidence: tuple[str, ...],
-    torch: Mapping[str, Any],
-    nv: Mapping[str, Any],
-    driver: Mapping[str, Any],
-    gpus: Sequence[Mapping[str, Any]],
-) -> Finding:
+def _driver_present(nv: Mapping[str, Any], driver: Mapping[str, Any]) -> bool:
+    """An NVIDIA driver is installed: NVML lists GPUs or a driver version, or the kernel module, its device
+    nodes or the CUDA driver library answer."""
+    return bool(
+        nvml.gpus_in(nv)
+        or (nv.get("available") and nv.get("driver_version"))
+        or driver.get("proc_driver_version")
+        or (driver.get("driver_cuda_version") and driver.get("device_count") != 0)
+        or any(re.fullmatch(r"nvidia\d+", n) for n in driver.get("dev_nodes") or [])
+    )
+
+
+def _evidence(
+    torch: Mapping[str, Any], nv: Mapping[str, Any], gpus: Sequence[Mapping[str, Any]]
+) -> list[str]:
+    where = f" imported from {torch['file']}" if torch.get("file") else ""
+    lines = [f"torch {torch.get('version')}{where}"]
+    flavor = torch.get("flavor")
+    if flavor == "cuda":
+        build = f"build: CUDA {torch.get('cuda')}"
+        if torch.get("cudnn_version"):
+            build += f", cuDNN {_cudnn(torch['cudnn_version'])}"
+        if torch.get("nccl_version"):
+            build += f", NCCL {torch['nccl_version']}"
+        lines.append(build)
+        if torch.get("arch_list"):
+            lines.append("kernels for: " + " ".join(torch["arch_list"]))
+    elif flavor == "rocm":
+        lines.append(f"build: ROCm (HIP {torch.get('hip')})")
+    elif flavor == "xpu":
+        lines.append("build: Intel XPU")
+    elif (torch.get("mps") or {}).get("built"):
+        lines.append("build: CPU and MPS (Apple GPU)")
+    elif flavor == "cpu":
+        lines.append("build: CPU-only")
+    else:
+        lines.append("build: not known from these facts")
+    if nv.get("available"):
+        drv = cuda_compat.decode_cuda_int(nv.get("cuda_driver_version"))
+        supports = f" (supports CUDA {cuda_compat.format_cuda(drv)})" if drv else ""
+        lines.append(f"NVIDIA driver {nv.get('driver_version') or '(version not known)'}{supports}")
+    elif "available" in nv:
+        lines.append(f"NVIDIA driver: none found (NVML: {nv.get('error')})")
+    else:
+        lines.append("NVIDIA driver: not known from these facts")
+    for gpu in gpus:
+        cc = gpu.get("compute_capability")
+        cc_text = f", CC {cc[0]}.{cc[1]}" if cc else ""
+        lines.append(f"GPU {gpu.get('index')}: {gpu.get('name')}{cc_text}")
+    if flavor in ("cuda", "rocm") and "device_count" in torch:
+        seen = torch.get("device_count") or 0
+        lines.append(
+            f"torch sees {seen} GPU{'s' if seen != 1 else ''}"
+            + ("" if torch.get("cuda_available") else " (torch.cuda.is_available() is False)")
+        )
+    mps = torch.get("mps") or {}
+    if mps.get("built"):
+        lines.append(f"MPS: built, {'available' if mps.get('available') else 'not available'}")
+    if builds.newer_than_tables(torch.get("version")):
+        lines.append(
+            f"this torchdoctor does not know torch {release_line(torch.get('version'))} yet (its tables end "
+            f"at torch {builds.newest_line()}): its builds' arch lists, Python wheels and companions are not "
+            "judged from the tables; what is judged here holds for any torch"
+        )
+    return lines
+
+
+def _cudnn(version: int) -> str:
+    # 90100 -> 9.1.0 (cuDNN >= 9 encodes major*10000); 8902 -> 8.9.2
+    if version >= 10000:
+        return f"{version // 10000}.{version // 100 % 100}.{version % 100}"
+    return f"{version // 1000}.{version // 100 % 10}.{version % 100}"
+
+
+def _pass_summary(torch: Mapping[str, Any], nv: Mapping[str, Any], gpus: Sequence[Mapping[str, Any]]) -> str:
+    version = torch.get("version")
+    flavor = torch.get("flavor")
+    if flavor == "cuda":
+        if not gpus and "available" not in nv:
+            return f"torch {version}, CUDA {torch.get('cuda')} build; no NVIDIA GPU known from these facts"
+        if not gpus:
+            return (
+                f"torch {version}, CUDA {torch.get('cuda')} build; no NVIDIA GPU here, so it runs on the CPU"
+            )
+        cuda = torch.get("cuda")
+        if "device_count" not in torch:
+            return f"torch {version}, CUDA {cuda} build; nothing wrong found for the GPU(s) named"
+        seen = torch.get("device_count") or 0
+        return f"torch {version}, CUDA {cuda} build; driver and kernels fit all {seen} visible GPU(s)"
+    if flavor == "rocm":
+        sees = f"; torch sees {torch.get('device_count') or 0} GPU(s)" if "device_count" in torch else ""
+        return f"torch {version}, ROCm build (HIP {torch.get('hip')}){sees}"
+    mps = torch.get("mps") or {}
+    if mps.get("available"):
+        return f"torch {version} with MPS available on this Mac"
+    if flavor not in ("cpu", "xpu"):
+        return f"torch {version}: its build is not known from these facts, and nothing judged is wrong"
+    where = "on this machine" if "available" in nv else "known from these facts"
+    return f"torch {version}, {_build_name(flavor)} build; no NVIDIA GPU {where}"
+
+
+def _build_name(flavor: str | None) -> str:
+    return "Intel XPU" if flavor == "xpu" else "CPU-only"
+
+
+def _not_importable(torch: Mapping[str, Any], nv: Mapping[str, Any], driver: Mapping[str, Any]) -> Finding:
+    error = torch.get("import_error") or {}
+    details = [f"python: {torch.get('executable')}"]
+    details += [f"torch found at: {c}" for c in torch.get("candidates") or []]
+    message = f"{error.get('type')}: {error.get('message')}"
+    gpus = nvml.gpus_in(nv)
+    unknown = not error  # facts that say torch did not import, not why (collect_env's "PyTorch version: N/A")
+    if unknown or (error.get("type") == "ModuleNotFoundError" and not torch.get("candidates")):
+        where = (
+            "Install torch into this environment (or reinstall it)."
+            if unknown
+            else f"Install torch into this environment ({torch.get('executable')})."
+        )
+        fix = (
+            build_fit.install_fix(torch, nv, driver, gpus, where)
+            if _driver_present(nv, driver)
+            else Fix(
+                f"{where} Without an NVIDIA driver here, the CPU build is the one that runs.",
+                ("pip install torch --index-url https://download.pytorch.org/whl/cpu",),
+            )
+        )
+        if unknown:
+            return Finding(Status.FAIL, "torch does not import here (the facts do not say why)", (), fix)
+        return Finding(
+            Status.FAIL, f"torch is not installed in {torch.get('executable')}", tuple(details), fix
+        )
+    details.append(message)
+    details += [line for line in str(error.get("traceback") or "").splitlines()[-6:] if line.strip()]
+    dist = torch.get("distribution") or {}
+    pinned = f"torch=={dist['version'].split('+')[0]}" if dist.get("version") else "torch"
+    hint = _import_error_hint(str(error.get("message") or ""))
     return Finding(
         Status.FAIL,
-        f"{label}: this torch has no kernels for it: 'no kernel image is available for execution on the "
-        "device'",
-        evidence,
-        install_fix(torch, nv, driver, gpus, "Install a build whose arch list covers this GPU."),
+        f"torch is installed but fails to import: {message}"[:300],
+        tuple(details),
+        Fix(
+            f"{hint} Reinstall torch in this environment.",
+            (f"pip install --force-reinstall --no-deps {pinned}",),
+        ),
     )
 
 
-def _toolkit_findings(
+def _import_error_hint(message: str) -> str:
+    if "undefined symbol" in message:
+        return (
+            "A shared library torch loads does not match it (often an nvidia-* wheel or a library on "
+            "LD_LIBRARY_PATH from another CUDA version)."
+        )
+    if re.search(r"lib\w+\.so", message):
+        return (
+            "A shared library torch needs cannot be loaded: check LD_LIBRARY_PATH and the nvidia-* wheels "
+            "installed with torch."
+        )
+    if "_C" in message:
+        return (
+            "torch's C extension did not load: this happens when Python imports a torch source checkout "
+            "(run from outside the PyTorch repository) or a partially installed wheel."
+        )
+    return "The installed torch is broken."
+
+
+def _shadowing(torch: Mapping[str, Any]) -> list[Finding]:
+    imported = torch.get("file")
+    installed = (torch.get("distribution") or {}).get("location")
+    findings = []
+    if installed and imported and installed != imported:
+        findings.append(
+            Finding(
+                Status.WARN,
+                f"torch is imported from {imported}, not from the installed {installed}",
+                (f"installed torch {torch['distribution'].get('version')} at {installed}",),
+                Fix(
+                    "Another torch earlier on the import path shadows the installed one: "
+                    "remove that path from "
+                    "PYTHONPATH (or rename the folder), or uninstall the copy you do not want."
+                ),
+            )
+        )
+    others = [c for c in torch.get("candidates") or [] if c not in (imported, installed)]
+    for other in others:
+        findings.append(
+            Finding(
+                Status.WARN,
+                f"another torch at {other} shadows the installed one for scripts run from its folder",
+                (f"imported here: {imported}",),
+                Fix(
+                    "Rename or remove that torch folder (a PyTorch source checkout, or a stray torch.py), "
+                    "or run "
+                    "your scripts from another directory."
+                ),
+            )
+        )
+    return findings
+
+
+def _cpu_build(
     torch: Mapping[str, Any],
     nv: Mapping[str, Any],
     driver: Mapping[str, Any],
     gpus: Sequence[Mapping[str, Any]],
-    gpu: Mapping[str, Any],
 ) -> list[Finding]:
-    cc = gpu["compute_capability"]
-    reach = cuda_compat.toolkit_reach(torch.get("cuda"), (int(cc[0]), int(cc[1])))
-    label = _gpu_label(gpu, cc)
-    if reach.status == "below":
-        return [
+    if not _driver_present(nv, driver):
+        return []
+    names = sorted({str(g.get("name")) for g in gpus}) or ["an NVIDIA GPU"]
+    return [
+        Finding(
+            Status.FAIL,
+            f"CPU-only torch {torch.get('version')} on a machine with {', '.join(names)}: "
+            "'Torch not compiled with CUDA enabled'",
+            (f"NVIDIA driver present: {nv.get('driver_version') or driver.get('proc_driver_version')}",),
+            build_fit.install_fix(torch, nv, driver, gpus, "This torch cannot use the GPUs."),
+        )
+    ]
+
+
+def _cuda_build(
+    torch: Mapping[str, Any],
+    nv: Mapping[str, Any],
+    driver: Mapping[str, Any],
+    gpus: Sequence[Mapping[str, Any]],
+) -> list[Finding]:
+    if not _driver_present(nv, driver):
+        return []
+    findings: list[Finding] = []
+    compat = cuda_compat.driver_compat(
+        torch.get("cuda"), install_plan.driver_cuda(nv, driver), nv.get("driver_version"), driver_os(torch)
+    )
+    needed = compat.required_driver or "a newer release"
+    if compat.status == "too_old":
+        alternative = install_plan.plan(torch, nv, driver, gpus, "")
+        runs = alternative.runs_here and alternative.commands
+        fix_text = f"Update the NVIDIA driver to {needed} or later"
+        fix_text += ", or install a torch build for the CUDA this driver runs:" if runs else "."
+        findings.append(
             Finding(
                 Status.FAIL,
-                f"{label}: this torch has no kernels for it: its CUDA {torch.get('cuda')} cannot compile for "
-                "a GPU this old",
-                (reach.message,),
-                install_fix(torch, nv, driver, gpus, "Install a build that has kernels for this GPU."),
+                f"the NVIDIA driver is too old for this CUDA {torch.get('cuda')} build of torch",
+                (compat.message, *_torch_warnings(torch)),
+                Fix(fix_text, alternative.commands if runs else ()),
             )
-        ]
-    if reach.status == "above":
-        return [
+        )
+    elif compat.status == "minor_compat":
+        findings.append(
             Finding(
                 Status.WARN,
-                f"{label}: this torch has no kernels for it unless it ships PTX: its CUDA "
-                f"{torch.get('cuda')} predates this GPU",
-                (reach.message, "the arch list of this build is not known from these facts"),
-                install_fix(torch, nv, driver, gpus, "Install a build whose CUDA knows this GPU."),
+                f"driver {nv.get('driver_version')} runs this CUDA {torch.get('cuda')} build only through "
+                "minor-version compatibility",
+                (compat.message,),
+                Fix(f"Update the NVIDIA driver to {needed} or later for full support."),
             )
-        ]
-    return []
+        )
+    for gpu in gpus:
+        findings += build_fit.arch_findings(torch, nv, driver, gpus, gpu)
+    if compat.status != "too_old":  # a too-old driver already explains why torch cannot use the GPUs
+        findings += _torch_cannot_see(torch, driver)
+    return findings
 
 
-def python_support(torch: Mapping[str, Any]) -> list[Finding]:
-    """Whether the index has a wheel of this torch release for the Python it runs on (the wheels'
-    own tags)."""
-    system = (torch.get("os") or {}).get("system")
-    platform = releases.platform_of(system, torch.get("machine"))
-    support = releases.python_support(torch.get("version"), torch.get("python"), platform)
-    if support is None or support.supported is not False:
+def _torch_warnings(torch: Mapping[str, Any]) -> list[str]:
+    """What torch itself said while initializing CUDA, one line each."""
+    said = [*(torch.get("cuda_warnings") or []), *([torch["cuda_error"]] if torch.get("cuda_error") else [])]
+    return [" ".join(str(text).split()) for text in said]
+
+
+def _torch_cannot_see(torch: Mapping[str, Any], driver: Mapping[str, Any]) -> list[Finding]:
+    exposed = driver.get("device_count") or 0
+    if torch.get("cuda_available") or exposed == 0:
         return []
-    where = f" for {support.platform}" if support.platform else ""
-    newest = releases.newest_for_python(support.python, support.platform)
-    if newest is not None:
-        fix = Fix(
-            f"Run torch {support.release} on a Python it has wheels for ({', '.join(support.listed)}), or "
-            f"install torch {newest}, the newest release with a wheel for Python {support.python}{where}.",
-            (f"pip install torch=={newest}",),
+    warnings = _torch_warnings(torch)
+    return [
+        Finding(
+            Status.FAIL,
+            f"the CUDA driver exposes {exposed} GPU(s) but torch.cuda.is_available() is False",
+            tuple(warnings) or ("torch gave no reason",),
+            Fix(
+                "torch failed to initialize CUDA: the warning above names the cause "
+                "(driver/library mismatch, "
+                "a reboot pending after a driver update, or CUDA libraries shadowed through LD_LIBRARY_PATH)."
+            ),
         )
-    else:
-        fix = Fix(
-            f"No torch release on the index has a wheel for Python {support.python}{where}: create an "
-            f"environment with a Python torch {support.release} has wheels for "
-            f"({', '.join(support.listed)}).",
-            (f"conda create -n torch python={support.listed[-1] if support.listed else '3.12'}",),
+    ]
+
+
+def _mps(torch: Mapping[str, Any]) -> list[Finding]:
+    mps = torch.get("mps") or {}
+    if not mps.get("built") or mps.get("available"):
+        return []
+    reasons = []
+    macos = cuda_compat.parse_version(mps.get("macos_version"))
+    floor = builds.line_fact(release_line(torch.get("version")), "mps_macos_min")
+    needed = cuda_compat.parse_version(str(floor["version"])) if floor else None
+    if macos is not None and needed is not None and macos[:2] < needed[:2]:
+        reasons.append(
+            f"macOS {mps.get('macos_version')} is older than {floor['version']}, which torch "
+            f"{release_line(torch.get('version'))} needs for MPS (source: {floor['source']})"
         )
+    elif macos is not None and floor is None and builds.newer_than_tables(torch.get("version")):
+        reasons.append(
+            f"this torchdoctor does not know torch {release_line(torch.get('version'))} yet, so not which "
+            "macOS its MPS needs"
+        )
+    if mps.get("rosetta"):
+        reasons.append("Python runs under Rosetta (x86_64 on Apple silicon): install an arm64 Python")
+    if not reasons:
+        reasons.append("no Metal device this process may use (a VM, or a sandboxed or headless session)")
     return [
         Finding(
             Status.WARN,
-            f"torch {support.release} has no wheel for Python {support.python}{where}: its wheels are for "
-            f"Python {', '.join(support.listed)}",
-            (f"source: {support.source}",),
-            fix,
+            "torch is built with MPS but MPS is not available: " + reasons[0],
+            tuple(reasons[1:]),
+            Fix(
+                f"Run on Apple silicon with macOS {floor['version'] if floor else '14'} or newer, a native "
+                "arm64 Python, outside sandboxes and VMs."
+            ),
         )
     ]

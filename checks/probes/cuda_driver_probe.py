@@ -14,8 +14,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from torchdoctor.plugin import Probe
-
 CUDA_SUCCESS = 0
 CUDA_ERROR_NO_DEVICE = 100
 _ATTR_CC_MAJOR = 75
@@ -134,5 +132,4 @@ def _device(lib: Any, ordinal: int) -> dict[str, Any]:
     return info
 
 
-PROBE = Probe.of("cuda_driver", probe)
 """The ``cuda_driver`` probe, shared by every check that needs the driver's view."""

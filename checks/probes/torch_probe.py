@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from torchdoctor.model import Finding, Status
-from torchdoctor.plugin import Probe
 
 
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -257,5 +256,4 @@ def _device(torch: Any, index: int) -> dict[str, Any]:
     return device
 
 
-PROBE = Probe.of("torch", probe)
 """The ``torch`` probe, shared by every check that needs torch's facts (it runs once)."""

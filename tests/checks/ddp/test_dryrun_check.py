@@ -431,9 +431,9 @@ def test_torchruns_default_port_taken_while_master_port_is_unset_warns() -> None
 
 @pytest.mark.parametrize("value", ["²", "٣", "12a", "-1", "99999999999999999999"])
 def test_a_master_port_that_is_no_ascii_number_fails_in_one_line(value: str) -> None:
-    from torchdoctor.checks.ddp import dryrun_check
+    from torchdoctor.checks.ddp import dryrun_probe
 
-    master = dryrun_check._master({"MASTER_PORT": value})
+    master = dryrun_probe._master({"MASTER_PORT": value})
     assert master["port"]["error"] == f"MASTER_PORT={value!r} is not a port number (1-65535)"
 
 

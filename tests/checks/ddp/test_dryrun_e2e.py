@@ -23,7 +23,7 @@ from typing import Any
 import psutil
 import pytest
 
-from torchdoctor.checks.ddp import dryrun_check, launcher
+from torchdoctor.checks.ddp import dryrun_probe, launcher
 
 from support import BIN, cli_env, end_kept_hosts, invoke, run_cli, slack, validated_report
 
@@ -122,7 +122,7 @@ def test_two_ranks_pass_with_every_phase_reported(tmp_path: Path, token: str) ->
         "backend": "gloo",
         "backend_source": "cpu",
         "visible_gpus": 0,
-        "budget_s": round(dryrun_check.budget_s(float(FAST)), 3),
+        "budget_s": round(dryrun_probe.budget_s(float(FAST)), 3),
     }
     assert [list(r["phases"]) for r in facts["ranks"]] == [
         ["start", "imported", "bound", "init", "init_done", "allreduce", "barrier", "bandwidth", "done"]

@@ -10,6 +10,7 @@ import pytest
 from torchdoctor import collect_env
 from torchdoctor.checks.install import (
     build_check,
+    build_fit,
     build_judge,
     builds,
     companions_judge,
@@ -55,7 +56,7 @@ def test_a_release_newer_than_the_tables_is_said_to_be_unknown() -> None:
     assert plan.text.startswith(f"This torchdoctor does not know torch {newer.rsplit('.', 1)[0]} yet")
     assert builds.newer_than_tables(newer) and not builds.knows(newer)
     facts = {**_torch(f"{newer}+cu130"), "importable": True, "flavor": "cuda", "cuda": "13.0"}
-    evidence = build_check._evidence(facts, {}, [])
+    evidence = build_judge._evidence(facts, {}, [])
     assert any("does not know torch" in line for line in evidence)
 
 
@@ -94,7 +95,7 @@ def test_python_support_is_the_wheels_tags(torch: str, python: str, supported: b
 
 
 def test_no_release_before_2_15_is_promised_python_3_15() -> None:
-    [finding] = build_judge.python_support(_torch("2.14.1", python="3.15.0"))
+    [finding] = build_fit.python_support(_torch("2.14.1", python="3.15.0"))
     assert finding.fix is not None and finding.fix.commands == ("pip install torch==2.15.0",)
 
 
