@@ -491,17 +491,17 @@ def test_report_refuses_a_format_that_contradicts_the_file_suffix() -> None:
 
 
 _PROBES_IMPORT = """
-import importlib, json, sys
+import json, sys
 from support import installed
 from torchdoctor import registry
 from torchdoctor.cli import TORCH_PROBES
+from torchdoctor.plugin import resolve
 ran = []
 built_in = [e.id for e in registry.find_entries() if e.distribution == "torchdoctor"]
 for check_id in sorted(set(built_in) - TORCH_PROBES):
     _, check = installed(check_id)
     for probe in check.probes:
-        module, _, function = probe.target.partition(":")
-        getattr(importlib.import_module(module), function)({})
+        resolve(probe.target)({})
         ran.append(probe.target)
 unknown = sorted(TORCH_PROBES - set(built_in))
 print(json.dumps({"ran": ran, "torch": "torch" in sys.modules, "unknown": unknown}))

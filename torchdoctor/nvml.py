@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from torchdoctor.plugin import Probe
+from torchdoctor.plugin import Probe, resolve
 
 BACKEND_ENV = "TORCHDOCTOR_NVML_BACKEND"
 T = TypeVar("T")
@@ -110,11 +109,8 @@ def load_backend() -> Any:
 
 def _load_backend() -> tuple[Any, str]:
     target = os.environ.get(BACKEND_ENV) or "pynvml"
-    module_name, _, attr = target.partition(":")
     try:
-        backend: Any = importlib.import_module(module_name)
-        if attr:
-            backend = getattr(backend, attr)
+        backend: Any = resolve(target)
     except (ImportError, AttributeError) as exc:
         return None, f"cannot load the NVML bindings '{target}': {exc}"
     if backend is None:

@@ -129,10 +129,11 @@ class JudgeAt:
 
 
 def resolve(target: str) -> Any:
-    """The object ``module:qualified.name`` names, its module imported."""
+    """The object ``module:qualified.name`` names, its module imported: a probe's, a judge's or an option's
+    target, or an entry point's value (spaces around either part allowed, ``module`` alone the module)."""
     module_name, _, qualname = target.partition(":")
-    obj: Any = importlib.import_module(module_name)
-    for part in qualname.split("."):
+    obj: Any = importlib.import_module(module_name.strip())
+    for part in qualname.strip().split(".") if qualname.strip() else ():
         obj = getattr(obj, part)
     return obj
 

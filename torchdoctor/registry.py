@@ -10,13 +10,12 @@ same group as any plugin's.
 from __future__ import annotations
 
 import fnmatch
-import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from torchdoctor.distributions import name_and_version
-from torchdoctor.plugin import DEFAULT_ORDER, Check, Option, Probe
+from torchdoctor.plugin import DEFAULT_ORDER, Check, Option, Probe, resolve
 
 CHECKS = "torchdoctor.checks"
 """The checks ``torchdoctor check`` runs."""
@@ -152,11 +151,8 @@ def load(entry: Entry) -> Check | LoadFailure:
     Only the worker (and code running inside the user's own job, such as memory_report) calls this: the
     CLI never imports a plugin.
     """
-    module_name, _, attr = entry.value.partition(":")
     try:
-        obj: object = importlib.import_module(module_name.strip())
-        for part in attr.strip().split(".") if attr else ():
-            obj = getattr(obj, part)
+        obj: object = resolve(entry.value)
     except BaseException as exc:  # a plugin's import may raise anything, SystemExit included
         if isinstance(exc, KeyboardInterrupt):
             raise

@@ -130,6 +130,3 @@ def _device(lib: Any, ordinal: int) -> dict[str, Any]:
     ):
         info["capability"] = [major.value, minor.value]
     return info
-
-
-"""The ``cuda_driver`` probe, shared by every check that needs the driver's view."""

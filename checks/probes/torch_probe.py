@@ -254,6 +254,3 @@ def _device(torch: Any, index: int) -> dict[str, Any]:
         dev = int(getattr(props, "pci_device_id", 0))
         device["pci_bus_id"] = f"{domain:08X}:{int(bus):02X}:{dev:02X}.0"
     return device
-
-
-"""The ``torch`` probe, shared by every check that needs torch's facts (it runs once)."""

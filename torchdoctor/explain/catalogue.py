@@ -8,12 +8,12 @@ only its own explanations.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from torchdoctor import registry
 from torchdoctor.explain.model import Entry, Explanation
+from torchdoctor.plugin import resolve
 
 EXPLAIN_TIMEOUT_S = 10.0
 
@@ -24,11 +24,8 @@ class CatalogueError(ValueError):
 
 def load(entry: registry.Entry) -> tuple[Entry, ...]:
     """Import one catalogue here: a tuple of explain Entry objects."""
-    module_name, _, attr = entry.value.partition(":")
     try:
-        obj: object = importlib.import_module(module_name.strip())
-        for part in attr.strip().split(".") if attr else ():
-            obj = getattr(obj, part)
+        obj: object = resolve(entry.value)
     except Exception as exc:
         raise CatalogueError(f"{entry.display_name} failed to import: {type(exc).__name__}: {exc}") from None
     if not isinstance(obj, tuple | list) or not all(isinstance(e, Entry) for e in obj):
