@@ -529,6 +529,9 @@ def test_the_checks_run_without_a_warm_worker_import_no_torch() -> None:
         (["check", "--only", "acme.*"], False),
         (["check", "--only", "*.build"], True),
         (["check", "--only", "torch.stack", "--skip", "gpu.*"], True),
+        # refused before any probe runs: an empty choice, an id with a control character
+        (["check", "--only", "torch.build", "--only", ""], False),
+        (["check", "--only", "torch.build\x1b[2J"], False),
         (["report", "--only", "gpu.memory"], False),
         (["check", "--from", "r.json"], False),
         (["list"], False),

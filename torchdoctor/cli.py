@@ -132,7 +132,8 @@ def _runs_probes(command: str | None, argv: Sequence[str]) -> bool:
 
 def _only_ids(argv: Sequence[str]) -> set[str]:
     """The ids ``--only`` names (``--only a,b``, ``--only=a``, repeated), a pattern as itself; ``{"*"}``
-    (every check) when ``--only`` is not given, or given wrong (the command refuses it later)."""
+    (every check) when ``--only`` is not given; none when it is given wrong (the command refuses it before
+    any probe runs)."""
     values: list[str] = []
     for index, arg in enumerate(argv):
         if arg == "--":
@@ -144,7 +145,7 @@ def _only_ids(argv: Sequence[str]) -> set[str]:
     try:
         return set(split_ids(values)) or {"*"}
     except BadInput:
-        return {"*"}
+        return set()
 
 
 def prepare(command: str | None, argv: Sequence[str] = ()) -> RunContext:
