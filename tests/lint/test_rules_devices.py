@@ -3,9 +3,13 @@ with no fallback)."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+
+from torchdoctor.lint.context import PROJECT_MARKERS, folders_in_project
 
 Lint = Callable[..., list[tuple[str, int]]]  # the `lint` fixture of conftest.py
 
@@ -239,6 +243,28 @@ def test_tdl004_at_the_top_level_of_a_test_file_is_tdl104() -> None:
     rules = frozenset({"TDL004", "TDL104"})
     assert [f.rule for f in lint_source(code, "tests/test_io.py", rules)] == ["TDL104"]
     assert [f.rule for f in lint_source(code, "train.py", rules)] == ["TDL004"]
+
+
+@pytest.mark.parametrize("marker", PROJECT_MARKERS)
+def test_a_tests_folder_counts_below_the_projects_root_only(tmp_path: Path, marker: str) -> None:
+    """A checkout that lives in ~/test/ is no test file: the folders are read from its project's root."""
+    from torchdoctor.lint.command import run_lint
+
+    code = "import torch\ntorch.save(m, 'w.pt')\nm = torch.load('w.pt')\n"
+    project = tmp_path / "tests" / "checkout"
+    (project / "tests").mkdir(parents=True)
+    (project / marker).mkdir() if marker == ".git" else (project / marker).write_text("")
+    (project / "train.py").write_text(code)
+    (project / "tests" / "helpers.py").write_text(code)
+    out = io.StringIO()
+    assert run_lint([str(project)], stdout=out, stderr=io.StringIO(), select=["TDL004", "TDL104"]) == 1
+    found = {line.split(":", 1)[0]: line.split()[1] for line in out.getvalue().splitlines()}
+    assert found == {str(project / "train.py"): "TDL004", str(project / "tests" / "helpers.py"): "TDL104"}
+
+
+def test_a_text_that_is_no_file_here_is_read_by_the_folders_it_names() -> None:
+    assert folders_in_project("stdin") == []
+    assert folders_in_project("no/such/tests/train.py") == ["no", "such", "tests"]
 
 
 def test_torch_from_a_star_import(lint: Lint) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 
 from torchdoctor.lint.callgraph import CallGraph
 from torchdoctor.lint.classes import ClassTable
@@ -15,6 +16,33 @@ from torchdoctor.lint.scan import CallSite, ClassInfo, FileFacts, Scope, Where, 
 
 _CONTAINERS = ("torch.utils.data.Subset", "torch.utils.data.ConcatDataset")
 _MAX_TRACE = 8  # how many `name = ...` steps a reference is followed through
+PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "tox.ini", ".git")
+
+
+def folders_in_project(path: str) -> list[str]:
+    """The folders a file sits in below its project's root (the nearest folder above it holding one of
+    PROJECT_MARKERS): a project checked out in ~/test/ is not a test folder. For a text that is no file
+    here (stdin), or a file outside any project, the folders of the path as given."""
+    given = path.replace("\\", "/").split("/")[:-1]
+    if not os.path.isfile(path):
+        return given
+    absolute = os.path.abspath(path)
+    root = _project_root(os.path.dirname(absolute))
+    if root is None:
+        return given
+    inside = os.path.relpath(os.path.dirname(absolute), root)
+    return [] if inside == os.curdir else inside.split(os.sep)
+
+
+@functools.lru_cache(maxsize=256)
+def _project_root(folder: str) -> str | None:
+    while True:
+        if any(os.path.lexists(os.path.join(folder, marker)) for marker in PROJECT_MARKERS):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
 class FileContext:
@@ -41,15 +69,14 @@ class FileContext:
 
     @functools.cached_property
     def is_test_file(self) -> bool:
-        """test_*.py, *_test.py, conftest.py, or a file in a tests/ folder: code that runs on the machine that
-        runs the tests, and nowhere else."""
-        parts = self.path.replace("\\", "/").split("/")
-        name = parts[-1]
+        """test_*.py, *_test.py, conftest.py, or a file in a tests/ folder of its project: code that runs on
+        the machine that runs the tests, and nowhere else."""
+        name = self.path.replace("\\", "/").rsplit("/", 1)[-1]
         return (
             name.startswith("test_")
             or name.endswith("_test.py")
             or name == "conftest.py"
-            or any(part in ("tests", "test") for part in parts[:-1])
+            or any(folder in ("tests", "test") for folder in folders_in_project(self.path))
         )
 
     def value(self, expr: ast.expr, where: Where) -> Value:
