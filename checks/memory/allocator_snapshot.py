@@ -23,6 +23,7 @@ from typing import Any
 
 from torchdoctor import inputs
 from torchdoctor.checks.memory import pickle_budget
+from torchdoctor.inert import one_line
 
 MAX_SNAPSHOT_BYTES = 512 * 2**20
 """The largest snapshot file read (a snapshot of a big job with its history is tens of MiB)."""
@@ -65,7 +66,7 @@ def loads(data: bytes, label: str = "the snapshot") -> dict[str, Any]:
         pickle_budget.check(data)
     except pickle_budget.PickleRefused as refused:
         plain = ", and an allocator snapshot holds plain data only" if refused.names_code else ""
-        reason = str(refused).removeprefix("it ")
+        reason = one_line(str(refused).removeprefix("it "))
         raise SnapshotError(
             f"refused {label}: the pickle {reason}{plain}; nothing in the file was run"
         ) from None
@@ -73,14 +74,14 @@ def loads(data: bytes, label: str = "the snapshot") -> dict[str, Any]:
         obj = _PlainDataUnpickler(io.BytesIO(data)).load()
     except _Refused as refused:
         raise SnapshotError(
-            f"refused {label}: the pickle names {refused.what}, and an allocator snapshot holds "
+            f"refused {label}: the pickle names {one_line(refused.what)}, and an allocator snapshot holds "
             "plain data only; nothing in the file was run"
         ) from None
     except (EOFError, pickle.UnpicklingError) as exc:
         why = "truncated" if isinstance(exc, EOFError) or "truncated" in str(exc) else "not a valid pickle"
-        raise SnapshotError(f"{label} is {why} ({exc or type(exc).__name__})") from None
+        raise SnapshotError(f"{label} is {why} ({one_line(str(exc)) or type(exc).__name__})") from None
     except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError, MemoryError) as exc:
-        raise SnapshotError(f"{label} is corrupt: {type(exc).__name__}: {exc}") from None
+        raise SnapshotError(f"{label} is corrupt: {type(exc).__name__}: {one_line(str(exc))}") from None
     return _as_snapshot(obj, label)
 
 
@@ -91,7 +92,7 @@ def load(path: Path | str) -> dict[str, Any]:
         data = inputs.read_file(path, MAX_SNAPSHOT_BYTES, "allocator snapshot")
     except inputs.InputError as exc:
         raise SnapshotError(f"allocator snapshot: {exc}") from None
-    return loads(data, f"allocator snapshot {path}")
+    return loads(data, f"allocator snapshot {inputs.shown(path)}")
 
 
 def _as_snapshot(obj: Any, label: str) -> dict[str, Any]:

@@ -149,6 +149,28 @@ def test_a_file_that_is_not_a_snapshot_is_a_clear_error(tmp_path: Path, content:
     assert str(path) in str(error.value)
 
 
+@pytest.mark.parametrize(
+    ("content", "shown"),
+    [
+        (b"F\x01\n", r"could not convert string to float: '\u0001\u000a'"),  # the file's bytes in the reason
+        (b"\x80\x04\x8c\x04a\n\x1bb\x8c\x01c\x93.", r"'a\u000a\u001bb.c'"),  # a callable's name from the file
+    ],
+    ids=["float_of_controls", "stack_global_name"],
+)
+def test_what_the_file_holds_reaches_the_message_in_one_inert_line(
+    tmp_path: Path, content: bytes, shown: str
+) -> None:
+    path = tmp_path / "bad\nname.pickle"
+    path.write_bytes(content)
+
+    with pytest.raises(SnapshotError) as error:
+        allocator_snapshot.load(path)
+
+    message = str(error.value)
+    assert shown in message and repr(str(path)) in message
+    assert message.isprintable(), message
+
+
 def test_a_torch_save_archive_is_named_as_such(tmp_path: Path) -> None:
     path = tmp_path / "model.pt"
     with zipfile.ZipFile(path, "w") as archive:
