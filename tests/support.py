@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -390,17 +391,16 @@ _CLI_ONLY_VARIABLES = frozenset({"PYTEST_CURRENT_TEST", "COMP_WORDS", "COMP_CWOR
 does the same work."""
 
 
-def _lend_host() -> _LentHost:
-    """The host worker of the current environment and folder, started on first use and kept: describing,
-    judging and explaining are pure functions of those, so the commands a test module invokes in this process
-    share one worker instead of starting one each (a ``torchdoctor`` process starts its own, as ever)."""
-    from torchdoctor import runner
-
+def _lend_host(start: Callable[[], Any]) -> _LentHost:
+    """The host worker of the current environment and folder, started on first use (by ``start``, the
+    CLI's own ``runner.host_worker``) and kept: describing, judging and explaining are pure functions of
+    those, so the commands a test module invokes in this process share one worker instead of starting one
+    each (a ``torchdoctor`` process starts its own, as ever)."""
     environment = tuple(sorted((k, v) for k, v in os.environ.items() if k not in _CLI_ONLY_VARIABLES))
     key = (environment, os.getcwd())
     worker = _kept_hosts.get(key)
     if worker is None or worker.proc is None or worker.proc.poll() is not None:
-        worker = _kept_hosts[key] = runner.WorkerProcess(memory_limit=runner.HOST_MEMORY_BYTES)
+        worker = _kept_hosts[key] = start()
     return _LentHost(worker)
 
 
@@ -440,7 +440,7 @@ def invoke(
     code: Any = 0
     started_host = runner.host_worker
     try:
-        runner.host_worker = _lend_host
+        runner.host_worker = functools.partial(_lend_host, started_host)
         os.environ.clear()
         os.environ.update(environment)
         # The CLI finds the checks of the distributions on its sys.path, which PYTHONPATH extends.
