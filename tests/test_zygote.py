@@ -1,7 +1,7 @@
 """A process forked from the zygote is one torch cannot tell from a rank the launcher starts fresh.
 
 One probe worker, warm as the CLI's is (torch imported before any probe), forks the zygote; a probe there
-starts ``zygote_dump`` both ways in local rank 1's environment of a 2-rank torchrun job, plus a gloo
+starts ``zygote_rank.dump`` both ways in local rank 1's environment of a 2-rank torchrun job, plus a gloo
 variable set for that rank alone, and the two must see the same: the environment at every level, argv,
 stdio, signals, warning filters, torch's threads, CUDA untouched, and gloo honouring the variable. Where a C
 compiler is at hand, the worker also runs with a getenv logger (LD_PRELOAD), showing what the C and C++ code
@@ -101,6 +101,8 @@ def test_a_forked_rank_sees_what_a_fresh_one_sees(worker_run: dict[str, Any]) ->
     fresh, forked = worker_run["compare"]["fresh"], worker_run["compare"]["forked"]
     assert sorted(fresh) == sorted(forked)
     assert [k for k in fresh if fresh[k] != forked[k]] == []
+    # and says the same on stderr (runpy warns of a module it finds imported, which a fresh one never is)
+    assert worker_run["compare"]["stderr"]["forked"] == worker_run["compare"]["stderr"]["fresh"]
 
 
 def test_its_environment_is_torchruns_at_every_level(worker_run: dict[str, Any]) -> None:
@@ -115,7 +117,7 @@ def test_it_is_a_session_leader_with_only_its_stdio_open(worker_run: dict[str, A
     forked = worker_run["compare"]["forked"]
     assert forked["session_leader"] is True
     assert forked["stdin"] == os.devnull
-    assert forked["main"] == ["__main__", "zygote_dump.py"]
+    assert forked["main"] == ["__main__", "dump.py"]
     assert forked["argv"] == ["--local-rank=1", "two words"]
 
 

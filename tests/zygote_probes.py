@@ -13,6 +13,9 @@ from typing import Any
 from torchdoctor import zygote
 from torchdoctor.checks.ddp import launcher
 
+# Imported in the worker before the zygote forks, as the dry run's launcher imports the rank program.
+from zygote_rank import dump  # noqa: F401
+
 MARK_ENV = "TORCHDOCTOR_TEST_GETENV_LOG"
 
 
@@ -25,14 +28,14 @@ def _mark(text: str) -> None:
 
 @zygote.preload("torch.distributed")
 def compare(options: Mapping[str, Any]) -> dict[str, Any]:
-    """``zygote_dump`` started as the launcher starts a fresh rank and from the zygote, in local rank 1's
+    """``zygote_rank.dump`` started as the launcher starts a fresh rank and from the zygote, in local rank 1's
     environment of a 2-rank run with ``options["extra"]`` added."""
     _mark("probes start")
     env = launcher.torchrun_env(dict(os.environ), 1, 2, "127.0.0.1", launcher.free_port(), "zygote-test")
     env.update(options.get("extra") or {})
     argv = ["--local-rank=1", "two words"]
     fresh = subprocess.run(
-        [sys.executable, "-P", "-m", "zygote_dump", *argv],
+        [sys.executable, "-P", "-m", "zygote_rank.dump", *argv],
         env=env,
         stdin=subprocess.DEVNULL,
         capture_output=True,
@@ -44,7 +47,7 @@ def compare(options: Mapping[str, Any]) -> dict[str, Any]:
     read, write = os.pipe()
     with tempfile.TemporaryFile() as stderr:
         child = client.spawn(
-            "zygote_dump",
+            "zygote_rank.dump",
             argv,
             env,
             write,
@@ -66,6 +69,7 @@ def compare(options: Mapping[str, Any]) -> dict[str, Any]:
         "env": env,
         "fresh": json.loads(fresh.stdout),
         "forked": json.loads(forked_out),
+        "stderr": {"fresh": fresh.stderr.decode(errors="replace"), "forked": forked_err},
         "forked_pid": child.pid,
         "zygote_pid": client.pid,
         "import_read": sorted(imported.read),

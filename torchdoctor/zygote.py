@@ -545,6 +545,9 @@ def _become(request: Mapping[str, Any], fds: Sequence[int]) -> NoReturn:
         module, argv = str(request["module"]), [str(a) for a in request["argv"]]
         sys.argv = [module, *argv]
         sys.orig_argv = [sys.executable, "-P", "-m", module, *argv]
+        # The worker may have imported it (the dry run's launcher reads the rank program's protocol): runpy
+        # would warn that it found it in sys.modules, where a fresh `python -m` never finds it.
+        sys.modules.pop(module, None)
         code = 0
         runpy.run_module(module, run_name="__main__", alter_sys=True)
     except SystemExit as exc:
