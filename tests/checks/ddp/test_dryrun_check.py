@@ -182,6 +182,32 @@ def test_a_crash_shows_the_signal_and_the_stderr_tail() -> None:
     assert "rank 0: stopped after 'init' once a peer failed" in details
 
 
+def test_a_local_rank_beyond_the_visible_gpus_fails_with_the_nproc_that_fits() -> None:
+    # The recorded crash with rank 3's failure replaced by what the rank program says when 3 GPUs are visible
+    facts = dry("h100x8_ddp_rank_crash.json")
+    beyond = facts["ranks"][3]
+    beyond.pop("device", None)
+    beyond["phases"] = {"start": 0.1, "imported": 3.05}
+    beyond["last_phase"] = "imported"
+    beyond["exit"] = {"code": 1, "signal": None}
+    beyond["error"] = {
+        "at": "imported",
+        "kind": "invalid_device_ordinal",
+        "type": "RankFailure",
+        "message": "LOCAL_RANK=3 -> cuda:3, but only 3 CUDA device(s) are visible (invalid device ordinal)",
+        "device_count": 3,
+        "at_s": 3.06,
+    }
+    verdict = judge(facts)
+    assert verdict.status is Status.FAIL
+    assert verdict.summary == (
+        "rank 3: LOCAL_RANK=3 -> cuda:3, but only 3 CUDA device(s) are visible (invalid device ordinal)"
+    )
+    assert verdict.fix is not None
+    assert verdict.fix.commands == ("nvidia-smi -L", "torchdoctor check --only ddp.dryrun --nproc 3")
+    assert "rank 0: stopped after 'init' once a peer failed" in text(verdict)
+
+
 def test_nccl_variables_that_break_things_are_listed_with_the_ranks_error() -> None:
     verdict = judge_fixture(CHECK, "h100x8_ddp_nccl_env.json")
     assert verdict.status is Status.FAIL

@@ -5,9 +5,6 @@ put this folder on PYTHONPATH, which the CLI, its probe worker and every rank in
 ``TORCHDOCTOR_TEST_DDP`` holds a JSON object, this module patches the launcher and the rank program as
 they are imported:
 
-- ``devices``: UUIDs of simulated CUDA devices; each rank binds one of them (by LOCAL_RANK, or
-  ``device_index`` for every rank, a hard-coded ``cuda:0``) and keeps its tensors on the CPU, so the
-  device-count and shared-GPU rules judge what the ranks report;
 - ``faults``: ``{local rank: fault}``: ``raise_before_init``, ``hang_before_init``, ``hang_after_init``,
   ``exit_after_init`` or ``wrong_input``, acted out by that rank;
 - ``rank_env``: ``{local rank: {VAR: value}}`` added to that rank's environment by the launcher.
@@ -21,7 +18,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -54,23 +51,6 @@ def _patch_launcher(module: ModuleType, settings: dict[str, Any]) -> None:
         return {**real(base_env, local_rank, *args, **kwargs), **extra.get(local_rank, {})}
 
     module.torchrun_env = torchrun_env
-
-
-def _simulated_bind(
-    module: ModuleType, devices: Sequence[str], device_index: int | None
-) -> Callable[..., Any]:
-    def bind(torch: Any, dist: Any, backend: str, local_rank: int) -> tuple[Any, dict[str, Any]]:
-        index = local_rank if device_index is None else device_index
-        module._check_ordinal(local_rank, index, len(devices))
-        return None, {
-            "index": index,
-            "uuid": devices[index],
-            "name": "simulated device",
-            "device_count": len(devices),
-            "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
-        }
-
-    return bind
 
 
 def _faulty_distributed(module: ModuleType, settings: dict[str, Any]) -> None:
@@ -109,8 +89,6 @@ def _faulty_distributed(module: ModuleType, settings: dict[str, Any]) -> None:
 
 
 def _patch_rank(module: ModuleType, settings: dict[str, Any]) -> None:
-    if settings.get("devices") is not None:
-        module._bind = _simulated_bind(module, settings["devices"], settings.get("device_index"))
     if settings.get("faults"):
         _faulty_distributed(module, settings)
 
