@@ -410,6 +410,17 @@ def _click_commands() -> dict[str, Any]:
     return dict(group.commands)  # type: ignore[attr-defined]
 
 
+def test_a_command_line_builds_only_the_command_it_runs_and_help_all_of_them() -> None:
+    from torchdoctor.cli import build_app
+
+    every = [c.name for c in build_app().registered_commands]
+    assert len(every) == len(_click_commands()) == 9
+    for name in every:
+        assert [c.name for c in build_app(command=name).registered_commands] == [name]
+    assert [c.name for c in build_app(command="chek").registered_commands] == every  # click suggests 'check'
+    assert invoke("explain", "--help").stdout.startswith("Usage: torchdoctor explain [OPTIONS] [TEXT]")
+
+
 def test_usage_lines_and_argument_lists_show_arguments_as_declared() -> None:
     import typer
 

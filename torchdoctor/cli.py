@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
@@ -59,9 +59,15 @@ def _root(
     """The options before any command (the app's help text and epilog describe the tool)."""
 
 
-def build_app(declared: Sequence[Option] = (), checks: Sequence[Loaded] = ()) -> typer.Typer:
+def build_app(
+    declared: Sequence[Option] = (), checks: Sequence[Loaded] = (), command: str | None = None
+) -> typer.Typer:
     """The command line, with the options the installed checks declare added to the commands that run them
-    (``cluster`` takes those of the checks it runs, when ``checks`` says which declare what)."""
+    (``cluster`` takes those of the checks it runs, when ``checks`` says which declare what).
+
+    ``command``: the one command the command line runs, the only one built (typer converts the parameters of
+    every command it holds, at each start of torchdoctor); any other value (None: help, completion) builds
+    them all."""
     from torchdoctor.commands import check as check_command
     from torchdoctor.commands import cluster as cluster_command
     from torchdoctor.commands import diff as diff_command
@@ -83,15 +89,21 @@ def build_app(declared: Sequence[Option] = (), checks: Sequence[Loaded] = ()) ->
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     app.callback()(_root)
-    app.command("check")(with_declared(check_command.check, declared))
-    app.command("list")(check_command.list_checks)
-    app.command("report")(with_declared(report_command.report, declared))
-    app.command("diff")(diff_command.diff)
-    app.command("explain")(explain_command.explain)
-    app.command("cluster")(with_declared(cluster_command.cluster, _cluster_options(declared, checks)))
-    app.command("lint")(lint_command.lint)
-    app.command("triage")(triage_command.triage)
-    app.command("run", cls=run_command.ProgramCommand)(run_command.run)
+    commands: dict[str, Callable[[], Callable[..., Any]]] = {
+        "check": lambda: with_declared(check_command.check, declared),
+        "list": lambda: check_command.list_checks,
+        "report": lambda: with_declared(report_command.report, declared),
+        "diff": lambda: diff_command.diff,
+        "explain": lambda: explain_command.explain,
+        "cluster": lambda: with_declared(cluster_command.cluster, _cluster_options(declared, checks)),
+        "lint": lambda: lint_command.lint,
+        "triage": lambda: triage_command.triage,
+        "run": lambda: run_command.run,
+    }
+    classes = {"run": run_command.ProgramCommand}
+    for name, function in commands.items():
+        if command not in commands or command == name:
+            app.command(name, cls=classes.get(name))(function())
     use_plain_commands(app)
     return app
 
@@ -182,7 +194,7 @@ def _run(args: list[str]) -> int:
     run: RunContext | None = None
     try:
         run = prepare(_command_of(args), args)
-        code: Any = build_app(run.declared, run.checks)(
+        code: Any = build_app(run.declared, run.checks, _command_of(args))(
             args=args, prog_name="torchdoctor", standalone_mode=False, obj=run
         )
     except BadInput as exc:
