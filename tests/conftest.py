@@ -1,6 +1,7 @@
 """What every test run shares: two test processes where pytest-xdist is installed, the facts of the installed
-torch measured once, the package compiled once for the many torchdoctor processes the tests start, and the
-host workers of the commands a test module invokes in process (support.invoke), ended with the module."""
+torch measured once, the package compiled once for the many torchdoctor processes the tests start, one live
+run of every check, and the host workers of the commands a test module invokes in process (support.invoke),
+ended with the module."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ import compileall
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from filelock import FileLock
 
-from support import TORCH_FACTS_ENV, end_kept_hosts, measure_torch
+from support import TORCH_FACTS_ENV, cli_env, cli_in_process, end_kept_hosts, invoke, measure_torch
 
 REPO = Path(__file__).resolve().parents[1]
 # Where PYTHONDONTWRITEBYTECODE is set, pytest would rewrite the asserts of every test module anew in each
@@ -50,3 +53,56 @@ def pytest_configure(config: pytest.Config) -> None:
 def _kept_host_workers() -> Iterator[None]:
     yield
     end_kept_hosts()
+
+
+def _made_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], Any]) -> Any:
+    """What ``make(folder)`` returns (JSON), made once per test run however many test processes ask: the
+    first makes it, under a lock, in a folder of the run's own; the others read it."""
+    shared = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, which holds each test process's own
+    folder = shared / name
+    with FileLock(f"{folder}.lock"):
+        made = folder / "made.json"
+        if not made.exists():
+            folder.mkdir(exist_ok=True)
+            made.write_text(json.dumps(make(folder)))
+        return json.loads(made.read_text())
+
+
+LIVE_RUN = (["check", "--json", "--no-redact"], ["list"])
+
+
+@pytest.fixture(scope="session")
+def live_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """``torchdoctor check --json --no-redact`` of this machine, every check, then ``list``, in one fresh
+    process as ``cli.main`` runs them for a user (support.cli_in_process): its ``report``, ``stdout`` and
+    ``stderr`` (ending with what the process imported); made once per test run."""
+
+    def make(folder: Path) -> dict[str, Any]:
+        done = cli_in_process(*LIVE_RUN)
+        report = json.JSONDecoder().raw_decode(done.stdout)[0] if done.stdout.startswith("{") else None
+        return {"report": report, "stdout": done.stdout, "stderr": done.stderr}
+
+    run: dict[str, Any] = _made_once(tmp_path_factory, "live_run", make)
+    assert run["report"] is not None, run["stderr"][-3000:]
+    return run
+
+
+SAVED_REPORT_ENV = {"CUDA_VISIBLE_DEVICES": "0,0", "NCCL_DEBUG": "INFO"}
+
+
+@pytest.fixture(scope="session")
+def saved_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """``torchdoctor report --only torch.build,cuda.visible_devices -o ticket.json`` of this machine, with
+    SAVED_REPORT_ENV (cuda.visible_devices warns of the duplicate entry): the saved report's ``path`` and what
+    the command said (``returncode``, ``stdout``, ``stderr``); made once per test run. No test changes it."""
+
+    def make(folder: Path) -> dict[str, Any]:
+        path = folder / "ticket.json"
+        only = "torch.build,cuda.visible_devices"
+        done = invoke("report", "--only", only, "-o", str(path), env=cli_env(**SAVED_REPORT_ENV))
+        said = {"returncode": done.returncode, "stdout": done.stdout, "stderr": done.stderr}
+        return {"path": str(path), **said}
+
+    return dict(_made_once(tmp_path_factory, "saved_report", make))

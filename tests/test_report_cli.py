@@ -16,23 +16,18 @@ from torchdoctor.commands.report import write_new
 from torchdoctor.model import Fix, Report, Status, Verdict
 from torchdoctor.render import markdown
 
-from support import build_words, cli_env, invoke, torch_here, torch_release, validated_report
+from support import build_words, invoke, torch_here, torch_release, validated_report
 
 ONLY = ("--only", "torch.build,cuda.visible_devices")
-WARNS = cli_env(
-    CUDA_VISIBLE_DEVICES="0,0", NCCL_DEBUG="INFO"
-)  # a duplicate entry: cuda.visible_devices warns
 
 
 @pytest.fixture(scope="module")
-def saved_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`torchdoctor report -o ticket.json` of this machine, with a warning: the saved report the tests of
-    ``report --from`` write again."""
-    path = tmp_path_factory.mktemp("saved") / "ticket.json"
-    result = invoke("report", *ONLY, "-o", str(path), env=WARNS)
-    assert result.returncode == exitcodes.OK, result.stderr
-    assert "(JSON, redacted)" in result.stdout
-    return path
+def saved_json(saved_report: dict[str, Any]) -> Path:
+    """`torchdoctor report -o ticket.json` of this machine, with a warning (conftest.py): the saved report the
+    tests of ``report --from`` write again."""
+    assert saved_report["returncode"] == exitcodes.OK, saved_report["stderr"]
+    assert "(JSON, redacted)" in saved_report["stdout"]
+    return Path(saved_report["path"])
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from torchdoctor import doctor, exitcodes, runner, saved
 from torchdoctor.redact import Identity, redact_report
 
 import support
-from support import cli_env, fixture_facts, invoke, judge_fixture, validated_report
+from support import fixture_facts, invoke, judge_fixture, validated_report
 
 CORE = ["torch.build", "cuda.visible_devices"]
 H100 = "h100x8_cvd_2_3.json"
@@ -46,12 +46,11 @@ def shown(verdicts: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return [(v["id"], v["status"], v["summary"], v["details"], v["fix"]) for v in verdicts]
 
 
-def test_round_trip_report_then_check_from_gives_the_same_verdicts(tmp_path: Path) -> None:
-    env = cli_env(CUDA_VISIBLE_DEVICES="0 1")  # cuda.visible_devices warns: the value is read as 0
-    written = invoke("report", "--only", ",".join(CORE), "-o", str(tmp_path / "r.json"), env=env)
-    assert written.returncode == exitcodes.OK, written.stderr
-    original = validated_report((tmp_path / "r.json").read_text())
-    judged = invoke("check", "--from", str(tmp_path / "r.json"), "--json")
+def test_round_trip_report_then_check_from_gives_the_same_verdicts(saved_report: dict[str, Any]) -> None:
+    assert saved_report["returncode"] == exitcodes.OK, saved_report["stderr"]
+    path = saved_report["path"]  # `report -o` of this machine, where cuda.visible_devices warns (conftest.py)
+    original = validated_report(Path(path).read_text())
+    judged = invoke("check", "--from", path, "--json")
     assert judged.returncode == exitcodes.OK, judged.stderr
     again = validated_report(judged.stdout)
     assert shown(again["verdicts"]) == shown(original["verdicts"])
@@ -64,8 +63,8 @@ def test_round_trip_report_then_check_from_gives_the_same_verdicts(tmp_path: Pat
     }
     assert again["redacted"] is True
     assert "judging the facts of" in judged.stderr and "redacted" in judged.stderr
-    text = invoke("check", "--from", str(tmp_path / "r.json"))
-    assert "WARN   cuda.visible_devices  entry 0 '0 1' is read as 0" in text.stdout
+    text = invoke("check", "--from", path)
+    assert "WARN   cuda.visible_devices  CUDA_VISIBLE_DEVICES='0,0' hides every GPU" in text.stdout
 
 
 def test_a_gpu_machines_report_is_judged_here_as_it_was_there(tmp_path: Path) -> None:

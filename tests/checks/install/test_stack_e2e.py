@@ -14,7 +14,6 @@ from torchdoctor.checks.install import pairing
 from support import (
     cpu_only_torch,
     install_without_deps,
-    invoke,
     linked_venv,
     run_cli,
     torch_here,
@@ -46,10 +45,10 @@ def torchvision_venv(tmp_path_factory: pytest.TempPathFactory) -> str:
     return python
 
 
-def test_this_torch_maps_its_own_openmp_runtime_and_the_libraries_of_its_build() -> None:
-    result = invoke("check", "--only", "torch.stack", "--json")
-    assert result.returncode == 0, result.stderr
-    report = validated_report(result.stdout)
+def test_this_torch_maps_its_own_openmp_runtime_and_the_libraries_of_its_build(
+    live_run: dict[str, Any],
+) -> None:
+    report = live_run["report"]
     verdict = _stack_verdict(report)
     assert verdict["status"] == "pass"
     libs = report["facts"]["loaded_libraries"]
