@@ -1,7 +1,7 @@
 """What every test run shares: two test processes where pytest-xdist is installed, the facts of the installed
 torch measured once, the package compiled once for the many torchdoctor processes the tests start, one live
-run of every check, and the host workers of the commands a test module invokes in process (support.invoke),
-ended with the module."""
+run of every check and one saved report of this machine, and the host workers of the commands a test module
+invokes in process (support.invoke), ended with the module."""
 
 from __future__ import annotations
 

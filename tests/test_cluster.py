@@ -388,7 +388,7 @@ def test_a_rank_that_never_comes_is_named_within_the_deadline(job: Any, tmp_path
     ), exchange_verdict
     assert report["cluster"]["complete"] is False
     assert report["cluster"]["missing_ranks"] == [0]
-    assert report["exit_code"] == 1
+    assert report["exit_code"] == 1 and agent.returncode != 0  # torchrun fails with the failing rank
 
 
 # -- what cluster takes, runs and says ---------------------------------------------------------------

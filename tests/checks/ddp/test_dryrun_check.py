@@ -183,7 +183,7 @@ def test_a_crash_shows_the_signal_and_the_stderr_tail() -> None:
 
 
 def test_a_local_rank_beyond_the_visible_gpus_fails_with_the_nproc_that_fits() -> None:
-    # The recorded crash with rank 3's failure replaced by what the rank program says when 3 GPUs are visible
+    # The crash fixture with rank 3's failure replaced by what the rank program says when 3 GPUs are visible
     facts = dry("h100x8_ddp_rank_crash.json")
     beyond = facts["ranks"][3]
     beyond.pop("device", None)

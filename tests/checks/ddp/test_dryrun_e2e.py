@@ -2,7 +2,7 @@
 
 Each scenario of the research note that a CPU machine can reproduce, through the CLI; after each,
 no process of the run may be left. Faults are injected by faults/sitecustomize.py here; binding a GPU is
-tested on a recorded machine's devices (test_rank_program.py) and judged on recorded facts.
+tested on the devices of a machine fixture (test_rank_program.py) and judged on fixtures of facts.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rank program binding cuda:LOCAL_RANK, on a torch.cuda showing the GPUs of a recorded 8x H100 node."""
+"""The rank program binding cuda:LOCAL_RANK, on a torch.cuda showing the GPUs of the 8x H100 node fixture."""
 
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ from torchdoctor.checks.ddp import rank_program
 
 from support import fixture_facts
 
-HEALTHY = "h100x8_ddp_healthy.json"
+HEALTHY = "h100x8_ddp_healthy.json"  # synthetic, from the DGX H100's published layout (its fixture.source)
 
 
-def recorded_devices() -> list[dict[str, Any]]:
-    """What each rank of the recorded run said of the device it bound, in local rank order."""
+def fixture_devices() -> list[dict[str, Any]]:
+    """What each rank of the fixture's run says of the device it bound, in local rank order."""
     ranks = fixture_facts(HEALTHY)["ddp.dryrun"]["ranks"]
     return [copy.deepcopy(rank["device"]) for rank in sorted(ranks, key=lambda r: r["local_rank"])]
 
 
-class RecordedCuda:
+class FixtureCuda:
     """``torch.cuda`` of a machine with ``devices``: properties as torch gives them (the UUID without its
     "GPU-" prefix, the PCI location as numbers); ``bound`` holds every set_device."""
 
@@ -61,24 +61,24 @@ class RecordedCuda:
 def a_torch(devices: list[dict[str, Any]], nccl: bool = True) -> tuple[Any, Any]:
     import torch
 
-    fake = SimpleNamespace(__version__="2.13.0+cu129", cuda=RecordedCuda(devices), device=torch.device)
+    fake = SimpleNamespace(__version__="2.13.0+cu129", cuda=FixtureCuda(devices), device=torch.device)
     return fake, SimpleNamespace(is_nccl_available=lambda: nccl)
 
 
 @pytest.fixture(autouse=True)
 def _no_visible_devices_variable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)  # the recorded run had none
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)  # the fixture's run had none
 
 
 @pytest.mark.parametrize("backend", ["nccl", "gloo"])
-def test_each_rank_binds_cuda_local_rank_and_says_what_the_recorded_ranks_said(backend: str) -> None:
+def test_each_rank_binds_cuda_local_rank_and_says_what_the_fixtures_ranks_say(backend: str) -> None:
     import torch as real_torch
 
-    devices = recorded_devices()
-    for local_rank, recorded in enumerate(devices):
+    devices = fixture_devices()
+    for local_rank, said in enumerate(devices):
         torch, dist = a_torch(devices)
         tensor_device, facts = rank_program._bind(torch, dist, backend, local_rank)
-        assert facts == recorded
+        assert facts == said
         assert torch.cuda.bound == [local_rank]
         # nccl's tensors live on the bound GPU; gloo's stay on the CPU
         expected = real_torch.device("cuda", local_rank) if backend == "nccl" else None
@@ -86,7 +86,7 @@ def test_each_rank_binds_cuda_local_rank_and_says_what_the_recorded_ranks_said(b
 
 
 def test_a_local_rank_beyond_the_visible_gpus_fails_before_set_device_with_the_count() -> None:
-    torch, dist = a_torch(recorded_devices()[:3])
+    torch, dist = a_torch(fixture_devices()[:3])
     with pytest.raises(rank_program.RankFailure) as failure:
         rank_program._bind(torch, dist, "nccl", 3)
     assert failure.value.kind == "invalid_device_ordinal"
@@ -98,7 +98,7 @@ def test_a_local_rank_beyond_the_visible_gpus_fails_before_set_device_with_the_c
 
 
 def test_nccl_needs_a_torch_with_nccl_and_a_gpu_and_gloo_needs_neither() -> None:
-    torch, dist = a_torch(recorded_devices(), nccl=False)
+    torch, dist = a_torch(fixture_devices(), nccl=False)
     with pytest.raises(rank_program.RankFailure, match=r"torch 2\.13\.0\+cu129 has no NCCL") as no_nccl:
         rank_program._bind(torch, dist, "nccl", 0)
     torch, dist = a_torch([])
