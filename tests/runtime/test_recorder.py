@@ -143,8 +143,9 @@ def test_torch_compile_traces_straight_through_before_during_and_after_a_recordi
         assert _compiles_whole(step)
 
 
-# torch.jit.script warns that it is deprecated (2.13.0 does); programs still using it are what this tests
-@pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated:DeprecationWarning")
+# torch.jit.script warns that it is deprecated (2.13.0 with a DeprecationWarning, 2.14.1 a FutureWarning);
+# programs still using it are what this tests
+@pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated")
 def test_torchscript_still_compiles_calls_to_the_factories(watching: Session) -> None:
     def shifted(x: torch.Tensor) -> torch.Tensor:
         return x + torch.zeros(3)
