@@ -27,6 +27,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from torchdoctor import inputs, lifeline
 from torchdoctor.checks.ddp import collective
+from torchdoctor.checks.probes import torch_probe
 
 if TYPE_CHECKING:
     import argparse
@@ -162,10 +163,9 @@ def _bind(torch: Any, dist: Any, backend: str, local_rank: int) -> tuple[Any, di
         "device_count": count,
         "cuda_visible_devices": visible,
     }
-    bus = getattr(props, "pci_bus_id", None)
-    if bus is not None:
-        domain, slot = int(getattr(props, "pci_domain_id", 0)), int(getattr(props, "pci_device_id", 0))
-        facts["pci_bus_id"] = f"{domain:08X}:{int(bus):02X}:{slot:02X}.0"
+    bus_id = torch_probe.pci_bus_id(props)
+    if bus_id is not None:
+        facts["pci_bus_id"] = bus_id
     with contextlib.suppress(Exception):
         free, total = torch.cuda.mem_get_info(index)
         facts["memory_free_bytes"], facts["memory_total_bytes"] = int(free), int(total)

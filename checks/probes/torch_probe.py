@@ -248,9 +248,18 @@ def _device(torch: Any, index: int) -> dict[str, Any]:
         "multi_processor_count": int(getattr(props, "multi_processor_count", 0)) or None,
         "gcn_arch_name": getattr(props, "gcnArchName", None),
     }
-    bus = getattr(props, "pci_bus_id", None)
-    if bus is not None:
-        domain = int(getattr(props, "pci_domain_id", 0))
-        dev = int(getattr(props, "pci_device_id", 0))
-        device["pci_bus_id"] = f"{domain:08X}:{int(bus):02X}:{dev:02X}.0"
+    bus_id = pci_bus_id(props)
+    if bus_id is not None:
+        device["pci_bus_id"] = bus_id
     return device
+
+
+def pci_bus_id(props: Any) -> str | None:
+    """Where torch's device properties place the GPU on the PCI bus, as NVML writes it
+    (``00000000:3A:00.0``); None where torch does not say."""
+    bus = getattr(props, "pci_bus_id", None)
+    if bus is None:
+        return None
+    domain = int(getattr(props, "pci_domain_id", 0))
+    device = int(getattr(props, "pci_device_id", 0))
+    return f"{domain:08X}:{int(bus):02X}:{device:02X}.0"

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from torchdoctor import nvml
+from torchdoctor.checks.probes import torch_probe
 
 MIB = 2**20
 
@@ -209,15 +210,6 @@ def time_pageable(torch: Any, dst: Any, src: Any, plan: Plan, share_s: float) ->
     }
 
 
-def bus_id_of(props: Any) -> str | None:
-    bus = getattr(props, "pci_bus_id", None)
-    if bus is None:
-        return None
-    domain = int(getattr(props, "pci_domain_id", 0))
-    device = int(getattr(props, "pci_device_id", 0))
-    return f"{domain:08X}:{int(bus):02X}:{device:02X}.0"
-
-
 def measure_device(
     torch: Any,
     index: int,
@@ -228,7 +220,7 @@ def measure_device(
     clock = _Clock(plan.budget_s)
     started = time.perf_counter()
     props = torch.cuda.get_device_properties(index)
-    bus_id = bus_id_of(props)
+    bus_id = torch_probe.pci_bus_id(props)
     allowed = os.sched_getaffinity(0)
     numa = numa_placement(bus_id, allowed)
     local = set(numa["gpu_local_cpus"]) & allowed
