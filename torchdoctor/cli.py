@@ -185,16 +185,17 @@ def main(argv: list[str] | None = None) -> NoReturn:
     from torchdoctor import output
 
     args = list(sys.argv[1:] if argv is None else argv) or ["--help"]
-    with output.guarded(redact=_command_of(args) != "lint"):
-        code = _run(args)
+    command = _command_of(args)
+    with output.guarded(redact=command != "lint"):
+        code = _run(command, args)
     sys.exit(code)
 
 
-def _run(args: list[str]) -> int:
+def _run(command: str | None, args: list[str]) -> int:
     run: RunContext | None = None
     try:
-        run = prepare(_command_of(args), args)
-        code: Any = build_app(run.declared, run.checks, _command_of(args))(
+        run = prepare(command, args)
+        code: Any = build_app(run.declared, run.checks, command)(
             args=args, prog_name="torchdoctor", standalone_mode=False, obj=run
         )
     except BadInput as exc:

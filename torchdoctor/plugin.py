@@ -131,9 +131,9 @@ class JudgeAt:
 def resolve(target: str) -> Any:
     """The object ``module:qualified.name`` names, its module imported: a probe's, a judge's or an option's
     target, or an entry point's value (spaces around either part allowed, ``module`` alone the module)."""
-    module_name, _, qualname = target.partition(":")
-    obj: Any = importlib.import_module(module_name.strip())
-    for part in qualname.strip().split(".") if qualname.strip() else ():
+    module_name, _, qualname = (part.strip() for part in target.partition(":"))
+    obj: Any = importlib.import_module(module_name)
+    for part in qualname.split(".") if qualname else ():
         obj = getattr(obj, part)
     return obj
 
