@@ -10,7 +10,7 @@ whose summary, or one of whose further findings, says it. Reported: dumps read, 
 fault, faults named that the thread did not find (each listed: they may be real), and the time per dump.
 
 Both splits of the corpus are reported apart: ``dev`` (the rules are tuned on it) and the frozen ``test``
-(repositories no rule was tuned on; tests/corpus/splits.py).
+(repositories no rule was tuned on; tests/corpus_tools/splits.py).
 
 Target: every dump read, at least 90 % of the labelled faults named.
 """
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from corpus import splits
+from corpus_tools import splits
 
 # fault -> (the check that names it, what its finding says)
 FAULTS: dict[str, tuple[str, re.Pattern[str]]] = {

@@ -9,7 +9,7 @@ every installed catalogue (catalogue.installed(), what the worker imports too). 
 is the record's ``expect``; a wrong id is any id found that is neither ``expect`` nor in ``also``.
 Time per text: the best of --runs matchings of the text; the table gives the median and the maximum.
 The two splits are reported apart: ``dev`` (the catalogue is tuned on it) and the frozen ``test``
-(repositories no pattern was tuned on; tests/corpus/splits.py).
+(repositories no pattern was tuned on; tests/corpus_tools/splits.py).
 Targets, each split: lead right >= 95 %, 0 wrong ids, no text over 50 ms. Exit 1 when a target is missed.
 """
 
@@ -26,7 +26,7 @@ from pathlib import Path
 from torchdoctor.explain import Entry, catalogue, explain
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from corpus import splits
+from corpus_tools import splits
 
 LEAD_TARGET = 0.95
 TIME_TARGET_MS = 50.0

@@ -19,9 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from torchdoctor.lint.engine import lint_tree, parse
 from torchdoctor.lint.rules import DEFAULT_RULES
 
-from corpus.lint_fixes import round_trip
-from corpus.lint_records import Record, code_of, records
-from corpus.splits import SPLITS
+from corpus_tools.lint_fixes import round_trip
+from corpus_tools.lint_records import Record, code_of, records
+from corpus_tools.splits import SPLITS
 
 
 @dataclass

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import sidebyside
 
-from corpus.lint_records import git_dirs
+from corpus_tools.lint_records import git_dirs
 
 JUDGED = Path(__file__).resolve().parent / "lint_wild_judged.json"
 VERDICTS = ("bites", "harmless", "false")

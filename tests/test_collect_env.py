@@ -15,7 +15,7 @@ import pytest
 
 from torchdoctor import collect_env, saved
 
-from corpus import splits
+from corpus_tools import splits
 from growth import linear, repeated
 
 ROOT = Path(__file__).resolve().parent.parent

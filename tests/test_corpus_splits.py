@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from corpus import splits
+from corpus_tools import splits
 
 
 @pytest.mark.parametrize("corpus", ["collect_env", "issues"])

@@ -18,7 +18,7 @@ from torchdoctor import cli, exitcodes
 from torchdoctor.explain import Explanation, catalogue
 from torchdoctor.explain import explain as explain_with
 
-from corpus import splits
+from corpus_tools import splits
 from support import BIN, cli_env, explained_lines
 
 ENTRIES = catalogue.installed()

@@ -13,7 +13,7 @@ from torchdoctor import doctor, exitcodes, runner, saved, triage
 from torchdoctor.model import Status
 from torchdoctor.registry import Loaded
 
-from corpus import splits
+from corpus_tools import splits
 from support import FIXTURES, invoke
 
 H100 = FIXTURES / "h100x8_cvd_2_3.json"

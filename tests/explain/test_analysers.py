@@ -11,7 +11,7 @@ import pytest
 from torchdoctor.checks.install import install_plan, pairing
 from torchdoctor.explain import Explanation, catalogue, explain
 
-from corpus import splits
+from corpus_tools import splits
 
 ENTRIES = catalogue.installed()
 

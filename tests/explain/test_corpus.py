@@ -14,7 +14,7 @@ import pytest
 from torchdoctor import cli, exitcodes
 from torchdoctor.explain import catalogue, explain
 
-from corpus import splits
+from corpus_tools import splits
 from support import explained_lines
 
 ENTRIES = catalogue.installed()

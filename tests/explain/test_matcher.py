@@ -14,7 +14,7 @@ from torchdoctor.explain.matcher import MAX_LINE, prepare, quote
 from torchdoctor.explain.model import required_text
 from torchdoctor.model import Fix
 
-from corpus import splits
+from corpus_tools import splits
 
 ENTRIES = catalogue.installed()
 

@@ -14,7 +14,7 @@ import pytest
 
 from torchdoctor.explain import catalogue, explain
 
-from corpus import splits
+from corpus_tools import splits
 from growth import LINEAR_LIMIT, growth, linear
 
 ENTRIES = catalogue.installed()

@@ -13,8 +13,8 @@ import pytest
 from torchdoctor.lint.engine import lint_tree, parse
 from torchdoctor.lint.rules import DEFAULT_RULES
 
-from corpus.lint_records import PERMISSIVE, Record, records
-from corpus.splits import SPLITS, split_of
+from corpus_tools.lint_records import PERMISSIVE, Record, records
+from corpus_tools.splits import SPLITS, split_of
 
 RECORDS = records()
 SHA1 = re.compile(r"[0-9a-f]{40}")

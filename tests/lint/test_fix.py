@@ -17,7 +17,7 @@ from torchdoctor.lint import command
 from torchdoctor.lint.command import run_lint
 from torchdoctor.lint.rules import DEFAULT_RULES
 
-from corpus.lint_fixes import round_trip
+from corpus_tools.lint_fixes import round_trip
 
 CODE = textwrap.dedent(
     """\

@@ -21,7 +21,7 @@ from torchdoctor.checks.install import (
 )
 from torchdoctor.model import Status
 
-from corpus import splits
+from corpus_tools import splits
 from support import fixture_facts, judge_fixture
 
 MATCHED = "a100_stack_matched.json"

@@ -21,7 +21,7 @@ from torchdoctor.checks.install import (
     releases,
 )
 
-from corpus import splits
+from corpus_tools import splits
 
 
 def _torch(version: str, system: str = "Linux", machine: str = "x86_64", python: str = "3.12.3") -> dict:

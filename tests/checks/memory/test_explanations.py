@@ -12,7 +12,7 @@ from pathlib import Path
 
 from torchdoctor.explain import catalogue, explain
 
-from corpus import splits
+from corpus_tools import splits
 
 ENTRIES = catalogue.installed()
 README = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")

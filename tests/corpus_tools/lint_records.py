@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CORPUS = Path(__file__).resolve().parent / "lint"
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "lint"
 PERMISSIVE = frozenset({"MIT", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0"})
 
 

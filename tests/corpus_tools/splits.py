@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-CORPUS = Path(__file__).resolve().parent
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 SPLITS = ("dev", "test")
 _GITHUB_SOURCE = re.compile(r"([\w.-]+/[\w.-]+)#")
 

@@ -1,0 +1,1 @@
+"""The code that reads, splits and checks the corpora of ``tests/corpus/``, which holds records only."""
