@@ -1,8 +1,8 @@
 """The torch -> torchvision / torchaudio / triton pairing table (``data/torch_companions.json``), and lookups.
 
 torchvision and torchaudio wheels carry C++ operators linked against one torch release, so each of their
-releases pairs with one torch release line; from ``forward_compatible_from`` on (torchaudio 2.11), a release
-is built on torch's stable ABI and also works with every later torch.
+releases pairs with one torch release line; from ``forward_compatible_from`` on (torchaudio 2.11, torchvision
+0.29), a release is built on torch's stable ABI and also works with every later torch.
 """
 
 from __future__ import annotations
@@ -91,16 +91,20 @@ def by_release_line(companion: str, companion_version: str, torch_version: str) 
     own = parse_version(companion_version)
     if torch is None or own is None or not torch.is_prerelease or own.is_prerelease:
         return None
+    if _stable_abi(companion, companion_version):
+        return None
     made = pair(companion, companion_version, torch_version)
     lines = _torch_lines(companion, release_line(companion_version) or "")
-    forward = _FORWARD.get(companion)
-    if (
-        not lines
-        or made.made_for is None
-        or (forward and Version(release_line(companion_version) or "0") >= Version(forward))
-    ):
+    if not lines or made.made_for is None:
         return None
     return Pairing(release_line(torch_version) in lines, None, made.made_for)
+
+
+def _stable_abi(companion: str, version: str | None) -> bool:
+    """Built on torch's stable ABI: works with the torch it was made for and every later one."""
+    parsed = parse_version(version)
+    forward = _FORWARD.get(companion)
+    return parsed is not None and forward is not None and Version(parsed.public) >= Version(forward)
 
 
 def _torch_lines(companion: str, own_line: str) -> list[str]:
@@ -114,6 +118,16 @@ def _torch_lines(companion: str, own_line: str) -> list[str]:
     )
 
 
+def _numbered_as_torch(companion: str, own_line: str) -> str | None:
+    """For a stable-ABI release newer than the table: the torch line it is first made for, where every such
+    release line in the table is first made for the torch line of the same number (torchaudio 2.11 for torch
+    2.11 and later); None where the numbers differ (torchvision 0.29 for torch 2.14)."""
+    lines = {release_line(entry.get(companion)) for entry in _RELEASES.values()}
+    stable = [line for line in lines if line and _stable_abi(companion, line)]
+    same = all(_torch_lines(companion, line)[:1] == [line] for line in stable)
+    return own_line if stable and same else None
+
+
 def pair(companion: str, companion_version: str, torch_version: str) -> Pairing:
     row = row_for(torch_version)
     expected = row.companion(companion) if row else None
@@ -121,11 +135,12 @@ def pair(companion: str, companion_version: str, torch_version: str) -> Pairing:
     torch_line = release_line(torch_version)
     if own_line is None or torch_line is None:
         return Pairing(None, expected, None)
-    forward = _FORWARD.get(companion)
-    if forward and Version(own_line) >= Version(forward):
-        fits = Version(torch_line) >= Version(own_line)
-        return Pairing(fits, expected, f"torch {own_line} and later")
     lines = _torch_lines(companion, own_line)
+    if _stable_abi(companion, companion_version):
+        oldest = lines[0] if lines else _numbered_as_torch(companion, own_line)
+        if oldest is None:
+            return Pairing(None, expected, None)
+        return Pairing(Version(torch_line) >= Version(oldest), expected, f"torch {oldest} and later")
     made_for = f"torch {' / '.join(lines)}" if lines else None
     if expected is None:
         return Pairing(None, None, made_for)

@@ -62,6 +62,23 @@ def test_no_null_where_a_sibling_row_has_a_value() -> None:
             assert row[key] is not None, (release, key)
 
 
+def test_a_stable_abi_release_is_the_companion_of_later_torch_releases_and_names_its_source() -> None:
+    # Requires-Dist on torch of torchvision 0.28.0, 0.29.0 and 0.29.2 as the index has them
+    releases = {
+        "0.28.0": {"requires_torch": "==2.13.0"},
+        "0.29.0": {"requires_torch": "==2.14.0"},
+        "0.29.2": {"requires_torch": ">=2.14.0"},
+    }
+    assert table_rows._companion_for("2.14.0", releases, "0.29") == "0.29.0"
+    assert table_rows._companion_for("2.15.0", releases, "0.29") == "0.29.2"
+    assert table_rows._companion_for("2.15.0", releases, None) is None
+    assert table_rows._companion_for("2.15.0", releases, "0.30") is None
+    forward = COMPANIONS["forward_compatible_from"]
+    assert set(forward) == {"torchaudio", "torchvision"}
+    assert set(forward) == set(COMPANIONS["forward_compatible_source"])
+    assert COMPANIONS["releases"]["2.15.0"]["torchvision"] == "0.29.2"
+
+
 def test_python_tags_come_from_the_wheels() -> None:
     assert "3.11" in WHEELS["releases"]["1.13.0"]["python"]["linux-x86_64"]
     before = [r for r in WHEELS["releases"] if Version(r) < Version("2.15.0")]

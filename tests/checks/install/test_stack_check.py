@@ -390,10 +390,50 @@ def test_a_patch_release_missing_from_the_table_uses_the_nearest_of_its_line() -
 
 
 def test_pairing_names_the_torch_a_companion_release_is_made_for() -> None:
-    pair = pairing.pair("torchvision", "0.29.1", "2.13.0+cpu")
-    assert (pair.fits, pair.expected, pair.made_for) == (False, "0.28.0", "torch 2.14")
+    pair = pairing.pair("torchvision", "0.27.0", "2.13.0+cpu")
+    assert (pair.fits, pair.expected, pair.made_for) == (False, "0.28.0", "torch 2.12")
     assert pairing.pair("torchvision", "0.28.0", "2.13.0+cpu").fits is True
     assert pairing.pair("torchvision", "0.30.0", "2.15.0").fits is None
+
+
+def test_torchvision_from_0_29_is_built_on_the_stable_abi_and_serves_later_torch_releases() -> None:
+    # the 0.29 wheels ship _C_stable.so and run torchvision::nms on torch 2.15.0, where 0.28.0 (_C.so) does
+    # not; 0.29.0's metadata alone still pins torch==2.14.0
+    row = pairing.row_for("2.15.0")
+    assert row is not None and row.torchvision == "0.29.2"
+    for release in ("0.29.0", "0.29.1", "0.29.2+cu132"):
+        pair = pairing.pair("torchvision", release, "2.15.0")
+        assert (pair.fits, pair.expected, pair.made_for) == (True, "0.29.2", "torch 2.14 and later")
+        assert pairing.pair("torchvision", release, "2.13.0").fits is False
+    assert pairing.pair("torchvision", "0.28.0", "2.15.0").fits is False
+    # a stable-ABI release newer than the table: torchaudio is numbered as the torch it is first made for,
+    # torchvision is not, so its first torch is not guessed
+    assert pairing.pair("torchaudio", "2.17.0", "2.16.0").made_for == "torch 2.17 and later"
+    assert pairing.pair("torchvision", "0.31.0", "2.16.0").fits is None
+
+
+def test_a_stable_abi_companion_pinning_an_older_torch_in_its_metadata_is_a_warning() -> None:
+    torch = facts_of(MATCHED, "torch")
+    torch.update(version="2.15.0+cu132", cuda="13.2")
+    comps = facts_of(MATCHED, "companions")
+    comps["pins"] = []
+    comps["companions"] = [
+        {
+            **c,
+            "version": "0.29.0",
+            "build_version": "0.29.0+cu132",
+            "requires_torch": [{"specifier": "==2.14.0", "applies": True}],
+        }
+        for c in comps["companions"]
+        if c["name"] == "torchvision"
+    ]
+    verdict = judge(MATCHED, torch=torch, companions=comps, companion_operators={"tries": []})
+    assert verdict.status is Status.WARN
+    assert verdict.summary == (
+        "torchvision 0.29.0 asks for torch==2.14.0 (its metadata) and torch is 2.15.0+cu132: "
+        "pip check reports a conflict"
+    )
+    assert verdict.fix is not None and verdict.fix.commands[0].startswith("pip install torchvision==0.29.2")
 
 
 # --- versions, specifiers and markers as pip reads them ---------------------------------------------------
