@@ -239,7 +239,7 @@ def companions_table(
             "on torch's stable ABI, the newest release that holds it), and torch's own triton pins on Linux "
             "x86_64 with their markers (null where the index has no metadata of that wheel). Releases before "
             "2.0 and "
-            "forward_compatible_from come from tools/sources/companions_before_2_0.json, each row with its "
+            "forward_compatible_from come from tools/sources/companions.json, each row with its "
             "source. triton_python: the CPython versions of each triton release's Linux x86_64 wheels."
         ),
         "forward_compatible_from": forward,

@@ -37,7 +37,7 @@ from tools.wheel_names import MalformedWheelName
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "checks" / "install" / "data"
 BUILDS = ROOT / "tools" / "sources" / "builds.json"
-BEFORE_2_0 = ROOT / "tools" / "sources" / "companions_before_2_0.json"
+COMPANIONS = ROOT / "tools" / "sources" / "companions.json"
 
 
 class BadInput(Exception):
@@ -168,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     log = open(Path("/dev/null"), "w") if args.quiet else sys.stderr  # noqa: SIM115
     try:
         builds = _read_builds(args.builds)
-        before = _read_json(BEFORE_2_0)
+        before = _read_json(COMPANIONS)
         tables = collect(Client(args.index, args.cache), builds, before, log)
     except (IndexUnreachable, MalformedWheelName, BadInput) as error:
         print(f"update_tables: {error}", file=sys.stderr)
