@@ -176,14 +176,15 @@ for argv in json.loads(sys.argv[1]):
         cli.main(argv)
     except SystemExit as exc:
         code = exc.code
-heavy = [m for m in ("torch", "pynvml") if m in sys.modules]
+heavy = [m for m in ("torch", "pynvml", "pydantic") if m in sys.modules]
 sys.stderr.write(f"exit={code} imported={heavy}\\n")
 """
 
 
 def cli_in_process(*argvs: list[str]) -> subprocess.CompletedProcess[str]:
     """Run the CLI commands ``argvs`` one after another in one fresh Python process, as ``cli.main``
-    does for a user; its stderr ends with ``exit=CODE imported=[...]`` (torch or pynvml if imported)."""
+    does for a user; its stderr ends with ``exit=CODE imported=[...]`` (torch, pynvml or pydantic if
+    imported)."""
     return subprocess.run(
         [sys.executable, "-c", _IN_PROCESS, json.dumps(argvs)],
         env=cli_env(),

@@ -194,7 +194,7 @@ def test_version_and_help_work_without_importing_torch() -> None:
     assert "check" in result.stdout and "list" in result.stdout
 
 
-def test_json_is_one_report_on_stdout_and_the_cli_process_never_imports_torch_or_pynvml(
+def test_json_is_one_report_on_stdout_and_the_cli_process_imports_no_torch_pynvml_or_pydantic(
     live_run: dict[str, Any],
 ) -> None:
     assert live_run["stderr"].endswith("imported=[]\n")  # every check ran, and then list

@@ -76,10 +76,11 @@ def build_app(
     from torchdoctor.commands import report as report_command
     from torchdoctor.commands import run as run_command
     from torchdoctor.commands import triage as triage_command
-    from torchdoctor.commands.usage import use_plain_commands
+    from torchdoctor.commands.usage import DirectGroup, use_plain_commands
     from torchdoctor.options import with_declared
 
     app = typer.Typer(
+        cls=DirectGroup,
         name="torchdoctor",
         help=HELP,
         epilog=EPILOG,

@@ -11,6 +11,8 @@ from typing import Any
 
 import typer.core
 
+from torchdoctor.commands.values import DirectValues
+
 
 def _argument_name(param: Any, ctx: Any) -> list[str]:
     if param.metavar:
@@ -18,8 +20,14 @@ def _argument_name(param: Any, ctx: Any) -> list[str]:
     return list(param.get_usage_pieces(ctx))
 
 
-class PlainCommand(typer.core.TyperCommand):
-    """A typer command whose arguments appear in help under their own metavar, with no type beside it."""
+class DirectGroup(DirectValues, typer.core.TyperGroup):
+    """The group of torchdoctor's commands: its own options (``--version``, ``--help``, the completion ones)
+    convert directly too."""
+
+
+class PlainCommand(DirectValues, typer.core.TyperCommand):
+    """A typer command whose arguments appear in help under their own metavar, with no type beside it, and
+    whose plain parameters convert their values directly."""
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         pieces = [self.options_metavar] if self.options_metavar else []
