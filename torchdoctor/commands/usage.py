@@ -1,4 +1,5 @@
-"""How a command's usage line and argument list read in ``--help``.
+"""The click classes of torchdoctor's group and commands: how a command's usage line and argument list read
+in ``--help``, and plain parameters converted directly (:mod:`torchdoctor.commands.values`).
 
 typer wraps every positional argument in braces or brackets of its own (``{A}``, ``[[TEXT]]``) and prints its
 Python type beside it (``<list[str]>``). A torchdoctor argument declares its metavar exactly as the usage line
