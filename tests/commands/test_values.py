@@ -95,6 +95,16 @@ def test_a_refused_number_is_one_line_naming_the_option(capsys: pytest.CaptureFi
         assert err.startswith(f"torchdoctor: error: {said}") and err.count("\n") == 1, err
 
 
+def test_a_long_refused_value_is_shown_by_its_start(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("typer._coercion", reason="this typer leaves conversion, and its message, to click")
+    from torchdoctor import cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["check", "--nproc", "9" * 100_000])
+    err = capsys.readouterr().err
+    assert f"'{'9' * 40}' is not a valid whole number." in err and len(err) < 200, err
+
+
 def test_a_parameter_typer_would_convert_its_own_way_is_left_to_typer() -> None:
     app = typer.Typer()
 

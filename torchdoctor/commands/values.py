@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-_NAMES = {str: "text", int: "whole number", float: "number", Path: "path", bool: "yes or no"}
+_NAMES = {str: "text", int: "whole number", float: "number", Path: "path", bool: "flag value"}
 _BOOLS = {"1": True, "true": True, "t": True, "yes": True, "y": True, "on": True}
 _BOOLS.update({"0": False, "false": False, "f": False, "no": False, "n": False, "off": False, "": False})
 _ZERO_FRACTION = re.compile(r"\s*([+-]?\d+)\.0+\s*")
@@ -72,8 +72,9 @@ class DirectValue:
                 return _number(self.kind, str(value))
             return self.kind(value)
         except (TypeError, ValueError, OverflowError, KeyError):
-            name = _NAMES[self.kind]
-            raise BadParameter(f"{str(value)!r} is not a valid {name}.", ctx=ctx, param=param) from None
+            # the first 40 characters, as options.checked shows a value
+            said = f"{str(value)[:40]!r} is not a valid {_NAMES[self.kind]}."
+            raise BadParameter(said, ctx=ctx, param=param) from None
 
 
 def _number(kind: type, text: str) -> int | float:
