@@ -6,8 +6,8 @@ The machine the suite is measured on is shared: the same run costs a quarter mor
 hour than in a quiet one, and `import torch` with it. Each run of the suite (`pytest -q`, or PYTEST_ARGS) is
 framed by K imports of torch before and K after; the table gives its CPU seconds (user + system of pytest and
 of every process it waited for, as `/usr/bin/time` counts them), the median import's, and their ratio: the
-suite's cost in torch imports, which the hour changes less (66 to 67 over runs that took 154 CPU seconds while
-an import took 2.3 s; 65 to 70 before the command line stopped importing pydantic, over runs of 156 to 184 s).
+suite's cost in torch imports, which the hour changes less (65 to 68 over runs that took from 154 to 187 CPU
+seconds while an import took from 2.3 to 2.9 s).
 Target: at most 180 s of CPU, which holds in every hour where torch imports in 180 s / ratio or less.
 """
 
