@@ -1,7 +1,8 @@
-"""What every test run shares: two test processes where pytest-xdist is installed, the facts of the installed
-torch measured once, the package compiled once for the many torchdoctor processes the tests start, one live
-run of every check and one saved report of this machine, and the host workers of the commands a test module
-invokes in process (support.invoke), ended with the module."""
+"""What every test run shares: two test processes where pytest-xdist is installed (the tests that import
+torch._dynamo in one of them), the facts of the installed torch measured by the import each test process makes
+anyway, the package compiled once for the many torchdoctor processes the tests start, one live run of every
+check and one saved report of this machine, and the host workers of the commands a test module invokes in
+process (support.invoke), ended with the module."""
 
 from __future__ import annotations
 
@@ -38,15 +39,42 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
         config.option.dist = "loadscope"
 
 
+def _runs_tests(config: pytest.Config) -> bool:
+    """Whether this process collects and runs tests: a test process of xdist's, or the one process."""
+    return bool(os.environ.get("PYTEST_XDIST_WORKER")) or not (
+        config.pluginmanager.hasplugin("xdist") and config.option.numprocesses
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    if os.environ.get("PYTEST_XDIST_WORKER") or config.option.collectonly:
-        return  # a worker reads what the controller measured
-    if TORCH_FACTS_ENV not in os.environ:
+    if _runs_tests(config) and TORCH_FACTS_ENV not in os.environ:
+        # Collecting imports torch (tests/runtime): measured first, that import costs nothing more.
         os.environ[TORCH_FACTS_ENV] = json.dumps(measure_torch())
+    if os.environ.get("PYTEST_XDIST_WORKER") or config.option.collectonly:
+        return
     # Every torchdoctor command a test starts imports the package again. Where PYTHONDONTWRITEBYTECODE is set
     # nothing caches the compiled modules, and each process would compile them anew.
     for folder in ("torchdoctor", "checks", "tests"):
         compileall.compile_dir(REPO / folder, quiet=2, workers=1)
+
+
+# Where a test imports torch._dynamo in the test process (a meta-device mismatch does, as torch.compile does;
+# about as long as importing torch), a test process runs all of these, so that one import serves them.
+SHARING_DYNAMO = "tests/runtime/"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """--dist loadscope, with the tests under SHARING_DYNAMO as one scope."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedDynamo(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return SHARING_DYNAMO if nodeid.startswith(SHARING_DYNAMO) else str(super()._split_scope(nodeid))
+
+    return SharedDynamo(config, log)
 
 
 @pytest.fixture(autouse=True, scope="module")

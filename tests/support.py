@@ -10,6 +10,8 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,50 +38,52 @@ def nvidia_driver_here() -> bool:
 
 CPU_MACHINE = pytest.mark.skipif(nvidia_driver_here(), reason="expects a machine without an NVIDIA driver")
 
-# What the installed torch says of itself, measured once per test run by conftest.py in a fresh Python
-# (an xdist worker reads what the controller measured).
+# What the installed torch says of itself, measured by conftest.py in each test process before it collects
+# (collecting imports torch: the measure is that import); a Python started with this environment reads it.
 TORCH_FACTS_ENV = "TDTEST_TORCH_FACTS"
-_TORCH_FACTS = r"""
-import json, sys, time
-started = time.perf_counter()
-try:
-    import torch
-except Exception as exc:
-    print(json.dumps({"importable": False, "error": f"{type(exc).__name__}: {exc}",
-                      "import_s": time.perf_counter() - started}))
-    sys.exit(0)
-import_s = time.perf_counter() - started
-cudnn = torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None
-distributed = torch.distributed.is_available()
-with open("/proc/self/maps") as maps:
-    mapped = sorted({line.split()[-1] for line in maps if "/" in line and ".so" in line})
-print(json.dumps({
-    "importable": True,
-    "version": torch.__version__,
-    "cuda": torch.version.cuda,
-    "hip": getattr(torch.version, "hip", None),
-    "cudnn": cudnn,
-    "nccl": bool(distributed and torch.distributed.is_nccl_available()),
-    "gloo": bool(distributed and torch.distributed.is_gloo_available()),
-    "mapped": mapped,
-    "import_s": import_s,
-}))
-"""
 
 
-def measure_torch(python: str = sys.executable) -> dict[str, Any]:
-    """Import torch in a fresh ``python`` and say what it says of itself, and how long the import took."""
-    result = subprocess.run(
-        [python, "-c", _TORCH_FACTS], capture_output=True, text=True, timeout=600, check=True
-    )
-    facts: dict[str, Any] = json.loads(result.stdout)
-    return facts
+def measure_torch() -> dict[str, Any]:
+    """Import torch and say what it says of itself, and how long the import took: here, where this process
+    has not imported torch yet; otherwise in a fresh Python."""
+    if "torch" in sys.modules:
+        code = f"import json, sys; sys.path.insert(0, {str(TESTS)!r}); import support; "
+        code += "print(json.dumps(support.measure_torch()))"
+        result = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=True
+        )
+        measured: dict[str, Any] = json.loads(result.stdout)
+        return measured
+    started = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch warns where it finds no NumPy
+            import torch
+    except Exception as exc:
+        error = f"{type(exc).__name__}: {exc}"
+        return {"importable": False, "error": error, "import_s": time.perf_counter() - started}
+    import_s = time.perf_counter() - started
+    distributed = torch.distributed.is_available()
+    with open("/proc/self/maps") as maps:
+        mapped = sorted({line.split()[-1] for line in maps if "/" in line and ".so" in line})
+    return {
+        "importable": True,
+        "version": torch.__version__,
+        "cuda": torch.version.cuda,
+        "hip": getattr(torch.version, "hip", None),
+        "cudnn": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None,
+        "nccl": bool(distributed and torch.distributed.is_nccl_available()),
+        "gloo": bool(distributed and torch.distributed.is_gloo_available()),
+        "mapped": mapped,
+        "import_s": import_s,
+    }
 
 
 @functools.cache
 def torch_here() -> dict[str, Any]:
     """What the torch of this environment says of itself: ``version``, ``cuda`` (None for a CPU-only build),
-    ``cudnn``, ``nccl``, ``mapped`` (the shared libraries its process maps) and ``import_s``."""
+    ``cudnn``, ``nccl``, ``mapped`` (the shared libraries a process that imported it maps: torch's among
+    them) and ``import_s``."""
     recorded = os.environ.get(TORCH_FACTS_ENV)
     return json.loads(recorded) if recorded else measure_torch()
 
