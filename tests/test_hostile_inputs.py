@@ -164,6 +164,29 @@ def test_options_are_checked_whatever_else_is_given(args: tuple[str, ...], text:
     assert text in line, line
 
 
+# A value of 100,000 characters where each command echoes one back in its error
+LONG = "x" * 100_000
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", "--only", LONG),
+        ("check", "--only", "cuda.visible_devices", "--fail-on", LONG),
+        ("check", "--from", LONG),
+        ("check", f"--{LONG}"),
+        ("lint", LONG),
+        ("diff", LONG, LONG),
+        ("triage", LONG),
+        (LONG,),
+    ],
+    ids=["unknown id", "choice", "file", "option", "lint path", "diff paths", "triage path", "command"],
+)
+def test_a_long_value_echoed_back_is_cut_to_a_line_that_fits_a_terminal(args: tuple[str, ...]) -> None:
+    line = one_line_error(invoke(*args))
+    assert len(line) < 1_100 and "characters left out" in line
+
+
 def test_a_path_with_a_line_break_is_named_on_one_line(tmp_path: Path) -> None:
     from torchdoctor import inputs, options
     from torchdoctor.plugin import Option
