@@ -63,6 +63,8 @@ def measure_torch() -> dict[str, Any]:
         error = f"{type(exc).__name__}: {exc}"
         return {"importable": False, "error": error, "import_s": time.perf_counter() - started}
     import_s = time.perf_counter() - started
+    # asked before the maps are read: asking loads the libraries cuDNN loads lazily (libcudnn_graph)
+    cudnn = torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None
     distributed = torch.distributed.is_available()
     with open("/proc/self/maps") as maps:
         mapped = sorted({line.split()[-1] for line in maps if "/" in line and ".so" in line})
@@ -71,7 +73,7 @@ def measure_torch() -> dict[str, Any]:
         "version": torch.__version__,
         "cuda": torch.version.cuda,
         "hip": getattr(torch.version, "hip", None),
-        "cudnn": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None,
+        "cudnn": cudnn,
         "nccl": bool(distributed and torch.distributed.is_nccl_available()),
         "gloo": bool(distributed and torch.distributed.is_gloo_available()),
         "mapped": mapped,
