@@ -14,6 +14,14 @@ _HEAD, _TAIL = 600, 300
 """What a line cut to MAX_CHARACTERS keeps: its start, and its end, which says what to do (``see --help``)."""
 
 
+VALUE_CHARACTERS = 40
+
+
+def shown_value(value: object) -> str:
+    """A value the user gave as a message quotes it: its first VALUE_CHARACTERS characters, quoted."""
+    return repr(str(value)[:VALUE_CHARACTERS])
+
+
 def _one_line(message: str) -> str:
     line = " ".join(message.split())
     if len(line) <= MAX_CHARACTERS:

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from torchdoctor import inputs
+from torchdoctor.messages import shown_value
 from torchdoctor.plugin import Option
 from torchdoctor.registry import CheckInfo, Loaded, LoadFailure
 
@@ -161,7 +162,7 @@ def checked(declared: Sequence[Option], values: Mapping[str, Any]) -> dict[str, 
         except (TypeError, ValueError, OverflowError) as exc:
             if isinstance(exc, BadOption):
                 raise
-            raise BadOption(f"{option.flag} takes {_kind(option)}, not {str(value)[:40]!r}") from None
+            raise BadOption(f"{option.flag} takes {_kind(option)}, not {shown_value(value)}") from None
     return result
 
 

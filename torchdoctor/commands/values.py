@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from torchdoctor.messages import shown_value
+
 _NAMES = {str: "text", int: "whole number", float: "number", Path: "path", bool: "flag value"}
 _BOOLS = {"1": True, "true": True, "t": True, "yes": True, "y": True, "on": True}
 _BOOLS.update({"0": False, "false": False, "f": False, "no": False, "n": False, "off": False, "": False})
@@ -72,8 +74,7 @@ class DirectValue:
                 return _number(self.kind, str(value))
             return self.kind(value)
         except (TypeError, ValueError, OverflowError, KeyError):
-            # the first 40 characters, as options.checked shows a value
-            said = f"{str(value)[:40]!r} is not a valid {_NAMES[self.kind]}."
+            said = f"{shown_value(value)} is not a valid {_NAMES[self.kind]}."
             raise BadParameter(said, ctx=ctx, param=param) from None
 
 
