@@ -2,8 +2,8 @@
 
 The work of one call at size n and at 4n is compared side by side, in CPU time: linear work grows about 4
 times, quadratic work 16 times. The limit leaves room for noise and for n log n, never for a square. Inputs
-are made before the clock starts; a ratio that looks too large is measured again as the least of three runs
-(the run the machine disturbed least). No absolute time is asserted anywhere.
+are made before the clock starts; a ratio that looks too large is measured again, the two sizes in turn, as
+the least of five runs each (the runs the machine disturbed least). No absolute time is asserted anywhere.
 """
 
 from __future__ import annotations
@@ -19,22 +19,35 @@ TOO_QUICK_S = 0.005
 seconds."""
 
 
-def least_cpu_time(function: Callable[[Any], object], argument: Any, runs: int) -> float:
-    best = float("inf")
+RECHECK_RUNS = 5
+"""How many times each size runs again, alternately, when a first ratio looks too large."""
+
+
+def cpu_time(function: Callable[[Any], object], argument: Any) -> float:
+    started = time.process_time()
+    function(argument)
+    return time.process_time() - started
+
+
+def least_cpu_times(
+    function: Callable[[Any], object], small: Any, large: Any, runs: int
+) -> tuple[float, float]:
+    """The least CPU time of ``runs`` calls on each argument, the two taken in turn, so that a spell of load
+    on the machine falls on both sizes alike rather than on all the runs of one."""
+    small_s = large_s = float("inf")
     for _ in range(runs):
-        started = time.process_time()
-        function(argument)
-        best = min(best, time.process_time() - started)
-    return best
+        small_s = min(small_s, cpu_time(function, small))
+        large_s = min(large_s, cpu_time(function, large))
+    return small_s, large_s
 
 
 def growth(function: Callable[[Any], object], make: Callable[[int], Any], n: int) -> float | None:
     """How many times more CPU time ``function(make(4 * n))`` takes than ``function(make(n))``; None when
     the work at 4n is too quick to tell."""
     small, large = make(n), make(4 * n)
-    small_s, large_s = least_cpu_time(function, small, 1), least_cpu_time(function, large, 1)
+    small_s, large_s = least_cpu_times(function, small, large, 1)
     if large_s > TOO_QUICK_S and large_s > LINEAR_LIMIT * small_s:
-        small_s, large_s = least_cpu_time(function, small, 3), least_cpu_time(function, large, 3)
+        small_s, large_s = least_cpu_times(function, small, large, RECHECK_RUNS)
     if large_s <= TOO_QUICK_S:
         return None
     return large_s / max(small_s, 1e-6)

@@ -343,3 +343,33 @@ def test_a_torch_that_breaks_in_the_warm_up_breaks_the_probe_that_imports_it(
     assert result.facts["answer"]["answer"] == 42
     if kind == "crash":  # the probe's answer was lost with the warm worker: it ran again in a cold one
         assert "the warm worker ended before torch imported" in log
+
+
+SLOW_TO_DESCRIBE = """\
+import time
+
+time.sleep(2)
+
+
+class Broken(ImportError):
+    def __str__(self) -> str:
+        time.sleep(1)
+        return "libtorch_cpu.so: cannot open shared object"
+
+
+raise Broken()
+"""
+"""A torch whose import fails after two seconds, and whose error takes a second to put in words: the probe,
+which started importing torch while the warm-up was, gets the half-imported module as that import fails,
+and answers while the warm-up's report of the failure is still being written."""
+
+
+def test_the_answer_of_a_probe_that_met_a_failed_warm_up_waits_for_the_report_of_that_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _warm_session(tmp_path, monkeypatch, SLOW_TO_DESCRIBE) as session:
+        result = runner.run_probes([probe("imports_torch")], {}, session, timeout=20)
+        log = session.log_text()
+    error = result.errors["imports_torch"]
+    assert "libtorch_cpu.so" in error["message"], error  # not the half-imported module's missing __version__
+    assert "importing torch in the background failed (Broken)" in log

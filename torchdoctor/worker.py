@@ -92,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     faulthandler.enable()
-    if "--warm" in args:
+    warming = "--warm" in args
+    if warming:
         from torchdoctor import zygote
 
         zygote.start_warming(lambda outcome: _send({"id": WARM_ID, "warm": outcome}))
@@ -103,7 +104,10 @@ def main(argv: list[str] | None = None) -> int:
             request = json.loads(line)
         except ValueError:
             continue
-        _send(handle(request))
+        answer = handle(request)
+        if warming:
+            zygote.await_report()
+        _send(answer)
     return 0
 
 

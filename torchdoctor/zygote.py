@@ -82,6 +82,9 @@ class Imported:
 imported: Imported | None = None
 _client: Client | None = None
 _warming: threading.Thread | None = None
+_import_ended = threading.Event()
+"""Set when the warm-up's import of torch has returned or raised (its report follows)."""
+REPORT_TIMEOUT_S = 30.0
 _deferred: tuple[tuple[str, ...], int] | None = None
 """What the zygote is to preload, and the number of the request that asked for it."""
 
@@ -124,6 +127,7 @@ def start_warming(report: Callable[[dict[str, Any]], None]) -> None:
         try:
             outcome: dict[str, Any] = {"facts": warm()}
         except BaseException as exc:  # a broken build can raise anything from OSError to SystemError
+            _import_ended.set()
             outcome = {
                 "error": {
                     "type": type(exc).__name__,
@@ -131,10 +135,20 @@ def start_warming(report: Callable[[dict[str, Any]], None]) -> None:
                     "traceback": traceback.format_exc(limit=-6)[-3000:],
                 }
             }
+        _import_ended.set()
         report(outcome)
 
     _warming = threading.Thread(target=run, name="torchdoctor-warm", daemon=True)
     _warming.start()
+
+
+def await_report(timeout: float = REPORT_TIMEOUT_S) -> None:
+    """Before a probe's answer is sent: if the warm-up's import has ended and its report is still being
+    made, let that report go first. A probe that imported torch while the warm-up did was handed the
+    half-imported module when that import failed; the runner must know of the failure before it reads the
+    answer. While the import still runs the probe did not wait for it, and neither does its answer."""
+    if _warming is not None and _import_ended.is_set():
+        _warming.join(timeout)
 
 
 def warm() -> dict[str, Any]:
