@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from torchdoctor import inputs
+from torchdoctor import inputs, messages
 from torchdoctor.checks.memory import pickle_budget
 from torchdoctor.inert import one_line
 
@@ -123,7 +123,7 @@ def _as_snapshot(obj: Any, label: str) -> dict[str, Any]:
         if segment.get("device") is not None and not _is_int(segment["device"]):
             raise SnapshotError(
                 f"{label} is not an allocator snapshot: segment {index} has a device that is not a number "
-                f"({str(segment['device'])[:40]!r})"
+                f"({messages.shown_value(segment['device'])})"
             )
     return obj
 
