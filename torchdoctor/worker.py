@@ -6,7 +6,8 @@ channel is the process's original stdout; file descriptor 1 is pointed at
 stderr before any probe runs, so whatever a probe or a C library prints
 cannot corrupt the answers. With ``--warm`` it imports torch in the background
 from the start (``torchdoctor.zygote``) and says how that went in one line
-of its own, ``{"id": 0, "warm": {"facts" | "error": ...}}``.
+of its own, ``{"id": 0, "warm": {"facts" | "error": ...}}``; an answer made
+after that import ended comes after that line.
 """
 
 from __future__ import annotations
