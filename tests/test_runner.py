@@ -372,4 +372,4 @@ def test_the_answer_of_a_probe_that_met_a_failed_warm_up_waits_for_the_report_of
         log = session.log_text()
     error = result.errors["imports_torch"]
     assert "libtorch_cpu.so" in error["message"], error  # not the half-imported module's missing __version__
-    assert "importing torch in the background failed (Broken)" in log
+    assert "importing torch in the background failed" in log
