@@ -2,8 +2,8 @@
 
 The work of one call at size n and at 4n is compared side by side, in CPU time: linear work grows about 4
 times, quadratic work 16 times. The limit leaves room for noise and for n log n, never for a square. Inputs
-are made before the clock starts; a ratio that looks too large is measured again, the two sizes in turn, as
-the least of five runs each (the runs the machine disturbed least). No absolute time is asserted anywhere.
+are made before the clock starts; a ratio above 6 is measured again, the two sizes in turn, as the least of
+five runs each (the runs the machine disturbed least). No absolute time is asserted anywhere.
 """
 
 from __future__ import annotations
@@ -19,8 +19,11 @@ TOO_QUICK_S = 0.005
 seconds."""
 
 
+RECHECK_ABOVE = 6.0
+"""A first ratio above this is measured again: past the limit it may be noise, and just under it a quadratic
+processor whose run at n the machine slowed down."""
 RECHECK_RUNS = 5
-"""How many times each size runs again, alternately, when a first ratio looks too large."""
+"""How many times each size runs again, alternately, when a first ratio is above RECHECK_ABOVE."""
 
 
 def cpu_time(function: Callable[[Any], object], argument: Any) -> float:
@@ -46,7 +49,7 @@ def growth(function: Callable[[Any], object], make: Callable[[int], Any], n: int
     the work at 4n is too quick to tell."""
     small, large = make(n), make(4 * n)
     small_s, large_s = least_cpu_times(function, small, large, 1)
-    if large_s > TOO_QUICK_S and large_s > LINEAR_LIMIT * small_s:
+    if large_s > TOO_QUICK_S and large_s > RECHECK_ABOVE * small_s:
         small_s, large_s = least_cpu_times(function, small, large, RECHECK_RUNS)
     if large_s <= TOO_QUICK_S:
         return None

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import re
 
-from growth import LINEAR_LIMIT, growth, linear, repeated
+from growth import growth, linear, repeated
 
 BACKTRACKING = re.compile(r"\s*x")
 """Over a run of spaces, every start position scans to the end and gives up: quadratic in the run."""
 
 
 def test_a_backtracking_pattern_is_told_from_a_linear_one() -> None:
-    spaces = repeated(" ")
-    ratio = growth(lambda text: list(BACKTRACKING.finditer(text)), spaces, 1024)
-    assert ratio is not None and ratio >= LINEAR_LIMIT, ratio
-    assert not linear(lambda text: list(BACKTRACKING.finditer(text)), spaces, 1024)
+    assert not linear(lambda text: list(BACKTRACKING.finditer(text)), repeated(" "), 1024)
 
 
 def test_linear_work_passes() -> None:
