@@ -50,6 +50,8 @@ thread count set as that import would have set it (MKL_NUM_THREADS, when set, de
 STARTUP_WARNING_FILTERS = tuple(warnings.filters)
 """The interpreter's warning filters, before the worker changed any (a fresh child starts with these)."""
 READY_TIMEOUT_S = 30.0
+REPORT_TIMEOUT_S = 30.0
+"""The most a probe's answer waits for the warm-up's report once that import has ended (await_report)."""
 _PRELOAD_ATTRIBUTE = "__torchdoctor_zygote_preload__"
 _MESSAGE_BYTES = 2**20
 _DRIVER_LIBRARY = re.compile(r"/lib(?:cuda|nvidia-ml)\.so(?:\.\d+)*$")  # the driver and NVML, not libcudart
@@ -84,7 +86,6 @@ _client: Client | None = None
 _warming: threading.Thread | None = None
 _import_ended = threading.Event()
 """Set when the warm-up's import of torch has returned or raised (its report follows)."""
-REPORT_TIMEOUT_S = 30.0
 _deferred: tuple[tuple[str, ...], int] | None = None
 """What the zygote is to preload, and the number of the request that asked for it."""
 
@@ -127,7 +128,7 @@ def start_warming(report: Callable[[dict[str, Any]], None]) -> None:
         try:
             outcome: dict[str, Any] = {"facts": warm()}
         except BaseException as exc:  # a broken build can raise anything from OSError to SystemError
-            _import_ended.set()
+            _import_ended.set()  # now, not after the error is put in words, which may take a while
             outcome = {
                 "error": {
                     "type": type(exc).__name__,
