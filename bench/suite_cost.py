@@ -8,7 +8,7 @@ framed by K imports of torch before and K after; the table gives its CPU seconds
 of every process it waited for, as `/usr/bin/time` counts them), the median import's, and their ratio: the
 suite's cost in torch imports, which the hour changes less (65 to 68 over runs that took from 154 to 187 CPU
 seconds while an import took from 2.3 to 2.9 s; 66 and 68 at 311 and 322 s, at 4.7 s; 73 and 65 at 294 and
-278 s, at 4.1 and 4.3 s).
+278 s, at 4.1 and 4.3 s; 78 and 63 at 181 and 169 s, at 2.3 and 2.7 s).
 Target: at most 180 s of CPU, which holds in every hour where torch imports in 180 s / ratio or less.
 """
 
