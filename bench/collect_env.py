@@ -76,7 +76,7 @@ def faults_named(verdicts: Mapping[str, Any]) -> set[str]:
 @functools.cache
 def _check(check_id: str) -> Any:
     """The installed check (through the entry points, as the CLI finds it)."""
-    from torchdoctor import registry
+    from torchdoctor.checking import registry
 
     check = registry.load(registry.find_entry(check_id))
     assert not isinstance(check, registry.LoadFailure), check
@@ -99,7 +99,7 @@ def records(split: str | None = None) -> list[tuple[str, dict[str, Any]]]:
 
 
 def run(repeat: int, split: str | None = None) -> dict[str, Any]:
-    from torchdoctor import collect_env
+    from torchdoctor.inputs import collect_env
 
     rows = []
     for name, record in records(split):

@@ -1,6 +1,6 @@
 """A fake NVML backend that describes GPUs instead of talking to a driver.
 
-:class:`FakeNvml` exposes the pynvml functions that ``torchdoctor.nvml`` calls, with the same
+:class:`FakeNvml` exposes the pynvml functions that ``torchdoctor.machine.nvml`` calls, with the same
 signatures and return types as nvidia-ml-py 13.615.71 (ctypes memory and PCI structs, process
 records as ``nvmlFriendlyObject``), and raises the real pynvml exception classes, so error names
 come out exactly as on a real machine. A field set to ``None`` on :class:`FakeGpu` or
@@ -331,7 +331,8 @@ class FakeNvml:
 
     @classmethod
     def from_snapshot(cls, snapshot: Mapping[str, Any]) -> FakeNvml:
-        """A fake machine that answers like the one ``torchdoctor.nvml.Snapshot.to_json()`` recorded."""
+        """A fake machine that answers like the one ``torchdoctor.machine.nvml.Snapshot.to_json()``
+        recorded."""
         if not snapshot["available"]:
             return cls([], init_error=snapshot["error"])
         failing = {"nvmlDeviceGetCount": snapshot["error"]} if snapshot.get("error") else {}
@@ -636,7 +637,7 @@ def _validate_gpu(gpu: FakeGpu) -> None:
 
 # -- replaying a recorded Snapshot -----------------------------------------------------------------
 
-# Snapshot error keys (torchdoctor.nvml) and the NVML function whose failure each records.
+# Snapshot error keys (torchdoctor.machine.nvml) and the NVML function whose failure each records.
 _FUNCTION_OF_ERROR_KEY = {
     "handle": "nvmlDeviceGetHandleByIndex",
     "name": "nvmlDeviceGetName",

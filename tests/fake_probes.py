@@ -15,7 +15,7 @@ def answer(options: dict[str, Any]) -> dict[str, Any]:
 def imports_torch(options: dict[str, Any]) -> dict[str, Any]:
     import torch
 
-    from torchdoctor import zygote
+    from torchdoctor.isolation import zygote
 
     return {"torch": torch.__version__, "imported_by_warm_up": zygote.imported is not None}
 
@@ -49,7 +49,7 @@ def raise_error(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def garbage(options: dict[str, Any]) -> dict[str, Any]:
-    from torchdoctor import worker
+    from torchdoctor.isolation import worker
 
     assert worker.channel is not None
     worker.channel.write("this is not JSON\n")

@@ -323,7 +323,7 @@ def judge_fixture(check: Any, name: str, options: dict[str, Any] | None = None, 
 
 def installed(check_id: str) -> tuple[Any, Any]:
     """The entry and the Check of an installed check, imported in this process."""
-    from torchdoctor import registry
+    from torchdoctor.checking import registry
 
     entry = registry.find_entry(check_id)
     check = registry.load(entry)
@@ -333,7 +333,7 @@ def installed(check_id: str) -> tuple[Any, Any]:
 
 def judged(check_ids: list[str], facts: dict[str, Any], options: dict[str, Any] | None = None) -> list[Any]:
     """The verdicts the installed checks give on ``facts``, judged here as the worker would judge them."""
-    from torchdoctor import runner
+    from torchdoctor.checking import runner
 
     verdicts = []
     for check_id in check_ids:
@@ -360,7 +360,7 @@ def machine_report(
 def explained_lines(text: str) -> list[str]:
     """What ``torchdoctor explain TEXT`` prints, the matching done in this process as the worker does it
     (the CLI's own path, worker included, is tested once for all)."""
-    from torchdoctor import hosted
+    from torchdoctor.checking import hosted
     from torchdoctor.commands.explain import explained
     from torchdoctor.explain import format_lines
 
@@ -434,7 +434,8 @@ def invoke(
     imports, its streams, signals and deadlines, a worker of its own) uses :func:`run_cli`."""
     import io
 
-    from torchdoctor import cli, runner
+    from torchdoctor import cli
+    from torchdoctor.checking import runner
 
     def stream(data: bytes = b"") -> io.TextIOWrapper:
         return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape", newline="")

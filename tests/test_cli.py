@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from torchdoctor import exitcodes
+from torchdoctor.checking import exitcodes
 from torchdoctor.model import Status
 
 from support import (
@@ -507,7 +507,7 @@ def test_report_refuses_a_format_that_contradicts_the_file_suffix() -> None:
 _PROBES_IMPORT = """
 import json, sys
 from support import installed
-from torchdoctor import registry
+from torchdoctor.checking import registry
 from torchdoctor.cli import TORCH_PROBES
 from torchdoctor.plugin import resolve
 ran = []

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from torchdoctor import saved
+from torchdoctor.inputs import saved
 
 from support import FIXTURES, validated_report
 

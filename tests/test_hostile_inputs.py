@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from torchdoctor import collect_env, exitcodes, saved
+from torchdoctor.checking import exitcodes
+from torchdoctor.inputs import collect_env, saved
 
 from growth import linear
 from support import BIN, cli_env, invoke, invoked_in_a_process, run_cli, slack
@@ -188,12 +189,13 @@ def test_a_long_value_echoed_back_is_cut_to_a_line_that_fits_a_terminal(args: tu
 
 
 def test_a_path_with_a_line_break_is_named_on_one_line(tmp_path: Path) -> None:
-    from torchdoctor import inputs, options
+    from torchdoctor.checking import options
+    from torchdoctor.inputs import bounded
     from torchdoctor.plugin import Option
 
     path = tmp_path / "report\nEVIL: forged line.json"
-    with pytest.raises(inputs.InputError) as read:
-        inputs.read_file(path)
+    with pytest.raises(bounded.InputError) as read:
+        bounded.read_file(path)
     snapshot = Option(key="memory_snapshot", flag="--memory-snapshot", help="", type="file")
     with pytest.raises(options.BadOption) as given:
         options.checked([snapshot], {"memory_snapshot": str(path)})
@@ -202,7 +204,7 @@ def test_a_path_with_a_line_break_is_named_on_one_line(tmp_path: Path) -> None:
 
 
 def test_a_key_with_a_line_break_in_a_saved_report_is_named_on_one_line() -> None:
-    from torchdoctor import saved
+    from torchdoctor.inputs import saved
 
     report = json.loads((Path(__file__).parent / "fixtures" / "h100x8_cvd_2_3.json").read_text())
     with pytest.raises(saved.SavedReportError) as refused:
@@ -215,14 +217,14 @@ def test_a_key_with_a_line_break_in_a_saved_report_is_named_on_one_line() -> Non
 
 
 def test_a_stdin_that_never_ends_is_refused_at_its_deadline() -> None:
-    from torchdoctor import inputs
+    from torchdoctor.inputs import bounded
 
     reading, writing = os.pipe()
     try:
         os.write(writing, b"RuntimeError: CUDA error: out of memory\n")  # a log still being written
         started = time.monotonic()
-        with pytest.raises(inputs.InputError) as refused:
-            inputs.read_fd(reading, inputs.MAX_STDIN_BYTES, timeout=0.5)
+        with pytest.raises(bounded.InputError) as refused:
+            bounded.read_fd(reading, bounded.MAX_STDIN_BYTES, timeout=0.5)
         assert time.monotonic() - started < 10  # the deadline torchdoctor enforces, with room
         assert "stdin did not end within 0.5 s" in str(refused.value)
         os.close(writing)
@@ -234,14 +236,14 @@ def test_a_stdin_that_never_ends_is_refused_at_its_deadline() -> None:
 
 
 def test_a_stdin_that_ends_is_read_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    from torchdoctor import inputs
+    from torchdoctor.inputs import bounded
 
     reading, writing = os.pipe()
     os.write(writing, "ünïcode \xff".encode("latin-1") + b"\n")
     os.close(writing)
     with os.fdopen(reading, "r") as stdin:
         monkeypatch.setattr("sys.stdin", stdin)
-        assert inputs.read_stdin_text(timeout=5) == "\ufffdn\ufffdcode \ufffd\n"
+        assert bounded.read_stdin_text(timeout=5) == "\ufffdn\ufffdcode \ufffd\n"
 
 
 @pytest.mark.parametrize("command", ["explain", "triage"])
@@ -264,7 +266,7 @@ def test_a_closed_stdin_is_one_line(command: str) -> None:
 def test_a_tool_is_never_found_through_a_relative_or_empty_path_entry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from torchdoctor import sysinfo
+    from torchdoctor.machine import sysinfo
 
     marker = tmp_path / "ran"
     here = tmp_path / "project"

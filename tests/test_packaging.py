@@ -29,7 +29,7 @@ def _copy_of_the_repository(dest: Path) -> Path:
 def _where_checks_come_from(python: str, cwd: Path) -> dict[str, object]:
     code = (
         "import json, torchdoctor.checks.install.build_check as tb\n"
-        "from torchdoctor import registry\n"
+        "from torchdoctor.checking import registry\n"
         "print(json.dumps({'file': tb.__file__, 'ids': [e.id for e in registry.find_entries()],\n"
         "                  'loads': [type(registry.load(e)).__name__ for e in registry.find_entries()]}))\n"
     )

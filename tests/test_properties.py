@@ -19,15 +19,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from torchdoctor import diff, exitcodes, options, saved, ticket
+from torchdoctor.checking import exitcodes, options
 from torchdoctor.checks.devices import cvd
 from torchdoctor.checks.devices.visible_devices_check import CHECK as VISIBLE_DEVICES
 from torchdoctor.checks.memory import alloc_conf, allocator_snapshot
 from torchdoctor.checks.memory.fragmentation_check import CHECK as FRAGMENTATION
 from torchdoctor.explain import catalogue
 from torchdoctor.explain import explain as explain_text
+from torchdoctor.inputs import saved
 from torchdoctor.model import Finding
 from torchdoctor.plugin import Option
+from torchdoctor.render import sections
+from torchdoctor.support import diff
 
 import support
 from support import BIN, FIXTURES, cli_env, fixture_facts, slack
@@ -232,7 +235,7 @@ def test_a_fact_of_any_type_is_diffed_and_shown_without_a_crash(where: tuple[Any
             changed = _replaced(RICH_REPORT, (*where, key), value)
             for before, after in ((RICH_REPORT, changed), (changed, RICH_REPORT)):
                 diff.format_lines(diff.compare(before, after))
-            ticket.sections(changed)
+            sections.sections(changed)
 
 
 def _replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:

@@ -1,4 +1,5 @@
-"""Probes of tests/test_zygote.py, run in a real probe worker that imported torch first (its warm-up)."""
+"""Probes of tests/isolation/test_zygote.py, run in a real probe worker that imported torch first (its
+warm-up)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import tempfile
 from collections.abc import Mapping
 from typing import Any
 
-from torchdoctor import zygote
 from torchdoctor.checks.ddp import launcher
+from torchdoctor.isolation import zygote
 
 # Imported in the worker before the zygote forks, as the dry run's launcher imports the rank program.
 from zygote_rank import dump  # noqa: F401

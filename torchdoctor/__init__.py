@@ -13,7 +13,7 @@ from torchdoctor._version import __version__
 from torchdoctor.model import Finding, Fix, Status, Verdict
 from torchdoctor.plugin import Check, Option, Probe, judge_at
 
-_LAZY = {"memory_report": "torchdoctor.allocator_report", "audit": "torchdoctor.module_audit"}
+_LAZY = {"memory_report": "torchdoctor.runtime.memory_report", "audit": "torchdoctor.runtime.audit"}
 
 __all__ = [
     "Check",

@@ -26,7 +26,7 @@ def _shadowed() -> bool:
 
 if __name__ == "__main__":
     if _shadowed():
-        from torchdoctor import pycommand
+        from torchdoctor.isolation import pycommand
 
         os.execv(sys.executable, [*pycommand.run_module(sys.executable, "torchdoctor"), *sys.argv[1:]])
     from torchdoctor.cli import main

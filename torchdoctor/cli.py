@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from torchdoctor import exitcodes, messages
 from torchdoctor._version import __version__
+from torchdoctor.checking import exitcodes
 from torchdoctor.commands.common import BadInput, RunContext, split_ids
+from torchdoctor.output import messages
 from torchdoctor.plugin import Option
 
 if TYPE_CHECKING:
-    from torchdoctor.registry import Loaded
+    from torchdoctor.checking.registry import Loaded
 
 HELP = (
     "An environment doctor for PyTorch: checks your torch build, GPUs and distributed set-up, with the "
@@ -68,6 +69,7 @@ def build_app(
     ``command``: the one command the command line runs, the only one built (typer converts the parameters of
     every command it holds, at each start of torchdoctor); any other value (None: help, completion) builds
     them all."""
+    from torchdoctor.checking.options import with_declared
     from torchdoctor.commands import check as check_command
     from torchdoctor.commands import cluster as cluster_command
     from torchdoctor.commands import diff as diff_command
@@ -77,7 +79,6 @@ def build_app(
     from torchdoctor.commands import run as run_command
     from torchdoctor.commands import triage as triage_command
     from torchdoctor.commands.usage import DirectGroup, use_plain_commands
-    from torchdoctor.options import with_declared
 
     app = typer.Typer(
         cls=DirectGroup,
@@ -112,13 +113,13 @@ def build_app(
 def _cluster_options(declared: Sequence[Option], checks: Sequence[Loaded]) -> list[Option]:
     if not checks:
         return list(declared)
-    from torchdoctor.cluster import usable_options
+    from torchdoctor.checking.cluster import usable_options
 
     return usable_options(declared, checks)
 
 
 def _command_of(argv: Sequence[str]) -> str | None:
-    from torchdoctor.completions import complete_var
+    from torchdoctor.commands.completions import complete_var
 
     if os.environ.get(complete_var()):
         return "complete"
@@ -165,8 +166,8 @@ def prepare(command: str | None, argv: Sequence[str] = ()) -> RunContext:
     """The worker and the described checks, for the commands that run or list checks; nothing otherwise."""
     if command not in (*RUNS_CHECKS, "complete"):
         return RunContext()
-    from torchdoctor import doctor, options
-    from torchdoctor.runner import Workers
+    from torchdoctor.checking import doctor, options
+    from torchdoctor.checking.runner import Workers
 
     workers = Workers(warm=_runs_probes(command, argv))
     described = doctor.installed_checks(workers)
@@ -182,12 +183,12 @@ def _fail(message: str, code: int) -> NoReturn:
 
 def main(argv: list[str] | None = None) -> NoReturn:
     """Console entry point: every exit goes through here with a documented code, and everything printed
-    goes out redacted and inert (torchdoctor.output)."""
-    from torchdoctor import output
+    goes out redacted and inert (torchdoctor.output.streams)."""
+    from torchdoctor.output import streams
 
     args = list(sys.argv[1:] if argv is None else argv) or ["--help"]
     command = _command_of(args)
-    with output.guarded(redact=command != "lint"):
+    with streams.guarded(redact=command != "lint"):
         code = _run(command, args)
     sys.exit(code)
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from torchdoctor.model import Finding, Fix, Status
-from torchdoctor.wording import ranks_text
+from torchdoctor.output.wording import ranks_text
 
 BIND_FIX = Fix(
     "Bind each rank to its own GPU before any CUDA work: "

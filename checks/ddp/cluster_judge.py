@@ -23,7 +23,7 @@ from torchdoctor.checks.ddp import binding, collective
 from torchdoctor.checks.ddp.cluster_check import EXCHANGE_PROBE
 from torchdoctor.checks.ddp.nodes import by_node, node_label, versions
 from torchdoctor.model import Detail, Finding, Fix, Status
-from torchdoctor.wording import ranks_text
+from torchdoctor.output.wording import ranks_text
 
 SLOW_NODE_SHARE = 0.5
 SKEW_FIELDS = (

@@ -16,7 +16,7 @@ from torchdoctor.checks.ddp import binding, collective, env_knobs, signatures
 from torchdoctor.checks.ddp.signatures import CONSEQUENCE, ROOT
 from torchdoctor.checks.probes import torch_probe
 from torchdoctor.model import Detail, Finding, Fix, Status
-from torchdoctor.wording import ranks_text
+from torchdoctor.output.wording import ranks_text
 
 RANK_KINDS = {
     "import_failed",

@@ -17,10 +17,12 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from torchdoctor import envvars, inputs, zygote
 from torchdoctor.checks.ddp import launcher
 from torchdoctor.checks.ddp.dryrun_check import MAX_RANKS
 from torchdoctor.checks.probes import cuda_driver_probe
+from torchdoctor.inputs import bounded
+from torchdoctor.isolation import zygote
+from torchdoctor.machine import envvars
 
 DEFAULT_TIMEOUT_S = 30.0
 CPU_RANKS = 2
@@ -64,7 +66,7 @@ def _master(environ: Mapping[str, str]) -> dict[str, Any]:
         port["port"] = launcher.free_port()
         # Unset MASTER_PORT means 29500 to a plain torchrun and to init_process_group("env://") users.
         port["default"] = launcher.port_status(launcher.TORCHRUN_DEFAULT_PORT)
-    elif not 0 < (inputs.whole_number(given_port) or 0) < 65536:
+    elif not 0 < (bounded.whole_number(given_port) or 0) < 65536:
         port["error"] = f"MASTER_PORT={given_port!r} is not a port number (1-65535)"
     else:
         port.update(launcher.port_status(int(given_port.strip())))

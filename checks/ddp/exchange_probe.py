@@ -25,8 +25,8 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
-from torchdoctor import inputs
 from torchdoctor.checks.ddp import collective, nodes, rank_program
+from torchdoctor.inputs import bounded
 
 PREFIX = "torchdoctor/cluster"
 _ARRIVED = "arrived/{rank}"
@@ -36,7 +36,7 @@ LATE_S = 2.0  # how much later than the others rank 0 may arrive before they rep
 
 def _identity(environ: Mapping[str, str]) -> dict[str, Any]:
     def number(name: str) -> int | None:
-        return inputs.whole_number(environ.get(name))
+        return bounded.whole_number(environ.get(name))
 
     return {
         "rank": int(environ["RANK"]),

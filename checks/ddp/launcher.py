@@ -1,7 +1,8 @@
 """Start one process per local rank with torchrun's worker environment, follow them, and end them all.
 
 The launcher never imports torch itself. Each rank runs ``torchdoctor.checks.ddp.rank_program``, forked from
-the worker's zygote (``torchdoctor.zygote``: torch imported, CUDA untouched, the rank's environment set before
+the worker's zygote (``torchdoctor.isolation.zygote``: torch imported, CUDA untouched, the rank's environment
+set before
 anything reads it) where torch cannot tell the difference, else started as ``python -P -m`` of it. It checks
 MASTER_ADDR and MASTER_PORT before anything starts, gives every rank the environment torchrun's
 ``LocalElasticAgent._start_workers`` builds (torch 2.13,
@@ -31,8 +32,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from torchdoctor import pycommand, zygote
 from torchdoctor.checks.ddp.rank_program import PREFIX
+from torchdoctor.isolation import pycommand, zygote
 
 RANK_MODULE = "torchdoctor.checks.ddp.rank_program"
 DEFAULT_MASTER_ADDR = "127.0.0.1"  # torchrun's --master-addr default
@@ -142,7 +143,7 @@ def port_owner(port: int) -> dict[str, Any] | None:
     """The process listening on ``port``, where the system lets us see it."""
     import psutil
 
-    from torchdoctor import redact
+    from torchdoctor.output import redact
 
     try:
         connections = psutil.net_connections(kind="inet")

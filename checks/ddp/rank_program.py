@@ -25,9 +25,10 @@ import warnings
 from datetime import timedelta
 from typing import IO, TYPE_CHECKING, Any
 
-from torchdoctor import inputs, lifeline
 from torchdoctor.checks.ddp import collective
 from torchdoctor.checks.probes import torch_probe
+from torchdoctor.inputs import bounded
+from torchdoctor.isolation import lifeline
 
 if TYPE_CHECKING:
     import argparse
@@ -83,7 +84,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 def _identity(environ: dict[str, str]) -> dict[str, Any]:
     missing = [name for name in REQUIRED_VARS if not environ.get(name)]
     not_integers = [
-        name for name in IDENTITY_VARS if environ.get(name) and inputs.whole_number(environ[name]) is None
+        name for name in IDENTITY_VARS if environ.get(name) and bounded.whole_number(environ[name]) is None
     ]
     if missing or not_integers:
         problems = [f"{name} expected, but not set" for name in missing]

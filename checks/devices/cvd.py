@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from torchdoctor.wording import and_list
+from torchdoctor.output.wording import and_list
 
 _ENV = "CUDA_VISIBLE_DEVICES"
 _ASCII_DIGITS = "0123456789"

@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from torchdoctor import nvml
 from torchdoctor.checks.devices import cvd
+from torchdoctor.machine import nvml
 
 
 @dataclass(frozen=True)

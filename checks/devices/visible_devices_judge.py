@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from torchdoctor import inputs, nvml
 from torchdoctor.checks.devices import cvd, job_gpus
+from torchdoctor.inputs import bounded
+from torchdoctor.machine import nvml
 from torchdoctor.model import Finding, Fix, Status
 
 _CPU_FALLBACK = " (training silently runs on the CPU)"
@@ -158,7 +159,7 @@ def _order_finding(gpus: Sequence[Mapping[str, Any]], order: str, parsed: cvd.Pa
 
 
 def _local_rank_finding(local_rank: str | None, visible: int, raw: str | None) -> list[Finding]:
-    rank = inputs.whole_number(local_rank)
+    rank = bounded.whole_number(local_rank)
     if rank is None:
         return []
     if rank < visible:

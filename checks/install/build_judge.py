@@ -15,9 +15,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from torchdoctor import nvml
 from torchdoctor.checks.install import build_fit, builds, cuda_compat, install_plan
 from torchdoctor.checks.install.versions import release_line
+from torchdoctor.machine import nvml
 from torchdoctor.model import Finding, Fix, Status
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from torchdoctor.checks.install import versions
-from torchdoctor.distributions import canonical_name, name_and_version
+from torchdoctor.machine.distributions import canonical_name, name_and_version
 
 COMPANIONS = (
     "torchvision",

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from torchdoctor.distributions import name_and_version
+from torchdoctor.machine.distributions import name_and_version
 
 MAPS = Path("/proc/self/maps")
 FAMILY_LABELS = {

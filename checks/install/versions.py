@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from packaging.version import InvalidVersion, Version
 
-from torchdoctor.distributions import canonical_name
+from torchdoctor.machine.distributions import canonical_name
 
 # packaging.markers, packaging.requirements and packaging.specifiers are imported where they are used: with
 # packaging.tags, which the first two import, they would double what a worker that only describes the checks

@@ -21,9 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from torchdoctor import inputs, messages
 from torchdoctor.checks.memory import pickle_budget
-from torchdoctor.inert import one_line
+from torchdoctor.inputs import bounded
+from torchdoctor.output import messages
+from torchdoctor.output.inert import one_line
 
 MAX_SNAPSHOT_BYTES = 512 * 2**20
 """The largest snapshot file read (a snapshot of a big job with its history is tens of MiB)."""
@@ -89,10 +90,10 @@ def load(path: Path | str) -> dict[str, Any]:
     """The snapshot in ``path``; :class:`SnapshotError` with a one-line message when it cannot be judged."""
     path = Path(path)
     try:
-        data = inputs.read_file(path, MAX_SNAPSHOT_BYTES, "allocator snapshot")
-    except inputs.InputError as exc:
+        data = bounded.read_file(path, MAX_SNAPSHOT_BYTES, "allocator snapshot")
+    except bounded.InputError as exc:
         raise SnapshotError(f"allocator snapshot: {exc}") from None
-    return loads(data, f"allocator snapshot {inputs.shown(path)}")
+    return loads(data, f"allocator snapshot {bounded.shown(path)}")
 
 
 def _as_snapshot(obj: Any, label: str) -> dict[str, Any]:

@@ -28,9 +28,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from torchdoctor import nvml
 from torchdoctor.checks import units
 from torchdoctor.checks.memory import alloc_conf, allocator_snapshot
+from torchdoctor.machine import nvml
 from torchdoctor.model import Finding, Fix, Status
 
 SPLIT_WARN = 0.25

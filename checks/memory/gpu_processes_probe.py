@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from torchdoctor import nvml
+from torchdoctor.machine import nvml
 
 # PROC_PID_INIT_INO in the kernel's include/linux/proc_ns.h: the inode of the initial PID namespace.
 _INIT_PID_NAMESPACE = "pid:[4026531836]"

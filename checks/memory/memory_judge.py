@@ -18,10 +18,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from torchdoctor import nvml
 from torchdoctor.checks import units
 from torchdoctor.checks.devices import job_gpus
 from torchdoctor.checks.memory.memory_check import DEFAULT_MIN_FREE_PCT
+from torchdoctor.machine import nvml
 from torchdoctor.model import Finding, Fix, Status
 
 GIB = 2**30

@@ -5,7 +5,7 @@ from torchdoctor.plugin import Probe
 
 TORCH = Probe("torch", "torchdoctor.checks.probes.torch_probe:probe")
 CUDA_DRIVER = Probe("cuda_driver", "torchdoctor.checks.probes.cuda_driver_probe:probe")
-NVML = Probe("nvml", "torchdoctor.nvml:probe")
-"""``torchdoctor.nvml.PROBE``, named here without importing NVML's facade."""
-ENV = Probe("env", "torchdoctor.envvars:probe")
-"""``torchdoctor.envvars.PROBE``, named here without importing the redaction rules' module."""
+NVML = Probe("nvml", "torchdoctor.machine.nvml:probe")
+"""``torchdoctor.machine.nvml.PROBE``, named here without importing NVML's facade."""
+ENV = Probe("env", "torchdoctor.machine.envvars:probe")
+"""``torchdoctor.machine.envvars.PROBE``, named here without importing the redaction rules' module."""

@@ -197,7 +197,7 @@ def _mps(torch: Any) -> dict[str, Any]:
 
 
 def _rosetta() -> bool | None:
-    from torchdoctor.sysinfo import SYSTEM_FOLDERS, find_program
+    from torchdoctor.machine.sysinfo import SYSTEM_FOLDERS, find_program
 
     sysctl = find_program("sysctl", SYSTEM_FOLDERS)
     if sysctl is None:

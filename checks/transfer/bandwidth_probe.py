@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from torchdoctor import nvml
 from torchdoctor.checks.probes import torch_probe
+from torchdoctor.machine import nvml
 
 MIB = 2**20
 

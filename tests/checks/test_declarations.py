@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from torchdoctor import envvars, nvml, registry
+from torchdoctor.checking import registry
 from torchdoctor.checks import probes
+from torchdoctor.machine import envvars, nvml
 from torchdoctor.plugin import Check, JudgeAt, Probe, resolve
 
 BUILT_IN = [
@@ -49,7 +50,7 @@ def test_the_shared_probes_are_the_ones_their_modules_declare() -> None:
 
 _DESCRIBE = """
 import json, sys
-from torchdoctor import hosted, registry
+from torchdoctor.checking import hosted, registry
 before = set(sys.modules)
 for group in (registry.CHECKS, registry.CLUSTER_CHECKS):
     for entry in registry.find_entries(group):

@@ -82,7 +82,8 @@ def test_every_parameter_is_plain_and_converts_as_typers_own_conversion_would() 
 
 
 def test_a_refused_number_is_one_line_naming_the_option(capsys: pytest.CaptureFixture[str]) -> None:
-    from torchdoctor import cli, exitcodes
+    from torchdoctor import cli
+    from torchdoctor.checking import exitcodes
 
     for argv, said in (
         (["check", "--timeout", "abc"], "Invalid value for '--timeout': "),

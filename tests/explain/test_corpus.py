@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from torchdoctor import cli, exitcodes
+from torchdoctor import cli
+from torchdoctor.checking import exitcodes
 from torchdoctor.explain import catalogue, explain
 
 from corpus_tools import splits

@@ -157,7 +157,7 @@ def test_explanation_json_is_what_the_worker_always_sent() -> None:
 def test_the_worker_path_gives_the_in_process_answer() -> None:
     """catalogue.explain_in_worker matches each catalogue on its own and merges by position; with the worker
     call replaced by the same matching in this process, the answer must equal matching all at once."""
-    from torchdoctor import registry
+    from torchdoctor.checking import registry
 
     by_catalogue = {
         entry.value: catalogue.load(entry) for entry in registry.find_entries(registry.EXPLANATIONS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from torchdoctor import exitcodes
+from torchdoctor.checking import exitcodes
 
 from support import invoke
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from torchdoctor import cli, exitcodes
+from torchdoctor import cli
+from torchdoctor.checking import exitcodes
 from torchdoctor.commands.run import split_program
 from torchdoctor.runtime import launch
 from torchdoctor.runtime.session import Rank, report_path

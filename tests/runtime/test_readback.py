@@ -8,9 +8,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from torchdoctor import cli, doctor, exitcodes, runner, triage
+from torchdoctor import cli
+from torchdoctor.checking import doctor, exitcodes, runner
 from torchdoctor.runtime import readback
 from torchdoctor.runtime.output import dumps, shareable
+from torchdoctor.support import triage
 
 from run_support import Ran, run_script
 

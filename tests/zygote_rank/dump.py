@@ -1,6 +1,7 @@
 """``python -P -m zygote_rank.dump ARGS``: what a process sees of itself, as one JSON object on stdout.
 
-tests/test_zygote.py starts it twice in one environment, once fresh as the launcher starts a rank and once
+tests/isolation/test_zygote.py starts it twice in one environment, once fresh as the launcher starts a rank
+and once
 forked from the zygote: every fact of one must be a fact of the other. It imports torch as the rank program
 does, then initializes a one-rank gloo process group, which reads GLOO_SOCKET_IFNAME from the environment.
 """

@@ -28,8 +28,8 @@ from torchdoctor.commands.common import (
 )
 
 if TYPE_CHECKING:
+    from torchdoctor.checking.runner import Progress
     from torchdoctor.model import Report
-    from torchdoctor.runner import Progress
 
 
 def check(
@@ -50,7 +50,7 @@ def check(
     given: set[str] | None = None,
 ) -> None:
     """Run the checks and print a verdict for each, with the evidence and the fix."""
-    from torchdoctor import doctor
+    from torchdoctor.checking import doctor
 
     threshold = fail_on_status(fail_on)
     timeout_seconds(timeout)
@@ -75,7 +75,7 @@ def check(
 
 
 def _progress(verbose: bool) -> Progress | None:
-    from torchdoctor import progress
+    from torchdoctor.commands import progress
 
     return progress.for_terminal(verbose)
 
@@ -86,12 +86,13 @@ def emit(report: Report, json_output: bool, verbose: bool) -> None:
 
         json_renderer.render(report, sys.stdout)
     elif use_color(sys.stdout):
-        from torchdoctor import inert, output, saved
+        from torchdoctor.inputs import saved
+        from torchdoctor.output import inert, streams
         from torchdoctor.render import table
 
         # rich writes its colours straight to the terminal: the report's own text made inert first.
         shown = saved.report_from_json(inert.inert_value(report.to_json()))
-        table.render(shown, output.unguarded(sys.stdout), verbose)
+        table.render(shown, streams.unguarded(sys.stdout), verbose)
     else:
         from torchdoctor.render import text
 
@@ -114,8 +115,8 @@ def list_checks(
 ) -> None:
     """List the installed checks (built-in and plugins) without running them: those of check, then those
     only torchdoctor cluster runs."""
-    from torchdoctor import doctor, registry
-    from torchdoctor.registry import LoadFailure
+    from torchdoctor.checking import doctor, registry
+    from torchdoctor.checking.registry import LoadFailure
 
     run = run_context(ctx)
     cluster_checks = doctor.installed_checks(run.require_workers(), registry.CLUSTER_CHECKS)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from torchdoctor import exitcodes, messages
+from torchdoctor.checking import exitcodes
 from torchdoctor.commands.common import (
     DEFAULT_TIMEOUT_S,
     BadInput,
@@ -24,6 +24,7 @@ from torchdoctor.commands.common import (
     timeout_seconds,
     validate_in_worker,
 )
+from torchdoctor.output import messages
 
 
 def cluster(
@@ -47,8 +48,8 @@ def cluster(
 ) -> None:
     """The same doctor on every rank of a launched job, one report on rank 0:
     torchrun --nnodes N --nproc-per-node G -m torchdoctor cluster [--json]."""
-    from torchdoctor import cluster as job
-    from torchdoctor import registry
+    from torchdoctor.checking import cluster as job
+    from torchdoctor.checking import registry
 
     threshold = fail_on_status(fail_on)
     timeout_seconds(timeout)

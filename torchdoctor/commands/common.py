@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from torchdoctor import exitcodes
+from torchdoctor.checking import exitcodes
 
 if TYPE_CHECKING:
+    from torchdoctor.checking.registry import Loaded
+    from torchdoctor.checking.runner import Session, Workers
     from torchdoctor.model import Report, Status
     from torchdoctor.plugin import Option
-    from torchdoctor.registry import Loaded
-    from torchdoctor.runner import Session, Workers
 
 MAX_TIMEOUT_S = 3600.0
 """The longest --timeout: an hour per probe."""
@@ -69,7 +69,7 @@ def split_ids(values: list[str] | None, option: str = "--only") -> list[str]:
 def complete_ids(incomplete: str) -> list[str]:
     """Shell completion of check ids: entry-point names only, nothing imported. After a comma it completes
     the next id of the list (``torch.build,gpu`` -> ``torch.build,gpu.memory``), leaving out those given."""
-    from torchdoctor import registry
+    from torchdoctor.checking import registry
 
     given, _, last = incomplete.rpartition(",")
     prefix = f"{given}," if given else ""
@@ -124,7 +124,7 @@ TimeoutOption = Annotated[
 
 def select_checks(checks: Sequence[Loaded], only: list[str] | None, skip: list[str] | None) -> list[Loaded]:
     """The described checks --only/--skip choose; an unknown id or an empty choice is bad input."""
-    from torchdoctor import doctor, registry
+    from torchdoctor.checking import doctor, registry
 
     try:
         chosen = doctor.select_checks(checks, split_ids(only), split_ids(skip, "--skip"))
@@ -146,8 +146,9 @@ def judged_from(
 ) -> Report:
     """--from: the installed checks the saved report can answer, judged on its facts; no probe runs, so an
     option only probes read (``--timeout`` among them) is bad input."""
-    from torchdoctor import messages, saved
-    from torchdoctor.inputs import shown
+    from torchdoctor.inputs import saved
+    from torchdoctor.inputs.bounded import shown
+    from torchdoctor.output import messages
 
     run = run_context(ctx)
     probing = [o.flag for o in run.declared if o.key in given and not o.judged]
@@ -194,7 +195,7 @@ def timeout_seconds(value: float, option: str = "--timeout") -> float:
 
 def run_options(declared: Sequence[Option], values: dict[str, Any], timeout: float) -> dict[str, Any]:
     """The options probes and judges receive: the declared ones checked, and the probe deadline."""
-    from torchdoctor import options
+    from torchdoctor.checking import options
 
     try:
         checked = options.checked(declared, values)
@@ -207,7 +208,7 @@ def validate_in_worker(
     declared: Sequence[Option], values: dict[str, Any], session: Session
 ) -> dict[str, Any]:
     """Run each given option's own validation in the worker, under a deadline; a refusal is bad input."""
-    from torchdoctor import runner
+    from torchdoctor.checking import runner
 
     result = dict(values)
     for option in declared:
@@ -233,10 +234,10 @@ NO_REDACT_WARNING = (
 
 def redaction(redact: bool) -> None:
     """What --redact/--no-redact says for everything the command prints from now on; --no-redact warns."""
-    from torchdoctor import output
+    from torchdoctor.output import streams
 
     if not redact:
-        output.keep_identities()
+        streams.keep_identities()
         sys.stderr.write(NO_REDACT_WARNING)
 
 
@@ -244,12 +245,13 @@ def shareable(report: Report, redact: bool) -> Report:
     """The report as it may leave the machine, redacted in one place before any renderer sees it: secrets,
     identities and GPU UUIDs by default; with ``--no-redact`` only credentials go. The hosts it names get
     the same pseudonyms in anything else printed."""
-    from torchdoctor import output, saved
-    from torchdoctor import redact as redaction
+    from torchdoctor.inputs import saved
+    from torchdoctor.output import redact as redaction
+    from torchdoctor.output import streams
 
     data = report.to_json()
     hosts = redaction.hostnames_in(data)
-    output.hide_hostnames(hosts)
+    streams.hide_hostnames(hosts)
     data = redaction.redact_report(data) if redact else redaction.strip_report(data)
     shared = saved.report_from_json(data)
     if report.worker_log:

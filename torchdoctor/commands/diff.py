@@ -11,7 +11,7 @@ import typer
 from torchdoctor.commands.common import BadInput
 
 if TYPE_CHECKING:
-    from torchdoctor.saved import SavedReport
+    from torchdoctor.inputs.saved import SavedReport
 
 
 def diff(
@@ -23,18 +23,20 @@ def diff(
 ) -> None:
     """Compare two saved reports: versions, driver, GPUs, visible-device mapping, environment variables and
     verdicts. Exit code 0: no differences; 1: differences."""
-    from torchdoctor import diff as differ
-    from torchdoctor import exitcodes, output, redact, saved
+    from torchdoctor.checking import exitcodes
+    from torchdoctor.inputs import saved
+    from torchdoctor.output import redact, streams
+    from torchdoctor.support import diff as differ
 
     try:
         first, second = saved.load(a), saved.load(b)
     except saved.SavedReportError as exc:
         raise BadInput(str(exc)) from None
     # Printed redacted: each machine's name as a pseudonym of its own ("works on A, not on B").
-    output.hide_hostnames(redact.hostnames_in(first.data) + redact.hostnames_in(second.data))
+    streams.hide_hostnames(redact.hostnames_in(first.data) + redact.hostnames_in(second.data))
     differences = differ.compare(first.data, second.data)
     if json_output:
-        rows = output.redacted_value([d.to_json() for d in differences])
+        rows = streams.redacted_value([d.to_json() for d in differences])
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
     else:
         typer.echo(f"A: {_describe(first)}")
@@ -51,7 +53,7 @@ def diff(
 
 
 def _describe(report: SavedReport) -> str:
-    from torchdoctor.inputs import shown
+    from torchdoctor.inputs.bounded import shown
 
     data = report.data
     host = data["host"].get("hostname") or "unknown host"

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from torchdoctor import messages
 from torchdoctor.commands.common import BadInput
+from torchdoctor.output import messages
 
 if TYPE_CHECKING:
     from torchdoctor.explain import Explanation
@@ -27,7 +27,7 @@ def explain(
 ) -> None:
     """Explain an error message or a whole traceback: the cause, the fix and the check to run.
     Exit code 0: explained; 1: not a message torchdoctor knows."""
-    from torchdoctor import exitcodes, runner
+    from torchdoctor.checking import exitcodes, runner
     from torchdoctor.explain import catalogue, format_lines
 
     text = read_text(text, "error message")
@@ -38,9 +38,9 @@ def explain(
     for problem in problems:
         sys.stderr.write(messages.warning_line(f"{problem}; its messages are left out"))
     if json_output:
-        from torchdoctor import output
+        from torchdoctor.output import streams
 
-        rows = output.redacted_value([e.to_json() for e in explanations])
+        rows = streams.redacted_value([e.to_json() for e in explanations])
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
     elif explanations:
         for line in format_lines(explanations):
@@ -66,18 +66,18 @@ def explained(
 
 def read_text(text: str | None, what: str) -> str:
     """The text given as an argument, or read from stdin (``-`` or nothing): bounded, UTF-8, not blank."""
-    from torchdoctor import inputs
+    from torchdoctor.inputs import bounded
 
     if text is None or text == "-":
-        if inputs.stdin_is_terminal():
+        if bounded.stdin_is_terminal():
             sys.stderr.write(messages.note_line(f"paste the {what}, then press Ctrl-D"))
         try:
-            text = inputs.read_stdin_text()
-        except inputs.InputError as exc:
+            text = bounded.read_stdin_text()
+        except bounded.InputError as exc:
             raise BadInput(str(exc)) from None
-    elif len(text) > inputs.MAX_STDIN_BYTES:
+    elif len(text) > bounded.MAX_STDIN_BYTES:
         raise BadInput(
-            f"the {what} is longer than the {inputs.MAX_STDIN_BYTES // 2**20} MiB torchdoctor reads"
+            f"the {what} is longer than the {bounded.MAX_STDIN_BYTES // 2**20} MiB torchdoctor reads"
         )
     if not text.strip():
         raise BadInput(f"no {what} given: pass it as an argument or on stdin")

@@ -29,7 +29,7 @@ from torchdoctor.commands.common import (
     timeout_seconds,
     validate_in_worker,
 )
-from torchdoctor.inert import inert
+from torchdoctor.output.inert import inert
 
 if TYPE_CHECKING:
     from torchdoctor.model import Report
@@ -79,9 +79,9 @@ def report(
 ) -> None:
     """Write a report to attach to a support ticket: the verdicts and the facts behind them, redacted.
     With --from, the report of a saved JSON report (its facts judged with today's rules)."""
-    from torchdoctor import progress as live
-    from torchdoctor import ticket
+    from torchdoctor.commands import progress as live
     from torchdoctor.model import Status
+    from torchdoctor.render import sections
 
     fmt = resolve_format(output_format, output)
     target = None if preview else check_target(output or Path(f"{DEFAULT_STEM}.{fmt}"), force)
@@ -98,7 +98,7 @@ def report(
         progress = live.for_terminal(False)
         try:
             workers = run.require_workers()
-            gathered = ticket.gather(checks, run.checks, options, workers, Status.FAIL, progress)
+            gathered = sections.gather(checks, run.checks, options, workers, Status.FAIL, progress)
         finally:
             if progress is not None and hasattr(progress, "stop"):
                 progress.stop()
@@ -175,7 +175,7 @@ def check_target(path: Path, force: bool) -> Path:
 
 
 def _shown(path: Path) -> str:
-    from torchdoctor.inputs import shown
+    from torchdoctor.inputs.bounded import shown
 
     text = shown(path)
     return text if len(text) <= 120 else f"{text[:60]}...{text[-40:]}"

@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from torchdoctor import messages
 from torchdoctor.commands.common import (
     BadInput,
     FailOnOption,
@@ -21,6 +20,7 @@ from torchdoctor.commands.common import (
     select_checks,
     shareable,
 )
+from torchdoctor.output import messages
 
 FORMATS = ("text", "md", "json")
 
@@ -57,9 +57,9 @@ def triage(
     """Triage a pasted issue: judge the collect_env dump or torchdoctor report in it, explain the errors it
     quotes, and say which verdict explains which error. Exit codes as for check; 2 also when the text shows
     no environment and no error torchdoctor knows."""
-    from torchdoctor import triage as triaging
     from torchdoctor.render import json as json_renderer
-    from torchdoctor.render import triage as renderer
+    from torchdoctor.support import triage as triaging
+    from torchdoctor.support import triage_render as renderer
 
     if json_output:
         output_format = "json"
@@ -77,9 +77,9 @@ def triage(
     if found.report is not None:
         found.report = shareable(found.report, redact)
     if output_format == "json":
-        from torchdoctor import output
+        from torchdoctor.output import streams
 
-        sys.stdout.write(json_renderer.dumps(output.redacted_value(found.to_json())) + "\n")
+        sys.stdout.write(json_renderer.dumps(streams.redacted_value(found.to_json())) + "\n")
     elif output_format == "md":
         renderer.render_markdown(found, sys.stdout)
     else:
@@ -89,21 +89,21 @@ def triage(
 
 def _read(source: str | None) -> tuple[str, str]:
     """The text to triage and the name to call it by: a file (bounded, regular), or stdin."""
-    from torchdoctor import inputs
+    from torchdoctor.inputs import bounded
 
     if source is None or source == "-":
-        if inputs.stdin_is_terminal():
+        if bounded.stdin_is_terminal():
             sys.stderr.write(messages.note_line("paste the issue, then press Ctrl-D"))
         name = "stdin"
         try:
-            text = inputs.read_stdin_text()
-        except inputs.InputError as exc:
+            text = bounded.read_stdin_text()
+        except bounded.InputError as exc:
             raise BadInput(str(exc)) from None
     else:
-        name = inputs.shown(source)
+        name = bounded.shown(source)
         try:
-            text = inputs.decode(inputs.read_file(Path(source), inputs.MAX_STDIN_BYTES, "issue"), name)
-        except inputs.InputError as exc:
+            text = bounded.decode(bounded.read_file(Path(source), bounded.MAX_STDIN_BYTES, "issue"), name)
+        except bounded.InputError as exc:
             raise BadInput(str(exc)) from None
     if not text.strip():
         raise BadInput(f"{name} is empty: paste the issue text, its collect_env output and its traceback")

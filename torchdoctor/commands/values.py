@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from torchdoctor.messages import shown_value
+from torchdoctor.output.messages import shown_value
 
 _NAMES = {str: "text", int: "whole number", float: "number", Path: "path", bool: "flag value"}
 _BOOLS = {"1": True, "true": True, "t": True, "yes": True, "y": True, "on": True}

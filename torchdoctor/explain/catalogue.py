@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from torchdoctor import registry
+from torchdoctor.checking import registry
 from torchdoctor.explain.model import Entry, Explanation
 from torchdoctor.plugin import resolve
 
@@ -52,7 +52,7 @@ class Matched:
 def explain_in_worker(text: str, call: Callable[[dict[str, object]], dict[str, object]]) -> Matched:
     """Match ``text`` against every installed catalogue, each through ``call`` (a worker request that raises
     runner.HostedError when the worker gives no answer); the last error in the text first."""
-    from torchdoctor.runner import HostedError
+    from torchdoctor.checking.runner import HostedError
 
     explanations: list[Explanation] = []
     problems: list[str] = []

@@ -16,7 +16,7 @@ from torchdoctor.lint.output import FORMATS, render
 from torchdoctor.lint.rules import UnknownRuleError
 from torchdoctor.lint.runner import FileResult, Job, Linted, lint_jobs
 from torchdoctor.lint.summary import Location, locate
-from torchdoctor.messages import error_line
+from torchdoctor.output.messages import error_line
 
 OK, FINDINGS, BAD_INPUT = 0, 1, 2
 

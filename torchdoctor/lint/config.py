@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
-from torchdoctor import inputs
+from torchdoctor.inputs import bounded
 from torchdoctor.lint.display import shown
 from torchdoctor.lint.rules import DEFAULT_RULES, expand
 
@@ -105,8 +105,8 @@ def find_pyproject(paths: Sequence[str]) -> Path | None:
 def _table(pyproject: Path) -> dict[str, Any] | None:
     name = shown(str(pyproject))
     try:
-        data = inputs.read_regular(pyproject, MAX_PYPROJECT_BYTES)
-    except inputs.Refused as refused:
+        data = bounded.read_regular(pyproject, MAX_PYPROJECT_BYTES)
+    except bounded.Refused as refused:
         if refused.kind == "large":
             raise ConfigError(
                 f"{name}: larger than {MAX_PYPROJECT_BYTES // 1024} KiB, not read (is it a pyproject.toml?)"

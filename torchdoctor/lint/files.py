@@ -6,7 +6,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from torchdoctor import inputs
+from torchdoctor.inputs import bounded
 from torchdoctor.lint.config import LintConfig
 from torchdoctor.lint.display import shown
 
@@ -69,8 +69,8 @@ def _python_files(root: str, config: LintConfig, errors: list[str]) -> list[str]
 def read_file(path: str) -> bytes:
     """The bytes of a regular file of at most MAX_BYTES; raises ReadFailure."""
     try:
-        return inputs.read_regular(path, MAX_BYTES)
-    except inputs.Refused as refused:
+        return bounded.read_regular(path, MAX_BYTES)
+    except bounded.Refused as refused:
         if refused.kind in ("folder", "special"):
             reason = "not a regular file, not linted"
         elif refused.kind == "large":

@@ -19,7 +19,7 @@ import tempfile
 import tokenize
 from dataclasses import dataclass
 
-from torchdoctor import inputs
+from torchdoctor.inputs import bounded
 from torchdoctor.lint.display import shown
 from torchdoctor.lint.edits import Edit, apply
 from torchdoctor.lint.engine import ParseFailure, TooDeep, analyse_source
@@ -129,8 +129,8 @@ def write(fixed: Fixed) -> None:
     if not info.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK):
         raise NotFixed(f"{name}: read-only, not fixed")
     try:
-        now = inputs.read_regular(path, MAX_BYTES)
-    except inputs.Refused:
+        now = bounded.read_regular(path, MAX_BYTES)
+    except bounded.Refused:
         now = None
     if now != fixed.before:
         raise NotFixed(f"{name}: changed since it was linted, not fixed")

@@ -14,9 +14,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from torchdoctor import ticket
 from torchdoctor.model import Report
-from torchdoctor.render import table
+from torchdoctor.render import sections, table
 
 WIDTH = 120
 MAX_WIDTH = 240
@@ -44,13 +43,13 @@ def _recorded(report: Report) -> Console:
                 style="dim italic",
             )
         )
-    for section in ticket.sections(report.to_json()):
+    for section in sections.sections(report.to_json()):
         console.print()
         console.print(_section_table(section))
     return console
 
 
-def _section_table(section: ticket.Section) -> Table:
+def _section_table(section: sections.Section) -> Table:
     pairs = section.columns == ("name", "value")
     facts = Table(
         title=section.title,

@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TextIO
 
-from torchdoctor import ticket
 from torchdoctor.model import Report, Status, Verdict
+from torchdoctor.render import sections
 from torchdoctor.render.text import closing_line, detail_lines, headline
 
 ICONS = {
@@ -64,11 +64,11 @@ def render_text(report: Report) -> str:
             "are replaced, GPU UUIDs shortened._"
         )
     lines += ["", *verdict_lines(report.verdicts)]
-    sections = ticket.sections(report.to_json())
-    if sections:
-        titles = ", ".join(section.title.split(" (")[0] for section in sections)
+    shown = sections.sections(report.to_json())
+    if shown:
+        titles = ", ".join(section.title.split(" (")[0] for section in shown)
         lines += ["", "<details>", f"<summary>Facts: {escape(titles)}</summary>", ""]
-        for section in sections:
+        for section in shown:
             lines += [*_section(section), ""]
         lines.append("</details>")
     return "\n".join(lines) + "\n"
@@ -100,7 +100,7 @@ def _problem(verdict: Verdict) -> list[str]:
     return lines
 
 
-def _section(section: ticket.Section) -> list[str]:
+def _section(section: sections.Section) -> list[str]:
     lines = [f"#### {escape(section.title)}", ""]
     if section.columns == ("name", "value"):
         lines += ["| | |", "|---|---|"]

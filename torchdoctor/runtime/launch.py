@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from torchdoctor import inputs
+from torchdoctor.inputs import bounded
 
 MAX_SCRIPT_BYTES = 64 * 2**20
 _OWN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
@@ -42,8 +42,8 @@ def script(path: str, args: list[str]) -> Program:
     """The program ``python path args...`` runs."""
     absolute = os.path.join(os.getcwd(), path) if not os.path.isabs(path) else path
     try:
-        source = inputs.read_file(Path(path), MAX_SCRIPT_BYTES, "script")
-    except inputs.InputError as exc:
+        source = bounded.read_file(Path(path), MAX_SCRIPT_BYTES, "script")
+    except bounded.InputError as exc:
         raise ProgramError(str(exc)) from None
     code = _compile(source, absolute, path)
     loader = importlib.machinery.SourceFileLoader("__main__", absolute)
@@ -62,7 +62,7 @@ def script(path: str, args: list[str]) -> Program:
 
 def module(name: str, args: list[str]) -> Program:
     """The program ``python -m name args...`` runs (a package runs its ``__main__``)."""
-    shown = inputs.shown(name)
+    shown = bounded.shown(name)
     if not name or name.startswith(".") or any(not part.isidentifier() for part in name.split(".")):
         raise ProgramError(f"-m {shown}: not a module name")
     sys.path.insert(0, os.getcwd())
@@ -112,12 +112,14 @@ def _compile(source: bytes, filename: str, shown: str) -> types.CodeType:
     except SyntaxError as exc:
         raise ProgramError(_syntax(exc, shown)) from None
     except (ValueError, MemoryError, RecursionError) as exc:
-        raise ProgramError(f"{inputs.shown(shown)} cannot be compiled: {type(exc).__name__}: {exc}") from None
+        raise ProgramError(
+            f"{bounded.shown(shown)} cannot be compiled: {type(exc).__name__}: {exc}"
+        ) from None
 
 
 def _syntax(exc: SyntaxError, shown: str) -> str:
     where = f", line {exc.lineno}" if exc.lineno else ""
-    return f"{inputs.shown(shown)}{where}: {type(exc).__name__}: {exc.msg}"
+    return f"{bounded.shown(shown)}{where}: {type(exc).__name__}: {exc.msg}"
 
 
 def exit_code(exc: SystemExit, err: Any) -> int:

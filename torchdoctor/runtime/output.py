@@ -15,9 +15,9 @@ _STRUCTURAL = frozenset({"kind", "run_schema_version", "tool", "created_at", "op
 
 def shareable(report: RunReport, redact: bool) -> dict[str, Any]:
     """The report as JSON data that may leave the machine: credentials always removed, and by default the
-    home directory, user name and hostname too (torchdoctor.redact); arguments after a secret-looking flag
-    (``--token X``) masked."""
-    from torchdoctor import redact as redaction
+    home directory, user name and hostname too (torchdoctor.output.redact); arguments after a secret-looking
+    flag (``--token X``) masked."""
+    from torchdoctor.output import redact as redaction
 
     data = report.to_json()
     identity = redaction.Identity.current() if redact else redaction.Identity()

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from torchdoctor import inputs
 from torchdoctor.explain.model import Explanation
+from torchdoctor.inputs import bounded
 from torchdoctor.model import Fix
 from torchdoctor.runtime.model import KIND, Finding, RunReport
 from torchdoctor.runtime.render import CLOSING, OPENING, operand_lines
@@ -54,14 +54,14 @@ def parse(text: str, name: str = "the text") -> RunReport:
     from torchdoctor.schema import run_report_schema
 
     try:
-        data = inputs.parse_json(text, name)
-    except inputs.InputError as exc:
+        data = bounded.parse_json(text, name)
+    except bounded.InputError as exc:
         raise BadRunReport(str(exc)) from None
     if not isinstance(data, dict) or data.get("kind") != KIND:
         raise BadRunReport(f"{name} is not a torchdoctor run report")
     errors = sorted(Draft202012Validator(run_report_schema()).iter_errors(data), key=lambda e: list(e.path))
     if errors:
-        where = "/".join(inputs.shown(str(part)) for part in errors[0].absolute_path) or "the top level"
+        where = "/".join(bounded.shown(str(part)) for part in errors[0].absolute_path) or "the top level"
         raise BadRunReport(
             f"{name} is not a valid run report: at {where}: {' '.join(errors[0].message.split())[:160]}"
         )
@@ -70,7 +70,7 @@ def parse(text: str, name: str = "the text") -> RunReport:
 
 def reports(text: str) -> Iterator[RunReport]:
     """The JSON run reports of the text: the whole text, or each Markdown fence holding one."""
-    from torchdoctor import saved
+    from torchdoctor.inputs import saved
 
     if is_json_report(text):
         bodies = [text]
@@ -147,11 +147,11 @@ def _explanation(kind: str, summary: str, evidence: list[str], fix: str | None, 
     return Explanation(
         id=f"run.{kind}",
         title=f"torchdoctor run: {title}",
-        line=inputs.shown(summary[:MAX_LINE]),
+        line=bounded.shown(summary[:MAX_LINE]),
         position=position,
-        evidence=tuple(inputs.shown(line[:MAX_LINE]) for line in evidence[:60]),
-        cause=f"recorded inside the program by torchdoctor run: {inputs.shown(summary[:MAX_LINE])}",
-        fix=Fix(inputs.shown((fix or "see the evidence above")[:MAX_LINE])),
+        evidence=tuple(bounded.shown(line[:MAX_LINE]) for line in evidence[:60]),
+        cause=f"recorded inside the program by torchdoctor run: {bounded.shown(summary[:MAX_LINE])}",
+        fix=Fix(bounded.shown((fix or "see the evidence above")[:MAX_LINE])),
         check=_CHECKS.get(kind),
     )
 

@@ -529,7 +529,7 @@ class Recorder:
             self.check_rank(first.device, site, f"{type(module).__name__}.{method}()")
 
     def loaded(self, result: Any, source: Any, mapped: bool, caller: FrameType) -> None:
-        from torchdoctor.module_audit import _tensors
+        from torchdoctor.runtime.audit import _tensors
 
         site = self.frames.site(caller)
         if site is None:
@@ -587,7 +587,7 @@ class Recorder:
         )
         if items is not None and all(isinstance(item, tensor) for item in items):
             return list(items)
-        from torchdoctor.module_audit import _tensors
+        from torchdoctor.runtime.audit import _tensors
 
         return [found for _, found in _tensors(batch, "", self.torch)]
 

@@ -19,14 +19,14 @@ from types import ModuleType, TracebackType
 from typing import IO, Any
 
 from torchdoctor._version import __version__
-from torchdoctor.inputs import whole_number
+from torchdoctor.inputs.bounded import whole_number
 from torchdoctor.runtime import render
 from torchdoctor.runtime.model import Finding, RunReport
 
 TORCH = "torch"
 _USED_LATER = (
-    "torchdoctor.module_audit",
-    "torchdoctor.redact",
+    "torchdoctor.runtime.audit",
+    "torchdoctor.output.redact",
     "torchdoctor.commands.report",
     "torchdoctor.runtime.recorder",
     "torchdoctor.runtime.expressions",

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from torchdoctor import collect_env
 from torchdoctor.checks.install import (
     build_check,
     companions_judge,
@@ -19,6 +18,7 @@ from torchdoctor.checks.install import (
     cuda_compat,
     stack_check,
 )
+from torchdoctor.inputs import collect_env
 from torchdoctor.model import Status
 
 from corpus_tools import splits

@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from torchdoctor import collect_env
 from torchdoctor.checks.install import (
     build_check,
     build_fit,
@@ -20,6 +19,7 @@ from torchdoctor.checks.install import (
     pairing,
     releases,
 )
+from torchdoctor.inputs import collect_env
 
 from corpus_tools import splits
 

@@ -14,9 +14,9 @@ from typing import Any
 import psutil
 import pytest
 
-from torchdoctor import nvml
 from torchdoctor.checks.memory import gpu_processes_probe
 from torchdoctor.checks.memory.memory_check import CHECK
+from torchdoctor.machine import nvml
 from torchdoctor.model import Finding, Status
 
 import fake_nvml

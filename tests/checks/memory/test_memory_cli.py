@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from torchdoctor import exitcodes, nvml
+from torchdoctor.checking import exitcodes
+from torchdoctor.machine import nvml
 
 import fake_nvml
 from support import (

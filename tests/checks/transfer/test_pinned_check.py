@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from torchdoctor import nvml
 from torchdoctor.checks.transfer import bandwidth_probe, link_bandwidth
 from torchdoctor.checks.transfer.bandwidth_probe import MIB, Plan
 from torchdoctor.checks.transfer.pinned_check import CHECK
+from torchdoctor.machine import nvml
 from torchdoctor.model import Finding, Status
 
 from support import CPU_MACHINE, fixture_facts, judge_fixture, no_gpu_reason, slack, torch_here

@@ -1,0 +1,366 @@
+"""`torchdoctor explain`: one test per catalogue message, with the real texts users paste.
+
+Each message is quoted from where it comes from: torch 2.13's own source or a run of it on this CPU
+machine ("ran here"), the research notes (research/memory_bandwidth.md 1.6, research/ddp_dryrun.md 3,
+research/cuda_semantics.md), or public logs found in code search.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from torchdoctor import cli
+from torchdoctor.checking import exitcodes
+from torchdoctor.explain import Explanation, catalogue
+from torchdoctor.explain import explain as explain_with
+
+from corpus_tools import splits
+from support import BIN, cli_env, explained_lines
+
+ENTRIES = catalogue.installed()
+
+
+def explain(text: str) -> list[Explanation]:
+    return explain_with(text, ENTRIES)
+
+
+CUDA_ASYNC_NOTE = (
+    "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below "
+    "might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1"
+)
+# (entry id, message) for every entry of the catalogue; several real variants where torch has several.
+MESSAGES = [
+    (
+        "tensors.different_devices",
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+        "and cpu! (when checking argument for argument mat1 in method wrapper_CUDA_addmm)",
+    ),
+    (
+        "tensors.different_devices",
+        "RuntimeError: Expected all tensors to be on the same device, but got mat2 is on cuda:3, different "
+        "from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_bmm)",
+    ),
+    ("tensors.different_devices", "RuntimeError: Tensor on device cpu is not on the expected device meta!"),
+    (
+        "tensors.different_devices",
+        "RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the "
+        "same or input should be a MKLDNN tensor and weight is a dense tensor",
+    ),
+    (
+        "tensors.different_dtypes",
+        "RuntimeError: mat1 and mat2 must have the same dtype, but got Double and Float",
+    ),
+    ("torch.not_compiled_with_cuda", "AssertionError: Torch not compiled with CUDA enabled"),
+    (
+        "torch.not_compiled_with_cuda",
+        "AttributeError: module 'torch._C' has no attribute '_cuda_setDevice'",
+    ),
+    (
+        "cuda.no_kernel_image",
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+        + CUDA_ASYNC_NOTE,
+    ),
+    ("cuda.invalid_device_ordinal", f"RuntimeError: CUDA error: invalid device ordinal\n{CUDA_ASYNC_NOTE}"),
+    (
+        "cuda.out_of_memory",
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB. GPU 0 has a total capacity "
+        "of 23.64 GiB of which 3.10 GiB is free. Process 4242 has 20.52 GiB memory in use. Of the allocated "
+        "memory 19.80 GiB is allocated by PyTorch, and 250.00 MiB is reserved by PyTorch but unallocated.",
+    ),
+    (
+        "cuda.driver_too_old",
+        "RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your "
+        "GPU driver by downloading and installing a new version from the URL: "
+        "http://www.nvidia.com/Download/index.aspx",
+    ),
+    (
+        "cuda.no_driver",
+        "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and "
+        "installed a driver from http://www.nvidia.com/Download/index.aspx",
+    ),
+    (
+        "load.map_location",
+        "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
+        "False. If you are running on a CPU-only machine, please use torch.load with "
+        "map_location=torch.device('cpu') to map your storages to the CPU.",
+    ),
+    (
+        "load.map_location",
+        "RuntimeError: Attempting to deserialize object on CUDA device 1 but torch.cuda.device_count() is 1. "
+        "Please use torch.load with map_location to map your storages to an existing device.",
+    ),
+    (
+        "load.size_mismatch",
+        "RuntimeError: Error(s) in loading state_dict for Linear:\n\tsize mismatch for weight: copying a "
+        "param with shape torch.Size([2, 3]) from checkpoint, the shape in current model is "
+        "torch.Size([2, 2]).",
+    ),
+    (
+        "nccl.duplicate_gpu",
+        "torch.distributed.DistBackendError: NCCL error in: "
+        "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp"
+        ":1727, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.19.3\nncclInvalidUsage: "
+        "This usually reflects invalid usage of NCCL library.\nLast error:\nDuplicate GPU detected : rank 3 "
+        "and rank 0 both on CUDA device f000",
+    ),
+    (
+        "dist.address_in_use",
+        "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network "
+        "address. port: 29500, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use",
+    ),
+    (
+        "nccl.system_error",
+        "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, unhandled "
+        "system error, NCCL version 2.14.3",
+    ),
+    ("nccl.not_built", "RuntimeError: Distributed package doesn't have NCCL built in"),
+    (
+        "dist.rendezvous_timeout",
+        "torch.distributed.DistStoreError: Timed out after 7 seconds waiting for clients. 1/2 clients "
+        "joined.",
+    ),
+    (
+        "cuda.forked_subprocess",
+        "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you "
+        "must use the 'spawn' start method",
+    ),
+    ("cuda.device_side_assert", f"RuntimeError: CUDA error: device-side assert triggered\n{CUDA_ASYNC_NOTE}"),
+    (
+        "transfer.pageable_non_blocking",
+        "| Memcpy HtoD (Pageable -> Device)     | 0.00%  | 0.000us | 0.00% | 0.000us | 66.023ms | 97.48% |",
+    ),
+    (
+        "transfer.pin_memory_without_gpu",
+        "UserWarning: 'pin_memory' argument is set as true but no accelerator is found, then device pinned "
+        "memory won't be used.",
+    ),
+    (
+        "transfer.pin_memory_without_gpu",
+        "RuntimeError: Cannot access accelerator device when none is available.",
+    ),
+    (
+        "train.fp16_nan_loss",
+        "[2023-07-24 13:21:32,378] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 "
+        "Skipping step. Attempted loss scale: 4294967296, reducing to 2147483648",
+    ),
+    (
+        "train.fp16_nan_loss",
+        "RuntimeError: Function 'MseLossBackward0' returned nan values in its 0th output.",
+    ),
+    ("train.fp16_nan_loss", "epoch 3 step 1200 | loss nan | lr 3.0e-04 | grad_norm inf"),
+]
+
+
+def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """The CLI in this process (fast), exit code and output as a user gets them."""
+    with pytest.raises(SystemExit) as exited:
+        cli.main(args)
+    captured = capsys.readouterr()
+    return int(exited.value.code or 0), captured.out, captured.err
+
+
+def test_every_catalogue_entry_has_a_real_message_here_or_in_the_corpus() -> None:
+    # tests/corpus/errors holds the real texts of every id (tests/explain/test_corpus.py runs them all);
+    # the messages here are the ones the CLI tests below print, and those of ids the corpus lacks.
+    corpus = {path.stem for path in splits.files("errors")}
+    here = {entry_id for entry_id, _ in MESSAGES}
+    assert here | corpus == {entry.id for entry in ENTRIES}
+
+
+@pytest.mark.parametrize(
+    ("entry_id", "message"), MESSAGES, ids=[f"{i}-{n}" for n, (i, _) in enumerate(MESSAGES)]
+)
+def test_the_message_is_explained_with_cause_fix_and_check(entry_id: str, message: str) -> None:
+    entry = next(e for e in ENTRIES if e.id == entry_id)
+    lines = explained_lines(message)
+    out = "\n".join(lines)
+    assert lines[0] == entry.title
+    assert any(line.startswith("  cause: ") for line in lines)
+    assert any(line.startswith("  fix:   ") for line in lines)
+    if entry.check:
+        assert any(line.startswith("  check: torchdoctor check --only ") for line in lines)
+    assert "also in this text" not in out  # each message is recognised by its own entry only
+
+
+def _lead(text: str) -> Explanation:
+    (first, *_) = explain(text)
+    return first
+
+
+def test_oom_with_large_reserved_but_unallocated_memory_gets_the_fragmentation_hint() -> None:
+    message = (
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity "
+        "of 79.10 GiB of which 1.50 GiB is free. Including non-PyTorch memory, this process has 77.58 GiB "
+        "memory in use. Of the allocated memory 60.12 GiB is allocated by PyTorch, and 16.97 GiB is reserved "
+        "by PyTorch but unallocated. If reserved but unallocated memory is large try setting "
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for "
+        "Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)"
+    )
+    lead = _lead(message)
+    assert "fragmented" in lead.cause
+    assert "reserved by PyTorch but unallocated: 16.97 GiB" in lead.evidence
+    assert lead.fix.commands == ("export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",)
+    assert lead.check == "gpu.fragmentation"
+
+
+def test_oldest_oom_text_computes_unallocated_from_reserved_minus_allocated() -> None:
+    # The oldest form, verbatim from research/memory_bandwidth.md 1.6 (b):
+    # 188.00 - 130.35 = 57.65 MiB reserved but unallocated >= 36 MiB requested.
+    message = (
+        "RuntimeError: CUDA out of memory. Tried to allocate 36.00 MiB (GPU 0; 7.93 GiB total capacity; "
+        "130.35 MiB already allocated; 47.06 MiB free; 188.00 MiB reserved in total by PyTorch) If reserved "
+        "memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation."
+    )
+    lead = _lead(message)
+    assert "reserved by PyTorch but unallocated: 0.06 GiB" in lead.evidence
+    assert lead.check == "gpu.fragmentation"
+
+
+def test_oom_without_cached_memory_is_exhaustion_and_names_other_processes() -> None:
+    message = (
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB. GPU 0 has a total capacity "
+        "of 23.64 GiB of which 3.10 GiB is free. Process 4242 has 12.52 GiB memory in use. Process 5151 has "
+        "8.00 GiB memory in use. Of the allocated memory 11.80 GiB is allocated by PyTorch, and 250.00 MiB "
+        "is reserved by PyTorch but unallocated."
+    )
+    lead = _lead(message)
+    evidence = list(lead.evidence)
+    assert "exhaustion: free memory plus the allocator's cache is less than the request" in evidence
+    assert any(
+        line.startswith("2 processes hold memory on this GPU (pid 4242: 12.52 GiB") for line in evidence
+    )
+    assert lead.check == "gpu.memory"
+    assert "fragmented" not in lead.cause
+
+
+def test_the_generic_allocator_message_names_pytorch_alloc_conf() -> None:
+    message = (
+        "Out of memory. Tried to allocate 4.00 GiB. GPU 0 has a total capacity of 15.77 GiB of which 1.00 "
+        "GiB is free. Of the allocated memory 8.00 GiB is allocated by PyTorch, and 6.00 GiB is reserved by "
+        "PyTorch but unallocated. If reserved but unallocated memory is large try setting "
+        "PYTORCH_ALLOC_CONF=expandable_segments:True to avoid fragmentation."
+    )
+    assert list(_lead(message).fix.commands) == ["export PYTORCH_ALLOC_CONF=expandable_segments:True"]
+
+
+def test_driver_too_old_decodes_the_cuda_version_and_names_a_build_the_driver_runs() -> None:
+    message = "RuntimeError: The NVIDIA driver on your system is too old (found version 12080)."
+    lead = _lead(message)
+    assert "this driver supports CUDA up to 12.8" in lead.evidence[0]
+    # The plan torch.build makes for a driver of CUDA 12.8: the newest release with a build it runs.
+    [command] = lead.fix.commands
+    assert command.startswith('pip install "torch==') and command.endswith("/whl/cu126")
+    assert "kernels" not in lead.fix.text  # the message names no GPU: no kernel claim
+    old = _lead("The NVIDIA driver on your system is too old (found version 11040).")
+    assert "CUDA up to 11.4" in old.evidence[0]
+    assert "Update the NVIDIA driver" in old.fix.text
+    assert all(c.endswith("/whl/cu118") for c in old.fix.commands)  # CUDA 11.x minor-version compatibility
+
+
+def test_duplicate_gpu_decodes_nccls_bus_id() -> None:
+    lead = _lead("Duplicate GPU detected : rank 3 and rank 0 both on CUDA device f000")
+    assert lead.evidence == ("ranks 3 and 0 both use the GPU at PCI 0000:0f:00.0",)
+    assert lead.check == "ddp.dryrun"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "port: 29511, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use",
+        "The server socket has failed to bind to [::]:29511 (errno: 98 - Address already in use).",
+    ],
+)
+def test_address_in_use_names_the_port_in_the_fix(message: str) -> None:
+    lead = _lead("The server socket has failed to listen on any local network address. " + message)
+    assert lead.evidence == ("port 29511 is taken",)
+    assert "ss -ltnp 'sport = :29511'" in lead.fix.commands
+
+
+def test_size_mismatch_lists_the_tensors_and_the_strict_false_recipe() -> None:
+    message = (
+        "RuntimeError: Error(s) in loading state_dict for ResNet:\n"
+        "\tsize mismatch for fc.weight: copying a param with shape torch.Size([10, 512]) from checkpoint, "
+        "the shape in current model is torch.Size([1000, 512]).\n"
+        "\tsize mismatch for fc.bias: copying a param with shape torch.Size([10]) from checkpoint, the shape "
+        "in current model is torch.Size([1000])."
+    )
+    lead = _lead(message)
+    assert lead.evidence == (
+        "fc.weight: checkpoint [10, 512], model [1000, 512]",
+        "fc.bias: checkpoint [10], model [1000]",
+    )
+    assert "{'fc.weight', 'fc.bias'}" in lead.fix.text
+    assert "strict=False" in lead.fix.text
+
+
+def test_in_a_traceback_the_last_error_leads_and_the_earlier_ones_follow(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    traceback = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 12, in <module>\n'
+        "    state = torch.load('ckpt.pt')\n"
+        "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
+        "False. If you are running on a CPU-only machine, please use torch.load with "
+        "map_location=torch.device('cpu') to map your storages to the CPU.\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 14, in <module>\n'
+        "    model.cuda()\n"
+        "AssertionError: Torch not compiled with CUDA enabled\n"
+    )
+    code, out, _ = run_main(["explain", traceback], capsys)
+    assert code == exitcodes.OK
+    lines = out.splitlines()
+    assert lines[0] == "Torch not compiled with CUDA enabled"
+    assert "  seen:  AssertionError: Torch not compiled with CUDA enabled" in lines
+    assert lines[lines.index("also in this text:") + 1].startswith(
+        "  Loading GPU tensors where that GPU does not exist: RuntimeError: Attempting to deserialize"
+    )
+
+
+def test_an_unknown_message_says_so_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_main(["explain", "ValueError: too many values to unpack (expected 2)"], capsys)
+    assert code == exitcodes.THRESHOLD
+    assert out.startswith("torchdoctor does not know this message.")
+
+
+def test_the_message_can_come_on_stdin_and_as_json(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("RuntimeError: CUDA error: invalid device ordinal\n"))
+    code, out, _ = run_main(["explain", "--json"], capsys)
+    assert code == exitcodes.OK
+    (explanation,) = json.loads(out)
+    assert explanation["id"] == "cuda.invalid_device_ordinal"
+    assert explanation["check_command"] == "torchdoctor check --only cuda.visible_devices"
+
+
+def test_no_message_at_all_is_bad_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("  \n"))
+    code, _, err = run_main(["explain"], capsys)
+    assert code == exitcodes.USAGE
+    assert err == "torchdoctor: error: no error message given: pass it as an argument or on stdin\n"
+
+
+def test_explain_as_installed_reads_a_pasted_traceback_on_stdin() -> None:
+    traceback = "Traceback (most recent call last):\n  ...\n" + MESSAGES[16][1] + "\n"
+    result = subprocess.run(
+        [str(BIN / "torchdoctor"), "explain"],
+        input=traceback,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert result.stdout.splitlines()[0] == "Address already in use (MASTER_PORT taken)"
+    assert "    $ ss -ltnp 'sport = :29500'" in result.stdout.splitlines()

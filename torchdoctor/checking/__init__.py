@@ -1,0 +1,1 @@
+"""Finding the checks, taking their options, running their probes and judges: one Report."""

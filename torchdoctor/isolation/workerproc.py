@@ -1,0 +1,251 @@
+"""The parent's handle on one worker process: send a request, wait for its answer with a deadline.
+
+A worker that hangs, dies, or answers something that is not a JSON answer raises :class:`ProbeFailure`; the
+caller then throws the worker away and starts another one for the remaining requests. Everything the worker
+started goes with it: its process group, and any descendant that left it (``setsid``), found through the
+worker's process tree (the worker is a child subreaper, so even a double-forked daemon stays in its tree).
+What the worker prints on stderr is kept as a bounded tail, whatever the amount.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from typing import IO, Any
+
+from torchdoctor.isolation import pycommand
+
+WORKER_MODULE = "torchdoctor.isolation.worker"
+WARM_ID = 0
+"""The id of the worker's line about its warm-up (``torchdoctor.isolation.worker.WARM_ID``)."""
+STDERR_TAIL_BYTES = 4000
+"""How much of the worker's stderr an error verdict quotes."""
+STDERR_KEPT_BYTES = 256 * 2**10
+"""How much of the worker's stderr is kept for -v; older output is dropped as it comes."""
+MAX_ANSWER_BYTES = 64 * 2**20
+"""The longest answer line read from a worker; a longer one is garbage."""
+
+
+class ProbeFailure(Exception):
+    """A request that produced no answer: ``kind`` is timeout, crash, exit, garbage or start."""
+
+    def __init__(self, kind: str, message: str, stderr_tail: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.stderr_tail = stderr_tail
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message, "stderr_tail": self.stderr_tail}
+
+
+def signal_name(returncode: int) -> str:
+    try:
+        return signal.Signals(-returncode).name
+    except ValueError:
+        return f"signal {-returncode}"
+
+
+class _Tail:
+    """The last ``limit`` bytes of a stream, read by a daemon thread as they come."""
+
+    def __init__(self, stream: IO[bytes], limit: int) -> None:
+        self._chunks: deque[bytes] = deque()
+        self._size = 0
+        self._limit = limit
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(
+            target=self._read, args=(stream,), name="torchdoctor-stderr", daemon=True
+        )
+        self._thread.start()
+
+    def _read(self, stream: IO[bytes]) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536):
+                with self._lock:
+                    self._chunks.append(chunk)
+                    self._size += len(chunk)
+                    while self._size - len(self._chunks[0]) >= self._limit:
+                        self._size -= len(self._chunks.popleft())
+
+    def text(self, limit: int | None = None, ended: bool = True) -> str:
+        """The tail; once the worker has ``ended``, after the reader has drained what it wrote last (a live
+        worker's stream has no end to wait for)."""
+        self._thread.join(timeout=0.2 if ended else 0.01)
+        with self._lock:
+            data = b"".join(self._chunks)
+        return data[-(limit or self._limit) :].decode("utf-8", errors="replace")
+
+
+class WorkerProcess:
+    """One ``python -P -m torchdoctor.isolation.worker`` process, in its own session so it can be killed
+    whole.
+
+    ``warm``: it imports torch from the start, in the background; ``warmed`` holds how that went once its
+    line has been read (``{"facts": ...}`` or ``{"error": ...}``), None before.
+    """
+
+    def __init__(
+        self,
+        python: str = sys.executable,
+        env: dict[str, str] | None = None,
+        memory_limit: int | None = None,
+        warm: bool = False,
+    ) -> None:
+        self._answers: queue.Queue[str | None] = queue.Queue()
+        self._next_id = 0
+        self.warm = warm
+        self.warmed: dict[str, Any] | None = None
+        # -P: the worker must import the installed torchdoctor, never a folder of that
+        # name in the user's current directory.
+        command = pycommand.run_module(python, WORKER_MODULE)
+        if memory_limit is not None:
+            command += ["--memory-limit", str(int(memory_limit))]
+        if warm:
+            command.append("--warm")
+        try:
+            self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                start_new_session=os.name == "posix",
+            )
+        except OSError as exc:
+            self.proc = None
+            self._start_error = f"cannot start the worker ({python}): {exc}"
+            return
+        assert self.proc.stderr is not None
+        self._stderr = _Tail(self.proc.stderr, STDERR_KEPT_BYTES)
+        self._reader = threading.Thread(
+            target=self._read_answers, name="torchdoctor-worker-reader", daemon=True
+        )
+        self._reader.start()
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    def _read_answers(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        with contextlib.suppress(OSError, ValueError):
+            while raw := self.proc.stdout.readline(MAX_ANSWER_BYTES + 1):
+                if len(raw) > MAX_ANSWER_BYTES:
+                    self._answers.put(
+                        raw[:200].decode("utf-8", errors="replace") + " ... (more than the limit)"
+                    )
+                    break
+                self._answers.put(raw.decode("utf-8", errors="replace"))
+        self._answers.put(None)
+
+    def call(self, target: str, options: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Run one request; returns the worker's answer (``facts`` or ``error``) or raises ProbeFailure."""
+        if self.proc is None:
+            raise ProbeFailure("start", self._start_error)
+        self._next_id += 1
+        request = {"id": self._next_id, "target": target, "options": options}
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write((json.dumps(request) + "\n").encode())
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise self._died() from None
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self._answers.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self.kill()
+                raise ProbeFailure("timeout", f"timed out after {timeout:g} s", self.stderr_tail()) from None
+            if line is None:
+                raise self._died()
+            try:
+                answer = json.loads(line)
+                if not isinstance(answer, dict):
+                    raise ValueError("not an answer")
+                if self.warm and self.warmed is None and answer.get("id") == WARM_ID and "warm" in answer:
+                    self.warmed = dict(answer["warm"])
+                    continue
+                if answer.get("id") != self._next_id:
+                    raise ValueError("not an answer to this request")
+            except (ValueError, RecursionError, TypeError):
+                self.kill()
+                shown = line.strip()[:200]
+                raise ProbeFailure(
+                    "garbage", f"the worker answered garbage: {shown!r}", self.stderr_tail()
+                ) from None
+            return answer
+
+    def _died(self) -> ProbeFailure:
+        assert self.proc is not None
+        try:
+            code = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return ProbeFailure(
+                "crash", "the worker closed its channel and stopped answering", self.stderr_tail()
+            )
+        self._end_descendants()
+        if code < 0:
+            return ProbeFailure("crash", f"the worker died of {signal_name(code)}", self.stderr_tail())
+        return ProbeFailure("exit", f"the worker exited with code {code}", self.stderr_tail())
+
+    def stderr_tail(self) -> str:
+        if self.proc is None:
+            return ""
+        return self._stderr.text(STDERR_TAIL_BYTES, ended=self.proc.poll() is not None).strip()
+
+    def stderr_text(self) -> str:
+        return self._stderr.text(ended=self.proc.poll() is not None) if self.proc is not None else ""
+
+    def _descendants(self) -> list[Any]:
+        if self.proc is None:
+            return []
+        try:
+            import psutil
+
+            return list(psutil.Process(self.proc.pid).children(recursive=True))
+        except Exception:  # the worker is gone, or psutil cannot read the process table
+            return []
+
+    def _end_descendants(self, found: list[Any] | None = None) -> None:
+        """Kill what the worker left: processes that escaped its group, and orphans it adopted."""
+        for process in self._descendants() if found is None else found:
+            with contextlib.suppress(Exception):
+                process.kill()
+
+    def kill(self) -> None:
+        """Kill the worker and everything it started; never wait long for a process stuck in the kernel."""
+        if self.proc is None or self.proc.poll() is not None:
+            self._end_descendants()
+            return
+        descendants = self._descendants()  # before the worker dies and they are orphaned
+        with contextlib.suppress(OSError):
+            if os.name == "posix":
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            else:
+                self.proc.kill()
+        self._end_descendants(descendants)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=2)
+
+    def close(self) -> None:
+        """End the worker and everything it started.
+
+        Its answers are in; a graceful exit would only spend time in torch's interpreter teardown.
+        """
+        if self.proc is None:
+            return
+        with contextlib.suppress(OSError):
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+        self.kill()

@@ -1,0 +1,1 @@
+"""What torchdoctor writes, made safe: redaction, inert text, guarded streams, one-line messages."""
