@@ -49,11 +49,11 @@ def raise_error(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def garbage(options: dict[str, Any]) -> dict[str, Any]:
-    from torchdoctor.isolation import worker
+    from torchdoctor.isolation import served
 
-    assert worker.channel is not None
-    worker.channel.write("this is not JSON\n")
-    worker.channel.flush()
+    assert served.channel is not None
+    served.channel.write("this is not JSON\n")
+    served.channel.flush()
     time.sleep(3600)
     return {}
 

@@ -360,11 +360,10 @@ def machine_report(
 def explained_lines(text: str) -> list[str]:
     """What ``torchdoctor explain TEXT`` prints, the matching done in this process as the worker does it
     (the CLI's own path, worker included, is tested once for all)."""
-    from torchdoctor.checking import hosted
     from torchdoctor.commands.explain import explained
-    from torchdoctor.explain import format_lines
+    from torchdoctor.explain import catalogue, format_lines
 
-    explanations, problems = explained(text, hosted.explain)
+    explanations, problems = explained(text, catalogue.answer)
     assert not problems
     return format_lines(explanations)
 

@@ -293,7 +293,7 @@ def test_a_tool_is_never_found_through_a_relative_or_empty_path_entry(
 
 @pytest.mark.parametrize("swapped_in", ["fifo", "link to a file", "link to nothing", "folder"])
 def test_force_replaces_only_a_regular_file_as_it_is_at_the_rename(tmp_path: Path, swapped_in: str) -> None:
-    from torchdoctor.commands.report import NotRegularFile, write_new
+    from torchdoctor.output.files import NotRegularFile, write_new
 
     target, elsewhere = tmp_path / "report.md", tmp_path / "precious"
     elsewhere.write_text("keep me")
@@ -313,7 +313,7 @@ def test_force_replaces_only_a_regular_file_as_it_is_at_the_rename(tmp_path: Pat
 
 
 def test_force_replaces_a_regular_file_and_writes_a_new_one(tmp_path: Path) -> None:
-    from torchdoctor.commands.report import write_new
+    from torchdoctor.output.files import write_new
 
     target = tmp_path / "report.md"
     target.write_text("old")

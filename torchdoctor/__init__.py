@@ -2,8 +2,8 @@
 
 The plugin API is re-exported here: a third-party check needs only
 ``from torchdoctor import Check, Option, Probe, Finding, Fix, Status`` (and ``judge_at``). The in-process
-helpers ``memory_report`` and ``audit`` are imported on first use, so that
-importing torchdoctor stays light.
+helpers ``memory_report``, ``audit`` and ``watch`` are imported on first use, so that importing torchdoctor
+stays light.
 """
 
 from importlib import import_module
@@ -13,7 +13,11 @@ from torchdoctor._version import __version__
 from torchdoctor.model import Finding, Fix, Status, Verdict
 from torchdoctor.plugin import Check, Option, Probe, judge_at
 
-_LAZY = {"memory_report": "torchdoctor.runtime.memory_report", "audit": "torchdoctor.runtime.audit"}
+_LAZY = {
+    "memory_report": "torchdoctor.runtime.memory_report",
+    "audit": "torchdoctor.runtime.audit",
+    "watch": "torchdoctor.runtime",
+}
 
 __all__ = [
     "Check",
@@ -27,6 +31,7 @@ __all__ = [
     "audit",
     "judge_at",
     "memory_report",
+    "watch",
 ]
 
 

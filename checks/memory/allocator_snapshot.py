@@ -23,7 +23,7 @@ from typing import Any
 
 from torchdoctor.checks.memory import pickle_budget
 from torchdoctor.inputs import bounded
-from torchdoctor.output import messages
+from torchdoctor.output import inert, messages
 from torchdoctor.output.inert import one_line
 
 MAX_SNAPSHOT_BYTES = 512 * 2**20
@@ -93,7 +93,7 @@ def load(path: Path | str) -> dict[str, Any]:
         data = bounded.read_file(path, MAX_SNAPSHOT_BYTES, "allocator snapshot")
     except bounded.InputError as exc:
         raise SnapshotError(f"allocator snapshot: {exc}") from None
-    return loads(data, f"allocator snapshot {bounded.shown(path)}")
+    return loads(data, f"allocator snapshot {inert.shown(path)}")
 
 
 def _as_snapshot(obj: Any, label: str) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from torchdoctor.checking import exitcodes
-from torchdoctor.commands.report import write_new
 from torchdoctor.model import Fix, Report, Status, Verdict
+from torchdoctor.output.files import write_new
 from torchdoctor.render import markdown
 
 from support import build_words, invoke, torch_here, torch_release, validated_report

@@ -12,6 +12,7 @@ import pytest
 from torchdoctor.checking import doctor, exitcodes, runner
 from torchdoctor.inputs import saved
 from torchdoctor.output.redact import Identity, redact_report
+from torchdoctor.support import rejudge
 
 import support
 from support import fixture_facts, invoke, judge_fixture, validated_report
@@ -88,7 +89,7 @@ def test_a_redacted_report_judges_the_same_with_shortened_uuids() -> None:
     redacted = redact_report(original, identity)
     with runner.Workers() as workers:
         checks = doctor.select_checks(doctor.installed_checks(workers), CORE)
-        rejudged = saved.rejudge(saved.SavedReport(Path("h100.json"), redacted), checks, {}, workers)
+        rejudged = rejudge.rejudge(saved.SavedReport(Path("h100.json"), redacted), checks, {}, workers)
     again = redact_report(rejudged.to_json(), identity)
     assert shown(again["verdicts"]) == shown(redacted["verdicts"])
     assert [v["status"] for v in again["verdicts"]] == [v["status"] for v in original["verdicts"]]

@@ -20,13 +20,6 @@ from torchdoctor.plugin import Check
 _loaded: dict[tuple[str, str], Check | registry.LoadFailure] = {}
 
 
-def _entry(request: Mapping[str, Any]) -> registry.Entry:
-    data = request["entry"]
-    return registry.Entry(
-        str(data["id"]), str(data["value"]), str(data["distribution"]), str(data["version"])
-    )
-
-
 def _check(entry: registry.Entry) -> Check | registry.LoadFailure:
     key = (entry.id, entry.value)
     if key not in _loaded:
@@ -36,7 +29,7 @@ def _check(entry: registry.Entry) -> Check | registry.LoadFailure:
 
 def describe(request: Mapping[str, Any]) -> dict[str, Any]:
     """Import one entry: ``{"check": CheckInfo}`` or ``{"failure": reason}``."""
-    entry = _entry(request)
+    entry = registry.Entry.from_json(request["entry"])
     check = _check(entry)
     if isinstance(check, registry.LoadFailure):
         return {"failure": check.reason}
@@ -45,7 +38,7 @@ def describe(request: Mapping[str, Any]) -> dict[str, Any]:
 
 def judge(request: Mapping[str, Any]) -> dict[str, Any]:
     """Judge one check's facts: ``{"finding": ...}``, or ``{"raised": ...}`` when the judge failed."""
-    check = _check(_entry(request))
+    check = _check(registry.Entry.from_json(request["entry"]))
     if isinstance(check, registry.LoadFailure):
         return {"raised": {"type": "ImportError", "message": check.reason, "traceback": ""}}
     return judge_with(check, request)
@@ -83,23 +76,3 @@ def validate(request: Mapping[str, Any]) -> dict[str, Any]:
     except ValueError as exc:
         return {"refused": " ".join(str(exc).split())[:500] or "refused"}
     return {"value": value}
-
-
-_catalogues: dict[tuple[str, str], Any] = {}
-
-
-def explain(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Match the request's text against one catalogue: ``{"explanations": [...]}`` or ``{"failure": ...}``."""
-    from torchdoctor.explain import catalogue
-
-    entry = _entry(request)
-    key = (entry.id, entry.value)
-    if key not in _catalogues:
-        try:
-            _catalogues[key] = catalogue.load(entry)
-        except catalogue.CatalogueError as exc:
-            _catalogues[key] = str(exc)
-    loaded = _catalogues[key]
-    if isinstance(loaded, str):
-        return {"failure": loaded}
-    return {"explanations": catalogue.match_here(str(request.get("text") or ""), loaded)}

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from torchdoctor.checking.registry import CheckInfo, Loaded, LoadFailure
-from torchdoctor.inputs import bounded
+from torchdoctor.output import inert
 from torchdoctor.output.messages import shown_value
 from torchdoctor.plugin import Option
 
@@ -202,14 +202,14 @@ def _regular_file(option: Option, path: Path) -> Path:
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise BadOption(f"{option.flag}: {bounded.shown(path)} does not exist") from None
+        raise BadOption(f"{option.flag}: {inert.shown(path)} does not exist") from None
     except OSError as exc:
-        raise BadOption(f"{option.flag}: cannot read {bounded.shown(path)}: {exc.strerror or exc}") from None
+        raise BadOption(f"{option.flag}: cannot read {inert.shown(path)}: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):
-        raise BadOption(f"{option.flag}: {bounded.shown(path)} is not a regular file")
+        raise BadOption(f"{option.flag}: {inert.shown(path)} is not a regular file")
     if info.st_size > MAX_OPTION_FILE_BYTES:
         raise BadOption(
-            f"{option.flag}: {bounded.shown(path)} is {info.st_size / 2**20:.0f} MiB, more than the "
+            f"{option.flag}: {inert.shown(path)} is {info.st_size / 2**20:.0f} MiB, more than the "
             f"{MAX_OPTION_FILE_BYTES // 2**20} MiB torchdoctor reads"
         )
     return path

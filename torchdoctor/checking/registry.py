@@ -46,6 +46,10 @@ class Entry:
             "version": self.version,
         }
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Entry:
+        return cls(str(data["id"]), str(data["value"]), str(data["distribution"]), str(data["version"]))
+
 
 @dataclass(frozen=True)
 class LoadFailure:

@@ -29,6 +29,8 @@ DEFAULT_PLUGIN_TIMEOUT_S = 10.0
 it): both need milliseconds; probes have --timeout."""
 """How long a judge may take; a judge is a pure function of facts and needs milliseconds."""
 _HOSTED = "torchdoctor.checking.hosted"
+DESCRIBE, JUDGE, VALIDATE = (f"{_HOSTED}:{name}" for name in ("describe", "judge", "validate"))
+"""The worker targets of :mod:`torchdoctor.checking.hosted`."""
 PREPARE_TARGET = "torchdoctor.isolation.zygote:prepare"
 
 
@@ -114,10 +116,11 @@ class Session:
             why = answer["error"].get("message")
             self.log.append(f"torchdoctor: preparing the probe worker failed ({why})\n")
 
-    def hosted(self, function: str, request: dict[str, Any], timeout: float) -> dict[str, Any]:
-        """Run ``torchdoctor.checking.hosted.<function>``; raises HostedError when it gives no answer."""
+    def hosted(self, target: str, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Run ``target`` (``module:function``, one of torchdoctor's own) in the worker and answer what it
+        answered; raises HostedError when it gives no answer."""
         try:
-            answer = self.call(f"{_HOSTED}:{function}", request, timeout)
+            answer = self.call(target, request, timeout)
         except ProbeFailure as failure:
             raise HostedError(failure.to_json()) from None
         if "error" in answer:
@@ -204,7 +207,7 @@ def describe(entries: Iterable[Entry], session: Session) -> list[Loaded]:
     described: list[Loaded] = []
     for entry in entries:
         try:
-            answer = session.hosted("describe", {"entry": entry.to_json()}, plugin_timeout())
+            answer = session.hosted(DESCRIBE, {"entry": entry.to_json()}, plugin_timeout())
             if "failure" in answer:
                 described.append(LoadFailure(entry, str(answer["failure"])))
             else:
@@ -320,7 +323,7 @@ JudgeCall = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 def _in_worker(session: Session) -> JudgeCall:
-    return lambda request: session.hosted("judge", request, plugin_timeout())
+    return lambda request: session.hosted(JUDGE, request, plugin_timeout())
 
 
 def judge_here(

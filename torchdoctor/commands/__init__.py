@@ -1,1 +1,3 @@
-"""CLI commands beyond check and list, one module each; torchdoctor.cli registers them."""
+"""The command line's commands, one module each, registered by :mod:`torchdoctor.cli`; with what they share
+(``common``, ``values``, ``usage``), the live progress line (``progress``) and the shell completion scripts
+(``completions``)."""

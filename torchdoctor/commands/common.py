@@ -147,8 +147,9 @@ def judged_from(
     """--from: the installed checks the saved report can answer, judged on its facts; no probe runs, so an
     option only probes read (``--timeout`` among them) is bad input."""
     from torchdoctor.inputs import saved
-    from torchdoctor.inputs.bounded import shown
     from torchdoctor.output import messages
+    from torchdoctor.output.inert import shown
+    from torchdoctor.support import rejudge
 
     run = run_context(ctx)
     probing = [o.flag for o in run.declared if o.key in given and not o.judged]
@@ -163,7 +164,7 @@ def judged_from(
         report = saved.load(path)
     except saved.SavedReportError as exc:
         raise BadInput(str(exc)) from None
-    judgeable, missing = saved.judgeable(report, run.checks)
+    judgeable, missing = rejudge.judgeable(report, run.checks)
     chosen = select_checks(run.checks, only, skip)
     judged = [c for c in judgeable if c in chosen]
     if not judged:
@@ -174,7 +175,7 @@ def judged_from(
     described = f"{shown(path)} ({report.describe()})"
     sys.stderr.write(messages.note_line(f"judging the facts of {described} with today's rules"))
     judged_options = {o.key: options[o.key] for o in run.declared if o.key in given}
-    return saved.rejudge(report, chosen, judged_options, run.require_workers(), fail_on)
+    return rejudge.rejudge(report, chosen, judged_options, run.require_workers(), fail_on)
 
 
 def fail_on_status(value: str) -> Status:
@@ -216,7 +217,9 @@ def validate_in_worker(
             continue
         try:
             answer = session.hosted(
-                "validate", {"target": option.validate, "value": values[option.key]}, runner.plugin_timeout()
+                runner.VALIDATE,
+                {"target": option.validate, "value": values[option.key]},
+                runner.plugin_timeout(),
             )
         except runner.HostedError as exc:
             raise BadInput(f"{option.flag}: cannot be checked: {exc.error.get('message')}") from None

@@ -53,7 +53,7 @@ def diff(
 
 
 def _describe(report: SavedReport) -> str:
-    from torchdoctor.inputs.bounded import shown
+    from torchdoctor.output.inert import shown
 
     data = report.data
     host = data["host"].get("hostname") or "unknown host"

@@ -32,9 +32,7 @@ def explain(
 
     text = read_text(text, "error message")
     with runner.Session(runner.host_worker) as session:
-        explanations, problems = explained(
-            text, lambda request: session.hosted("explain", request, catalogue.EXPLAIN_TIMEOUT_S)
-        )
+        explanations, problems = explained(text, catalogue.asking(session))
     for problem in problems:
         sys.stderr.write(messages.warning_line(f"{problem}; its messages are left out"))
     if json_output:

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -29,6 +25,7 @@ from torchdoctor.commands.common import (
     timeout_seconds,
     validate_in_worker,
 )
+from torchdoctor.output import files
 from torchdoctor.output.inert import inert
 
 if TYPE_CHECKING:
@@ -81,10 +78,10 @@ def report(
     With --from, the report of a saved JSON report (its facts judged with today's rules)."""
     from torchdoctor.commands import progress as live
     from torchdoctor.model import Status
-    from torchdoctor.render import sections
+    from torchdoctor.support import ticket
 
     fmt = resolve_format(output_format, output)
-    target = None if preview else check_target(output or Path(f"{DEFAULT_STEM}.{fmt}"), force)
+    target = None if preview else writable(output or Path(f"{DEFAULT_STEM}.{fmt}"), force)
     timeout_seconds(timeout)
     run = run_context(ctx)
     options = run_options(run.declared, declared or {}, timeout)
@@ -98,7 +95,7 @@ def report(
         progress = live.for_terminal(False)
         try:
             workers = run.require_workers()
-            gathered = sections.gather(checks, run.checks, options, workers, Status.FAIL, progress)
+            gathered = ticket.gather(checks, run.checks, options, workers, Status.FAIL, progress)
         finally:
             if progress is not None and hasattr(progress, "stop"):
                 progress.stop()
@@ -108,20 +105,20 @@ def report(
         sys.stdout.write(text)
         return
     try:
-        write_new(target, text, overwrite=force)
+        files.write_new(target, text, overwrite=force)
     except FileExistsError:
-        raise BadInput(f"{_shown(target)} exists: use --force to overwrite it") from None
-    except NotRegularFile:
+        raise BadInput(f"{files.shown(target)} exists: use --force to overwrite it") from None
+    except files.NotRegularFile:
         raise BadInput(
-            f"{_shown(target)} became something else than a regular file while the checks ran (a link, "
+            f"{files.shown(target)} became something else than a regular file while the checks ran (a link, "
             "FIFO, device or folder): nothing was written, and it was left as it is"
         ) from None
     except OSError as exc:
-        raise BadInput(f"cannot write {_shown(target)}: {exc.strerror or exc}") from None
+        raise BadInput(f"cannot write {files.shown(target)}: {exc.strerror or exc}") from None
     from torchdoctor.render.text import closing_line
 
     state = "redacted" if redact else "NOT redacted"
-    typer.echo(f"wrote {_shown(target)} ({FORMAT_NAMES[fmt]}, {state}): {closing_line(shared.verdicts)}")
+    typer.echo(f"wrote {files.shown(target)} ({FORMAT_NAMES[fmt]}, {state}): {closing_line(shared.verdicts)}")
 
 
 def resolve_format(output_format: str | None, output: Path | None) -> str:
@@ -131,7 +128,8 @@ def resolve_format(output_format: str | None, output: Path | None) -> str:
         named = _SUFFIXES.get(output.suffix.lower()) if output is not None else None
         if output is not None and named is not None and named != output_format:
             raise BadInput(
-                f"-o {_shown(output)} has the suffix of {FORMAT_NAMES[named]} but --format {output_format} "
+                f"-o {files.shown(output)} has the suffix of {FORMAT_NAMES[named]} but "
+                f"--format {output_format} "
                 f"writes {FORMAT_NAMES[output_format]}: leave out --format (the suffix picks it) or name a "
                 f".{output_format} file"
             )
@@ -141,44 +139,12 @@ def resolve_format(output_format: str | None, output: Path | None) -> str:
     return "md"
 
 
-def check_target(path: Path, force: bool) -> Path:
-    """Refuse, before any probe runs, a target that cannot be written or would be overwritten.
-
-    Only a regular file is ever replaced (with --force): never a folder, a device, a FIFO or a socket, nor
-    a symbolic link to one. A link to a regular file is followed, so the file it names is what is written.
-    """
+def writable(path: Path, force: bool, option: str = "-o") -> Path:
+    """The file to write, refused as bad input before anything runs if it could not be written."""
     try:
-        info = path.lstat()
-    except FileNotFoundError:
-        info = None
-    except OSError as exc:
-        raise BadInput(f"-o {_shown(path)}: {exc.strerror or exc}") from None
-    if info is not None and stat.S_ISLNK(info.st_mode):
-        try:
-            resolved = path.resolve(strict=True)
-            info = resolved.stat()
-        except (OSError, RuntimeError):
-            raise BadInput(f"-o {_shown(path)} is a symbolic link to nothing: give a file name") from None
-        path = resolved
-    if info is not None and stat.S_ISDIR(info.st_mode):
-        raise BadInput(f"{_shown(path)} is a folder: give a file name with -o")
-    if info is not None and not stat.S_ISREG(info.st_mode):
-        raise BadInput(
-            f"{_shown(path)} is not a regular file (a device, FIFO or socket): torchdoctor only ever "
-            "replaces regular files, even with --force"
-        )
-    if not path.parent.is_dir():
-        raise BadInput(f"the folder {_shown(path.parent)} does not exist")
-    if info is not None and not force:
-        raise BadInput(f"{_shown(path)} exists: use --force to overwrite it")
-    return path
-
-
-def _shown(path: Path) -> str:
-    from torchdoctor.inputs.bounded import shown
-
-    text = shown(path)
-    return text if len(text) <= 120 else f"{text[:60]}...{text[-40:]}"
+        return files.check_target(path, force, option)
+    except files.Unwritable as exc:
+        raise BadInput(str(exc)) from None
 
 
 def render(report: Report, fmt: str) -> str:
@@ -193,92 +159,3 @@ def render(report: Report, fmt: str) -> str:
     from torchdoctor.render import html
 
     return html.render_html(report) if fmt == "html" else html.render_svg(report)
-
-
-class NotRegularFile(OSError):
-    """The name to replace holds something else than a regular file (it was swapped in meanwhile)."""
-
-
-def write_new(path: Path, text: str, overwrite: bool = False) -> None:
-    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, then a rename.
-
-    Without ``overwrite`` an existing file is never replaced, even one created meanwhile: the temporary
-    file is hard-linked to the name, which fails if the name exists (FileExistsError). With it, only a
-    regular file is replaced, as the name is at the moment of the rename (:func:`replace_regular`).
-    """
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".torchdoctor-report-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it 0600; give it a new file's usual mode
-        if overwrite:
-            replace_regular(temporary, path)
-            return
-        try:
-            os.link(temporary, path)
-        except FileExistsError:
-            raise
-        except OSError:
-            # A file system without hard links: the check before the rename is the best it allows.
-            if path.exists():
-                raise FileExistsError(path) from None
-            os.replace(temporary, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-
-
-def replace_regular(temporary: str, path: Path) -> None:
-    """Rename ``temporary`` to ``path`` if ``path`` is a regular file or nothing; NotRegularFile otherwise.
-
-    Where the system can swap two names atomically (Linux renameat2 RENAME_EXCHANGE), the two are swapped,
-    what came out from under ``path`` is looked at, and swapped back if it is not a regular file: nothing
-    can be slipped in between the look and the rename. Elsewhere the name is looked at (without following
-    a link) just before the rename.
-    """
-    if _exchange(temporary, path):
-        if stat.S_ISREG(os.lstat(temporary).st_mode):
-            return  # the old file is now the temporary name, which the caller removes
-        _exchange(temporary, path)
-        raise NotRegularFile(str(path))
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        os.link(temporary, path)  # still nothing there: create it, never over something new
-        return
-    if not stat.S_ISREG(info.st_mode):
-        raise NotRegularFile(str(path))
-    os.replace(temporary, path)
-
-
-_AT_FDCWD = -100
-_RENAME_EXCHANGE = 2
-
-
-def _exchange(first: str | Path, second: str | Path) -> bool:
-    """Swap two names atomically; False where they cannot be (no such call, nothing at ``second``, a file
-    system without the flag)."""
-    if sys.platform != "linux":
-        return False
-    import ctypes
-    import errno
-
-    try:
-        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
-    except (AttributeError, OSError):
-        return False
-    done = renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE)
-    if done == 0:
-        return True
-    code = ctypes.get_errno()
-    if code in (errno.ENOENT, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EXDEV):
-        return False
-    raise OSError(code, os.strerror(code), str(second))
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current

@@ -116,10 +116,6 @@ def run(
 
 def _check_report(path: str) -> None:
     """Refuse, before the program runs, a --report that could never be written."""
-    from torchdoctor.commands.report import check_target
+    from torchdoctor.commands.report import writable
 
-    try:
-        check_target(Path(path), force=True)
-    except BadInput as exc:
-        message = str(exc)
-        raise BadInput(message if not message.startswith("-o ") else "--report " + message[3:]) from None
+    writable(Path(path), force=True, option="--report")

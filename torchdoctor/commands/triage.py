@@ -90,6 +90,7 @@ def triage(
 def _read(source: str | None) -> tuple[str, str]:
     """The text to triage and the name to call it by: a file (bounded, regular), or stdin."""
     from torchdoctor.inputs import bounded
+    from torchdoctor.output import inert
 
     if source is None or source == "-":
         if bounded.stdin_is_terminal():
@@ -100,7 +101,7 @@ def _read(source: str | None) -> tuple[str, str]:
         except bounded.InputError as exc:
             raise BadInput(str(exc)) from None
     else:
-        name = bounded.shown(source)
+        name = inert.shown(source)
         try:
             text = bounded.decode(bounded.read_file(Path(source), bounded.MAX_STDIN_BYTES, "issue"), name)
         except bounded.InputError as exc:

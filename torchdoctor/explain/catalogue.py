@@ -8,14 +8,17 @@ only its own explanations.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from torchdoctor.checking import registry
 from torchdoctor.explain.model import Entry, Explanation
 from torchdoctor.plugin import resolve
 
 EXPLAIN_TIMEOUT_S = 10.0
+ANSWER = "torchdoctor.explain.catalogue:answer"
+"""The worker target that matches a text against one catalogue (:func:`answer`)."""
 
 
 class CatalogueError(ValueError):
@@ -47,6 +50,16 @@ class Matched:
     explanations: list[Explanation]
     problems: list[str]
     """One line per catalogue that could not answer (it is left out, the others still are)."""
+
+
+class Host(Protocol):
+    def hosted(self, target: str, request: dict[str, Any], timeout: float) -> dict[str, Any]: ...
+
+
+def asking(host: Host) -> Callable[[dict[str, object]], dict[str, object]]:
+    """The call :func:`explain_in_worker` makes: one catalogue matched in ``host``'s worker, under a
+    deadline."""
+    return lambda request: host.hosted(ANSWER, dict(request), EXPLAIN_TIMEOUT_S)
 
 
 def explain_in_worker(text: str, call: Callable[[dict[str, object]], dict[str, object]]) -> Matched:
@@ -92,3 +105,22 @@ def match_here(text: str, entries: Sequence[Entry]) -> list[dict[str, object]]:
             Explanation(entry.id, entry.title, entry.id, 0, (), entry.cause, entry.fix, entry.check).to_json()
         ]
     return [e.to_json() for e in explain(text, entries)]
+
+
+_answered: dict[tuple[str, str], tuple[Entry, ...] | str] = {}
+
+
+def answer(request: Mapping[str, Any]) -> dict[str, Any]:
+    """In the worker: match the request's text against one catalogue, ``{"explanations": [...]}``, or
+    ``{"failure": ...}`` when it cannot be imported. Each catalogue is imported once per worker."""
+    entry = registry.Entry.from_json(request["entry"])
+    key = (entry.id, entry.value)
+    if key not in _answered:
+        try:
+            _answered[key] = load(entry)
+        except CatalogueError as exc:
+            _answered[key] = str(exc)
+    loaded = _answered[key]
+    if isinstance(loaded, str):
+        return {"failure": loaded}
+    return {"explanations": match_here(str(request.get("text") or ""), loaded)}

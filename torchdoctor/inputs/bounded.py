@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from torchdoctor.output.inert import shown
+
 MAX_REPORT_BYTES = 64 * 2**20
 """The largest saved report or text file torchdoctor reads (a report of 8 GPUs is about 100 KiB)."""
 MAX_STDIN_BYTES = 16 * 2**20
@@ -52,15 +54,6 @@ def _article(noun: str) -> str:
 
 def _size_text(n: int) -> str:
     return f"{n / 2**20:.0f} MiB" if n >= 2**20 else f"{n} bytes"
-
-
-def shown(path: Path | str) -> str:
-    """A path as one line of a message: quoted as Python does when it holds a character a terminal would
-    act on (a line break, an escape, a bidirectional override...)."""
-    from torchdoctor.output.inert import acts_on_terminal
-
-    text = str(path)
-    return repr(text) if acts_on_terminal(text) else text
 
 
 class Refused(Exception):

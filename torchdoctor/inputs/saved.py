@@ -1,25 +1,23 @@
-"""Saved JSON reports: load one with clear errors, and judge its facts again with today's rules.
+"""Saved JSON reports: load one with clear errors, or find one in a text (a fence of an issue, a collect_env
+dump).
 
-A saved report is what ``torchdoctor check --json`` or ``torchdoctor report --format json`` wrote. Its
-facts are judged again through :func:`torchdoctor.checking.runner.judge_all`, exactly as a live run's facts
-are, so a support engineer sees the verdicts today's checks give on the user's machine.
+A saved report is what ``torchdoctor check --json`` or ``torchdoctor report --format json`` wrote;
+:mod:`torchdoctor.support.rejudge` judges its facts again with today's rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from torchdoctor._version import __version__
-from torchdoctor.checking import doctor, runner
-from torchdoctor.checking.registry import CheckInfo, Loaded
 from torchdoctor.inputs import bounded
-from torchdoctor.model import SCHEMA_VERSION, Report, Status, Verdict
-from torchdoctor.output.wording import and_list
+from torchdoctor.model import SCHEMA_VERSION, Report, Verdict
+from torchdoctor.output import inert
 
-_STANDARD_KEYS = frozenset(
+STANDARD_KEYS = frozenset(
     {
         "schema_version",
         "tool",
@@ -76,7 +74,7 @@ class SavedReport:
 
 def load(path: Path) -> SavedReport:
     """Read and check a saved report. Raises SavedReportError with a one-line reason."""
-    name = bounded.shown(path)
+    name = inert.shown(path)
     try:
         text = bounded.decode(bounded.read_file(path, what="saved report"), name)
     except bounded.InputError as exc:
@@ -209,7 +207,7 @@ def _check_shape(data: Mapping[str, Any], name: str) -> None:
     errors = sorted(Draft202012Validator(report_schema()).iter_errors(data), key=lambda e: list(e.path))
     if errors:
         error = errors[0]
-        where = "/".join(bounded.shown(str(part)) for part in error.absolute_path) or "the top level"
+        where = "/".join(inert.shown(str(part)) for part in error.absolute_path) or "the top level"
         message = " ".join(error.message.split())
         if len(message) > 160:
             message = message[:157] + "..."
@@ -234,78 +232,5 @@ def report_from_json(data: Mapping[str, Any]) -> Report:
         timings=dict(data.get("timings") or {"total_s": 0.0, "probes": {}}),
         exit_code=int(data.get("exit_code") or 0),
         probe_errors=dict(data.get("probe_errors") or {}),
-        extra={k: v for k, v in data.items() if k not in _STANDARD_KEYS},
+        extra={k: v for k, v in data.items() if k not in STANDARD_KEYS},
     )
-
-
-def judgeable(saved: SavedReport, checks: Sequence[Loaded]) -> tuple[list[Loaded], list[str]]:
-    """The checks to judge a saved report with, and the ids it has verdicts for that are not installed here.
-
-    A report judged before gets the checks it has verdicts for; a file of facts alone (a fixture, a
-    collect_env dump) gets every check whose probes all answered, or failed, in it.
-    """
-    saved_ids = saved.check_ids
-    installed = {c.id for c in checks}
-    if saved_ids:
-        return [c for c in checks if c.id in saved_ids], [i for i in saved_ids if i not in installed]
-    known = set(saved.data["facts"]) | set(saved.data["probe_errors"])
-    return [c for c in checks if isinstance(c, CheckInfo) and {p.name for p in c.probes} <= known], []
-
-
-def unanswered(saved: SavedReport, chosen: Sequence[Loaded], judged: Sequence[Loaded]) -> list[Verdict]:
-    """For a collect_env dump, a skip verdict for each chosen check it says nothing about: the reader sees
-    what it leaves open. A saved report leaves such checks out (it was run with --only or --skip)."""
-    if not isinstance(saved.data.get("collect_env"), dict):
-        return []
-    answered = {c.id for c in judged}
-    return [
-        Verdict(
-            id=c.id,
-            title=c.title,
-            status=Status.SKIP,
-            summary=f"not in a collect_env dump (it needs the {and_list([p.name for p in c.probes])} "
-            f"probe{'s' if len(c.probes) > 1 else ''}): run torchdoctor check on that machine",
-        )
-        for c in chosen
-        if isinstance(c, CheckInfo) and c.id not in answered
-    ]
-
-
-def rejudge(
-    saved: SavedReport,
-    chosen: Sequence[Loaded],
-    options: Mapping[str, Any],
-    workers: runner.Workers,
-    fail_on: Status = Status.FAIL,
-) -> Report:
-    """A report of today's verdicts on the saved facts by the ``chosen`` checks it can answer (a collect_env
-    dump: a skip for each other one, in its place); the run's host, facts and timings are kept."""
-    data = saved.data
-    timings = dict(data.get("timings") or {})
-    run = runner.ProbeRun(
-        facts=data["facts"],
-        errors=data["probe_errors"],
-        durations={str(k): float(v) for k, v in (timings.get("probes") or {}).items()},
-    )
-    extra = {k: v for k, v in data.items() if k not in _STANDARD_KEYS}
-    extra["judged_from"] = {
-        "tool_version": saved.tool_version,
-        "created_at": data.get("created_at"),
-        "schema_version": data["schema_version"],
-    }
-    judged, _ = judgeable(saved, chosen)
-    report = doctor.assemble(
-        judged,
-        run,
-        {**data["options"], **options},
-        workers,
-        fail_on=fail_on,
-        created_at=str(data.get("created_at") or ""),
-        host_summary=data["host"],
-        total_s=float(timings.get("total_s") or 0.0),
-        extra=extra,
-        extra_verdicts=unanswered(saved, chosen, judged),
-    )
-    order = {c.id: i for i, c in enumerate(chosen)}
-    report.verdicts.sort(key=lambda v: order.get(v.id, len(order)))
-    return report

@@ -21,24 +21,18 @@ import threading
 import time
 import traceback
 import warnings
-from typing import IO, Any
+from typing import Any
 
-from torchdoctor.isolation import lifeline
+from torchdoctor.isolation import lifeline, served
 from torchdoctor.plugin import resolve
 
-# The channel the answers go to; set by main(). A probe that writes here on
-# purpose corrupts the protocol, which the runner reports as garbage.
-channel: IO[str] | None = None
 WARM_ID = 0
 """The id of the line that tells how the warm-up went (requests count from 1)."""
-handled = 0
-"""How many requests this worker has begun, the one running included."""
 _writing = threading.Lock()
 
 
 def handle(request: dict[str, Any]) -> dict[str, Any]:
-    global handled
-    handled += 1
+    served.handled += 1
     started = time.perf_counter()
     answer: dict[str, Any] = {"id": request.get("id")}
     try:
@@ -74,22 +68,21 @@ def _limit_memory(argv: list[str]) -> None:
 
 
 def _send(answer: dict[str, Any]) -> None:
-    assert channel is not None
+    assert served.channel is not None
     text = json.dumps(answer, allow_nan=False) + "\n"
     with _writing:  # the warm-up's line comes from another thread
-        channel.write(text)
-        channel.flush()
+        served.channel.write(text)
+        served.channel.flush()
 
 
 def main(argv: list[str] | None = None) -> int:
-    global channel
     args = sys.argv[1:] if argv is None else argv
     # A hanging probe must not outlive a CLI that was killed outright.
     lifeline.die_with_parent(os.getppid())
     # Orphans of what a probe starts are adopted here, so the CLI finds them in this process's tree.
     lifeline.adopt_orphans()
     _limit_memory(args)
-    channel = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    served.channel = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     faulthandler.enable()
@@ -113,7 +106,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run main() of the importable module, not of __main__, so probes see the same `channel`.
-    from torchdoctor.isolation import worker
-
-    sys.exit(worker.main())
+    sys.exit(main())

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar, cast
 
 from torchdoctor.inputs import bounded
+from torchdoctor.isolation import served
 
 THREAD_VARIABLE = "OMP_NUM_THREADS"
 """Read by the OpenMP runtime and MKL as torch's libraries load: a child that gets another value has torch's
@@ -176,7 +177,6 @@ def prepare(options: Mapping[str, Any]) -> dict[str, Any]:
     run that ends before it starts anything need not wait for torch."""
     global _deferred
     from torchdoctor import plugin
-    from torchdoctor.isolation import worker
 
     modules: list[str] = []
     first = None
@@ -191,7 +191,7 @@ def prepare(options: Mapping[str, Any]) -> dict[str, Any]:
             first = index
     if not modules:
         return {"zygote": None, "why": "no probe of this run starts processes"}
-    _deferred = (tuple(modules), worker.handled)
+    _deferred = (tuple(modules), served.handled)
     if first == 0:
         return {"zygote": None, "deferred_to": options["targets"][0]}
     client = ensure()
@@ -203,12 +203,11 @@ def ensure(timeout: float | None = None) -> Client | None:
     which calls this before it touches CUDA; None if there is none, or if torch is not imported within
     ``timeout`` seconds."""
     global _client, _deferred
-    from torchdoctor.isolation import worker
 
     if _client is not None or _deferred is None:
         return _client
     (modules, prepared_at), _deferred = _deferred, None
-    if worker.handled > prepared_at + 1:  # another probe ran since: the state is no longer known
+    if served.handled > prepared_at + 1:  # another probe ran since: the state is no longer known
         return None
     if _warming is not None:
         _warming.join(timeout)  # without a timeout, the caller's deadline bounds this
@@ -463,10 +462,9 @@ def _die_with(parent: int) -> None:
 def _detach_from_worker() -> None:
     """Let go of the worker's stdin and answer channel (/dev/null in their place): when the worker ends,
     whoever reads them must see the end at once, not when the zygote does."""
-    from torchdoctor.isolation import worker
 
     devnull = os.open(os.devnull, os.O_RDWR)
-    held = [0] + ([worker.channel.fileno()] if worker.channel is not None else [])
+    held = [0] + ([served.channel.fileno()] if served.channel is not None else [])
     for fd in held:
         with contextlib.suppress(OSError, ValueError):
             os.dup2(devnull, fd)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from torchdoctor.inputs import bounded
+from torchdoctor.output.inert import shown as shown_path
 
 # Characters a terminal or a log reader may act on besides the controls (category C*): line and paragraph
 # separators.
@@ -27,7 +27,7 @@ def _acts(text: str) -> bool:
 
 def shown(text: str) -> str:
     """``text`` as part of one line of output: itself when harmless, else quoted with escapes."""
-    if bounded.shown(text) == text and not _acts(text):
+    if shown_path(text) == text and not _acts(text):
         return text
     # repr() escapes every character that is not printable (U+2028 and U+2029 included); "##[" stays
     # readable but no longer forms the marker.

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from os import PathLike
 from typing import Any
 
 # Characters a terminal acts on, by Unicode general category (Unicode Character Database,
@@ -66,3 +67,10 @@ def inert_value(value: Any) -> Any:
 def acts_on_terminal(text: str) -> bool:
     """Whether ``text`` holds a character :func:`one_line` would replace (a line feed or tab included)."""
     return _IN_LINE.search(text) is not None
+
+
+def shown(path: PathLike[str] | str) -> str:
+    """A path as one line of a message: quoted as Python does when it holds a character a terminal would
+    act on (a line break, an escape, a bidirectional override...)."""
+    text = str(path)
+    return repr(text) if acts_on_terminal(text) else text

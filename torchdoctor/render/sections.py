@@ -1,9 +1,7 @@
-"""The facts a support ticket needs, beyond the verdicts: gathered by probes, read back as plain sections.
+"""The facts a support ticket shows beyond the verdicts, read back from a report as plain sections.
 
-:func:`gather` runs the selected checks like ``torchdoctor check`` does, plus the probes whose facts a
-support engineer asks for whatever was checked (``torch``, ``nvml``, ``cuda_driver``, ``env`` and
-``installed_packages``), in the same worker. The extractors (:func:`system`, :func:`torch_build`,
-:func:`driver`, :func:`gpus`, :func:`mapping`, :func:`environment`, :func:`packages`) read those facts back
+The extractors (:func:`system`, :func:`torch_build`, :func:`driver`, :func:`gpus`, :func:`mapping`,
+:func:`environment`, :func:`packages`) read the facts :func:`torchdoctor.support.ticket.gather` collected back
 from a report's JSON data, for the Markdown and HTML renderers and for ``torchdoctor diff``. They are pure
 and tolerate a report where a probe is missing: what is not known reads as ``None``.
 """
@@ -14,30 +12,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from torchdoctor.checking import doctor, registry, runner
-from torchdoctor.checking.registry import Loaded
-from torchdoctor.machine import envvars, nvml, sysinfo
+from torchdoctor.machine import envvars
 from torchdoctor.machine import packages as installed_packages
-from torchdoctor.model import Report, Status
 from torchdoctor.output.redact import REDACTED, is_secret_name
 
-OWN_PROBES = (nvml.PROBE, envvars.PROBE, installed_packages.PROBE, sysinfo.PROBE)
-CHECK_PROBES = ("torch", "cuda_driver")
-"""Probes of the installed checks whose facts every ticket carries: the torch build, the driver's GPUs."""
 Row = dict[str, Any]
-
-
-def gather(
-    checks: Sequence[Loaded],
-    installed: Sequence[Loaded],
-    options: dict[str, Any],
-    workers: runner.Workers,
-    fail_on: Status = Status.FAIL,
-    progress: runner.Progress | None = None,
-) -> Report:
-    """Run the checks and the ticket's probes in one worker, judge, and assemble the Report."""
-    extra = [*registry.probes_named(installed, CHECK_PROBES), *OWN_PROBES]
-    return doctor.diagnose(checks, options, workers, fail_on, progress, extra_probes=extra)
 
 
 @dataclass(frozen=True)

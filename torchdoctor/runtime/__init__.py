@@ -1,4 +1,5 @@
-"""``torchdoctor run`` and ``torchdoctor.watch()``: the runtime doctor, recording inside the user's program.
+"""Inside the user's own program: ``torchdoctor run`` and ``torchdoctor.watch()`` (the runtime doctor),
+``torchdoctor.audit()`` (:mod:`.audit`) and ``torchdoctor.memory_report()`` (:mod:`.memory_report`).
 
 It records where (file, line and function in the user's own code) each tensor was made and last moved,
 which module attribute holds it and on which device a checkpoint was saved, and, when the program fails with

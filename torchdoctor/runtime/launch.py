@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from torchdoctor.inputs import bounded
+from torchdoctor.output import inert
 
 MAX_SCRIPT_BYTES = 64 * 2**20
 _OWN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
@@ -62,7 +63,7 @@ def script(path: str, args: list[str]) -> Program:
 
 def module(name: str, args: list[str]) -> Program:
     """The program ``python -m name args...`` runs (a package runs its ``__main__``)."""
-    shown = bounded.shown(name)
+    shown = inert.shown(name)
     if not name or name.startswith(".") or any(not part.isidentifier() for part in name.split(".")):
         raise ProgramError(f"-m {shown}: not a module name")
     sys.path.insert(0, os.getcwd())
@@ -112,14 +113,12 @@ def _compile(source: bytes, filename: str, shown: str) -> types.CodeType:
     except SyntaxError as exc:
         raise ProgramError(_syntax(exc, shown)) from None
     except (ValueError, MemoryError, RecursionError) as exc:
-        raise ProgramError(
-            f"{bounded.shown(shown)} cannot be compiled: {type(exc).__name__}: {exc}"
-        ) from None
+        raise ProgramError(f"{inert.shown(shown)} cannot be compiled: {type(exc).__name__}: {exc}") from None
 
 
 def _syntax(exc: SyntaxError, shown: str) -> str:
     where = f", line {exc.lineno}" if exc.lineno else ""
-    return f"{bounded.shown(shown)}{where}: {type(exc).__name__}: {exc.msg}"
+    return f"{inert.shown(shown)}{where}: {type(exc).__name__}: {exc.msg}"
 
 
 def exit_code(exc: SystemExit, err: Any) -> int:

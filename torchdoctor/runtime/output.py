@@ -36,19 +36,13 @@ def dumps(data: dict[str, Any]) -> str:
 
 def write_report(report: RunReport, path: str, redact: bool) -> str | None:
     """Write the report to ``path``; the one-line reason when it cannot be written."""
-    from torchdoctor.commands.common import BadInput
-    from torchdoctor.commands.report import check_target, write_new
+    from torchdoctor.output import files
 
     try:
-        target = check_target(Path(path), force=True)
-        write_new(target, dumps(shareable(report, redact)), overwrite=True)
-    except BadInput as exc:
-        message = str(exc)
-        if message.startswith("-o "):
-            message = "--report " + message[3:]
-        if message.endswith(" with -o"):
-            message = message[: -len("-o")] + "--report"
-        return message
+        target = files.check_target(Path(path), force=True, option="--report")
+        files.write_new(target, dumps(shareable(report, redact)), overwrite=True)
+    except files.Unwritable as exc:
+        return str(exc)
     except OSError as exc:
         return f"cannot write {path}: {exc.strerror or exc}"
     return None

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from torchdoctor.explain.model import Explanation
 from torchdoctor.inputs import bounded
 from torchdoctor.model import Fix
+from torchdoctor.output import inert
 from torchdoctor.runtime.model import KIND, Finding, RunReport
 from torchdoctor.runtime.render import CLOSING, OPENING, operand_lines
 
@@ -61,7 +62,7 @@ def parse(text: str, name: str = "the text") -> RunReport:
         raise BadRunReport(f"{name} is not a torchdoctor run report")
     errors = sorted(Draft202012Validator(run_report_schema()).iter_errors(data), key=lambda e: list(e.path))
     if errors:
-        where = "/".join(bounded.shown(str(part)) for part in errors[0].absolute_path) or "the top level"
+        where = "/".join(inert.shown(str(part)) for part in errors[0].absolute_path) or "the top level"
         raise BadRunReport(
             f"{name} is not a valid run report: at {where}: {' '.join(errors[0].message.split())[:160]}"
         )
@@ -147,11 +148,11 @@ def _explanation(kind: str, summary: str, evidence: list[str], fix: str | None, 
     return Explanation(
         id=f"run.{kind}",
         title=f"torchdoctor run: {title}",
-        line=bounded.shown(summary[:MAX_LINE]),
+        line=inert.shown(summary[:MAX_LINE]),
         position=position,
-        evidence=tuple(bounded.shown(line[:MAX_LINE]) for line in evidence[:60]),
-        cause=f"recorded inside the program by torchdoctor run: {bounded.shown(summary[:MAX_LINE])}",
-        fix=Fix(bounded.shown((fix or "see the evidence above")[:MAX_LINE])),
+        evidence=tuple(inert.shown(line[:MAX_LINE]) for line in evidence[:60]),
+        cause=f"recorded inside the program by torchdoctor run: {inert.shown(summary[:MAX_LINE])}",
+        fix=Fix(inert.shown((fix or "see the evidence above")[:MAX_LINE])),
         check=_CHECKS.get(kind),
     )
 

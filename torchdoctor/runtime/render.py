@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from torchdoctor.inputs.bounded import shown
+from torchdoctor.output.inert import shown
 from torchdoctor.runtime.model import Finding, Operand, RunReport, TransferSite, site_text
 
 WIDTH = 78

@@ -21,6 +21,7 @@ from torchdoctor.checking.registry import Loaded
 from torchdoctor.explain.model import Explanation
 from torchdoctor.inputs import saved
 from torchdoctor.model import Report, Status, Verdict
+from torchdoctor.support import rejudge
 
 if TYPE_CHECKING:
     from torchdoctor.checking.runner import Workers
@@ -132,9 +133,7 @@ def triage(
     # A torchdoctor run report holds no environment: it is not read as a check report.
     located, unreadable = (None, None) if readback.is_json_report(text) else environment_of(text, name)
     quoted = located.outside(text) if located is not None else text
-    matched = catalogue.explain_in_worker(
-        quoted, lambda request: workers.host.hosted("explain", request, catalogue.EXPLAIN_TIMEOUT_S)
-    )
+    matched = catalogue.explain_in_worker(quoted, catalogue.asking(workers.host))
     matched.explanations = readback.explanations(text) + matched.explanations
     problems = ([unreadable] if unreadable else []) + matched.problems
     if located is None and not matched.explanations:
@@ -150,9 +149,9 @@ def triage(
         if located.rendered:
             report = _as_recorded(environment, chosen, fail_on)
         else:
-            judged, _ = saved.judgeable(environment, chosen)
-            if judged or saved.unanswered(environment, chosen, judged):
-                report = saved.rejudge(environment, chosen, {}, workers, fail_on)
+            judged, _ = rejudge.judgeable(environment, chosen)
+            if judged or rejudge.unanswered(environment, chosen, judged):
+                report = rejudge.rejudge(environment, chosen, {}, workers, fail_on)
         if report is None or not report.verdicts:
             report = None
             problems.append(f"no check selected here can judge the environment in {name}")
