@@ -1,5 +1,5 @@
-"""The explanations files: the reader's refusals (one line naming the file and the entry), the schema refusing
-nothing the reader accepts, and a plugin's own file."""
+"""The explanations files: every shipped one valid against the shipped schema, the reader's refusals (one line
+naming the file and the entry), the schema refusing nothing the reader accepts, and a plugin's own file."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ if sys.version_info >= (3, 11):
 else:
     import tomli as tomllib
 
+REPO = Path(__file__).resolve().parents[2]
+SHIPPED = sorted((REPO / "checks").glob("*/explanations.toml"))
 WHERE = "acme/explanations.toml"
 
 GOOD = """
@@ -66,6 +68,28 @@ def _schema_refuses(text: str) -> bool:
     except Exception:  # jsonschema's ValidationError
         return True
     return False
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.parent.name for p in SHIPPED])
+def test_every_shipped_file_is_valid_against_the_shipped_schema(path: Path) -> None:
+    assert_valid(tomllib.loads(path.read_text(encoding="utf-8")), "explanations")
+
+
+def test_every_area_with_explanations_has_its_file_and_every_file_is_registered() -> None:
+    areas = {p.parent.name for p in (REPO / "checks").glob("*/explanations.py")}
+    assert {p.parent.name for p in SHIPPED} == areas and len(areas) == 6
+    values = {e.value for e in registry.find_entries(registry.EXPLANATIONS)}
+    assert {f"torchdoctor.checks.{area}.explanations:ENTRIES" for area in areas} <= values
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.parent.name for p in SHIPPED])
+def test_the_shipped_patterns_are_python_3_10s(path: Path) -> None:
+    # what tests/test_packaging.py looks for in the string constants of the modules
+    document = tomllib.loads(path.read_text(encoding="utf-8"))
+    patterns = [p for entry in document["entry"] for p in entry["patterns"]]
+    patterns += [case["pattern"] for entry in document["entry"] for case in entry.get("case", ())]
+    newer = [p for p in patterns if "(?>" in p or re.search(r"(?<!\\)[*+?}]\+", p)]
+    assert not newer, newer
 
 
 def test_a_good_file_gives_its_entries_and_cases() -> None:
