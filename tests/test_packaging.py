@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from torchdoctor.explain import catalogue
+
 from support import cli_env, install_without_deps, linked_venv, slack, validated_report
 
 REPO = Path(__file__).resolve().parents[1]
@@ -30,8 +32,10 @@ def _where_checks_come_from(python: str, cwd: Path) -> dict[str, object]:
     code = (
         "import json, torchdoctor.checks.install.build_check as tb\n"
         "from torchdoctor.checking import registry\n"
+        "from torchdoctor.explain import catalogue\n"
         "print(json.dumps({'file': tb.__file__, 'ids': [e.id for e in registry.find_entries()],\n"
-        "                  'loads': [type(registry.load(e)).__name__ for e in registry.find_entries()]}))\n"
+        "                  'loads': [type(registry.load(e)).__name__ for e in registry.find_entries()],\n"
+        "                  'explanations': [e.id for e in catalogue.installed()]}))\n"
     )
     out = subprocess.run(
         [python, "-c", code], cwd=cwd, capture_output=True, text=True, check=True, env=cli_env()
@@ -121,6 +125,8 @@ def test_a_wheel_install_finds_and_loads_the_built_in_checks_and_ships_the_compl
     assert Path(str(found["file"])).parent == site / "torchdoctor" / "checks" / "install"
     loads = dict(zip(found["ids"], found["loads"], strict=True))  # type: ignore[call-overload]
     assert loads["torch.build"] == loads["cuda.visible_devices"] == "Check"
+    # every catalogue reads its explanations.toml from the installed package
+    assert found["explanations"] == [e.id for e in catalogue.installed()]
     # the README's `source "$(python -m torchdoctor.shell)/torchdoctor.bash"`
     shell = subprocess.run(
         [python, "-m", "torchdoctor.shell"], cwd=elsewhere, capture_output=True, text=True, check=True
@@ -161,6 +167,9 @@ def test_the_wheel_carries_the_schema_the_type_marker_the_completions_and_the_li
     assert "torchdoctor/py.typed" in names
     assert "torchdoctor/checks/install/build_check.py" in names
     assert "torchdoctor/checks/install/data/torch_companions.json" in names
+    assert "torchdoctor/schema/explanations.schema.json" in names
+    areas = sorted(p.parent.name for p in (REPO / "checks").glob("*/explanations.toml"))
+    assert len(areas) == 6 and {f"torchdoctor/checks/{a}/explanations.toml" for a in areas} <= names
     assert {f"torchdoctor/shell/torchdoctor.{shell}" for shell in ("bash", "zsh", "fish")} <= names
     assert "torchdoctor-0.1.0.dist-info/licenses/LICENSE" in names
     assert not any(name.startswith(("tests/", "checks/", "completions/")) for name in names)

@@ -1,24 +1,20 @@
 """Error messages of distributed training: NCCL, the c10d store, rendezvous, ports, the watchdog, shared
 memory and forked CUDA.
 
-Registered in the entry-point group ``torchdoctor.explanations``; quoted from where torch and NCCL raise
+The entries are the data of explanations.toml beside this module (:mod:`torchdoctor.explain.catalogue_file`),
+registered in the entry-point group ``torchdoctor.explanations``; quoted from where torch and NCCL raise
 them, the research notes (research/ddp_dryrun.md 3, research/cuda_semantics.md), and the real texts of
-tests/corpus/errors.
+tests/corpus/errors. This module holds their analysers.
 """
 
 from __future__ import annotations
 
 import re
 
-from torchdoctor.explain import Analysis, Entry
+from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import last_match
 from torchdoctor.model import Fix
 
-# A CUDA failure NCCL reports from misc/shmutils.cc is its shared-memory segment failing (nccl.shm), not a
-# CUDA error: lookbehinds, one per width of the line number, after the literal so that it leads the search.
-_NOT_IN_SHMUTILS = "".join(
-    rf"(?<!shmutils\.cc:{_digits} NCCL WARN Cuda failure)" for _digits in (r"\d" * n for n in range(1, 6))
-)
 # The port in the c10d messages: "port: 29500," (torch 2.4 and later) or "...:29500 (errno: 98 - ..." before.
 _PORT = re.compile(r"\bport: (\d{1,5})\b|:(\d{1,5}) \(errno: 98\b")
 _DUPLICATE = re.compile(r"rank (\d+) and rank (\d+) both on CUDA device ([0-9a-f]+)", re.IGNORECASE)
@@ -217,158 +213,4 @@ def analyse_shm(text: str) -> Analysis:
     )
 
 
-ENTRIES: tuple[Entry, ...] = (
-    Entry(
-        id="nccl.duplicate_gpu",
-        title="NCCL: two ranks on one GPU",
-        patterns=(r"Duplicate GPU detected",),
-        cause="Two ranks of the job use the same GPU: no torch.cuda.set_device(local_rank) before the "
-        "process group starts, a hard-coded cuda:0, every rank given the same CUDA_VISIBLE_DEVICES, or more "
-        "ranks than GPUs.",
-        fix=Fix(
-            "Give each rank its own GPU: torch.cuda.set_device(local_rank) before init_process_group (or "
-            "pass device_id=torch.device('cuda', local_rank)), and start at most one rank per GPU."
-        ),
-        check="ddp.dryrun",
-        source="research/ddp_dryrun.md F10 (NCCL src/init.cc)",
-        analyse=analyse_duplicate_gpu,
-    ),
-    Entry(
-        id="dist.address_in_use",
-        title="Address already in use (MASTER_PORT taken)",
-        patterns=(r"EADDRINUSE", r"Address already in use", r"errno: 98\b"),
-        cause="The rendezvous port (MASTER_PORT, 29500 by default) is already taken on this machine, so the "
-        "store cannot listen; other ranks may even connect to the squatter and hang.",
-        fix=Fix(
-            "Stop the process that holds the port (often a previous run), or use another MASTER_PORT.",
-            ("ss -ltnp 'sport = :29500'",),
-        ),
-        check="ddp.dryrun",
-        source="research/ddp_dryrun.md F1",
-        analyse=analyse_port,
-    ),
-    Entry(
-        id="nccl.system_error",
-        title="NCCL: unhandled system error",
-        patterns=(r"unhandled system error", r"ncclSystemError", r"NCCL WARN socket\w*: "),
-        cause="NCCL hit an error in a system call, most often the network: the wrong interface chosen "
-        "(docker0, a VPN), a firewall, a container without host networking or with a small /dev/shm, or an "
-        "InfiniBand problem.",
-        fix=Fix(
-            "Run again with NCCL_DEBUG=WARN to see the failing call, then pin the interface "
-            "(NCCL_SOCKET_IFNAME=eth0), give containers --ipc=host or --shm-size, and try NCCL_IB_DISABLE=1 "
-            "to tell InfiniBand problems apart.",
-            ("NCCL_DEBUG=WARN NCCL_DEBUG_SUBSYS=INIT,NET torchrun ...",),
-        ),
-        check="ddp.dryrun",
-        source="research/ddp_dryrun.md F12 (NCCL error 2 = ncclSystemError); NCCL src/misc/socket.cc",
-        analyse=analyse_nccl_system_error,
-    ),
-    Entry(
-        id="dist.rendezvous_timeout",
-        title="Ranks never joined the rendezvous",
-        patterns=(
-            r"Timed out after \d+ seconds waiting for clients",
-            r"RendezvousTimeoutError",
-            r"Timed out initializing process group in store based barrier",
-            r"Waiting in store based barrier to initialize process group",
-            r"(?-i:Socket Timeout)",
-            r"wait timeout after \d+ ?ms",
-            r"Timeout waiting for key",
-            r"RendezvousConnectionError",
-            r"client socket has timed out after \d+s while trying to connect",
-        ),
-        cause="The ranks did not all meet at the rendezvous store in time: a rank crashed or hung before "
-        "init_process_group, cannot reach MASTER_ADDR:MASTER_PORT, or uses another MASTER_ADDR, "
-        "MASTER_PORT or WORLD_SIZE; later in a run, one rank stayed away from a store operation too long.",
-        fix=Fix(
-            "Look at the first rank that failed (torchrun prints it as the root cause), and make "
-            "MASTER_ADDR, MASTER_PORT and WORLD_SIZE the same for every rank."
-        ),
-        check="ddp.dryrun",
-        source="research/ddp_dryrun.md F2; torch/distributed/distributed_c10d.py _store_based_barrier; "
-        "torch/csrc/distributed/c10d/TCPStore.cpp (Socket Timeout, wait timeout); "
-        "tests/corpus/errors/*/dist.rendezvous_timeout.json",
-        analyse=analyse_rendezvous,
-    ),
-    Entry(
-        id="cuda.forked_subprocess",
-        title="CUDA in a forked subprocess",
-        patterns=(r"Cannot re-initialize CUDA in forked subprocess",),
-        cause="The parent process had initialised CUDA, then forked (DataLoader workers, multiprocessing): "
-        "CUDA cannot be used again in a forked child.",
-        fix=Fix(
-            "Use the spawn start method (multiprocessing.set_start_method('spawn') or "
-            "DataLoader(multiprocessing_context='spawn')), and keep CUDA out of dataset code."
-        ),
-        source="research/ddp_dryrun.md F16",
-    ),
-    Entry(
-        id="nccl.cuda_error",
-        title="NCCL: unhandled CUDA error",
-        patterns=(
-            r"unhandled cuda error",
-            r"ncclUnhandledCudaError",
-            r"NCCL WARN Cuda failure" + _NOT_IN_SHMUTILS,
-        ),
-        cause="A CUDA call inside NCCL failed: the GPU ran out of memory for NCCL's buffers, an earlier CUDA "
-        "error in the process, a driver or peer-to-peer problem between the GPUs, or a container without "
-        "enough shared memory.",
-        fix=Fix(
-            "Run with NCCL_DEBUG=INFO to see the failing CUDA call; try NCCL_P2P_DISABLE=1 to tell "
-            "peer-to-peer problems apart, and check the GPU memory and the driver.",
-            ("NCCL_DEBUG=INFO torchrun ...",),
-        ),
-        check="ddp.dryrun",
-        source="NCCL error 1 = ncclUnhandledCudaError (NCCL src/include/checks.h 'Cuda failure'); "
-        "torch/csrc/distributed/c10d/NCCLUtils.hpp; tests/corpus/errors/*/nccl.cuda_error.json",
-        analyse=analyse_nccl_cuda_error,
-    ),
-    Entry(
-        id="nccl.shm",
-        title="Shared memory (/dev/shm) exhausted",
-        patterns=(
-            r"Error while (?:creating|attaching to) shared memory segment",
-            r"failed to extend /dev/shm/",
-            r"NCCL WARN Call to posix_fallocate failed",
-            r"unable to open shared memory object",
-            r"killed by signal: Bus error",
-            r"insufficient shared memory \(shm\)",
-            r"out of shared memory",
-        ),
-        cause="Processes on this machine exchange data through shared memory (/dev/shm): NCCL between the "
-        "GPUs of one node, DataLoader workers with the main process. It ran out: containers get 64 MB by "
-        "default, or too many shared-memory files were open.",
-        fix=Fix(
-            "Give the container a larger /dev/shm (docker run --shm-size=16g, or --ipc=host), or use less "
-            "of it (fewer DataLoader workers, NCCL_SHM_DISABLE=1 for NCCL).",
-            ("df -h /dev/shm",),
-        ),
-        source="NCCL src/misc/shmutils.cc; torch/utils/data/_utils/signal_handling.py and dataloader.py "
-        "(bus error in a worker); torch/lib/libshm; tests/corpus/errors/*/nccl.shm.json",
-        analyse=analyse_shm,
-    ),
-    Entry(
-        id="nccl.watchdog_timeout",
-        title="NCCL watchdog: a collective timed out",
-        patterns=(
-            r"Watchdog caught collective operation timeout",
-            r"Some NCCL operations have failed or timed out",
-            r"NCCL watchdog thread terminated with exception",
-        ),
-        cause="A collective (all-reduce, broadcast, all-gather) did not finish within the process group's "
-        "timeout, so the watchdog took the process down: a rank stopped participating (crashed, hung, or "
-        "busy alone with evaluation or checkpointing), the ranks called different collectives, or the "
-        "network between the nodes stalled.",
-        fix=Fix(
-            "Find the rank that was not in the collective (its own log, or the first error above this one); "
-            "keep rank-0-only work short or raise the timeout (init_process_group(timeout=...)); "
-            "TORCH_DISTRIBUTED_DEBUG=DETAIL catches mismatched collectives.",
-            ("TORCH_DISTRIBUTED_DEBUG=DETAIL NCCL_DEBUG=WARN torchrun ...",),
-        ),
-        check="ddp.dryrun",
-        source="torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp (checkTimeout, the watchdog); "
-        "tests/corpus/errors/*/nccl.watchdog_timeout.json",
-        analyse=analyse_watchdog,
-    ),
-)
+ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -1,9 +1,10 @@
 """Error messages of a torch build that does not fit the machine: CPU-only wheels, drivers, kernels, CUDA
 initialisation, cuDNN and the other shared libraries, companion packages and NumPy.
 
-Registered in the entry-point group ``torchdoctor.explanations``; quoted from where torch raises them, the
+The entries are the data of explanations.toml beside this module (:mod:`torchdoctor.explain.catalogue_file`),
+registered in the entry-point group ``torchdoctor.explanations``; quoted from where torch raises them, the
 research notes (research/cuda_semantics.md, research/ddp_dryrun.md 3), and the real texts of
-tests/corpus/errors.
+tests/corpus/errors. This module holds their analysers.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from torchdoctor.checks.install import builds, companions_judge, cuda_compat, install_plan, pairing
-from torchdoctor.explain import Analysis, Entry
+from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import last_match
 from torchdoctor.model import Fix
 
@@ -127,52 +128,14 @@ def _no_kernel_for(sm: int, text: str, after: str) -> Analysis:
     return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(plan.text, plan.commands))
 
 
-_INIT_ERRORS = (
-    (
-        "system not yet initialized",
-        "CUDA error 802 (cudaErrorSystemNotReady)",
-        "The GPUs are not initialised yet. On NVSwitch systems (HGX/DGX A100, H100, H200) the "
-        "nvidia-fabricmanager service must run, at the same version as the driver, before CUDA can start.",
-        Fix(
-            "Start the fabric manager (the same version as the driver) and wait until it reports the fabric "
-            "as completed.",
-            ("systemctl status nvidia-fabricmanager", "sudo systemctl enable --now nvidia-fabricmanager"),
-        ),
-    ),
-    (
-        "unsupported display driver / cuda driver combination",
-        "CUDA error 803 (cudaErrorSystemDriverMismatch)",
-        "The CUDA user-space driver (libcuda.so) does not match the loaded kernel module: the driver was "
-        "updated without a reboot, or a container or conda environment brings its own libcuda (a "
-        "cuda-compat package) that differs from the host's driver.",
-        Fix(
-            "Reboot after a driver update; otherwise remove the extra libcuda (cuda-compat, an "
-            "LD_LIBRARY_PATH entry) so that the driver's own library is loaded.",
-            ("cat /proc/driver/nvidia/version", "ldconfig -p | grep libcuda.so"),
-        ),
-    ),
-    (
-        "forward compatibility was attempted on non supported HW",
-        "CUDA error 804 (cudaErrorCompatNotSupportedOnDevice)",
-        "A CUDA forward-compatibility library (the cuda-compat package of a container image built for a "
-        "newer CUDA) was loaded on a GPU that does not support forward compatibility (GeForce and most "
-        "workstation GPUs).",
-        Fix(
-            "Update the host's NVIDIA driver to one that supports the container's CUDA, or use an image or "
-            "a torch build for the CUDA the driver supports, and keep the compat libraries off "
-            "LD_LIBRARY_PATH.",
-            ("nvidia-smi",),
-        ),
-    ),
-)
+_INIT_ERRORS = catalogue_file.cases(__package__, "cuda.init_failed")
 
 
 def analyse_init_failed(text: str) -> Analysis:
-    found = [(m.start(), error) for error in _INIT_ERRORS if (m := _last(error[0], text))]
+    found = [(m.start(), case) for case in _INIT_ERRORS if (m := last_match(case.compiled, text))]
     if not found:
         return Analysis()
-    _, (_, code, cause, fix) = max(found, key=lambda item: item[0])
-    return Analysis(evidence=(code,), cause=cause, fix=fix)
+    return max(found, key=lambda item: item[0])[1].analysis()
 
 
 def analyse_cudnn_version(text: str) -> Analysis:
@@ -205,56 +168,16 @@ _LIBRARY_NAME = re.compile(r"([^\s`'\"]+\.(?:so[\d.]*|dll|dylib))\W*$", re.IGNOR
 _LOADER = re.compile(
     r": cannot open shared object file|Could not load library |Error loading \"|Unable to load any of \{"
 )
-_WINDOWS_DLL = r"\.dll|\[WinError 126\]"
-
-_LIBRARY_KINDS = (
-    (
-        r"libcuda\.so",
-        "the NVIDIA driver's own library (libcuda.so) is not found: no driver on this machine, a container "
-        "started without GPU access, or under WSL /usr/lib/wsl/lib missing from the library path",
-        Fix(
-            "Install the NVIDIA driver, or start the container with GPU access (docker run --gpus all); "
-            "check that the loader finds libcuda.",
-            ("ldconfig -p | grep libcuda.so", "nvidia-smi"),
-        ),
-    ),
-    (
-        r"libtorch_cuda_(?:cu|cpp)\.so",
-        "a library of torch 1.12 or older is asked for: an extension compiled against that torch is "
-        "imported with this one",
-        Fix("Rebuild or reinstall the extension against the installed torch."),
-    ),
-    (
-        _WINDOWS_DLL,
-        "Windows could not load one of torch's DLLs or a DLL it depends on: most often the Microsoft Visual "
-        "C++ Redistributable is missing or old (fbgemm.dll needs its OpenMP runtime), otherwise a broken "
-        "install",
-        Fix(
-            "Install the latest Microsoft Visual C++ Redistributable (x64, https://aka.ms/vs/17/release/"
-            "vc_redist.x64.exe), then reinstall torch in a fresh environment if it still fails."
-        ),
-    ),
-    (
-        r"lib(?:cudnn|cublas|cudart|nvrtc|nccl|cusparse|cufft|curand|cusolver|nvJitLink)",
-        "a CUDA library torch needs is not found: the nvidia-* wheels pip installs with torch are missing "
-        "or not where torch looks for them (another site-packages, a lib64/lib split), or torch was built "
-        "for a system CUDA that is not installed",
-        Fix(
-            "Reinstall torch with its CUDA libraries in this environment, and check that the nvidia-* "
-            "wheels sit in the same site-packages as torch.",
-            ("pip list 2>/dev/null | grep -i nvidia", "pip install --force-reinstall torch"),
-        ),
-    ),
-)
+_LIBRARY_KINDS = catalogue_file.cases(__package__, "lib.cannot_open_shared_object")
 
 
 def analyse_missing_library(text: str) -> Analysis:
     name = _missing_library_name(text)
-    for pattern, cause, fix in _LIBRARY_KINDS:
-        if re.search(pattern, name or text[-300:], re.IGNORECASE):
-            evidence = (f"missing: {name}",) if name else ()
-            return Analysis(evidence=evidence, cause=f"{cause[0].upper()}{cause[1:]}.", fix=fix)
-    return Analysis(evidence=(f"missing: {name}",) if name else ())
+    evidence = (f"missing: {name}",) if name else ()
+    for case in _LIBRARY_KINDS:
+        if case.compiled.search(name or text[-300:]):
+            return case.analysis(*evidence)
+    return Analysis(evidence=evidence)
 
 
 def _missing_library_name(text: str) -> str | None:
@@ -434,226 +357,4 @@ def _numpy_too_old(built: int, installed: int) -> Analysis:
     )
 
 
-_NUMPY_CHECK = 'python -c "import numpy, torch; print(numpy.__version__, torch.__version__)"'
-
-ENTRIES: tuple[Entry, ...] = (
-    Entry(
-        id="torch.not_compiled_with_cuda",
-        title="Torch not compiled with CUDA enabled",
-        patterns=(
-            r"Torch not compiled with CUDA enabled",
-            r"module 'torch\._C' has no attribute '_cuda_\w+'",
-        ),
-        cause="The installed torch is a CPU-only build: it has no CUDA code, whatever GPUs and driver the "
-        "machine has.",
-        fix=Fix(
-            "Install a CUDA build of torch that fits this machine's driver and GPUs, in the same environment "
-            "(torchdoctor check --only torch.build prints the exact pip command)."
-        ),
-        check="torch.build",
-        source="torch/cuda/__init__.py _lazy_init (research/cuda_semantics.md 7); research/ddp_dryrun.md F13",
-    ),
-    Entry(
-        id="cuda.no_kernel_image",
-        title="No kernel image for this GPU",
-        patterns=(
-            r"no kernel image is available for execution on the device",
-            r"CUDA capability sm_\d+ is not compatible with the current PyTorch installation",
-            r"cudaErrorNoKernelImageForDevice",
-            r"PyTorch no longer supports this GPU because it is too old",
-            r"hipErrorNoBinaryForGpu",
-        ),
-        cause="The installed torch has no kernels for this GPU's compute capability (a new GPU with an older "
-        "CUDA build, such as an RTX 50xx with a cu126 wheel, or an old GPU dropped from the arch list); on "
-        "ROCm, hipErrorNoBinaryForGpu says the same of the GPU's gfx target.",
-        fix=Fix(
-            "Install a torch build whose arch list covers this GPU (torchdoctor check --only torch.build "
-            "names the build and prints the pip command)."
-        ),
-        check="torch.build",
-        source="research/cuda_semantics.md 5.2 (cudaErrorNoKernelImageForDevice = 209; "
-        "torch/cuda/__init__.py _check_capability and _check_cubins)",
-        analyse=analyse_no_kernel,
-    ),
-    Entry(
-        id="cuda.driver_too_old",
-        title="NVIDIA driver too old for this torch",
-        patterns=(
-            r"driver on your system is too old",
-            r"CUDA driver version is insufficient for CUDA runtime version",
-        ),
-        cause="The torch build needs a newer CUDA than the installed driver supports. The 'found version' is "
-        "the CUDA version the driver supports (12020 = CUDA 12.2), not the driver release.",
-        fix=Fix(
-            "Update the NVIDIA driver, or install a torch build for a CUDA version this driver supports "
-            "(torchdoctor check --only torch.build prints the command)."
-        ),
-        check="torch.build",
-        source="c10/cuda/CUDAFunctions.cpp device_count_impl (research/cuda_semantics.md 4); "
-        "cudaErrorInsufficientDriver = 35",
-        analyse=analyse_driver_too_old,
-    ),
-    Entry(
-        id="cuda.no_driver",
-        title="No NVIDIA driver found",
-        patterns=(r"Found no NVIDIA driver on your system",),
-        cause="torch has CUDA but no NVIDIA driver is loaded: no GPU, a container started without GPU "
-        "access, or a driver that is not installed.",
-        fix=Fix(
-            "Install the NVIDIA driver; in a container, start it with GPU access (docker run --gpus all).",
-            ("nvidia-smi",),
-        ),
-        check="torch.build",
-        source="c10/cuda/CUDAFunctions.cpp (research/cuda_semantics.md 4)",
-    ),
-    Entry(
-        id="cuda.init_failed",
-        title="CUDA failed to initialise (cudaGetDeviceCount)",
-        patterns=(
-            r"Unexpected error from cudaGetDeviceCount\(\)",
-            r"system not yet initialized",
-            r"system has unsupported display driver / cuda driver combination",
-            r"forward compatibility was attempted on non supported HW",
-        ),
-        cause="CUDA could not start on this machine: the driver, its user-space library or the GPU fabric "
-        "is not in a state CUDA can use, so torch sees no GPU.",
-        fix=Fix(
-            "Read the error number: 802 needs the fabric manager (NVSwitch systems), 803 a reboot or the "
-            "removal of a second libcuda, 804 a host driver new enough for the container's CUDA.",
-            ("nvidia-smi",),
-        ),
-        check="torch.build",
-        source="c10/cuda/CUDAFunctions.cpp device_count_impl ('Unexpected error from cudaGetDeviceCount()'); "
-        "cudaErrorSystemNotReady = 802, cudaErrorSystemDriverMismatch = 803, "
-        "cudaErrorCompatNotSupportedOnDevice = 804",
-        analyse=analyse_init_failed,
-    ),
-    Entry(
-        id="cuda.unknown_error",
-        title="CUDA unknown error at initialisation",
-        patterns=(
-            r"CUDA unknown error ?- ?this may be due to an incorrectly set up environment",
-            r"cuda runtime error \(30\) : unknown error",
-            r"CUDA error: unknown error",
-        ),
-        cause="CUDA's initialisation failed with cudaErrorUnknown, so torch sets the device count to zero. "
-        "Usually the driver's nvidia_uvm kernel module is missing or stuck (after a driver update or a "
-        "suspend), or a container lacks /dev/nvidia-uvm; sometimes CUDA_VISIBLE_DEVICES was changed after "
-        "CUDA had started.",
-        fix=Fix(
-            "Set CUDA_VISIBLE_DEVICES before Python starts, not in the script after import torch; reload the "
-            "nvidia_uvm module (or reboot) when the driver was updated or the machine resumed from suspend.",
-            ("nvidia-smi", "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm"),
-        ),
-        check="cuda.visible_devices",
-        source="c10/cuda/CUDAFunctions.cpp device_count_impl (cudaErrorUnknown = 999; THC error 30 in torch "
-        "1.x); tests/corpus/errors/*/cuda.unknown_error.json",
-    ),
-    Entry(
-        id="cudnn.version_mismatch",
-        title="cuDNN version mismatch",
-        patterns=(
-            r"cuDNN version incompatibility: PyTorch was compiled",
-            r"cuDNN version mismatch: PyTorch was compiled against",
-        ),
-        cause="The process loaded another cuDNN than the one torch was built with: a system or conda cuDNN "
-        "on LD_LIBRARY_PATH (or an nvidia-cudnn wheel of another release) shadows torch's own.",
-        fix=Fix(
-            "Remove the other cuDNN from LD_LIBRARY_PATH (or uninstall it), or reinstall torch so that its "
-            "own cuDNN wheel is the one found.",
-            ("echo $LD_LIBRARY_PATH", 'python -c "import torch; print(torch.backends.cudnn.version())"'),
-        ),
-        check="torch.stack",
-        source="torch/backends/cudnn/__init__.py _init; tests/corpus/errors/*/cudnn.version_mismatch.json",
-        analyse=analyse_cudnn_version,
-    ),
-    Entry(
-        id="lib.cannot_open_shared_object",
-        title="A shared library could not be loaded",
-        patterns=(
-            r"cannot open shared object file",
-            r"Could not load library lib",
-            r"Unable to load any of \{",
-            r"\[WinError 126\]",
-        ),
-        cause="The dynamic loader could not find a library torch (or an extension) needs: a CUDA library "
-        "that is not installed or not on the path, the driver's libcuda, or a Windows DLL dependency.",
-        fix=Fix(
-            "Reinstall torch in this environment so that its libraries come with it, and keep other CUDA "
-            "installations off LD_LIBRARY_PATH.",
-            ("pip install --force-reinstall torch",),
-        ),
-        check="torch.build",
-        source="the dynamic loader (dlopen, LoadLibrary) as torch/__init__.py and cuDNN report it; "
-        "tests/corpus/errors/*/lib.cannot_open_shared_object.json",
-        analyse=analyse_missing_library,
-    ),
-    Entry(
-        id="lib.undefined_symbol",
-        title="Undefined symbol: binaries built for another torch or CUDA",
-        patterns=(r"undefined symbol: ", r"Symbol not found: ", r"\[WinError 127\]"),
-        cause="A compiled library expects a function the loaded libraries do not have: torchvision, "
-        "torchaudio or an extension built for another torch release, or two CUDA releases mixed through "
-        "LD_LIBRARY_PATH.",
-        fix=Fix(
-            "Install the companion packages at the releases that pair with the installed torch, rebuild "
-            "compiled extensions against it, and keep other CUDA installations off LD_LIBRARY_PATH."
-        ),
-        check="torch.stack",
-        source="the dynamic loader (ld.so 'undefined symbol', dyld 'Symbol not found', Windows error 127); "
-        "tests/corpus/errors/*/lib.undefined_symbol.json",
-        analyse=analyse_undefined_symbol,
-    ),
-    Entry(
-        id="companion.version_mismatch",
-        title="torchvision does not match torch",
-        patterns=(
-            r"operator torch(?:vision|audio)::\w+ does not exist",
-            r"No such operator torch(?:vision|audio)::\w+",
-            r"Couldn't load custom C\+\+ ops",
-            r"your PyTorch and torchvision versions are incompatible",
-            r"Could not run 'torch(?:vision|audio)::\w+' with arguments from the '\w+' backend",
-        ),
-        cause="torchvision's compiled operators do not fit the installed torch: it was built for another "
-        "torch release, or for another flavour (CPU-only next to a CUDA torch).",
-        fix=Fix(
-            "Install the torchvision release that pairs with the installed torch, from the same index "
-            "(torchdoctor check --only torch.stack prints the command).",
-        ),
-        check="torch.stack",
-        source="torchvision/extension.py _assert_has_ops; torch/_library (operator does not exist); "
-        "tests/corpus/errors/*/companion.version_mismatch.json",
-        analyse=analyse_companion,
-    ),
-    Entry(
-        id="numpy.unavailable",
-        title="NumPy does not fit this torch",
-        patterns=(
-            r"Failed to initialize NumPy",
-            r"compiled using NumPy 1\.x cannot be run in",
-            r"module compiled against API version 0x[0-9a-f]+ but this version of numpy is",
-            r"numpy\.core\.multiarray failed to import",
-            r"Numpy is not available",
-        ),
-        cause="torch cannot use the installed NumPy: NumPy 2 under a module built for NumPy 1.x, a NumPy "
-        "older than the one a module was built against, or no NumPy at all.",
-        fix=Fix(
-            "Install a NumPy that fits: numpy<2 for a torch older than 2.3 (or for other modules built for "
-            "NumPy 1.x), a newer NumPy when the message says the installed one is older.",
-            (_NUMPY_CHECK,),
-        ),
-        source="torch/csrc/utils/tensor_numpy.cpp ('Failed to initialize NumPy', 'Numpy is not available'); "
-        "NumPy's own import check; tests/corpus/errors/*/numpy.unavailable.json",
-        analyse=analyse_numpy,
-    ),
-    Entry(
-        id="nccl.not_built",
-        title="This torch has no NCCL",
-        patterns=(r"Distributed package doesn't have NCCL built in", r"NCCL support is not compiled"),
-        cause="The backend 'nccl' was requested from a torch without NCCL: a CPU-only build, or macOS or "
-        "Windows.",
-        fix=Fix("Use backend='gloo' here, or install a CUDA build of torch on Linux for NCCL."),
-        check="torch.build",
-        source="research/ddp_dryrun.md F13; torch/distributed/distributed_c10d.py",
-    ),
-)
+ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

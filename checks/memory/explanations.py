@@ -1,16 +1,18 @@
 """Error messages of GPU memory: CUDA and MPS out of memory with their figures read and classified, and the
 cuBLAS and cuDNN status errors that are most often an out-of-memory in disguise.
 
-Registered in the entry-point group ``torchdoctor.explanations``; quoted from where torch raises them, the
-research notes (research/memory_bandwidth.md 1.6), and the real texts of tests/corpus/errors.
+The entries are the data of explanations.toml beside this module (:mod:`torchdoctor.explain.catalogue_file`),
+registered in the entry-point group ``torchdoctor.explanations``; quoted from where torch raises them, the
+research notes (research/memory_bandwidth.md 1.6), and the real texts of tests/corpus/errors. This module
+holds their analysers.
 """
 
 from __future__ import annotations
 
 import re
 
-from torchdoctor.explain import Analysis, Entry
-from torchdoctor.explain.model import last_match
+from torchdoctor.explain import Analysis, Entry, catalogue_file
+from torchdoctor.explain.model import Case, last_match
 from torchdoctor.model import Fix
 
 _SIZE = r"(\d+(?:\.\d+)?) ?([KMGTP]i?B|bytes)"
@@ -217,30 +219,7 @@ def analyse_mps_oom(text: str) -> Analysis:
     return Analysis(evidence=(*evidence, "the tensors themselves fill the limit"))
 
 
-_CUBLAS_CAUSES = {
-    "NOT_INITIALIZED": (
-        "cuBLAS could not create its handle (cublasCreate): most often the GPU had no memory left for it, "
-        "sometimes a cuBLAS library that does not belong to this torch, or an earlier asynchronous CUDA "
-        "error (such as an out-of-range index) reported here.",
-        "gpu.memory",
-    ),
-    "ALLOC_FAILED": ("cuBLAS could not allocate its workspace: the GPU is out of memory.", "gpu.memory"),
-    "EXECUTION_FAILED": (
-        "A cuBLAS kernel failed to run: usually an earlier asynchronous error (an out-of-range index, a "
-        "device-side assert) surfacing here, or a GPU this build of torch has no kernels for.",
-        "torch.build",
-    ),
-    "INVALID_VALUE": (
-        "cuBLAS rejected the call's arguments: often an earlier asynchronous error, an operation on empty "
-        "or enormous tensors, or a cuBLAS library from another CUDA release loaded in place of torch's.",
-        "torch.stack",
-    ),
-    "ARCH_MISMATCH": ("This cuBLAS has no kernels for the GPU's architecture.", "torch.build"),
-    "NOT_SUPPORTED": (
-        "The GPU or this cuBLAS does not support the operation (a dtype such as bfloat16 on an old GPU).",
-        "torch.build",
-    ),
-}
+_CUBLAS_STATUSES = catalogue_file.cases(__package__, "cublas.status_error")
 
 
 def analyse_cublas(text: str) -> Analysis:
@@ -248,46 +227,10 @@ def analyse_cublas(text: str) -> Analysis:
     if not statuses:
         return Analysis()
     status = statuses[-1].upper()
-    evidence = (f"CUBLAS_STATUS_{status}",)
-    if status not in _CUBLAS_CAUSES:
-        return Analysis(evidence=evidence)
-    cause, check = _CUBLAS_CAUSES[status]
-    return Analysis(evidence=evidence, cause=cause, check=check)
+    return _status_analysis(_CUBLAS_STATUSES, status, f"CUBLAS_STATUS_{status}")
 
 
-_CUDNN_CAUSES = {
-    "NOT_INITIALIZED": (
-        "cuDNN could not create its handle: most often the GPU had no memory left for it, otherwise a cuDNN "
-        "library that does not belong to this torch (a system or conda copy on LD_LIBRARY_PATH).",
-        "gpu.memory",
-    ),
-    "ALLOC_FAILED": ("cuDNN could not allocate its workspace: the GPU is out of memory.", "gpu.memory"),
-    "INTERNAL_ERROR": (
-        "cuDNN failed internally: most often out of GPU memory (cudnn.benchmark tries workspace-hungry "
-        "algorithms), otherwise a cuDNN that does not fit the driver, or no usable GPU at all (a malformed "
-        "CUDA_VISIBLE_DEVICES).",
-        "gpu.memory",
-    ),
-    "EXECUTION_FAILED": (
-        "A cuDNN kernel failed to run: an earlier asynchronous error, a GPU this cuDNN has no kernels for, "
-        "or a driver problem.",
-        "torch.build",
-    ),
-    "MAPPING_ERROR": (
-        "cuDNN could not map GPU memory: usually an earlier asynchronous error, or tensors of another GPU "
-        "than the current device (torch.cuda.set_device not called per process).",
-        "cuda.visible_devices",
-    ),
-    "NOT_SUPPORTED": (
-        "cuDNN does not support this input (a non-contiguous tensor, or a dtype or shape it has no kernel "
-        "for).",
-        None,
-    ),
-    "ALGORITHM": (
-        "No cuDNN convolution algorithm could run, almost always because none fits in the GPU memory left.",
-        "gpu.memory",
-    ),
-}
+_CUDNN_STATUSES = catalogue_file.cases(__package__, "cudnn.status_error")
 
 
 def analyse_cudnn(text: str) -> Analysis:
@@ -296,92 +239,14 @@ def analyse_cudnn(text: str) -> Analysis:
         return Analysis()
     status, algorithm = found[-1]
     key = "ALGORITHM" if algorithm else status.upper()
-    evidence = ("no cuDNN algorithm could run",) if algorithm else (f"CUDNN_STATUS_{key}",)
-    if key not in _CUDNN_CAUSES:
-        return Analysis(evidence=evidence)
-    cause, check = _CUDNN_CAUSES[key]
-    return Analysis(evidence=evidence, cause=cause, check=check)
+    evidence = "no cuDNN algorithm could run" if algorithm else f"CUDNN_STATUS_{key}"
+    return _status_analysis(_CUDNN_STATUSES, key, evidence)
 
 
-ENTRIES: tuple[Entry, ...] = (
-    Entry(
-        id="cuda.out_of_memory",
-        title="CUDA out of memory",
-        patterns=(
-            r"CUDA out of memory",
-            r"OutOfMemoryError",
-            r"Out of memory\. Tried to allocate",
-            r"CUDA error: out of memory",
-            r"cuda runtime error \(2\) : out of memory",
-            r"error=2 : out of memory",
-        ),
-        cause="The GPU had no room for an allocation: the batch, the activations or the optimizer state are "
-        "too large for it, or other processes hold part of its memory.",
-        fix=Fix(
-            "Lower the batch size (with gradient accumulation to keep the effective batch), use mixed "
-            "precision and activation checkpointing, and make sure no other process holds this GPU.",
-            ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",),
-        ),
-        check="gpu.memory",
-        source="research/memory_bandwidth.md 1.6 (c10/cuda/CUDACachingAllocator.cpp, current and old); "
-        "'CUDA error: out of memory' and 'cuda runtime error (2)' (THC, torch 0.4 to 1.x): "
-        "tests/corpus/errors/*/cuda.out_of_memory.json",
-        analyse=analyse_oom,
-    ),
-    Entry(
-        id="mps.out_of_memory",
-        title="MPS (Apple GPU) out of memory",
-        patterns=(r"MPS backend out of memory",),
-        cause="The MPS allocator reached its limit: on Apple silicon the GPU shares the machine's memory, "
-        "and PyTorch caps what it takes (the high watermark, by default 1.7 times the recommended working "
-        "set).",
-        fix=Fix(
-            "Lower the batch size or resolution, use float16, free cached memory with "
-            "torch.mps.empty_cache(); PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 lifts the cap, at the risk of the "
-            "whole system swapping or freezing."
-        ),
-        source="aten/src/ATen/mps/MPSAllocator.mm (MPSHeapAllocatorImpl::malloc); "
-        "tests/corpus/errors/*/mps.out_of_memory.json",
-        analyse=analyse_mps_oom,
-    ),
-    Entry(
-        id="cublas.status_error",
-        title="cuBLAS error (CUBLAS_STATUS_...)",
-        patterns=(r"CUBLAS_STATUS_[A-Z_]+",),
-        cause="A cuBLAS call failed. Most often the GPU was out of memory (cuBLAS needs memory for its "
-        "handle and workspace), otherwise an earlier asynchronous error or a cuBLAS library that does not "
-        "belong to this torch.",
-        fix=Fix(
-            "Check the GPU memory first (a smaller batch, no other process on the GPU); run once with "
-            "CUDA_LAUNCH_BLOCKING=1 to see the operation that really failed; reinstall torch so that its own "
-            "nvidia-cublas library is the one loaded (torchdoctor check --only torch.stack shows it).",
-            ("CUDA_LAUNCH_BLOCKING=1 python train.py",),
-        ),
-        check="gpu.memory",
-        source="aten/src/ATen/cuda/CublasHandlePool.cpp and CUDABlas.cpp (TORCH_CUDABLAS_CHECK); "
-        "tests/corpus/errors/*/cublas.status_error.json",
-        analyse=analyse_cublas,
-    ),
-    Entry(
-        id="cudnn.status_error",
-        title="cuDNN error (CUDNN_STATUS_...)",
-        patterns=(
-            r"CUDNN_STATUS_[A-Z_]+",
-            r"Unable to find a valid cuDNN algorithm to run convolution",
-            r"no valid convolution algorithms available in CuDNN",
-        ),
-        cause="A cuDNN call failed. Most often the GPU was out of memory (cuDNN needs memory for its "
-        "handle and the convolution workspace), otherwise an earlier asynchronous error or a cuDNN library "
-        "that does not belong to this torch.",
-        fix=Fix(
-            "Lower the batch size and keep other processes off the GPU; try torch.backends.cudnn.benchmark = "
-            "False; run once with CUDA_LAUNCH_BLOCKING=1 to see the operation that failed; make sure the "
-            "cuDNN loaded is torch's own (torchdoctor check --only torch.stack).",
-            ("CUDA_LAUNCH_BLOCKING=1 python train.py",),
-        ),
-        check="gpu.memory",
-        source="aten/src/ATen/cudnn/Exceptions.h (AT_CUDNN_CHECK), aten/src/ATen/native/cudnn/Conv_v7.cpp "
-        "(try_all); tests/corpus/errors/*/cudnn.status_error.json",
-        analyse=analyse_cudnn,
-    ),
-)
+def _status_analysis(statuses: tuple[Case, ...], status: str, evidence: str) -> Analysis:
+    """The analysis of the case whose pattern is the whole ``status``; the evidence alone without one."""
+    case = next((c for c in statuses if c.compiled.fullmatch(status)), None)
+    return Analysis(evidence=(evidence,)) if case is None else case.analysis(evidence)
+
+
+ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

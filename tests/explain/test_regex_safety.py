@@ -8,11 +8,13 @@ explain is belongs to bench/explain.py."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import pytest
 
-from torchdoctor.explain import catalogue, explain
+from torchdoctor.checking import registry
+from torchdoctor.explain import catalogue, catalogue_file, explain
 
 from corpus_tools import splits
 from growth import LINEAR_LIMIT, growth, linear
@@ -42,16 +44,35 @@ def inputs() -> dict[str, str]:
     }
 
 
+def _case_patterns() -> list[tuple[str, int, re.Pattern[str]]]:
+    """The patterns of the ``[[entry.case]]`` tables of torchdoctor's own catalogue files: an analyser runs
+    them over the text too."""
+    found = []
+    for point in registry.find_entries(registry.EXPLANATIONS):
+        package = point.value.partition(":")[0].rpartition(".")[0]
+        if not package.startswith("torchdoctor.checks."):
+            continue
+        for entry in catalogue.load(point):
+            try:
+                cases = catalogue_file.cases(package, entry.id)
+            except catalogue_file.CatalogueFileError:  # an entry without cases
+                continue
+            found += [(f"{entry.id} case", n, case.compiled) for n, case in enumerate(cases)]
+    return found
+
+
 PATTERNS = [(entry.id, n, pattern) for entry in ENTRIES for n, pattern in enumerate(entry.compiled)]
+CASE_PATTERNS = _case_patterns()
 
 
 @pytest.mark.parametrize(
     "kind", ["a", "spaces", "corpus fragments", "required pieces", "pieces without spaces"]
 )
 def test_every_pattern_runs_in_linear_time(kind: str) -> None:
+    assert len(CASE_PATTERNS) >= 38, "the case patterns of every shipped catalogue file are run too"
     text = inputs()[kind]
     slow = []
-    for entry_id, n, pattern in PATTERNS:
+    for entry_id, n, pattern in PATTERNS + CASE_PATTERNS:
         ratio = growth(lambda part, p=pattern: list(p.finditer(part)), lambda size: text[:size], PATTERN_N)  # type: ignore[misc]
         if ratio is not None and ratio >= LINEAR_LIMIT:
             slow.append(f"{entry_id} pattern {n} ({pattern.pattern!r}): {ratio:.1f}x the time at 4n")

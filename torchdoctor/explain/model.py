@@ -101,6 +101,27 @@ class Analysis:
 
 
 @dataclass(frozen=True)
+class Case:
+    """One variant of an entry's message that its analyser tells apart (an error number, a library, a
+    status): the ``pattern`` it recognises, ignoring case, and what the explanation then says."""
+
+    pattern: str
+    evidence: str | None = None
+    cause: str | None = None
+    fix: Fix | None = None
+    check: str | None = None
+    compiled: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "compiled", re.compile(self.pattern, re.IGNORECASE))
+
+    def analysis(self, *evidence: str) -> Analysis:
+        """``evidence``, then this case's own evidence, with its cause, fix and check."""
+        own = () if self.evidence is None else (self.evidence,)
+        return Analysis(evidence=(*evidence, *own), fix=self.fix, cause=self.cause, check=self.check)
+
+
+@dataclass(frozen=True)
 class Entry:
     id: str
     title: str
