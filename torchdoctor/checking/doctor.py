@@ -88,6 +88,7 @@ def diagnose(
     probes, _ = runner.needed_probes(checks)
     names = {p.name for p in probes}  # a check's probe of the same name wins
     probes += [p for p in extra_probes if p.name not in names]
+    runner.ready_judges(checks, workers.host)
     run = runner.run_probes(probes, options, workers.probes, timeout=timeout, progress=progress)
     report = assemble(checks, run, options, workers, fail_on=fail_on, created_at=created_at)
     report.timings["total_s"] = round(time.perf_counter() - started, 4)

@@ -8,14 +8,16 @@ a JSON-able dict, as a probe does.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import threading
 import traceback
 from collections.abc import Mapping
 from typing import Any
 
 from torchdoctor.checking import registry
 from torchdoctor.model import Finding
-from torchdoctor.plugin import Check
+from torchdoctor.plugin import Check, JudgeAt, resolve
 
 _loaded: dict[tuple[str, str], Check | registry.LoadFailure] = {}
 
@@ -34,6 +36,23 @@ def describe(request: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(check, registry.LoadFailure):
         return {"failure": check.reason}
     return {"check": registry.CheckInfo.of(entry, check).to_json()}
+
+
+def ready(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Import the judges of the request's entries in the background, while the probes run elsewhere; judging
+    then costs the judging alone. Answers at once. A judge that fails to import, or hangs, does so again when
+    it judges, under that call's deadline, as it would have without this."""
+    entries = [registry.Entry.from_json(data) for data in request.get("entries") or ()]
+    checks = [check for check in map(_check, entries) if isinstance(check, Check)]
+    targets = [check.judge.target for check in checks if isinstance(check.judge, JudgeAt)]
+    threading.Thread(target=_import_all, args=(targets,), name="torchdoctor-ready", daemon=True).start()
+    return {"importing": targets}
+
+
+def _import_all(targets: list[str]) -> None:
+    for target in targets:
+        with contextlib.suppress(Exception):
+            resolve(target)
 
 
 def judge(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -68,8 +87,6 @@ def judge_with(check: Check, request: Mapping[str, Any]) -> dict[str, Any]:
 
 def validate(request: Mapping[str, Any]) -> dict[str, Any]:
     """Run an option's own validation: ``{"value": normalized}`` or ``{"refused": one line}``."""
-    from torchdoctor.plugin import resolve
-
     function = resolve(str(request["target"]))
     try:
         value = function(request.get("value"))

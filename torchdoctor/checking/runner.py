@@ -10,6 +10,7 @@ without running any probe.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -27,9 +28,10 @@ PLUGIN_TIMEOUT_ENV = "TORCHDOCTOR_PLUGIN_TIMEOUT"
 DEFAULT_PLUGIN_TIMEOUT_S = 10.0
 """How long a check module may take to import, and a judge to judge (TORCHDOCTOR_PLUGIN_TIMEOUT overrides
 it): both need milliseconds; probes have --timeout."""
-"""How long a judge may take; a judge is a pure function of facts and needs milliseconds."""
 _HOSTED = "torchdoctor.checking.hosted"
-DESCRIBE, JUDGE, VALIDATE = (f"{_HOSTED}:{name}" for name in ("describe", "judge", "validate"))
+DESCRIBE, JUDGE, VALIDATE, READY = (
+    f"{_HOSTED}:{name}" for name in ("describe", "judge", "validate", "ready")
+)
 """The worker targets of :mod:`torchdoctor.checking.hosted`."""
 PREPARE_TARGET = "torchdoctor.isolation.zygote:prepare"
 
@@ -316,6 +318,15 @@ def judge_all(
             ask = _in_worker(session)
             verdicts.append(_judge_one(check, facts, errors, options, ask, durations, timeout))
     return verdicts
+
+
+def ready_judges(checks: Sequence[Loaded], session: Session) -> None:
+    """Have the worker import the judges of ``checks`` in the background while the probes run elsewhere
+    (:func:`torchdoctor.checking.hosted.ready`); judging goes as it would have if it cannot."""
+    entries = [check.entry.to_json() for check in checks if isinstance(check, CheckInfo)]
+    if entries:
+        with contextlib.suppress(HostedError):
+            session.hosted(READY, {"entries": entries}, plugin_timeout())
 
 
 JudgeCall = Callable[[dict[str, Any]], dict[str, Any]]

@@ -130,6 +130,10 @@ class WorkerProcess:
             target=self._read_answers, name="torchdoctor-worker-reader", daemon=True
         )
         self._reader.start()
+        # Here, while the worker starts up, rather than at its end, where it would add to the run: kill()
+        # lists what the worker started with psutil.
+        with contextlib.suppress(ImportError):
+            import psutil  # noqa: F401
 
     @property
     def pid(self) -> int | None:
