@@ -52,7 +52,7 @@ def app() -> Any:
     """The click group typer builds for ``torchdoctor``, with the options of torchdoctor's own checks."""
     import typer.main
 
-    from torchdoctor import options
+    from torchdoctor.checking import options
     from torchdoctor.cli import build_app, prepare
 
     run = prepare("list")  # the checks described, no probe worker started
@@ -62,20 +62,18 @@ def app() -> Any:
     return typer.main.get_command(build_app(declared, checks))
 
 
+def _argument(param: Any, context: Any) -> str:
+    return str(param.metavar) if param.metavar else " ".join(param.get_usage_pieces(context))
+
+
 def _section(command: Any, context: Any, title: str) -> list[str]:
     usage = " ".join([context.command_path, *command.collect_usage_pieces(context)])
     lines = [f"## `{title}`", "", "```text", usage, "```", ""]
     lines += [f"{_escaped(p)}\n" for p in _paragraphs(command.help or "")]
-    arguments, option_rows = [], []
-    for param in command.get_params(context):
-        record = param.get_help_record(context)
-        if record is None:
-            continue
-        if param.param_type_name == "argument":
-            name = str(param.metavar) if param.metavar else " ".join(param.get_usage_pieces(context))
-            arguments.append((name, record[1]))
-        else:
-            option_rows.append(record)
+    # as --help lists them: an argument under its metavar, an option as click names it, with its default
+    records = [(p, p.get_help_record(context)) for p in command.get_params(context)]
+    arguments = [(_argument(p, context), r[1]) for p, r in records if r and p.param_type_name == "argument"]
+    option_rows = [r for p, r in records if r and p.param_type_name == "option"]
     for heading, rows in (("Arguments", arguments), ("Options", option_rows)):
         if rows:
             lines += [f"**{heading}**", ""]

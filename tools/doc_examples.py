@@ -22,18 +22,15 @@ that names their public source; ``--write`` writes them and ``--check`` fails wh
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import re
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,8 +111,6 @@ class Example:
     install: tuple[str, ...] = ()
     """Packages installed (pip --no-deps) into a scratch folder on the command's PYTHONPATH: the situation
     the example shows (a torchvision of another torch beside this one); nothing of the environment changes."""
-    holds_port: int | None = None
-    """A port another program listens on while the command runs (python -m http.server)."""
     scratch: bool = False
     """Run in an empty scratch folder (a command that writes a file)."""
     abridge: Callable[[str], str] | None = None
@@ -167,18 +162,13 @@ def run(example: Example, execute: Execute = run_process) -> str:
     while words and "=" in words[0]:
         name, value = words.pop(0).split("=", 1)
         assignments[name] = value
-    with (
-        tempfile.TemporaryDirectory(prefix="torchdoctor-example-") as scratch,
-        contextlib.ExitStack() as stack,
-    ):
+    with tempfile.TemporaryDirectory(prefix="torchdoctor-example-") as scratch:
         cwd = Path(scratch) if example.scratch else REPO
         if example.install:
             site = Path(scratch) / "site"
             pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site)]
             subprocess.run([*pip, *example.install], check=True, timeout=600)
             assignments["PYTHONPATH"] = str(site)
-        if example.holds_port is not None:
-            stack.enter_context(_listening(example.holds_port))
         env = _environment(assignments)
         if words:
             executable = shutil.which(words[0], path=bin_folder) or words[0]
@@ -190,25 +180,6 @@ def run(example: Example, execute: Execute = run_process) -> str:
         output = example.abridge(output)
     shown = f"{output.rstrip()}\n"
     return example.prompt + shown if example.shows_command else shown
-
-
-@contextlib.contextmanager
-def _listening(port: int) -> Iterator[None]:
-    holder = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "0.0.0.0"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        for _ in range(200):
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
-        yield
-    finally:
-        holder.terminate()
-        holder.wait(timeout=30)
 
 
 def _abridged_json(output: str) -> str:
@@ -292,9 +263,10 @@ EXAMPLES = (
     Example("ddp-dryrun", "torchdoctor check --only ddp.dryrun -v", live=True),
     Example(
         "master-port-held",
+        "timeout 10 python -m http.server 29500 --bind 0.0.0.0 > /dev/null 2>&1 &\n"
+        "sleep 1\n"
         "MASTER_PORT=29500 torchdoctor check --only ddp.dryrun",
         live=True,
-        holds_port=29500,
     ),
     Example("list", "torchdoctor list"),
     Example("cluster-two-agents", f"{_CLUSTER_AGENT} &\n{_CLUSTER_AGENT}", live=True),
