@@ -424,6 +424,26 @@ def test_a_command_line_builds_only_the_command_it_runs_and_help_all_of_them() -
     assert invoke("explain", "--help").stdout.startswith("Usage: torchdoctor explain [OPTIONS] [TEXT]")
 
 
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_help_lists_every_command_with_its_whole_summary(columns: str) -> None:
+    """click gives each command one row of the command list and cuts a longer first sentence of its help
+    with '...' to fit (at 80 columns, or wider: 65 characters beside the longest name): each command's help
+    starts with a one-sentence paragraph that fits, shown whole."""
+    import inspect
+
+    result = invoke("--help", env=cli_env(COLUMNS=columns))
+    assert result.returncode == exitcodes.OK
+    listed = result.stdout.split("\nCommands:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    rows = dict(line.split(maxsplit=1) for line in listed)
+    commands = _click_commands()
+    assert sorted(rows) == sorted(commands)
+    for name, command in commands.items():
+        summary = " ".join(inspect.cleandoc(command.help).split("\n\n", 1)[0].split())
+        assert rows[name] == summary, name
+        assert summary.endswith(".") and not summary.endswith("..."), name
+    assert max(len(line) for line in listed) <= 80
+
+
 def test_usage_lines_and_argument_lists_show_arguments_as_declared() -> None:
     import typer
 

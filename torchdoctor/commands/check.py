@@ -49,7 +49,11 @@ def check(
     declared: dict[str, Any] | None = None,
     given: set[str] | None = None,
 ) -> None:
-    """Run the checks and print a verdict for each, with the evidence and the fix."""
+    """Run the checks: one verdict each, with its evidence and fix.
+
+    Run the installed checks (built-in and plugins) on this machine and print a verdict for each, with the
+    evidence and the fix. Exit code 0: no verdict at or above --fail-on; 1: one is; 2: usage error or bad
+    input; 3: a check errored or timed out and nothing reached the threshold."""
     from torchdoctor.checking import doctor
 
     threshold = fail_on_status(fail_on)
@@ -113,8 +117,9 @@ def list_checks(
     ctx: typer.Context,
     json_output: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
 ) -> None:
-    """List the installed checks (built-in and plugins) without running them: those of check, then those
-    only torchdoctor cluster runs."""
+    """List the installed checks (built-in and plugins); run nothing.
+
+    Those of check, then those only torchdoctor cluster runs, each with the distribution that installed it."""
     from torchdoctor.checking import doctor, registry
     from torchdoctor.checking.registry import LoadFailure
 

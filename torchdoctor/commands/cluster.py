@@ -46,7 +46,9 @@ def cluster(
     declared: dict[str, Any] | None = None,
     given: set[str] | None = None,
 ) -> None:
-    """The same doctor on every rank of a launched job, one report on rank 0:
+    """Run the doctor on every rank of a launched job; rank 0 reports.
+
+    The same doctor on every rank of a launched job, one report on rank 0:
     torchrun --nnodes N --nproc-per-node G -m torchdoctor cluster [--json]."""
     from torchdoctor.checking import cluster as job
     from torchdoctor.checking import registry

@@ -21,8 +21,10 @@ def diff(
         bool, typer.Option("--json", help="Print the differences as a JSON list.")
     ] = False,
 ) -> None:
-    """Compare two saved reports: versions, driver, GPUs, visible-device mapping, environment variables and
-    verdicts. Exit code 0: no differences; 1: differences."""
+    """Compare two saved reports for what matters to training.
+
+    Versions, driver, GPUs, visible-device mapping, environment variables and verdicts. Exit code 0: no
+    differences; 1: differences."""
     from torchdoctor.checking import exitcodes
     from torchdoctor.inputs import saved
     from torchdoctor.output import redact, streams

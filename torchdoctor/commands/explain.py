@@ -25,8 +25,10 @@ def explain(
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the explanations as JSON.")] = False,
 ) -> None:
-    """Explain an error message or a whole traceback: the cause, the fix and the check to run.
-    Exit code 0: explained; 1: not a message torchdoctor knows."""
+    """Explain an error message or traceback: its cause and its fix.
+
+    The cause, the fix and the check to run; in a whole traceback the last error leads. Exit code 0:
+    explained; 1: not a message torchdoctor knows."""
     from torchdoctor.checking import exitcodes, runner
     from torchdoctor.explain import catalogue, format_lines
 

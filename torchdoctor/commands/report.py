@@ -74,8 +74,10 @@ def report(
     declared: dict[str, Any] | None = None,
     given: set[str] | None = None,
 ) -> None:
-    """Write a report to attach to a support ticket: the verdicts and the facts behind them, redacted.
-    With --from, the report of a saved JSON report (its facts judged with today's rules)."""
+    """Write a redacted report to attach to a support ticket.
+
+    The verdicts and the facts behind them, redacted. With --from, the report of a saved JSON report (its
+    facts judged with today's rules)."""
     from torchdoctor.commands import progress as live
     from torchdoctor.model import Status
     from torchdoctor.support import ticket

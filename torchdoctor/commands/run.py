@@ -85,9 +85,10 @@ def run(
     ] = None,
     redact: RedactOption = True,
 ) -> None:
-    """Run a Python program as 'python' would, recording where its tensors were made and moved: a device
-    mismatch is explained operand by operand, with the line to fix. Exit code: the program's; 2 when it
-    cannot be started."""
+    """Run a Python program, explaining any device mismatch in it.
+
+    Run it as 'python' would, recording where its tensors were made and moved: a device mismatch is explained
+    operand by operand, with the line to fix. Exit code: the program's; 2 when it cannot be started."""
     from torchdoctor.runtime import launch
     from torchdoctor.runtime.session import Options, Session, report_path
 

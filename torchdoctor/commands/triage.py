@@ -54,9 +54,11 @@ def triage(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Evidence for every check.")] = False,
     redact: RedactOption = True,
 ) -> None:
-    """Triage a pasted issue: judge the collect_env dump or torchdoctor report in it, explain the errors it
-    quotes, and say which verdict explains which error. Exit codes as for check; 2 also when the text shows
-    no environment and no error torchdoctor knows."""
+    """Triage an issue: judge its environment, explain its errors.
+
+    Judge the collect_env dump or torchdoctor report in a pasted issue, explain the errors it quotes, and say
+    which verdict explains which error. Exit codes as for check; 2 also when the text shows no environment
+    and no error torchdoctor knows."""
     from torchdoctor.render import json as json_renderer
     from torchdoctor.support import triage as triaging
     from torchdoctor.support import triage_render as renderer

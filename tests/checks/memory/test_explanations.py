@@ -1,7 +1,8 @@
 """The CUDA out-of-memory fix on texts as users paste them: whole, or cut off before torch's own hint.
 
-The texts are records of tests/corpus/errors cut where a user's paste often ends; the README's own example is
-one such cut text. A cut text is judged by what it still shows: its wording tells the torch release apart.
+The texts are records of tests/corpus/errors cut where a user's paste often ends; the example of
+docs/commands/explain.md is one such cut text. A cut text is judged by what it still shows: its wording tells
+the torch release apart.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from torchdoctor.explain import catalogue, explain
 from corpus_tools import splits
 
 ENTRIES = catalogue.installed()
-README = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+EXPLAIN_PAGE = (Path(__file__).resolve().parents[3] / "docs" / "commands" / "explain.md").read_text(
+    encoding="utf-8"
+)
 EXPANDABLE = "export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"
 
 
@@ -31,8 +34,8 @@ def _fix(text: str) -> tuple[str, tuple[str, ...]]:
     return explanation.fix.text, explanation.fix.commands
 
 
-def test_the_readme_example_cut_with_dots_is_read_as_a_release_with_expandable_segments() -> None:
-    shown = re.search(r'\$ torchdoctor explain "(torch\.OutOfMemoryError: .*?)"\n', README)
+def test_the_docs_example_cut_with_dots_is_read_as_a_release_with_expandable_segments() -> None:
+    shown = re.search(r'\$ torchdoctor explain "(torch\.OutOfMemoryError: .*?)"\n', EXPLAIN_PAGE)
     assert shown is not None
     text, commands = _fix(shown[1])
     assert commands == (EXPANDABLE,)
