@@ -3,6 +3,7 @@ warm-up)."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -75,6 +76,7 @@ def compare(options: Mapping[str, Any]) -> dict[str, Any]:
         "zygote_pid": client.pid,
         "import_read": sorted(imported.read),
         "import_listed": imported.listed,
+        "collector": {"enabled": gc.isenabled(), "frozen": gc.get_freeze_count(), "modules": len(sys.modules)},
     }
 
 

@@ -165,6 +165,15 @@ def test_at_the_c_level_importing_torch_reads_only_the_thread_count(worker_run: 
     assert zygote_reads & launcher.TORCHRUN_VARIABLES == set()  # torch.distributed's import, in the zygote
 
 
+def test_what_importing_torch_made_is_frozen_and_the_collector_runs_again(worker_run: dict[str, Any]) -> None:
+    """The warm-up imports torch with the collector off, then freezes what the import made: no collection
+    walks it again, in the worker or in a process forked from it (each module torch imported holds objects
+    of its own, so there are many more frozen objects than modules)."""
+    collector = worker_run["compare"]["collector"]
+    assert collector["enabled"] is True
+    assert collector["frozen"] > 10 * collector["modules"]
+
+
 def test_a_zygote_forked_after_torch_asked_about_cuda_does_not_serve(worker_run: dict[str, Any]) -> None:
     cuda = worker_run["cuda"]
     # torch.cuda.is_available() on a CUDA build registers torch's fork handler: a child forked afterwards is
