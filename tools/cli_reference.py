@@ -89,11 +89,11 @@ def _section(command: Any, context: Any, title: str) -> list[str]:
 
 def render() -> str:
     """The page, as the app is today."""
-    import click
-
     group = app()
+    # the Context class of the click typer runs on: its own copy from typer 0.2x on, click may be absent
+    context = group.context_class
     lines = [HEADER]
-    with click.Context(group, info_name="torchdoctor", **group.context_settings) as root:
+    with context(group, info_name="torchdoctor", **group.context_settings) as root:
         lines += _section(group, root, "torchdoctor")
         lines += ["**Commands**", ""]
         lines += [
@@ -102,8 +102,8 @@ def render() -> str:
         ]
         lines.append("")
         for name, command in group.commands.items():
-            with click.Context(command, info_name=name, parent=root, **command.context_settings) as context:
-                lines += _section(command, context, f"torchdoctor {name}")
+            with context(command, info_name=name, parent=root, **command.context_settings) as inner:
+                lines += _section(command, inner, f"torchdoctor {name}")
     return "\n".join(lines).rstrip() + "\n"
 
 
