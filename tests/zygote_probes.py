@@ -76,7 +76,11 @@ def compare(options: Mapping[str, Any]) -> dict[str, Any]:
         "zygote_pid": client.pid,
         "import_read": sorted(imported.read),
         "import_listed": imported.listed,
-        "collector": {"enabled": gc.isenabled(), "frozen": gc.get_freeze_count(), "modules": len(sys.modules)},
+        "collector": {
+            "enabled": gc.isenabled(),
+            "frozen": gc.get_freeze_count(),
+            "modules": len(sys.modules),
+        },
     }
 
 

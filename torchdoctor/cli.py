@@ -189,12 +189,15 @@ def main(argv: list[str] | None = None) -> NoReturn:
     args = list(sys.argv[1:] if argv is None else argv) or ["--help"]
     command = _command_of(args)
     with streams.guarded(redact=command != "lint"):
-        code = _run(command, args)
+        code, run = _run(command, args)
+    if run.program is not None:  # torchdoctor run: the program's streams are its own
+        code = run.program()
     sys.exit(code)
 
 
-def _run(command: str | None, args: list[str]) -> int:
-    run: RunContext | None = None
+def _run(command: str | None, args: list[str]) -> tuple[int, RunContext]:
+    """The exit code of the command line, and what was prepared for it."""
+    run = RunContext()
     try:
         run = prepare(command, args)
         code: Any = build_app(run.declared, run.checks, command)(
@@ -221,6 +224,6 @@ def _run(command: str | None, args: list[str]) -> int:
             exitcodes.ERRORED,
         )
     finally:
-        if run is not None and run.workers is not None:
+        if run.workers is not None:
             run.workers.close()
-    return code if isinstance(code, int) else exitcodes.OK
+    return (code if isinstance(code, int) else exitcodes.OK), run

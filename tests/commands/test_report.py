@@ -158,7 +158,7 @@ def test_preview_prints_what_would_be_shared_and_writes_nothing(saved_json: Path
     ("args", "message"),
     [
         (["--format", "pdf"], "--format must be one of md, json, html, svg, not 'pdf'"),
-        (["-o", "no/such/folder/r.md"], "the folder no/such/folder does not exist"),
+        (["-o", "no/such/folder/r.md"], "-o no/such/folder/r.md: the folder no/such/folder does not exist"),
         (["-o", "."], ". is a folder: give a file name with -o"),
         (["--only", "torch.biuld"], "unknown check id 'torch.biuld'"),
         (["--timeout", "0"], "--timeout must be a number of seconds above 0 and at most 3600, not 0"),

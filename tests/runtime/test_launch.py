@@ -95,7 +95,7 @@ def test_the_exit_code_is_the_programs(
     ("make", "message"),
     [
         (lambda d: d / "missing.py", "{d}/missing.py does not exist"),
-        (lambda d: d, "{d} is a folder, not a script"),
+        (lambda d: d, "can't find '__main__' module in '{d}'"),
         (lambda d: _write(d / "bad.py", "def f(:\n"), "{d}/bad.py, line 1: SyntaxError: invalid syntax"),
     ],
     ids=["missing", "folder", "syntax"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -36,6 +36,9 @@ class RunContext:
     workers: Workers | None = None
     checks: list[Loaded] = field(default_factory=list)
     declared: list[Option] = field(default_factory=list)
+    program: Callable[[], int] | None = None
+    """What ``torchdoctor run`` leaves to run once the command line is done: the user's program, outside
+    torchdoctor's frames and guarded streams; it answers the exit code."""
 
     def require_workers(self) -> Workers:
         if self.workers is None:

@@ -7,13 +7,23 @@ train.py --deep`` passes ``--deep`` to train.py. The exit code is the program's;
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import functools
+import os
+import signal
+import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from torchdoctor.commands.common import BadInput, RedactOption
+from torchdoctor.commands.common import BadInput, RedactOption, run_context
 from torchdoctor.commands.usage import PlainCommand
+
+if TYPE_CHECKING:
+    from torchdoctor.runtime.launch import Program
+    from torchdoctor.runtime.session import Session
 
 PROGRAM_KEY = "torchdoctor.program"
 _OWN_FLAGS = frozenset({"--deep", "--nan", "--redact", "--no-redact", "-h", "--help"})
@@ -89,8 +99,9 @@ def run(
 
     Run it as 'python' would, recording where its tensors were made and moved: a device mismatch is explained
     operand by operand, with the line to fix. Exit code: the program's; 2 when it cannot be started."""
+    from torchdoctor.output import streams
     from torchdoctor.runtime import launch
-    from torchdoctor.runtime.session import Options, Session, report_path
+    from torchdoctor.runtime.session import Options, Session
 
     argv = list(ctx.meta.get(PROGRAM_KEY) or [])
     if not argv:
@@ -107,12 +118,43 @@ def run(
             started = launch.script(argv[0], argv[1:])
     except launch.ProgramError as exc:
         raise BadInput(str(exc)) from None
-    session = Session(options, argv=started.argv, module=started.module)
-    if options.report is not None:
-        _check_report(report_path(options.report, session.rank))
+    # torchdoctor's own blocks, and only they, go through a guard of their own onto the process's stderr.
+    own = streams.GuardedStream(streams.unguarded(sys.stderr))
+    session = Session(options, argv=started.argv, module=started.module, err=own)
+    if session.report_path is not None:
+        _check_report(session.report_path)
+    run_context(ctx).program = functools.partial(_execute, started, session)
+
+
+def _execute(started: Program, session: Session) -> int:
+    """Run the program with the process's own streams, as python would, and end as python would end it."""
+    from torchdoctor.output import streams
+    from torchdoctor.runtime import launch
+
+    if not session.options.redact:
+        streams.keep_identities()
+    ended: list[BaseException | None] = []
+    atexit.register(_end_as_python_does, ended)
+
+    def finish(error: BaseException | None, code: int) -> None:
+        ended.append(error)
+        session.finish(error, code)
+
     session.start()
-    code = launch.run(started, session.finish)
-    raise typer.Exit(code)
+    return launch.run(started, finish)
+
+
+def _end_as_python_does(ended: list[BaseException | None]) -> None:
+    """After the program's own exit functions (registered later, they run first): a program that an
+    uncaught KeyboardInterrupt ended dies by SIGINT, as python makes it, so that whatever started it (a shell
+    loop) sees an interrupt, not an exit status."""
+    if not ended or not isinstance(ended[0], KeyboardInterrupt) or os.name != "posix":
+        return
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.flush()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)
 
 
 def _check_report(path: str) -> None:

@@ -46,7 +46,7 @@ def check_target(path: Path, force: bool, option: str = "-o") -> Path:
             "replaces regular files, even with --force"
         )
     if not path.parent.is_dir():
-        raise Unwritable(f"the folder {shown(path.parent)} does not exist")
+        raise Unwritable(f"{option} {shown(path)}: the folder {shown(path.parent)} does not exist")
     if info is not None and not force:
         raise Unwritable(f"{shown(path)} exists: use --force to overwrite it")
     return path

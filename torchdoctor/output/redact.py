@@ -146,17 +146,23 @@ def strip_value(name: str, value: str) -> str:
 
 
 def command_line(args: Iterable[str], own: bool) -> str:
-    """A process's command line as a report may show it: another user's process by its program name only;
-    this user's own with credentials removed and the argument after a secret-looking flag (``--token X``)
-    masked."""
+    """A process's command line as a report may show it, on one line: another user's process by its program
+    name only; this user's own as :func:`masked_arguments` gives it."""
     words = [" ".join(str(arg).split()) for arg in args]
     if not words:
         return ""
     if not own:
         return os.path.basename(words[0])
+    return " ".join(masked_arguments(words))
+
+
+def masked_arguments(args: Iterable[str]) -> list[str]:
+    """This user's own command line, argument by argument: credentials removed and the argument after a
+    secret-looking flag (``--token X``) masked; nothing else changed."""
+    words = [str(arg) for arg in args]
     shown: list[str] = []
     for index, word in enumerate(words):
-        flag = words[index - 1] if index else ""
+        flag = words[index - 1].strip() if index else ""
         if (
             flag.startswith("-")
             and "=" not in flag
@@ -166,7 +172,7 @@ def command_line(args: Iterable[str], own: bool) -> str:
             shown.append(REDACTED)
         else:
             shown.append(strip_secrets(word))
-    return " ".join(shown)
+    return shown
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,21 @@
-"""Run a program in this process exactly as ``python SCRIPT ARGS`` or ``python -m MODULE ARGS`` would: the
-same ``sys.argv``, a fresh ``__main__`` module with the same ``__file__``, ``__spec__`` and ``__loader__``,
-the same first entry of ``sys.path``, stdin and stdout untouched, the same exit code; an uncaught exception
-printed by ``sys.excepthook`` with the frames of torchdoctor left out.
+"""Run a program in this process exactly as ``python SCRIPT ARGS`` or ``python -m MODULE ARGS`` would (SCRIPT
+a file, a folder or zip file with a ``__main__.py``, or ``-`` for the program on stdin): the same
+``sys.argv``, a fresh ``__main__`` module with the same globals (``__file__``, ``__spec__``, ``__loader__``,
+``__builtins__`` the module, ``__annotations__``), the same first entry of ``sys.path``, the same room on the
+stack before a RecursionError, stdin and stdout untouched, the same exit code; an uncaught exception printed
+by ``sys.excepthook`` with the frames of torchdoctor left out.
 """
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import importlib.machinery
 import importlib.util
 import os
 import sys
 import types
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,28 +41,80 @@ class Program:
     attributes: dict[str, Any]
     """The globals of __main__ before the code runs (__file__, __spec__, __loader__...)."""
     module: str | None = None
+    runpy_frames: int = 0
+    """The frames Python itself has between its start and the program's code: none for a script or stdin,
+    runpy's two for ``-m`` and for a folder or zip file."""
+
+
+def _globals(**attributes: Any) -> dict[str, Any]:
+    """The globals Python gives ``__main__`` before its code runs, with ``attributes``."""
+    return {
+        "__name__": "__main__",
+        "__doc__": None,
+        "__annotations__": {},
+        "__builtins__": builtins,
+        **attributes,
+    }
 
 
 def script(path: str, args: list[str]) -> Program:
-    """The program ``python path args...`` runs."""
+    """The program ``python path args...`` runs: a file, a folder or zip file with a ``__main__.py``, or
+    ``-`` (read from stdin)."""
+    if path == "-":
+        return _from_stdin(args)
     absolute = os.path.join(os.getcwd(), path) if not os.path.isabs(path) else path
+    if os.path.isdir(path) or zipfile.is_zipfile(path):
+        return _main_of(path, os.path.abspath(path), args)
     try:
         source = bounded.read_file(Path(path), MAX_SCRIPT_BYTES, "script")
     except bounded.InputError as exc:
         raise ProgramError(str(exc)) from None
     code = _compile(source, absolute, path)
     loader = importlib.machinery.SourceFileLoader("__main__", absolute)
-    attributes = {
-        "__name__": "__main__",
-        "__file__": absolute,
-        "__cached__": None,
-        "__doc__": None,
-        "__loader__": loader,
-        "__package__": None,
-        "__spec__": None,
-        "__builtins__": __builtins__ if isinstance(__builtins__, dict) else vars(__builtins__),
-    }
+    attributes = _globals(
+        __file__=absolute, __cached__=None, __loader__=loader, __package__=None, __spec__=None
+    )
     return Program(code, [path, *args], os.path.dirname(os.path.realpath(absolute)), attributes)
+
+
+def _main_of(path: str, absolute: str, args: list[str]) -> Program:
+    """``python FOLDER`` or ``python FILE.zip``: the ``__main__`` module found there, run as runpy runs it."""
+    shown = inert.shown(path)
+    try:
+        spec = importlib.machinery.PathFinder.find_spec("__main__", [absolute])
+        get_code = getattr(spec.loader, "get_code", None) if spec is not None else None
+        code = get_code("__main__") if get_code is not None else None
+    except SyntaxError as exc:
+        raise ProgramError(_syntax(exc, path)) from None
+    except (ImportError, OSError) as exc:
+        raise ProgramError(f"{shown}: {' '.join(str(exc).split())}") from None
+    if spec is None or code is None:
+        quoted = shown if shown != path else f"'{path}'"
+        raise ProgramError(f"can't find '__main__' module in {quoted}")
+    attributes = _globals(
+        __file__=spec.origin, __cached__=spec.cached, __loader__=spec.loader, __package__="", __spec__=spec
+    )
+    return Program(code, [path, *args], absolute, attributes, runpy_frames=2)
+
+
+def _from_stdin(args: list[str]) -> Program:
+    """``python - ARGS``: the program read from stdin, to its end, as Python reads it (no deadline)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise ProgramError("- names the program on stdin, and stdin is closed")
+    try:
+        source = bounded.read_stream(stream, MAX_SCRIPT_BYTES, "the program on stdin")
+    except (bounded.InputError, OSError, ValueError) as exc:
+        raise ProgramError(str(exc)) from None
+    code = _compile(source, "<stdin>", "-")
+    attributes = _globals(
+        __file__="<stdin>",
+        __cached__=None,
+        __loader__=importlib.machinery.BuiltinImporter,
+        __package__=None,
+        __spec__=None,
+    )
+    return Program(code, ["-", *args], "", attributes)
 
 
 def module(name: str, args: list[str]) -> Program:
@@ -85,17 +141,14 @@ def module(name: str, args: list[str]) -> Program:
         sys.path.remove(os.getcwd())
     if code is None:
         raise ProgramError(f"-m {shown}: no code to run")
-    attributes = {
-        "__name__": "__main__",
-        "__file__": spec.origin,
-        "__cached__": spec.cached,
-        "__doc__": None,
-        "__loader__": spec.loader,
-        "__package__": spec.parent,
-        "__spec__": spec,
-        "__builtins__": __builtins__ if isinstance(__builtins__, dict) else vars(__builtins__),
-    }
-    return Program(code, [str(spec.origin), *args], os.getcwd(), attributes, module=name)
+    attributes = _globals(
+        __file__=spec.origin,
+        __cached__=spec.cached,
+        __loader__=spec.loader,
+        __package__=spec.parent,
+        __spec__=spec,
+    )
+    return Program(code, [str(spec.origin), *args], os.getcwd(), attributes, module=name, runpy_frames=2)
 
 
 def _find(name: str) -> importlib.machinery.ModuleSpec | None:
@@ -161,6 +214,8 @@ def run(program: Program, finish: Callable[[BaseException | None, int], Any], re
     """Run ``program`` as __main__; ``finish(error, exit_code)`` is called before the error is printed.
     ``restore`` puts sys.argv, sys.path[0] and __main__ back afterwards (for running inside tests)."""
     saved_argv, saved_path, saved_main = sys.argv, list(sys.path), sys.modules.get("__main__")
+    saved_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(saved_limit + max(0, _levels_here(sys._getframe()) - _levels_of_python(program)))
     main = types.ModuleType("__main__")
     main.__dict__.update(program.attributes)
     sys.modules["__main__"] = main
@@ -192,6 +247,27 @@ def run(program: Program, finish: Callable[[BaseException | None, int], Any], re
             error = None
         if restore:
             sys.argv, sys.path[:] = saved_argv, saved_path
+            sys.setrecursionlimit(saved_limit)
             if saved_main is not None:
                 sys.modules["__main__"] = saved_main
     return code
+
+
+# Until Python 3.12 an exec() counts as a level of recursion of its own, besides the frame it runs.
+_EXEC_IS_A_LEVEL = sys.version_info < (3, 12)
+
+
+def _levels_here(frame: types.FrameType | None) -> int:
+    """The levels of recursion under the program's code when ``frame`` execs it: the frames from ``frame``
+    down, and the exec."""
+    count = int(_EXEC_IS_A_LEVEL)
+    while frame is not None:
+        count, frame = count + 1, frame.f_back
+    return count
+
+
+def _levels_of_python(program: Program) -> int:
+    """The levels Python itself has under the program's code: none for a script or stdin; runpy's frames and
+    its exec for ``-m`` and a folder or zip file. As many more allowed here leave the program the same room
+    before a RecursionError."""
+    return program.runpy_frames + int(_EXEC_IS_A_LEVEL and program.runpy_frames > 0)

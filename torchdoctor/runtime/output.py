@@ -23,8 +23,7 @@ def shareable(report: RunReport, redact: bool) -> dict[str, Any]:
     identity = redaction.Identity.current() if redact else redaction.Identity()
     redactor = redaction.Redactor(identity, shorten_uuids=redact)
     shared = {key: value if key in _STRUCTURAL else redactor.value(value, key) for key, value in data.items()}
-    argv = data["program"]["argv"]
-    masked = redaction.command_line(argv, own=True).split(" ") if argv else []
+    masked = redaction.masked_arguments(data["program"]["argv"])
     shared["program"]["argv"] = [redactor.text(word) for word in masked]
     shared["redacted"] = redact
     return shared

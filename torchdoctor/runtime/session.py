@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType, TracebackType
-from typing import IO, Any
+from typing import Any, Protocol
 
 from torchdoctor._version import __version__
 from torchdoctor.inputs.bounded import whole_number
@@ -43,6 +43,13 @@ python -m torchdoctor). None of them imports torch."""
 def preload() -> None:
     for name in _USED_LATER:
         importlib.import_module(name)
+
+
+class Writer(Protocol):
+    """Where torchdoctor's own blocks go: a text stream, or a guard in front of one."""
+
+    def write(self, text: str, /) -> int: ...
+    def flush(self) -> None: ...
 
 
 @dataclass
@@ -144,7 +151,7 @@ class Session:
         options: Options,
         argv: list[str] | None = None,
         module: str | None = None,
-        err: IO[str] | None = None,
+        err: Writer | None = None,
     ) -> None:
         preload()
         self.options = options
@@ -152,6 +159,12 @@ class Session:
         self.module = module
         self._err = err
         self.rank = Rank.from_environment()
+        # The run's report, where the run was started (a program may change its folder, as Hydra does), and
+        # the process that started it: a child it forked that runs on to the end says and writes nothing.
+        self.report_path = (
+            os.path.abspath(report_path(options.report, self.rank)) if options.report is not None else None
+        )
+        self._pid = os.getpid()
         self.recorder: Any = None
         self.torch_version: str | None = None
         self.failure: str | None = None
@@ -163,7 +176,7 @@ class Session:
     # --- output ------------------------------------------------------------------------------------------
 
     @property
-    def err(self) -> IO[str]:
+    def err(self) -> Writer:
         return self._err if self._err is not None else sys.stderr
 
     def say(self, lines: list[str]) -> None:
@@ -217,8 +230,13 @@ class Session:
 
     def finish(self, exc: BaseException | None, exit_code: int | None) -> RunReport:
         """Explain ``exc``, stop recording, print the summary and the explanation (in that order: the
-        explanation comes right before the traceback), write the report; never raises."""
+        explanation comes right before the traceback), write the report; never raises. In a process the
+        program forked, which ends the program's code too, nothing is said or written: that is the run's."""
         self._finished = True
+        if os.getpid() != self._pid:
+            if self._waiting is not None:
+                self._waiting.remove()
+            return self._report(exit_code)
         if self._waiting is not None:
             self._waiting.remove()
         explained: list[Finding] = []
@@ -301,12 +319,11 @@ class Session:
         )
 
     def _write(self, report: RunReport) -> None:
-        if not self.options.report:
+        if self.report_path is None:
             return
         from torchdoctor.runtime.output import write_report
 
-        path = report_path(self.options.report, self.rank)
-        problem = write_report(report, path, self.options.redact)
+        problem = write_report(report, self.report_path, self.options.redact)
         if problem is not None:
             self.say([f"torchdoctor could not write the report: {problem}"])
 
