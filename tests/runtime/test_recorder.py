@@ -168,13 +168,18 @@ def test_batches_are_tagged_with_the_loop_line_and_fork_workers_record_nothing(w
     loader = DataLoader(TensorDataset(torch.randn(8, 2)), batch_size=4)
     for (batch,) in loader:  # the loop
         provenance = watching.recorder.tensors.get(batch)
-        assert provenance is not None and provenance.made_by == "a DataLoader batch"
+        assert provenance is not None and provenance.made_by == recording.BATCH
         assert provenance.made.line == sys._getframe().f_lineno - 3
     if "fork" not in torch.multiprocessing.get_all_start_methods():
         pytest.skip("no fork on this platform")
     forked = DataLoader(_Recording(), batch_size=2, num_workers=1, multiprocessing_context="fork")
     assert [b.tolist() for b in forked] == [[0.0, 0.0]]
     assert _Recording()[0].item() == 1.0  # here, in the parent, it is on
+    # A worker's batch is rebuilt here by torch.empty over shared memory: a batch all the same, not a tensor
+    # the program made with torch.empty on the loop's line.
+    for batch in forked:
+        provenance = watching.recorder.tensors.get(batch)
+        assert provenance is not None and provenance.made_by == recording.BATCH
 
 
 def test_watch_explains_a_mismatch_and_raises_it_unchanged() -> None:

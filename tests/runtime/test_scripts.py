@@ -232,3 +232,31 @@ def test_implicit_synchronisations_are_counted_only_where_the_device_makes_the_h
     for device in ("cuda", "cuda", "cpu", "meta", "mps"):
         recorder.count_sync(".item()", device, where)
     assert recorder.syncs[where].calls == {".item()": 3}
+
+
+@pytest.mark.parametrize(
+    ("case", "fix"),
+    [
+        (
+            "dict",
+            "keep the result at {site} in <module>: batch[name] = value.to(DEVICE) "
+            "(Tensor.to returns a new tensor)",
+        ),
+        (
+            "list",
+            "tensor.to(DEVICE) at {site} in <module> returns a new tensor, which is thrown away: use what it "
+            "returns where the tensor is used (Tensor.to never moves a tensor in place)",
+        ),
+    ],
+)
+def test_a_discarded_to_in_a_loop_gets_a_fix_that_is_valid_python_for_that_loop(
+    meta: None, case: str, fix: str
+) -> None:
+    """Assigning the loop variable would not change the dict: the fix assigns the dict's entry; over a list
+    no one statement is right, and none is given."""
+    ran = run_script("discarded_in_loops.py", case)
+    mismatch = finding(ran, "device_mismatch")
+    assert mismatch.fix == fix.format(site=site("discarded_in_loops.py", f"discarded in a {case} loop"))
+    if case == "dict":
+        statement = mismatch.fix.split(": ", 1)[1].split(" (", 1)[0]
+        assert isinstance(ast.parse(statement).body[0], ast.Assign)

@@ -20,7 +20,7 @@ from typing import Any
 
 from torchdoctor.runtime import expressions
 from torchdoctor.runtime.model import Finding, Operand, site_text
-from torchdoctor.runtime.recorder import FACTORIES, Owner, Provenance, Recorder
+from torchdoctor.runtime.recorder import BATCH, FACTORIES, Owner, Provenance, Recorder
 from torchdoctor.runtime.sites import Site, site_of
 
 MAX_CHAIN = 8
@@ -393,6 +393,8 @@ def provenance_notes(provenance: Provenance, device: str | None) -> list[str]:
             else f"saved on {loaded.device}, and loaded there: torch.load got no map_location"
         )
         notes.append(f"loaded by torch.load({loaded.source}) at {site_text(loaded.site)}: {how}")
+    elif provenance.made is not None and provenance.made_by == BATCH:
+        notes.append(f"a batch the DataLoader gave at {site_text(provenance.made)}")
     elif provenance.made is not None:
         notes.append(f"made at {site_text(provenance.made)} by {provenance.made_by}")
     if provenance.moved is not None:
@@ -401,7 +403,7 @@ def provenance_notes(provenance: Provenance, device: str | None) -> list[str]:
             f"{site_text(provenance.moved)}"
         )
     if provenance.discarded is not None:
-        site, call, target = provenance.discarded
+        site, call, target, _ = provenance.discarded
         notes.append(
             f"{call} at {site_text(site)} returned a copy on {target} that was thrown away: "
             f"this tensor stayed on {device}"
@@ -451,9 +453,13 @@ def fix_for(
             "it out of the state_dict); Module.to() then moves it with the parameters"
         )
     if provenance is not None and provenance.discarded is not None:
-        site, call, _ = provenance.discarded
-        receiver = call.rsplit(".", 1)[0] if "." in call else "tensor"
-        return f"keep the result at {site_text(site)}: {receiver} = {call} (Tensor.to returns a new tensor)"
+        site, call, _, kept = provenance.discarded
+        if kept is not None:
+            return f"keep the result at {site_text(site)}: {kept} (Tensor.to returns a new tensor)"
+        return (
+            f"{call} at {site_text(site)} returns a new tensor, which is thrown away: use what it returns "
+            "where the tensor is used (Tensor.to never moves a tensor in place)"
+        )
     if owner is not None:
         return f"move the whole model to {expected} before using it: model.to({target})"
     if provenance is not None and provenance.loaded is not None:
@@ -467,10 +473,11 @@ def fix_for(
             f"{provenance.moved_by} at {site_text(provenance.moved)} put it on {operand.device}: move it to "
             f"{expected} there"
         )
-    if provenance is not None and provenance.made_by == "a DataLoader batch" and provenance.made is not None:
+    if provenance is not None and provenance.made_by == BATCH and provenance.made is not None:
+        name = operand.expression if operand.expression.isidentifier() else "x"
         return (
-            f"move the batch to {expected} right after {site_text(provenance.made)}: x = x.to({target}) for "
-            "each tensor of it"
+            f"move the batch to {expected} right after {site_text(provenance.made)}: {name} = "
+            f"{name}.to({target}) for each tensor of it"
         )
     if provenance is not None and provenance.made is not None and _factory(provenance.made_by):
         return (

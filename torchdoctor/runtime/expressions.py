@@ -123,6 +123,68 @@ def call_text(frame: types.FrameType) -> str | None:
     return shown[:MAX_TEXT] if shown else None
 
 
+def kept_result(frame: types.FrameType) -> str | None:
+    """The statement that keeps the result of the call ``frame`` is making now, whose result is thrown away
+    (``x.to(device)`` on a line of its own): ``x = x.to(device)``; ``batch[key] = value.to(device)`` where
+    the receiver is the value of a ``for key, value in batch.items()`` loop (assigning the loop variable would
+    not change the dict). None where no single statement of that shape is right (a loop over a list, a
+    receiver that is a call)."""
+    tree = _tree(frame.f_code.co_filename, frame.f_globals)
+    where = positions(frame.f_code, frame.f_lasti)
+    if tree is None or where is None:
+        return None
+    call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call) and _span(n) == where), None)
+    if call is None or not isinstance(call.func, ast.Attribute):
+        return None
+    receiver = call.func.value
+    shown = text(call)
+    if isinstance(receiver, ast.Name):
+        loop = _enclosing_loop(tree, receiver.id, where[0])
+        if loop is None:
+            return f"{receiver.id} = {shown}"
+        return _kept_in_loop(loop, receiver.id, shown)
+    if isinstance(receiver, ast.Attribute | ast.Subscript) and not _calls(receiver):
+        return f"{text(receiver)} = {shown}"
+    return None
+
+
+def _calls(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+def _enclosing_loop(tree: ast.Module, name: str, line: int) -> ast.For | None:
+    """The innermost ``for`` loop around ``line`` whose target binds ``name``."""
+    loops = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.For | ast.AsyncFor)
+        and node.body
+        and node.body[0].lineno <= line <= (node.end_lineno or node.lineno)
+        and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.target))
+    ]
+    return max(loops, key=lambda node: node.lineno, default=None)  # type: ignore[return-value]
+
+
+def _kept_in_loop(loop: ast.For, name: str, shown: str) -> str | None:
+    """``mapping[key] = ...`` for the value of ``for key, value in mapping.items()``; None for other loops."""
+    source = loop.iter
+    target = loop.target
+    if (
+        isinstance(source, ast.Call)
+        and isinstance(source.func, ast.Attribute)
+        and source.func.attr == "items"
+        and not source.args
+        and not _calls(source.func.value)
+        and isinstance(target, ast.Tuple)
+        and len(target.elts) == 2
+        and all(isinstance(e, ast.Name) for e in target.elts)
+        and target.elts[1].id == name  # type: ignore[attr-defined]
+    ):
+        key = target.elts[0].id  # type: ignore[attr-defined]
+        return f"{text(source.func.value)}[{key}] = {shown}"
+    return None
+
+
 @dataclass
 class Part:
     """One operand of the failing operation: its source text and the tensors or modules it was made from."""

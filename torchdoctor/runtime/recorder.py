@@ -57,6 +57,8 @@ FACTORIES = (
 )
 TENSOR_MOVES = ("to", "cuda", "cpu", "half", "bfloat16")
 MODULE_MOVES = ("to", "cuda", "cpu", "half", "bfloat16", "float", "double", "to_empty")
+BATCH = "a DataLoader batch"
+"""What made a tensor that a DataLoader gave: a batch, whether its workers or this process built it."""
 MAX_MOVES_KEPT = 16
 """Moves of one module remembered (the last ones)."""
 MAX_FINDINGS = 200
@@ -93,8 +95,9 @@ class Provenance:
     moved: Site | None = None
     moved_by: str | None = None
     moved_from: str | None = None
-    discarded: tuple[Site, str, str] | None = None
-    """A call on it whose result was thrown away: where, its source text, the device it would have given."""
+    discarded: tuple[Site, str, str, str | None] | None = None
+    """A call on it whose result was thrown away: where, its source text, the device it would have given,
+    and the statement that would have kept it (None where no single statement is right)."""
     loaded: Loaded | None = None
 
 
@@ -496,10 +499,10 @@ class Recorder:
         self.tensors.put(result, provenance)
 
     def discarded(self, source: Any, site: Site, method: str, device: str, caller: FrameType) -> None:
-        from torchdoctor.runtime.expressions import call_text
+        from torchdoctor.runtime.expressions import call_text, kept_result
 
         text = call_text(caller) or f"tensor.{method}(...)"
-        note = (site, text, device)
+        note = (site, text, device, kept_result(caller))
         if isinstance(source, self.torch.nn.Parameter) or self.is_registered(source):
             owner = self.owner_of(source)
             if owner is not None:
@@ -573,8 +576,11 @@ class Recorder:
         if site is None:
             return
         for tensor in self._batch_tensors(batch):
-            if self.tensors.get(tensor) is None:
-                self.tensors.put(tensor, Provenance(made=site, made_by="a DataLoader batch"))
+            known = self.tensors.get(tensor)
+            # A batch from worker processes is rebuilt here by torch's own factories (torch.empty over shared
+            # memory), which the recorder sees as made on the loop's line: it is a batch all the same.
+            if known is None or (known.made == site and known.moved is None and known.loaded is None):
+                self.tensors.put(tensor, Provenance(made=site, made_by=BATCH))
 
     def _batch_tensors(self, batch: Any) -> list[Any]:
         """The tensors of a batch: the tensor, the tensors of a tuple, list or dict of them (the usual
