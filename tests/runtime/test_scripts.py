@@ -260,3 +260,31 @@ def test_a_discarded_to_in_a_loop_gets_a_fix_that_is_valid_python_for_that_loop(
     if case == "dict":
         statement = mismatch.fix.split(": ", 1)[1].split(" (", 1)[0]
         assert isinstance(ast.parse(statement).body[0], ast.Assign)
+
+
+@pytest.mark.parametrize(
+    ("case", "expression", "held"),
+    [
+        ("list", "self.cell_anchors[0]", "AnchorHead.cell_anchors[0], in a plain list"),
+        ("dict", "self.priors['p3']", "AnchorHead.priors['p3'], in a plain dict"),
+    ],
+)
+def test_a_tensor_in_a_plain_list_or_dict_of_a_module_is_named_as_such(
+    meta: None, case: str, expression: str, held: str
+) -> None:
+    """As torchdoctor.audit() names them: Module.to() moved the parameters, not the tensors in the
+    container."""
+    ran = run_script("anchors_in_list.py", case)
+    mismatch = finding(ran, "device_mismatch")
+    (odd,) = [o for o in mismatch.operands if o.odd]
+    assert odd.expression == expression
+    moved = site("anchors_in_list.py", "moved")
+    assert (
+        f"{held}, not a buffer: AnchorHead.to() at {moved} in <module> moved the parameters, not it"
+        in odd.notes
+    )
+    assert any(
+        n.startswith(f"made at {site('anchors_in_list.py', f'made in a {case}')} in ") for n in odd.notes
+    )
+    assert mismatch.fix is not None and mismatch.fix.startswith("hold them where Module.to() moves them")
+    assert f"plain {case} AnchorHead.{'cell_anchors' if case == 'list' else 'priors'}" in mismatch.fix

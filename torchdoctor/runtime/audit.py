@@ -146,7 +146,7 @@ def audit(module: Any, *inputs: Any) -> AuditResult:
         problems.append(_split(module, devices))
     found_inputs = [
         InputTensor(where, str(t.device), _dtype(t), tuple(t.shape))
-        for where, t in _tensors(inputs, "inputs", torch)
+        for where, t in tensors_in(inputs, "inputs", torch)
     ]
     problems += _input_problems(found_inputs, registered, torch)
     return AuditResult(
@@ -203,7 +203,7 @@ def _unregistered(module: Any, torch: Any) -> Iterator[Problem]:
 
 def _in_container(value: Any, where: str, torch: Any) -> Iterator[Problem]:
     kind = type(value).__name__
-    for path, tensor in _tensors(value, where, torch, depth=1):
+    for path, tensor in tensors_in(value, where, torch, depth=1):
         yield Problem(
             "tensor_in_container",
             path,
@@ -235,14 +235,16 @@ def _children(value: Any) -> Iterator[tuple[str, Any]]:
         yield item
 
 
-def _tensors(value: Any, where: str, torch: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
+def tensors_in(value: Any, where: str, torch: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
+    """The tensors ``value`` holds, itself or in lists, tuples, dicts and sets of them (bounded), each with
+    its path from ``where`` (``anchors[0]``)."""
     if isinstance(value, torch.Tensor):
         yield where, value
         return
     if depth > _MAX_DEPTH or not isinstance(value, list | tuple | dict | set):
         return
     for suffix, item in _children(value):
-        yield from _tensors(item, where + suffix, torch, depth + 1)
+        yield from tensors_in(item, where + suffix, torch, depth + 1)
 
 
 def _modules(value: Any, where: str, torch: Any, depth: int = 1) -> Iterator[tuple[str, Any]]:

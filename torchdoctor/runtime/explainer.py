@@ -221,7 +221,8 @@ class _Story:
             dtype=str(value.dtype).removeprefix("torch."),
             shape=[int(n) for n in value.shape],
         )
-        provenance = self.recorder.tensors.get(value) if owner is None or owner.kind == "attribute" else None
+        unmoved = owner is None or owner.kind in ("attribute", "container")
+        provenance = self.recorder.tensors.get(value) if unmoved else None
         if owner is not None:
             operand.notes += self.owner_notes(owner)
             if owner.kind == "buffer":
@@ -266,13 +267,14 @@ class _Story:
         move = record.moves[-1] if record is not None and record.moves else None
         model = type(owner.root).__name__
         moved_at = f"{model}.{move.method}() at {site_text(move.site)}" if move is not None else None
-        if owner.kind == "attribute":
+        if owner.kind in ("attribute", "container"):
             how = (
                 f"{moved_at} moved the parameters, not it"
                 if moved_at
                 else "Module.to() moves parameters and buffers, not plain attributes"
             )
-            lines = [f"{owner.name}, a plain attribute, not a buffer: {how}"]
+            what = "a plain attribute" if owner.kind == "attribute" else f"in a plain {_container(owner)}"
+            lines = [f"{owner.name}, {what}, not a buffer: {how}"]
         else:
             held = f"{owner.name}, a {owner.kind} of {model}"
             moved = (
@@ -430,6 +432,12 @@ def expected_device(devices: list[str], recorder: Recorder) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+def _container(owner: Owner) -> str:
+    """``list``, ``tuple`` or ``dict``: the plain container attribute that holds the tensor."""
+    held = vars(owner.module).get(owner.attribute.split("[", 1)[0])
+    return type(held).__name__ if isinstance(held, list | tuple | dict) else "container"
+
+
 def _factory(made_by: str | None) -> bool:
     return bool(made_by) and str(made_by).startswith("torch.") and str(made_by)[6:] in FACTORIES
 
@@ -440,6 +448,14 @@ def fix_for(
     target = repr(expected)
     if operand.kind == "module":
         return f"move the model to {expected} before calling it: model.to({target})"
+    if owner is not None and owner.kind == "container":
+        held = owner.attribute.split("[", 1)[0]
+        buffer = f"self.register_buffer({held!r}, torch.stack([...]))"
+        return (
+            f"hold them where Module.to() moves them: instead of the plain {_container(owner)} "
+            f"{type(owner.module).__name__}.{held}, one buffer ({buffer} when they have one shape) or a "
+            "buffer each; or move them in forward with .to(x.device)"
+        )
     if owner is not None and owner.kind == "attribute":
         made = (
             f"{provenance.made_by}(...)"

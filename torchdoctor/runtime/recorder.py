@@ -21,6 +21,7 @@ from types import FrameType, ModuleType
 from typing import Any
 
 from torchdoctor.runtime import ranks, transfers
+from torchdoctor.runtime.audit import tensors_in
 from torchdoctor.runtime.model import Finding, SyncSite, TransferSite, site_text
 from torchdoctor.runtime.sites import Frames, Site, result_discarded, site_of
 from torchdoctor.runtime.table import IdTable
@@ -118,7 +119,9 @@ class Owner:
     module: Any
     attribute: str
     kind: str
-    """parameter, buffer or attribute (a plain one, which Module.to() does not move)."""
+    """parameter, buffer, attribute (a plain one, which Module.to() does not move) or container (a tensor in a
+    plain list, tuple or dict attribute, which Module.to() does not move either); ``attribute`` then names
+    the element (``anchors[0]``)."""
 
     @property
     def name(self) -> str:
@@ -532,8 +535,6 @@ class Recorder:
             self.check_rank(first.device, site, f"{type(module).__name__}.{method}()")
 
     def loaded(self, result: Any, source: Any, mapped: bool, caller: FrameType) -> None:
-        from torchdoctor.runtime.audit import _tensors
-
         site = self.frames.site(caller)
         if site is None:
             return
@@ -541,7 +542,7 @@ class Recorder:
         if isinstance(result, self.torch.nn.Module):
             self.module_record(result)
             return
-        for _, tensor in _tensors(result, "", self.torch):
+        for _, tensor in tensors_in(result, "", self.torch):
             if isinstance(tensor, self.torch.nn.Parameter):
                 continue
             device = str(tensor.device)
@@ -593,9 +594,7 @@ class Recorder:
         )
         if items is not None and all(isinstance(item, tensor) for item in items):
             return list(items)
-        from torchdoctor.runtime.audit import _tensors
-
-        return [found for _, found in _tensors(batch, "", self.torch)]
+        return [found for _, found in tensors_in(batch, "", self.torch)]
 
     def buffer_registered(self, module: Any, name: str, tensor: Any) -> None:
         if tensor is None:
@@ -652,6 +651,11 @@ class Recorder:
                     for attribute, value in table.items():
                         if value is tensor:
                             return Owner(root, prefix, module, attribute, kind)
+                for attribute, value in vars(module).items():
+                    if isinstance(value, list | tuple | dict) and not attribute.startswith("_"):
+                        for where, found in tensors_in(value, attribute, self.torch):
+                            if found is tensor:
+                                return Owner(root, prefix, module, where, "container")
         return None
 
     def root_of(self, module: Any, extra: list[Any] | None = None) -> tuple[Any, str]:
@@ -664,7 +668,7 @@ class Recorder:
 
     def is_registered(self, tensor: Any) -> bool:
         owner = self.owner_of(tensor)
-        return owner is not None and owner.kind != "attribute"
+        return owner is not None and owner.kind in ("parameter", "buffer")
 
     def count_transfer(self, source: Any, before: Any, after: Any, site: Site, non_blocking: bool) -> None:
         direction = transfers.direction(before.type, after.type)
