@@ -288,3 +288,28 @@ def test_a_tensor_in_a_plain_list_or_dict_of_a_module_is_named_as_such(
     )
     assert mismatch.fix is not None and mismatch.fix.startswith("hold them where Module.to() moves them")
     assert f"plain {case} AnchorHead.{'cell_anchors' if case == 'list' else 'priors'}" in mismatch.fix
+
+
+@pytest.mark.parametrize("case", ["pe", "mask", "inv_freq"])
+def test_a_plain_attribute_made_by_operations_light_mode_does_not_wrap_is_traced_to_a_line(
+    meta: None, case: str
+) -> None:
+    """A view (transpose, unsqueeze) is traced to the factory that made its storage; a tensor computed by
+    other operations (tril, arithmetic) to the line that set the attribute; either way the fix names the line
+    where the buffer belongs."""
+    ran = run_script("derived_attributes.py", case)
+    mismatch = finding(ran, "device_mismatch")
+    (odd,) = [o for o in mismatch.operands if o.odd]
+    assert odd.notes[0].startswith(f"Block.{case}, a plain attribute, not a buffer")
+    if case == "pe":
+        assert odd.notes[1:3] == [
+            "a view of the tensor made below (view, transpose, unsqueeze...)",
+            f"made at {site('derived_attributes.py', 'pe made')} in __init__ by torch.zeros",
+        ]
+    else:
+        assert odd.notes[1].startswith(f"set at {site('derived_attributes.py', f'{case} set')} in __init__")
+    assert mismatch.fix == (
+        f"register it as a buffer in Block.__init__ instead of a plain attribute: self.register_buffer("
+        f"{case!r}, tensor) at {site('derived_attributes.py', f'{case} set')} in __init__ (persistent=False "
+        "keeps it out of the state_dict); Module.to() then moves it with the parameters"
+    )

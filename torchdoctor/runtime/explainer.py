@@ -172,7 +172,7 @@ class _Story:
         self.torch = recorder.torch
         self.frame_modules: list[Any] = []
         """The modules among the failing frame's variables (``self`` in a forward)."""
-        self._fixes: dict[int, tuple[Owner | None, Provenance | None]] = {}
+        self._fixes: dict[int, _Fixing] = {}
         self._values: dict[int, Any] = {}
         """Operand (by id) -> the tensor or module it shows."""
         self._made: list[Operand] = []
@@ -223,14 +223,28 @@ class _Story:
         )
         unmoved = owner is None or owner.kind in ("attribute", "container")
         provenance = self.recorder.tensors.get(value) if unmoved else None
+        # A view (view, transpose, unsqueeze, expand...) shares the storage its base was made with.
+        base = getattr(value, "_base", None) if provenance is None and unmoved else None
+        viewed = self.recorder.tensors.get(base) if base is not None else None
+        assigned = None
         if owner is not None:
             operand.notes += self.owner_notes(owner)
             if owner.kind == "buffer":
                 provenance = self.recorder.module_record(owner.module).buffers.get(owner.attribute)
-        if provenance is not None:
+            elif owner.kind == "attribute":
+                assigned = self.recorder.module_record(owner.module).assigned.get(owner.attribute)
+        if viewed is not None:
+            operand.notes.append("a view of the tensor made below (view, transpose, unsqueeze...)")
+            operand.notes += provenance_notes(viewed, operand.device)
+        elif provenance is not None:
             operand.notes += provenance_notes(provenance, operand.device)
+        elif assigned is not None:
+            operand.notes.append(
+                f"set at {site_text(assigned)}, from operations light mode does not follow (--deep finds the "
+                "line of each)"
+            )
         operand.notes = operand.notes or [self.unseen()]
-        self._fixes[id(operand)] = (owner, provenance)
+        self._fixes[id(operand)] = _Fixing(owner, provenance or viewed, assigned, viewed is not None)
         return operand
 
     def owner(self, shown: str, value: Any, reader: expressions.Reader | None) -> Owner | None:
@@ -308,7 +322,7 @@ class _Story:
             )
         elif first is not None:
             operand.notes.append(f"{type(root).__name__} was never moved with Module.to()")
-        self._fixes[id(operand)] = (None, None)
+        self._fixes[id(operand)] = _Fixing()
         return operand
 
     def unseen(self) -> str:
@@ -350,8 +364,8 @@ class _Story:
         for operand in operands:
             if expected is not None and operand.device is not None and operand.device != expected:
                 operand.odd = True
-                owner, provenance = self._fixes.get(id(operand), (None, None))
-                operand.fix = fix_for(operand, owner, provenance, expected, self.recorder.deep)
+                fixing = self._fixes.get(id(operand), _Fixing())
+                operand.fix = fix_for(operand, fixing, expected, self.recorder.deep)
                 fixes.append(operand.fix)
         odd = [o for o in operands if o.odd]
         if odd and expected is not None:
@@ -432,6 +446,17 @@ def expected_device(devices: list[str], recorder: Recorder) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+@dataclass(frozen=True)
+class _Fixing:
+    """What the fix of an operand is made from: the module attribute holding it, its history (or its base's,
+    for a view), and where a plain attribute was set."""
+
+    owner: Owner | None = None
+    provenance: Provenance | None = None
+    assigned: Site | None = None
+    view: bool = False
+
+
 def _container(owner: Owner) -> str:
     """``list``, ``tuple`` or ``dict``: the plain container attribute that holds the tensor."""
     held = vars(owner.module).get(owner.attribute.split("[", 1)[0])
@@ -442,10 +467,9 @@ def _factory(made_by: str | None) -> bool:
     return bool(made_by) and str(made_by).startswith("torch.") and str(made_by)[6:] in FACTORIES
 
 
-def fix_for(
-    operand: Operand, owner: Owner | None, provenance: Provenance | None, expected: str, deep: bool
-) -> str:
+def fix_for(operand: Operand, fixing: _Fixing, expected: str, deep: bool) -> str:
     target = repr(expected)
+    owner, provenance = fixing.owner, fixing.provenance
     if operand.kind == "module":
         return f"move the model to {expected} before calling it: model.to({target})"
     if owner is not None and owner.kind == "container":
@@ -457,12 +481,10 @@ def fix_for(
             "buffer each; or move them in forward with .to(x.device)"
         )
     if owner is not None and owner.kind == "attribute":
-        made = (
-            f"{provenance.made_by}(...)"
-            if provenance is not None and _factory(provenance.made_by)
-            else "tensor"
-        )
-        where = f" at {site_text(provenance.made)}" if provenance is not None and provenance.made else ""
+        factory = provenance is not None and not fixing.view and _factory(provenance.made_by)
+        made = f"{provenance.made_by}(...)" if factory and provenance is not None else "tensor"
+        at = fixing.assigned or (provenance.made if provenance is not None else None)
+        where = f" at {site_text(at)}" if at is not None else ""
         return (
             f"register it as a buffer in {type(owner.module).__name__}.__init__ instead of a plain "
             f"attribute: self.register_buffer({owner.attribute!r}, {made}){where} (persistent=False keeps "

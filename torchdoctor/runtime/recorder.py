@@ -139,6 +139,8 @@ class ModuleRecord:
     """Per parameter or buffer name: discarded calls on it."""
     attached: Site | None = None
     """Where it was made a submodule of another module."""
+    assigned: dict[str, Site] = field(default_factory=dict)
+    """Per plain tensor attribute: the line of the program that last set it (``self.mask = ...``)."""
 
 
 class Patch:
@@ -233,6 +235,7 @@ class Recorder:
         for name in MODULE_MOVES:
             if hasattr(module_class, name):
                 self._patch(module_class, name, self._module_move(getattr(module_class, name), name))
+        self._patch(module_class, "__setattr__", self._attribute_set(module_class.__setattr__))
         self._patch(torch, "load", self._load(torch.load))
         utils = sys.modules.get("torch.utils")
         if utils is not None and callable(getattr(utils, "swap_tensors", None)):
@@ -435,6 +438,20 @@ class Recorder:
 
         return register_buffer
 
+    def _attribute_set(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        recorder, compiling = self, self.compiling
+
+        @functools.wraps(original)
+        def __setattr__(self: Any, name: str, value: Any) -> None:
+            original(self, name, value)
+            if recorder.on and isinstance(value, recorder.torch.Tensor) and not compiling():
+                try:
+                    recorder.attribute_set(self, name, value, sys._getframe(1))
+                except Exception as exc:
+                    recorder.fail(exc)
+
+        return __setattr__
+
     def _guarded(self, method: Callable[..., Any]) -> Callable[..., None]:
         recorder, compiling = self, self.compiling
 
@@ -459,6 +476,14 @@ class Recorder:
         self.tensors.put(result, Provenance(made=site, made_by=name))
         if self.local_rank is not None:
             self.check_rank(result.device, site, f"{name}()")
+
+    def attribute_set(self, module: Any, name: str, value: Any, caller: FrameType) -> None:
+        """``module.name = value`` left a plain tensor attribute (not a parameter, not a buffer): where."""
+        if vars(module).get(name) is not value:
+            return
+        site = self.frames.site(caller)
+        if site is not None:
+            self.module_record(module).assigned[name] = site
 
     def tensor_moved(
         self,
