@@ -313,3 +313,42 @@ def test_a_plain_attribute_made_by_operations_light_mode_does_not_wrap_is_traced
         f"{case!r}, tensor) at {site('derived_attributes.py', f'{case} set')} in __init__ (persistent=False "
         "keeps it out of the state_dict); Module.to() then moves it with the parameters"
     )
+
+
+def test_a_mismatch_inside_compiled_code_names_the_compiled_line_and_no_operands_of_the_call(
+    meta: None,
+) -> None:
+    """The frame the program sees is the compiled call's, whose operands are all on one device: no mismatch
+    of those is made up; torch.compile's own message says where in the program it arose."""
+    ran = run_script("compiled_model.py")
+    assert ran.code == 1
+    assert [f.id for f in ran.report.findings if f.id in ("device_mismatch", "compiled_region")] == [
+        "compiled_region"
+    ]
+    compiled = finding(ran, "compiled_region")
+    where = site("compiled_model.py", "fails inside the compiled code")
+    assert compiled.evidence[1].startswith(
+        f"in the compiled code at {where} in forward: return self.fc(x) * self.scale"
+    )
+
+
+def test_a_compiled_model_run_eagerly_is_the_model_that_was_moved(
+    meta: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With TORCH_COMPILE_DISABLE=1 (torch._dynamo's config.disable) the mismatch is explained: the model is
+    named as it was written, and its move before torch.compile is found through the OptimizedModule that wraps
+    it."""
+    import torch._dynamo
+
+    monkeypatch.setattr(torch._dynamo.config, "disable", True)
+    ran = run_script("compiled_model.py")
+    mismatch = finding(ran, "device_mismatch")
+    (odd,) = [o for o in mismatch.operands if o.odd]
+    moved = site("compiled_model.py", "moved")
+    assert odd.notes[0] == (
+        f"Net.scale, a plain attribute, not a buffer: Net.to() at {moved} in <module> moved the parameters, "
+        "not it"
+    )
+    assert not any(
+        "never moved" in note or "OptimizedModule" in note for o in mismatch.operands for note in o.notes
+    )

@@ -133,7 +133,9 @@ def _mismatch(error: BaseException, recorder: Recorder) -> list[Finding]:
         if len(devices) >= 2:
             chosen = (candidate, expressions.text(node), operands)
             break
-        if chosen is None and candidate.user and devices:
+        # Where torch.compile raised, the frame the program sees is the compiled call's, whose operands are
+        # not the failing operation's: only operands read on two devices tell a mismatch there.
+        if chosen is None and candidate.user and devices and not compiled:
             chosen = (candidate, expressions.text(node), operands)
     if captured is not None:
         chosen = story.add_captured(chosen, captured, frames)
@@ -142,16 +144,36 @@ def _mismatch(error: BaseException, recorder: Recorder) -> list[Finding]:
         where, expression, operands = chosen
         findings.append(story.finding(site_of_frame(where), expression, operands, error))
     if compiled:
+        evidence = [f"{type(error).__name__}: {_first_line(message)}"]
+        inside = _compiled_user_code(message)
+        if inside is not None:
+            evidence.append(f"in the compiled code at {inside}")
         findings.append(
             Finding(
                 id="compiled_region",
                 summary="the error was raised while torch.compile ran the code: torchdoctor records nothing "
                 "inside a compiled region",
-                evidence=[f"{type(error).__name__}: {_first_line(message)}"],
+                evidence=evidence,
                 fix="run it again with TORCH_COMPILE_DISABLE=1 to have the mismatch explained line by line",
             )
         )
     return findings
+
+
+_USER_CODE = re.compile(
+    r'from user code:[ \t]*\n[ \t]*File "([^"\n]{1,4096})", line (\d{1,9}), in ([^\n]{1,200})\n([^\n]{0,400})'
+)
+
+
+def _compiled_user_code(message: str) -> str | None:
+    """Where in the program torch.compile's own message says the error arose (its "from user code" part):
+    ``file:line in function: source``."""
+    found = _USER_CODE.search(message[:MAX_MESSAGE])
+    if found is None:
+        return None
+    where = site_text(Site(found[1], int(found[2]), found[3].strip()))
+    source = " ".join(found[4].split())
+    return f"{where}: {source}" if source else where
 
 
 def site_of_frame(frame: _Frame) -> Site:

@@ -549,6 +549,7 @@ class Recorder:
         site = self.frames.site(caller)
         if site is None:
             return
+        module = _compiled_inner(module)
         first = next(_module_tensors(module), None)
         device = str(first.device) if first is not None else None
         dtype = _dtype(first) if first is not None else None
@@ -660,7 +661,8 @@ class Recorder:
         children = {
             id(child) for m in unique for child in vars(m).get("_modules", {}).values() if child is not None
         }
-        return [m for m in unique if id(m) not in children]
+        roots = [_compiled_inner(m) for m in unique if id(m) not in children]
+        return list({id(m): m for m in roots}.values())
 
     def owner_of(self, tensor: Any, extra: list[Any] | None = None) -> Owner | None:
         """The module that holds ``tensor`` (a parameter, a buffer or a plain attribute), found from the
@@ -777,6 +779,16 @@ def _non_blocking(method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) ->
 def _module_tensors(module: Any) -> Iterator[Any]:
     yield from module.parameters()
     yield from module.buffers()
+
+
+def _compiled_inner(module: Any) -> Any:
+    """The model a ``torch.compile`` wrapper (OptimizedModule) holds, which is what the program moved and
+    what holds the tensors; any other module itself."""
+    if type(module).__name__ == "OptimizedModule":
+        inner = vars(module).get("_modules", {}).get("_orig_mod")
+        if inner is not None:
+            return inner
+    return module
 
 
 def _named_modules(root: Any) -> Iterator[tuple[str, Any]]:
