@@ -352,3 +352,18 @@ def test_a_compiled_model_run_eagerly_is_the_model_that_was_moved(
     assert not any(
         "never moved" in note or "OptimizedModule" in note for o in mismatch.operands for note in o.notes
     )
+
+
+def test_nan_from_finite_inputs_far_inside_the_range_is_a_domain_error_not_an_overflow() -> None:
+    """--nan judges by the values it saw: NaN and no inf from inputs near 1 is an operation outside its
+    domain, and the fix says so instead of prescribing autocast or scaling."""
+    ran = run_script("bf16_log_domain.py", options=Options(nan=True))
+    assert ran.code == 0 and ran.stdout.startswith("True True")
+    nonfinite = finding(ran, "nonfinite")
+    assert nonfinite.summary.startswith("Net.head (LogHead) returned NaN, and no inf, in bfloat16")
+    assert nonfinite.summary.endswith("not an overflow, but an operation outside its domain")
+    reached = float(nonfinite.summary.split("finite inputs of at most ")[1].split(" ")[0])
+    assert reached < 10
+    assert nonfinite.fix is not None and "autocast would give the same NaN" in nonfinite.fix
+    assert "GradScaler" not in nonfinite.fix
+    valid(ran)

@@ -1,5 +1,7 @@
 """``--nan``: the first module whose float16 or bfloat16 forward output is not finite, with the range of its
-inputs against the largest value the dtype holds (the manual ``.half()`` pitfall).
+inputs against the largest value the dtype holds (the manual ``.half()`` pitfall), judged by what it saw: an
+output that overflowed to inf is a matter of range (autocast, scaling); NaN alone from finite inputs is an
+operation outside its domain (log or sqrt of a negative, 0/0), which no change of range fixes.
 
 Global forward hooks compute, on the device, whether each half precision output is finite and how large
 its inputs were; nothing is read back until the outermost forward call returns, and then once (one
@@ -26,6 +28,8 @@ class _Pending:
     dtype: Any
     finite: Any
     """A 0-dim bool tensor on the output's device."""
+    overflowed: Any
+    """A 0-dim bool tensor: some output value is inf."""
     input_max: Any
     input_finite: Any
 
@@ -88,6 +92,7 @@ class NonfiniteWatch:
         try:
             with torch.no_grad():
                 finite = _all([torch.isfinite(o).all() for o in outputs], torch)
+                overflowed = _any([torch.isinf(o).any() for o in outputs], torch)
                 inputs = [
                     i
                     for i in _flat(args)
@@ -99,7 +104,9 @@ class NonfiniteWatch:
                 input_finite = _all([torch.isfinite(i).all() for i in inputs], torch) if inputs else None
         finally:
             self.recorder.internal -= 1
-        self.pending.append(_Pending(weakref.ref(module), outputs[0].dtype, finite, input_max, input_finite))
+        self.pending.append(
+            _Pending(weakref.ref(module), outputs[0].dtype, finite, overflowed, input_max, input_finite)
+        )
 
     def _read(self) -> None:
         """One read per device of every check of this forward pass; the first non-finite output found."""
@@ -124,11 +131,14 @@ class NonfiniteWatch:
                     item,
                     None if item.input_max is None else float(item.input_max.item()),
                     None if item.input_finite is None else bool(item.input_finite.item()),
+                    bool(item.overflowed.item()),
                 )
         finally:
             self.recorder.internal -= 1
 
-    def _finding(self, item: _Pending, input_max: float | None, input_finite: bool | None) -> Finding:
+    def _finding(
+        self, item: _Pending, input_max: float | None, input_finite: bool | None, overflowed: bool
+    ) -> Finding:
         module = item.module()
         root = self.root() if self.root is not None else None
         name = _name(root, module)
@@ -142,6 +152,18 @@ class NonfiniteWatch:
                 f"already inf or NaN before it ({dtype})"
             )
             fix = "find where the inputs became non-finite: the data, or the code before the model"
+        elif not overflowed:
+            reached = f"{input_max:.4g}" if input_max is not None else "unknown"
+            summary = (
+                f"{name} ({kind}) returned NaN, and no inf, in {dtype} in forward pass {self.step}, the "
+                f"first module to do so, from finite inputs of at most {reached} ({dtype} holds up to "
+                f"{limit:.6g}): not an overflow, but an operation outside its domain"
+            )
+            fix = (
+                "find the operation in its forward that gets values it is not defined for (log or sqrt of a "
+                "negative, 0/0, inf - inf, acos beyond 1) and keep them in its domain (x.clamp_min(eps), "
+                "abs(), a mask); a wider dtype or autocast would give the same NaN"
+            )
         else:
             reached = f"{input_max:.4g}" if input_max is not None else "unknown"
             summary = (
@@ -181,6 +203,10 @@ def _flat(value: Any) -> list[Any]:
 
 def _all(flags: list[Any], torch: Any) -> Any:
     return flags[0] if len(flags) == 1 else torch.stack(flags).all()
+
+
+def _any(flags: list[Any], torch: Any) -> Any:
+    return flags[0] if len(flags) == 1 else torch.stack(flags).any()
 
 
 def _name(root: Any, module: Any) -> str:
