@@ -468,6 +468,10 @@ class Recorder:
     # --- what the wrappers record ---------------------------------------------------------------------
 
     def made(self, result: Any, name: str, caller: FrameType) -> None:
+        # A factory torch calls itself (the gradient backward() starts from, a layer's empty weight, a
+        # worker's batch rebuilt) is not the program's: noting it would cost every step and tell nothing.
+        if self.frames.in_library(caller.f_code.co_filename):
+            return
         if not isinstance(result, self.torch.Tensor) or isinstance(result, self.torch.nn.Parameter):
             return
         site = self.frames.site(caller)

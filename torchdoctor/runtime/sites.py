@@ -58,11 +58,19 @@ class Frames:
         self._standard = standard_library_dirs()
         self._site_packages = site_packages_dirs()
         self._user: dict[str, bool] = {}
+        self._in_library: dict[str, bool] = {}
 
     def is_user(self, filename: str) -> bool:
         known = self._user.get(filename)
         if known is None:
             known = self._user[filename] = self._classify(filename)
+        return known
+
+    def in_library(self, filename: str) -> bool:
+        """Whether ``filename`` is one of the library folders' own files (torch's)."""
+        known = self._in_library.get(filename)
+        if known is None:
+            known = self._in_library[filename] = os.path.realpath(filename).startswith(self._library)
         return known
 
     def _classify(self, filename: str) -> bool:
