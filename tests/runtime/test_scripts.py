@@ -367,3 +367,18 @@ def test_nan_from_finite_inputs_far_inside_the_range_is_a_domain_error_not_an_ov
     assert nonfinite.fix is not None and "autocast would give the same NaN" in nonfinite.fix
     assert "GradScaler" not in nonfinite.fix
     valid(ran)
+
+
+def test_deep_traces_a_computed_tensor_to_the_factory_that_lacked_device(meta: None) -> None:
+    """--deep names the last operation's line and, past it, the factory call the values started from: the
+    line where device= is missing."""
+    ran = run_script("rotary_frequencies.py", options=Options(deep=True))
+    mismatch = finding(ran, "device_mismatch")
+    (odd,) = [o for o in mismatch.operands if o.odd]
+    made = site("rotary_frequencies.py", "made without device")
+    assert odd.notes[0].startswith(f"made at {site('rotary_frequencies.py', 'last operation')} in rotary_")
+    assert odd.notes[1] == f"computed from the tensor made at {made} in rotary_frequencies by torch.arange"
+    assert mismatch.fix == (
+        f"make it on meta where its values start: torch.arange(..., device='meta') at {made} in "
+        "rotary_frequencies (it is computed from that), or move the result with .to('meta')"
+    )

@@ -81,10 +81,23 @@ def _mode_class(recorder: Recorder) -> type:
                         site = site or frames.site(sys._getframe(1))
                         if site is None:
                             break
-                        tensors.put(output, Provenance(made=site, made_by=name or "an operation"))
+                        made = Provenance(made=site, made_by=name or "an operation")
+                        made.origin = _origin(args, output, site)
+                        tensors.put(output, made)
             except Exception as failure:
                 recorder.fail(failure)
             return result
+
+    def _origin(args: tuple[Any, ...], output: Any, site: Any) -> Any:
+        """The factory call the first of ``args`` on ``output``'s device was computed from, when on another
+        line: where a ``device=`` was missing."""
+        for value in args[:4]:
+            if isinstance(value, tensor) and value.device == output.device:
+                known = tensors.get(value)
+                found = known.factory_origin() if known is not None else None
+                if found is not None and found[0] != site:
+                    return found
+        return None
 
     return TorchdoctorDeepMode
 

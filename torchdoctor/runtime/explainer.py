@@ -20,7 +20,7 @@ from typing import Any
 
 from torchdoctor.runtime import expressions
 from torchdoctor.runtime.model import Finding, Operand, site_text
-from torchdoctor.runtime.recorder import BATCH, FACTORIES, Owner, Provenance, Recorder
+from torchdoctor.runtime.recorder import BATCH, Owner, Provenance, Recorder, is_factory
 from torchdoctor.runtime.sites import Site, site_of
 
 MAX_CHAIN = 8
@@ -435,6 +435,9 @@ def provenance_notes(provenance: Provenance, device: str | None) -> list[str]:
         notes.append(f"a batch the DataLoader gave at {site_text(provenance.made)}")
     elif provenance.made is not None:
         notes.append(f"made at {site_text(provenance.made)} by {provenance.made_by}")
+        if provenance.origin is not None:
+            where, factory = provenance.origin
+            notes.append(f"computed from the tensor made at {site_text(where)} by {factory}")
     if provenance.moved is not None:
         notes.append(
             f"moved from {provenance.moved_from} to its device by {provenance.moved_by} at "
@@ -485,10 +488,6 @@ def _container(owner: Owner) -> str:
     return type(held).__name__ if isinstance(held, list | tuple | dict) else "container"
 
 
-def _factory(made_by: str | None) -> bool:
-    return bool(made_by) and str(made_by).startswith("torch.") and str(made_by)[6:] in FACTORIES
-
-
 def fix_for(operand: Operand, fixing: _Fixing, expected: str, deep: bool) -> str:
     target = repr(expected)
     owner, provenance = fixing.owner, fixing.provenance
@@ -503,7 +502,7 @@ def fix_for(operand: Operand, fixing: _Fixing, expected: str, deep: bool) -> str
             "buffer each; or move them in forward with .to(x.device)"
         )
     if owner is not None and owner.kind == "attribute":
-        factory = provenance is not None and not fixing.view and _factory(provenance.made_by)
+        factory = provenance is not None and not fixing.view and is_factory(provenance.made_by)
         made = f"{provenance.made_by}(...)" if factory and provenance is not None else "tensor"
         at = fixing.assigned or (provenance.made if provenance is not None else None)
         where = f" at {site_text(at)}" if at is not None else ""
@@ -539,10 +538,16 @@ def fix_for(operand: Operand, fixing: _Fixing, expected: str, deep: bool) -> str
             f"move the batch to {expected} right after {site_text(provenance.made)}: {name} = "
             f"{name}.to({target}) for each tensor of it"
         )
-    if provenance is not None and provenance.made is not None and _factory(provenance.made_by):
+    if provenance is not None and provenance.made is not None and is_factory(provenance.made_by):
         return (
             f"make it on {expected} where it is made: {provenance.made_by}(..., device={target}) at "
             f"{site_text(provenance.made)}, or move it there with .to({target}) before it is used"
+        )
+    if provenance is not None and provenance.origin is not None:
+        where, factory = provenance.origin
+        return (
+            f"make it on {expected} where its values start: {factory}(..., device={target}) at "
+            f"{site_text(where)} (it is computed from that), or move the result with .to({target})"
         )
     if provenance is not None and provenance.made is not None:
         return (

@@ -100,6 +100,20 @@ class Provenance:
     """A call on it whose result was thrown away: where, its source text, the device it would have given,
     and the statement that would have kept it (None where no single statement is right)."""
     loaded: Loaded | None = None
+    origin: tuple[Site, str] | None = None
+    """``--deep``: the factory call its values were first computed from (where, which factory), when that is
+    another line than the operation that made it."""
+
+    def factory_origin(self) -> tuple[Site, str] | None:
+        """Where the factory behind this tensor ran: its own, or the one it was computed from."""
+        if self.origin is not None:
+            return self.origin
+        return (self.made, str(self.made_by)) if self.made is not None and is_factory(self.made_by) else None
+
+
+def is_factory(made_by: str | None) -> bool:
+    """Whether ``made_by`` names one of torch's factories (``torch.zeros``)."""
+    return bool(made_by) and str(made_by).startswith("torch.") and str(made_by)[6:] in FACTORIES
 
 
 @dataclass(slots=True)
