@@ -382,3 +382,22 @@ def test_deep_traces_a_computed_tensor_to_the_factory_that_lacked_device(meta: N
         f"make it on meta where its values start: torch.arange(..., device='meta') at {made} in "
         "rotary_frequencies (it is computed from that), or move the result with .to('meta')"
     )
+
+
+def test_every_tensor_on_the_wrong_device_in_the_failing_line_is_named(meta: None) -> None:
+    """The operation that raised is the first of the line; the bias further along would fail next, and is
+    named too; the CPU index is not (indexing with a CPU tensor is allowed)."""
+    ran = run_script("chained_operands.py")
+    mismatch = finding(ran, "device_mismatch")
+    odd = {o.expression: o for o in mismatch.operands if o.odd}
+    assert set(odd) == {"scale", "bias"}
+    assert odd["bias"].notes[0] == "on cpu too, on the same line: the next operation would fail on it"
+    assert (
+        f"made at {site('chained_operands.py', 'bias made')} in <module> by torch.zeros" in odd["bias"].notes
+    )
+    assert mismatch.summary.endswith("scale (cpu), bias (cpu) on another device than meta")
+    assert (
+        mismatch.fix is not None
+        and mismatch.fix.startswith("scale: make it on meta")
+        and "bias: " in mismatch.fix
+    )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
@@ -124,6 +124,7 @@ def _mismatch(error: BaseException, recorder: Recorder) -> list[Finding]:
     ]
     story = _Story(recorder)
     chosen: tuple[_Frame, str, list[Operand]] | None = None
+    same_line: list[tuple[str, Any]] = []
     for candidate in ordered:
         node = expressions.failing_node(candidate.frame, candidate.offset, candidate.line)
         if node is None:
@@ -132,6 +133,7 @@ def _mismatch(error: BaseException, recorder: Recorder) -> list[Finding]:
         devices = {o.device for o in operands if o.device}
         if len(devices) >= 2:
             chosen = (candidate, expressions.text(node), operands)
+            same_line = story.statement_tensors(candidate.frame, node)
             break
         # Where torch.compile raised, the frame the program sees is the compiled call's, whose operands are
         # not the failing operation's: only operands read on two devices tell a mismatch there.
@@ -142,7 +144,7 @@ def _mismatch(error: BaseException, recorder: Recorder) -> list[Finding]:
     findings = []
     if chosen is not None and (gate or len({o.device for o in chosen[2] if o.device}) >= 2):
         where, expression, operands = chosen
-        findings.append(story.finding(site_of_frame(where), expression, operands, error))
+        findings.append(story.finding(site_of_frame(where), expression, operands, error, same_line))
     if compiled:
         evidence = [f"{type(error).__name__}: {_first_line(message)}"]
         inside = _compiled_user_code(message)
@@ -378,10 +380,34 @@ class _Story:
         user = next((f for f in reversed(frames) if f.user), None)
         return (user, f"{name}(...)", operands) if user is not None and operands else None
 
-    def finding(self, site: Site, expression: str, operands: list[Operand], error: BaseException) -> Finding:
+    def statement_tensors(self, frame: FrameType, node: Any) -> list[tuple[str, Any]]:
+        reader = expressions.Reader(frame, self.is_tensor, self.is_module, self.is_torch)
+        return expressions.statement_tensors(reader, frame, node)
+
+    def finding(
+        self,
+        site: Site,
+        expression: str,
+        operands: list[Operand],
+        error: BaseException,
+        same_line: Sequence[tuple[str, Any]] = (),
+    ) -> Finding:
         _read_unknown(operands, str(error), self.unseen())
         devices = [o.device for o in operands if o.device]
         expected = expected_device(devices, self.recorder)
+        seen = {id(self._values.get(id(o))) for o in operands}
+        for shown, value in same_line:
+            # A 0-dim tensor or an integer one (a scalar, an index) may rightly stay on the CPU.
+            if expected is None or id(value) in seen or str(value.device) == expected:
+                continue
+            if value.dim() == 0 or not (value.is_floating_point() or value.is_complex()):
+                continue
+            seen.add(id(value))
+            later = self.operand(shown, value, None)
+            later.notes.insert(
+                0, f"on {later.device} too, on the same line: the next operation would fail on it"
+            )
+            operands.append(later)
         fixes = []
         for operand in operands:
             if expected is not None and operand.device is not None and operand.device != expected:
@@ -544,10 +570,10 @@ def fix_for(operand: Operand, fixing: _Fixing, expected: str, deep: bool) -> str
             f"{site_text(provenance.made)}, or move it there with .to({target}) before it is used"
         )
     if provenance is not None and provenance.origin is not None:
-        where, factory = provenance.origin
+        start, maker = provenance.origin
         return (
-            f"make it on {expected} where its values start: {factory}(..., device={target}) at "
-            f"{site_text(where)} (it is computed from that), or move the result with .to({target})"
+            f"make it on {expected} where its values start: {maker}(..., device={target}) at "
+            f"{site_text(start)} (it is computed from that), or move the result with .to({target})"
         )
     if provenance is not None and provenance.made is not None:
         return (

@@ -123,6 +123,48 @@ def call_text(frame: types.FrameType) -> str | None:
     return shown[:MAX_TEXT] if shown else None
 
 
+def statement_tensors(reader: Reader, frame: types.FrameType, node: ast.AST) -> list[tuple[str, Any]]:
+    """The tensors the names, attributes and subscripts of the statement around ``node`` hold, read without
+    running anything (the next operations of a line that failed at its first)."""
+    tree = _tree(frame.f_code.co_filename, frame.f_globals)
+    where = _span(node)
+    if tree is None or where is None:
+        return []
+    around = [
+        s
+        for s in ast.walk(tree)
+        if isinstance(s, ast.stmt)
+        and not isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.For | ast.While)
+        and not isinstance(s, ast.If | ast.With | ast.Try)
+        and s.lineno <= where[0]
+        and where[1] <= (s.end_lineno or s.lineno)
+    ]
+    statement = min(around, key=lambda s: (s.end_lineno or s.lineno) - s.lineno, default=None)
+    found: list[tuple[str, Any]] = []
+    # An index may stay on the CPU (a CUDA tensor indexed by a CPU tensor is fine): what is inside a subscript
+    # is not an operand of the next operation.
+    indices = (
+        {
+            id(inner)
+            for s in ast.walk(statement)
+            if isinstance(s, ast.Subscript)
+            for inner in ast.walk(s.slice)
+        }
+        if statement is not None
+        else set()
+    )
+    for sub in ast.walk(statement) if statement is not None else ():
+        if id(sub) in indices:
+            continue
+        if isinstance(sub, ast.Name | ast.Attribute | ast.Subscript) and isinstance(sub.ctx, ast.Load):
+            value = reader.evaluate(sub)
+            if value is not _MISSING and reader.is_tensor(value):
+                found.append((text(sub), value))
+                if len(found) >= MAX_ITEMS:
+                    break
+    return found
+
+
 def kept_result(frame: types.FrameType) -> str | None:
     """The statement that keeps the result of the call ``frame`` is making now, whose result is thrown away
     (``x.to(device)`` on a line of its own): ``x = x.to(device)``; ``batch[key] = value.to(device)`` where
