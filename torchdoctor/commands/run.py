@@ -89,8 +89,8 @@ def run(
         typer.Option(
             "--report",
             metavar="PATH",
-            help="Also write the report as JSON (one per rank under torchrun: PATH.rankN, or {rank} in "
-            "PATH).",
+            help="Also write the report as JSON (one per rank under torchrun: run.json becomes "
+            "run.rank0.json, run.rank1.json...; or {rank} in PATH).",
         ),
     ] = None,
     redact: RedactOption = True,
