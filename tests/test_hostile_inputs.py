@@ -17,7 +17,7 @@ from torchdoctor.checking import exitcodes
 from torchdoctor.inputs import collect_env, saved
 
 from growth import linear
-from support import BIN, cli_env, invoke, invoked_in_a_process, run_cli, slack
+from support import BIN, FIXTURES, cli_env, invoke, invoked_in_a_process, run_cli, slack
 
 REPORT: dict[str, Any] = {
     "schema_version": 1,
@@ -52,6 +52,13 @@ def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
         ({"facts": {"torch": 3}}, "at facts/torch"),
         ({"probe_errors": {"torch": {"kind": "boom", "message": "x"}}}, "at probe_errors/torch/kind"),
         ({"created_at": 5}, "at created_at"),
+        # Values of the right JSON type where the report has a field, checked field by field before any judge
+        # or the framework reads them (a timeout of "abc" ended in an internal error).
+        ({"options": {"timeout": "abc"}}, "at options/timeout: 'abc' is not of type 'number'"),
+        ({"options": {"timeout": 0}}, "at options/timeout"),
+        ({"options": {"fail_on": "always"}}, "at options/fail_on"),
+        ({"facts": {"env": {"variables": "CUDA_VISIBLE_DEVICES=0"}}}, "at facts/env/variables"),
+        ({"facts": {"env": {"variables": {"LOCAL_RANK": 3}}}}, "at facts/env/variables/LOCAL_RANK"),
     ],
 )
 def test_a_malformed_saved_report_is_one_line(tmp_path: Path, change: dict[str, Any], text: str) -> None:
@@ -60,6 +67,27 @@ def test_a_malformed_saved_report_is_one_line(tmp_path: Path, change: dict[str, 
     for args in (("check", "--from", str(path)), ("diff", str(path), str(path))):
         line = one_line_error(invoke(*args))
         assert text in line, line
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("abc", "options.min_free_pct is the string 'abc', not a number"),
+        (150, "options.min_free_pct in the report: --min-free must be between 0 and 100, not 150"),
+        (True, "options.min_free_pct is true or false, not a number"),
+    ],
+)
+def test_an_option_of_a_check_in_a_saved_report_is_checked_against_its_declaration(
+    tmp_path: Path, value: Any, text: str
+) -> None:
+    """gpu.memory declares --min-free as a percentage: a saved report that says otherwise is refused naming
+    the field, before its judge reads it."""
+    data = json.loads((FIXTURES / "h100x2_busy_two_foreign.json").read_text())
+    data["options"]["min_free_pct"] = value
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data))
+    line = one_line_error(invoke("check", "--from", str(path), "--only", "gpu.memory"))
+    assert line == f"torchdoctor: error: {path} is not a valid report: {text}"
 
 
 def test_deeply_nested_and_huge_json_are_refused(tmp_path: Path) -> None:

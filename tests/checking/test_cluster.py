@@ -248,6 +248,38 @@ def test_srun_tasks_get_the_torchrun_variables_from_slurms() -> None:
         cluster.launch_from(without_port)
 
 
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"WORLD_SIZE": "0"}, "WORLD_SIZE=0: a job has at least one rank"),
+        ({"RANK": "3", "WORLD_SIZE": "2"}, "RANK=3 with WORLD_SIZE=2: ranks run from 0 to 1"),
+        ({"MASTER_PORT": "99999"}, "MASTER_PORT=99999: a TCP port is from 1 to 65535"),
+        ({"MASTER_PORT": "0"}, "MASTER_PORT=0: a TCP port is from 1 to 65535"),
+        ({"LOCAL_WORLD_SIZE": "0"}, "LOCAL_WORLD_SIZE=0: a node runs at least one rank"),
+        (
+            {"LOCAL_RANK": "2", "LOCAL_WORLD_SIZE": "2"},
+            "LOCAL_RANK=2 with LOCAL_WORLD_SIZE=2: local ranks run from 0 to 1",
+        ),
+    ],
+)
+def test_launch_values_no_job_can_have_are_refused_naming_the_variable(
+    given: dict[str, str], message: str
+) -> None:
+    """Out of range, not malformed: refused before anything waits on a rank that cannot come or a port
+    that cannot exist (it waited out the timeout, or met a raw TCPStore error)."""
+    env = {"RANK": "0", "WORLD_SIZE": "2", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": "29500", **given}
+    with pytest.raises(cluster.NotLaunched) as refused:
+        cluster.launch_from(env)
+    assert str(refused.value) == message
+
+
+def test_an_out_of_range_launch_is_a_usage_error_on_the_command_line() -> None:
+    env = cli_env(RANK="0", WORLD_SIZE="0", MASTER_ADDR="127.0.0.1", MASTER_PORT="29500")
+    result = run_cli("cluster", "--only", "cuda.visible_devices", env=env, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip() == "torchdoctor: error: WORLD_SIZE=0: a job has at least one rank"
+
+
 # --- under torchrun, two node agents on 127.0.0.1 ---------------------------------------------------
 
 

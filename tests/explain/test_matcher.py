@@ -224,3 +224,36 @@ def test_unicode_case_folding_does_not_shift_the_match() -> None:
     (found,) = explain(text, ENTRIES)
     assert found.line == "RuntimeError: CUDA error: invalid device ordinal"
     assert re.search("invalid device ordinal", text[found.position :])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total capacity) "
+            'File "a", line 1',
+            "cuda.out_of_memory",
+        ),
+        (
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. [rank0]: Traceback "
+            '(most recent call last): File "train.py", line 12, in <module>',
+            "cuda.out_of_memory",
+        ),
+        (
+            "RuntimeError: CUDA error: invalid device ordinal "
+            'File "/opt/job/train.py", line 40, in main    model.to(device)',
+            "cuda.invalid_device_ordinal",
+        ),
+        (
+            "[Bug] CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity) when "
+            "fine-tuning with batch 64",
+            "cuda.out_of_memory",
+        ),
+    ],
+    ids=["frame after", "flattened rank log", "ordinal then frame and code", "issue title"],
+)
+def test_a_message_followed_on_its_line_by_a_frame_or_anything_else_is_recognised(
+    text: str, expected: str
+) -> None:
+    """Only the frame and what follows it on the line are code: the message before it is still read."""
+    assert _ids(text)[0] == expected

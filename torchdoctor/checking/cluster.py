@@ -89,7 +89,38 @@ def launch_from(environ: Mapping[str, str]) -> Launch:
     bad = [name for name in ("RANK", "WORLD_SIZE", "MASTER_PORT") if bounded.whole_number(env[name]) is None]
     if bad:
         raise NotLaunched(", ".join(f"{name}={env[name]!r} is not a number" for name in bad))
+    out_of_range = _out_of_range(env)
+    if out_of_range:
+        raise NotLaunched("; ".join(out_of_range))
     return Launch(int(env["RANK"]), int(env["WORLD_SIZE"]), launcher, env)
+
+
+MAX_PORT = 65535
+
+
+def _out_of_range(env: Mapping[str, str]) -> list[str]:
+    """What the launch variables say that no job can be (refused before anything waits on a rank or a
+    port): a world of no rank, a rank outside it, a port TCP does not have; LOCAL_RANK and LOCAL_WORLD_SIZE
+    likewise where they are numbers."""
+    rank, world, port = (int(env[name]) for name in ("RANK", "WORLD_SIZE", "MASTER_PORT"))
+    problems = []
+    if world < 1:
+        problems.append(f"WORLD_SIZE={world}: a job has at least one rank")
+    elif rank >= world:
+        problems.append(f"RANK={rank} with WORLD_SIZE={world}: ranks run from 0 to {world - 1}")
+    if not 1 <= port <= MAX_PORT:
+        problems.append(f"MASTER_PORT={port}: a TCP port is from 1 to {MAX_PORT}")
+    local_rank, local_world = (
+        bounded.whole_number(env.get(n, "")) for n in ("LOCAL_RANK", "LOCAL_WORLD_SIZE")
+    )
+    if local_world is not None and local_world < 1:
+        problems.append(f"LOCAL_WORLD_SIZE={local_world}: a node runs at least one rank")
+    elif local_rank is not None and local_world is not None and local_rank >= local_world:
+        problems.append(
+            f"LOCAL_RANK={local_rank} with LOCAL_WORLD_SIZE={local_world}: local ranks run from 0 to "
+            f"{local_world - 1}"
+        )
+    return problems
 
 
 def rank_summary(report: Report) -> dict[str, Any]:

@@ -166,6 +166,41 @@ def checked(declared: Sequence[Option], values: Mapping[str, Any]) -> dict[str, 
     return result
 
 
+def from_report(declared: Sequence[Option], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a saved report was run with, each of a declared option checked against its declaration
+    (type and range; a file name is the other machine's and is not looked for here); BadOption naming the
+    field for a value the option never takes. Keys no installed check declares are kept as they are."""
+    result = dict(values)
+    for option in declared:
+        if option.key not in values:
+            continue
+        value = values[option.key]
+        if option.type == "path":
+            if value is not None and not isinstance(value, str):
+                raise BadOption(f"options.{option.key} is {_json_kind(value)}, not a file name")
+            continue
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if option.type in ("float", "int") and value is not None and not number:
+            raise BadOption(f"options.{option.key} is {_json_kind(value)}, not {_kind(option)}")
+        if option.type == "flag" and value is not None and not isinstance(value, bool):
+            raise BadOption(f"options.{option.key} is {_json_kind(value)}, not true or false")
+        try:
+            result[option.key] = _checked(option, value)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise BadOption(f"options.{option.key} in the report: {exc}") from None
+    return result
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, str):
+        return f"the string {shown_value(value)}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else "null"
+
+
 def _kind(option: Option) -> str:
     return {
         "float": "a number",

@@ -173,6 +173,10 @@ def judged_from(
     if not judged:
         has = ", ".join(report.check_ids) or "facts of no check installed here"
         raise BadInput(f"no check selected here can be judged from {shown(path)} (it has: {has})")
+    try:
+        rejudge.saved_options(report, chosen)
+    except ValueError as exc:
+        raise BadInput(f"{shown(path)} is not a valid report: {exc}") from None
     if missing:
         sys.stderr.write(messages.note_line(f"not installed here, left out: {', '.join(missing)}"))
     described = f"{shown(path)} ({report.describe()})"

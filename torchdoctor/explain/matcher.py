@@ -27,7 +27,7 @@ MAX_LINE = 160
 _ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]{0,2000}(?:\x07|\x1b\\)|\x1b[()*+][0-9A-Za-z]|\x1b[@-Z\\-_]"
 )
-_FRAME = re.compile(r'File "[^"\n]*", line \d+')
+_FRAME = re.compile(r'File "[^"\n]*", line \d+(?:, in [\w<>.]{1,200})?')
 _WARNING = re.compile(r"\.pyw?:\d+: \w*Warning: [^\n]")
 # Source lines that carry no frame of their own: `raise` statements, rich's boxed frames (│ 1013 │ ...),
 # IPython's arrow lines (---> 45 ...). Each is looked for only in a text that holds its plain part: a pattern
@@ -157,7 +157,9 @@ def _code_lines(text: str) -> Iterator[tuple[int, int]]:
         if frame.start() <= done:
             continue
         start, done = _line_at(text, frame.start())
-        yield start, done
+        # From the frame on: what comes before it on its line is a log's prefix ([rank0]:) or the message
+        # itself (an error, then where it was raised, flattened onto one line), never code.
+        yield frame.start(), done
         below = _source_below(text, done, text[start : frame.start()])
         if below is not None:
             yield below

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from torchdoctor.checking import doctor, runner
+from torchdoctor.checking import options as declarations
 from torchdoctor.checking.registry import CheckInfo, Loaded
 from torchdoctor.inputs.saved import STANDARD_KEYS, SavedReport
 from torchdoctor.model import Report, Status, Verdict
@@ -48,6 +49,13 @@ def unanswered(saved: SavedReport, chosen: Sequence[Loaded], judged: Sequence[Lo
     ]
 
 
+def saved_options(saved: SavedReport, chosen: Sequence[Loaded]) -> dict[str, Any]:
+    """The options the report was run with, each checked against the declaration of a chosen check that
+    takes it (options.BadOption, naming the field, for a value that option never takes)."""
+    declared = [option for check in chosen if isinstance(check, CheckInfo) for option in check.options]
+    return declarations.from_report(declared, saved.data["options"])
+
+
 def rejudge(
     saved: SavedReport,
     chosen: Sequence[Loaded],
@@ -74,7 +82,7 @@ def rejudge(
     report = doctor.assemble(
         judged,
         run,
-        {**data["options"], **options},
+        {**saved_options(saved, chosen), **options},
         workers,
         fail_on=fail_on,
         created_at=str(data.get("created_at") or ""),

@@ -150,8 +150,14 @@ def triage(
             report = _as_recorded(environment, chosen, fail_on)
         else:
             judged, _ = rejudge.judgeable(environment, chosen)
-            if judged or rejudge.unanswered(environment, chosen, judged):
-                report = rejudge.rejudge(environment, chosen, {}, workers, fail_on)
+            try:
+                rejudge.saved_options(environment, chosen)
+            except ValueError as exc:
+                problems.append(f"the report in {name} is not a valid report: {exc}")
+                judged = []
+            else:
+                if judged or rejudge.unanswered(environment, chosen, judged):
+                    report = rejudge.rejudge(environment, chosen, {}, workers, fail_on)
         if report is None or not report.verdicts:
             report = None
             problems.append(f"no check selected here can judge the environment in {name}")
