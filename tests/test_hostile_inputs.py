@@ -426,8 +426,10 @@ def _saved_with_foreign_text(tmp_path: Path, name: str, variables: Any) -> Path:
     return path
 
 
-def test_diff_reads_a_fact_of_the_wrong_type_and_shows_foreign_text_inert(tmp_path: Path) -> None:
-    a = _saved_with_foreign_text(tmp_path, "a", "variables should be an object")
+def test_diff_shows_foreign_text_inert(tmp_path: Path) -> None:
+    """(A fact of the wrong type, variables that are no object, is refused: test_a_malformed_saved_report_is_
+    one_line.)"""
+    a = _saved_with_foreign_text(tmp_path, "a", {"NCCL_DEBUG": "WARN"})
     variables = {"NCCL_DEBUG": f"INFO{ESCAPES}", "HF_HOME": f"/x?token={HF_TOKEN}", "WANDB_API_KEY": "raw1"}
     b = _saved_with_foreign_text(tmp_path, "b", variables)
     result = invoke("diff", str(a), str(b))
