@@ -103,6 +103,13 @@ def spawn_detached(options: dict[str, Any]) -> dict[str, Any]:
     return {"started": True}
 
 
+def spawn_daemon_then_die(options: dict[str, Any]) -> dict[str, Any]:
+    """Start a daemon that leaves the worker's session and forks twice, then end the worker itself: the
+    daemon's parent is gone before anyone kills the worker's tree."""
+    spawn_detached({**options, "hang": False})
+    os._exit(3)
+
+
 def flood_stderr(options: dict[str, Any]) -> dict[str, Any]:
     chunk = b"x" * (1 << 20) + b"\n"
     for _ in range(int(options.get("mib", 256))):

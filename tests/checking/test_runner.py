@@ -276,6 +276,19 @@ def test_a_daemon_that_left_the_workers_session_ends_with_the_worker(tmp_path: P
         time.sleep(0.05)
 
 
+def test_a_daemon_whose_worker_died_first_ends_with_the_run(tmp_path: Path) -> None:
+    """The worker ends itself after its probe started a daemon: the daemon, adopted by init rather than by
+    the worker, is still found and ended when the run ends (it ran on)."""
+    pidfile = tmp_path / "daemon.pid"
+    result = run("spawn_daemon_then_die", timeout=10, options={"pidfile": str(pidfile)})
+    assert result.errors["spawn_daemon_then_die"]["kind"] == "exit"
+    daemon = int(pidfile.read_text())
+    deadline = time.monotonic() + slack(3)
+    while not _dead(daemon):
+        assert time.monotonic() < deadline, "the daemon of a dead worker outlived the run"
+        time.sleep(0.05)
+
+
 def test_a_probe_that_floods_stderr_leaves_a_bounded_tail() -> None:
     before = psutil.Process().memory_info().rss
     result = run("flood_stderr", timeout=60, options={"mib": 512})

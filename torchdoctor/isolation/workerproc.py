@@ -4,7 +4,10 @@ A worker that hangs, dies, or answers something that is not a JSON answer raises
 caller then throws the worker away and starts another one for the remaining requests. Everything the worker
 started goes with it: its process group, and any descendant that left it (``setsid``), found through the
 worker's process tree (the worker is a child subreaper, so even a double-forked daemon stays in its tree).
-What the worker prints on stderr is kept as a bounded tail, whatever the amount.
+The tree is stopped before it is killed, so that nothing forks away between the look and the kill; and
+where the worker died before it could be killed, what it started is found by the mark every process it
+started inherits in its environment (MARK_ENV). What the worker prints on stderr is kept as a bounded tail,
+whatever the amount.
 """
 
 from __future__ import annotations
@@ -32,6 +35,10 @@ STDERR_KEPT_BYTES = 256 * 2**10
 """How much of the worker's stderr is kept for -v; older output is dropped as it comes."""
 MAX_ANSWER_BYTES = 64 * 2**20
 """The longest answer line read from a worker; a longer one is garbage."""
+MARK_ENV = "TORCHDOCTOR_WORKER_MARK"
+"""A variable each worker is started with, a value of its own: every process it starts inherits it."""
+MAX_STOP_ROUNDS = 16
+"""How many times the tree is looked at again for what forked while it was being stopped."""
 
 
 class ProbeFailure(Exception):
@@ -107,6 +114,8 @@ class WorkerProcess:
         # -P: the worker must import the installed torchdoctor, never a folder of that
         # name in the user's current directory.
         command = pycommand.run_module(python, WORKER_MODULE)
+        self.mark = os.urandom(8).hex()
+        env = {**(os.environ if env is None else env), MARK_ENV: self.mark}
         if memory_limit is not None:
             command += ["--memory-limit", str(int(memory_limit))]
         if warm:
@@ -198,7 +207,7 @@ class WorkerProcess:
             return ProbeFailure(
                 "crash", "the worker closed its channel and stopped answering", self.stderr_tail()
             )
-        self._end_descendants()
+        self._end_marked()
         if code < 0:
             return ProbeFailure("crash", f"the worker died of {signal_name(code)}", self.stderr_tail())
         return ProbeFailure("exit", f"the worker exited with code {code}", self.stderr_tail())
@@ -221,35 +230,73 @@ class WorkerProcess:
         except Exception:  # the worker is gone, or psutil cannot read the process table
             return []
 
-    def _end_descendants(self, found: list[Any] | None = None) -> None:
-        """Kill what the worker left: processes that escaped its group, and orphans it adopted."""
-        for process in self._descendants() if found is None else found:
+    def _stopped_tree(self) -> list[Any]:
+        """The worker's descendants, each stopped (SIGSTOP), looked at again until no new one appears: a
+        stopped process forks no more, and a child it forked meanwhile is found in the next round."""
+        stopped: dict[int, Any] = {}
+        for _ in range(MAX_STOP_ROUNDS):
+            new = [p for p in self._descendants() if p.pid not in stopped]
+            if not new:
+                break
+            for process in new:
+                with contextlib.suppress(Exception):
+                    process.suspend()
+                stopped[process.pid] = process
+        return list(stopped.values())
+
+    def _marked(self) -> list[Any]:
+        """The processes still carrying this worker's mark: what it started, wherever they went (a daemon
+        adopted by init once the worker was gone)."""
+        try:
+            import psutil
+        except ImportError:
+            return []
+        found = []
+        for process in psutil.process_iter():
+            with contextlib.suppress(psutil.Error, OSError):
+                if process.pid != os.getpid() and process.environ().get(MARK_ENV) == self.mark:
+                    found.append(process)
+        return found
+
+    def _end_marked(self) -> None:
+        """The worker died first: its orphans went to init, out of its tree. The mark finds them."""
+        for process in self._marked():
             with contextlib.suppress(Exception):
                 process.kill()
 
     def kill(self) -> None:
         """Kill the worker and everything it started; never wait long for a process stuck in the kernel."""
-        if self.proc is None or self.proc.poll() is not None:
-            self._end_descendants()
+        if self.proc is None:
             return
-        descendants = self._descendants()  # before the worker dies and they are orphaned
+        if self.proc.poll() is not None:
+            self._end_marked()
+            return
+        if os.name == "posix":
+            with contextlib.suppress(OSError):
+                os.kill(self.proc.pid, signal.SIGSTOP)  # no new child from the worker itself either
+        descendants = self._stopped_tree()
         with contextlib.suppress(OSError):
             if os.name == "posix":
                 os.killpg(self.proc.pid, signal.SIGKILL)
             else:
                 self.proc.kill()
-        self._end_descendants(descendants)
+        for process in descendants:
+            with contextlib.suppress(Exception):
+                process.kill()
+        with contextlib.suppress(OSError):
+            self.proc.kill()  # a worker stopped outside its group (it never is) still goes
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=2)
 
     def close(self) -> None:
         """End the worker and everything it started.
 
-        Its answers are in; a graceful exit would only spend time in torch's interpreter teardown.
+        Its answers are in; a graceful exit would only spend time in torch's interpreter teardown. Killed
+        while it still runs, it cannot leave its tree to init first, as it would on the end of its input.
         """
         if self.proc is None:
             return
+        self.kill()
         with contextlib.suppress(OSError):
             assert self.proc.stdin is not None
             self.proc.stdin.close()
-        self.kill()
