@@ -9,7 +9,9 @@ from __future__ import annotations
 import compileall
 import json
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,12 @@ def _runs_tests(config: pytest.Config) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        # torchdoctor keeps its pseudonym key under $XDG_STATE_HOME: the tests' own folder, shared by their
+        # processes, never the developer's.
+        state = tempfile.mkdtemp(prefix="torchdoctor-state-")
+        os.environ["XDG_STATE_HOME"] = state
+        config.add_cleanup(lambda: shutil.rmtree(state, ignore_errors=True))
     if _runs_tests(config) and TORCH_FACTS_ENV not in os.environ:
         # Collecting imports torch (tests/runtime): measured first, that import costs nothing more.
         os.environ[TORCH_FACTS_ENV] = json.dumps(measure_torch())

@@ -15,6 +15,9 @@ import json
 import os
 import re
 import socket
+import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +44,7 @@ from growth import linear, repeated
 from support import cli_env, fixture_facts, invoke, machine_report, validated_report, write_distribution
 
 USER = "plantedalice"
+OTHER_HOSTS = ("dgx-node-03", "dgx-node-04", "10.20.30.40")
 UUIDS = [gpu["uuid"] for gpu in fixture_facts("h100x8_cvd_2_3.json")["nvml"]["gpus"]]
 GITHUB_TOKEN = "ghp_PLANTED" + "x" * 29
 PLUGIN_SOURCE = """
@@ -59,6 +63,8 @@ PLUGIN_SOURCE = """
             "header": "Authorization: Bearer bearerPLANTEDtoken",
             "home_file": os.path.expanduser("~/data/shard-0.bin"),
             "host": socket.gethostname(),
+            "fqdn": socket.gethostname() + ".corp.example.com",
+            "rendezvous": os.environ["PET_RDZV_ENDPOINT"] + " via " + os.environ["MASTER_ADDR"],
             "user": getpass.getuser(),
             "gpu": "GPU-3c8f1a52-7d0e-4b6a-9f21-0c5e8d7a1b01",
             "ordinary": "NCCL_DEBUG=INFO",
@@ -71,8 +77,10 @@ PLUGIN_SOURCE = """
             Status.WARN,
             "downloads from " + leaky["url"],
             (leaky["command"], "reads " + leaky["home_file"], "on " + leaky["host"] + " as " + leaky["user"],
-             "pushed with GITHUB_TOKEN_VALUE", leaky["gpu"], leaky["header"]),
-            Fix("Keep credentials out of the command line.", (leaky["command"],)),
+             "pushed with GITHUB_TOKEN_VALUE", leaky["gpu"], leaky["header"],
+             "rendezvous at " + leaky["rendezvous"] + ", this node " + leaky["fqdn"]),
+            Fix("Keep credentials out of the command line.",
+                (leaky["command"], "ping -c 1 " + leaky["fqdn"])),
         )
 
 
@@ -213,10 +221,20 @@ def test_the_env_probe_never_records_secret_values_or_url_credentials() -> None:
 
 
 def test_identities_that_identify_no_one_are_left_alone() -> None:
-    identity = Identity.of(["/", ""], ["root", "a", "ubuntu"], ["localhost", "gpu-node-17", "10.0.0.7"])
+    identity = Identity.of(
+        ["/", ""], ["root", "a", "ubuntu"], ["localhost", "gpu-node-17", "127.0.0.1", "0.0.0.0", "::1"]
+    )
     assert identity == Identity((), (), ("gpu-node-17",))
-    text = "/usr/lib as root on localhost, Ubuntu 22.04, 10.0.0.7"
+    text = "/usr/lib as root on localhost, Ubuntu 22.04, 127.0.0.1, 0.0.0.0, 10.0.0.7"
     assert Redactor(identity).text(text) == text
+
+
+def test_an_address_named_as_a_host_is_one_whole_and_nothing_else_of_it_is() -> None:
+    """MASTER_ADDR=10.0.0.7 names a machine: the address gets a pseudonym, whole (never its first number
+    alone, which would garble every 10 of the text)."""
+    redactor = Redactor(Identity.of([], [], ["10.0.0.7"]))
+    assert PSEUDONYM.fullmatch(redactor.text("10.0.0.7"))
+    assert redactor.text("10 GPUs, 10.0.0.70 and 110.0.0.7") == "10 GPUs, 10.0.0.70 and 110.0.0.7"
 
 
 def test_names_that_are_words_of_the_report_are_left_alone() -> None:
@@ -279,7 +297,10 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         TORCH_HUB_TOKEN="envtokPLANTED",
         TORCH_MODEL_ZOO="https://bob:envpwPLANTED@models.example.com/zoo",
         PYTORCH_DOWNLOAD_URL="https://dl.example.com/w.pt?token=envqPLANTED",
-        MASTER_ADDR=socket.gethostname(),
+        # Other machines' names, by what the variables are: every one gets a pseudonym wherever it stands.
+        MASTER_ADDR=f"{OTHER_HOSTS[0]}.corp.example.com",
+        PET_RDZV_ENDPOINT=f"{OTHER_HOSTS[1]}:29400",
+        NCCL_COMM_ID=f"{OTHER_HOSTS[2]}:5555",
         LD_LIBRARY_PATH=f"{home}/cuda/lib64:/usr/local/cuda/lib64",
         TORCH_EXTENSIONS_DIR=f"/scratch/{USER}/torch_extensions",
     )
@@ -314,8 +335,9 @@ def leaks(text: str, planted: dict[str, Any]) -> list[str]:
     found = [f"secret {m}" for m in re.findall(r"\w*PLANTED\w*", text + shown)]
     found += [f"home {planted['home']}" for t in (text, shown) if planted["home"] in t]
     found += [f"user {USER}" for t in (text, shown) if USER in t]
-    host = re.compile(rf"(?<![A-Za-z0-9_-]){re.escape(socket.gethostname())}(?![A-Za-z0-9_-])")
-    found += [f"hostname in {m.group(0)!r}" for t in (text, shown) for m in host.finditer(t)]
+    for name in (socket.gethostname(), *OTHER_HOSTS, "corp.example.com"):
+        host = re.compile(rf"(?<![A-Za-z0-9_-]){re.escape(name)}(?![A-Za-z0-9_-])")
+        found += [f"hostname in {m.group(0)!r}" for t in (text, shown) for m in host.finditer(t)]
     found += [f"uuid {u}" for u in UUIDS for t in (text, shown) if u[len("GPU-3c8f1a52") :] in t]
     return found
 
@@ -332,7 +354,8 @@ def test_the_raw_report_carries_the_identities_and_never_a_secret(
     assert report["redacted"] is False
     found = leaks(text, planted)
     assert f"home {planted['home']}" in found and f"user {USER}" in found
-    assert any(item.startswith("hostname") for item in found)
+    for name in (socket.gethostname(), *OTHER_HOSTS, "corp.example.com"):
+        assert f"hostname in {name!r}" in found, name
     assert f"uuid {UUIDS[0]}" in found and f"uuid {UUIDS[2]}" in found
     assert not [item for item in found if item.startswith("secret")], found
     leaky = report["facts"]["acme.leaky"]
@@ -438,9 +461,11 @@ def test_check_json_is_redacted_by_default_and_no_redact_still_strips_credential
     )
     assert raw["redacted"] is False and raw["host"]["hostname"] == socket.gethostname()
     for data in (redacted, raw):
-        variables = data["facts"]["env"]["variables"]
-        assert variables["PYTORCH_DOWNLOAD_URL"] == "https://dl.example.com/w.pt"
-        assert variables["NCCL_DEBUG"] == "INFO"
+        assert data["facts"]["env"]["variables"]["NCCL_DEBUG"] == "INFO"
+    # Credentials go either way; the host of the URL is a host a report names, kept by --no-redact alone.
+    assert raw["facts"]["env"]["variables"]["PYTORCH_DOWNLOAD_URL"] == "https://dl.example.com/w.pt"
+    shown = redacted["facts"]["env"]["variables"]["PYTORCH_DOWNLOAD_URL"]
+    assert re.fullmatch(r"https://<host-[0-9a-f]{6,}>/w\.pt", shown), shown
 
 
 # ---------------------------------------------------------------- pseudonyms
@@ -529,3 +554,40 @@ def test_redaction_is_linear(unit: str) -> None:
 def test_redacting_twice_changes_nothing_more(text: str) -> None:
     once = REDACTOR.text(text)
     assert REDACTOR.text(once) == once
+
+
+_PSEUDONYM_OF = (
+    "from torchdoctor.output import redact; "
+    "print(redact.Redactor(redact.Identity.of([], [], ['dgx-node-03'])).text('dgx-node-03'))"
+)
+
+
+def _pseudonym_in(state: Path) -> str:
+    env = cli_env(XDG_STATE_HOME=str(state))
+    done = subprocess.run(
+        [sys.executable, "-c", _PSEUDONYM_OF], env=env, capture_output=True, text=True, timeout=60, check=True
+    )
+    return done.stdout.strip()
+
+
+def test_a_host_gets_the_same_pseudonym_run_after_run_on_one_machine_and_another_elsewhere(
+    tmp_path: Path,
+) -> None:
+    """The key is this user's on this machine (kept in $XDG_STATE_HOME/torchdoctor, mode 0600 in a folder
+    of mode 0700): two runs agree, as a CI log needs; another key (another machine) does not."""
+    first, again = _pseudonym_in(tmp_path / "here"), _pseudonym_in(tmp_path / "here")
+    elsewhere = _pseudonym_in(tmp_path / "there")
+    assert PSEUDONYM.fullmatch(first) and first == again and elsewhere != first
+    key = tmp_path / "here" / "torchdoctor" / "pseudonyms.key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600 and stat.S_IMODE(key.parent.stat().st_mode) == 0o700
+    assert len(key.read_bytes()) == 32
+
+
+def test_a_key_that_is_not_a_regular_file_of_this_user_is_not_used(tmp_path: Path) -> None:
+    """A link or a folder where the key should be: a key for the run alone, and nothing is written there."""
+    folder = tmp_path / "state" / "torchdoctor"
+    folder.mkdir(parents=True)
+    (folder / "pseudonyms.key").symlink_to(tmp_path / "elsewhere")
+    first, second = _pseudonym_in(tmp_path / "state"), _pseudonym_in(tmp_path / "state")
+    assert PSEUDONYM.fullmatch(first) and first != second
+    assert not (tmp_path / "elsewhere").exists()

@@ -260,7 +260,7 @@ def shareable(report: Report, redact: bool) -> Report:
     from torchdoctor.output import streams
 
     data = report.to_json()
-    hosts = redaction.hostnames_in(data)
+    hosts = redaction.report_hosts(data)
     streams.hide_hostnames(hosts)
     data = redaction.redact_report(data) if redact else redaction.strip_report(data)
     shared = saved.report_from_json(data)

@@ -35,7 +35,7 @@ def diff(
     except saved.SavedReportError as exc:
         raise BadInput(str(exc)) from None
     # Printed redacted: each machine's name as a pseudonym of its own ("works on A, not on B").
-    streams.hide_hostnames(redact.hostnames_in(first.data) + redact.hostnames_in(second.data))
+    streams.hide_hostnames(redact.report_hosts(first.data) + redact.report_hosts(second.data))
     differences = differ.compare(first.data, second.data)
     if json_output:
         rows = streams.redacted_value([d.to_json() for d in differences])

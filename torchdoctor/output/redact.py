@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,10 +26,12 @@ from typing import Any
 REDACTED = "<redacted>"
 HOME_PLACEHOLDER = "~"
 PSEUDONYM = re.compile(r"<(?:host|user)-[0-9a-f]{6,64}>")
-"""What a host or user name becomes: ``<host-3f9a2c>``, ``<user-07be41>``. Within one process (one output)
-the same name always gets the same pseudonym and two names never share one; a pseudonym is a keyed hash
-(HMAC-SHA-256) under a key drawn at random for the process and never written anywhere, so it cannot be
-turned back into the name, nor matched with the pseudonym the same name got in another output."""
+"""What a host or user name becomes: ``<host-3f9a2c>``, ``<user-07be41>``. The same name always gets the same
+pseudonym on one machine, run after run (a CI log tells a flaky node from another), and two names never
+share one; a pseudonym is a keyed hash (HMAC-SHA-256) under a key drawn at random once for this user on this
+machine and kept there (:func:`machine_key`), never in a report: it cannot be turned back into the name, nor
+matched with the pseudonym the same name gets on another machine."""
+KEY_BYTES = 32
 
 _SECRET_NAME = re.compile(
     r"TOKEN|SECRET|PASSWORD|PASSWD|PASS(?:PHRASE)?\b|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|SIGNATURE|WEBHOOK"
@@ -198,13 +201,19 @@ class Identity:
         # here: a worker that only reads the rules (torchdoctor.machine.envvars) needs none of it
         import socket
 
-        return cls.of(homes, users, [socket.gethostname(), *extra_hostnames])
+        hosts = [socket.gethostname(), *host_values(os.environ), *extra_hostnames]
+        return cls.of(homes, users, hosts)
 
     @classmethod
     def of(cls, homes: Iterable[str], users: Iterable[str], hostnames: Iterable[str]) -> Identity:
         """An identity without the values that identify no one (``/``, root, localhost, empty names); a
         hostname comes with its short name (``gpu-node-17`` of ``gpu-node-17.corp.example.com``)."""
-        names = [h for name in hostnames for h in (name, name.split(".")[0]) if not _is_address(name)]
+        names = [
+            h
+            for name in hostnames
+            for h in ((name,) if _is_address(name) else (name, name.split(".")[0]))
+            if not _is_loopback(h)
+        ]
         return cls(
             homes=_distinct(h.rstrip("/") for h in homes if h.rstrip("/")),
             users=_distinct(u for u in users if _names_someone(u) and u.lower() not in _ANONYMOUS_USERS),
@@ -231,8 +240,50 @@ def _names_someone(name: str) -> bool:
 
 
 def _is_address(name: str) -> bool:
-    """An IP address is no host name (its first 'label' is a number that identifies nothing)."""
+    """An IP address: kept whole (its first 'label' is a number that identifies nothing on its own)."""
     return all(part.isdigit() for part in name.split(".")) or ":" in name
+
+
+def _is_loopback(name: str) -> bool:
+    """This machine's loopback or any-address: it names no machine."""
+    return name.startswith("127.") or name in ("::1", "0.0.0.0", "::", "[::1]")
+
+
+HOST_VARIABLES = frozenset(
+    {"MASTER_ADDR", "PET_MASTER_ADDR", "PET_RDZV_ENDPOINT", "NCCL_COMM_ID", "SLURMD_NODENAME", "HOSTNAME"}
+    | {"SLURM_LAUNCH_NODE_IPADDR", "SLURM_SRUN_COMM_HOST", "TORCHELASTIC_RDZV_ENDPOINT"}
+)
+"""Variables whose values are hosts (``host``, ``host:port``, lists of them): MASTER_ADDR, the rendezvous
+endpoints of torchrun, NCCL's bootstrap address, SLURM's node."""
+_URL_HOST = re.compile(
+    r"(?<![\w.+-])[a-z][a-z0-9+.-]{1,15}://(?:[^\s/@]{0,256}@)?(?P<host>\[[0-9a-f:]{2,45}\]|[\w.-]{1,253})",
+    re.IGNORECASE,
+)
+
+
+def host_values(variables: Mapping[str, Any]) -> list[str]:
+    """The hosts environment variables name, by what their values are: each value of a host variable
+    (``host``, ``host:port``, ``user@host``, a comma-separated list), and the host of any URL in any value."""
+    found: list[str] = []
+    for name, value in variables.items():
+        if not isinstance(value, str) or not value:
+            continue
+        if name in HOST_VARIABLES:
+            for piece in re.split(r"[,\s]+", value[:4096]):
+                host = _host_of(piece)
+                if host:
+                    found.append(host)
+        found += [m["host"].strip("[]") for m in _URL_HOST.finditer(value[:4096])]
+    return found
+
+
+def _host_of(piece: str) -> str:
+    """``node03`` of ``node03:29400``, ``bob@node03`` or ``tcp://node03:29400``; an IPv6 address of
+    ``[fd00::1]:29400``."""
+    piece = piece.rpartition("://")[2].rpartition("@")[2].split("/", 1)[0]
+    if piece.startswith("["):
+        return piece[1:].partition("]")[0]
+    return piece.rpartition(":")[0] if piece.count(":") == 1 else piece
 
 
 def system_user() -> str | None:
@@ -283,8 +334,60 @@ class Pseudonyms:
         return pseudonym
 
 
-_PROCESS_PSEUDONYMS = Pseudonyms(os.urandom(32))  # what secrets.token_bytes draws
-"""This process's pseudonyms: its key is drawn once, kept in memory only."""
+def key_path() -> Path:
+    """Where this user's pseudonym key is kept: torchdoctor's folder of ``$XDG_STATE_HOME`` (by default
+    ``~/.local/state``)."""
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(state) / "torchdoctor" / "pseudonyms.key"
+
+
+def machine_key() -> bytes:
+    """This user's pseudonym key on this machine: read from :func:`key_path`, made there once (a regular
+    file of this user, mode 0600, in a folder of mode 0700); a key for this process alone where it can be
+    neither read nor made (pseudonyms then change from run to run)."""
+    path = key_path()
+    for _ in range(2):
+        try:
+            return _read_key(path)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            break
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except FileExistsError:
+            continue  # made meanwhile by another torchdoctor: read that one
+        except OSError:
+            break
+        key = os.urandom(KEY_BYTES)
+        with os.fdopen(fd, "wb") as out:
+            out.write(key)
+        return key
+    return os.urandom(KEY_BYTES)
+
+
+def _read_key(path: Path) -> bytes:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as source:
+        info = os.fstat(source.fileno())
+        if not stat.S_ISREG(info.st_mode) or (hasattr(os, "getuid") and info.st_uid != os.getuid()):
+            raise PermissionError("not a regular file of this user")
+        key = source.read(KEY_BYTES + 1)
+    if len(key) != KEY_BYTES:
+        raise PermissionError("not a key")
+    return key
+
+
+_process_pseudonyms: Pseudonyms | None = None
+
+
+def process_pseudonyms() -> Pseudonyms:
+    """This process's pseudonyms, under this machine's key (read once, when a first name needs one)."""
+    global _process_pseudonyms
+    if _process_pseudonyms is None:
+        _process_pseudonyms = Pseudonyms(machine_key())
+    return _process_pseudonyms
 
 
 class Redactor:
@@ -295,7 +398,7 @@ class Redactor:
     ) -> None:
         self.identity = identity
         self.shorten_uuids = shorten_uuids
-        self.pseudonyms = pseudonyms or _PROCESS_PSEUDONYMS
+        self._pseudonyms = pseudonyms
         self._homes = frozenset(identity.homes)
         # A FQDN and its short name are one host: one pseudonym.
         shorts = {h.split(".")[0].casefold() for h in identity.hostnames}
@@ -323,6 +426,10 @@ class Redactor:
             return [self.value(item) for item in value]
         return value
 
+    @property
+    def pseudonyms(self) -> Pseudonyms:
+        return self._pseudonyms or process_pseudonyms()
+
     def host(self, name: str) -> str:
         """The pseudonym of the host ``name`` (a pseudonym already, of a report redacted before: itself)."""
         if PSEUDONYM.fullmatch(name):
@@ -340,7 +447,16 @@ class Redactor:
             return HOME_PLACEHOLDER
         if found.casefold() in self._host_keys:
             return self.host(found)
+        for head in _shorter(found):  # a known host with the domain that followed it
+            if head.casefold() in self._host_keys:
+                return self.host(head)
         return self.pseudonyms.of("user", found)
+
+
+def _shorter(name: str) -> list[str]:
+    """``a.b.c`` -> ``a.b``, ``a``: the names a host name with domain labels after it may be known by."""
+    labels = name.split(".")
+    return [".".join(labels[:n]) for n in range(len(labels) - 1, 0, -1)]
 
 
 def _identity_pattern(identity: Identity) -> re.Pattern[str] | None:
@@ -352,12 +468,22 @@ def _identity_pattern(identity: Identity) -> re.Pattern[str] | None:
     parts: list[tuple[int, str]] = []
     # A home directory ends where a path component ends.
     parts += [(len(h), re.escape(h) + r"(?![A-Za-z0-9_.-])") for h in identity.homes]
-    names = [*identity.hostnames, *identity.users]
-    parts += [(len(n), rf"(?<![^\W_]){_caseless(n)}(?![^\W_])") for n in names]
+    # A host name takes the domain labels that follow it (gpu-node-17 of gpu-node-17.corp.example.com, when
+    # only the short name is known); an address and a user name stand alone.
+    parts += [
+        (len(n), rf"(?<![^\W_]){_caseless(n)}{'' if _is_address(n) else _DOMAIN}(?![^\W_])")
+        for n in identity.hostnames
+    ]
+    parts += [(len(n), rf"(?<![^\W_]){_caseless(n)}(?![^\W_])") for n in identity.users]
     if not parts:
         return None
     ordered = "|".join(p for _, p in sorted(parts, key=lambda part: part[0], reverse=True))
     return re.compile(f"(?P<kept>{PSEUDONYM.pattern}|{re.escape(REDACTED)})|{ordered}")
+
+
+_DOMAIN = r"(?:(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?){2,8})?"
+"""Two to eight domain labels after a host name (a label as RFC 1123 has it): ``.corp.example.com``, not
+the ``.ib0`` of an interface."""
 
 
 def _caseless(name: str) -> str:
@@ -388,8 +514,18 @@ def redact_report(data: Mapping[str, Any], identity: Identity | None = None) -> 
     Check ids, statuses and the report's structure are left alone, so a redacted report still validates
     and can be judged again (``torchdoctor check --from``).
     """
-    identity = (identity or Identity.current()).with_hostnames(hostnames_in(data))
+    identity = (identity or Identity.current()).with_hostnames(report_hosts(data))
     return _rewrite(data, Redactor(identity), redacted=True)
+
+
+def report_hosts(data: Any) -> list[str]:
+    """Every host a report names: under a key ``hostname`` anywhere (the machine's own, the nodes of a
+    cluster, the ranks of a dry run), and in the values of its environment variables (MASTER_ADDR, the
+    rendezvous endpoints, URLs)."""
+    facts = data.get("facts") if isinstance(data, Mapping) else None
+    env = facts.get("env") if isinstance(facts, Mapping) else None
+    variables = env.get("variables") if isinstance(env, Mapping) else None
+    return [*hostnames_in(data), *host_values(variables if isinstance(variables, Mapping) else {})]
 
 
 def hostnames_in(data: Any) -> list[str]:

@@ -60,7 +60,7 @@ def render_text(report: Report) -> str:
     if report.extra.get("redacted"):
         lines.append("")
         lines.append(
-            "_Redacted: secrets, credentials in URLs, the home directory (~), the user name and the hostname "
+            "_Redacted: secrets, credentials in URLs, the home directory (~), the user name and host names "
             "are replaced, GPU UUIDs shortened._"
         )
     lines += ["", *verdict_lines(report.verdicts)]
