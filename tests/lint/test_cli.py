@@ -51,3 +51,16 @@ def test_the_pre_commit_entry_takes_a_file_named_like_an_option_as_a_path(tmp_pa
     result = invoke("lint", "--", "--ignore=ALL", cwd=tmp_path)
     assert result.returncode == exitcodes.THRESHOLD, result.stderr
     assert result.stdout.startswith("--ignore=ALL:4:1: TDL001 ")
+
+
+def test_tdl006_advice_agrees_with_the_explain_entry_it_names() -> None:
+    """The entry says calling .pin_memory() before each copy is slower than a plain copy and points at the
+    DataLoader's pin_memory=True: the rule's fix says the same and never advises the slower path."""
+    from torchdoctor.explain.catalogue import installed
+    from torchdoctor.lint.rules import RULES
+
+    rule = next(rule for rule in RULES if rule.id == "TDL006")
+    entry = next(entry for entry in installed() if entry.id == rule.explain)
+    assert "pin_memory=True" in entry.fix.text and "slower" in entry.fix.text
+    assert "pin_memory=True" in rule.fix
+    assert ".pin_memory()" not in rule.fix and "slower" in rule.fix

@@ -66,7 +66,11 @@ def test_diff_shows_the_rewrites_and_writes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "train.py"
     path.write_text(CODE)
     code, out, err = run(str(path), diff=True)
-    assert (code, err) == (1, "")
+    # torch.load("o.pt") feeds `other + 1`: no rewrite, counted on stderr so the diff on stdout stays a patch
+    assert (code, err) == (
+        1,
+        "torchdoctor lint: 1 finding(s) without a rewrite (lint without --diff lists them)\n",
+    )
     assert out.startswith(f"--- a/{path}\n+++ b/{path}\n")
     removed = [line[1:] for line in out.splitlines() if line.startswith("-") and not line.startswith("---")]
     added = [line[1:] for line in out.splitlines() if line.startswith("+") and not line.startswith("+++")]
@@ -85,7 +89,8 @@ def test_fix_rewrites_until_nothing_is_left_and_a_second_run_changes_nothing(tmp
     assert [line.split(": ", 1)[1].split()[0] for line in out.splitlines()] == ["TDL004"]
     assert err == "torchdoctor lint: fixed 5 finding(s) in 1 file(s)\n"
     assert run(str(path), fix=True) == (1, out, "")
-    assert run(str(path), diff=True) == (0, "", "")
+    code, diff, err = run(str(path), diff=True)
+    assert (code, diff) == (1, "") and "1 finding(s) without a rewrite" in err  # exit 1: a finding is left
     assert list(tmp_path.iterdir()) == [path]  # no temporary file left
 
 
@@ -187,3 +192,134 @@ def test_every_fix_on_the_corpus_compiles_removes_its_finding_and_settles() -> N
 
 def test_default_rules_with_rewrites_are_the_documented_ones() -> None:
     assert {"TDL001", "TDL002", "TDL004"} <= DEFAULT_RULES
+
+
+def test_diff_exits_as_lint_does(tmp_path: Path) -> None:
+    """0 with no finding, 1 with findings (a change to show or not), 2 with bad input."""
+    clean = tmp_path / "clean.py"
+    clean.write_text("import torch\nx = torch.zeros(3)\n")
+    assert run(str(clean), diff=True) == (0, "", "")
+    unfixable = tmp_path / "unfixable.py"
+    unfixable.write_text("import torch\nother = torch.load('o.pt')\nprint(other + 1)\n")
+    code, out, err = run(str(unfixable), diff=True)
+    assert (code, out) == (1, "") and err.count("\n") == 1
+    assert run(str(tmp_path / "missing.py"), diff=True)[0] == 2
+
+
+def test_a_diff_of_a_crlf_file_keeps_its_line_endings_through_the_cli(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfdbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    """``torchdoctor lint --diff`` goes out through the guarded stdout, which shows a lone carriage return as
+    an escape; the CR of a CRLF line stays, so ``patch`` applies the diff to the file."""
+    from torchdoctor import cli
+
+    original = b"import torch\r\nx = torch.zeros(3)\r\nx.cuda()\r\n"
+    path = tmp_path / "crlf.py"
+    path.write_bytes(original)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["lint", "--diff", "crlf.py"])
+    assert exited.value.code == 1
+    diff = capfdbinary.readouterr().out
+    assert b"-x.cuda()\r\n+x = x.cuda()\r\n" in diff
+    assert b"\\u000d" not in diff
+    assert path.read_bytes() == original
+
+
+def test_a_file_named_twice_is_linted_and_fixed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "train.py").write_text("import torch\nx = torch.zeros(3)\nx.cuda()\n")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(".", "train.py", "./train.py", fix=True)
+    assert (code, out) == (0, "")
+    assert err == "torchdoctor lint: fixed 1 finding(s) in 1 file(s)\n"
+    assert (tmp_path / "train.py").read_text() == "import torch\nx = torch.zeros(3)\nx = x.cuda()\n"
+    code, out, _ = run(".", "train.py", select=["ALL"], output_format="json")
+    assert code == 0 and json.loads(out) == []
+
+
+def test_a_folder_without_python_files_says_so(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("x")
+    code, out, err = run(str(tmp_path))
+    assert (code, out) == (0, "")
+    assert err == f"torchdoctor lint: no Python file to lint in {tmp_path}\n"
+
+
+TRAINED_OR_STATE = textwrap.dedent(
+    """\
+    import torch
+    import torch.nn as nn
+
+
+    class Net(nn.Module):
+        scale = None
+
+        def __init__(self, n):
+            super().__init__()
+            # Create parameters
+            self.alpha = torch.zeros(n)
+            self.beta = torch.zeros(n, requires_grad=True)
+            self.gamma = torch.zeros(n)
+            self.gamma.requires_grad_()
+            self.delta = torch.randn(n, n)
+            self.attn_mask = torch.tril(torch.ones(n, n))
+            self.index = torch.arange(n).long()
+            self.scale = torch.ones(1)
+            self.cache = None
+            self.cache = torch.zeros(n)
+            self.w = nn.Parameter(torch.randn(n, n)).cuda()
+            self.epsilon = torch.zeros(n)
+
+        def forward(self, x):
+            self.w.double()
+            out = x * self.alpha + self.beta + self.gamma + x @ self.delta @ self.attn_mask[self.index]
+            return out * self.scale + self.cache + x @ self.w + self.epsilon
+
+
+    net = Net(3)
+    optimizer = torch.optim.SGD([net.epsilon], lr=0.1)
+    """
+)
+
+
+def test_fix_decides_parameter_or_buffer_by_the_evidence_and_never_breaks_at_run_time(tmp_path: Path) -> None:
+    """nn.Parameter where the code trains the tensor (a comment says so, requires_grad at creation or next,
+    an optimizer given it), a buffer where it is state (a mask, an integer index), nothing where the code
+    does not say (delta), where the class has the name already (scale), where it was set before (cache), or
+    where the receiver is a Parameter (self.w.double() assigned back raises TypeError)."""
+    path = tmp_path / "net.py"
+    path.write_text(TRAINED_OR_STATE)
+    code, out, err = run(str(path), diff=True, select=["TDL001", "TDL002"])
+    assert code == 1
+    changed = {
+        line[1:].strip() for line in out.splitlines() if line.startswith("+") and not line.startswith("+++")
+    }
+    assert changed == {
+        "self.alpha = nn.Parameter(torch.zeros(n))",
+        "self.beta = nn.Parameter(torch.zeros(n, requires_grad=True))",
+        "self.gamma = nn.Parameter(torch.zeros(n))",
+        'self.register_buffer("attn_mask", torch.tril(torch.ones(n, n)), persistent=False)',
+        'self.register_buffer("index", torch.arange(n).long(), persistent=False)',
+        "self.w = nn.Parameter(torch.randn(n, n))",  # .cuda() of a Parameter is a plain tensor
+        "self.epsilon = nn.Parameter(torch.zeros(n))",
+    }
+    assert "without a rewrite" in err
+
+
+def test_every_rewrite_on_the_corpus_records_with_code_is_judged_and_none_is_harmful() -> None:
+    """bench/lint_fix_review.py judges every rewrite on the whole corpus (it needs git copies of the
+    repositories); the records that hold their code are checked here: a new or changed rewrite needs a
+    judgement in bench/lint_fix_judged.json, and no judged rewrite may be harmful."""
+    from corpus_tools.lint_fixes import rewrites
+
+    judged_path = Path(__file__).resolve().parents[2] / "bench" / "lint_fix_judged.json"
+    judged = {entry["key"]: entry for entry in json.loads(judged_path.read_text("utf-8"))["rewrites"]}
+    assert all(
+        entry["verdict"] in ("accept", "reject", "harmful") and entry["reason"] for entry in judged.values()
+    )
+    found = []
+    for record_path in RECORDS:
+        record = json.loads(record_path.read_text("utf-8"))
+        found.extend(rewrites(record["code"], record["path"], record_path.stem))
+    assert found
+    assert [rewrite.key for rewrite in found if rewrite.key not in judged] == []
+    assert [rewrite.key for rewrite in found if judged[rewrite.key]["verdict"] == "harmful"] == []

@@ -119,8 +119,31 @@ def test_facts_of_other_files_count(tmp_path: Path) -> None:
 
 def test_without_the_other_files_those_findings_are_not_guessed(tmp_path: Path) -> None:
     root = tree(tmp_path, {**PACKAGE, "train.py": SCRIPT})
-    # the loaders and the script are not linted; the model and its layers still are
-    assert found(root / "pkg") == [("layers.py", "TDL003", 4), ("model.py", "TDL002", 7)]
+    # the loaders and the script are not linted; the model and its layers still are, and a Dataset that
+    # moves samples to the GPU is one as soon as any DataLoader loads it with workers (a collate function is
+    # only one where a loader is seen to use it)
+    assert found(root / "pkg") == [
+        ("data.py", "TDL007", 6),
+        ("layers.py", "TDL003", 4),
+        ("model.py", "TDL002", 7),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("loader", "expected"),
+    [
+        ("DataLoader(Images(), num_workers=0, collate_fn=pad_collate)", []),
+        ("DataLoader(Images(), collate_fn=pad_collate)", []),  # num_workers defaults to 0
+        ('DataLoader(Images(), num_workers=2, multiprocessing_context="spawn")', []),
+        ("DataLoader(Images(), num_workers=2, collate_fn=pad_collate)", [6, 9]),
+    ],
+)
+def test_a_dataset_loaded_without_forked_workers_is_not_reported(
+    tmp_path: Path, loader: str, expected: list[int]
+) -> None:
+    script = SCRIPT.replace("DataLoader(Images(), num_workers=4, collate_fn=pad_collate)", loader)
+    root = tree(tmp_path, {**PACKAGE, "train.py": script})
+    assert [line for name, _, line in found(root, select="TDL007")] == expected
 
 
 def test_a_helper_that_sets_the_device_answers_for_the_script(tmp_path: Path) -> None:

@@ -159,7 +159,7 @@ WORKERS = HEAD + "import functools\n"
 @pytest.mark.parametrize(
     ("code", "lines"),
     [
-        (  # a method, with a tuple of tensors moved in one statement (one finding for the line)
+        (  # a method, with a tuple of tensors moved in one statement (a finding for each: x and y)
             "class Trainer:\n"
             "    def __init__(self, ds, args):\n"
             "        self.device = args.device\n"
@@ -168,7 +168,7 @@ WORKERS = HEAD + "import functools\n"
             "        x, y = torch.stack(batch), torch.stack(batch)\n"
             "        x, y = x.to(self.device), y.to(self.device)\n"
             "        return x, y\n",
-            [10],
+            [10, 10],
         ),
         (  # a function nested in the one that makes it
             "def make_collate(pad):\n"
@@ -261,3 +261,38 @@ def test_tdl006_follows_a_batch_through_the_methods_that_hand_it_on(lint: Lint) 
     )
     assert lint(code, {"TDL006"}) == [("TDL006", 6)]
     assert lint(code.replace("batch_size=4", "pin_memory=True"), {"TDL006"}) == []
+
+
+@pytest.mark.parametrize(
+    "loader",
+    ["DataLoader(ds, num_workers=0)", "DataLoader(ds, batch_size=8, num_workers=NUM_WORKERS)"],
+)
+def test_tdl006_no_advice_where_the_file_says_num_workers_0(lint: Lint, loader: str) -> None:
+    """The loop loads every batch itself: pinning would buy the non_blocking copy nothing worth a finding."""
+    code = (
+        HEAD
+        + "NUM_WORKERS = 0\n"
+        + f"loader = {loader}\nfor x, y in loader:\n    x = x.to(device, non_blocking=True)\n"
+    )
+    assert lint(code, {"TDL006"}) == []
+
+
+def test_tdl007_a_dataset_no_linted_loader_loads_is_reported(lint: Lint) -> None:
+    """It runs in worker processes as soon as any DataLoader loads it with num_workers > 0; a class that is no
+    torch Dataset, or one the file loads only without workers, is not reported."""
+    code = HEAD + (
+        "class Faces(Dataset):\n"
+        "    def __getitem__(self, index):\n"
+        "        return self.items[index].cuda()\n"
+        "class Base(Dataset):\n"
+        "    pass\n"
+        "class Derived(Base):\n"
+        "    def __getitem__(self, index):\n"
+        "        return self.items[index].to('cuda')\n"
+        "class Table:\n"
+        "    def __getitem__(self, index):\n"
+        "        return self.items[index].cuda()\n"
+    )
+    assert lint(code, {"TDL007"}) == [("TDL007", 5), ("TDL007", 10)]
+    loaded = code + "loader = DataLoader(Faces(), num_workers=0)\nother = DataLoader(Derived())\n"
+    assert lint(loaded, {"TDL007"}) == []

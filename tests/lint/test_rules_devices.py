@@ -281,3 +281,58 @@ def test_a_list_of_devices_to_go_through_is_not_a_device_picked(lint: Lint) -> N
         "model = torch.nn.Linear(1, 1).to(torch.device('cuda:0'))\n"
     )
     assert lint(code, {"TDL005"}) == [("TDL005", 4)]
+
+
+# DistributedDataParallel given GPU 0 (the shape of torch 1.x DDP tutorials copied into many training scripts,
+# and of scripts launched one process per GPU that never read their local rank).
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        "model = DDP(model, device_ids=[0], output_device=0)",
+        "model = DDP(model, device_ids=[0])",
+        "model = DDP(model, output_device=0)",
+        "model = DDP(model, [0], 0)",
+        "model = torch.nn.parallel.DistributedDataParallel(model, device_ids=['cuda:0'])",
+    ],
+)
+def test_tdl005_flags_ddp_given_a_fixed_gpu(lint: Lint, wrap: str) -> None:
+    head = DIST + "from torch.nn.parallel import DistributedDataParallel as DDP\n" + SET_DEVICE
+    assert lint(head + wrap, {"TDL005"}) == [("TDL005", 8)]
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        "model = DDP(model, device_ids=[local_rank], output_device=local_rank)",
+        "model = DDP(model, device_ids=[args.gpu])",
+        "model = DDP(model)",
+        "model = DDP(model, device_ids=None)",  # a CPU or multi-device module
+    ],
+)
+def test_tdl005_ddp_given_the_ranks_own_gpu(lint: Lint, wrap: str) -> None:
+    head = DIST + "from torch.nn.parallel import DistributedDataParallel as DDP\n" + SET_DEVICE
+    assert lint(head + wrap, {"TDL005"}) == []
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # a default the rank's own device replaces a few lines later
+        "device = torch.device('cuda:0')\nlocal_rank = int(os.environ['LOCAL_RANK'])\n"
+        "device = torch.device('cuda', local_rank)\nmodel.to(device)",
+        "def main(args):\n    args.device = 'cuda:0'\n    if args.distributed:\n"
+        "        args.device = f'cuda:{args.local_rank}'\n    model.to(args.device)",
+        # each process sees its own GPU as GPU 0
+        "os.environ['CUDA_VISIBLE_DEVICES'] = str(rank)\nmodel.cuda(0)\nx = torch.zeros(3, device='cuda:0')\n"
+        "from torch.nn.parallel import DistributedDataParallel as DDP\nmodel = DDP(model, device_ids=[0])",
+    ],
+)
+def test_tdl005_gpu_0_that_is_each_processs_own_is_not_reported(lint: Lint, code: str) -> None:
+    assert lint(DIST + code, {"TDL005"}) == []
+
+
+def test_tdl005_a_default_replaced_by_what_is_not_the_rank_still_counts(lint: Lint) -> None:
+    code = DIST + "device = torch.device('cuda:0')\ndevice = torch.device('cuda', args.n_gpu - 1)\n"
+    assert lint(code, {"TDL005"}) == [("TDL005", 5)]  # n_gpu is a count, not the rank's GPU
+    visible = DIST + "os.environ['CUDA_VISIBLE_DEVICES'] = args.gpus\nmodel.cuda(0)"
+    assert lint(visible, {"TDL005"}) == [("TDL005", 6)]

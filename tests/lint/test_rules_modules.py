@@ -280,3 +280,77 @@ def test_tdl003_a_module_that_runs_forward_once_while_built_is_lazy_on_purpose(l
         forward="if self.proj is None:\n    self.proj = nn.Linear(4, 4)\nx = self.proj(x)",
     )
     assert lint(code, {"TDL003"}) == []
+
+
+# Tensors stored in ways real modules store them: a positional encoding built in a local and stored as a view
+# (the sinusoidal-encoding snippet copied into many transformer tutorials, without register_buffer), two
+# attributes in one assignment, a value set in a branch after a first None, a Parameter moved at once (which
+# stores the plain tensor .cuda() returns).
+@pytest.mark.parametrize(
+    ("init", "lines"),
+    [
+        ("pe = torch.zeros(n, 4)\npe[:, 0::2] = torch.sin(pe[:, 0::2])\nself.pe = pe.unsqueeze(0)", [10]),
+        ("self.a, self.b = torch.zeros(3), torch.zeros(4)", [8, 8]),
+        ("self.scale = None\nif scale:\n    self.scale = torch.ones(1)", [10]),
+        ("self.w = nn.Parameter(torch.randn(n, n)).cuda()", [8]),
+        ("table = torch.arange(n)\nrows = table.view(-1, 1)\nself.rows = rows", [10]),
+    ],
+)
+def test_tdl002_finds_tensors_stored_through_locals_tuples_branches_and_moved_parameters(
+    lint: Lint, init: str, lines: list[int]
+) -> None:
+    assert [line for _, line in lint(module(init=init), {"TDL002"})] == lines
+
+
+@pytest.mark.parametrize(
+    "init",
+    [
+        "self.freq_bands = torch.linspace(0.0, 8.0, n)\nself.freq_bands = self.freq_bands.numpy().tolist()",
+        "pe = make_table(n)\nself.pe = pe.unsqueeze(0)",  # a local nothing says is built here
+        "self.a, self.n = torch.zeros(3).cuda(), n\nself.register_buffer('a', None)",
+    ],
+)
+def test_tdl002_negatives_of_locals_and_conversions(lint: Lint, init: str) -> None:
+    assert lint(module(init=init), {"TDL002"}) == []
+
+
+LAZY = """import torch
+import torch.nn as nn
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+        self.head = None
+
+    def forward(self, x):
+        x = self.conv(x).flatten(1)
+        if self.head is None:
+            self.head = nn.Linear(x.shape[1], 10)
+        return self.head(x)
+
+model = Net()
+{build}
+"""
+
+
+@pytest.mark.parametrize(
+    ("build", "lines"),
+    [
+        # materialised by a dummy forward before it is moved and given to the optimizer
+        (
+            "model(torch.zeros(1, 3, 8, 8))\nmodel = model.cuda()\nopt = torch.optim.SGD(model.parameters())",
+            [],
+        ),
+        # run first after it was moved and the optimizer was built: the layer misses both
+        (
+            "model = model.cuda()\nopt = torch.optim.SGD(model.parameters())\nmodel(torch.zeros(1, 3, 8, 8))",
+            [13],
+        ),
+        ("model = model.cuda()\nopt = torch.optim.SGD(model.parameters())", [13]),
+    ],
+)
+def test_tdl003_a_lazy_layer_materialised_before_training_is_not_reported(
+    lint: Lint, build: str, lines: list[int]
+) -> None:
+    assert [line for _, line in lint(LAZY.format(build=build), {"TDL003"})] == lines

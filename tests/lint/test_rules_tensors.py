@@ -221,3 +221,71 @@ def test_tdl001_finds_tensors_through_callers_inputs_paths_and_returns(
 )
 def test_tdl001_negatives_of_the_inferences(lint: Lint, code: str) -> None:
     assert lint(HEAD + code, {"TDL001"}) == []
+
+
+# A receiver the inference cannot type, shown to be a tensor by what made it or by how it is used after. The
+# shapes of real code: an RNN language model's get_batch() tuple (pytorch/examples word_language_model style),
+# a diffusion pipeline's image argument checked with .size(), a vocoder's mel spectrogram after .view(), a
+# helper annotated -> Tensor.
+@pytest.mark.parametrize(
+    ("code", "line"),
+    [
+        (  # an element of what a function of this file returns, then given to the model
+            "def get_batch(source, i):\n"
+            "    return source[i:i + 35], source[i + 1:i + 36].view(-1)\n"
+            "def train(model, data_source):\n"
+            "    for i in range(0, 100, 35):\n"
+            "        data, targets = get_batch(data_source, i)\n"
+            "        data.cuda()\n"
+            "        output = model(data)\n",
+            9,
+        ),
+        (  # a parameter every caller passes a name it uses as a tensor
+            "class Pipeline:\n"
+            "    def prepare(self, init_image):\n"
+            "        init_image.to(self.device)\n"
+            "        return self.vae.encode(init_image)\n"
+            "    def __call__(self, prompt, image):\n"
+            "        if image.size(0) != 1:\n"
+            "            raise ValueError(prompt)\n"
+            "        return self.prepare(image)\n",
+            6,
+        ),
+        (  # reshaped by a method only tensors have, whatever torch.load returned
+            "def load(path, device):\n"
+            "    spect = torch.load(path, map_location='cpu')\n"
+            "    spect = spect.view(1, 80, -1)\n"
+            "    spect.to(device)\n"
+            "    return spect\n",
+            7,
+        ),
+        (  # made by a method only tensors have
+            "def f(batch, device):\n    x = batch['audio'].contiguous()\n    x.to(device)\n    return x\n",
+            6,
+        ),
+        (  # a function of this file annotated to return a tensor
+            "def make(n) -> torch.Tensor:\n    return helper(n)\nx = make(3)\nx.cuda()\n",
+            7,
+        ),
+    ],
+)
+def test_tdl001_finds_tensors_by_their_producers_and_uses(lint: Lint, code: str, line: int) -> None:
+    assert lint(HEAD + code, {"TDL001"}) == [("TDL001", line)]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # a tokenizer's BatchEncoding (its .to() moves it in place), given to the model
+        "def f(tokenizer, model, s):\n    enc = tokenizer(s)\n    enc.to(device)\n    return model(enc)\n",
+        "def f(proc, model, x):\n    enc = proc.encode_batch(x)\n    enc.to(device)\n    return model(enc)\n",
+        # a model built by a function, moved in place and then called
+        "def f(name, x):\n    net = get_network(name)\n    net.cuda()\n    return net(x)\n",
+        # an object built by a class, whatever it shares with tensors
+        "def f(x):\n    buf = Buffer(x)\n    buf.to(device)\n    return model(buf)\n",
+        # a NumPy view by dtype is no tensor
+        "def f(a):\n    b = a.view(np.float32)\n    b.to(device)\n",
+    ],
+)
+def test_tdl001_evidence_does_not_make_tensors_of_other_objects(lint: Lint, code: str) -> None:
+    assert lint(HEAD + "import numpy as np\n" + code, {"TDL001"}) == []

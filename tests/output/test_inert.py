@@ -57,6 +57,13 @@ def test_line_feeds_and_tabs_stay_in_text_and_go_in_a_line() -> None:
     assert acts_on_terminal("file\nname") and not acts_on_terminal("plain name.json")
 
 
+def test_a_carriage_return_that_ends_a_line_stays_in_text_and_goes_in_a_line() -> None:
+    """CRLF only ends a line (a CRLF file's diff must still apply); a lone CR rewrites what was shown."""
+    assert inert("a\r\nb\r\n") == "a\r\nb\r\n"
+    assert inert("shown\rhidden\r") == "shown\\u000dhidden\\u000d"
+    assert one_line("a\r\n") == "a\\u000d\\u000a"
+
+
 def test_the_class_is_every_character_unicode_calls_a_control_a_format_or_a_separator() -> None:
     """The hard-coded class against the running Python's Unicode database (it may hold more, for a newer
     Unicode than this Python's, never less)."""

@@ -25,6 +25,11 @@ def written(*pieces: str, redact: bool = True) -> str:
     return sink.getvalue()
 
 
+def test_crlf_line_ends_pass_whole_even_written_in_pieces() -> None:
+    assert written("-x.cuda()\r", "\n+x = x.cuda()\r\n", redact=False) == "-x.cuda()\r\n+x = x.cuda()\r\n"
+    assert written("over\rwrite\n", redact=False) == "over\\u000dwrite\n"
+
+
 def test_a_secret_written_in_pieces_is_seen_whole() -> None:
     text = written("cloned with ", HF_TOKEN[:10], HF_TOKEN[10:], " at https://bob:", "pw@host/x\n")
     assert text == f"cloned with {REDACTED} at https://host/x\n"

@@ -65,7 +65,7 @@ def lint(
 
     Tensors moved and thrown away, tensors Module.to() does not move, layers built in forward(), torch.load
     without map_location, every DDP rank on cuda:0, non_blocking copies from pageable memory, CUDA in
-    DataLoader workers. Exit code 0: clean; 1: findings (with --diff: a change to show); 2: a path or file
+    DataLoader workers. Exit code 0: clean; 1: findings (with --diff too); 2: a path or file
     that cannot be read, parsed or fixed, or a bad option."""
     from torchdoctor.lint.command import run_lint
 

@@ -70,6 +70,10 @@ def run_lint(
             errors.append(str(error))
             continue
         jobs.append(Job(STDIN_NAME, selection.rules, data, keep_digest=rewriting))
+    if not jobs and not errors:
+        where = ", ".join(shown(path) for path in targets)
+        _write(err, f"torchdoctor lint: no Python file to lint in {where}\n")
+        return OK
     linted = lint_jobs(jobs)
     if rewriting:
         return _rewrite(linted, jobs, errors, out, err, output_format, show_fixes, write=not diff)
@@ -125,7 +129,13 @@ def _rewrite(
         _write(err, error_line(line))
     if not write:
         _write(out, "".join(diffs))
-        return BAD_INPUT if errors else FINDINGS if diffs else OK
+        if remaining:
+            _write(
+                err,
+                f"torchdoctor lint: {len(remaining)} finding(s) without a rewrite "
+                "(lint without --diff lists them)\n",
+            )
+        return BAD_INPUT if errors else FINDINGS if diffs or remaining else OK
     remaining.sort()
     _write(out, render(remaining, output_format, show_fixes))
     if fixed_findings:

@@ -5,14 +5,24 @@ from __future__ import annotations
 import ast
 import functools
 import os
+import re
 
 from torchdoctor.lint.callgraph import CallGraph
 from torchdoctor.lint.classes import ClassTable
 from torchdoctor.lint.evidence import Usage, usages
 from torchdoctor.lint.flow import Paths
-from torchdoctor.lint.infer import UNKNOWN, Inference, Kind, Origin, Value, function_key, mentions
+from torchdoctor.lint.infer import Inference, Kind, Origin, Value, function_key, mentions
 from torchdoctor.lint.loaders import LoaderInfo, find_loaders
-from torchdoctor.lint.scan import CallSite, ClassInfo, FileFacts, Scope, Where, enclosing_function, scan
+from torchdoctor.lint.scan import (
+    Binding,
+    CallSite,
+    ClassInfo,
+    FileFacts,
+    Scope,
+    Where,
+    enclosing_function,
+    scan,
+)
 
 _CONTAINERS = ("torch.utils.data.Subset", "torch.utils.data.ConcatDataset")
 _MAX_TRACE = 8  # how many `name = ...` steps a reference is followed through
@@ -46,9 +56,17 @@ def _project_root(folder: str) -> str | None:
 
 
 class FileContext:
-    def __init__(self, tree: ast.Module, package: str | None = None, path: str = "") -> None:
+    def __init__(
+        self, tree: ast.Module, package: str | None = None, path: str = "", source: str | bytes | None = None
+    ) -> None:
         self.path = path
         self.tree = tree
+        self.lines: list[str] = (
+            (source.decode("utf-8", "replace") if isinstance(source, bytes) else source).splitlines()
+            if source is not None
+            else []
+        )
+        """The file's text by line, where the caller has it (comments are not in the tree)."""
         self.facts: FileFacts = scan(tree, package)
         self.imports = self.facts.imports
         self.classes = ClassTable(self.facts)
@@ -83,26 +101,52 @@ class FileContext:
         return self.infer.value(expr, where.scope)
 
     def tensor_by_usage(self, name: str, where: Where) -> bool:
-        """Whether an unannotated parameter is a tensor by the way its function uses it (anything else bound
-        to the name must be a tensor or derived from the name itself, like ``x = x[None, :]``)."""
+        """Whether a name the inference cannot type is a tensor by the way its function uses it. What is
+        bound to it must not say otherwise: a tensor, a parameter, something derived from the name itself
+        (``x = x[None, :]``), or a value nothing is known of that no constructor made (an element of what
+        a function returned, ``torch.load()``); ``x = SomeClass()`` is an object, whatever methods it shares
+        with tensors."""
         scope = self.infer.binding_scope(name, where.scope)
         if scope is None or scope.kind != "function":
             return False
         for binding, value in zip(scope.bindings[name], self.infer.binding_values(name, scope), strict=True):
             parameter = binding.how == "param" and binding.expr is None
-            if not (value.is_tensor or parameter or mentions(binding.expr, name)):
-                return False  # x = SomeClass(): an object, whatever methods it shares with tensors
+            if not value.is_tensor and self._model_output(binding, scope):
+                return False
+            if not (
+                value.is_tensor
+                or parameter
+                or mentions(binding.expr, name)
+                or (value.kind is Kind.UNKNOWN and _made_by_no_constructor(binding))
+            ):
+                return False
         found = self._usages.get(scope)
         if found is None:
             found = self._usages[scope] = usages(scope.node, self.imports, self._module_call)
         usage = found.get(name)
         return usage is not None and usage.tensor_like
 
+    def _model_output(self, binding: Binding, scope: Scope) -> bool:
+        """``x = model(x)``: what a model this file cannot see returns (a tuple, a dict, an output object)."""
+        expr = binding.expr
+        return (
+            isinstance(expr, ast.Call)
+            and self.infer.value(expr, scope).kind is Kind.UNKNOWN
+            and self._module_call(expr, scope.node)
+        )
+
     def _module_call(self, call: ast.Call, scope_node: ast.AST) -> bool:
         """Whether a call inside a function runs an nn.Module (``self.encoder(x)``): its arguments are its
         inputs."""
         scope = self.facts.scope_of.get(scope_node)
-        return scope is not None and self.infer.value(call.func, scope).kind is Kind.MODULE
+        if scope is None:
+            return False
+        kind = self.infer.value(call.func, scope).kind
+        if kind is Kind.MODULE:
+            return True
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        return kind is Kind.UNKNOWN and _MODEL_NAME.fullmatch(name) is not None
 
     def paths(self, body: ast.AST) -> Paths:
         """The order of the statements of a function (or of the module)."""
@@ -257,21 +301,23 @@ class FileContext:
             return None
         return bindings[0].expr, Where(found)
 
-    def arguments_of(self, function: ast.AST, origin: Origin) -> list[Value]:
-        """What the calls of this file pass to a function's parameter (unknown where a call spreads *args or
-        **kwargs, or passes nothing and leaves the default)."""
+    def tensor_arguments(self, function: ast.AST, origin: Origin) -> bool:
+        """Whether every call of this file passes the parameter a tensor: typed as one, or a name the caller
+        uses as one (``if image.size(0) != 1: ...; self.prepare(image)``)."""
         _, _, name, position = origin
-        found = []
-        for site in self.calls.callers(function):
+        callers = self.calls.callers(function)
+        for site in callers:
             call = site.node
             argument = keyword(call, name)
             if argument is None and position is not None and position < len(call.args):
                 argument = call.args[position]
             if argument is None or isinstance(argument, ast.Starred):
-                found.append(UNKNOWN)
-            else:
-                found.append(self.value(argument, site.where))
-        return found
+                return False
+            if self.value(argument, site.where).is_tensor:
+                continue
+            if not (isinstance(argument, ast.Name) and self.tensor_by_usage(argument.id, site.where)):
+                return False
+        return bool(callers)
 
     def callee_reference(self, site: CallSite) -> str | None:
         """The function a call runs, as a reference: of this file (``":train"``) or imported."""
@@ -361,3 +407,27 @@ def keyword(call: ast.Call, name: str) -> ast.expr | None:
 def short_source(expr: ast.expr, limit: int = 40) -> str:
     text = ast.unparse(expr)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# What a function calls a model it was handed (``model(data)``, ``self.net(x)``): its arguments are inputs.
+_MODEL_NAME = re.compile(
+    r"(?:[a-z0-9]+_)*(?:model|net|network|encoder|decoder|generator|discriminator|backbone|classifier|critic)"
+    r"|netG|netD|G|D"
+)
+
+
+# Calls that return a BatchEncoding or a dict of tensors, whose .to() moves them in place.
+_ENCODER_CALL = re.compile(r"token|processor|extractor|collat|encode", re.IGNORECASE)
+
+
+def _made_by_no_constructor(binding: Binding) -> bool:
+    """A value that a plain function or method returned (or an element of it), a subscript or an attribute:
+    not ``Model(...)``, whose capitalised name is a class's."""
+    if binding.how not in ("value", "iter") or binding.expr is None:
+        return False
+    expr = binding.expr
+    if isinstance(expr, ast.Call):
+        func = expr.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        return bool(name) and not name[:1].isupper() and _ENCODER_CALL.search(dotted(func) or name) is None
+    return isinstance(expr, ast.Subscript | ast.Attribute)

@@ -58,13 +58,18 @@ class Analysis:
 
 
 def analyse_tree(
-    tree: ast.Module, path: str, rules: Iterable[str], location: Location | None = None
+    tree: ast.Module,
+    path: str,
+    rules: Iterable[str],
+    location: Location | None = None,
+    source: str | bytes | None = None,
 ) -> Analysis:
-    """The findings of ``rules`` in an already parsed file, sorted, before noqa comments are applied and
-    before the facts they need from other files are checked. Raises TooDeep."""
+    """The findings of ``rules`` in an already parsed file (whose text is ``source``, where the caller has
+    it), sorted, before noqa comments are applied and before the facts they need from other files are
+    checked. Raises TooDeep."""
     where = location or Location()
     try:
-        context = FileContext(tree, where.package, path)
+        context = FileContext(tree, where.package, path, source)
         findings = {hit.at(path) for rule in sorted(rules) for hit in CHECKERS[rule](context)}
         summary = summarise(context, path, where)
     except RecursionError:
@@ -86,7 +91,7 @@ def analyse_source(
 ) -> Analysis:
     """Parse and analyse one file's text, ``# noqa`` comments honoured; raises ParseFailure or TooDeep."""
     tree = parse(source, path)
-    analysis = analyse_tree(tree, path, rules, location)
+    analysis = analyse_tree(tree, path, rules, location, source)
     if not analysis.findings:
         return analysis
     return Analysis(tuple(without_noqa(list(analysis.findings), source)), analysis.summary)

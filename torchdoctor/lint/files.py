@@ -38,7 +38,26 @@ def expand_paths(paths: Sequence[str], config: LintConfig) -> Expansion:
             files.extend(_python_files(path, config, errors))
         elif not config.excluded(path):
             files.append(path)
-    return Expansion(list(dict.fromkeys(files)), errors)
+    return Expansion(_once_each(files), errors)
+
+
+def _once_each(files: list[str]) -> list[str]:
+    """Each file once, under the first name it was given by: ``lint . train.py`` and ``./train.py`` and a
+    link to it name one file, linted (and fixed) once."""
+    seen: set[object] = set()
+    kept = []
+    for path in files:
+        key: object = path
+        if path != STDIN:
+            try:
+                info = os.stat(path)
+                key = (info.st_dev, info.st_ino)
+            except OSError:
+                key = os.path.realpath(path)
+        if key not in seen:
+            seen.add(key)
+            kept.append(path)
+    return kept
 
 
 def _skipped_folder(folder: str, name: str, config: LintConfig) -> bool:

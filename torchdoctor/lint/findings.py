@@ -32,7 +32,9 @@ class Finding:
     rule: str
     end_line: int = field(compare=False)
     end_col: int = field(compare=False)
-    details: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    details: tuple[tuple[str, str], ...] = ()
+    """The words of the message: two findings of one rule at one place about two things (``self.a, self.b =
+    ...``) are two findings."""
     requires: tuple[Fact, ...] = field(default=(), compare=False)  # all must hold, or no finding
     edits: tuple[Edit, ...] = field(default=(), compare=False)  # the safe rewrite, when there is one
 

@@ -21,6 +21,7 @@ from torchdoctor.lint.torchapi import (
     TENSOR_ATTRIBUTES,
     TENSOR_FUNCTIONS,
     TENSOR_METHODS,
+    TENSOR_PRODUCERS,
     is_model_factory,
     layer_name,
 )
@@ -202,6 +203,10 @@ class Inference:
         scope = self.facts.scope_of.get(function)
         if scope is None or function in self.facts.generators or self._depth >= _MAX_CALL_DEPTH:
             return UNKNOWN
+        annotation = getattr(function, "returns", None)
+        if annotation is not None and self._annotation(annotation).is_tensor:
+            self._returns[function] = TENSOR  # def make(n) -> Tensor: what it says, whatever it calls
+            return TENSOR
         if self._budget <= 0:
             return UNKNOWN
         self._budget -= 1
@@ -333,6 +338,11 @@ class Inference:
         return self._iterated(expr, binding.path, scope, partial)
 
     def _annotation(self, expr: ast.expr) -> Value:
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str) and len(expr.value) < 200:
+            try:  # a string annotation: "torch.Tensor"
+                expr = ast.parse(expr.value.strip(), mode="eval").body
+            except SyntaxError:
+                return UNKNOWN
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):  # Tensor | None
             if isinstance(expr.right, ast.Constant) and expr.right.value is None:
                 return self._annotation(expr.left)
@@ -517,6 +527,10 @@ class Inference:
             if method in TENSOR_METHODS or (method == "type" and (call.args or call.keywords)):
                 return TENSOR
             return UNKNOWN
+        if receiver.kind is Kind.UNKNOWN and (
+            method in TENSOR_PRODUCERS or (method == "view" and _shape_arguments(call))
+        ):
+            return TENSOR
         if receiver.kind is Kind.MODULE and method in MODULE_SELF_METHODS:
             return receiver
         if receiver.kind is Kind.BATCH and method in ("to", "cuda", "cpu"):
@@ -655,6 +669,24 @@ def _element(value: Value) -> Value:
 
 def mentions(expr: ast.expr | None, name: str) -> bool:
     return expr is not None and any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(expr))
+
+
+def _shape_arguments(call: ast.Call) -> bool:
+    """``x.view(1, 80, -1)``, ``x.view(b, -1)``, ``x.view(*shape)``: a shape, which only a tensor's view()
+    takes (a NumPy array's takes a dtype)."""
+    if not call.args or call.keywords:
+        return False
+    for argument in call.args:
+        if isinstance(argument, ast.UnaryOp) and isinstance(argument.op, ast.USub):
+            argument = argument.operand
+        if isinstance(argument, ast.Starred):
+            argument = argument.value
+        if isinstance(argument, ast.Constant) and type(argument.value) is int:
+            continue
+        if isinstance(argument, ast.Name | ast.BinOp | ast.Subscript):
+            continue
+        return False
+    return True
 
 
 def _called_name(expr: ast.expr) -> str:

@@ -22,6 +22,14 @@ class LoaderInfo:
     collate_fn: ast.expr | None
     dataset: ast.expr | None
     forks_workers: bool  # False with multiprocessing_context= or set_start_method() spawn or forkserver
+    no_workers_said: bool = False  # num_workers=0 written out (NUM_WORKERS = 0 counts): loading in the loop
+
+    @property
+    def pinning_advised(self) -> bool:
+        """Unpinned, and loading in worker processes that pinning would overlap with the copies: where the
+        file says num_workers=0 the loop itself loads each batch and a non_blocking copy gains nothing
+        that pinning would buy back."""
+        return self.pin_memory is False and not self.no_workers_said
 
 
 def find_loaders(facts: FileFacts) -> dict[ast.Call, LoaderInfo]:
@@ -72,7 +80,14 @@ def _describe(call: ast.Call, where: Where, facts: FileFacts, spawns: bool) -> L
     forked_context = isinstance(context, ast.Constant) and context.value == "fork"
     forks = not spawns if context is None else forked_context
     return LoaderInfo(
-        call, where, pin_memory, num_workers, argument("collate_fn"), argument("dataset"), forks
+        call,
+        where,
+        pin_memory,
+        num_workers,
+        argument("collate_fn"),
+        argument("dataset"),
+        forks,
+        no_workers_said=workers is not None and num_workers == 0,
     )
 
 

@@ -32,6 +32,7 @@ class Project:
             if module:
                 self.modules.setdefault(module, []).append(summary)
         self._roots: dict[tuple[str, str], str] | None = None
+        self._loaded: set[tuple[str, str]] = set()  # functions some DataLoader (forking or not) runs
         self._modules_memo: dict[tuple[str, str], bool | None] = {}
         self._loader_args: dict[tuple[str, str], list[_Passed]] | None = None
         self._forward: dict[tuple[str, str], str] | None = None
@@ -73,11 +74,11 @@ class Project:
     # -- facts -----------------------------------------------------------------------------------------------
 
     def finish(self, owner: FileSummary, findings: Sequence[Finding]) -> list[Finding]:
-        """The findings of one file whose facts hold, with the words the facts add; one per rule and line
-        (``x, y = x.cuda(), y.cuda()`` is one mistake to fix, on one line)."""
-        kept: dict[tuple[str, int], Finding] = {}
+        """The findings of one file whose facts hold, with the words the facts add: every one, two on one line
+        included (``x, y = x.cuda(), y.cuda()`` is x's and y's), as ``--fix`` rewrites them all."""
+        kept: dict[tuple[str, int, int, tuple[tuple[str, str], ...]], Finding] = {}
         for finding in sorted(findings):
-            key = (finding.rule, finding.line)
+            key = (finding.rule, finding.line, finding.col, finding.details)
             if key in kept:
                 continue
             if not finding.requires:
@@ -100,6 +101,8 @@ class Project:
             return {} if self.is_module(owner, fact[1]) else None
         if kind == "worker":
             return self._worker(owner, fact[1:])
+        if kind == "worker-or-unloaded":
+            return self._worker(owner, fact[1:]) or self._unloaded(owner, fact[1:])
         if kind == "forward-calls":
             return self._called_from_forward(owner, fact[1])
         if kind == "param-loader":
@@ -146,18 +149,30 @@ class Project:
                 return {"where": where}
         return None
 
+    def _unloaded(self, owner: FileSummary, refs: Sequence[str]) -> dict[str, str] | None:
+        """A Dataset's item method that no DataLoader of the linted files loads: it runs in workers as soon as
+        one does with num_workers > 0."""
+        self._worker_roots()
+        keys = [(owner.path, ref.removeprefix(":")) for ref in refs]
+        if any(key in self._loaded for key in keys):
+            return None
+        return {"where": f"{refs[0].removeprefix(':')}()"}
+
     def _worker_roots(self) -> dict[tuple[str, str], str]:
         """Every function a DataLoader's worker processes run, by (file, name in it) -> how to name it."""
         if self._roots is not None:
             return self._roots
         roots: dict[tuple[str, str], str] = {}
+        loaded: set[tuple[str, str]] = set()
         for summary in self.files.values():
             for loader in summary.loaders:
                 for ref, label in loader.roots:
                     found = self.resolve(summary, ref)
                     if found is not None:
-                        roots.setdefault((found[0].path, found[1]), label)
-        self._roots = roots
+                        loaded.add((found[0].path, found[1]))
+                        if loader.forks:
+                            roots.setdefault((found[0].path, found[1]), label)
+        self._roots, self._loaded = roots, loaded
         return roots
 
     def _called_from_forward(self, owner: FileSummary, ref: str) -> dict[str, str] | None:

@@ -84,7 +84,9 @@ RULES: tuple[Rule, ...] = (
         "tensors just made on the CPU",
         message=".{method}(non_blocking=True) on {source}: the copy is from pageable memory and is not "
         "asynchronous",
-        fix="DataLoader(..., pin_memory=True), or .pin_memory() before the copy",
+        fix="DataLoader(..., pin_memory=True) for batches; a tensor made on the CPU just before: create it "
+        "on the device (device=...) or copy it without non_blocking (pinning it by hand first is slower than "
+        "a plain copy)",
         explain="transfer.pageable_non_blocking",
         level="warning",
     ),

@@ -58,9 +58,11 @@ LoaderArgument = tuple[str, int | None, str | None, bool | None, ParameterRef | 
 
 @dataclass(frozen=True)
 class LoaderRoots:
-    """A DataLoader that forks worker processes (num_workers > 0 or not known here): the code they run."""
+    """A DataLoader and the code its workers run; ``forks``: it forks worker processes (num_workers > 0 or
+    not known here, and no spawn start method)."""
 
     roots: tuple[tuple[str, str], ...]  # (reference, how a finding names it)
+    forks: bool = True
 
 
 @dataclass
@@ -111,11 +113,10 @@ def _classes(ctx: FileContext, summary: FileSummary) -> None:
 def _loaders(ctx: FileContext, summary: FileSummary) -> None:
     loaders = []
     for loader in ctx.loaders.values():
-        if loader.num_workers == 0 or not loader.forks_workers:
-            continue
         roots = worker_roots(ctx, loader)
         if roots:
-            loaders.append(LoaderRoots(tuple(roots)))
+            forks = loader.num_workers != 0 and loader.forks_workers
+            loaders.append(LoaderRoots(tuple(roots), forks))
     summary.loaders = tuple(loaders)
     summary.loader_args = tuple(_loader_arguments(ctx))
 
@@ -201,7 +202,11 @@ def _passed(
         return None
     value = ctx.value(arg, site.where)
     if value.kind in (Kind.DATALOADER, Kind.BATCH, Kind.TENSOR) and value.loader is not None:
-        return (callee, position, keyword, value.loader.pin_memory, None)
+        loader = value.loader
+        pinned = (
+            False if loader.pinning_advised else None if loader.pin_memory is False else loader.pin_memory
+        )
+        return (callee, position, keyword, pinned, None)
     origin = value.origin
     if origin is None and value.kind is Kind.UNKNOWN and isinstance(arg, ast.Name):
         origin = ctx.infer.parameter_origin(arg.id, site.where.scope)

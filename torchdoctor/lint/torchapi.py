@@ -66,7 +66,16 @@ TENSOR_ONLY: frozenset[str] = frozenset(
         "shape ndim ndimension dim numel item tolist unsqueeze squeeze view view_as reshape permute "
         "transpose contiguous detach clone expand expand_as masked_fill index_select gather argmax argmin "
         "flatten new_zeros new_ones new_full new_tensor element_size data_ptr is_contiguous nonzero topk "
-        "narrow is_cuda grad_fn"
+        "narrow is_cuda grad_fn size stride"
+    )
+)
+
+# Methods only a tensor has (not a NumPy array: no reshape, transpose, flatten, squeeze) that return a tensor:
+# whatever an unknown receiver is, ``x.contiguous()`` is a tensor.
+TENSOR_PRODUCERS: frozenset[str] = frozenset(
+    _words(
+        "unsqueeze contiguous permute detach clone expand expand_as view_as masked_fill index_select narrow "
+        "new_zeros new_ones new_full new_empty new_tensor type_as"
     )
 )
 

@@ -9,8 +9,9 @@ and lone surrogates (the undecodable bytes of a file name, which no encoder acce
 characters ``\\u001b`` (beyond the first plane, a UTF-16 pair such as ``\\udb40\\udc41``): visible, and inside
 a JSON string still the same character, so JSON output stays valid and means the same.
 
-Line feed and tab stay as they are in :func:`inert` (a log quoted over several lines) and become visible
-too in :func:`one_line` (a file name inside a one-line message). One pass of one character class: linear.
+Line feed, tab and a carriage return that ends a line (CRLF) stay as they are in :func:`inert` (a log quoted
+over several lines, a diff of a CRLF file) and become visible too in :func:`one_line` (a file name inside a
+one-line message). One pass of one character class: linear.
 """
 
 from __future__ import annotations
@@ -29,8 +30,11 @@ _FORMAT = (
     "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U000e0001\U000e0020-\U000e007f"
 )
-_ACTING = "\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff" + _FORMAT
-_IN_TEXT = re.compile(f"[{_ACTING}]")
+_OTHER = "\x7f-\x9f\u2028\u2029\ud800-\udfff" + _FORMAT
+_ACTING = "\x00-\x08\x0b-\x1f" + _OTHER
+# A carriage return just before a line feed only ends a line (a CRLF file quoted, a diff of one that
+# `patch` must apply): inert() keeps it, one_line() shows it.
+_IN_TEXT = re.compile(f"\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f{_OTHER}]")
 _IN_LINE = re.compile(f"[\t\n{_ACTING}]")
 
 

@@ -154,6 +154,9 @@ class GuardedStream(io.TextIOBase):
         ends = [*["\n"] * (len(lines) - 1), ""]
         if text.endswith("\n"):
             lines, ends = lines[:-1], ends[:-1]
+        for number, line in enumerate(lines):  # CRLF ends a line as LF does (inert keeps it)
+            if line.endswith("\r") and ends[number]:
+                lines[number], ends[number] = line[:-1], "\r\n"
         shown = ((self._line(line), end) for line, end in zip(lines, ends, strict=True))
         out = "".join(line + end for line, end in shown if line is not None)
         try:

@@ -9,7 +9,7 @@ from torchdoctor.lint.context import FileContext, dotted, keyword, short_source
 from torchdoctor.lint.findings import Hit, hit
 from torchdoctor.lint.infer import Cuda, Kind
 from torchdoctor.lint.scan import CallSite
-from torchdoctor.lint.summary import WORKER_METHODS, worker_roots
+from torchdoctor.lint.summary import DATASET_METHODS, WORKER_METHODS, worker_roots
 from torchdoctor.lint.torchapi import CREATION_FACTORIES, DTYPES
 
 
@@ -35,7 +35,7 @@ def non_blocking_without_pinned_memory(ctx: FileContext) -> Iterator[Hit]:
             continue
         loader = value.loader
         if loader is not None:
-            if loader.pin_memory is False:
+            if loader.pinning_advised:
                 yield hit("TDL006", call, method=func.attr, source=_UNPINNED)
         elif origin is not None:
             _, function, name, position = origin
@@ -74,14 +74,37 @@ def cuda_in_dataloader_workers(ctx: FileContext) -> Iterator[Hit]:
     if not roots:
         return
     keys: dict[ast.AST, set[str]] = {}
+    datasets: dict[ast.AST, set[str]] = {}  # reached from a Dataset's item method
     for root, names in roots.items():
+        item_of_dataset = {name for name in names if _dataset_item_method(ctx, name)}
         for function in ctx.calls.reachable([root]):
             keys.setdefault(function, set()).update(names)
+            if item_of_dataset:
+                datasets.setdefault(function, set()).update(item_of_dataset)
     for function, names in keys.items():
+        # A Dataset no linted DataLoader loads still runs in workers as soon as one loads it with
+        # num_workers > 0; one loaded only with num_workers=0 (or spawned workers) does not.
+        kind = "worker-or-unloaded" if function in datasets else "worker"
         for site in ctx.calls.calls_in(function):
             what = _gpu_work(ctx, site)
             if what is not None:
-                yield hit("TDL007", site.node, requires=(("worker", *sorted(names)),), what=what)
+                yield hit("TDL007", site.node, requires=((kind, *sorted(names)),), what=what)
+
+
+_DATASET_BASES = frozenset({"torch.utils.data.Dataset", "torch.utils.data.IterableDataset"})
+
+
+def _dataset_item_method(ctx: FileContext, ref: str) -> bool:
+    """``:Faces.__getitem__`` where Faces derives (in this file) from torch's Dataset or IterableDataset."""
+    owner, _, method = ref.removeprefix(":").rpartition(".")
+    cls = ctx.classes.unique(owner) if owner and "." not in owner else None
+    if cls is None or method not in DATASET_METHODS:
+        return False
+    return any(
+        ctx.qualname(base) in _DATASET_BASES
+        for ancestor in ctx.classes.lineage(cls)
+        for base in ancestor.node.bases
+    )
 
 
 def _worker_candidates(ctx: FileContext) -> dict[ast.AST, set[str]]:

@@ -4,11 +4,12 @@ TDL101 (a hard-coded CUDA device with no fallback)."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
 
 from torchdoctor.lint import edits
-from torchdoctor.lint.context import FileContext, keyword, short_source
+from torchdoctor.lint.context import FileContext, dotted, keyword, short_source
 from torchdoctor.lint.findings import Fact, Hit, hit
 from torchdoctor.lint.infer import mentions
 from torchdoctor.lint.scan import CallSite, Scope, Where
@@ -25,8 +26,32 @@ def loads_without_map_location(ctx: FileContext) -> Iterator[Hit]:
     a script the load stays TDL004: that is the line readers copy to load a checkpoint from elsewhere."""
     for site in _unmapped_loads(ctx):
         if _own_file(ctx, site) is None:
-            fix = _map_to_cpu(ctx, site) if _restored_into_modules(ctx, site) else ()
+            fix = (
+                _map_to_cpu(ctx, site)
+                if _restored_into_modules(ctx, site) and not _cpu_round_trip(ctx, site)
+                else ()
+            )
             yield hit("TDL004", site.node, edits=fix)
+
+
+def _cpu_round_trip(ctx: FileContext, load: CallSite) -> bool:
+    """A file that never puts anything on a GPU and saves the very file it loads (just before, or under the
+    same literal name anywhere): a CPU tutorial's save-then-load, whose checkpoint holds CPU tensors, where
+    map_location="cpu" is noise a reviewer rejects."""
+    facts = ctx.facts
+    if facts.has_cuda_literal or facts.calls.get("cuda"):
+        return False
+    if _saved_before(ctx, load, top_level=True) is not None:
+        return True
+    path = _load_path(load.node)
+    if not (isinstance(path, ast.Constant) and isinstance(path.value, str)):
+        return False
+    return any(
+        isinstance(saved, ast.Constant) and saved.value == path.value
+        for sites in facts.calls.values()
+        for site in sites
+        for saved in [_saved_path(ctx, site.node)]
+    )
 
 
 def loads_of_own_checkpoints(ctx: FileContext) -> Iterator[Hit]:
@@ -168,15 +193,16 @@ _SAVES = {"torch.save": 1}
 _SAVE_METHODS = {"save_checkpoint": 0, "save": 0}
 
 
-def _saved_before(ctx: FileContext, load: CallSite) -> ast.expr | None:
+def _saved_before(ctx: FileContext, load: CallSite, top_level: bool = False) -> ast.expr | None:
     """The path of a load when a save of that same path (the same expression, its names never rebound in
-    between) runs earlier in the same function or script body: the file cannot come from another machine."""
+    between) runs earlier in the same function or script body (a script's top level only for a test file,
+    or ``top_level``): the file cannot come from another machine."""
     call = load.node
     path = _load_path(call)
     if path is None:
         return None
     function = ctx.enclosing_function(load.where)
-    if function is None and not ctx.is_test_file:
+    if function is None and not (ctx.is_test_file or top_level):
         return None
     body = function if function is not None else ctx.facts.module.node
     wanted = ast.dump(path)
@@ -318,6 +344,98 @@ def fixed_set_device(ctx: FileContext) -> list[HardCodedCuda]:
     return found
 
 
+def fixed_ddp_devices(ctx: FileContext) -> list[HardCodedCuda]:
+    """``DistributedDataParallel(model, device_ids=[0], output_device=0)``: every rank's replica on GPU 0."""
+    found = []
+    for site in ctx.calls_to(_DDP):
+        call = site.node
+        ids = keyword(call, "device_ids") or (call.args[1] if len(call.args) > 1 else None)
+        output = keyword(call, "output_device") or (call.args[2] if len(call.args) > 2 else None)
+        if isinstance(ids, ast.List | ast.Tuple) and len(ids.elts) == 1:
+            index = _constant_index(ids.elts[0])
+            if index is not None:
+                found.append(HardCodedCuda(ids, f"device_ids=[{index}]", index, False, site.where))
+                continue
+        index = _constant_index(output) if output is not None else None
+        if index is not None:
+            found.append(HardCodedCuda(output, f"output_device={index}", index, False, site.where))  # type: ignore[arg-type]
+    return found
+
+
+def _constant_index(node: ast.expr) -> int | None:
+    """``0``, ``"cuda:0"``, ``torch.device("cuda:0")`` as a GPU index; None for anything else."""
+    if isinstance(node, ast.Constant):
+        if type(node.value) is int:
+            return node.value
+        if isinstance(node.value, str) and cuda_literals(node):
+            return _index(node.value)
+    return None
+
+
+# Names that hold each process's own GPU: the rank, the local rank, the GPU a launcher gave it.
+_PER_PROCESS = re.compile(
+    r"(?:^|_)(?:local_?rank|rank|gpu_?id|device_?id|local_process_index|proc_?id)$|^gpu$", re.IGNORECASE
+)
+
+
+def _per_process(value: ast.AST) -> bool:
+    """Whether an expression reads a per-process value: ``local_rank``, ``args.gpu``,
+    ``os.environ["LOCAL_RANK"]``, ``f"cuda:{rank}"``, ``dist.get_rank()``."""
+    for node in ast.walk(value):
+        name = (
+            node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+        )
+        if name is not None and (_PER_PROCESS.search(name) or name in ("get_rank", "get_local_rank")):
+            return True
+        if isinstance(node, ast.Constant) and node.value in ("LOCAL_RANK", "RANK", "SLURM_LOCALID"):
+            return True
+    return False
+
+
+def _overwritten_per_process(ctx: FileContext) -> set[ast.AST]:
+    """The nodes of ``device = "cuda:0"`` (or ``torch.device("cuda:0")``) defaults that the same function
+    assigns again from the rank's own device (``device = torch.device("cuda", local_rank)``)."""
+    by_target: dict[tuple[ast.AST, str], list[ast.Assign | ast.AnnAssign]] = {}
+    pending: list[tuple[ast.AST, ast.AST]] = [(ctx.tree, ctx.tree)]
+    while pending:
+        node, function = pending.pop()
+        for child in ast.iter_child_nodes(node):
+            inner = child if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else function
+            pending.append((child, inner))
+            if isinstance(child, ast.Assign | ast.AnnAssign) and child.value is not None:
+                targets = child.targets if isinstance(child, ast.Assign) else [child.target]
+                for target in targets:
+                    name = dotted(target)
+                    if name is not None and _names_a_device(target):
+                        by_target.setdefault((function, name), []).append(child)
+    overwritten: set[ast.AST] = set()
+    for assigns in by_target.values():
+        if len(assigns) > 1 and any(_per_process(assign.value) for assign in assigns):  # type: ignore[arg-type]
+            for assign in assigns:
+                if not _per_process(assign.value):  # type: ignore[arg-type]
+                    overwritten.update(ast.walk(assign))
+    return overwritten
+
+
+def _one_gpu_visible_per_process(ctx: FileContext) -> bool:
+    """``os.environ["CUDA_VISIBLE_DEVICES"] = str(rank)``: each process sees its own GPU as GPU 0."""
+    if not ctx.facts.sets_visible_devices:
+        return False
+    for node in ast.walk(ctx.tree):
+        if (
+            isinstance(node, ast.Assign)
+            and any(
+                isinstance(target, ast.Subscript)
+                and isinstance(target.slice, ast.Constant)
+                and target.slice.value == "CUDA_VISIBLE_DEVICES"
+                for target in node.targets
+            )
+            and _per_process(node.value)
+        ):
+            return True
+    return False
+
+
 def _defaults_callers_override(ctx: FileContext) -> set[ast.AST]:
     """The nodes of parameter defaults (``device=torch.device("cuda")``) that no call in this file relies on:
     every call passes the parameter, or the function is not called here at all."""
@@ -376,9 +494,13 @@ def hard_coded_cuda_in_distributed(ctx: FileContext) -> Iterator[Hit]:
     ``"cuda"``) when nothing sets it per process. Code only rank 0 runs may use GPU 0 (or its current
     device): that is its own."""
     fixed = fixed_set_device(ctx)
-    for found in [*hard_coded_cuda(ctx), *fixed]:
+    overwritten = _overwritten_per_process(ctx)
+    one_visible = _one_gpu_visible_per_process(ctx)
+    for found in [*hard_coded_cuda(ctx), *fixed, *fixed_ddp_devices(ctx)]:
         if not found.index and ctx.rank0_only(found.where):
             continue
+        if found.node in overwritten or (one_visible and not found.index):
+            continue  # a default the rank's own device replaces; GPU 0 of a process that sees one GPU
         requires: list[Fact] = [("distributed",)]
         if found in fixed:
             # set_device(0) beside a set_device(local_rank) is the single-process branch

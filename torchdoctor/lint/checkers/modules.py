@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from torchdoctor.lint import edits
-from torchdoctor.lint.context import FileContext
+from torchdoctor.lint.context import FileContext, dotted
 from torchdoctor.lint.findings import Hit, hit
 from torchdoctor.lint.infer import Kind
 from torchdoctor.lint.scan import AttrSite, CallSite, ClassInfo
@@ -43,10 +44,176 @@ def plain_tensor_attributes(ctx: FileContext) -> Iterator[Hit]:
                     for site in sites
                     if site.scope.node in construction and _stores_a_cpu_tensor(ctx, site)
                 ]
-                if stored and not _managed(ctx, cls, attr, sites, construction):
+                if (
+                    stored
+                    and not _managed(ctx, cls, attr, sites, construction)
+                    and not _converted_at_last(init, sites, stored)
+                ):
                     first = min(stored, key=lambda site: site.stmt.lineno)
-                    fix = _as_buffer(ctx, cls, attr, first) if _buffer_is_safe(ctx, cls, attr, first) else ()
+                    fix = _fix(ctx, cls, attr, first)
                     yield hit("TDL002", first.stmt, requires=requirement, edits=fix, attr=attr, cls=cls.name)
+
+
+_CONVERSIONS = frozenset({"tolist", "item", "numpy"})
+
+
+def _converted_at_last(init: ast.AST, sites: list[AttrSite], stored: list[AttrSite]) -> bool:
+    """``self.freq_bands = torch.linspace(...)`` then, at the top of ``__init__``, ``self.freq_bands =
+    self.freq_bands.numpy().tolist()``: what the module keeps is a list, not a tensor."""
+    body = getattr(init, "body", [])
+    last = max((site for site in sites if site.stmt in body), key=lambda site: site.stmt.lineno, default=None)
+    if last is None or any(site.stmt.lineno >= last.stmt.lineno for site in stored):
+        return False
+    value = getattr(last.stmt, "value", None)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        return value.func.attr in _CONVERSIONS
+    return isinstance(value, ast.List | ast.Tuple | ast.Dict | ast.Constant | ast.ListComp)
+
+
+def _fix(ctx: FileContext, cls: ClassInfo, attr: str, site: AttrSite) -> tuple[edits.Edit, ...]:
+    """The rewrite the code itself calls for, or none: an ``nn.Parameter`` where the tensor is trained
+    (``requires_grad=True``, ``requires_grad_()``, an optimizer given it, a comment that says so, a parameter
+    moved at once), a buffer where it is state (an integer or boolean tensor, ``requires_grad=False``, a name
+    only constants get: a mask, a positional encoding, rotary frequencies, a cache), nothing where the code
+    does not say which: the finding offers both."""
+    statement = site.stmt
+    if not _plain_assignment(site, cls) or ctx.infer.site_value(site).kind is Kind.NONE:
+        return ()
+    value = statement.value  # type: ignore[attr-defined]
+    if _moved_parameter(ctx, value) and _parameter_is_safe(ctx, cls, attr, site):
+        return (edits.replace(value, edits.copy(value.func.value)),)  # the Parameter, moved with its module
+    if _trained(ctx, cls, attr, site):
+        return _as_parameter(ctx, site, value) if _parameter_is_safe(ctx, cls, attr, site) else ()
+    if _state(ctx, attr, value) and _buffer_is_safe(ctx, cls, attr, site):
+        return _as_buffer(ctx, cls, attr, site)
+    return ()
+
+
+def _plain_assignment(site: AttrSite, cls: ClassInfo) -> bool:
+    statement = site.stmt
+    return (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Attribute)
+        and site.scope.node is cls.methods.get("__init__")
+        and site.scope.self_name is not None
+    )
+
+
+_TRAINED_WORDS = re.compile(r"\b(?:learn(?:able|ed)|trainable|parameters?|weights?)\b", re.IGNORECASE)
+_STATE_NAME = re.compile(
+    r"mask|inv_freq|freqs?$|_cached$|cache$|anchor|pos(?:itional)?_?enc|^pe$|position_ids|causal",
+    re.IGNORECASE,
+)
+_INTEGER_DTYPES = frozenset(
+    {"torch.long", "torch.int64", "torch.int", "torch.int32", "torch.int16", "torch.int8", "torch.uint8"}
+    | {"torch.bool", "torch.short"}
+)
+_INTEGER_CASTS = frozenset({"long", "int", "bool", "byte", "short"})
+
+
+def _trained(ctx: FileContext, cls: ClassInfo, attr: str, site: AttrSite) -> bool:
+    value = site.stmt.value  # type: ignore[attr-defined]
+    if any(_constant_keyword(node, "requires_grad", True) for node in ast.walk(value)):
+        return True
+    for function in {site.scope.node, *cls.methods.values()}:
+        for node in ast.walk(function):
+            if (  # self.w.requires_grad = True, self.w.requires_grad_()
+                isinstance(node, ast.Attribute)
+                and node.attr in ("requires_grad", "requires_grad_")
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == attr
+            ):
+                return True
+    for calls in ctx.facts.calls.values():
+        for call in calls:
+            name = ctx.qualname(call.node.func) or ""
+            if name.startswith("torch.optim.") and any(
+                isinstance(node, ast.Attribute) and node.attr == attr for node in ast.walk(call.node)
+            ):
+                return True
+    return _says_trained(ctx, site.stmt.lineno)
+
+
+def _constant_keyword(node: ast.AST, name: str, value: object) -> bool:
+    return (
+        isinstance(node, ast.keyword)
+        and node.arg == name
+        and isinstance(node.value, ast.Constant)
+        and node.value.value is value
+    )
+
+
+def _says_trained(ctx: FileContext, line: int) -> bool:
+    """A comment on the line or on the lines just above it calls it a parameter or weights to learn."""
+    lines = ctx.lines
+    for number in range(max(1, line - 2), line + 1):
+        text = lines[number - 1] if number <= len(lines) else ""
+        comment = text.partition("#")[2]
+        if comment and _TRAINED_WORDS.search(comment):
+            return True
+    return False
+
+
+def _state(ctx: FileContext, attr: str, value: ast.expr) -> bool:
+    for node in ast.walk(value):
+        if (
+            isinstance(node, ast.keyword)
+            and node.arg == "dtype"
+            and ctx.qualname(node.value) in _INTEGER_DTYPES
+        ):
+            return True
+        if _constant_keyword(node, "requires_grad", False):
+            return True
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _INTEGER_CASTS
+            and not node.args
+        ):
+            return True
+    return bool(_STATE_NAME.search(attr))
+
+
+def _parameter_is_safe(ctx: FileContext, cls: ClassInfo, attr: str, site: AttrSite) -> bool:
+    """An ``nn.Parameter`` takes the attribute's place when every other value it gets is None or a Parameter
+    (a Parameter attribute refuses a plain tensor: TypeError) and no ``__setattr__`` of the class is in
+    play."""
+    if ctx.classes.method(cls, "__setattr__") is not None:
+        return False
+    return all(
+        ctx.infer.site_value(other).kind in (Kind.NONE, Kind.PARAMETER)
+        for owner in ctx.classes.lineage(cls)
+        for other in owner.attr_sites.get(attr, ())
+        if other is not site
+    )
+
+
+def _as_parameter(ctx: FileContext, site: AttrSite, value: ast.expr) -> tuple[edits.Edit, ...]:
+    statement = site.stmt
+    assert isinstance(statement, ast.Assign)
+    parameter = _parameter_name(ctx)
+    if parameter is None:
+        return ()
+    return (
+        edits.replace(
+            statement.value,
+            edits.text(f"{parameter}("),
+            edits.copy(value),
+            edits.text(")"),
+        ),
+    )
+
+
+def _parameter_name(ctx: FileContext) -> str | None:
+    """How this file names ``torch.nn.Parameter``: ``nn.Parameter``, ``torch.nn.Parameter``, ``Parameter``."""
+    for alias in sorted(ctx.imports.aliases_of("torch.nn.Parameter")):
+        return alias
+    for alias in sorted(ctx.imports.aliases_of("torch.nn")):
+        return f"{alias}.Parameter"
+    for alias in sorted(ctx.imports.aliases_of("torch")):
+        return f"{alias}.nn.Parameter"
+    return None
 
 
 def _as_buffer(ctx: FileContext, cls: ClassInfo, attr: str, site: AttrSite) -> tuple[edits.Edit, ...]:
@@ -80,16 +247,34 @@ def _buffer_is_safe(ctx: FileContext, cls: ClassInfo, attr: str, site: AttrSite)
         return False
     if any(ctx.classes.method(cls, name) is not None for name in ("__setattr__", "__getattr__")):
         return False
+    if any(_class_attribute(owner, attr) for owner in ctx.classes.lineage(cls)):
+        return False  # register_buffer refuses a name the class already has: KeyError
+    init = site.scope.node
     for owner in ctx.classes.lineage(cls):
         for other in owner.attr_sites.get(attr, ()):
             value = ctx.infer.site_value(other)
             if not (value.is_tensor or value.kind is Kind.NONE):
                 return False
-    init = site.scope.node
+            if other is not site and other.scope.node is init and other.stmt.lineno < statement.lineno:
+                return False  # set before: register_buffer raises "attribute already exists"
     return any(
         _initialises_base(call.node) and ctx.paths(init).before(call.node, statement)
         for call in ctx.calls.calls_in(init)
     )
+
+
+def _class_attribute(cls: ClassInfo, attr: str) -> bool:
+    for statement in cls.node.body:
+        targets = (
+            statement.targets
+            if isinstance(statement, ast.Assign)
+            else [statement.target]
+            if isinstance(statement, ast.AnnAssign) and statement.value is not None
+            else []
+        )
+        if any(isinstance(target, ast.Name) and target.id == attr for target in targets):
+            return True
+    return False
 
 
 def _initialises_base(call: ast.Call) -> bool:
@@ -197,28 +382,56 @@ def _tests_attribute(test: ast.expr, attr: str) -> bool:
 
 def _stores_a_cpu_tensor(ctx: FileContext, site: AttrSite) -> bool:
     """A tensor built right there by torch calls, on whatever device (Module.to() will not move it later):
-    ``torch.zeros(n)``, ``torch.tensor(mean).view(-1, 1, 1)``, ``1 / (10000 ** torch.arange(0, d, 2))``."""
+    ``torch.zeros(n)``, ``torch.tensor(mean).view(-1, 1, 1)``, ``1 / (10000 ** torch.arange(0, d, 2))``, a
+    local built so (``pe = torch.zeros(n, d)``, then ``self.pe = pe.unsqueeze(0)``), one element of a tuple
+    (``self.a, self.b = torch.zeros(3), torch.zeros(4)``), and an ``nn.Parameter`` moved at once
+    (``nn.Parameter(torch.ones(3)).cuda()`` returns a plain tensor, no parameter)."""
     binding = site.binding
     expr = binding.expr
-    if binding.how != "value" or binding.path or expr is None:
+    if binding.how != "value" or expr is None:
         return False
-    if ctx.infer.site_value(site).kind is not Kind.TENSOR:
+    for index in binding.path:
+        if not isinstance(expr, ast.Tuple | ast.List) or index >= len(expr.elts):
+            return False
+        expr = expr.elts[index]
+    if _moved_parameter(ctx, expr):
+        return True
+    if not binding.path and ctx.infer.site_value(site).kind is not Kind.TENSOR:
         return False
     return _built_tensor(ctx, expr, site)
 
 
-def _built_tensor(ctx: FileContext, expr: ast.expr, site: AttrSite) -> bool:
-    """Whether an expression makes a new tensor from torch factories alone (no other tensor in it)."""
+def _moved_parameter(ctx: FileContext, expr: ast.expr) -> bool:
+    """``nn.Parameter(...).cuda()`` / ``.to(...)``: the move returns a plain tensor, not a Parameter."""
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr in _MOVES
+        and isinstance(expr.func.value, ast.Call)
+        and ctx.qualname(expr.func.value.func) == "torch.nn.Parameter"
+    )
+
+
+_MAX_LOCAL_DEPTH = 4
+
+
+def _built_tensor(ctx: FileContext, expr: ast.expr, site: AttrSite, depth: int = 0) -> bool:
+    """Whether an expression makes a new tensor from torch factories alone (no other tensor in it), or from
+    locals of its function built so."""
     where = site.scope
+    if isinstance(expr, ast.Name):
+        return _built_local(ctx, expr.id, site, depth)
     if isinstance(expr, ast.BinOp | ast.UnaryOp):
         factories = 0
         for node in ast.walk(expr):
             if isinstance(node, ast.Call):
-                if not _built_tensor(ctx, node, site):
+                if not _built_tensor(ctx, node, site, depth):
                     if ctx.infer.value(node, where).is_tensor:
                         return False
                 else:
                     factories += 1
+            elif isinstance(node, ast.Name) and _built_local(ctx, node.id, site, depth):
+                factories += 1
             elif isinstance(node, ast.Name | ast.Attribute) and ctx.infer.value(node, where).is_tensor:
                 return False  # derived from another tensor (a parameter, a buffer)
         return factories > 0 and ctx.infer.value(expr, where).is_tensor
@@ -227,7 +440,31 @@ def _built_tensor(ctx: FileContext, expr: ast.expr, site: AttrSite) -> bool:
     root = expr
     while isinstance(root.func, ast.Attribute) and isinstance(root.func.value, ast.Call):
         root = root.func.value
+    if (
+        isinstance(root.func, ast.Attribute)
+        and isinstance(root.func.value, ast.Name)
+        and ctx.infer.value(expr, where).is_tensor
+        and _built_local(ctx, root.func.value.id, site, depth)
+    ):
+        return True  # pe.unsqueeze(0).transpose(0, 1), pe a local built from factories
     return ctx.qualname(root.func) in TENSOR_FUNCTIONS
+
+
+def _built_local(ctx: FileContext, name: str, site: AttrSite, depth: int) -> bool:
+    """A local of the method that every binding gives a tensor built from factories alone."""
+    if depth >= _MAX_LOCAL_DEPTH:
+        return False
+    scope = ctx.infer.binding_scope(name, site.scope)
+    if scope is None or scope.kind != "function" or scope is not site.scope:
+        return False
+    bindings = scope.bindings.get(name) or []
+    return bool(bindings) and all(
+        binding.how == "value"
+        and not binding.path
+        and binding.expr is not None
+        and _built_tensor(ctx, binding.expr, site, depth + 1)
+        for binding in bindings
+    )
 
 
 def layers_in_forward(ctx: FileContext) -> Iterator[Hit]:
@@ -258,6 +495,8 @@ def layers_in_forward(ctx: FileContext) -> Iterator[Hit]:
             seen.add(site.node)
             reported.add(site.node)
             lazy = site.where.lazy or _cached_lazily(ctx, site.node, cls)
+            if lazy and _materialised_before_training(ctx, cls):
+                continue
             why = _ONCE if lazy else _EVERY_CALL
             yield hit("TDL003", site.node, requires=requirement, layer=label, cls=cls.name, why=why)
     for site, label in creations:
@@ -291,6 +530,39 @@ def _dry_run(ctx: FileContext, cls: ClassInfo) -> bool:
         if isinstance(func, ast.Attribute) and func.attr == "forward" and isinstance(func.value, ast.Name):
             return func.value.id == me
     return False
+
+
+def _materialised_before_training(ctx: FileContext, cls: ClassInfo) -> bool:
+    """Whether the code that builds the model runs it once (``model(dummy)``) before it moves it and before
+    it hands its parameters to an optimizer: what forward builds lazily exists by then."""
+    for sites in ctx.facts.calls.values():
+        for site in sites:
+            func = site.node.func
+            if not isinstance(func, ast.Name):
+                continue
+            value = ctx.value(func, site.where)
+            if value.kind is not Kind.MODULE or value.cls is not cls:
+                continue
+            later = _uses_in_training(ctx, func.id, site)
+            if later and all(line > site.node.lineno for line in later):
+                return True
+    return False
+
+
+def _uses_in_training(ctx: FileContext, name: str, run: CallSite) -> list[int]:
+    """The lines, in the function of ``run``, that move the model (``model.cuda()``) or give it to an
+    optimizer (``torch.optim.Adam(model.parameters())``)."""
+    lines = []
+    for site in ctx.calls.calls_in(ctx.enclosing_function(run.where) or ctx.tree):
+        call = site.node
+        func = call.func
+        moves = isinstance(func, ast.Attribute) and func.attr in ("to", "cuda") and dotted(func.value) == name
+        optimises = (ctx.qualname(func) or "").startswith("torch.optim.") and any(
+            isinstance(node, ast.Name) and node.id == name for node in ast.walk(call)
+        )
+        if moves or optimises:
+            lines.append(call.lineno)
+    return lines
 
 
 def _creations(ctx: FileContext) -> list[tuple[CallSite, str]]:

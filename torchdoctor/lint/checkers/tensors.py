@@ -33,9 +33,37 @@ def discarded_tensor_moves(ctx: FileContext) -> Iterator[Hit]:
             and _tensor_name(ctx, func.value.id, site)
         ):
             # x.to(d) -> x = x.to(d); on a module or a BatchEncoding (whose .to() returns themselves) the
-            # assignment changes nothing either
-            fix = (edits.insert(edits.start(call), edits.copy(func.value), edits.text(" = ")),)
+            # assignment changes nothing either. Not on a Parameter: .to() of one returns a plain tensor and
+            # a module refuses it in the Parameter's place (TypeError); moving the module is the fix there.
+            fix = (
+                ()
+                if value.kind is Kind.PARAMETER or _may_hold_a_parameter(ctx, func.value, site)
+                else (edits.insert(edits.start(call), edits.copy(func.value), edits.text(" = ")),)
+            )
             yield hit("TDL001", call, edits=fix, target=target, method=func.attr)
+
+
+def _may_hold_a_parameter(ctx: FileContext, receiver: ast.expr, site: CallSite) -> bool:
+    """``self.w`` where the class makes (or registers) w a Parameter anywhere: assigned a plain tensor, the
+    module raises TypeError, now or once the Parameter is in place."""
+    scope = site.where.scope
+    if not (
+        isinstance(receiver, ast.Attribute)
+        and isinstance(receiver.value, ast.Name)
+        and receiver.value.id == scope.self_name
+        and scope.owner is not None
+    ):
+        return False
+    cls, attr = scope.owner, receiver.attr
+    if cls.registered.get(attr) == "parameter":
+        return True
+    return any(
+        ctx.qualname(node.func) == "torch.nn.Parameter"
+        for owner in ctx.classes.lineage(cls)
+        for other in owner.attr_sites.get(attr, ())
+        for node in ast.walk(other.stmt)
+        if isinstance(node, ast.Call)
+    )
 
 
 _NOT_TENSORS = frozenset({Kind.MODULE, Kind.OBJECT, Kind.DATALOADER, Kind.BATCH, Kind.SELF, Kind.DEVICE})
@@ -64,8 +92,7 @@ def _tensor_name(ctx: FileContext, name: str, site: CallSite) -> bool:
         return False  # rebound (x = model(x)): what callers pass is no longer what it holds
     if _forward_input(ctx, scope, name):
         return True
-    arguments = ctx.arguments_of(scope.node, origin)
-    return bool(arguments) and all(value.is_tensor for value in arguments)
+    return ctx.tensor_arguments(scope.node, origin)
 
 
 def _forward_input(ctx: FileContext, scope: Scope, name: str) -> bool:
