@@ -2,8 +2,8 @@
 frozen test split side by side; TorchFix on the same corpus; and lint's speed against flake8 on the same large
 real tree.
 
-    python bench/lint.py [--sources DIR ...] [--misses] [--runs N] [--tree PATH] [--skip-speed]
-                         [--torchfix-runs N] [--skip-torchfix]
+    python bench/lint.py [--sources DIR ...] [--misses] [--batch NAME] [--runs N] [--tree PATH]
+                         [--skip-speed] [--torchfix-runs N] [--skip-torchfix]
 
 Quality: every tests/corpus/lint/{dev,test}/*.json record (real code, every instance of TDL001-TDL007 labelled
 by hand) is linted with the default rules; a finding is a true positive when its (rule, line) is labelled.
@@ -11,6 +11,10 @@ Records that name their file by git blob need a git copy of their repository und
 ``owner+name/repo``, ``owner/name`` or ``owner+name``; TORCHDOCTOR_CORPUS_SOURCES, os.pathsep-separated, is
 the default). --misses lists the dev split's disagreements; the test split is measured, never tuned on.
 Targets on test: precision >= 95 %, recall >= 85 %.
+
+Frozen batch: the newest batch of tests/corpus/lint/batches.json (or the one --batch names), records labelled
+before lint ran on them, is scored apart from its own records: per rule, for each split and for both; with
+--misses, its dev disagreements only.
 
 TorchFix (pip install torchfix): flake8 --select TOR and torchdoctor lint over the same corpus files, what
 each finds at the labelled lines and how long each takes (bench/lint_torchfix.py).
@@ -72,6 +76,7 @@ def main() -> None:
         "--sources", action="append", type=Path, help="a folder of git copies of the corpus's repositories"
     )
     parser.add_argument("--misses", action="store_true", help="list the dev split's disagreements")
+    parser.add_argument("--batch", help="the frozen batch to score apart (default: the newest)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--tree", help="the tree to lint (default: the installed torch package)")
     parser.add_argument("--skip-speed", action="store_true")
@@ -82,6 +87,8 @@ def main() -> None:
         Path(p) for p in os.environ.get("TORCHDOCTOR_CORPUS_SOURCES", "").split(os.pathsep) if p
     ]
     lint_scores.report(sources, args.misses)
+    print()
+    lint_scores.batch_report(sources, args.misses, lint_scores.chosen_batch(args.batch))
     print()
     lint_scores.fix_report(sources)
     if not args.skip_torchfix:

@@ -3,7 +3,8 @@
 A finding is a true positive when its (rule, line) is labelled in the record. Labels marked ``harmless`` are
 real instances that cannot bite in that file (a checkpoint the same script saved on the same machine, a data
 file without CUDA tensors, a tensor moved by hand before every use); the table also gives recall on the
-others.
+others. The newest frozen batch (tests/corpus/lint/batches.json: records labelled before lint ran on them) is
+also scored apart, from its records alone, per split and over both.
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from torchdoctor.lint.engine import lint_tree, parse
 from torchdoctor.lint.rules import DEFAULT_RULES
 
+from corpus_tools.batches import Batch, batches, newest
 from corpus_tools.lint_fixes import round_trip
 from corpus_tools.lint_records import Record, code_of, records
 from corpus_tools.splits import SPLITS
+
+BOTH = "both"  # the column of a batch's table that adds its two splits up
 
 
 @dataclass
@@ -71,20 +75,40 @@ def score(corpus: Iterable[Record], sources: list[Path]) -> dict[str, Tally]:
     return tallies
 
 
+def merged(tallies: Iterable[Tally]) -> Tally:
+    """One tally adding up several (a batch's two splits)."""
+    total = Tally()
+    for t in tallies:
+        total.files += t.files
+        total.positive += t.positive
+        total.unavailable += t.unavailable
+        for mine, theirs in (
+            (total.tp, t.tp),
+            (total.fp, t.fp),
+            (total.fn, t.fn),
+            (total.biting, t.biting),
+            (total.biting_found, t.biting_found),
+        ):
+            mine.update(theirs)
+        total.misses.extend(t.misses)
+    return total
+
+
 def ratio(part: int, whole: int) -> str:
     return f"{part / whole:.2f}" if whole else "-"
 
 
-def table(tallies: dict[str, Tally]) -> list[str]:
-    """One row per rule: labelled, found, precision, recall and recall on biting labels, for each split."""
+def table(tallies: dict[str, Tally], columns: tuple[str, ...] = SPLITS) -> list[str]:
+    """One row per rule: labelled, found, precision, recall and recall on biting labels, for each column (a
+    split, or both splits added up)."""
     head = f"{'rule':<8}" + "".join(
         f" | {split + ': labelled':>14} {'found':>5} {'prec':>5} {'recall':>6} {'bites':>5}"
-        for split in SPLITS
+        for split in columns
     )
     lines = [head, "-" * len(head)]
     for rule in [*sorted(DEFAULT_RULES), "overall"]:
         row = f"{rule:<8}"
-        for split in SPLITS:
+        for split in columns:
             t = tallies[split]
             pick = (lambda c: sum(c.values())) if rule == "overall" else (lambda c, r=rule: c[r])
             tp, fp, fn = pick(t.tp), pick(t.fp), pick(t.fn)
@@ -114,6 +138,49 @@ def report(sources: list[Path], show_misses: bool) -> dict[str, Tally]:
     if show_misses:
         # Only the dev split's disagreements are listed: the test split is measured, never tuned on.
         print("dev disagreements:")
+        print("\n".join(tallies["dev"].misses) or "  none")
+    return tallies
+
+
+def chosen_batch(name: str | None) -> Batch | None:
+    """The frozen batch named ``name``, or the newest one; None where no batch is frozen."""
+    if name is None:
+        return newest()
+    for batch in batches():
+        if batch.name == name:
+            return batch
+    known = ", ".join(batch.name for batch in batches()) or "none"
+    raise SystemExit(f"no frozen batch {name!r} in tests/corpus/lint/batches.json (known: {known})")
+
+
+def batch_report(sources: list[Path], show_misses: bool, batch: Batch | None) -> dict[str, Tally] | None:
+    """The frozen batch scored from its own records: per rule, for each split and for both together."""
+    if batch is None:
+        print("no frozen batch in tests/corpus/lint/batches.json")
+        return None
+    frozen = set(batch.records)
+    corpus = [r for r in records() if f"{r.split}/{r.file.name}" in frozen]
+    tallies = score(corpus, sources)
+    tallies[BOTH] = merged(tallies[split] for split in SPLITS)
+    print(
+        f"frozen batch {batch.name} ({batch.date}): {len(corpus)} records, "
+        f"{len({r.repo.lower() for r in corpus})} repositories, labelled before lint ran on them"
+    )
+    for split in (*SPLITS, BOTH):
+        t = tallies[split]
+        repos = {r.repo.lower() for r in corpus if split in (BOTH, r.split)}
+        line = (
+            f"{split}: {t.files} files linted ({t.positive} positive, {t.files - t.positive} clean), "
+            f"{len(repos)} repositories"
+        )
+        if t.unavailable:
+            line += f"; {t.unavailable} records skipped: no git copy of their repository under --sources"
+        print(line)
+    print("\n".join(table(tallies, (*SPLITS, BOTH))))
+    print("prec, recall: all labels; bites: recall on the labels not marked harmless")
+    if show_misses:
+        # The batch's test records are measured, never tuned on: only its dev disagreements are listed.
+        print(f"dev disagreements of batch {batch.name}:")
         print("\n".join(tallies["dev"].misses) or "  none")
     return tallies
 
