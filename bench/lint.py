@@ -2,8 +2,8 @@
 frozen test split side by side; TorchFix on the same corpus; and lint's speed against flake8 on the same large
 real tree.
 
-    python bench/lint.py [--sources DIR ...] [--misses] [--batch NAME] [--runs N] [--tree PATH]
-                         [--skip-speed] [--torchfix-runs N] [--skip-torchfix]
+    python bench/lint.py [--sources DIR ...] [--misses] [--batch NAME] [--with-repository] [--runs N]
+                         [--tree PATH] [--skip-speed] [--torchfix-runs N] [--skip-torchfix]
 
 Quality: every tests/corpus/lint/{dev,test}/*.json record (real code, every instance of TDL001-TDL007 labelled
 by hand) is linted with the default rules; a finding is a true positive when its (rule, line) is labelled.
@@ -15,6 +15,10 @@ Targets on test: precision >= 95 %, recall >= 85 %.
 Frozen batch: the newest batch of tests/corpus/lint/batches.json (or the one --batch names), records labelled
 before lint ran on them, is scored apart from its own records: per rule, for each split and for both; with
 --misses, its dev disagreements only.
+
+--with-repository lints each record's file together with the rest of its repository at the record's commit,
+as `torchdoctor lint .` in a checkout does (facts of other files count: the DataLoader a training loop gets,
+the helper that sets the device); without it each file is linted alone, as a labeller read it first.
 
 TorchFix (pip install torchfix): flake8 --select TOR and torchdoctor lint over the same corpus files, what
 each finds at the labelled lines and how long each takes (bench/lint_torchfix.py).
@@ -77,6 +81,11 @@ def main() -> None:
     )
     parser.add_argument("--misses", action="store_true", help="list the dev split's disagreements")
     parser.add_argument("--batch", help="the frozen batch to score apart (default: the newest)")
+    parser.add_argument(
+        "--with-repository",
+        action="store_true",
+        help="lint each file together with its repository at the record's commit, as `lint .` in a checkout",
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--tree", help="the tree to lint (default: the installed torch package)")
     parser.add_argument("--skip-speed", action="store_true")
@@ -86,9 +95,10 @@ def main() -> None:
     sources = args.sources or [
         Path(p) for p in os.environ.get("TORCHDOCTOR_CORPUS_SOURCES", "").split(os.pathsep) if p
     ]
-    lint_scores.report(sources, args.misses)
+    lint_scores.report(sources, args.misses, args.with_repository)
     print()
-    lint_scores.batch_report(sources, args.misses, lint_scores.chosen_batch(args.batch))
+    batch = lint_scores.chosen_batch(args.batch)
+    lint_scores.batch_report(sources, args.misses, batch, args.with_repository)
     print()
     lint_scores.fix_report(sources)
     if not args.skip_torchfix:

@@ -9,7 +9,11 @@ also scored apart, from its records alone, per split and over both.
 
 from __future__ import annotations
 
+import io
+import json
+import subprocess
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -17,12 +21,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+import lint_wild
+
+from torchdoctor.lint.command import run_lint
 from torchdoctor.lint.engine import lint_tree, parse
 from torchdoctor.lint.rules import DEFAULT_RULES
 
 from corpus_tools.batches import Batch, batches, newest
 from corpus_tools.lint_fixes import round_trip
-from corpus_tools.lint_records import Record, code_of, records
+from corpus_tools.lint_records import Record, code_of, git_dirs, records
 from corpus_tools.splits import SPLITS
 
 BOTH = "both"  # the column of a batch's table that adds its two splits up
@@ -48,18 +55,62 @@ def findings(code: str, path: str) -> Counter[tuple[str, int]]:
     return Counter({(finding.rule, finding.line) for finding in lint_tree(tree, path, DEFAULT_RULES)})
 
 
-def score(corpus: Iterable[Record], sources: list[Path]) -> dict[str, Tally]:
+_PROJECTS: dict[tuple[str, str], dict[str, set[tuple[str, int]]] | None] = {}
+
+
+def findings_in_repository(record: Record, sources: list[Path]) -> Counter[tuple[str, int]] | None:
+    """The findings on the record's file when its whole repository (its Python files at the record's commit)
+    is linted in one run, as ``torchdoctor lint .`` in a checkout does: the DataLoader of another file, the
+    helper that sets the device, count. None where no git copy holds that commit."""
+    key = (record.repo.lower(), record.data["commit"])
+    if key not in _PROJECTS:
+        _PROJECTS[key] = _lint_repository(record, sources)
+    found = _PROJECTS[key]
+    return None if found is None else Counter(found.get(record.data["path"], set()))
+
+
+def _lint_repository(record: Record, sources: list[Path]) -> dict[str, set[tuple[str, int]]] | None:
+    for git_dir in git_dirs(record.repo, sources):
+        with tempfile.TemporaryDirectory(prefix="lint-corpus-") as scratch:
+            tree = Path(scratch)
+            try:
+                lint_wild.export(git_dir, record.data["commit"], tree)
+            except subprocess.CalledProcessError:
+                continue  # this copy lacks the commit
+            out = io.StringIO()
+            run_lint(
+                [str(tree)],
+                select=sorted(DEFAULT_RULES),
+                output_format="json",
+                stdout=out,
+                stderr=io.StringIO(),
+            )
+            by_path: dict[str, set[tuple[str, int]]] = {}
+            for item in json.loads(out.getvalue() or "[]"):
+                path = Path(item["path"]).resolve().relative_to(tree.resolve()).as_posix()
+                by_path.setdefault(path, set()).add((item["rule"], item["line"]))
+            return by_path
+    return None
+
+
+def score(corpus: Iterable[Record], sources: list[Path], with_repository: bool = False) -> dict[str, Tally]:
     tallies = {split: Tally() for split in SPLITS}
     for record in corpus:
         tally = tallies[record.split]
         code = code_of(record, sources)
-        if code is None:
+        found = None
+        if code is not None:
+            found = (
+                findings_in_repository(record, sources)
+                if with_repository and "code" not in record.data
+                else findings(code, record.data["path"])
+            )
+        if found is None:
             tally.unavailable += 1
             continue
         tally.files += 1
         tally.positive += record.data["kind"] == "positive"
         labelled = Counter(record.labels)
-        found = findings(code, record.data["path"])
         for rule, line in found | labelled:
             hits = min(found[(rule, line)], labelled[(rule, line)])
             tally.tp[rule] += hits
@@ -120,8 +171,10 @@ def table(tallies: dict[str, Tally], columns: tuple[str, ...] = SPLITS) -> list[
     return lines
 
 
-def report(sources: list[Path], show_misses: bool) -> dict[str, Tally]:
-    tallies = score(records(), sources)
+def report(sources: list[Path], show_misses: bool, with_repository: bool = False) -> dict[str, Tally]:
+    tallies = score(records(), sources, with_repository)
+    if with_repository:
+        print("each file linted with its whole repository (the records that hold their code: alone)")
     for split in SPLITS:
         t = tallies[split]
         repos = {r.repo.lower() for r in records() if r.split == split}
@@ -153,14 +206,16 @@ def chosen_batch(name: str | None) -> Batch | None:
     raise SystemExit(f"no frozen batch {name!r} in tests/corpus/lint/batches.json (known: {known})")
 
 
-def batch_report(sources: list[Path], show_misses: bool, batch: Batch | None) -> dict[str, Tally] | None:
+def batch_report(
+    sources: list[Path], show_misses: bool, batch: Batch | None, with_repository: bool = False
+) -> dict[str, Tally] | None:
     """The frozen batch scored from its own records: per rule, for each split and for both together."""
     if batch is None:
         print("no frozen batch in tests/corpus/lint/batches.json")
         return None
     frozen = set(batch.records)
     corpus = [r for r in records() if f"{r.split}/{r.file.name}" in frozen]
-    tallies = score(corpus, sources)
+    tallies = score(corpus, sources, with_repository)
     tallies[BOTH] = merged(tallies[split] for split in SPLITS)
     print(
         f"frozen batch {batch.name} ({batch.date}): {len(corpus)} records, "

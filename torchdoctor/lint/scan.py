@@ -103,6 +103,7 @@ class FileFacts:
     statement_calls: list[CallSite] = field(default_factory=list)  # calls whose result is discarded
     calls_in: dict[ast.AST, list[CallSite]] = field(default_factory=dict)  # by enclosing function (or module)
     device_assigns: list[tuple[ast.Assign | ast.AnnAssign, Where]] = field(default_factory=list)
+    assigns: list[tuple[ast.Assign | ast.AnnAssign, Where]] = field(default_factory=list)  # with a value
     self_assigned: dict[ast.Call, str] = field(default_factory=dict)  # self.<attr> = <call>
     has_cpu_or_mps_literal: bool = False
     has_cuda_literal: bool = False
@@ -372,6 +373,7 @@ class _Scanner:
     def note_assignment(
         self, node: ast.Assign | ast.AnnAssign, targets: list[ast.expr], value: ast.expr, where: Where
     ) -> None:
+        self.facts.assigns.append((node, where))
         if isinstance(value, ast.Call):
             for target in targets:
                 if isinstance(target, ast.Attribute) and _is_name(target.value, where.scope.self_name):

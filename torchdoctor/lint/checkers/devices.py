@@ -12,7 +12,7 @@ from torchdoctor.lint import edits
 from torchdoctor.lint.context import FileContext, dotted, keyword, short_source
 from torchdoctor.lint.findings import Fact, Hit, hit
 from torchdoctor.lint.infer import mentions
-from torchdoctor.lint.scan import CallSite, Scope, Where
+from torchdoctor.lint.scan import CallSite, Scope, Where, enclosing_function
 from torchdoctor.lint.torchapi import cuda_literals
 
 _DDP = "torch.nn.parallel.DistributedDataParallel"
@@ -396,18 +396,12 @@ def _overwritten_per_process(ctx: FileContext) -> set[ast.AST]:
     """The nodes of ``device = "cuda:0"`` (or ``torch.device("cuda:0")``) defaults that the same function
     assigns again from the rank's own device (``device = torch.device("cuda", local_rank)``)."""
     by_target: dict[tuple[ast.AST, str], list[ast.Assign | ast.AnnAssign]] = {}
-    pending: list[tuple[ast.AST, ast.AST]] = [(ctx.tree, ctx.tree)]
-    while pending:
-        node, function = pending.pop()
-        for child in ast.iter_child_nodes(node):
-            inner = child if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else function
-            pending.append((child, inner))
-            if isinstance(child, ast.Assign | ast.AnnAssign) and child.value is not None:
-                targets = child.targets if isinstance(child, ast.Assign) else [child.target]
-                for target in targets:
-                    name = dotted(target)
-                    if name is not None and _names_a_device(target):
-                        by_target.setdefault((function, name), []).append(child)
+    for assign, where in ctx.facts.assigns:
+        targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
+        for target in targets:
+            name = dotted(target)
+            if name is not None and _names_a_device(target):
+                by_target.setdefault((enclosing_function(where.scope).node, name), []).append(assign)
     overwritten: set[ast.AST] = set()
     for assigns in by_target.values():
         if len(assigns) > 1 and any(_per_process(assign.value) for assign in assigns):  # type: ignore[arg-type]
@@ -494,9 +488,12 @@ def hard_coded_cuda_in_distributed(ctx: FileContext) -> Iterator[Hit]:
     ``"cuda"``) when nothing sets it per process. Code only rank 0 runs may use GPU 0 (or its current
     device): that is its own."""
     fixed = fixed_set_device(ctx)
-    overwritten = _overwritten_per_process(ctx)
+    candidates = [*hard_coded_cuda(ctx), *fixed, *fixed_ddp_devices(ctx)]
+    if not candidates:
+        return
+    overwritten = _overwritten_per_process(ctx) if ctx.facts.has_cuda_literal else set()
     one_visible = _one_gpu_visible_per_process(ctx)
-    for found in [*hard_coded_cuda(ctx), *fixed, *fixed_ddp_devices(ctx)]:
+    for found in candidates:
         if not found.index and ctx.rank0_only(found.where):
             continue
         if found.node in overwritten or (one_visible and not found.index):
