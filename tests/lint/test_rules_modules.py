@@ -354,3 +354,67 @@ def test_tdl003_a_lazy_layer_materialised_before_training_is_not_reported(
     lint: Lint, build: str, lines: list[int]
 ) -> None:
     assert [line for _, line in lint(LAZY.format(build=build), {"TDL003"})] == lines
+
+
+def test_tdl003_a_lazy_layer_of_a_submodule_the_owners_dry_run_builds_is_not_reported(lint: Lint) -> None:
+    """The shape of BYOL (lucidrains/byol-pytorch): NetWrapper builds its projector on first use, and
+    BYOL.__init__ runs a dummy forward after building the wrapper, before any optimizer exists."""
+    code = (
+        "import torch\nimport torch.nn as nn\n\n"
+        "class NetWrapper(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.projector = None\n\n"
+        "    def forward(self, x):\n"
+        "        if self.projector is None:\n"
+        "            self.projector = nn.Linear(x.shape[-1], 8)\n"
+        "        return self.projector(x)\n\n"
+        "class BYOL(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.online = NetWrapper()\n"
+        "{dry_run}"
+        "    def forward(self, x):\n"
+        "        return self.online(x)\n"
+    )
+    assert lint(code.format(dry_run="        self.forward(torch.randn(2, 4))\n\n"), {"TDL003"}) == []
+    assert lint(code.format(dry_run="\n"), {"TDL003"}) == [("TDL003", 11)]
+
+
+CONV_LSTM = """import torch
+import torch.nn as nn
+
+class Cell(nn.Module):
+    def __init__(self, hidden):
+        super().__init__()
+        self.conv = nn.Conv2d(hidden, hidden, 3)
+        self.peephole = None
+
+    def forward(self, x):
+        return self.conv(x) * self.peephole
+
+    def init_hidden(self, hidden, shape):
+        if self.peephole is None:
+            self.peephole = nn.Parameter(torch.zeros(1, hidden, *shape)).cuda()
+        return torch.zeros(1, hidden, *shape)
+
+class Stack(nn.Module):
+    def __init__(self, layers):
+        super().__init__()
+        for i in range(layers):
+            setattr(self, f"cell{{i}}", Cell(8))
+        self.first = Cell(8)
+
+    def forward(self, x):
+        for i in range(2):
+            {call}.init_hidden(8, x.shape[-2:])
+        return x
+"""
+
+
+@pytest.mark.parametrize("call", ["getattr(self, f'cell{i}')", "self.first"])
+def test_a_parameter_moved_at_once_in_a_method_forward_reaches(lint: Lint, call: str) -> None:
+    """The shape of a ConvLSTM (automan000/Convolutional_LSTM_PyTorch): init_hidden(), which forward() reaches
+    through getattr(self, name), builds peephole weights as nn.Parameter(...).cuda(): a plain tensor, stored
+    (TDL002, even though it is rebuilt when missing) and created while forward runs (TDL003)."""
+    assert lint(CONV_LSTM.format(call=call), {"TDL002", "TDL003"}) == [("TDL002", 15), ("TDL003", 15)]

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from torchdoctor.lint.classes import ClassTable
 from torchdoctor.lint.infer import Inference, Kind
-from torchdoctor.lint.scan import CallSite, FileFacts, enclosing_function
+from torchdoctor.lint.scan import CallSite, FileFacts, Scope, enclosing_function
 
 
 class CallGraph:
@@ -40,11 +40,39 @@ class CallGraph:
             if cls is not None:
                 return self.classes.method(cls, "__init__")
             return self.infer.local_function(func.id, scope)
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        if not isinstance(func, ast.Attribute):
+            return None
+        if isinstance(func.value, ast.Name | ast.Attribute):  # model.fit(), self.cell.init_hidden()
             receiver = self.infer.value(func.value, scope)
             if receiver.kind in (Kind.SELF, Kind.OBJECT, Kind.MODULE) and receiver.cls is not None:
                 return self.classes.method(receiver.cls, func.attr)
-        return None
+        return self._computed_attribute_method(func, scope)
+
+    def _computed_attribute_method(self, func: ast.Attribute, scope: Scope) -> ast.AST | None:
+        """``getattr(self, name).init_hidden(...)``: the one ``init_hidden`` of the classes of this file that
+        the class builds in its ``__init__`` (``setattr(self, name, Cell(...))``)."""
+        call = func.value
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == "getattr"
+            and len(call.args) >= 2
+            and isinstance(call.args[0], ast.Name)
+            and call.args[0].id == scope.self_name
+            and scope.owner is not None
+        ):
+            return None
+        init = scope.owner.methods.get("__init__")
+        if init is None:
+            return None
+        found = set()
+        for site in self.calls_in(init):
+            built = site.node.func
+            cls = self.classes.unique(built.id) if isinstance(built, ast.Name) else None
+            method = self.classes.method(cls, func.attr) if cls is not None else None
+            if method is not None:
+                found.add(method)
+        return found.pop() if len(found) == 1 else None
 
     def calls_in(self, function: ast.AST) -> list[CallSite]:
         return self.facts.calls_in.get(function, [])

@@ -39,12 +39,15 @@ def plain_tensor_attributes(ctx: FileContext) -> Iterator[Hit]:
             for attr, sites in sorted(cls.attr_sites.items()):
                 if attr in moved or ctx.classes.registered(cls, attr):
                     continue
-                stored = [
+                # nn.Parameter(...).cuda() stores a plain tensor wherever it runs: never moved, never trained,
+                # whether or not it is rebuilt when stale
+                parameters = [site for site in sites if _moves_a_new_parameter(ctx, site)]
+                stored = parameters or [
                     site
                     for site in sites
                     if site.scope.node in construction and _stores_a_cpu_tensor(ctx, site)
                 ]
-                if (
+                if parameters or (
                     stored
                     and not _managed(ctx, cls, attr, sites, construction)
                     and not _converted_at_last(init, sites, stored)
@@ -401,7 +404,12 @@ def _stores_a_cpu_tensor(ctx: FileContext, site: AttrSite) -> bool:
     return _built_tensor(ctx, expr, site)
 
 
-def _moved_parameter(ctx: FileContext, expr: ast.expr) -> bool:
+def _moves_a_new_parameter(ctx: FileContext, site: AttrSite) -> bool:
+    binding = site.binding
+    return binding.how == "value" and not binding.path and _moved_parameter(ctx, binding.expr)
+
+
+def _moved_parameter(ctx: FileContext, expr: ast.expr | None) -> bool:
     """``nn.Parameter(...).cuda()`` / ``.to(...)``: the move returns a plain tensor, not a Parameter."""
     return (
         isinstance(expr, ast.Call)
@@ -515,9 +523,29 @@ _ONCE = (
 )
 
 
-def _dry_run(ctx: FileContext, cls: ClassInfo) -> bool:
-    """Whether building the module runs forward once (``self(torch.zeros(...))`` in __init__), so that what
-    forward builds lazily exists before model.to() and the optimizer."""
+def _dry_run(ctx: FileContext, cls: ClassInfo, depth: int = 0) -> bool:
+    """Whether building the module runs forward once (``self(torch.zeros(...))`` in __init__), itself or a
+    module of this file that builds it in its own __init__ before such a run (BYOL's NetWrapper, whose
+    projector the dummy forward of BYOL.__init__ builds), so that what forward builds lazily exists before
+    model.to() and the optimizer."""
+    if _runs_itself_once(ctx, cls):
+        return True
+    if depth >= 3:
+        return False
+    for classes in ctx.facts.classes.values():
+        for owner in classes:
+            init = owner.methods.get("__init__")
+            if owner is cls or init is None:
+                continue
+            if any(
+                isinstance(site.node.func, ast.Name) and site.node.func.id == cls.name
+                for site in ctx.calls.calls_in(init)
+            ) and _dry_run(ctx, owner, depth + 1):
+                return True
+    return False
+
+
+def _runs_itself_once(ctx: FileContext, cls: ClassInfo) -> bool:
     init = cls.methods.get("__init__")
     if init is None:
         return False
