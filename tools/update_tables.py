@@ -1,6 +1,6 @@
 """Regenerate the install checks' data tables from the package index and PyPI-independent sources.
 
-    python tools/update_tables.py [--index URL] [--builds FILE] [--cache DIR] [--check]
+    python tools/update_tables.py [--index URL] [--builds FILE] [--cache DIR] [--offline] [--check]
 
 Reads, for torch, torchvision, torchaudio and triton, the JSON simple API (file names: releases, Python and
 platform tags) and the wheels' core metadata (PEP 658 ``<wheel>.metadata``, or ``*.dist-info/METADATA`` read
@@ -13,7 +13,10 @@ What the index cannot tell, the CUDA builds each release published per operating
 pull request or file it was read from).
 
 Writes ``checks/install/data/torch_wheels.json``, ``torch_companions.json`` and ``torch_builds.json``; every
-row names where it was read. ``--check`` writes nothing and exits 1 when the files would change.
+row names where it was read. ``--offline`` asks no index: it rebuilds ``torch_builds.json`` from the builds
+source and the committed ``torch_wheels.json`` (the tests run it with ``--check``, so an edit of the builds
+source that the table does not follow fails). ``--check`` writes nothing and exits 1 when the files would
+change.
 Exit codes: 0 written (or unchanged), 1 ``--check`` found a difference, 2 bad input (the index unreachable, a
 malformed wheel name, an unreadable builds file): one line on stderr.
 """
@@ -138,6 +141,13 @@ def collect(
     }
 
 
+def offline(builds: dict[str, Any], data: Path) -> dict[str, dict[str, Any]]:
+    """The tables that come from the committed sources alone: torch_builds.json from the builds source and the
+    per-release rows of the committed torch_wheels.json (their PYTORCH_RELEASES_CODE_CC), no index asked."""
+    wheels = _read_json(data / "torch_wheels.json")
+    return {"torch_builds.json": table_rows.builds_table(builds, wheels["releases"])}
+
+
 def _read_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -163,13 +173,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, help="keep the index's answers in this folder")
     parser.add_argument("--out", type=Path, default=DATA, help="the folder the data files are written to")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file would change")
+    parser.add_argument(
+        "--offline",
+        action="store_true",
+        help="no index: rebuild only what the committed sources give (torch_builds.json)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)
     log = open(Path("/dev/null"), "w") if args.quiet else sys.stderr  # noqa: SIM115
     try:
         builds = _read_builds(args.builds)
-        before = _read_json(COMPANIONS)
-        tables = collect(Client(args.index, args.cache), builds, before, log)
+        if args.offline:
+            tables = offline(builds, args.out)
+        else:
+            before = _read_json(COMPANIONS)
+            tables = collect(Client(args.index, args.cache), builds, before, log)
     except (IndexUnreachable, MalformedWheelName, BadInput) as error:
         print(f"update_tables: {error}", file=sys.stderr)
         return 2

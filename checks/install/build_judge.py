@@ -33,6 +33,8 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
         findings += _cpu_build(torch, facts["nvml"], facts["cuda_driver"], gpus)
     elif flavor == "cuda":
         findings += _cuda_build(torch, facts["nvml"], facts["cuda_driver"], gpus)
+    elif flavor in ("rocm", "xpu"):
+        findings += _other_vendor_build(torch, facts["nvml"], facts["cuda_driver"], gpus)
     findings += _mps(torch)
     shown = _shown_facts(torch, facts["nvml"])
     if not findings:
@@ -295,6 +297,37 @@ def _cpu_build(
     ]
 
 
+_VENDOR_BUILDS = {"rocm": ("ROCm", "AMD"), "xpu": ("Intel XPU", "Intel")}
+
+
+def _other_vendor_build(
+    torch: Mapping[str, Any],
+    nv: Mapping[str, Any],
+    driver: Mapping[str, Any],
+    gpus: Sequence[Mapping[str, Any]],
+) -> list[Finding]:
+    """A ROCm or XPU build where the GPUs are NVIDIA's: it cannot use them. Where torch sees a GPU of its own
+    vendor too (a ROCm build with an AMD GPU beside an NVIDIA one), the build is the machine's choice."""
+    if not _driver_present(nv, driver) or torch.get("cuda_available"):
+        return []
+    build, vendor = _VENDOR_BUILDS[str(torch.get("flavor"))]
+    names = sorted({str(g.get("name")) for g in gpus}) or ["an NVIDIA GPU"]
+    seen = (
+        f"torch.cuda.is_available() is False: torch sees no {vendor} GPU"
+        if "cuda_available" in torch
+        else f"no {vendor} GPU is known from these facts"
+    )
+    return [
+        Finding(
+            Status.FAIL,
+            f"{build} build of torch {torch.get('version')} on a machine with {', '.join(names)}: "
+            f"it runs on {vendor} GPUs only",
+            (seen, f"NVIDIA driver present: {nv.get('driver_version') or driver.get('proc_driver_version')}"),
+            build_fit.install_fix(torch, nv, driver, gpus, f"This {build} build cannot use NVIDIA GPUs."),
+        )
+    ]
+
+
 def _cuda_build(
     torch: Mapping[str, Any],
     nv: Mapping[str, Any],
@@ -307,12 +340,18 @@ def _cuda_build(
     compat = cuda_compat.driver_compat(
         torch.get("cuda"), install_plan.driver_cuda(nv, driver), nv.get("driver_version"), driver_os(torch)
     )
-    needed = compat.required_driver or "a newer release"
+    needed = compat.required_driver
+    update = f"{needed} or later" if needed else cuda_compat.unknown_minimum(torch.get("cuda"))
+    ended = install_plan.driver_ended(install_plan.ccs(gpus), needed)
     if compat.status == "too_old":
         alternative = install_plan.plan(torch, nv, driver, gpus, "")
         runs = alternative.runs_here and alternative.commands
-        fix_text = f"Update the NVIDIA driver to {needed} or later"
-        fix_text += ", or install a torch build for the CUDA this driver runs:" if runs else "."
+        if ended:  # the GPU takes no newer driver: only another build can help
+            fix_text = f"{ended[0].upper()}{ended[1:]}: install a torch build for the CUDA this driver runs"
+            fix_text += ":" if runs else f". {alternative.text}"
+        else:
+            fix_text = f"Update the NVIDIA driver to {update}"
+            fix_text += ", or install a torch build for the CUDA this driver runs:" if runs else "."
         findings.append(
             Finding(
                 Status.FAIL,
@@ -322,13 +361,19 @@ def _cuda_build(
             )
         )
     elif compat.status == "minor_compat":
+        advice = (
+            f"{ended[0].upper()}{ended[1:]}: minor-version compatibility is the most this GPU gets; a torch "
+            "build for the CUDA its driver supports avoids its limits."
+            if ended
+            else f"Update the NVIDIA driver to {update} for full support."
+        )
         findings.append(
             Finding(
                 Status.WARN,
                 f"driver {nv.get('driver_version')} runs this CUDA {torch.get('cuda')} build only through "
                 "minor-version compatibility",
                 (compat.message,),
-                Fix(f"Update the NVIDIA driver to {needed} or later for full support."),
+                Fix(advice),
             )
         )
     for gpu in gpus:
@@ -364,9 +409,13 @@ def _torch_cannot_see(torch: Mapping[str, Any], driver: Mapping[str, Any]) -> li
 
 
 def _mps(torch: Mapping[str, Any]) -> list[Finding]:
+    """MPS built but not available, and why; from a collect_env dump, which does not say whether MPS is
+    available, only whether this Mac's macOS is older than the release needs for it."""
     mps = torch.get("mps") or {}
     if not mps.get("built") or mps.get("available"):
         return []
+    if "available" not in mps:
+        return _mps_platform_minimum(torch, mps)
     reasons = []
     macos = cuda_compat.parse_version(mps.get("macos_version"))
     floor = builds.line_fact(release_line(torch.get("version")), "mps_macos_min")
@@ -396,3 +445,44 @@ def _mps(torch: Mapping[str, Any]) -> list[Finding]:
             ),
         )
     ]
+
+
+def _mps_platform_minimum(torch: Mapping[str, Any], mps: Mapping[str, Any]) -> list[Finding]:
+    line = release_line(torch.get("version"))
+    macos = cuda_compat.parse_version(mps.get("macos_version"))
+    floor = builds.line_fact(line, "mps_macos_min")
+    needed = cuda_compat.parse_version(str(floor["version"])) if floor else None
+    if macos is None or needed is None or macos[:2] >= needed[:2]:
+        return []
+    return [
+        Finding(
+            Status.WARN,
+            f"torch {line} uses MPS only on macOS {floor['version']} or newer; this Mac runs macOS "
+            f"{mps.get('macos_version')}: torch.backends.mps.is_available() is False there",
+            (f"source: {floor['source']}",),
+            _macos_fix(str(floor["version"]), str(mps.get("macos_version")), macos),
+        )
+    ]
+
+
+def _macos_fix(floor: str, current: str, macos: tuple[int, ...]) -> Fix:
+    older = _newest_release_for_macos(macos)
+    if older is None:
+        return Fix(f"Update macOS to {floor} or newer.")
+    return Fix(
+        f"Update macOS to {floor} or newer, or install torch {older}, the newest release whose MPS runs on "
+        f"macOS {current}.",
+        (f'pip install "torch=={older}"',),
+    )
+
+
+def _newest_release_for_macos(macos: tuple[int, ...]) -> str | None:
+    """The newest release whose MPS macOS minimum this macOS meets (the tables' lines, newest first)."""
+    for line in sorted(
+        builds.known_lines(), key=lambda known: cuda_compat.parse_version(known) or (), reverse=True
+    ):
+        fact = builds.line_fact(line, "mps_macos_min")
+        floor = cuda_compat.parse_version(str(fact["version"])) if fact else None
+        if floor is not None and macos[:2] >= floor[:2]:
+            return builds.newest_release(line)
+    return None

@@ -82,10 +82,11 @@ MINOR_COMPAT_FLOOR: dict[int, dict[str, str]] = {
     int(major): {k: v for k, v in row.items() if k in ("linux", "windows")}
     for major, row in DRIVERS["minor_compat_floor"].items()
 }
-LAST_DRIVER_BRANCH: dict[int, dict[str, str]] = {
-    int(major): dict(row) for major, row in DRIVERS["last_driver_branch"].items()
+LAST_DRIVER_BRANCH: dict[str, dict[str, str]] = {
+    key: dict(row) for key, row in DRIVERS["last_driver_branch"].items()
 }
-"""GPU architecture (CC major) -> the newest driver branch that supports it, with its source."""
+"""GPU architecture (a CC major "5", or one CC "7.0" where a major spans architectures: Volta 7.0 and Turing
+7.5) -> the newest driver branch that supports it, with its source."""
 
 
 def min_driver_source(cuda: tuple[int, int]) -> str | None:
@@ -98,9 +99,19 @@ def floor_source(major: int) -> str | None:
     return None if row is None else str(row["source"])
 
 
+def unknown_minimum(cuda: str | None) -> str:
+    """The driver a CUDA version needs, named where the tables do not know its minimum: by the document that
+    does, and the newest CUDA the tables know."""
+    newest = format_cuda(max(MIN_DRIVER))
+    return (
+        f"one that supports CUDA {cuda} (Table 3 of NVIDIA's CUDA {cuda} release notes names it; this "
+        f"torchdoctor's tables end at CUDA {newest})"
+    )
+
+
 def last_driver_for(cc: tuple[int, int]) -> dict[str, str] | None:
     """The newest driver branch that still supports a GPU of this CC, where NVIDIA ended its support."""
-    return LAST_DRIVER_BRANCH.get(cc[0])
+    return LAST_DRIVER_BRANCH.get(f"{cc[0]}.{cc[1]}") or LAST_DRIVER_BRANCH.get(str(cc[0]))
 
 
 _MINOR_COMPAT_LIMITS = "no JIT of newer PTX, some APIs need a newer driver"

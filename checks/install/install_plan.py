@@ -290,12 +290,13 @@ class _Judged:
         waiting = [v for v in verdicts if v.status == builds.DRIVER_TOO_OLD]
         if waiting:
             chosen = min(waiting, key=lambda v: cuda_compat.parse_version(v.build.cuda) or ())
-            needed = chosen.required_driver or _floor_text(chosen.build.cuda, self.os_driver)
+            needed = chosen.required_driver or _floor(chosen.build.cuda, self.os_driver)
             ended = self._driver_ended(needed)
             if ended is not None:
                 return self._cpu_only(release, lead, evidence, ended)
+            update = f"{needed} or later" if needed else cuda_compat.unknown_minimum(chosen.build.cuda)
             text = (
-                f"Update the NVIDIA driver to {needed} or later, then install torch {release} built for CUDA "
+                f"Update the NVIDIA driver to {update}, then install torch {release} built for CUDA "
                 f"{chosen.build.cuda}, which has kernels for these GPUs{other}."
             )
             command = cuda_compat.install_command(release, chosen.build.cuda)
@@ -309,16 +310,8 @@ class _Judged:
         ended = next((e for cc in self.gpu_ccs if (e := _ended_for(cc)) is not None), None)
         return self._cpu_only(release, lead, evidence, ended)
 
-    def _driver_ended(self, needed: str) -> str | None:
-        """Why no driver update can help: a GPU whose last supported driver branch is older than
-        ``needed``."""
-        want = cuda_compat.parse_version(needed)
-        for cc in self.gpu_ccs:
-            last = cuda_compat.last_driver_for(cc)
-            branch = cuda_compat.parse_version(last["branch"]) if last else None
-            if last is not None and want is not None and branch is not None and want[:1] > branch[:1]:
-                return _ended_for(cc)
-        return None
+    def _driver_ended(self, needed: str | None) -> str | None:
+        return driver_ended(self.gpu_ccs, needed)
 
     def _cpu_only(self, release: str, lead: str, evidence: tuple[str, ...], ended: str | None) -> Plan:
         listed = ", ".join(sorted({f"CC {major}.{minor}" for major, minor in self.gpu_ccs}))
@@ -333,17 +326,29 @@ class _Judged:
         return Plan(_join(lead, text), (cuda_compat.install_command(release, None),), False, evidence, "cpu")
 
 
+def driver_ended(gpu_ccs: Sequence[tuple[int, int]], needed: str | None) -> str | None:
+    """Why no driver update can help: a GPU whose last supported driver branch is older than ``needed`` (a
+    driver version, or None: newer than any the GPU's last branch, as for a CUDA the tables do not know)."""
+    want = cuda_compat.parse_version(needed) if needed else None
+    for cc in gpu_ccs:
+        last = cuda_compat.last_driver_for(cc)
+        branch = cuda_compat.parse_version(last["branch"]) if last else None
+        if last is not None and branch is not None and (want is None or want[:1] > branch[:1]):
+            return _ended_for(cc)
+    return None
+
+
 def _ended_for(cc: tuple[int, int]) -> str | None:
     last = cuda_compat.last_driver_for(cc)
     if last is None:
         return None
+    family = f"{cc[0]}.{cc[1]}" if f"{cc[0]}.{cc[1]}" in cuda_compat.LAST_DRIVER_BRANCH else f"{cc[0]}.x"
     return (
-        f"NVIDIA's last driver for CC {cc[0]}.x GPUs is the R{last['branch']} branch "
+        f"NVIDIA's last driver for CC {family} GPUs is the R{last['branch']} branch "
         f"(CUDA {last['cuda']}), so no driver update brings a newer CUDA to this GPU"
     )
 
 
-def _floor_text(cuda: str, os_driver: str) -> str:
+def _floor(cuda: str, os_driver: str) -> str | None:
     pair = cuda_compat.parse_version(cuda)
-    floor = cuda_compat.MINOR_COMPAT_FLOOR.get(pair[0], {}).get(os_driver) if pair else None
-    return floor or "a newer release"
+    return cuda_compat.MINOR_COMPAT_FLOOR.get(pair[0], {}).get(os_driver) if pair else None

@@ -126,3 +126,11 @@ def test_the_script_refuses_a_malformed_wheel_name_in_one_line(tmp_path: Path) -
     result = _run_script(tmp_path, "--cache", str(cache))
     assert result.returncode == 2 and result.stderr.count("\n") == 1
     assert "malformed wheel name" in result.stderr
+
+
+def test_the_tables_the_committed_sources_give_are_up_to_date() -> None:
+    """``tools/update_tables.py --offline --check``: torch_builds.json is what tools/sources/builds.json and
+    the committed torch_wheels.json make, so an edit of the source that the table does not follow fails."""
+    from tools import update_tables
+
+    assert update_tables.main(["--offline", "--check", "--quiet"]) == 0

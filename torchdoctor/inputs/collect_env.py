@@ -469,6 +469,10 @@ def _torch(dump: Dump) -> dict[str, Any]:
     system = _os(dump, machine)
     if system:
         facts["os"] = system
+    if system.get("system") == "Darwin" and version is not None:
+        mps = _mps(dump, version, machine)
+        if mps:
+            facts["mps"] = mps
     debug = _yes(said.get("debug"))
     if debug is not None:
         facts["debug"] = debug
@@ -532,6 +536,25 @@ def _machine(dump: Dump) -> str | None:
         if match:
             return match.group(1) if match.group(1).lower() != "amd64" else "AMD64"
     return None
+
+
+_MACOS_VERSION = re.compile(r"\b(?:macOS|Mac OSX|Mac OS X)\s+(\d+(?:\.\d+){0,2})", re.IGNORECASE)
+
+
+def _mps(dump: Dump, version: str, machine: str | None) -> dict[str, Any]:
+    """What a dump says of MPS: torch's macOS wheels are built with it from 1.12 on, and the macOS version
+    is in the OS line; whether MPS is available a dump does not say (so the key is left out)."""
+    release = _version_in(version.split("+")[0]) or ""
+    numbers = tuple(int(part) for part in release.split(".")[:2] if part.isdigit())
+    if numbers < (1, 12):
+        return {}
+    facts: dict[str, Any] = {"built": True}
+    if machine:
+        facts["machine"] = machine
+    found = _MACOS_VERSION.search(dump.said.get("os") or "")
+    if found:
+        facts["macos_version"] = found.group(1)
+    return facts
 
 
 def _os(dump: Dump, machine: str | None) -> dict[str, Any]:

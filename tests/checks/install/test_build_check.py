@@ -122,8 +122,8 @@ def test_torch_missing_fails_with_an_install_command_for_this_driver() -> None:
     assert verdict.status is Status.FAIL
     assert "not installed" in verdict.summary
     assert verdict.fix is not None
-    # The newest release the tables know; its CUDA 12.6 build is the one this 570 driver runs.
-    assert verdict.fix.commands[0].startswith('pip install "torch==2.15.0+cu126"')
+    # 2.15 published no CUDA 12.x build: 2.14.1's CUDA 12.6 build is the newest this 575 driver runs.
+    assert verdict.fix.commands[0].startswith('pip install "torch==2.14.1+cu126"')
 
 
 @pytest.mark.parametrize(
@@ -209,3 +209,118 @@ def test_windows_and_wsl_drivers_are_judged_against_the_windows_minimums(system:
     assert verdict.status is Status.WARN
     assert "minor-version compatibility" in verdict.summary
     assert verdict.fix is not None and "576.02" in verdict.fix.text
+
+
+def _other_vendor(flavor: str, version: str, **torch_facts: Any) -> dict[str, Any]:
+    """The H100 machine's facts with a ROCm or XPU build of torch in place of its CPU one."""
+    facts = copy.deepcopy(fixture_facts("h100x8_cpu_wheel.json"))
+    facts["torch"].update(
+        flavor=flavor, version=version, hip="6.2.41133" if flavor == "rocm" else None, **torch_facts
+    )
+    facts["torch"]["distribution"]["version"] = version
+    return facts
+
+
+@pytest.mark.parametrize(
+    ("flavor", "version", "build"),
+    [("rocm", "2.5.1+rocm6.2", "ROCm"), ("xpu", "2.7.0+xpu", "Intel XPU")],
+)
+def test_a_build_for_another_vendor_on_an_nvidia_machine_fails_with_the_cuda_build(
+    flavor: str, version: str, build: str
+) -> None:
+    facts = _other_vendor(flavor, version, cuda_available=False, device_count=0)
+    verdict = CHECK.judge({p.name: facts[p.name] for p in CHECK.probes}, {})
+    assert verdict.status is Status.FAIL
+    assert verdict.summary.startswith(f"{build} build of torch {version} on a machine with NVIDIA H100")
+    assert verdict.fix is not None and "cannot use NVIDIA GPUs" in verdict.fix.text
+    assert len(verdict.fix.commands) == 1 and "+cu" in verdict.fix.commands[0]
+
+
+def test_a_rocm_build_that_sees_an_amd_gpu_beside_the_nvidia_ones_is_the_machines_choice() -> None:
+    facts = _other_vendor("rocm", "2.5.1+rocm6.2", cuda_available=True, device_count=1)
+    verdict = CHECK.judge({p.name: facts[p.name] for p in CHECK.probes}, {})
+    assert "ROCm build" not in verdict.summary or verdict.status is not Status.FAIL
+
+
+def _cuda_machine(
+    base: str, version: str, cuda: str, gpu: str, cc: list[int], driver: str, driver_cuda: int
+) -> dict[str, Any]:
+    """A fixture's facts with another CUDA build, GPU and driver in place (figures from NVIDIA's tables)."""
+    facts = copy.deepcopy(fixture_facts(base))
+    torch = facts["torch"]
+    torch.update(flavor="cuda", version=version, cuda=cuda, cuda_available=True, device_count=1)
+    torch.pop("arch_list", None)  # judged from the tables, as a collect_env dump is
+    torch["distribution"]["version"] = version
+    facts["nvml"]["gpus"] = [{**facts["nvml"]["gpus"][0], "name": gpu, "compute_capability": cc}]
+    facts["nvml"].update(driver_version=driver, cuda_driver_version=driver_cuda)
+    return facts
+
+
+@pytest.mark.parametrize(
+    ("gpu", "cc", "driver", "driver_cuda", "version", "cuda", "branch"),
+    [
+        # Kepler's last branch is R470 (CUDA 11.4): a CUDA 11.7 build runs through minor-version
+        # compatibility, and no driver update is possible
+        ("Tesla K80", [3, 7], "470.82.01", 11040, "2.0.1+cu117", "11.7", "R470"),
+        ("Tesla K40m", [3, 5], "470.256.02", 11040, "1.13.1+cu117", "11.7", "R470"),
+        # Maxwell, Pascal and Volta end with R580 (CUDA 13.0): a CUDA 13.2 build is out of their reach
+        ("NVIDIA GeForce GTX 1080 Ti", [6, 1], "580.95.05", 13000, "2.14.1+cu132", "13.2", "R580"),
+        ("Tesla V100-SXM2-32GB", [7, 0], "580.65.06", 13000, "2.14.1+cu132", "13.2", "R580"),
+        ("NVIDIA GeForce GTX 980", [5, 2], "580.82.07", 13000, "2.14.1+cu132", "13.2", "R580"),
+    ],
+)
+def test_a_gpu_past_its_last_driver_branch_is_never_told_to_update_the_driver(
+    gpu: str, cc: list[int], driver: str, driver_cuda: int, version: str, cuda: str, branch: str
+) -> None:
+    facts = _cuda_machine("h100x8_cvd_2_3.json", version, cuda, gpu, cc, driver, driver_cuda)
+    verdict = CHECK.judge({p.name: facts[p.name] for p in CHECK.probes}, {})
+    assert verdict.status in (Status.WARN, Status.FAIL)
+    assert verdict.fix is not None
+    assert "Update the NVIDIA driver" not in verdict.fix.text
+    assert f"is the {branch} branch" in verdict.fix.text
+
+
+def test_turing_beside_volta_is_still_told_to_update() -> None:
+    facts = _cuda_machine(
+        "h100x8_cvd_2_3.json", "2.14.1+cu132", "13.2", "Tesla T4", [7, 5], "580.65.06", 13000
+    )
+    verdict = CHECK.judge({p.name: facts[p.name] for p in CHECK.probes}, {})
+    assert verdict.fix is not None and "Update the NVIDIA driver" in verdict.fix.text
+
+
+def test_a_cuda_the_tables_do_not_know_names_the_document_not_a_broken_sentence() -> None:
+    facts = _cuda_machine(
+        "h100x8_cvd_2_3.json", "2.17.0+cu134", "13.4", "NVIDIA H100 80GB HBM3", [9, 0], "615.10", 13030
+    )
+    verdict = CHECK.judge({p.name: facts[p.name] for p in CHECK.probes}, {})
+    assert verdict.fix is not None
+    assert "a newer release or later" not in verdict.fix.text
+    assert "supports CUDA 13.4" in verdict.fix.text and "Table 3" in verdict.fix.text
+
+
+@pytest.mark.parametrize(
+    ("gpu", "cc", "version", "cuda", "system", "fails"),
+    [
+        # no PTX in these builds: a GPU newer than the list gets no kernel at all (a failure, not a warning)
+        ("NVIDIA GeForce RTX 5090", [12, 0], "2.6.0+cu126", "12.6", "Linux", True),
+        ("NVIDIA GeForce RTX 5080", [12, 0], "2.6.0+cu124", "12.4", "Linux", True),
+        ("NVIDIA GeForce RTX 5060 Ti", [12, 0], "2.7.1+cu126", "12.6", "Linux", True),
+        # architectures a build dropped, per OS: 2.7's Linux CUDA 12.8 build starts at sm_75, its Windows one
+        # keeps sm_50 to sm_70
+        ("NVIDIA GeForce GTX 1080 Ti", [6, 1], "2.7.1+cu128", "12.8", "Linux", True),
+        ("NVIDIA TITAN Xp", [6, 1], "2.7.0+cu128", "12.8", "Linux", True),
+        ("NVIDIA GeForce GTX 980", [5, 2], "2.7.1+cu128", "12.8", "Linux", True),
+        ("NVIDIA GeForce GTX 1080 Ti", [6, 1], "2.7.1+cu128", "12.8", "Windows", False),
+        ("NVIDIA GeForce RTX 5090", [12, 0], "2.7.1+cu128", "12.8", "Linux", False),
+    ],
+)
+def test_builds_without_ptx_and_the_architectures_each_build_dropped(
+    gpu: str, cc: list[int], version: str, cuda: str, system: str, fails: bool
+) -> None:
+    """Arch lists of 2.6 and 2.7 from the wheels' own bytes and torch's own warnings pasted in issues
+    (tools/sources/arch_reports.json); judged as a collect_env dump is, without the installed arch list."""
+    facts = _cuda_machine("h100x8_cvd_2_3.json", version, cuda, gpu, cc, "576.02", 12090)
+    facts["torch"]["os"] = {"system": system, "wsl": False}
+    verdict = CHECK.judge({p.name: facts[p.name] for p in CHECK.probes}, {})
+    no_kernels = verdict.status is Status.FAIL and "no kernels for it" in verdict.summary
+    assert no_kernels is fails, (verdict.status, verdict.summary)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from support import fixture_facts, judged
+from support import FIXTURES, fixture_facts, judged
 
 
 def _verdict(name: str, check_id: str = "torch.build", facts: dict[str, Any] | None = None) -> Any:
@@ -27,8 +27,9 @@ def _verdict(name: str, check_id: str = "torch.build", facts: dict[str, Any] | N
         ("v100_driver570_torch211_cpu_wheel.json", "torch==2.11.0+cu126"),
         # NVIDIA's R470 is the last driver for Kepler, and no build of any release has sm_35 kernels.
         ("k40m_driver470_cpu_wheel.json", "torch==2.13.0+cpu"),
-        # No torch before 2.15.0 has a cp315 wheel; 2.15's CUDA 12.6 build runs on driver 570 with sm_86 code.
-        ("rtx4090_python315_no_torch.json", "torch==2.15.0+cu126"),
+        # No torch before 2.15.0 has a cp315 wheel, and 2.15 published no CUDA 12.x build (its release
+        # notice): driver 570 needs the update to 580 that the CUDA 13.0 build asks for.
+        ("rtx4090_python315_no_torch.json", "torch==2.15.0+cu130"),
         # An installed 2.13 CUDA 12.6 build has no sm_120 kernels; 2.13's CUDA 12.9 build does, and driver 570
         # runs it through minor-version compatibility.
         ("rtx5090_cu126_wheel.json", "torch==2.13.0+cu129"),
@@ -80,3 +81,15 @@ def test_mps_on_macos_13_with_torch_2_9_names_the_macos_that_release_needs() -> 
     assert verdict.status.value == "warn"
     assert "macOS 13.6.7 is older than 14.0, which torch 2.9 needs for MPS" in verdict.summary
     assert verdict.fix is not None and "macOS 14.0 or newer" in verdict.fix.text
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*.json")))
+def test_no_fix_of_the_install_checks_is_a_broken_sentence(name: str) -> None:
+    """A fix names a version, a branch, or the document that does: never "a newer release or later"."""
+    facts = fixture_facts(name)
+    if "torch" not in facts:
+        return
+    for check_id in ("torch.build", "torch.stack"):
+        for verdict in judged([check_id], facts):
+            text = verdict.summary + (verdict.fix.text if verdict.fix else "")
+            assert "a newer release" not in text

@@ -4,6 +4,8 @@ published compute capability and NVIDIA's published driver releases), judged wit
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -176,10 +178,12 @@ def test_the_2_13_cu126_wheel_fails_b200_and_rtx_5090() -> None:
 
 
 def test_a_build_without_a_sourced_arch_list_is_never_said_to_have_kernels() -> None:
-    [verdict, *_] = builds.runnable("2.6", "linux-x86_64", [(8, 0)], 12060, "560.35.03", "linux") or []
+    verdicts = builds.runnable("2.6", "linux-x86_64", [(8, 0)], 12060, "560.35.03", "linux") or []
+    [verdict] = [v for v in verdicts if v.build.cuda == "11.8"]  # the one 2.6 Linux list no source gives
     assert verdict.status == builds.ARCH_UNKNOWN and "not known" in verdict.reason
     # A driver that cannot run it: unknown, never "needs a driver update for a build with kernels".
-    [verdict, *_] = builds.runnable("2.6", "linux-x86_64", [(8, 0)], 10010, "418.87.01", "linux") or []
+    verdicts = builds.runnable("2.6", "linux-x86_64", [(8, 0)], 10010, "418.87.01", "linux") or []
+    [verdict] = [v for v in verdicts if v.build.cuda == "11.8"]
     assert verdict.status == builds.UNKNOWN
 
 
@@ -193,11 +197,12 @@ def test_a_cpu_wheel_of_an_older_release_is_offered_its_own_cuda_build() -> None
 
 
 def test_a_release_whose_arch_lists_have_no_source_keeps_its_release_and_says_so() -> None:
+    # A CUDA 11.8 driver (520) runs only 2.6's CUDA 11.8 build, whose Linux arch list no source gives
     plan = install_plan.plan_for(
-        "2.6.0", "linux-x86_64", [(8, 6)], 12080, "570.124.06", "linux", python="3.12.3"
+        "2.6.0", "linux-x86_64", [(8, 6)], 11080, "520.61.05", "linux", python="3.12.3"
     )
     assert plan.kind == "arch_unknown" and not plan.runs_here
-    assert plan.commands == (cuda_compat.install_command("2.6.0", "12.6"),)
+    assert plan.commands == (cuda_compat.install_command("2.6.0", "11.8"),)
     assert "is not known here" in plan.text and "If it has none for them: install torch" in plan.text
 
 
@@ -213,8 +218,10 @@ def test_an_older_release_without_a_build_for_the_gpu_moves_to_a_release_that_ha
 @pytest.mark.parametrize(
     ("os_key", "cc", "driver_cuda", "driver", "python", "release", "cuda"),
     [
-        ("linux-x86_64", (8, 6), 12080, "570.124.06", "3.12.3", "2.15.0", "12.6"),
+        # 2.15 published no CUDA 12.x build: on driver 570 (CUDA 12.8) 2.14.1's CUDA 12.6 build is the newest
+        ("linux-x86_64", (8, 6), 12080, "570.124.06", "3.12.3", "2.14.1", "12.6"),
         ("linux-x86_64", (8, 6), 12080, "570.124.06", "3.10.12", "2.14.1", "12.6"),  # no cp310 wheel of 2.15
+        ("linux-x86_64", (8, 6), 13000, "580.65.06", "3.12.3", "2.15.0", "13.0"),
         ("linux-x86_64", (12, 0), 12080, "570.124.06", "3.12.3", "2.13.0", "12.9"),
         ("windows-x86_64", (12, 0), 12090, "576.02", "3.12.3", "2.11.0", "12.8"),
         ("linux-x86_64", (3, 7), 11040, "470.82.01", "3.10.12", "2.5.1", "11.8"),  # Tesla K80 on R470
@@ -236,15 +243,35 @@ def test_arch_lists_of_releases_before_the_wheels_carried_them_are_sourced() -> 
     for os_key, ptx in (("linux-x86_64", (120,)), ("windows-x86_64", ())):  # "+PTX on linux builds only"
         build = builds.build_of("2.9", os_key, "13.0")
         assert build is not None and build.ptx == ptx and "PR #164471" in build.source
-    unsourced = [b for line in ("2.6", "2.7") for b in builds.of(line, "linux-x86_64") or []]
-    assert unsourced and all(b.ccs is None for b in unsourced)
+    # 2.6 and 2.7: the wheels' own arch strings and torch's own warnings pasted in issues
+    # (tools/sources/arch_reports.json); four builds no source gives stay unknown
+    sourced = {
+        (line, os_key, b.cuda): b.ccs
+        for line in ("2.6", "2.7")
+        for os_key in ("linux-x86_64", "windows-x86_64")
+        for b in builds.of(line, os_key) or []
+    }
+    unknown = {key for key, ccs in sourced.items() if ccs is None}
+    assert unknown == {
+        ("2.6", "linux-x86_64", "11.8"),
+        ("2.6", "windows-x86_64", "11.8"),
+        ("2.6", "windows-x86_64", "12.4"),
+        ("2.7", "linux-x86_64", "11.8"),
+    }
+    assert sourced[("2.7", "linux-x86_64", "12.8")] == (75, 80, 86, 90, 100, 120)
+    assert 61 in (sourced[("2.7", "windows-x86_64", "12.8")] or ())
 
 
 def test_an_unknown_arch_list_is_still_bounded_by_what_its_cuda_compiles_for() -> None:
-    # torch 2.6's arch lists have no source here, but CUDA 11.8-12.6 cannot compile for sm_120 (RTX 5090),
-    # and CUDA 12.x not for sm_35 (Tesla K40m; CUDA 11.8 still could).
+    # torch 2.6's Linux CUDA 11.8 arch list has no source here, but CUDA 11.8 cannot compile for sm_120 (RTX
+    # 5090): unknown, bounded by PTX; its 12.4 and 12.6 lists are known and have no sm_120.
     blackwell = builds.runnable("2.6", "linux-x86_64", [(12, 0)], 12080, "570.124.06", "linux") or []
-    assert blackwell and all(v.status == builds.UNKNOWN and "PTX" in v.reason for v in blackwell)
+    assert {v.build.cuda: v.status for v in blackwell} == {
+        "11.8": builds.UNKNOWN,
+        "12.4": builds.NO_KERNELS,
+        "12.6": builds.NO_KERNELS,
+    }
+    assert all("PTX" in v.reason for v in blackwell if v.status == builds.UNKNOWN)
     kepler = builds.runnable("2.6", "linux-x86_64", [(3, 5)], 11040, "470.82.01", "linux") or []
     assert {v.build.cuda: v.status for v in kepler} == {
         "12.6": builds.NO_KERNELS,
@@ -263,3 +290,57 @@ def test_the_installed_builds_own_arch_list_outranks_the_table_in_check_and_expl
     assert verdict.fix is not None and analysis.fix is not None
     assert verdict.fix.commands == analysis.fix.commands
     assert not any("2.6.0+cu126" in c for c in verdict.fix.commands)
+
+
+DATA_DIR = Path(builds.__file__).resolve().parent / "data"
+_COMMAND = re.compile(r'"torch==(?P<release>[\d.]+)\+(?P<label>cpu|cu\d+)"')
+_GRID_CCS = [(3, 7), (5, 2), (6, 1), (7, 0), (7, 5), (8, 0), (8, 6), (9, 0), (10, 0), (12, 0)]
+_GRID_DRIVERS = [(11040, "470.82.01"), (12020, "535.104.05"), (12080, "570.124.06"), (13000, "580.65.06")]
+
+
+def _published(release: str, label: str, os_key: str) -> bool:
+    """A wheel the recorded tables say was published: a CUDA build of the release's line on that OS (as its
+    build matrix or release notice lists it), or the CPU build of a release the index has."""
+    if release not in releases_of_index():
+        return False
+    if label == "cpu":
+        return True
+    cuda = f"{label[2:-1]}.{label[-1]}"
+    return builds.build_of(release.rsplit(".", 1)[0], os_key, cuda) is not None
+
+
+def releases_of_index() -> set[str]:
+    return set(json.loads((DATA_DIR / "torch_wheels.json").read_text("utf-8"))["releases"])
+
+
+@pytest.mark.parametrize("os_key", ["linux-x86_64", "windows-x86_64"])
+@pytest.mark.parametrize("installed", [None, "2.15.0", "2.8.0", "2.2.0"])
+def test_no_install_command_names_a_wheel_that_was_not_published(os_key: str, installed: str | None) -> None:
+    """Every command an install plan prints, over GPUs from Kepler to Blackwell, drivers from R470 to R580 and
+    Pythons 3.10 to 3.15, names a build the tables record as published."""
+    os_driver = "windows" if os_key.startswith("windows") else "linux"
+    for cc in _GRID_CCS:
+        for driver_cuda, driver in _GRID_DRIVERS:
+            for python in ("3.10.12", "3.12.3", "3.15.0"):
+                plan = install_plan.plan_for(
+                    installed, os_key, [cc], driver_cuda, driver, os_driver, python=python
+                )
+                for command in plan.commands:
+                    for found in _COMMAND.finditer(command):
+                        assert _published(found["release"], found["label"], os_key), (cc, driver, command)
+
+
+def test_2_15s_release_notice_outranks_its_wheels_own_table_of_cuda_builds() -> None:
+    """torch 2.15.0's PYTORCH_RELEASES_CODE_CC lists a CUDA 12.6 build; the release notice and the RFC say
+    no 12.x wheel was published from 2.15 on. The wheel's table names the builds torch's code knows (2.14's
+    named a 13.4 build that was removed before release), so the notice wins, and the table says so."""
+    wheels = json.loads((DATA_DIR / "torch_wheels.json").read_text("utf-8"))["releases"]
+    assert "12.6" in wheels["2.15.0"]["code_cc"]
+    for os_key in ("linux-x86_64", "linux-aarch64", "windows-x86_64"):
+        published = [b.cuda for b in builds.of("2.15", os_key) or []]
+        assert "12.6" not in published and "13.0" in published
+    source = json.loads((DATA_DIR / "torch_builds.json").read_text("utf-8"))["lines"]["2.15"]["os"]
+    assert "loses to the notice" in source["linux-x86_64"]["source"]
+    # A V100 (sm_70, which no CUDA 13 build has) under 2.15 is sent to 2.14.1, the last with a 12.6 build.
+    plan = install_plan.plan_for("2.15.0", "linux-x86_64", [(7, 0)], 12080, "570.124.06", "linux")
+    assert "2.15.0+cu126" not in " ".join(plan.commands)
