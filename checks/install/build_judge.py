@@ -29,12 +29,10 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     evidence = _evidence(torch, facts["nvml"], gpus)
     findings = [*_shadowing(torch), *build_fit.python_support(torch)]
     flavor = torch.get("flavor")
-    if flavor == "cpu":
-        findings += _cpu_build(torch, facts["nvml"], facts["cuda_driver"], gpus)
+    if flavor in _NOT_NVIDIA_BUILDS:
+        findings += _build_without_nvidia(torch, facts["nvml"], facts["cuda_driver"], gpus)
     elif flavor == "cuda":
         findings += _cuda_build(torch, facts["nvml"], facts["cuda_driver"], gpus)
-    elif flavor in ("rocm", "xpu"):
-        findings += _other_vendor_build(torch, facts["nvml"], facts["cuda_driver"], gpus)
     findings += _mps(torch)
     shown = _shown_facts(torch, facts["nvml"])
     if not findings:
@@ -277,55 +275,40 @@ def _shadowing(torch: Mapping[str, Any]) -> list[Finding]:
     return findings
 
 
-def _cpu_build(
+_NOT_NVIDIA_BUILDS = {"cpu": ("CPU-only", None), "rocm": ("ROCm", "AMD"), "xpu": ("Intel XPU", "Intel")}
+
+
+def _build_without_nvidia(
     torch: Mapping[str, Any],
     nv: Mapping[str, Any],
     driver: Mapping[str, Any],
     gpus: Sequence[Mapping[str, Any]],
 ) -> list[Finding]:
-    if not _driver_present(nv, driver):
+    """A build that cannot use the NVIDIA GPUs here: the CPU-only one ("Torch not compiled with CUDA
+    enabled"), or a ROCm or XPU build, unless torch sees a GPU of its own vendor too (an AMD GPU beside an
+    NVIDIA one: the build is the machine's choice)."""
+    flavor = str(torch.get("flavor"))
+    build, vendor = _NOT_NVIDIA_BUILDS[flavor]
+    if not _driver_present(nv, driver) or (vendor and torch.get("cuda_available")):
         return []
     names = sorted({str(g.get("name")) for g in gpus}) or ["an NVIDIA GPU"]
-    return [
-        Finding(
-            Status.FAIL,
-            f"CPU-only torch {torch.get('version')} on a machine with {', '.join(names)}: "
-            "'Torch not compiled with CUDA enabled'",
-            (f"NVIDIA driver present: {nv.get('driver_version') or driver.get('proc_driver_version')}",),
-            build_fit.install_fix(torch, nv, driver, gpus, "This torch cannot use the GPUs."),
+    present = f"NVIDIA driver present: {nv.get('driver_version') or driver.get('proc_driver_version')}"
+    if vendor is None:
+        summary = f"CPU-only torch {torch.get('version')} on a machine with {', '.join(names)}: "
+        summary += "'Torch not compiled with CUDA enabled'"
+        details: tuple[str, ...] = (present,)
+        reason = "This torch cannot use the GPUs."
+    else:
+        summary = f"{build} build of torch {torch.get('version')} on a machine with {', '.join(names)}: "
+        summary += f"it runs on {vendor} GPUs only"
+        seen = (
+            f"torch.cuda.is_available() is False: torch sees no {vendor} GPU"
+            if "cuda_available" in torch
+            else f"no {vendor} GPU is known from these facts"
         )
-    ]
-
-
-_VENDOR_BUILDS = {"rocm": ("ROCm", "AMD"), "xpu": ("Intel XPU", "Intel")}
-
-
-def _other_vendor_build(
-    torch: Mapping[str, Any],
-    nv: Mapping[str, Any],
-    driver: Mapping[str, Any],
-    gpus: Sequence[Mapping[str, Any]],
-) -> list[Finding]:
-    """A ROCm or XPU build where the GPUs are NVIDIA's: it cannot use them. Where torch sees a GPU of its own
-    vendor too (a ROCm build with an AMD GPU beside an NVIDIA one), the build is the machine's choice."""
-    if not _driver_present(nv, driver) or torch.get("cuda_available"):
-        return []
-    build, vendor = _VENDOR_BUILDS[str(torch.get("flavor"))]
-    names = sorted({str(g.get("name")) for g in gpus}) or ["an NVIDIA GPU"]
-    seen = (
-        f"torch.cuda.is_available() is False: torch sees no {vendor} GPU"
-        if "cuda_available" in torch
-        else f"no {vendor} GPU is known from these facts"
-    )
-    return [
-        Finding(
-            Status.FAIL,
-            f"{build} build of torch {torch.get('version')} on a machine with {', '.join(names)}: "
-            f"it runs on {vendor} GPUs only",
-            (seen, f"NVIDIA driver present: {nv.get('driver_version') or driver.get('proc_driver_version')}"),
-            build_fit.install_fix(torch, nv, driver, gpus, f"This {build} build cannot use NVIDIA GPUs."),
-        )
-    ]
+        details = (seen, present)
+        reason = f"This {build} build cannot use NVIDIA GPUs."
+    return [Finding(Status.FAIL, summary, details, build_fit.install_fix(torch, nv, driver, gpus, reason))]
 
 
 def _cuda_build(
