@@ -139,6 +139,10 @@ def _toolkit_findings(
             )
         ]
     if reach.status == "above":
+        cc_pair = (int(cc[0]), int(cc[1]))
+        if builds.siblings_without_code(install_plan.wheel_os(torch), torch.get("cuda"), cc_pair):
+            reason = builds.no_sibling_code(install_plan.wheel_os(torch), torch.get("cuda"), cc_pair)
+            return [_no_kernels(label, (reach.message, reason), torch, nv, driver, gpus)]
         return [
             Finding(
                 Status.WARN,

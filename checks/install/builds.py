@@ -138,6 +138,24 @@ def has_kernels(build: Build, cc: tuple[int, int]) -> bool | None:
     return cuda_compat.arch_coverage(arch, cc).supported
 
 
+def siblings_without_code(os_key: str | None, cuda: str | None, cc: tuple[int, int]) -> list[Build]:
+    """The builds of this CUDA version PyTorch published for this OS in other release lines, where every one
+    whose arch list is known has no code for this GPU, kernel or PTX (empty otherwise): a build of that CUDA
+    whose own list is unknown (a nightly, a line the tables lack) is judged by them, since PyTorch sets a
+    CUDA version's arch list once in its build scripts and changes it rarely."""
+    pair = cuda_compat.parse_version(cuda)
+    if pair is None or len(pair) < 2:
+        return []
+    wanted = f"{pair[0]}.{pair[1]}"
+    known = [
+        build
+        for line in _LINES
+        for build in of(line, os_key) or []
+        if build.cuda == wanted and build.ccs is not None
+    ]
+    return known if known and all(has_kernels(build, cc) is False for build in known) else []
+
+
 def judge(
     build: Build,
     ccs: Sequence[tuple[int, int]],
@@ -166,6 +184,14 @@ def judge(
             return Verdict(build, NO_KERNELS, below.message, required)
         above = next((r for r in reach if r.status == "above"), None)
         if above is not None:
+            uncovered = [
+                cc
+                for cc, k in zip(ccs, kernels, strict=True)
+                if k is None and siblings_without_code(build.os_key, build.cuda, cc)
+            ]
+            if uncovered:
+                cc = uncovered[0]
+                return Verdict(build, NO_KERNELS, no_sibling_code(build.os_key, build.cuda, cc), required)
             return Verdict(build, UNKNOWN, f"{above.message}; {reason}", required)
         if compat.status in ("ok", "minor_compat"):
             return Verdict(build, ARCH_UNKNOWN, f"{compat.message}; {reason}", required)
@@ -259,3 +285,11 @@ def first_for_numpy_2(os_name: str | None) -> str | None:
         elif built_for and any(built_for.values()):
             return line
     return None
+
+
+def no_sibling_code(os_key: str | None, cuda: str | None, cc: tuple[int, int]) -> str:
+    lines = ", ".join(sorted({b.line for b in siblings_without_code(os_key, cuda, cc)}, key=Version))
+    return (
+        f"no CUDA {cuda} build PyTorch published for this OS (torch {lines}) has kernels or PTX for CC "
+        f"{cc[0]}.{cc[1]}: this one, whose own arch list is not known, has none either"
+    )

@@ -263,15 +263,17 @@ def test_arch_lists_of_releases_before_the_wheels_carried_them_are_sourced() -> 
 
 
 def test_an_unknown_arch_list_is_still_bounded_by_what_its_cuda_compiles_for() -> None:
-    # torch 2.6's Linux CUDA 11.8 arch list has no source here, but CUDA 11.8 cannot compile for sm_120 (RTX
-    # 5090): unknown, bounded by PTX; its 12.4 and 12.6 lists are known and have no sm_120.
+    # torch 2.6's Linux CUDA 11.8 arch list has no source here, and CUDA 11.8 cannot compile for sm_120 (RTX
+    # 5090): only PTX could run there, and no CUDA 11.8 build PyTorch published for Linux ships any that
+    # reaches it, so none is assumed; its 12.4 and 12.6 lists are known and have no sm_120.
     blackwell = builds.runnable("2.6", "linux-x86_64", [(12, 0)], 12080, "570.124.06", "linux") or []
     assert {v.build.cuda: v.status for v in blackwell} == {
-        "11.8": builds.UNKNOWN,
+        "11.8": builds.NO_KERNELS,
         "12.4": builds.NO_KERNELS,
         "12.6": builds.NO_KERNELS,
     }
-    assert all("PTX" in v.reason for v in blackwell if v.status == builds.UNKNOWN)
+    [unknown] = [v for v in blackwell if v.build.cuda == "11.8"]
+    assert "no CUDA 11.8 build PyTorch published for this OS" in unknown.reason
     kepler = builds.runnable("2.6", "linux-x86_64", [(3, 5)], 11040, "470.82.01", "linux") or []
     assert {v.build.cuda: v.status for v in kepler} == {
         "12.6": builds.NO_KERNELS,
