@@ -22,6 +22,11 @@ _UNITS = {"B": 1, "BYTES": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "PB":
 _UNITS.update({"KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40, "PIB": 2**50})
 
 _OOM_START = re.compile(r"out of memory\. Tried to allocate", re.IGNORECASE)
+# The figures pasted without the words before them ("Tried to allocate 20.00 MiB (GPU 0; 7.92 GiB total
+# capacity; ...)" or the 2.x "Tried to allocate 64.00 MiB. GPU 0 has a total capacity of ...").
+_FIGURES_START = re.compile(
+    r"Tried to allocate [\d.]+ ?[KMGTP]i?B(?: \(GPU \d+;|\. GPU \d+ has)", re.IGNORECASE
+)
 _MPS_OOM = re.compile(
     rf"MPS backend out of memory \(MPS allocated: {_SIZE}, other allocations: {_SIZE}, max allowed: "
     rf"{_SIZE}\)\. Tried to allocate {_SIZE}",
@@ -40,6 +45,15 @@ def _bytes(number: str, unit: str) -> float:
 def _size(pattern: str, text: str) -> float | None:
     match = re.search(pattern.replace("SIZE", _SIZE), text, re.IGNORECASE)
     return None if match is None else _bytes(match[1], match[2])
+
+
+def _first_size(text: str, *patterns: str) -> float | None:
+    """The figure of the first pattern found, a zero included ("of which 0 bytes is free")."""
+    for pattern in patterns:
+        found = _size(pattern, text)
+        if found is not None:
+            return found
+    return None
 
 
 def _gib(size: float) -> str:
@@ -73,36 +87,113 @@ def analyse_oom(text: str) -> Analysis:
     request: the memory is there but in pieces (fragmentation). Free plus reserved-but-unallocated below
     the request: the GPU is really full.
     """
-    message = _last_message(_OOM_START, text)
+    start = _OOM_START if last_match(_OOM_START, text) is not None else _FIGURES_START
+    message = _last_message(start, text)
     requested = _size(r"Tried to allocate SIZE", message)
     if requested is None:
         return _oom_without_figures(message)
-    total = _size(r"total capac\w* of SIZE", message) or _size(r"SIZE total capacity", message)
-    free = _size(r"of which SIZE is free", message) or _size(r"SIZE free;", message)
+    total = _first_size(message, r"total capac\w* of SIZE", r"SIZE total capacity")
+    free = _first_size(message, r"of which SIZE is free", r"SIZE free;")
+    allocated = _first_size(message, r"SIZE is allocated by PyTorch", r"SIZE already allocated")
     unallocated = _unallocated(message)
+    process = _size(r"this process has SIZE memory in use", message)
     evidence = [f"tried to allocate {_gib(requested)}"]
     if total is not None:
         evidence.append(f"total capacity of the GPU: {_gib(total)}")
     if free is not None:
         evidence.append(f"free on the GPU: {_gib(free)}")
+    if allocated is not None:
+        evidence.append(f"allocated by PyTorch: {_gib(allocated)}")
     if unallocated is not None:
         evidence.append(f"reserved by PyTorch but unallocated: {_gib(unallocated)}")
-    evidence += _other_processes(message)
+    evidence += _other_processes(message, process)
     if total is not None and requested > total:
         return _larger_than_gpu(evidence)
+    if total is not None and allocated is not None and allocated > total:
+        return _spilled(evidence, allocated, total)
+    held = _held_by_this_process(process, allocated, unallocated)
+    if total is not None and free is not None and held is not None:
+        outside = total - free - held
+        if outside > max(2**30, 0.2 * total):
+            return _held_outside(evidence, outside, total, held)
     if unallocated is not None and unallocated >= requested:
         return _fragmented(evidence, message)
+    if free is not None and unallocated is not None and free < requested <= free + unallocated:
+        return _fragmented(
+            [*evidence, f"free ({_gib(free)}) and cached ({_gib(unallocated)}) memory together would fit it"],
+            message,
+            together=True,
+        )
     if free is not None and unallocated is not None and free + unallocated < requested:
         evidence.append("exhaustion: free memory plus the allocator's cache is less than the request")
     return Analysis(evidence=tuple(evidence))
 
 
-def _other_processes(message: str) -> list[str]:
+def _held_by_this_process(
+    process: float | None, allocated: float | None, unallocated: float | None
+) -> float | None:
+    """What this process holds on the GPU: stated (2.x, its CUDA context included), or what PyTorch
+    reserved (allocated plus cached; the context, a few hundred MiB, then counts as outside)."""
+    if process is not None:
+        return process
+    if allocated is not None and unallocated is not None:
+        return allocated + unallocated
+    return None
+
+
+def _held_outside(evidence: list[str], outside: float, total: float, held: float) -> Analysis:
+    return Analysis(
+        evidence=(
+            *evidence,
+            f"held outside this job: {_gib(outside)} of {_gib(total)} (total - free - the {_gib(held)} "
+            "this process holds)",
+        ),
+        cause=f"Most of the GPU is taken by something other than this job: {_gib(outside)} of "
+        f"{_gib(total)} is held outside it (another process on the same GPU, or a zombie of an earlier run "
+        "that never exited), while this job holds only "
+        f"{_gib(held)}.",
+        check="gpu.memory",
+        fix=Fix(
+            "Find what holds the GPU and stop it (a finished notebook kernel, an earlier run still alive, "
+            "another user's job), or run this job on another GPU (CUDA_VISIBLE_DEVICES).",
+            ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",),
+        ),
+    )
+
+
+def _spilled(evidence: list[str], allocated: float, total: float) -> Analysis:
+    return Analysis(
+        evidence=(
+            *evidence,
+            f"PyTorch has allocated {_gib(allocated)}, more than the GPU's {_gib(total)}: the driver lent it "
+            "system memory",
+        ),
+        cause="The job needs more memory than the GPU has: it already spilled past the GPU into system "
+        "memory (Windows' CUDA sysmem fallback, or unified memory), slowly, and then ran out of that too.",
+        fix=Fix(
+            "Make the job fit the GPU: a smaller batch (gradient accumulation keeps the effective batch), "
+            "mixed precision, activation checkpointing; or use a GPU with more memory."
+        ),
+    )
+
+
+def _other_processes(message: str, process: float | None) -> list[str]:
+    """The processes the message lists on the GPU, with which one is this job: the one whose figure is what
+    "this process has" says."""
     others = re.findall(rf"Process (\d+) has {_SIZE} memory in use", message, re.IGNORECASE)
     if len(others) < 2:
         return []
-    in_use = ", ".join(f"pid {pid}: {_gib(_bytes(n, u))}" for pid, n, u in others)
-    return [f"{len(others)} processes hold memory on this GPU ({in_use})"]
+    sizes = [(pid, _bytes(n, u)) for pid, n, u in others]
+    job = None
+    if process is not None:
+        matching = [pid for pid, size in sizes if abs(size - process) <= 0.01 * 2**30]
+        job = matching[0] if len(matching) == 1 else None
+    in_use = ", ".join(f"pid {pid}: {_gib(size)}{' (this job)' if pid == job else ''}" for pid, size in sizes)
+    line = f"{len(others)} processes hold memory on this GPU ({in_use})"
+    if job is not None:
+        held = sum(size for pid, size in sizes if pid != job)
+        line += f"; the others hold {_gib(held)}"
+    return [line]
 
 
 def _larger_than_gpu(evidence: list[str]) -> Analysis:
@@ -119,14 +210,20 @@ def _larger_than_gpu(evidence: list[str]) -> Analysis:
     )
 
 
-def _fragmented(evidence: list[str], message: str) -> Analysis:
+def _fragmented(evidence: list[str], message: str, together: bool = False) -> Analysis:
+    held = (
+        "held, with what the GPU had free, enough memory for the request, but neither alone and in "
+        "blocks too small to serve it"
+        if together
+        else "held enough free memory for the request, split in blocks too small to serve it"
+    )
     return Analysis(
         evidence=(
             *evidence,
             "fragmentation: the cached free memory would fit the request, but not in one block",
         ),
-        cause="The GPU ran out of memory while PyTorch's caching allocator held enough free memory for "
-        "the request, split in blocks too small to serve it: the memory is fragmented.",
+        cause=f"The GPU ran out of memory while PyTorch's caching allocator {held}: the memory is "
+        "fragmented.",
         check="gpu.fragmentation",
         fix=_fragmentation_fix(message),
     )
@@ -157,8 +254,9 @@ def _fragmentation_fix(message: str) -> Fix:
     if named:
         return Fix(
             "Stop the allocator from splitting large blocks (PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128, "
-            "set before the first CUDA call); torch 2.1 and later offer expandable_segments:True instead, "
-            "which usually works better.",
+            "set before the first CUDA call), and free cached blocks between phases (after validation, "
+            "before a differently shaped step) with torch.cuda.empty_cache(); torch 2.1 and later offer "
+            "expandable_segments:True instead, which usually works better.",
             ("export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128",),
         )
     # Only the older wordings are left ("reserved in total by PyTorch", "cached)"): torch 2.0 or older.
