@@ -21,6 +21,10 @@ _CPU_FALLBACK = " (training silently runs on the CPU)"
 
 
 def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
+    if facts["env"].get("variables_known") is False:  # a pasted nvidia-smi table says nothing of them
+        return Finding(
+            Status.SKIP, "CUDA_VISIBLE_DEVICES is not known from these facts: run torchdoctor check there"
+        )
     env = facts["env"]["variables"]
     raw = env.get("CUDA_VISIBLE_DEVICES")
     order = env.get("CUDA_DEVICE_ORDER") or "FASTEST_FIRST"

@@ -72,12 +72,14 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     lines: list[str] = []
     shown: list[dict[str, Any]] = []
     used_indices = set()
+    # From a pasted nvidia-smi table the job's GPUs are not known: each GPU is judged by its own index.
+    pasted = facts["env"].get("variables_known") is False
     for entry in job:
         if entry.gpu is None:
             findings.append(_unknown_device(entry))
             continue
         used_indices.add(entry.gpu.get("index"))
-        for unit in _units(entry):
+        for unit in _units(entry, pasted):
             unit_findings, row, unit_lines, unit_facts = _judge_unit(unit, names, min_free)
             findings += unit_findings
             rows.append(row)
@@ -85,10 +87,15 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
             shown.append(unit_facts)
     others = [g for g in gpus if g.get("index") not in used_indices]
     lines += _other_gpu_lines(others, names)
-    idle = [g for g in others if _idle(g, names, min_free)]
+    idle = [g for g in (gpus if pasted else others) if _idle(g, names, min_free)]  # any one it could use
     findings = [_with_idle_hint(f, idle) for f in findings]
     mapping = "from the CUDA driver" if source == "driver" else "predicted from CUDA_VISIBLE_DEVICES"
-    details: list[Any] = [*rows, *lines, f"GPUs of the job {mapping}; --min-free {min_free:g} %"]
+    jobs = (
+        "every GPU the table lists (which the job uses it does not say)"
+        if pasted
+        else f"GPUs of the job {mapping}"
+    )
+    details: list[Any] = [*rows, *lines, f"{jobs}; --min-free {min_free:g} %"]
     facts_shown = {"min_free_pct": min_free, "mapping_source": source, "devices": shown}
     if not findings:
         return Finding(Status.PASS, _pass_summary(rows), tuple(details), facts=facts_shown)
@@ -133,10 +140,12 @@ def _unknown_device(entry: job_gpus.JobGpu) -> Finding:
     )
 
 
-def _units(entry: job_gpus.JobGpu) -> list[_Unit]:
+def _units(entry: job_gpus.JobGpu, pasted: bool = False) -> list[_Unit]:
     gpu = entry.gpu
     assert gpu is not None
     index = gpu.get("index")
+    if pasted:
+        return [_Unit(f"GPU {index}", gpu, None)]
     if entry.mig is not None:
         return [_Unit(f"{entry.device} (MIG {_slice_name(entry.mig)} on GPU {index})", gpu, entry.mig)]
     slices = gpu.get("mig_devices") or []
@@ -209,8 +218,10 @@ def _judge_unit(
                 f"unknown processes NVML does not list (another container or user): {units.size(unlisted)}"
             )
         count = len(strangers) + (1 if unlisted else 0)
+        # a pasted table names no process as the job's: its processes are not "other" ones
+        other = "" if names.get("own_pid") is None and names.get("pid_namespace") == "unknown" else "other "
         summary = (
-            f"{unit.label} is in use by {count} other process{'es' if count != 1 else ''} holding "
+            f"{unit.label} is in use by {count} {other}process{'es' if count != 1 else ''} holding "
             f"{units.size(held) if held else 'an unknown amount of memory'}: {'; '.join(who[:2])}"
             + (f" and {count - 2} more" if count > 2 else "")
         )
@@ -235,8 +246,8 @@ def _strangers(processes: Sequence[Mapping[str, Any]], names: Mapping[str, Any])
 
 def _unlisted_bytes(unit: _Unit, used: int | None, processes: Sequence[Mapping[str, Any]] | None) -> int:
     """Used memory no listed process accounts for, when it is large enough to be someone else's."""
-    if used is None or unit.mig is not None:
-        return 0  # per-process memory is not available inside MIG slices
+    if used is None or unit.mig is not None or processes is None:
+        return 0  # per-process memory is not available inside MIG slices; processes not known: no stranger
     listed = sum(int(p.get("used_memory_bytes") or 0) for p in processes or [])
     if processes and any(p.get("used_memory_bytes") is None for p in processes):
         return 0  # the listed processes' memory is unknown: nothing to compare with
@@ -310,7 +321,7 @@ def _busy_fix() -> Fix:
 def _with_idle_hint(finding: Finding, idle: Sequence[Mapping[str, Any]]) -> Finding:
     if finding.status is not Status.WARN or finding.fix is None or not idle:
         return finding
-    choice = ",".join(str(g.get("uuid")) for g in idle[:8])
+    choice = ",".join(str(g.get("uuid") or g.get("index")) for g in idle[:8])
     fix = Fix(
         finding.fix.text + f" {len(idle)} other GPU(s) here are idle.",
         (*finding.fix.commands, f"export CUDA_VISIBLE_DEVICES={choice}"),

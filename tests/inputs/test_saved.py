@@ -166,7 +166,11 @@ def _no_verdicts(tmp_path: Path) -> Path:
         (_corrupt, "r.json is not valid JSON (line 1, column 501: "),
         (_newer, "r.json was written by a newer torchdoctor (torchdoctor 0.1.0) with schema_version 2"),
         (_not_a_report, "r.json is JSON but not a torchdoctor report (it has no schema_version)"),
-        (_markdown, "r.md holds no torchdoctor JSON report and no collect_env dump; it looks like a"),
+        (
+            _markdown,
+            "r.md holds no torchdoctor JSON report and no collect_env dump (nor nvidia-smi output); it looks "
+            "like a",
+        ),
         (_no_verdicts, "r.json is not a valid report: at the top level: 'verdicts' is a required property"),
         (lambda tmp: tmp / "missing.json", "missing.json does not exist"),
     ],

@@ -68,6 +68,8 @@ class SavedReport:
         if isinstance(dump, dict):
             cut = "" if dump.get("complete") else ", cut off"
             return f"a collect_env dump{cut}"
+        if isinstance(self.data.get("nvidia_smi"), dict):
+            return "nvidia-smi output"
         redacted = ", redacted" if self.redacted else ""
         return f"torchdoctor {self.tool_version}, {self.data['created_at']}{redacted}"
 
@@ -135,8 +137,17 @@ def _located(text: str, name: str, markdown: bool) -> Located:
         data = dump.to_report(name)
         _check_shape(data, name)
         return Located(data, None)
+    from torchdoctor.inputs import nvidia_smi
+
+    table = nvidia_smi.find(text)
+    if table is not None:
+        data = table.to_report(name)
+        _check_shape(data, name)
+        return Located(data, None)
     hint = "" if markdown else _rendered(text)
-    raise NoReportInText(f"{name} holds no torchdoctor JSON report and no collect_env dump{hint}")
+    raise NoReportInText(
+        f"{name} holds no torchdoctor JSON report and no collect_env dump (nor nvidia-smi output){hint}"
+    )
 
 
 def _rendered(text: str) -> str:

@@ -31,9 +31,14 @@ def judgeable(saved: SavedReport, checks: Sequence[Loaded]) -> tuple[list[Loaded
 
 
 def unanswered(saved: SavedReport, chosen: Sequence[Loaded], judged: Sequence[Loaded]) -> list[Verdict]:
-    """For a collect_env dump, a skip verdict for each chosen check it says nothing about: the reader sees
-    what it leaves open. A saved report leaves such checks out (it was run with --only or --skip)."""
-    if not isinstance(saved.data.get("collect_env"), dict):
+    """For a foreign text (a collect_env dump, nvidia-smi output), a skip verdict for each chosen check it
+    says nothing about: the reader sees what it leaves open. A saved report leaves such checks out (it was run
+    with --only or --skip)."""
+    if isinstance(saved.data.get("collect_env"), dict):
+        what = "a collect_env dump"
+    elif isinstance(saved.data.get("nvidia_smi"), dict):
+        what = "nvidia-smi output"
+    else:
         return []
     answered = {c.id for c in judged}
     return [
@@ -41,7 +46,7 @@ def unanswered(saved: SavedReport, chosen: Sequence[Loaded], judged: Sequence[Lo
             id=c.id,
             title=c.title,
             status=Status.SKIP,
-            summary=f"not in a collect_env dump (it needs the {and_list([p.name for p in c.probes])} "
+            summary=f"not in {what} (it needs the {and_list([p.name for p in c.probes])} "
             f"probe{'s' if len(c.probes) > 1 else ''}): run torchdoctor check on that machine",
         )
         for c in chosen
