@@ -11,18 +11,86 @@ from __future__ import annotations
 
 import re
 
+from torchdoctor.checks.devices import cvd
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import last_match
+from torchdoctor.model import Fix
 
 _ORDINAL = re.compile(r"device(?:_index)?=(\d+), num_gpus=(\d*)")
+# What the pasted command or log says of the devices: the last CUDA_VISIBLE_DEVICES it sets, torchrun's
+# ranks per node, and the device indices the code names.
+_CVD = re.compile(r"CUDA_VISIBLE_DEVICES['\"]?\]?\s*=\s*['\"]?([0-9A-Za-z,:\-]{0,200})")
+_NPROC = re.compile(r"--nproc[_-]per[_-]node(?:=|\s+)(\d{1,4})\b")
+_NAMED = re.compile(r"\bcuda:(\d{1,4})\b|\.cuda\((\d{1,4})\)|set_device\((\d{1,4})\)")
 
 
 def analyse_ordinal(text: str) -> Analysis:
+    """The ordinal asked for against the GPUs this process sees, reasoned with what the pasted text says: a
+    CUDA_VISIBLE_DEVICES that renumbers the GPUs it keeps from cuda:0, torchrun starting more ranks per node
+    than there are visible GPUs, the device indices the code names."""
     match = last_match(_ORDINAL, text)
-    if match is None:
-        return Analysis()
-    seen = match[2] or "0"
-    return Analysis(evidence=(f"asked for cuda:{match[1]}; this process sees {seen} GPU(s)",))
+    asked = int(match[1]) if match is not None else None
+    seen = int(match[2]) if match is not None and match[2] else None
+    evidence = []
+    if match is not None:
+        evidence.append(f"asked for cuda:{asked}; this process sees {seen or 0} GPU(s)")
+    setting = last_match(_CVD, text)
+    visible: tuple[int | str, ...] = ()
+    if setting is not None and setting[1]:
+        visible = cvd.parse(setting[1]).items
+        if visible:
+            renumbered = ", ".join(f"{gpu} as cuda:{i}" for i, gpu in enumerate(visible[:8]))
+            evidence.append(
+                f"CUDA_VISIBLE_DEVICES={setting[1]} keeps {len(visible)} GPU(s), renumbered: {renumbered}"
+            )
+    count = seen if seen is not None else len(visible) or None
+    ranks = last_match(_NPROC, text)
+    if ranks is not None and count is not None and int(ranks[1]) > count:
+        per_node = int(ranks[1])
+        evidence.append(
+            f"{per_node} ranks per node (--nproc_per_node={per_node}) for {count} visible GPU(s): local "
+            f"ranks {count} to {per_node - 1} have no GPU"
+        )
+        return Analysis(
+            evidence=tuple(evidence),
+            cause=f"torchrun starts {per_node} processes on this node, one per LOCAL_RANK, and each takes "
+            f"cuda:LOCAL_RANK; only {count} GPU(s) are visible, so the ranks from {count} on ask for a GPU "
+            "that does not exist.",
+            fix=Fix(
+                f"Start as many ranks per node as there are visible GPUs (--nproc_per_node={count}), or make "
+                "more GPUs visible (CUDA_VISIBLE_DEVICES)."
+            ),
+            check="cuda.visible_devices",
+        )
+    named = sorted({int(next(g for g in found.groups() if g)) for found in _NAMED.finditer(text[-200_000:])})
+    if visible and all(isinstance(gpu, int) for gpu in visible):
+        beyond = [index for index in named if index >= len(visible)]
+        kept = [index for index in beyond if index in visible]
+        if kept:
+            physical = kept[0]
+            position = visible.index(physical)
+            evidence.append(
+                f"cuda:{physical} is the physical GPU {physical}'s number; inside this process it is "
+                f"cuda:{position}"
+            )
+            return Analysis(
+                evidence=tuple(evidence),
+                cause=f"CUDA_VISIBLE_DEVICES={setting[1] if setting else ''} renumbers the GPUs it keeps "
+                f"from cuda:0, and the code still names the physical index: cuda:{physical} does not exist "
+                "in this process.",
+                fix=Fix(
+                    f"Name the GPU by its number inside the process (cuda:{position}), or select it with "
+                    "CUDA_VISIBLE_DEVICES alone and use cuda:0 in the code."
+                ),
+                check="cuda.visible_devices",
+            )
+    if named and match is None:
+        listed = ", ".join(f"cuda:{index}" for index in named[:8])
+        evidence.append(
+            f"the text names {listed}: each must be below the number of GPUs this process sees "
+            "(nvidia-smi -L)"
+        )
+    return Analysis(evidence=tuple(evidence))
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -1,0 +1,53 @@
+""" "invalid device ordinal" reasoned with what the pasted command, code or log says, on texts users pasted
+in public issues (quoted as the thread shows them): torchrun starting more ranks per node than there are
+visible GPUs, a CUDA_VISIBLE_DEVICES that renumbers the GPUs it keeps while the code names a physical index,
+and the device indices the code names."""
+
+from __future__ import annotations
+
+from torchdoctor.checks.devices.explanations import analyse_ordinal
+
+
+def test_more_ranks_per_node_than_visible_gpus() -> None:
+    # wenwenyu/PICK-pytorch#14: the fix that worked was --nproc_per_node=2
+    analysis = analyse_ordinal(
+        "CUDA_VISIBLE_DEVICES=1,2 python -m torch.distributed.launch --nnode=1 --node_rank=0 "
+        "--nproc_per_node=4 \\\n--master_addr=127.0.0.1 --master_port=5555 \\\ntrain.py -c config.json "
+        "--local_world_size 2\nRuntimeError: cuda runtime error (101) : invalid device ordinal at "
+        "/pytorch/torch/csrc/cuda/Module.cpp:59"
+    )
+    assert "4 ranks per node (--nproc_per_node=4) for 2 visible GPU(s)" in " ".join(analysis.evidence)
+    assert analysis.fix is not None and "--nproc_per_node=2" in analysis.fix.text
+
+
+def test_a_physical_index_after_cuda_visible_devices_renumbered_the_gpus() -> None:
+    # FlagAI-Open/Aquila2#132: CUDA_VISIBLE_DEVICES "4,3", then torch.device("cuda:3")
+    analysis = analyse_ordinal(
+        'import os\nos.environ["CUDA_VISIBLE_DEVICES"] = "4,3"\n\n self.device = torch.device("cuda:3" if '
+        "torch.cuda.is_available() else 'cpu')\n"
+    )
+    assert (
+        "CUDA_VISIBLE_DEVICES=4,3 keeps 2 GPU(s), renumbered: 4 as cuda:0, 3 as cuda:1" in analysis.evidence
+    )
+    assert analysis.fix is not None and "cuda:1" in analysis.fix.text
+    assert analysis.cause is not None and "cuda:3 does not exist in this process" in analysis.cause
+
+
+def test_the_device_indices_the_code_names_are_listed() -> None:
+    # LuyaooChen/uninformed-students-pytorch#3 (cuda:1 on a one-GPU machine),
+    # yuanzhoulvpi2017/DocumentSearch#4 (.cuda(1) on Colab), chenfei-wu/TaskMatrix#154 (cuda:1 to cuda:7)
+    for text, named in (
+        ("device = torch.device('cuda:1')\nRuntimeError: CUDA error: invalid device ordinal", "cuda:1"),
+        (
+            "AutoModel.from_pretrained(gen_model_name_or_path, trust_remote_code=True).half().cuda(1)\n"
+            "RuntimeError: CUDA error: invalid device ordinal",
+            "cuda:1",
+        ),
+        (
+            'self.edit = ImageEditing(device="cuda:6")\nself.i2t = ImageCaptioning(device="cuda:4")\n'
+            "RuntimeError: CUDA error: invalid device ordinal",
+            "cuda:4, cuda:6",
+        ),
+    ):
+        evidence = " ".join(analyse_ordinal(text).evidence)
+        assert f"the text names {named}" in evidence
