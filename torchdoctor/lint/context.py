@@ -61,12 +61,7 @@ class FileContext:
     ) -> None:
         self.path = path
         self.tree = tree
-        self.lines: list[str] = (
-            (source.decode("utf-8", "replace") if isinstance(source, bytes) else source).splitlines()
-            if source is not None
-            else []
-        )
-        """The file's text by line, where the caller has it (comments are not in the tree)."""
+        self._source = source
         self.facts: FileFacts = scan(tree, package)
         self.imports = self.facts.imports
         self.classes = ClassTable(self.facts)
@@ -96,6 +91,15 @@ class FileContext:
             or name == "conftest.py"
             or any(folder in ("tests", "test") for folder in folders_in_project(self.path))
         )
+
+    @functools.cached_property
+    def lines(self) -> list[str]:
+        """The file's text by line, where the caller has it (comments are not in the tree); split only when a
+        rule reads a comment."""
+        source = self._source
+        if source is None:
+            return []
+        return (source.decode("utf-8", "replace") if isinstance(source, bytes) else source).splitlines()
 
     def value(self, expr: ast.expr, where: Where) -> Value:
         return self.infer.value(expr, where.scope)

@@ -31,8 +31,7 @@ class Project:
             module = summary.location.module
             if module:
                 self.modules.setdefault(module, []).append(summary)
-        self._roots: dict[tuple[str, str], str] | None = None
-        self._loaded: set[tuple[str, str]] = set()  # functions some DataLoader (forking or not) runs
+        self._loaders: tuple[dict[tuple[str, str], str], set[tuple[str, str]]] | None = None
         self._modules_memo: dict[tuple[str, str], bool | None] = {}
         self._loader_args: dict[tuple[str, str], list[_Passed]] | None = None
         self._forward: dict[tuple[str, str], str] | None = None
@@ -142,9 +141,9 @@ class Project:
         return bool(memo.get(start))
 
     def _worker(self, owner: FileSummary, refs: Sequence[str]) -> dict[str, str] | None:
-        roots = self._worker_roots()
+        roots, _ = self._loader_roots()
         for ref in refs:
-            where = roots.get((owner.path, ref[1:] if ref.startswith(":") else ref))
+            where = roots.get((owner.path, ref.removeprefix(":")))
             if where is not None:
                 return {"where": where}
         return None
@@ -152,16 +151,16 @@ class Project:
     def _unloaded(self, owner: FileSummary, refs: Sequence[str]) -> dict[str, str] | None:
         """A Dataset's item method that no DataLoader of the linted files loads: it runs in workers as soon as
         one does with num_workers > 0."""
-        self._worker_roots()
-        keys = [(owner.path, ref.removeprefix(":")) for ref in refs]
-        if any(key in self._loaded for key in keys):
+        _, loaded = self._loader_roots()
+        if any((owner.path, ref.removeprefix(":")) in loaded for ref in refs):
             return None
         return {"where": f"{refs[0].removeprefix(':')}()"}
 
-    def _worker_roots(self) -> dict[tuple[str, str], str]:
-        """Every function a DataLoader's worker processes run, by (file, name in it) -> how to name it."""
-        if self._roots is not None:
-            return self._roots
+    def _loader_roots(self) -> tuple[dict[tuple[str, str], str], set[tuple[str, str]]]:
+        """Every function a DataLoader's worker processes run, by (file, name in it) -> how to name it; and
+        every function some DataLoader runs, forking workers or not."""
+        if self._loaders is not None:
+            return self._loaders
         roots: dict[tuple[str, str], str] = {}
         loaded: set[tuple[str, str]] = set()
         for summary in self.files.values():
@@ -172,8 +171,8 @@ class Project:
                         loaded.add((found[0].path, found[1]))
                         if loader.forks:
                             roots.setdefault((found[0].path, found[1]), label)
-        self._roots, self._loaded = roots, loaded
-        return roots
+        self._loaders = (roots, loaded)
+        return self._loaders
 
     def _called_from_forward(self, owner: FileSummary, ref: str) -> dict[str, str] | None:
         if self._forward is None:

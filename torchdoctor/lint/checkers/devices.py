@@ -415,19 +415,17 @@ def _one_gpu_visible_per_process(ctx: FileContext) -> bool:
     """``os.environ["CUDA_VISIBLE_DEVICES"] = str(rank)``: each process sees its own GPU as GPU 0."""
     if not ctx.facts.sets_visible_devices:
         return False
-    for node in ast.walk(ctx.tree):
-        if (
-            isinstance(node, ast.Assign)
-            and any(
-                isinstance(target, ast.Subscript)
-                and isinstance(target.slice, ast.Constant)
-                and target.slice.value == "CUDA_VISIBLE_DEVICES"
-                for target in node.targets
-            )
-            and _per_process(node.value)
-        ):
-            return True
-    return False
+    return any(
+        isinstance(assign, ast.Assign)
+        and any(
+            isinstance(target, ast.Subscript)
+            and isinstance(target.slice, ast.Constant)
+            and target.slice.value == "CUDA_VISIBLE_DEVICES"
+            for target in assign.targets
+        )
+        and _per_process(assign.value)
+        for assign, _ in ctx.facts.assigns
+    )
 
 
 def _defaults_callers_override(ctx: FileContext) -> set[ast.AST]:

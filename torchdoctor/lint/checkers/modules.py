@@ -235,19 +235,11 @@ def _as_buffer(ctx: FileContext, cls: ClassInfo, attr: str, site: AttrSite) -> t
 
 def _buffer_is_safe(ctx: FileContext, cls: ClassInfo, attr: str, site: AttrSite) -> bool:
     """``self.x = t`` -> ``self.register_buffer("x", t, persistent=False)`` keeps the module's behaviour but
-    for the device when: the assignment is a plain one in the class's own ``__init__`` after
-    ``super().__init__()`` (a buffer needs the module set up), every value the attribute ever gets is a
-    tensor or None (a buffer refuses anything else), and no ``__setattr__``/``__getattr__`` of the class is
-    in play."""
+    for the device when: the assignment (a plain one in the class's own ``__init__``: ``_fix`` checked)
+    follows ``super().__init__()`` (a buffer needs the module set up), every value the attribute ever gets is
+    a tensor or None (a buffer refuses anything else), the class has no attribute of that name and sets none
+    before, and no ``__setattr__``/``__getattr__`` of the class is in play."""
     statement = site.stmt
-    if not (
-        isinstance(statement, ast.Assign)
-        and len(statement.targets) == 1
-        and isinstance(statement.targets[0], ast.Attribute)
-        and site.scope.node is cls.methods.get("__init__")
-        and site.scope.self_name is not None
-    ):
-        return False
     if any(ctx.classes.method(cls, name) is not None for name in ("__setattr__", "__getattr__")):
         return False
     if any(_class_attribute(owner, attr) for owner in ctx.classes.lineage(cls)):
