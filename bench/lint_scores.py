@@ -176,15 +176,7 @@ def report(sources: list[Path], show_misses: bool, with_repository: bool = False
     if with_repository:
         print("each file linted with its whole repository (the records that hold their code: alone)")
     for split in SPLITS:
-        t = tallies[split]
-        repos = {r.repo.lower() for r in records() if r.split == split}
-        line = (
-            f"{split}: {t.files} files linted ({t.positive} positive, {t.files - t.positive} clean), "
-            f"{len(repos)} repositories"
-        )
-        if t.unavailable:
-            line += f"; {t.unavailable} records skipped: no git copy of their repository under --sources"
-        print(line)
+        print(_split_line(split, tallies[split], {r.repo.lower() for r in records() if r.split == split}))
     print("\n".join(table(tallies)))
     print("prec, recall: all labels; bites: recall on the labels not marked harmless")
     print("targets on test: precision >= 0.95, recall >= 0.85")
@@ -193,6 +185,17 @@ def report(sources: list[Path], show_misses: bool, with_repository: bool = False
         print("dev disagreements:")
         print("\n".join(tallies["dev"].misses) or "  none")
     return tallies
+
+
+def _split_line(split: str, t: Tally, repos: set[str]) -> str:
+    """How many files of a split were linted, and from how many repositories."""
+    line = (
+        f"{split}: {t.files} files linted ({t.positive} positive, {t.files - t.positive} clean), "
+        f"{len(repos)} repositories"
+    )
+    if t.unavailable:
+        line += f"; {t.unavailable} records skipped: no git copy of their repository under --sources"
+    return line
 
 
 def chosen_batch(name: str | None) -> Batch | None:
@@ -222,15 +225,9 @@ def batch_report(
         f"{len({r.repo.lower() for r in corpus})} repositories, labelled before lint ran on them"
     )
     for split in (*SPLITS, BOTH):
-        t = tallies[split]
-        repos = {r.repo.lower() for r in corpus if split in (BOTH, r.split)}
-        line = (
-            f"{split}: {t.files} files linted ({t.positive} positive, {t.files - t.positive} clean), "
-            f"{len(repos)} repositories"
+        print(
+            _split_line(split, tallies[split], {r.repo.lower() for r in corpus if split in (BOTH, r.split)})
         )
-        if t.unavailable:
-            line += f"; {t.unavailable} records skipped: no git copy of their repository under --sources"
-        print(line)
     print("\n".join(table(tallies, (*SPLITS, BOTH))))
     print("prec, recall: all labels; bites: recall on the labels not marked harmless")
     if show_misses:

@@ -397,22 +397,20 @@ def _mps(torch: Mapping[str, Any]) -> list[Finding]:
     mps = torch.get("mps") or {}
     if not mps.get("built") or mps.get("available"):
         return []
-    if "available" not in mps:
-        return _mps_platform_minimum(torch, mps)
-    reasons = []
+    line = release_line(torch.get("version"))
     macos = cuda_compat.parse_version(mps.get("macos_version"))
-    floor = builds.line_fact(release_line(torch.get("version")), "mps_macos_min")
-    needed = cuda_compat.parse_version(str(floor["version"])) if floor else None
-    if macos is not None and needed is not None and macos[:2] < needed[:2]:
+    floor = _mps_floor(line)
+    too_old = macos is not None and floor is not None and macos[:2] < floor[1][:2]
+    if "available" not in mps:
+        return _mps_platform_minimum(line, mps, floor[0]) if too_old and floor is not None else []
+    reasons = []
+    if too_old and floor is not None:
         reasons.append(
-            f"macOS {mps.get('macos_version')} is older than {floor['version']}, which torch "
-            f"{release_line(torch.get('version'))} needs for MPS (source: {floor['source']})"
+            f"macOS {mps.get('macos_version')} is older than {floor[0]['version']}, which torch {line} needs "
+            f"for MPS (source: {floor[0]['source']})"
         )
     elif macos is not None and floor is None and builds.newer_than_tables(torch.get("version")):
-        reasons.append(
-            f"this torchdoctor does not know torch {release_line(torch.get('version'))} yet, so not which "
-            "macOS its MPS needs"
-        )
+        reasons.append(f"this torchdoctor does not know torch {line} yet, so not which macOS its MPS needs")
     if mps.get("rosetta"):
         reasons.append("Python runs under Rosetta (x86_64 on Apple silicon): install an arm64 Python")
     if not reasons:
@@ -423,27 +421,31 @@ def _mps(torch: Mapping[str, Any]) -> list[Finding]:
             "torch is built with MPS but MPS is not available: " + reasons[0],
             tuple(reasons[1:]),
             Fix(
-                f"Run on Apple silicon with macOS {floor['version'] if floor else '14'} or newer, a native "
-                "arm64 Python, outside sandboxes and VMs."
+                f"Run on Apple silicon with macOS {floor[0]['version'] if floor else '14'} or newer, a "
+                "native arm64 Python, outside sandboxes and VMs."
             ),
         )
     ]
 
 
-def _mps_platform_minimum(torch: Mapping[str, Any], mps: Mapping[str, Any]) -> list[Finding]:
-    line = release_line(torch.get("version"))
-    macos = cuda_compat.parse_version(mps.get("macos_version"))
-    floor = builds.line_fact(line, "mps_macos_min")
-    needed = cuda_compat.parse_version(str(floor["version"])) if floor else None
-    if macos is None or needed is None or macos[:2] >= needed[:2]:
-        return []
+def _mps_floor(line: str | None) -> tuple[Mapping[str, Any], tuple[int, ...]] | None:
+    """The macOS a release line's MPS needs: its table row and that version parsed; None where not known."""
+    fact = builds.line_fact(line, "mps_macos_min")
+    needed = cuda_compat.parse_version(str(fact["version"])) if fact else None
+    return (fact, needed) if fact is not None and needed is not None else None
+
+
+def _mps_platform_minimum(
+    line: str | None, mps: Mapping[str, Any], floor: Mapping[str, Any]
+) -> list[Finding]:
+    current = str(mps.get("macos_version"))
     return [
         Finding(
             Status.WARN,
             f"torch {line} uses MPS only on macOS {floor['version']} or newer; this Mac runs macOS "
-            f"{mps.get('macos_version')}: torch.backends.mps.is_available() is False there",
+            f"{current}: torch.backends.mps.is_available() is False there",
             (f"source: {floor['source']}",),
-            _macos_fix(str(floor["version"]), str(mps.get("macos_version")), macos),
+            _macos_fix(str(floor["version"]), current, cuda_compat.parse_version(current) or ()),
         )
     ]
 
@@ -461,11 +463,8 @@ def _macos_fix(floor: str, current: str, macos: tuple[int, ...]) -> Fix:
 
 def _newest_release_for_macos(macos: tuple[int, ...]) -> str | None:
     """The newest release whose MPS macOS minimum this macOS meets (the tables' lines, newest first)."""
-    for line in sorted(
-        builds.known_lines(), key=lambda known: cuda_compat.parse_version(known) or (), reverse=True
-    ):
-        fact = builds.line_fact(line, "mps_macos_min")
-        floor = cuda_compat.parse_version(str(fact["version"])) if fact else None
-        if floor is not None and macos[:2] >= floor[:2]:
+    for line in reversed(builds.known_lines()):
+        floor = _mps_floor(line)
+        if floor is not None and macos[:2] >= floor[1][:2]:
             return builds.newest_release(line)
     return None

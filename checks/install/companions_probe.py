@@ -20,20 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from torchdoctor.checks.install import versions
-from torchdoctor.machine.distributions import canonical_name, name_and_version
+from torchdoctor.machine.distributions import TORCH_COMPANIONS, TRITON_NAMES, canonical_name, name_and_version
 
-COMPANIONS = (
-    "torchvision",
-    "torchaudio",
-    "torchtext",
-    "torchdata",
-    "triton",
-    "xformers",
-    "flash-attn",
-    "deepspeed",
-    "apex",
-)
-TRITON_NAMES = ("triton", "pytorch-triton", "pytorch-triton-rocm", "pytorch-triton-xpu")
+COMPANIONS = TORCH_COMPANIONS
 # Where a companion records the build it is (PyPI's torchvision 0.29.1 says 0.29.1 in its metadata and
 # 0.29.1+cu130 here).
 _BUILD_VERSION_FILES = {

@@ -125,6 +125,12 @@ def _floor(major: int, os_key: str) -> str | None:
     return MINOR_COMPAT_FLOOR.get(major, {}).get(os_key)
 
 
+def minor_compat_floor(cuda: str | None, os_key: str) -> str | None:
+    """The lowest driver that runs a build of this CUDA version through minor-version compatibility."""
+    pair = parse_version(cuda)
+    return _floor(pair[0], os_key) if pair else None
+
+
 def _at_least(version: tuple[int, ...], minimum: str | None) -> bool:
     bound = parse_version(minimum)
     return bound is not None and version >= bound

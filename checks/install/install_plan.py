@@ -290,7 +290,9 @@ class _Judged:
         waiting = [v for v in verdicts if v.status == builds.DRIVER_TOO_OLD]
         if waiting:
             chosen = min(waiting, key=lambda v: cuda_compat.parse_version(v.build.cuda) or ())
-            needed = chosen.required_driver or _floor(chosen.build.cuda, self.os_driver)
+            needed = chosen.required_driver or cuda_compat.minor_compat_floor(
+                chosen.build.cuda, self.os_driver
+            )
             ended = self._driver_ended(needed)
             if ended is not None:
                 return self._cpu_only(release, lead, evidence, ended)
@@ -347,8 +349,3 @@ def _ended_for(cc: tuple[int, int]) -> str | None:
         f"NVIDIA's last driver for CC {family} GPUs is the R{last['branch']} branch "
         f"(CUDA {last['cuda']}), so no driver update brings a newer CUDA to this GPU"
     )
-
-
-def _floor(cuda: str, os_driver: str) -> str | None:
-    pair = cuda_compat.parse_version(cuda)
-    return cuda_compat.MINOR_COMPAT_FLOOR.get(pair[0], {}).get(os_driver) if pair else None

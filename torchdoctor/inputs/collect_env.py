@@ -16,12 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import Any
 
-from torchdoctor._version import __version__
-from torchdoctor.machine.distributions import canonical_name
-from torchdoctor.model import SCHEMA_VERSION
+from torchdoctor.inputs import foreign
+from torchdoctor.machine.distributions import TORCH_COMPANIONS, TRITON_NAMES, canonical_name
 
 MAX_DUMP_CHARS = 1 << 20
 MAX_LINE = 4096
@@ -225,19 +223,9 @@ GPU_COMPUTE_CAPABILITY: dict[str, tuple[str, ...]] = {
 _MODELS = {name.lower(): cc for cc, names in GPU_COMPUTE_CAPABILITY.items() for name in names}
 _NVIDIA_WORDS = ("nvidia", "geforce", "tesla", "quadro", "titan", "rtx", "gtx", "jetson", "grid")
 _MACHINES = re.compile(r"\b(x86_64|aarch64|arm64|amd64|ppc64le|s390x|i686)\b", re.IGNORECASE)
-# The packages around torch the companions probe reports (its COMPANIONS), and torch's pinned wheels.
-_COMPANIONS = (
-    "torchvision",
-    "torchaudio",
-    "torchtext",
-    "torchdata",
-    "triton",
-    "xformers",
-    "flash-attn",
-    "deepspeed",
-    "apex",
-)
-_PINNED = ("triton", "pytorch-triton", "pytorch-triton-rocm", "pytorch-triton-xpu", "cuda-toolkit")
+# The packages around torch the companions probe reports, and torch's pinned wheels.
+_COMPANIONS = TORCH_COMPANIONS
+_PINNED = (*TRITON_NAMES, "cuda-toolkit")
 
 
 @dataclass(frozen=True)
@@ -260,24 +248,11 @@ class Dump:
         facts = _facts(self)
         torch = facts["torch"]
         host = {"os": self.said.get("os"), "python": torch.get("python"), "machine": torch.get("machine")}
-        return {
-            "schema_version": SCHEMA_VERSION,
-            "tool": {"name": "torchdoctor", "version": __version__},
-            "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
-            "host": {k: str(v) for k, v in host.items() if v},
-            "options": {},
-            "facts": facts,
-            "probe_errors": {},
-            "verdicts": [],
-            "summary": {"pass": 0, "warn": 0, "fail": 0, "skip": 0, "error": 0, "total": 0},
-            "exit_code": 0,
-            "timings": {"total_s": 0.0, "probes": {}},
-            "collect_env": {
-                "source": name,
-                "complete": self.complete,
-                "fields": dict(self.fields),
-            },
-        }
+        return foreign.report(
+            facts,
+            {k: str(v) for k, v in host.items() if v},
+            collect_env={"source": name, "complete": self.complete, "fields": dict(self.fields)},
+        )
 
 
 def find(text: str) -> Dump | None:

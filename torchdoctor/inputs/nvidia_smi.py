@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import Any
 
-from torchdoctor._version import __version__
-from torchdoctor.model import SCHEMA_VERSION
+from torchdoctor.inputs import foreign
 
 MAX_CHARS = 64 * 1024
 MAX_GPUS = 64
@@ -100,20 +98,8 @@ class Table:
 
     def to_report(self, name: str) -> dict[str, Any]:
         """A saved report (schema version 1) whose facts are what this table says."""
-        return {
-            "schema_version": SCHEMA_VERSION,
-            "tool": {"name": "torchdoctor", "version": __version__},
-            "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
-            "host": {},
-            "options": {},
-            "facts": self.facts(),
-            "probe_errors": {},
-            "verdicts": [],
-            "summary": {"pass": 0, "warn": 0, "fail": 0, "skip": 0, "error": 0, "total": 0},
-            "exit_code": 0,
-            "timings": {"total_s": 0.0, "probes": {}},
-            "nvidia_smi": {"source": name, "gpus": len(self.gpus), "processes_listed": self.processes_listed},
-        }
+        marker = {"source": name, "gpus": len(self.gpus), "processes_listed": self.processes_listed}
+        return foreign.report(self.facts(), {}, nvidia_smi=marker)
 
 
 def _cuda_int(text: str | None) -> int | None:

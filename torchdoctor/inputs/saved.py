@@ -7,10 +7,10 @@ A saved report is what ``torchdoctor check --json`` or ``torchdoctor report --fo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from torchdoctor._version import __version__
 from torchdoctor.inputs import bounded
@@ -130,24 +130,25 @@ def _located(text: str, name: str, markdown: bool) -> Located:
         if found is not None:
             _check_shape(found.data, name)
             return Located(found.data, (found.start, found.end))
-    from torchdoctor.inputs import collect_env
+    from torchdoctor.inputs import collect_env, nvidia_smi
 
-    dump = collect_env.find(text)
-    if dump is not None:
-        data = dump.to_report(name)
-        _check_shape(data, name)
-        return Located(data, None)
-    from torchdoctor.inputs import nvidia_smi
-
-    table = nvidia_smi.find(text)
-    if table is not None:
-        data = table.to_report(name)
-        _check_shape(data, name)
-        return Located(data, None)
+    readers: tuple[Callable[[str], _Foreign | None], ...] = (collect_env.find, nvidia_smi.find)
+    for read in readers:  # torch's text or NVIDIA's, not ours: the first that finds its own
+        given = read(text)
+        if given is not None:
+            data = given.to_report(name)
+            _check_shape(data, name)
+            return Located(data, None)
     hint = "" if markdown else _rendered(text)
     raise NoReportInText(
         f"{name} holds no torchdoctor JSON report and no collect_env dump (nor nvidia-smi output){hint}"
     )
+
+
+class _Foreign(Protocol):
+    """What a reader of a foreign text finds: it makes a saved report of it."""
+
+    def to_report(self, name: str) -> dict[str, Any]: ...
 
 
 def _rendered(text: str) -> str:

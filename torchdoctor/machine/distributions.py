@@ -13,6 +13,22 @@ if TYPE_CHECKING:
     from importlib import metadata
 
 
+# The distributions installed beside torch that are built for one torch (the companions probe reports them,
+# and a collect_env dump's package list is read for them), and the names torch's pinned triton goes by.
+TORCH_COMPANIONS = (
+    "torchvision",
+    "torchaudio",
+    "torchtext",
+    "torchdata",
+    "triton",
+    "xformers",
+    "flash-attn",
+    "deepspeed",
+    "apex",
+)
+TRITON_NAMES = ("triton", "pytorch-triton", "pytorch-triton-rocm", "pytorch-triton-xpu")
+
+
 def canonical_name(name: str) -> str:
     """A distribution's name as pip compares names: runs of ``-``, ``_`` and ``.`` as one ``-``, lower case
     (PEP 503, "Normalized Names"; what ``packaging.utils.canonicalize_name`` returns, without importing its
