@@ -1,6 +1,7 @@
 """Regenerate the install checks' data tables from the package index and PyPI-independent sources.
 
-    python tools/update_tables.py [--index URL] [--builds FILE] [--cache DIR] [--offline] [--check]
+    python tools/update_tables.py [--index URL] [--builds FILE] [--matrix FILE] [--nvidia FILE] [--cache DIR]
+                                  [--offline] [--check]
 
 Reads, for torch, torchvision, torchaudio and triton, the JSON simple API (file names: releases, Python and
 platform tags) and the wheels' core metadata (PEP 658 ``<wheel>.metadata``, or ``*.dist-info/METADATA`` read
@@ -8,17 +9,22 @@ from the wheel with byte ranges where the index has no metadata file): torch's `
 triton, ``cuda-toolkit`` and the ``nvidia-*`` wheels with their markers, and each companion's requirement on
 torch. From each torch wheel it also reads ``torch/cuda/__init__.py`` (``PYTORCH_RELEASES_CODE_CC``: the
 compute capabilities of every CUDA build of that release, per host architecture) and ``torch/version.py``.
-What the index cannot tell, the CUDA builds each release published per operating system, comes from
-``--builds`` (``tools/sources/builds.json``: PyTorch's build matrix per release branch, each entry with the
-pull request or file it was read from).
+What the index cannot tell comes from sources committed beside this script, each a snapshot of a document a
+maintainer refreshes for the next release: ``--builds`` (``tools/sources/builds.json``: the CUDA builds each
+release published per operating system, PyTorch's build matrix per release branch, each entry with the pull
+request or file it was read from), ``--matrix`` (``tools/sources/release_matrix.md``: the Release
+Compatibility Matrix of RELEASE.md, read by ``tools/release_matrix.py``) and ``--nvidia``
+(``tools/sources/nvidia_drivers.json``: editions of Table 3 of the CUDA release notes, the minor-version
+floors, the last driver branch per retired architecture, nvcc's targets; read by ``tools/driver_table.py``).
 
-Writes ``checks/install/data/torch_wheels.json``, ``torch_companions.json`` and ``torch_builds.json``; every
-row names where it was read. ``--offline`` asks no index: it rebuilds ``torch_builds.json`` from the builds
-source and the committed ``torch_wheels.json`` (the tests run it with ``--check``, so an edit of the builds
-source that the table does not follow fails). ``--check`` writes nothing and exits 1 when the files would
-change.
+Writes the five tables of ``checks/install/data/``: ``torch_wheels.json``, ``torch_companions.json``,
+``torch_builds.json``, ``torch_releases.json`` and ``cuda_drivers.json``; every row names where it was read.
+``--offline`` asks no index: it rebuilds the last three from the committed sources and the committed
+``torch_wheels.json`` (the tests run it with ``--check``, so an edit of a source that the tables do not follow
+fails). ``--check`` writes nothing and exits 1 when the files would change.
+
 Exit codes: 0 written (or unchanged), 1 ``--check`` found a difference, 2 bad input (the index unreachable, a
-malformed wheel name, an unreadable builds file): one line on stderr.
+malformed wheel name, an unreadable or malformed source file): one line on stderr.
 """
 
 from __future__ import annotations
@@ -27,13 +33,14 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 if __package__ in (None, ""):  # run as a script: python tools/update_tables.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tools import table_rows
+from tools import driver_table, release_matrix, table_rows
 from tools.index_client import INDEX, Client, IndexUnreachable, wheel_member
 from tools.wheel_names import MalformedWheelName
 
@@ -41,10 +48,21 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "checks" / "install" / "data"
 BUILDS = ROOT / "tools" / "sources" / "builds.json"
 COMPANIONS = ROOT / "tools" / "sources" / "companions.json"
+MATRIX = ROOT / "tools" / "sources" / "release_matrix.md"
+NVIDIA = ROOT / "tools" / "sources" / "nvidia_drivers.json"
 
 
 class BadInput(Exception):
     """A source the tables cannot be made from; its text is the one line printed."""
+
+
+@dataclass(frozen=True)
+class Sources:
+    """The committed source snapshots the tables are made from, besides the index."""
+
+    builds: dict[str, Any]
+    matrix: str
+    nvidia: dict[str, Any]
 
 
 def _metadata(client: Client, wheels: Sequence[dict[str, Any]], project: str) -> tuple[list[str], str]:
@@ -78,10 +96,8 @@ def _code_cc(
     return table_rows.parse_code_cc(source), table_rows.parse_version_cuda(version)
 
 
-def collect(
-    client: Client, builds: dict[str, Any], before: dict[str, Any], log: Any
-) -> dict[str, dict[str, Any]]:
-    """The three data files, as dicts, from the index and the builds source."""
+def collect(client: Client, sources: Sources, before: dict[str, Any], log: Any) -> dict[str, dict[str, Any]]:
+    """The five data files, as dicts, from the index and the committed sources."""
     torch_files = table_rows.wheels_by_release(client.files("torch"), minimum="1.12.0")
     torch_rows: dict[str, dict[str, Any]] = {}
     for release, wheels in torch_files.items():
@@ -137,15 +153,32 @@ def collect(
         "torch_companions.json": table_rows.companions_table(
             torch_rows, companions, triton, client.index, before
         ),
-        "torch_builds.json": table_rows.builds_table(builds, torch_rows),
+        "torch_builds.json": table_rows.builds_table(sources.builds, torch_rows),
+        **from_documents(sources, torch_rows),
     }
 
 
-def offline(builds: dict[str, Any], data: Path) -> dict[str, dict[str, Any]]:
+def from_documents(sources: Sources, torch_rows: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The tables read from documents, not from the index: NVIDIA's driver tables and PyTorch's release matrix
+    (cross-checked with the wheels' pins)."""
+    try:
+        return {
+            "torch_releases.json": release_matrix.releases_table(sources.matrix, torch_rows),
+            "cuda_drivers.json": driver_table.drivers_table(sources.nvidia),
+        }
+    except (release_matrix.MatrixError, driver_table.DriverSourceError) as error:
+        raise BadInput(str(error)) from None
+
+
+def offline(sources: Sources, data: Path) -> dict[str, dict[str, Any]]:
     """The tables that come from the committed sources alone: torch_builds.json from the builds source and the
-    per-release rows of the committed torch_wheels.json (their PYTORCH_RELEASES_CODE_CC), no index asked."""
-    wheels = _read_json(data / "torch_wheels.json")
-    return {"torch_builds.json": table_rows.builds_table(builds, wheels["releases"])}
+    per-release rows of the committed torch_wheels.json (their PYTORCH_RELEASES_CODE_CC), torch_releases.json
+    and cuda_drivers.json from their documents; no index asked."""
+    wheels = _read_json(data / "torch_wheels.json")["releases"]
+    return {
+        "torch_builds.json": table_rows.builds_table(sources.builds, wheels),
+        **from_documents(sources, wheels),
+    }
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -156,6 +189,13 @@ def _read_json(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadInput(f"{path}: not a JSON object")
     return data
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, ValueError) as error:
+        raise BadInput(f"cannot read {path}: {error}") from None
 
 
 def _read_builds(path: Path) -> dict[str, Any]:
@@ -170,24 +210,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--index", default=INDEX, help="the JSON simple API root (default: PyPI's)")
     parser.add_argument("--builds", type=Path, default=BUILDS, help="the per-OS build matrix source file")
+    parser.add_argument(
+        "--matrix", type=Path, default=MATRIX, help="PyTorch's release matrix (RELEASE.md's table)"
+    )
+    parser.add_argument("--nvidia", type=Path, default=NVIDIA, help="NVIDIA's driver tables as read")
     parser.add_argument("--cache", type=Path, help="keep the index's answers in this folder")
     parser.add_argument("--out", type=Path, default=DATA, help="the folder the data files are written to")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file would change")
     parser.add_argument(
         "--offline",
         action="store_true",
-        help="no index: rebuild only what the committed sources give (torch_builds.json)",
+        help="no index: rebuild only what the committed sources give (all but torch_wheels.json and "
+        "torch_companions.json)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)
     log = open(Path("/dev/null"), "w") if args.quiet else sys.stderr  # noqa: SIM115
     try:
-        builds = _read_builds(args.builds)
+        sources = Sources(_read_builds(args.builds), _read_text(args.matrix), _read_json(args.nvidia))
         if args.offline:
-            tables = offline(builds, args.out)
+            tables = offline(sources, args.out)
         else:
             before = _read_json(COMPANIONS)
-            tables = collect(Client(args.index, args.cache), builds, before, log)
+            tables = collect(Client(args.index, args.cache), sources, before, log)
     except (IndexUnreachable, MalformedWheelName, BadInput) as error:
         print(f"update_tables: {error}", file=sys.stderr)
         return 2
