@@ -200,3 +200,97 @@ def test_base_classes_across_files(depth: int) -> None:
     assert project.is_module(files[-1], f":C{depth}")
     cyclic = summary("/r/x.py", "x", classes={"A": (None, (":B",), False), "B": (None, (":A",), False)})
     assert not Project([cyclic]).is_module(cyclic, ":A")
+
+
+# ashawkey/torch-ngp's layout (sdf/utils.py, main_sdf.py): a Trainer in a folder without __init__.py, imported
+# with `from sdf.utils import *`; the script hands its DataLoaders to trainer.train(), whose prepare_data()
+# copies each batch with non_blocking=True, item by item (`enumerate(data)`, `data.items()`) or whole.
+TRAINER = """
+    import torch
+
+    class Trainer:
+        def __init__(self, device):
+            self.device = device
+
+        def prepare_data(self, data):
+            if isinstance(data, list):
+                for i, v in enumerate(data):
+                    data[i] = v.to(self.device, non_blocking=True)
+            elif isinstance(data, dict):
+                for k, v in data.items():
+                    data[k] = v.to(self.device, non_blocking=True)
+            else:
+                data = data.to(self.device, non_blocking=True)
+            return data
+
+        def train_one_epoch(self, loader):
+            for data in loader:
+                data = self.prepare_data(data)
+
+        def train(self, train_loader, max_epochs):
+            for _ in range(max_epochs):
+                self.train_one_epoch(train_loader)
+"""
+TRAINER_SCRIPT = """
+    import torch
+    {imports}
+
+    loader = torch.utils.data.DataLoader(torch.zeros(8, 3), batch_size=2{pin})
+    trainer = Trainer("cuda")
+    trainer.train(loader, 20)
+"""
+PREPARED_LINES = [
+    ("sdf/utils.py", "TDL006", 10),
+    ("sdf/utils.py", "TDL006", 13),
+    ("sdf/utils.py", "TDL006", 15),
+]
+
+
+@pytest.mark.parametrize(
+    "imports", ["from sdf.utils import *", "from sdf.utils import Trainer", "from sdf import utils"]
+)
+def test_a_loader_handed_to_a_method_of_an_imported_class_is_followed(tmp_path: Path, imports: str) -> None:
+    script = TRAINER_SCRIPT.format(imports=imports, pin="")
+    if imports == "from sdf import utils":
+        script = script.replace('trainer = Trainer("cuda")', 'trainer = utils.Trainer("cuda")')
+    root = tree(tmp_path, {"sdf/utils.py": TRAINER, "main_sdf.py": script})
+    assert found(root, select="TDL006") == PREPARED_LINES
+
+
+def test_a_pinned_loader_handed_to_the_same_method_is_not_reported(tmp_path: Path) -> None:
+    script = TRAINER_SCRIPT.format(imports="from sdf.utils import *", pin=", pin_memory=True")
+    root = tree(tmp_path, {"sdf/utils.py": TRAINER, "main_sdf.py": script})
+    assert found(root, select="TDL006") == []
+
+
+def test_without_the_script_the_trainer_alone_is_not_reported(tmp_path: Path) -> None:
+    root = tree(tmp_path, {"sdf/utils.py": TRAINER})
+    assert found(root / "sdf" / "utils.py", select="TDL006") == []
+
+
+def test_a_class_the_script_defines_itself_is_not_the_imported_one(tmp_path: Path) -> None:
+    script = TRAINER_SCRIPT.format(imports="from sdf.utils import *", pin="").replace(
+        "loader =",
+        "class Trainer:\n        def __init__(self, device): ...\n"
+        "        def train(self, loader, n): ...\n\n    loader =",
+    )
+    root = tree(tmp_path, {"sdf/utils.py": TRAINER, "main_sdf.py": script})
+    assert found(root, select="TDL006") == []
+
+
+def test_a_factory_function_is_not_taken_for_a_class(tmp_path: Path) -> None:
+    # `trainer = make_trainer()`: what a function returns is not known from its name
+    script = TRAINER_SCRIPT.format(imports="from sdf.utils import *", pin="").replace(
+        'Trainer("cuda")', 'make_trainer("cuda")'
+    )
+    utils = TRAINER + "\n\ndef make_trainer(device):\n    return Trainer(device)\n"
+    root = tree(tmp_path, {"sdf/utils.py": utils, "main_sdf.py": script})
+    assert found(root, select="TDL006") == []
+
+
+def test_namespace_folders_name_the_modules_below_them() -> None:
+    location = Location("utils", "", "/r/project/sdf")
+    from torchdoctor.lint.project import _namespace_names
+
+    assert _namespace_names(location) == ["sdf.utils", "project.sdf.utils"]
+    assert _namespace_names(Location("utils", "", "/r/my-project/sdf")) == ["sdf.utils"]

@@ -334,7 +334,31 @@ class FileContext:
         if callee is not None:
             return self.name_key(callee)
         qualname = self.qualname(func)
+        if qualname is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            made_by = self._imported_class(func.value.id, site.where.scope)
+            qualname = None if made_by is None else f"{made_by}.{func.attr}"
         return None if qualname is None or qualname.startswith("torch.") else qualname
+
+    def _imported_class(self, name: str, scope: Scope) -> str | None:
+        """``trainer = Trainer(...)`` with ``Trainer`` imported: its qualified name (``sdf.utils.Trainer``),
+        or ``*Trainer`` where only a star import can have bound it; None for anything else."""
+        found = self.infer.binding_scope(name, scope)
+        if found is None:
+            return None
+        made: set[str] = set()
+        for binding in found.bindings[name]:
+            if binding.how != "value" or binding.path or not isinstance(binding.expr, ast.Call):
+                return None
+            maker = binding.expr.func
+            qualname = self.qualname(maker)
+            if qualname is None and isinstance(maker, ast.Name) and self.imports.star_modules:
+                if maker.id in self.facts.module.bindings:
+                    return None
+                qualname = f"*{maker.id}"
+            if qualname is None or not qualname.rpartition(".")[2].lstrip("*")[:1].isupper():
+                return None  # a factory function, not a class: what it returns is not known here
+            made.add(qualname)
+        return made.pop() if len(made) == 1 else None
 
     @functools.cached_property
     def forward_closures(self) -> dict[ClassInfo, set[ast.AST]]:

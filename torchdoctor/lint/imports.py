@@ -19,6 +19,7 @@ class ImportTable:
         self.aliases: dict[str, str] = {}
         self.package = package
         self.star = False  # a `from x import *`: names may come from there
+        self.star_modules: list[str] = []  # the modules of those imports, in the file's order
         self._by_target: tuple[int, dict[str, set[str]]] | None = None  # (len(aliases) when built, map)
 
     def assume_star_exports(self, bound: Container[str]) -> None:
@@ -46,6 +47,8 @@ class ImportTable:
         for alias in node.names:
             if alias.name == "*":
                 self.star = True
+                if base:
+                    self.star_modules.append(base)
             else:
                 self.aliases[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
 

@@ -103,6 +103,13 @@ def join(a: Value, b: Value) -> Value:
         return b
     if b.kind is Kind.NONE and a.kind is not Kind.UNKNOWN:
         return a
+    if {a.kind, b.kind} == {Kind.TENSOR, Kind.BATCH}:
+        # an item of a batch on one path, the batch on another (`for i, v in enumerate(data)` and
+        # `for k, v in data.items()`): data of the same loader either way, and a batch may be one tensor
+        a, b = (
+            Value(Kind.BATCH, loader=a.loader, cls=a.cls, origin=a.origin),
+            Value(Kind.BATCH, loader=b.loader, cls=b.cls, origin=b.origin),
+        )
     if a.kind is not b.kind:
         return UNKNOWN
     if a.kind is Kind.DEVICE:

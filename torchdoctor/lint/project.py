@@ -8,10 +8,11 @@ one pass over its files and a lookup per fact.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 
 from torchdoctor.lint.findings import Fact, Finding, with_details
-from torchdoctor.lint.summary import FileSummary
+from torchdoctor.lint.summary import FileSummary, Location
 
 # An argument a call passes: (position, keyword, pin_memory of its loader, the caller's parameter it came in
 # through, the caller's file)
@@ -20,17 +21,24 @@ _Passed = tuple[int | None, str | None, bool | None, tuple[str, str, int | None]
 # How many re-exports (``from .data import Images`` in a package's __init__) a name is followed through, and
 # how many files deep a chain of base classes is followed.
 _MAX_HOPS = 16
+# How many folders without __init__.py above a file's top-level package still name it (``sdf.utils``).
+_NAMESPACE_LEVELS = 2
 
 
 class Project:
     def __init__(self, summaries: Iterable[FileSummary]) -> None:
         self.files: dict[str, FileSummary] = {}
         self.modules: dict[str, list[FileSummary]] = {}
+        namespaced: dict[str, list[FileSummary]] = {}
         for summary in summaries:
             self.files[summary.path] = summary
             module = summary.location.module
             if module:
                 self.modules.setdefault(module, []).append(summary)
+                for name in _namespace_names(summary.location):
+                    namespaced.setdefault(name, []).append(summary)
+        for name, found in namespaced.items():
+            self.modules.setdefault(name, found)  # a regular package of that name wins
         self._loaders: tuple[dict[tuple[str, str], str], set[tuple[str, str]]] | None = None
         self._modules_memo: dict[tuple[str, str], bool | None] = {}
         self._loader_args: dict[tuple[str, str], list[_Passed]] | None = None
@@ -42,6 +50,12 @@ class Project:
         """The file and the name in it that ``ref``, written in ``owner``, means; None outside the project."""
         if ref.startswith(":"):
             return owner, ref[1:]
+        if ref.startswith("*"):  # a name only a star import binds: the first of those modules that defines it
+            for module in owner.star_modules:
+                found = self.resolve(owner, f"{module}.{ref[1:]}")
+                if found is not None:
+                    return found
+            return None
         qualname, root = ref, owner.location.root
         for _ in range(_MAX_HOPS):
             found = self._split(qualname, root)
@@ -231,3 +245,20 @@ class Project:
         if kind == "no-device-set-by-variable":
             return not sets
         return initialises and not sets and not owner.sets_fixed_device  # device-not-set
+
+
+def _namespace_names(location: Location) -> list[str]:
+    """The names a module also has when the folders above its top-level package are namespace packages
+    (PEP 420, no ``__init__.py``): ``sdf/utils.py`` imported as ``sdf.utils`` by ``main.py`` beside
+    ``sdf/``."""
+    names: list[str] = []
+    module, root = location.module, location.root
+    for _ in range(_NAMESPACE_LEVELS):
+        if not module or not root:
+            break
+        root, folder = os.path.split(root)
+        if not folder.isidentifier():
+            break
+        module = f"{folder}.{module}"
+        names.append(module)
+    return names

@@ -71,6 +71,7 @@ class FileSummary:
     location: Location = field(default_factory=Location)
     exports: dict[str, str] = field(default_factory=dict)  # names bound by imports -> qualified names
     defines: frozenset[str] = frozenset()  # the names its top level binds (functions, classes, variables)
+    star_modules: tuple[str, ...] = ()  # the modules it imports * from
     # class -> (nn.Module?, its bases, whether it looks like a module: a forward(), layers in its attributes)
     classes: dict[str, tuple[bool | None, tuple[str, ...], bool]] = field(default_factory=dict)
     loaders: tuple[LoaderRoots, ...] = ()
@@ -88,7 +89,13 @@ class FileSummary:
 
 def summarise(ctx: FileContext, path: str, location: Location) -> FileSummary:
     defines = frozenset(ctx.facts.module.bindings)
-    summary = FileSummary(path, location, exports=dict(ctx.imports.aliases), defines=defines)
+    summary = FileSummary(
+        path,
+        location,
+        exports=dict(ctx.imports.aliases),
+        defines=defines,
+        star_modules=tuple(ctx.imports.star_modules),
+    )
     _classes(ctx, summary)
     _loaders(ctx, summary)
     _distributed(ctx, summary)
