@@ -21,15 +21,24 @@ SOURCE: str = TABLE["source"]
 _LINES: dict[str, dict[str, Any]] = TABLE["lines"]
 _RELEASES: dict[str, dict[str, Any]] = WHEELS["releases"]
 
-RUNS, MINOR_COMPAT, ARCH_UNKNOWN, DRIVER_TOO_OLD, NO_KERNELS, UNKNOWN = (
+RUNS, MINOR_COMPAT, ARCH_UNKNOWN, DRIVER_TOO_OLD, DRIVER_NOT_SHOWN, NO_KERNELS, UNKNOWN = (
     "runs",
     "minor_compat",
     "arch_unknown",
     "driver_too_old",
+    "driver_not_shown",  # GPUs known, the driver's version not: it runs where the driver is new enough
     "no_kernels",
     "unknown",
 )
-_ORDER = {RUNS: 0, MINOR_COMPAT: 1, ARCH_UNKNOWN: 2, DRIVER_TOO_OLD: 3, UNKNOWN: 4, NO_KERNELS: 5}
+_ORDER = {
+    RUNS: 0,
+    MINOR_COMPAT: 1,
+    ARCH_UNKNOWN: 2,
+    DRIVER_TOO_OLD: 3,
+    DRIVER_NOT_SHOWN: 3,
+    UNKNOWN: 4,
+    NO_KERNELS: 5,
+}
 
 
 @dataclass(frozen=True)
@@ -200,6 +209,9 @@ def judge(
         return Verdict(build, RUNS, compat.message, required)
     if compat.status == "minor_compat":
         return Verdict(build, MINOR_COMPAT, compat.message, required)
+    if compat.status == "no_driver" and ccs:
+        needs = f"it needs driver >= {required}; " if required else ""
+        return Verdict(build, DRIVER_NOT_SHOWN, f"{needs}the driver's version is not known here", required)
     if compat.status in ("too_old", "no_driver"):
         return Verdict(build, DRIVER_TOO_OLD, compat.message, required)
     return Verdict(build, UNKNOWN, compat.message, required)

@@ -287,7 +287,7 @@ class _Judged:
     ) -> Plan:
         line = release_line(release) or release
         where = _OS_WORDS[self.os_key]
-        waiting = [v for v in verdicts if v.status == builds.DRIVER_TOO_OLD]
+        waiting = [v for v in verdicts if v.status in (builds.DRIVER_TOO_OLD, builds.DRIVER_NOT_SHOWN)]
         if waiting:
             chosen = min(waiting, key=lambda v: cuda_compat.parse_version(v.build.cuda) or ())
             needed = chosen.required_driver or cuda_compat.minor_compat_floor(
@@ -297,10 +297,17 @@ class _Judged:
             if ended is not None:
                 return self._cpu_only(release, lead, evidence, ended)
             update = f"{needed} or later" if needed else cuda_compat.unknown_minimum(chosen.build.cuda)
-            text = (
-                f"Update the NVIDIA driver to {update}, then install torch {release} built for CUDA "
-                f"{chosen.build.cuda}, which has kernels for these GPUs{other}."
-            )
+            if chosen.status == builds.DRIVER_TOO_OLD:
+                text = (
+                    f"Update the NVIDIA driver to {update}, then install torch {release} built for CUDA "
+                    f"{chosen.build.cuda}, which has kernels for these GPUs{other}."
+                )
+            else:  # a report that shows the GPUs and not the driver: what the build needs, not an update
+                text = (
+                    f"Install torch {release} built for CUDA {chosen.build.cuda}, which has kernels for "
+                    f"these GPUs{other}; it needs an NVIDIA driver of {update} (the driver's version is not "
+                    "known here)."
+                )
             command = cuda_compat.install_command(release, chosen.build.cuda)
             return Plan(_join(lead, text), (command,), False, evidence, "driver")
         if any(v.status == builds.UNKNOWN for v in verdicts):

@@ -21,6 +21,10 @@ from torchdoctor.inputs import collect_env
 
 MACHINES = Path(__file__).resolve().parents[2] / "corpus" / "machines"
 
+# Where a record does not show the driver, a fix may say which driver a build needs, never that the driver
+# must be updated: none of these threads' fixes touched it.
+_NO_DRIVER_SHOWN = ("Update the NVIDIA driver",)
+
 # record -> (status, words the verdict must say, words it must not say)
 EXPECTED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     # 1: the GPU's last driver branch ends before the build's CUDA: never "update the driver"
@@ -30,19 +34,41 @@ EXPECTED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     # 4: builds without PTX for a newer GPU
     "4_rtx5090d_torch260_cu126": ("fail", ("no kernels for it",), ("unless it ships PTX",)),
     "4_2x_rtx5090_torch27dev_cu124": ("fail", ("no kernels for it",), ("unless it ships PTX",)),
-    "4_rtx5080_windows_torch27dev_cu124": ("fail", ("no kernels for it",), ("unless it ships PTX",)),
+    "4_rtx5080_windows_torch27dev_cu124": (
+        "fail",
+        ("no kernels for it",),
+        ("unless it ships PTX", *_NO_DRIVER_SHOWN),
+    ),
     # 5: an architecture the build dropped
-    "5_p100_torch280_cu128": ("fail", ("no kernels for it", "torch==2.8.0+cu126"), ()),
-    "5_kaggle_p100_torch2100_cu128": ("fail", ("no kernels for it", "torch==2.10.0+cu126"), ()),
-    "5_gtx1070_windows_torch280_cu129": ("fail", ("no kernels for it", "torch==2.8.0+cu126"), ()),
+    "5_p100_torch280_cu128": ("fail", ("no kernels for it", "torch==2.8.0+cu126"), _NO_DRIVER_SHOWN),
+    "5_kaggle_p100_torch2100_cu128": ("fail", ("no kernels for it", "torch==2.10.0+cu126"), _NO_DRIVER_SHOWN),
+    "5_gtx1070_windows_torch280_cu129": (
+        "fail",
+        ("no kernels for it", "torch==2.8.0+cu126"),
+        _NO_DRIVER_SHOWN,
+    ),
+    "5_v100_windows_torch2110_cu128_no_kernel": (
+        "fail",
+        ("no kernels for it", "cu126"),
+        ("Update the NVIDIA driver",),
+    ),
+    # 4 and 5 from a collect_env dump: the build's arch list stops below the GPU
+    "4_h100pcie_torch201_cu117_driver535": (
+        "fail",
+        ("no kernels for it", "cu118"),
+        ("Update the NVIDIA driver",),
+    ),
     # 7: a driver of a newer branch than the build needs runs it: no driver advice at all
     "7_8xb200_driver590_torch211_cu130": ("pass", (), ("Update the NVIDIA driver", "a newer release")),
+    "7_7xrtx4090_driver550_torch251_cu124": ("pass", (), ("Update the NVIDIA driver", "a newer release")),
     "7_dgx_spark_gb10_driver580_torch291_cu130": (
         "pass",
         (),
         ("Update the NVIDIA driver", "a newer release"),
     ),
 }
+
+_AMD_ONLY = "an AMD-only machine: no AMD probe facts to judge the CUDA wheel by"
 
 # record -> why it is not judged here (what its public thread does not show)
 NOT_JUDGED: dict[str, str] = {
@@ -68,6 +94,28 @@ NOT_JUDGED: dict[str, str] = {
     "6_torch210_cu121_fix_names_260_cu121": "a requested install, no GPU named",
     "6_windows_py313_torch251_cu124": "a requested install, no GPU named",
     "7_b200_driver610_cuda133": "the torch version is not stated",
+    "1_gt540m_fermi_driver390_debian12": "no torch version shown",
+    "2_amd_cachyos_py313_torch271_comfyui": _AMD_ONLY,
+    "2_amd_ubuntu_docker_pypi_torch251_sdrocm": _AMD_ONLY,
+    "2_radeon6750_ubuntu2204_custom_node_cuda_torch": "no torch version shown",
+    "3_centos67_glibc212_torch031_conda": "torch 0.3.1: older than the tables (they start at 1.12)",
+    "3_centos68_glibc212_torch10_conda": "torch 1.0: older than the tables (they start at 1.12)",
+    "3_intel_mac_torch251_no_wheel_marker": "a release that was never installed (pip found no wheel)",
+    "3_macos1276_mps_fastai_dataloaders": "no torch version shown",
+    "3_py310_torch1100_cu113_no_wheel": "a requested install, not an installed build",
+    "3_rhel64_glibc_torch12_conda_cuda100": "torch 1.2: older than the tables (they start at 1.12)",
+    "4_a100_torch1101_sm70max_wpfs": "torch 1.10.1: older than the tables, and no build label",
+    "4_rtx3070_torch171_cu102": "torch 1.7.1: older than the tables (they start at 1.12)",
+    "4_rtx3090_torch171_cu101_dinet": "torch 1.7.1: older than the tables (they start at 1.12)",
+    "5_gt740m_torch131_cu92_no_kernel": "torch 1.3.1: older than the tables (they start at 1.12)",
+    "5_gtx670m_fermi_torch100_cuda80_windows": "torch 1.0.0: older than the tables (they start at 1.12)",
+    "5_k80_torch181_cu111": "torch 1.8.1: older than the tables (they start at 1.12)",
+    "6_gooddrag_torch201_cu121_never_published": "a requested install, not an installed build",
+    "6_torch231_cu121_flat_index_no_longer": "a requested install, not an installed build",
+    "6_trellis2_windows_py313_torch2100_cu131": "a requested install, not an installed build",
+    "6_wan2gp_torch270_cu124_test_index": "a requested install, not an installed build",
+    "6_windows_py38_torch180_cu102_site_command": "a requested install, not an installed build",
+    "7_rtx5090_rtx4090_driver570_torch28dev_cu128": "no build label shown (a 2.8 nightly)",
 }
 
 
