@@ -91,7 +91,7 @@ def _evidence(
     torch: Mapping[str, Any], nv: Mapping[str, Any], gpus: Sequence[Mapping[str, Any]]
 ) -> list[str]:
     where = f" imported from {torch['file']}" if torch.get("file") else ""
-    lines = [f"torch {torch.get('version')}{where}"]
+    lines = [f"{_torch_named(torch)}{where}"]
     flavor = torch.get("flavor")
     if flavor == "cuda":
         build = f"build: CUDA {torch.get('cuda')}"
@@ -149,8 +149,14 @@ def _cudnn(version: int) -> str:
     return f"{version // 1000}.{version // 100 % 10}.{version % 100}"
 
 
-def _pass_summary(torch: Mapping[str, Any], nv: Mapping[str, Any], gpus: Sequence[Mapping[str, Any]]) -> str:
+def _torch_named(torch: Mapping[str, Any]) -> str:
+    """``torch 2.5.1+cu124``, or ``torch (version not known)`` where a report does not say it."""
     version = torch.get("version")
+    return f"torch {version}" if version else "torch (version not known)"
+
+
+def _pass_summary(torch: Mapping[str, Any], nv: Mapping[str, Any], gpus: Sequence[Mapping[str, Any]]) -> str:
+    version = torch.get("version") or "(version not known)"
     flavor = torch.get("flavor")
     if flavor == "cuda":
         if not gpus and "available" not in nv:
@@ -292,14 +298,15 @@ def _build_without_nvidia(
     if not _driver_present(nv, driver) or (vendor and torch.get("cuda_available")):
         return []
     names = sorted({str(g.get("name")) for g in gpus}) or ["an NVIDIA GPU"]
-    present = f"NVIDIA driver present: {nv.get('driver_version') or driver.get('proc_driver_version')}"
+    shown = nv.get("driver_version") or driver.get("proc_driver_version") or "(version not known)"
+    present = f"NVIDIA driver present: {shown}"
     if vendor is None:
-        summary = f"CPU-only torch {torch.get('version')} on a machine with {', '.join(names)}: "
+        summary = f"CPU-only {_torch_named(torch)} on a machine with {', '.join(names)}: "
         summary += "'Torch not compiled with CUDA enabled'"
         details: tuple[str, ...] = (present,)
         reason = "This torch cannot use the GPUs."
     else:
-        summary = f"{build} build of torch {torch.get('version')} on a machine with {', '.join(names)}: "
+        summary = f"{build} build of {_torch_named(torch)} on a machine with {', '.join(names)}: "
         summary += f"it runs on {vendor} GPUs only"
         seen = (
             f"torch.cuda.is_available() is False: torch sees no {vendor} GPU"

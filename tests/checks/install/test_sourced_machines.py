@@ -29,6 +29,8 @@ _NO_DRIVER_SHOWN = ("Update the NVIDIA driver",)
 EXPECTED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     # 1: the GPU's last driver branch ends before the build's CUDA: never "update the driver"
     "1_geforce210_driver342_torch12": ("fail", ("R340 branch",), ("Update the NVIDIA driver",)),
+    # 2: a build for another vendor: a ROCm nightly (the index it came from is stated) on an NVIDIA T4
+    "2_t4_rocm60_nightly": ("fail", ("runs on AMD GPUs only", "built for CUDA"), ("torch None",)),
     # 3: torch 2.9+ needs macOS 14 for MPS
     "3_m2max_macos13_torch210_mps": ("warn", ("macOS 14.0", "13.7.4"), ()),
     # 4: builds without PTX for a newer GPU
@@ -76,7 +78,6 @@ NOT_JUDGED: dict[str, str] = {
     "2_radeon890m_gfx1150_cu130": "an AMD-only machine: no NVIDIA facts, no AMD probe facts",
     "2_rx6650xt_invoke_cuda_fallback": "no installed build label (a pip fallback to the CUDA wheel)",
     "2_rx7900xtx_pypi_torch260": "an AMD-only machine: no AMD probe facts to judge the CUDA wheel by",
-    "2_t4_rocm60_nightly": "the ROCm nightly's version is not stated",
     "3_centos79_glibc217_torch251": "a conda build failing to import: the dump gives no glibc requirement",
     "3_intel_mac_i9_py314_torch291": "a release that was never installed (pip found no wheel)",
     "3_intel_mac_py3123_torch241": "a release that was never installed (pip found no wheel)",
@@ -129,17 +130,29 @@ def _facts(record: dict[str, Any]) -> dict[str, Any]:
     if dump is not None:
         facts: dict[str, Any] = dump.to_report("machine")["facts"]
         return facts
-    version = str(record["torch"]).split()[0]
-    label = version.partition("+")[2]
-    cuda = f"{label[2:-1]}.{label[-1]}" if label.startswith("cu") else None
     system = (record.get("os") or "Linux").lower()
-    torch = {
-        "importable": True,
-        "version": version,
-        "flavor": "cuda" if cuda else "cpu",
-        "cuda": cuda,
-        "os": {"system": "Windows" if "windows" in system else "Linux", "wsl": False},
-    }
+    os_facts = {"system": "Windows" if "windows" in system else "Linux", "wsl": False}
+    rocm = re.search(r"/whl/(?:nightly/)?rocm(\d+\.\d+)", record.get("install") or "")
+    if "torch" not in record and rocm:  # only the index it came from is stated: a ROCm build
+        torch = {
+            "importable": True,
+            "version": None,
+            "flavor": "rocm",
+            "cuda": None,
+            "hip": rocm[1],
+            "os": os_facts,
+        }
+    else:
+        version = str(record["torch"]).split()[0]
+        label = version.partition("+")[2]
+        cuda = f"{label[2:-1]}.{label[-1]}" if label.startswith("cu") else None
+        torch = {
+            "importable": True,
+            "version": version,
+            "flavor": "cuda" if cuda else "cpu",
+            "cuda": cuda,
+            "os": os_facts,
+        }
     gpus = []
     for index, gpu in enumerate(record.get("gpus") or []):
         cc = gpu.get("compute_capability") or collect_env.compute_capability(gpu["name"])
