@@ -15,9 +15,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from torchdoctor.checks.install import build_fit, builds, cuda_compat, install_plan
+from torchdoctor.checks.install import build_fit, builds, cuda_compat, install_plan, releases
 from torchdoctor.checks.install.versions import release_line
-from torchdoctor.machine import nvml
+from torchdoctor.machine import nvml, pci
 from torchdoctor.model import Finding, Fix, Status
 
 
@@ -33,6 +33,8 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
         findings += _build_without_nvidia(torch, facts["nvml"], facts["cuda_driver"], gpus)
     elif flavor == "cuda":
         findings += _cuda_build(torch, facts["nvml"], facts["cuda_driver"], gpus)
+        bus = facts["cuda_driver"].get("pci_gpus")  # absent from reports made before it was read
+        findings += _amd_gpu_only(torch, facts["nvml"], facts["cuda_driver"], gpus, bus)
     findings += _mps(torch)
     shown = _shown_facts(torch, facts["nvml"])
     if not findings:
@@ -396,6 +398,51 @@ def _torch_cannot_see(torch: Mapping[str, Any], driver: Mapping[str, Any]) -> li
             ),
         )
     ]
+
+
+def _amd_gpu_only(
+    torch: Mapping[str, Any],
+    nv: Mapping[str, Any],
+    driver: Mapping[str, Any],
+    gpus: Sequence[Mapping[str, Any]],
+    bus: Any,
+) -> list[Finding]:
+    """A CUDA build where the PCI bus lists an AMD GPU and no NVIDIA one: torch runs on the CPU, and only a
+    ROCm build uses that GPU. A warning, not a failure: by its PCI ids an integrated Radeon (which ROCm mostly
+    does not support) looks like a discrete one."""
+    vendors = pci.vendors(bus)
+    if "amd" not in vendors or "nvidia" in vendors or gpus or _driver_present(nv, driver):
+        return []
+    ids = sorted(
+        {f"{d.get('vendor_id')}:{d.get('device_id')}" for d in bus["devices"] if d.get("vendor") == "amd"}
+    )
+    summary = f"CUDA build of {_torch_named(torch)} on a machine whose GPU is AMD: torch runs on the CPU"
+    details = (f"PCI: AMD GPU {', '.join(ids)}, no NVIDIA GPU", "a CUDA build cannot use an AMD GPU")
+    return [Finding(Status.WARN, summary, details, _rocm_fix(torch))]
+
+
+def _rocm_fix(torch: Mapping[str, Any]) -> Fix:
+    """The ROCm build of the installed release, from the release matrix's ROCm column."""
+    system = str((torch.get("os") or {}).get("system") or "").lower()
+    if system.startswith("win"):
+        return Fix(
+            "If this AMD GPU is one ROCm supports, use a ROCm build of torch: PyTorch publishes them for "
+            "Linux only (on Windows: AMD's own ROCm wheels, or WSL)."
+        )
+    line = release_line(str(torch.get("version") or ""))
+    cell = releases.cell(line, "rocm_cell") if line else None
+    found = re.fullmatch(r"ROCm (\d+(?:\.\d+)+)", cell or "")
+    if found is None:
+        return Fix(
+            "If this AMD GPU is one ROCm supports, install a ROCm build of torch (pytorch.org lists them)."
+        )
+    version = str(torch.get("version")).partition("+")[0]
+    index = f"https://download.pytorch.org/whl/rocm{found[1]}"
+    return Fix(
+        f"If this AMD GPU is one ROCm supports, install the ROCm {found[1]} build of torch {version} (the "
+        f"release matrix's ROCm for {line}).",
+        (f'pip install "torch=={version}" --index-url {index}',),
+    )
 
 
 def _mps(torch: Mapping[str, Any]) -> list[Finding]:

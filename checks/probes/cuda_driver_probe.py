@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from torchdoctor.machine import pci
+
 CUDA_SUCCESS = 0
 CUDA_ERROR_NO_DEVICE = 100
 _ATTR_CC_MAJOR = 75
@@ -76,6 +78,8 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
         "device_count": None,
         "devices": [],
         **_files(),
+        # the GPUs on the bus, by vendor: an AMD or Intel GPU is one this driver cannot expose
+        "pci_gpus": pci.probe(),
     }
     lib, error = _load()
     if lib is None:

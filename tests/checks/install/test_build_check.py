@@ -324,3 +324,49 @@ def test_builds_without_ptx_and_the_architectures_each_build_dropped(
     verdict = CHECK.judge({p.name: facts[p.name] for p in CHECK.probes}, {})
     no_kernels = verdict.status is Status.FAIL and "no kernels for it" in verdict.summary
     assert no_kernels is fails, (verdict.status, verdict.summary)
+
+
+def _cuda_build_on(pci_devices: list[dict[str, str]], system: str = "Linux", nvidia: bool = False) -> Any:
+    torch = {
+        "importable": True,
+        "version": "2.6.0+cu124",
+        "flavor": "cuda",
+        "cuda": "12.4",
+        "cuda_available": False,
+        "os": {"system": system, "wsl": False},
+    }
+    gpu = {"index": 0, "name": "NVIDIA GeForce RTX 3090", "compute_capability": [8, 6]}
+    nv = (
+        {"available": True, "gpus": [gpu], "driver_version": "550.54.14"}
+        if nvidia
+        else {"available": False, "error": "NVML Shared Library Not Found"}
+    )
+    facts = {
+        "torch": torch,
+        "nvml": nv,
+        "cuda_driver": {"pci_gpus": {"readable": True, "devices": pci_devices}},
+    }
+    return CHECK.judge({probe.name: facts.get(probe.name, {}) for probe in CHECK.probes}, {})
+
+
+AMD = {"vendor": "amd", "vendor_id": "0x1002", "device_id": "0x744c", "class": "0x030000"}
+
+
+def test_a_cuda_build_where_the_only_gpu_is_amd_is_told_of_the_rocm_build() -> None:
+    # torch 2.6's ROCm build is ROCm 6.2.4 (RELEASE.md's matrix, torch_releases.json)
+    verdict = _cuda_build_on([AMD])
+    assert verdict.status.value == "warn" and "whose GPU is AMD" in verdict.summary
+    assert verdict.fix.commands == (
+        'pip install "torch==2.6.0" --index-url https://download.pytorch.org/whl/rocm6.2.4',
+    )
+
+
+def test_an_nvidia_gpu_beside_the_amd_one_is_the_cuda_builds_and_nothing_is_said() -> None:
+    nvidia = {"vendor": "nvidia", "vendor_id": "0x10de", "device_id": "0x2204", "class": "0x030000"}
+    assert "AMD" not in _cuda_build_on([AMD, nvidia], nvidia=True).summary
+    assert "AMD" not in _cuda_build_on([{**AMD, "vendor": "intel"}]).summary
+
+
+def test_on_windows_no_rocm_wheel_is_offered() -> None:
+    verdict = _cuda_build_on([AMD], system="Windows")
+    assert verdict.status.value == "warn" and verdict.fix.commands == () and "Linux only" in verdict.fix.text

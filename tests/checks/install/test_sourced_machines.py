@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from torchdoctor.checks.install import builds
 from torchdoctor.checks.install.build_check import CHECK
 from torchdoctor.inputs import collect_env
 
@@ -31,6 +32,10 @@ EXPECTED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "1_geforce210_driver342_torch12": ("fail", ("R340 branch",), ("Update the NVIDIA driver",)),
     # 2: a build for another vendor: a ROCm nightly (the index it came from is stated) on an NVIDIA T4
     "2_t4_rocm60_nightly": ("fail", ("runs on AMD GPUs only", "built for CUDA"), ("torch None",)),
+    # 2 the other way: a CUDA build where the only GPU is AMD. The threads' labels say fail (the program
+    # needed the GPU); torch.build warns, since by its PCI ids an integrated Radeon looks like a discrete one.
+    "2_rx7900xtx_pypi_torch260": ("warn", ("whose GPU is AMD", "whl/rocm6.2.4"), ()),
+    "2_radeon890m_gfx1150_cu130": ("warn", ("whose GPU is AMD", "whl/rocm7.2"), ()),
     # 3: torch 2.9+ needs macOS 14 for MPS
     "3_m2max_macos13_torch210_mps": ("warn", ("macOS 14.0", "13.7.4"), ()),
     # 4: builds without PTX for a newer GPU
@@ -75,9 +80,7 @@ _AMD_ONLY = "an AMD-only machine: no AMD probe facts to judge the CUDA wheel by"
 # record -> why it is not judged here (what its public thread does not show)
 NOT_JUDGED: dict[str, str] = {
     "1_k80_torch271_cu118": "no driver version shown: what it may run is not stated",
-    "2_radeon890m_gfx1150_cu130": "an AMD-only machine: no NVIDIA facts, no AMD probe facts",
     "2_rx6650xt_invoke_cuda_fallback": "no installed build label (a pip fallback to the CUDA wheel)",
-    "2_rx7900xtx_pypi_torch260": "an AMD-only machine: no AMD probe facts to judge the CUDA wheel by",
     "3_centos79_glibc217_torch251": "a conda build failing to import: the dump gives no glibc requirement",
     "3_intel_mac_i9_py314_torch291": "a release that was never installed (pip found no wheel)",
     "3_intel_mac_py3123_torch241": "a release that was never installed (pip found no wheel)",
@@ -146,6 +149,10 @@ def _facts(record: dict[str, Any]) -> dict[str, Any]:
         version = str(record["torch"]).split()[0]
         label = version.partition("+")[2]
         cuda = f"{label[2:-1]}.{label[-1]}" if label.startswith("cu") else None
+        if not label and "PyPI" in str(record["torch"]) and os_facts["system"] == "Linux":
+            # PyPI's Linux x86_64 wheel is a CUDA build: the one the index's metadata names
+            cuda = (builds.release_row(version) or {}).get("pypi_cuda")
+            version = f"{version}+cu{cuda.replace('.', '')}" if cuda else version
         torch = {
             "importable": True,
             "version": version,
@@ -153,13 +160,26 @@ def _facts(record: dict[str, Any]) -> dict[str, Any]:
             "cuda": cuda,
             "os": os_facts,
         }
-    gpus = []
-    for index, gpu in enumerate(record.get("gpus") or []):
+    gpus, amd = [], []
+    for gpu in record.get("gpus") or []:
+        if _AMD_NAME.search(gpu["name"]):  # NVML does not see it; the PCI bus lists it
+            amd.append({"vendor": "amd", "vendor_id": "0x1002", "device_id": None, "class": "0x030000"})
+            continue
         cc = gpu.get("compute_capability") or collect_env.compute_capability(gpu["name"])
-        gpus.append({"index": index, "name": gpu["name"], "compute_capability": list(cc) if cc else None})
+        gpus.append({"index": len(gpus), "name": gpu["name"], "compute_capability": list(cc) if cc else None})
     driver = re.search(r"\d+\.\d+(?:\.\d+)?", record.get("driver") or "")
-    nvml = {"available": True, "gpus": gpus, "driver_version": driver.group(0) if driver else None}
-    return {"torch": torch, "nvml": nvml, "cuda_driver": {}}
+    nvml: dict[str, Any] = {
+        "available": True,
+        "gpus": gpus,
+        "driver_version": driver.group(0) if driver else None,
+    }
+    if not gpus:
+        nvml = {"available": False, "error": "NVML Shared Library Not Found"}
+    pci = {"readable": True, "devices": amd} if amd else {"readable": False, "reason": "not shown"}
+    return {"torch": torch, "nvml": nvml, "cuda_driver": {"pci_gpus": pci}}
+
+
+_AMD_NAME = re.compile(r"\b(?:AMD|Radeon|RX \d{4})")
 
 
 def test_every_machine_is_judged_or_says_why_not() -> None:
