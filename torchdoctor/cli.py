@@ -188,6 +188,8 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
     args = list(sys.argv[1:] if argv is None else argv) or ["--help"]
     command = _command_of(args)
+    if command != "run":  # torchdoctor run: the program's streams stay as python made them
+        streams.utf8_on_windows()
     with streams.guarded(redact=command != "lint"):
         code, run = _run(command, args)
     if run.program is not None:  # torchdoctor run: the program's streams are its own

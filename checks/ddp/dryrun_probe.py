@@ -2,7 +2,8 @@
 torchrun would, and prove DDP works.
 
 The probe plans the run (ranks: ``--nproc`` or the visible GPU count, 2 without GPUs; backend:
-``--backend`` or nccl with GPUs, gloo without), checks MASTER_ADDR and MASTER_PORT before spawning,
+``--backend`` or nccl with GPUs, gloo without them and on Windows), checks MASTER_ADDR and MASTER_PORT before
+spawning,
 and launches the ranks (``ddp_launch``); each binds cuda:LOCAL_RANK, initializes the process group,
 verifies an all_reduce, passes a barrier and times an all_reduce (``ddp_rank``). The judge
 (``ddp_verdict``) names the rank and the evidence of whatever went wrong.
@@ -13,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import socket
+import sys
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -100,6 +102,16 @@ def validate_nproc(value: Any) -> int:
     return int(value)
 
 
+def default_backend(visible_gpus: int) -> tuple[str, str]:
+    """The backend without ``--backend``, and why: nccl with GPUs, gloo without them and on Windows, where
+    torch has no NCCL (gloo is its backend there, on GPUs too)."""
+    if not visible_gpus:
+        return "gloo", "cpu"
+    if sys.platform == "win32":
+        return "gloo", "windows"
+    return "nccl", "gpus"
+
+
 @zygote.preload("torch.distributed")
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
     started = time.time()
@@ -131,12 +143,13 @@ def probe(options: Mapping[str, Any]) -> dict[str, Any]:
         zygote.ensure(timeout=max(budget_s(timeout) / 2, budget_s(timeout) - RUN_RESERVE_S))
     visible_gpus = cuda_driver_probe.probe({}).get("device_count") or 0
     nproc = int(options.get("nproc") or visible_gpus or CPU_RANKS)
-    backend = options.get("backend") or ("nccl" if visible_gpus else "gloo")
+    default, source = default_backend(visible_gpus)
+    backend = options.get("backend") or default
     facts["plan"] = {
         "nproc": nproc,
         "nproc_source": "option" if options.get("nproc") else ("gpus" if visible_gpus else "cpu"),
         "backend": backend,
-        "backend_source": "option" if options.get("backend") else ("gpus" if visible_gpus else "cpu"),
+        "backend_source": "option" if options.get("backend") else source,
         "visible_gpus": visible_gpus,
         "budget_s": round(budget_s(timeout), 3),
     }

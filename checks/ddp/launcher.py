@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from torchdoctor.checks.ddp.rank_program import PREFIX
-from torchdoctor.isolation import pycommand, zygote
+from torchdoctor.isolation import processes, pycommand, zygote
 
 RANK_MODULE = "torchdoctor.checks.ddp.rank_program"
 DEFAULT_MASTER_ADDR = "127.0.0.1"  # torchrun's --master-addr default
@@ -153,7 +153,7 @@ def port_owner(port: int) -> dict[str, Any] | None:
         if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port == port and conn.pid:
             try:
                 process = psutil.Process(conn.pid)
-                own = process.uids().real == os.getuid()
+                own = _own(process)
                 return {
                     "pid": conn.pid,
                     "name": process.name(),
@@ -163,6 +163,20 @@ def port_owner(port: int) -> dict[str, Any] | None:
             except psutil.Error:
                 return {"pid": conn.pid, "name": None, "cmdline": None}
     return None
+
+
+def _own(process: Any) -> bool:
+    """Whether ``process`` (psutil) runs as this user: the same uid on POSIX, the same account on Windows,
+    which has no uids."""
+    if sys.platform == "win32":
+        from torchdoctor.output.redact import system_user
+
+        try:
+            account = (system_user() or "").lower()
+            return bool(account) and str(process.username()).rpartition("\\")[2].lower() == account
+        except Exception:  # psutil.AccessDenied: another user's process, as far as we can tell
+            return False
+    return bool(process.uids().real == os.getuid())
 
 
 @contextlib.contextmanager
@@ -228,16 +242,13 @@ class _Rank:
             self.returncode = self.proc.wait(timeout=max(0.05, timeout))
 
     def kill(self, reason: str) -> None:
-        """SIGKILL the rank's process group; a rank that already exited keeps its own story."""
+        """Kill the rank's process group (its tree on Windows); a rank that already exited keeps its own
+        story."""
         if self.proc is None or self.proc.poll() is not None:
             return
         if self.killed is None:
             self.killed = {"reason": reason, "after_s": round(time.time() - self.started_at, 3)}
-        with contextlib.suppress(OSError):
-            if os.name == "posix":
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            else:
-                self.proc.kill()
+        processes.kill_group(self.proc)
 
     def close(self) -> None:
         if self.stderr is None:
@@ -376,7 +387,7 @@ def _exec(plan: LaunchPlan, env: dict[str, str], rank: _Rank, deadline: float) -
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=rank.stderr,
-            start_new_session=os.name == "posix",
+            **processes.own_group(),
         )
     except OSError as exc:
         rank.start_error = f"cannot start {plan.python}: {exc}"

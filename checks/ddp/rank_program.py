@@ -199,9 +199,16 @@ def _same_job(torch: Any, dist: Any, device: Any) -> None:
 
 
 def _peak_rss_bytes() -> int | None:
+    if sys.platform == "win32":  # no getrusage: the peak working set, through psutil
+        try:
+            import psutil
+
+            return int(psutil.Process().memory_info().peak_wset)
+        except Exception:
+            return None
     try:
         import resource
-    except ImportError:  # not on Windows
+    except ImportError:
         return None
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return int(peak if sys.platform == "darwin" else peak * 1024)  # macOS counts bytes, Linux KiB

@@ -135,6 +135,7 @@ def _evidence(
     mps = torch.get("mps") or {}
     if mps.get("built"):
         lines.append(f"MPS: built, {'available' if mps.get('available') else 'not available'}")
+        lines += _mps_lines(torch, mps)
     if builds.newer_than_tables(torch.get("version")):
         lines.append(
             f"this torchdoctor does not know torch {release_line(torch.get('version'))} yet (its tables end "
@@ -469,17 +470,43 @@ def _mps(torch: Mapping[str, Any]) -> list[Finding]:
         reasons.append("Python runs under Rosetta (x86_64 on Apple silicon): install an arm64 Python")
     if not reasons:
         reasons.append("no Metal device this process may use (a VM, or a sandboxed or headless session)")
+    fix = Fix(
+        f"Run on Apple silicon with macOS {floor[0]['version'] if floor else '14'} or newer, a "
+        "native arm64 Python, outside sandboxes and VMs."
+    )
+    if too_old and floor is not None and macos is not None:  # as a dump's macOS gets it
+        fix = _macos_fix(str(floor[0]["version"]), str(mps.get("macos_version")), macos)
     return [
         Finding(
             Status.WARN,
             "torch is built with MPS but MPS is not available: " + reasons[0],
             tuple(reasons[1:]),
-            Fix(
-                f"Run on Apple silicon with macOS {floor[0]['version'] if floor else '14'} or newer, a "
-                "native arm64 Python, outside sandboxes and VMs."
-            ),
+            fix,
         )
     ]
+
+
+def _mps_lines(torch: Mapping[str, Any], mps: Mapping[str, Any]) -> list[str]:
+    """The macOS against the release's MPS minimum, and what an operator MPS lacks does (a live probe's
+    ``fallback``: the value of PYTORCH_ENABLE_MPS_FALLBACK, None when unset)."""
+    lines = []
+    line = release_line(torch.get("version"))
+    floor = _mps_floor(line)
+    if mps.get("macos_version") and floor is not None:
+        lines.append(
+            f"macOS {mps['macos_version']}; torch {line}'s MPS needs macOS {floor[0]['version']} or newer "
+            f"(source: {floor[0]['source']})"
+        )
+    if "fallback" in mps:
+        value = mps.get("fallback")
+        lines.append(
+            f"PYTORCH_ENABLE_MPS_FALLBACK={value}: an operator MPS lacks runs on the CPU, slower"
+            if value == "1"
+            else "PYTORCH_ENABLE_MPS_FALLBACK "
+            + ("unset" if value is None else f"is {value!r}, not 1")
+            + ": an operator MPS lacks raises NotImplementedError (1 runs such operators on the CPU)"
+        )
+    return lines
 
 
 def _mps_floor(line: str | None) -> tuple[Mapping[str, Any], tuple[int, ...]] | None:
@@ -507,9 +534,9 @@ def _mps_platform_minimum(
 def _macos_fix(floor: str, current: str, macos: tuple[int, ...]) -> Fix:
     older = _newest_release_for_macos(macos)
     if older is None:
-        return Fix(f"Update macOS to {floor} or newer.")
+        return Fix(f"Update to macOS {floor} or newer.")
     return Fix(
-        f"Update macOS to {floor} or newer, or install torch {older}, the newest release whose MPS runs on "
+        f"Update to macOS {floor} or newer, or install torch {older}, the newest release whose MPS runs on "
         f"macOS {current}.",
         (f'pip install "torch=={older}"',),
     )

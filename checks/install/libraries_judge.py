@@ -16,6 +16,25 @@ from torchdoctor.checks.install.libraries_probe import FAMILY_LABELS
 from torchdoctor.model import Finding, Fix, Status
 
 _LD_DEBUG = 'LD_DEBUG=libs python -c "import torch" 2>&1 | grep {base}'
+# What shows where the loader found each library, and where else a library may come from, per platform.
+_LOADER_DEBUG = {
+    "darwin": 'DYLD_PRINT_LIBRARIES=1 python -c "import torch" 2>&1 | grep {base}',
+    "win32": 'python -c "import torch, psutil; [print(m.path) for m in psutil.Process().memory_maps()]" '
+    "| findstr /i {stem}",
+}
+_ELSEWHERE = {
+    "linux": "a library path in /etc/ld.so.conf, or another package imported first",
+    "darwin": "a folder on DYLD_LIBRARY_PATH, or another package imported first",
+    "win32": "a folder on PATH, or another package imported first",
+}
+
+
+def _loader_debug(libs: Mapping[str, Any], base: str) -> str:
+    """The command that shows which file of ``base`` the loader took, on the platform the facts come from."""
+    command = _LOADER_DEBUG.get(str(libs.get("platform")), _LD_DEBUG)
+    return command.format(base=base, stem=base.removeprefix("lib"))
+
+
 # The order in which shadowed libraries are named: the likeliest to break a run first.
 _PRIORITY = ("cudnn", "nccl", "cublas", "cudart", "nvrtc", "openmp")
 Library = Mapping[str, Any]
@@ -200,9 +219,10 @@ def _shadow_fix(
         )
     return (
         Fix(
-            f"Something loads this {labels} before torch does (a library path in /etc/ld.so.conf, or another "
-            "package imported first): find it in the loader's debug output and remove it.",
-            (_LD_DEBUG.format(base=found[0]["base"]),),
+            f"Something loads this {labels} before torch does ("
+            + _ELSEWHERE.get(str(libs.get("platform")), _ELSEWHERE["linux"])
+            + "): find it in the loader's debug output and remove it.",
+            (_loader_debug(libs, found[0]["base"]),),
         ),
         "",
     )
@@ -217,6 +237,6 @@ def _two_copies(libs: Mapping[str, Any], base: str, mapped: Sequence[Library]) -
         Fix(
             "Two copies of one library keep separate state in one process (for OpenMP: oversubscribed "
             "threads or 'OMP: Error #15'); find which package loads the second copy and make both use one.",
-            (_LD_DEBUG.format(base=base),),
+            (_loader_debug(libs, base),),
         ),
     )

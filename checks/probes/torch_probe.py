@@ -7,6 +7,7 @@ a fact for the judge, not a crash of the probe.
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 import time
@@ -17,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from torchdoctor.model import Finding, Status
+
+MPS_FALLBACK = "PYTORCH_ENABLE_MPS_FALLBACK"
+"""Set to 1, an operator the MPS backend lacks runs on the CPU instead of raising NotImplementedError."""
 
 
 def probe(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -193,6 +197,8 @@ def _mps(torch: Any) -> dict[str, Any]:
     facts["available"] = bool(_call(lambda: torch.backends.mps.is_available())) if facts["built"] else False
     if sys.platform == "darwin":
         facts["rosetta"] = _rosetta()
+    if facts["built"]:  # whether an operator MPS lacks runs on the CPU (set) or raises NotImplementedError
+        facts["fallback"] = os.environ.get(MPS_FALLBACK)
     return facts
 
 

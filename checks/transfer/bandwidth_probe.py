@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-import resource
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -61,11 +61,40 @@ def plan_for(options: Mapping[str, Any], gpus: int, spent_s: float = 0.0) -> Pla
     return dataclasses.replace(base, budget_s=max(per_gpu, 0.2))
 
 
-def memlock_limit() -> dict[str, int | None]:
-    """RLIMIT_MEMLOCK in bytes (None: unlimited); pinning beyond it can fail in containers."""
+def memlock_limit() -> dict[str, int | None] | None:
+    """RLIMIT_MEMLOCK in bytes (None: unlimited); pinning beyond it can fail in containers. None where the
+    platform has no such limit (Windows: no ``resource`` module)."""
+    if sys.platform == "win32":
+        return None
+    try:
+        import resource
+    except ImportError:
+        return None
     soft, hard = resource.getrlimit(resource.RLIMIT_MEMLOCK)
     unlimited = resource.RLIM_INFINITY
     return {"soft": None if soft == unlimited else soft, "hard": None if hard == unlimited else hard}
+
+
+def allowed_cpus() -> set[int]:
+    """The CPUs this process may run on: its affinity on Linux (and through psutil on Windows); every CPU
+    where the platform does not say (macOS has no affinity)."""
+    if sys.platform == "linux" and hasattr(os, "sched_getaffinity"):
+        return set(os.sched_getaffinity(0))
+    if sys.platform == "win32":
+        with contextlib.suppress(Exception):
+            import psutil
+
+            return set(psutil.Process().cpu_affinity() or [])
+    return set(range(os.cpu_count() or 1))
+
+
+def bind_to(cpus: set[int]) -> bool:
+    """Run this thread (Linux) on ``cpus``; False where the platform cannot bind it (the copies are then
+    measured wherever the scheduler puts them)."""
+    if sys.platform == "linux" and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, cpus)
+        return True
+    return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -221,7 +250,7 @@ def measure_device(
     started = time.perf_counter()
     props = torch.cuda.get_device_properties(index)
     bus_id = torch_probe.pci_bus_id(props)
-    allowed = os.sched_getaffinity(0)
+    allowed = allowed_cpus()
     numa = numa_placement(bus_id, allowed)
     local = set(numa["gpu_local_cpus"]) & allowed
     facts: dict[str, Any] = {
@@ -236,13 +265,13 @@ def measure_device(
         "link": None,
     }
     # Pages of the pinned buffer land on the node of the thread that first touches them.
-    if local and local != allowed:
-        os.sched_setaffinity(0, local)
+    bound = bool(local) and local != allowed and bind_to(local)
+    facts["numa"]["bound_to_gpu_node"] = bound
     try:
         _measure(torch, index, plan, clock, facts, read_link)
     finally:
-        if local and local != allowed:
-            os.sched_setaffinity(0, allowed)
+        if bound:
+            bind_to(allowed)
         with contextlib.suppress(Exception):  # after a CUDA error the cache may not empty
             torch.cuda.empty_cache()
     facts["elapsed_s"] = round(time.perf_counter() - started, 3)

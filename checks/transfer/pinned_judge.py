@@ -102,7 +102,7 @@ def _judge_device(
     pinned = device.get("pinned") or {}
     pageable = device.get("pageable") or {}
     if not pinned.get("ok"):
-        findings.append(_pin_failure(label, pinned, bandwidth.get("memlock_bytes") or {}))
+        findings.append(_pin_failure(label, pinned, bandwidth.get("memlock_bytes", {})))
     rows = []
     for key, name in _DIRECTIONS:
         measured = (pinned.get(key) or {}).get("gbps")
@@ -246,16 +246,22 @@ def _cpus(cpus: list[int]) -> str:
     return ",".join(ranges)
 
 
-def _pin_failure(label: str, pinned: Mapping[str, Any], memlock: Mapping[str, Any]) -> Finding:
+def _pin_failure(label: str, pinned: Mapping[str, Any], memlock: Mapping[str, Any] | None) -> Finding:
+    summary = f"pin_memory() failed on {label}: {pinned.get('error') or 'unknown error'}"
+    consequence = "without pinned memory, DataLoader(pin_memory=True) fails and copies cannot overlap compute"
+    if memlock is None:  # Windows: no locked-memory limit to read or raise
+        return Finding(
+            Status.FAIL,
+            summary,
+            ("this platform has no locked-memory limit (ulimit -l) to read", consequence),
+            Fix("Check that the host has free RAM for the pinned buffers; close what holds it."),
+        )
     soft = memlock.get("soft")
     limit = "unlimited" if soft is None else units.size(soft)
     return Finding(
         Status.FAIL,
-        f"pin_memory() failed on {label}: {pinned.get('error') or 'unknown error'}",
-        (
-            f"locked-memory limit (ulimit -l): {limit}",
-            "without pinned memory, DataLoader(pin_memory=True) fails and copies cannot overlap compute",
-        ),
+        summary,
+        (f"locked-memory limit (ulimit -l): {limit}", consequence),
         Fix(
             "Raise the locked-memory limit for the job (containers often start with 64 KiB) and check that "
             "the host has free RAM for the pinned buffers.",

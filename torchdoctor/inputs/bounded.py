@@ -195,7 +195,7 @@ def _fileno(stream: Any) -> int | None:
 
 def _can_wait_on(fd: int) -> bool:
     """select() works on every descriptor on POSIX; on Windows only on sockets."""
-    return os.name == "posix" and fd >= 0
+    return sys.platform != "win32" and fd >= 0
 
 
 def decode(data: bytes, name: str) -> str:

@@ -57,14 +57,19 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
 
 def _limit_memory(argv: list[str]) -> None:
     """``--memory-limit BYTES``: the address space this worker may use (a runaway judge or plugin then gets
-    MemoryError instead of the machine's memory). Only workers that never load CUDA get one."""
+    MemoryError instead of the machine's memory; elsewhere the worker is ended at that resident size). Only
+    workers that never load CUDA get one."""
     if "--memory-limit" not in argv:
         return
     limit = int(argv[argv.index("--memory-limit") + 1])
-    with contextlib.suppress(ImportError, ValueError, OSError):
-        import resource
+    if sys.platform == "linux":
+        with contextlib.suppress(ImportError, ValueError, OSError):
+            import resource
 
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            return
+    # Windows has no rlimits and macOS does not enforce RLIMIT_AS: a watchdog ends the worker instead.
+    lifeline.bound_memory(limit)
 
 
 def _send(answer: dict[str, Any]) -> None:

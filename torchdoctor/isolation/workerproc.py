@@ -24,7 +24,7 @@ import time
 from collections import deque
 from typing import IO, Any
 
-from torchdoctor.isolation import pycommand
+from torchdoctor.isolation import processes, pycommand
 
 WORKER_MODULE = "torchdoctor.isolation.worker"
 WARM_ID = 0
@@ -127,7 +127,7 @@ class WorkerProcess:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=env,
-                start_new_session=os.name == "posix",
+                **processes.own_group(),
             )
         except OSError as exc:
             self.proc = None
@@ -221,18 +221,12 @@ class WorkerProcess:
         return self._stderr.text(ended=self.proc.poll() is not None) if self.proc is not None else ""
 
     def _descendants(self) -> list[Any]:
-        if self.proc is None:
-            return []
-        try:
-            import psutil
-
-            return list(psutil.Process(self.proc.pid).children(recursive=True))
-        except Exception:  # the worker is gone, or psutil cannot read the process table
-            return []
+        return processes.descendants(self.proc.pid) if self.proc is not None else []
 
     def _stopped_tree(self) -> list[Any]:
-        """The worker's descendants, each stopped (SIGSTOP), looked at again until no new one appears: a
-        stopped process forks no more, and a child it forked meanwhile is found in the next round."""
+        """The worker's descendants, each stopped (SIGSTOP; suspended on Windows), looked at again until no
+        new one appears: a stopped process forks no more, and a child it forked meanwhile is found in the next
+        round."""
         stopped: dict[int, Any] = {}
         for _ in range(MAX_STOP_ROUNDS):
             new = [p for p in self._descendants() if p.pid not in stopped]
@@ -271,15 +265,9 @@ class WorkerProcess:
         if self.proc.poll() is not None:
             self._end_marked()
             return
-        if os.name == "posix":
-            with contextlib.suppress(OSError):
-                os.kill(self.proc.pid, signal.SIGSTOP)  # no new child from the worker itself either
+        processes.stop(self.proc.pid)  # no new child from the worker itself either
         descendants = self._stopped_tree()
-        with contextlib.suppress(OSError):
-            if os.name == "posix":
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            else:
-                self.proc.kill()
+        processes.kill_group(self.proc)
         for process in descendants:
             with contextlib.suppress(Exception):
                 process.kill()

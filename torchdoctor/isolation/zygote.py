@@ -294,6 +294,8 @@ def thread_count(environ: Mapping[str, str], child: Mapping[str, str]) -> int | 
 
 
 def _send(sock: socket.socket, message: Mapping[str, Any], fds: Sequence[int] = ()) -> None:
+    if sys.platform != "linux":  # unreachable: why_not_fork() refuses every other platform first
+        raise OSError("the zygote needs Linux")
     data = json.dumps(message).encode()
     if fds:
         socket.send_fds(sock, [data], list(fds))
@@ -302,6 +304,8 @@ def _send(sock: socket.socket, message: Mapping[str, Any], fds: Sequence[int] = 
 
 
 def _receive(sock: socket.socket) -> tuple[dict[str, Any] | None, list[int]]:
+    if sys.platform != "linux":  # unreachable: why_not_fork() refuses every other platform first
+        raise OSError("the zygote needs Linux")
     data, fds, _, _ = socket.recv_fds(sock, _MESSAGE_BYTES, 4)
     return (json.loads(data) if data else None), list(fds)
 
@@ -328,7 +332,7 @@ class Forked:
         return self.returncode
 
     def kill(self) -> None:
-        if self.poll() is None:
+        if sys.platform == "linux" and self.poll() is None:
             with contextlib.suppress(OSError):
                 os.kill(self.pid, signal.SIGKILL)
 
@@ -409,6 +413,8 @@ class Client:
 
     def _reap_adopted(self, pid: int) -> None:
         # Without its zygote a child is adopted by this worker (a child subreaper), which can reap it.
+        if sys.platform != "linux":
+            return
         with contextlib.suppress(ChildProcessError, OSError):
             reaped, status = os.waitpid(pid, os.WNOHANG)
             if reaped == pid:
@@ -442,6 +448,8 @@ class Client:
 
 
 def _fork(modules: Sequence[str]) -> Client | None:
+    if sys.platform != "linux":  # unreachable: why_not_fork() refuses every other platform first
+        return None
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     worker = os.getpid()
     for stream in (sys.stdout, sys.stderr):
@@ -465,6 +473,8 @@ def _fork(modules: Sequence[str]) -> Client | None:
 
 
 def _die_with(parent: int) -> None:
+    if sys.platform != "linux":
+        return
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
     if os.getppid() != parent:
@@ -486,6 +496,8 @@ def _detach_from_worker() -> None:
 def _serve(sock: socket.socket, modules: Sequence[str], worker: int) -> int:
     """The zygote: check the state it was forked in, import ``modules``, then fork children on request
     until the worker closes its end (or dies: then the kernel closes it)."""
+    if sys.platform != "linux":  # unreachable: why_not_fork() refuses every other platform first
+        return 1
     _die_with(worker)  # and no thread of its own: its children would be forked from a threaded process
     _detach_from_worker()
     torch = sys.modules["torch"]
@@ -530,6 +542,8 @@ def _start(
     selector: selectors.BaseSelector,
     children: dict[int, int | None],
 ) -> None:
+    if sys.platform != "linux":  # unreachable: why_not_fork() refuses every other platform first
+        raise OSError("the zygote needs Linux")
     try:
         if len(fds) != 2:
             raise ValueError(f"expected stdout and stderr, got {len(fds)} descriptors")
@@ -555,6 +569,8 @@ def _become(request: Mapping[str, Any], fds: Sequence[int]) -> NoReturn:
     """In the new child: become ``python -P -m module`` started by Popen in the request's environment; never
     returns."""
     code = 1
+    if sys.platform != "linux":  # unreachable: why_not_fork() refuses every other platform first
+        os._exit(code)
     try:
         os.setsid()
         stdin = os.open(os.devnull, os.O_RDONLY)

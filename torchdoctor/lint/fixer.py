@@ -15,6 +15,7 @@ import hashlib
 import io
 import os
 import stat
+import sys
 import tempfile
 import tokenize
 from dataclasses import dataclass
@@ -144,9 +145,12 @@ def write(fixed: Fixed) -> None:
             stream.write(fixed.after)
             stream.flush()
             os.fsync(stream.fileno())
-            os.fchmod(stream.fileno(), stat.S_IMODE(info.st_mode))
-            with contextlib.suppress(OSError):
-                os.fchown(stream.fileno(), info.st_uid, info.st_gid)
+            if sys.platform == "win32":  # no fchmod or fchown there (Python < 3.13): the read-only bit only
+                os.chmod(temporary, stat.S_IMODE(info.st_mode))
+            else:
+                os.fchmod(stream.fileno(), stat.S_IMODE(info.st_mode))
+                with contextlib.suppress(OSError):
+                    os.fchown(stream.fileno(), info.st_uid, info.st_gid)
         latest = os.lstat(path)
         if (latest.st_ino, latest.st_size, latest.st_mtime_ns) != (
             info.st_ino,

@@ -70,6 +70,8 @@ def cpu() -> dict[str, Any]:
     elif sys.platform == "darwin":
         sysctl = find_program("sysctl", SYSTEM_FOLDERS)
         facts["model"] = _run([sysctl, "-n", "machdep.cpu.brand_string"]) if sysctl else None
+    elif sys.platform == "win32":
+        facts["model"] = platform.processor() or None
     nodes = Path("/sys/devices/system/node")
     try:
         facts["numa_nodes"] = len([n for n in nodes.iterdir() if re.fullmatch(r"node\d+", n.name)])

@@ -15,9 +15,11 @@ replaced (gpustat #168), GPU UUIDs shortened (collect_env strips them).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -288,18 +290,22 @@ def _host_of(piece: str) -> str:
 
 def system_user() -> str | None:
     """The name of this process's user as the system knows it: from the password database, not from $USER
-    or $LOGNAME, which anyone can set to something else."""
+    or $LOGNAME, which anyone can set to something else (Windows, which has no password database: the
+    account the process runs as, GetUserNameW)."""
+    if sys.platform == "win32":
+        with contextlib.suppress(OSError):
+            return os.getlogin()
+    else:
+        with contextlib.suppress(ImportError, KeyError, OSError):
+            import pwd
+
+            return pwd.getpwuid(os.getuid()).pw_name
     try:
-        import pwd
+        import getpass
 
-        return pwd.getpwuid(os.getuid()).pw_name
-    except (ImportError, KeyError, OSError):
-        try:
-            import getpass
-
-            return getpass.getuser()
-        except (OSError, KeyError, ImportError):
-            return None
+        return getpass.getuser()
+    except (OSError, KeyError, ImportError):
+        return None
 
 
 def _distinct(values: Iterable[str]) -> tuple[str, ...]:

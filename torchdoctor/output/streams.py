@@ -177,6 +177,18 @@ class GuardedStream(io.TextIOBase):
         return clean(line)
 
 
+def utf8_on_windows() -> None:
+    """Windows writes a pipe or a file in its ANSI code page (cp1252) unless Python runs in UTF-8 mode: there
+    stdout and stderr going anywhere but a console are made UTF-8, as every other platform writes them (a
+    console is written in UTF-16 by Python itself, whatever its code page)."""
+    if sys.platform != "win32":
+        return
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            if isinstance(stream, io.TextIOWrapper) and not stream.isatty():
+                stream.reconfigure(encoding="utf-8")
+
+
 @contextlib.contextmanager
 def guarded(redact: bool = True) -> Iterator[None]:
     """``sys.stdout`` and ``sys.stderr`` guarded until the block ends; ``redact=False`` makes text inert
