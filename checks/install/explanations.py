@@ -197,10 +197,14 @@ _TORCH_ABI = re.compile(r"_ZNK?(?:3c10|2at|5torch|6caffe2)")
 
 
 def analyse_undefined_symbol(text: str) -> Analysis:
-    match = _last(r"undefined symbol: ([^\s,]{1,300})|Symbol not found: ([^\s,]{1,300})", text)
+    match = _last(
+        r"undefined symbol: ([^\s,]{1,300})|Symbol not found: ([^\s,]{1,300})"
+        r"|symbol ([^\s,]{1,300}),? version [^\s,]{1,100} not defined in file",
+        text,
+    )
     if match is None:
         return Analysis()
-    symbol = match[1] or match[2]
+    symbol = match[1] or match[2] or match[3]
     library = _LIBRARY_NAME.search(text[max(0, match.start() - 300) : match.start()])
     where = "/".join(library[1].split("/")[-2:]) if library else ""
     evidence = [f"{where + ' needs ' if where else ''}the symbol {symbol}"]
@@ -220,6 +224,19 @@ def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
                 "pairs with the installed torch, from the same index as torch (torchdoctor check --only "
                 "torch.stack names it).",
             )
+    if symbol.startswith("cublasLt") and "libcublas" in library:
+        return Fix(
+            "libcublas and libcublasLt come from different cuBLAS releases: the libcublas.so of torch's "
+            "nvidia-cublas wheel loaded a libcublasLt.so found first on LD_LIBRARY_PATH (a system or conda "
+            "CUDA), or a second nvidia-cublas wheel replaced one half. Take the CUDA directories off "
+            "LD_LIBRARY_PATH (or put the wheel's nvidia/cublas/lib first), and install the nvidia-cublas "
+            "release torch asks for (pip show torch lists it under Requires).",
+            (
+                "echo $LD_LIBRARY_PATH",
+                "pip list 2>/dev/null | grep -i nvidia-cublas",
+                "pip install --force-reinstall torch",
+            ),
+        )
     if "nvJitLink" in symbol or re.search(r"libcu\w+\.so", library):
         return Fix(
             "Two CUDA releases are mixed: a CUDA library found through LD_LIBRARY_PATH (or an older "

@@ -77,24 +77,7 @@ class Table:
                 for process in gpu.processes:
                     names[str(process["pid"])] = {"name": process["name"], "status": "found"}
             gpus.append(entry)
-        nvml = {
-            "available": True,
-            "error": None,
-            "driver_version": self.driver_version,
-            "cuda_driver_version": _cuda_int(self.cuda_version),
-            "gpus": gpus,
-        }
-        return {
-            "nvml": nvml,
-            "gpu_processes": {
-                "pid_namespace": "unknown",
-                "own_pid": None,
-                "ancestors": [],
-                "processes": names,
-            },
-            "env": {"variables": {}, "variables_known": False},
-            "cuda_driver": {},
-        }
+        return foreign.nvidia_smi_facts(self.driver_version, _cuda_int(self.cuda_version), gpus, names)
 
     def to_report(self, name: str) -> dict[str, Any]:
         """A saved report (schema version 1) whose facts are what this table says."""
