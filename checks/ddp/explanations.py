@@ -99,6 +99,7 @@ _VIA = re.compile(
     r"Channel \d+(?:/\d+)? : \d+\[[0-9a-f]{1,16}\] -> \d+\[[0-9a-f]{1,16}\] via (P2P|SHM|NET)(/[\w/]{0,40})?"
 )
 _AFTER = re.compile(r"NCCL WARN|Error|error:|Exception|Traceback|timed out|Timeout")
+_WORKED = re.compile(r"\b(?:works?|worked|working|workaround|fixe[sd]|solved?|runs)\b", re.IGNORECASE)
 _SET = re.compile(
     r"\b(NCCL_(?:P2P_DISABLE|SHM_DISABLE|IB_DISABLE|P2P_LEVEL))\s*(?:=|set by environment to)\s*(\w{1,10})"
 )
@@ -116,7 +117,11 @@ def analyse_hang(text: str) -> Analysis:
                 "stopped the job",
             )
         )
-    evidence = ["the log ends after Init COMPLETE with no error: the ranks wait inside the first collective"]
+    evidence = (
+        ["the log ends after Init COMPLETE with no error: the ranks wait inside the first collective"]
+        if complete >= 0
+        else []
+    )
     transports = sorted({m[1] + (m[2] or "") for m in _VIA.finditer(text[-500_000:])})
     if transports:
         evidence.append(f"NCCL's transports between the GPUs of a node: {', '.join(transports[:4])}")
@@ -131,7 +136,11 @@ def analyse_hang(text: str) -> Analysis:
             "blocks peer-to-peer traffic)"
         )
     switched = topology is not None and bool(topology.describe())
-    if (p2p or switched) and settings.get("NCCL_P2P_DISABLE") != "1":
+    # the text says NCCL_P2P_DISABLE=1 made it run: the documented test already answered
+    answered = settings.get("NCCL_P2P_DISABLE") == "1" and _WORKED.search(text[-500_000:]) is not None
+    if answered:
+        evidence.append("the text says it runs with NCCL_P2P_DISABLE=1: P2P between the GPUs is what hangs")
+    if answered or ((p2p or switched) and settings.get("NCCL_P2P_DISABLE") != "1"):
         return Analysis(
             evidence=tuple(evidence),
             cause="The GPUs talk peer to peer (P2P) and the first collective never completes: on machines "
@@ -140,8 +149,8 @@ def analyse_hang(text: str) -> Analysis:
             fix=Fix(
                 "Run once with NCCL_P2P_DISABLE=1: if it then runs, P2P is broken on this machine; disable "
                 "ACS on the PCIe switches (lspci -vvv | grep ACSCtl shows SrcValid+ where it is on) or "
-                "VT-d/IOMMU in the BIOS, or boot with iommu=pt, rather than keeping P2P off (it costs "
-                "bandwidth). NCCL's guide: "
+                "VT-d/IOMMU in the BIOS, or boot with iommu=pt, or update the NVIDIA driver (some releases "
+                "hang on P2P), rather than keeping P2P off (it costs bandwidth). NCCL's guide: "
                 "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html"
                 "#pci-access-control-services-acs",
                 (
@@ -244,10 +253,18 @@ def _barrier(world_size: int, workers: int, timeout: str) -> Analysis:
     return Analysis(evidence=(evidence, f"{world_size - workers} rank(s) missing"))
 
 
+_SEGMENT = re.compile(r"shared memory segment [^\s]{1,200} \(size (\d{1,15})\)|to (\d{1,15}) bytes, error")
+
+
 def analyse_shm(text: str) -> Analysis:
     """NCCL's shared-memory transport, or the DataLoader's shared memory between worker processes."""
     if re.search(r"NCCL WARN|nccl-shm|/dev/shm/nccl", text):
+        segment = last_match(_SEGMENT, text)
+        size = (segment[1] or segment[2]) if segment is not None else None
         return Analysis(
+            evidence=(
+                (f"NCCL's shared-memory segment of {size} bytes did not fit in /dev/shm",) if size else ()
+            ),
             fix=Fix(
                 "Give the container a larger /dev/shm (docker run --shm-size=16g, or --ipc=host; on "
                 "Kubernetes an emptyDir with medium: Memory on /dev/shm), or turn NCCL's shared-memory "

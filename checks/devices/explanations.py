@@ -21,7 +21,11 @@ _ORDINAL = re.compile(r"device(?:_index)?=(\d+), num_gpus=(\d*)")
 # ranks per node, and the device indices the code names.
 _CVD = re.compile(r"CUDA_VISIBLE_DEVICES['\"]?\]?\s*=\s*['\"]?([0-9A-Za-z,:\-]{0,200})")
 _NPROC = re.compile(r"--nproc[_-]per[_-]node(?:=|\s+)(\d{1,4})\b")
-_NAMED = re.compile(r"\bcuda:(\d{1,4})\b|\.cuda\((\d{1,4})\)|set_device\((\d{1,4})\)")
+_NAMED = re.compile(
+    r"\bcuda:(\d{1,4})\b|\.cuda\((\d{1,4})\)|set_device\((\d{1,4})\)"
+    r"|\bgpu[ _-]?(?:idx|id|index)s?[ =:]{1,3}(\d{1,4})\b|--(?:gpus?|gpu_ids|device)[ =](\d{1,4})\b",
+    re.IGNORECASE,
+)
 
 
 def analyse_ordinal(text: str) -> Analysis:
@@ -91,6 +95,44 @@ def analyse_ordinal(text: str) -> Analysis:
             "(nvidia-smi -L)"
         )
     return Analysis(evidence=tuple(evidence))
+
+
+_SAVED_ON = re.compile(r"deserialize object on (\w+) device (\d+) but torch\.\w+\.device_count\(\) is (\d+)")
+_UNAVAILABLE = re.compile(r"deserialize object on a (\w+) device but torch\.\w+\.is_available\(\) is False")
+
+
+def analyse_map_location(text: str) -> Analysis:
+    """The device the checkpoint's tensors were saved on against the devices here; with none at all, the
+    two ways a machine shows none: it has no GPU, or its torch cannot use one (a CPU-only build)."""
+    saved = last_match(_SAVED_ON, text)
+    if saved is not None:
+        device, index, count = saved[1].lower(), int(saved[2]), int(saved[3])
+        return Analysis(
+            evidence=(f"the tensors were saved on {device}:{index}; this process sees {count} GPU(s)",),
+            fix=Fix(
+                f"Map them to a GPU that exists: torch.load(path, map_location='{device}:0'), or "
+                f"map_location={{'{device}:{index}': '{device}:0'}} "
+                f"(f'{device}:{{local_rank}}' under torchrun)."
+            ),
+        )
+    if last_match(_UNAVAILABLE, text) is None:
+        return Analysis()
+    return Analysis(
+        evidence=("torch here sees no GPU at all (torch.cuda.is_available() is False)",),
+        cause="The checkpoint was saved from GPU tensors and torch.load puts them back on the GPU, but this "
+        "torch sees none: the machine has no GPU, or it has one and this torch cannot use it (a CPU-only "
+        "build of torch, installed by a plain pip install on some platforms, or a driver that does not "
+        "load).",
+        fix=Fix(
+            "On a machine without a GPU, map the tensors to the CPU: torch.load(path, map_location='cpu'). "
+            "On a machine with a GPU, check that torch is a CUDA build (torch.version.cuda is None in a "
+            "CPU-only build) and install the CUDA build from the PyTorch index (pip install torch "
+            "--index-url "
+            "https://download.pytorch.org/whl/<CUDA tag>; torchdoctor check --only torch.build names the tag "
+            "for that machine).",
+            ('python -c "import torch; print(torch.__version__, torch.version.cuda)"', "nvidia-smi"),
+        ),
+    )
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

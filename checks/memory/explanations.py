@@ -107,8 +107,8 @@ def analyse_oom(text: str) -> Analysis:
     if unallocated is not None:
         evidence.append(f"reserved by PyTorch but unallocated: {_gib(unallocated)}")
     evidence += _other_processes(message, process)
-    if total is not None and requested > total:
-        return _larger_than_gpu(evidence)
+    if (total is not None and requested > total) or (total is None and requested > LARGEST_GPU_BYTES):
+        return _larger_than_gpu(evidence, total)
     if total is not None and allocated is not None and allocated > total:
         return _spilled(evidence, allocated, total)
     held = _held_by_this_process(process, allocated, unallocated)
@@ -116,9 +116,16 @@ def analyse_oom(text: str) -> Analysis:
         outside = total - free - held
         if outside > max(2**30, 0.2 * total):
             return _held_outside(evidence, outside, total, held)
-    if unallocated is not None and unallocated >= requested:
+    # A cache of a few percent of the GPU on a GPU with nothing free: full, whatever the blocks' sizes.
+    full = (
+        total is not None
+        and free is not None
+        and unallocated is not None
+        and free + unallocated < SMALL_SHARE * total
+    )
+    if unallocated is not None and unallocated >= requested and not full:
         return _fragmented(evidence, message)
-    if free is not None and unallocated is not None and free < requested <= free + unallocated:
+    if free is not None and unallocated is not None and free < requested <= free + unallocated and not full:
         return _fragmented(
             [*evidence, f"free ({_gib(free)}) and cached ({_gib(unallocated)}) memory together would fit it"],
             message,
@@ -126,7 +133,53 @@ def analyse_oom(text: str) -> Analysis:
         )
     if free is not None and unallocated is not None and free + unallocated < requested:
         evidence.append("exhaustion: free memory plus the allocator's cache is less than the request")
+    if total is not None and requested >= LARGE_REQUEST_SHARE * total:
+        return _large_request(evidence, requested, total)
+    if (
+        total is not None
+        and held is not None
+        and free is not None
+        and (full or free + (unallocated or 0) < requested)
+    ):
+        return _exhausted(evidence, total, held)
     return Analysis(evidence=tuple(evidence))
+
+
+LARGEST_GPU_BYTES = 192 * 10**9
+"""The most memory one GPU has (AMD Instinct MI300X and NVIDIA B200: 192 GB): a request above it fits none."""
+LARGE_REQUEST_SHARE = 0.25
+"""A single request of at least this share of the GPU is one tensor too large for it, not a full GPU."""
+SMALL_SHARE = 0.05
+"""Free memory and the allocator's cache together below this share of the GPU: the GPU is full."""
+
+
+def _large_request(evidence: list[str], requested: float, total: float) -> Analysis:
+    share = requested / total
+    return Analysis(
+        evidence=(*evidence, f"one request is {share:.0%} of the GPU's {_gib(total)}"),
+        cause=f"A single allocation of {_gib(requested)} asks for {share:.0%} of the GPU: one tensor of the "
+        "computation (an activation of a large batch, image or sequence, or an attention matrix) is too "
+        "large for this GPU, more memory than the step can get beside the model.",
+        fix=Fix(
+            "Make that one operation smaller: a smaller input (image resolution, sequence length) or batch "
+            "size, or process it in chunks (memory-efficient attention with "
+            "torch.nn.functional.scaled_dot_product_attention, tiled or sliced inference)."
+        ),
+    )
+
+
+def _exhausted(evidence: list[str], total: float, held: float) -> Analysis:
+    return Analysis(
+        evidence=(*evidence, f"this job holds {_gib(held)} of the GPU's {_gib(total)}: the GPU is full"),
+        cause=f"The job itself fills the GPU: it holds {_gib(held)} of {_gib(total)}, and the step needs "
+        "more memory than the GPU has left (the batch, the activations, the model or the optimizer state "
+        "are too large for this GPU).",
+        fix=Fix(
+            "Lower the batch size (with gradient accumulation to keep the effective batch) or the input size "
+            "(resolution, sequence length), use mixed precision and activation checkpointing, or a GPU with "
+            "more memory.",
+        ),
+    )
 
 
 def _held_by_this_process(
@@ -196,9 +249,10 @@ def _other_processes(message: str, process: float | None) -> list[str]:
     return [line]
 
 
-def _larger_than_gpu(evidence: list[str]) -> Analysis:
+def _larger_than_gpu(evidence: list[str], total: float | None) -> Analysis:
+    whole = "the whole GPU" if total is not None else "the memory of any GPU (192 GB at the most)"
     return Analysis(
-        evidence=(*evidence, "one request is larger than the whole GPU"),
+        evidence=(*evidence, f"one request is larger than {whole}"),
         cause="A single allocation asks for more memory than the GPU has: one tensor of the computation "
         "(an activation of a huge batch, sequence or image, or an attention matrix) is too large, whatever "
         "else is on the GPU.",

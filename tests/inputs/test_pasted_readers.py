@@ -5,11 +5,16 @@ excerpt is cut."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from torchdoctor.checks.ddp import explanations as ddp
-from torchdoctor.inputs import memory_summary, nvidia_smi_csv, nvidia_topo, saved
+from torchdoctor.inputs import memory_summary, nvidia_smi, nvidia_smi_csv, nvidia_topo, saved
 
 import support
 from growth import linear
+
+THREADS = Path(__file__).resolve().parents[1] / "corpus" / "threads" / "dev"
 
 # pytorch/pytorch#35901 (turn 5, cut inside the reserved row): 12420 MB reserved against 1062 MB allocated
 PYTORCH_35901 = """\
@@ -192,3 +197,17 @@ def test_readers_are_linear_on_hostile_text() -> None:
     assert linear(memory_summary.find, lambda n: header * (n // len(header)), 64 * 2**10)
     assert linear(nvidia_topo.find, lambda n: "GPU0 GPU1 " * (n // 10), 64 * 2**10)
     assert linear(nvidia_smi_csv.find, lambda n: "memory.total, memory.used\n" * (n // 26), 64 * 2**10)
+
+
+def test_a_table_pasted_from_its_column_titles_on_is_read_without_a_driver() -> None:
+    # yangjianxin1/GPT2-chitchat#19: GPU 0 full with another job, GPUs 1-3 idle; cut above its titles
+    text = json.loads((THREADS / "yangjianxin1_gpt2_chitchat_19.json").read_text())["text"]
+    table = nvidia_smi.find(text)
+    assert table is not None and table.driver_version is None
+    assert [gpu.used_mib for gpu in table.gpus] == [15514, 0, 0, 0]
+    assert not table.processes_listed
+    (verdict,) = support.judged(["gpu.memory"], saved.from_text(text, "issue")["facts"])
+    assert verdict.status.value == "warn"
+    assert "held by processes the table does not list (another job's, or this one's)" in verdict.summary
+    # GPUs that hold no memory are idle even where the table does not list processes
+    assert "export CUDA_VISIBLE_DEVICES=1,2,3" in verdict.fix.commands
