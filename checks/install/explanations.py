@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from torchdoctor.checks.install import builds, companions_judge, cuda_compat, install_plan, pairing
 from torchdoctor.explain import Analysis, Entry, catalogue_file
@@ -176,8 +176,25 @@ def analyse_missing_library(text: str) -> Analysis:
     evidence = (f"missing: {name}",) if name else ()
     for case in _LIBRARY_KINDS:
         if case.compiled.search(name or text[-300:]):
-            return case.analysis(*evidence)
+            return _with_cudnn_release(case.analysis(*evidence), name)
     return Analysis(evidence=evidence)
+
+
+_CUDNN_RELEASE = re.compile(r"libcudnn\w*\.so\.(\d{1,2})|cudnn\w*64_(\d{1,2})\.dll", re.IGNORECASE)
+
+
+def _with_cudnn_release(analysis: Analysis, name: str | None) -> Analysis:
+    """A missing cuDNN names its major release: where no torch wheel brings it, that release is to install."""
+    found = _CUDNN_RELEASE.search(name or "")
+    if found is None or analysis.fix is None:
+        return analysis
+    major = found[1] or found[2]
+    fix = Fix(
+        f"{analysis.fix.text} The file is cuDNN {major}'s: to install cuDNN {major} outside pip, use the "
+        f"distribution's package (libcudnn{major}) or conda install -c conda-forge cudnn={major}.",
+        analysis.fix.commands,
+    )
+    return replace(analysis, fix=fix)
 
 
 def _missing_library_name(text: str) -> str | None:

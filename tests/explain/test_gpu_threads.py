@@ -104,3 +104,33 @@ def test_a_ddp_hang_without_a_log_gets_the_documented_tests() -> None:
     assert lead.id == "nccl.hang"
     assert "NCCL_P2P_DISABLE=1" in lead.fix.text
     assert "sudo lspci -vvv | grep ACSCtl" in lead.fix.commands
+
+
+def test_figures_are_quoted_as_the_message_gives_them() -> None:
+    lead = _lead("pytorch_examples_621")  # a 1 GB GPU, in MiB
+    assert "total capacity of the GPU: 1024.00 MiB (1.00 GiB)" in lead.evidence
+
+
+def test_a_cache_of_a_few_mib_beside_free_memory_is_no_fragmentation() -> None:
+    lead = _lead("vita_group_enlightengan_135")  # 247 MiB free + 30 MiB cached against 252 MiB asked
+    assert "fills the GPU" in lead.cause
+    assert "batch size" in lead.fix.text.lower()
+
+
+def test_an_oom_inside_torch_load_is_the_checkpoint_going_back_to_its_gpu() -> None:
+    lead = _lead("jadore801120_attention_is_all_you_need_pytorch_95")
+    assert "GPU they were saved from" in lead.cause
+    assert "map_location='cpu'" in lead.fix.text
+
+
+def test_a_missing_cudnn_names_the_release_to_install() -> None:
+    lead = _lead("mahmoudashraf97_whisper_diarization_62")
+    assert "cuDNN 8" in lead.fix.text and "conda install -c conda-forge cudnn=8" in lead.fix.text
+
+
+def test_nccls_plugin_probe_is_no_missing_library() -> None:
+    text = (
+        "ranokau:398189:398189 [0] NCCL INFO NET/Plugin: Plugin load returned 2 : libnccl-net.so: cannot "
+        "open shared object file: No such file or directory : when loading libnccl-net.so"
+    )
+    assert "lib.cannot_open_shared_object" not in [e.id for e in _explained(text)]
