@@ -99,6 +99,9 @@ _VIA = re.compile(
     r"Channel \d+(?:/\d+)? : \d+\[[0-9a-f]{1,16}\] -> \d+\[[0-9a-f]{1,16}\] via (P2P|SHM|NET)(/[\w/]{0,40})?"
 )
 _AFTER = re.compile(r"NCCL WARN|Error|error:|Exception|Traceback|timed out|Timeout")
+_NO_P2P = re.compile(
+    r"Could not enable P2P between dev \d+|P2P is disabled between connected GPUs \d+ and \d+"
+)
 _WORKED = re.compile(r"\b(?:works?|worked|working|workaround|fixe[sd]|solved?|runs)\b", re.IGNORECASE)
 _SET = re.compile(
     r"\b(NCCL_(?:P2P_DISABLE|SHM_DISABLE|IB_DISABLE|P2P_LEVEL))\s*(?:=|set by environment to)\s*(\w{1,10})"
@@ -125,6 +128,12 @@ def analyse_hang(text: str) -> Analysis:
     transports = sorted({m[1] + (m[2] or "") for m in _VIA.finditer(text[-500_000:])})
     if transports:
         evidence.append(f"NCCL's transports between the GPUs of a node: {', '.join(transports[:4])}")
+    refused = len(_NO_P2P.findall(text[-500_000:]))
+    if refused:
+        evidence.append(
+            f"NCCL could not use P2P between {refused} pair(s) of GPUs and routes them through shared memory "
+            "or the CPU ('Could not enable P2P' / 'P2P is disabled between connected GPUs')"
+        )
     settings = {m[1]: m[2] for m in _SET.finditer(text[-500_000:])}
     if settings:
         evidence.append("set in the text: " + ", ".join(f"{k}={v}" for k, v in sorted(settings.items())))

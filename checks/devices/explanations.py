@@ -28,6 +28,23 @@ _NAMED = re.compile(
 )
 
 
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "a single": 1, "single": 1, "only one": 1}
+# "I have one GPU", "I use 3 GPUs", "only 1 gpu": how many GPUs the writer says the machine has
+_STATED = re.compile(
+    r"\b(?:I have|I use|I am using|I'm using|with|only|machine has|there is|there are)\s+(?:only\s+)?"
+    r"(\d{1,2}|one|two|three|four|a single|single)\s+(?:\w+\s+)?GPUs?\b",
+    re.IGNORECASE,
+)
+
+
+def _stated_gpus(text: str) -> int | None:
+    found = last_match(_STATED, text[-200_000:])
+    if found is None:
+        return None
+    word = found[1].lower()
+    return int(word) if word.isdigit() else _NUMBERS.get(word)
+
+
 def analyse_ordinal(text: str) -> Analysis:
     """The ordinal asked for against the GPUs this process sees, reasoned with what the pasted text says: a
     CUDA_VISIBLE_DEVICES that renumbers the GPUs it keeps from cuda:0, torchrun starting more ranks per node
@@ -47,8 +64,17 @@ def analyse_ordinal(text: str) -> Analysis:
             evidence.append(
                 f"CUDA_VISIBLE_DEVICES={setting[1]} keeps {len(visible)} GPU(s), renumbered: {renumbered}"
             )
-    count = seen if seen is not None else len(visible) or None
+    stated = _stated_gpus(text)
+    if stated is not None and seen is None and not visible:
+        evidence.append(f"the text says the machine has {stated} GPU(s)")
+    count = seen if seen is not None else len(visible) or stated
     ranks = last_match(_NPROC, text)
+    if ranks is not None and (count is None or int(ranks[1]) <= count):
+        per_node = int(ranks[1])
+        evidence.append(
+            f"--nproc_per_node={per_node} starts {per_node} ranks on this node, each taking cuda:LOCAL_RANK: "
+            f"the node needs {per_node} visible GPUs"
+        )
     if ranks is not None and count is not None and int(ranks[1]) > count:
         per_node = int(ranks[1])
         evidence.append(
@@ -98,7 +124,10 @@ def analyse_ordinal(text: str) -> Analysis:
 
 
 _SAVED_ON = re.compile(r"deserialize object on (\w+) device (\d+) but torch\.\w+\.device_count\(\) is (\d+)")
-_UNAVAILABLE = re.compile(r"deserialize object on a (\w+) device but torch\.\w+\.is_available\(\) is False")
+_UNAVAILABLE = re.compile(
+    r"deserialize objects? on (?:a )?(\w+) device but torch\.\w+\.is_available(?:\(\))? is False",
+    re.IGNORECASE,
+)
 
 
 def analyse_map_location(text: str) -> Analysis:

@@ -134,3 +134,36 @@ def test_nccls_plugin_probe_is_no_missing_library() -> None:
         "open shared object file: No such file or directory : when loading libnccl-net.so"
     )
     assert "lib.cannot_open_shared_object" not in [e.id for e in _explained(text)]
+
+
+def test_a_gpu_count_the_writer_states_meets_the_ranks_per_node() -> None:
+    # the shape of many threads: the machine in words, the command, the error
+    text = (
+        "I have only one GPU.\ntorchrun --nproc_per_node=2 train.py\n"
+        "RuntimeError: CUDA error: invalid device ordinal"
+    )
+    (lead,) = _explained(text)
+    assert "the text says the machine has 1 GPU(s)" in lead.evidence
+    assert "--nproc_per_node=1" in lead.fix.text
+
+
+def test_ranks_per_node_are_said_even_where_the_gpu_count_is_unknown() -> None:
+    text = (
+        "torchrun --standalone --nproc_per_node=8 train.py\nRuntimeError: CUDA error: invalid device ordinal"
+    )
+    (lead,) = _explained(text)
+    assert any("the node needs 8 visible GPUs" in line for line in lead.evidence)
+
+
+def test_pairs_nccl_could_not_join_by_p2p_are_counted() -> None:
+    from torchdoctor.checks.ddp import explanations as ddp
+
+    # Lightning-AI/pytorch-lightning#6569 (a comment's NCCL INFO transcript, partial as its writer says)
+    text = (
+        "ip-172-31-91-31:17102:17338 [1] NCCL INFO Channel 00 : 1[1c0] -> 0[1b0] via direct shared memory\n"
+        "ip-172-31-91-31:17152:17336 [2] NCCL INFO Channel 00 : 2[1d0] -> 1[1c0] via direct shared memory\n"
+        "ip-172-31-91-31:17019:17335 [0] NCCL INFO Could not enable P2P between dev 0(=1b0) and dev 3(=1e0)\n"
+        "ip-172-31-91-31:17225:17337 [3] NCCL INFO Could not enable P2P between dev 3(=1e0) and dev 2(=1d0)\n"
+    )
+    analysis = ddp.analyse_hang(text)
+    assert any("could not use P2P between 2 pair(s)" in line for line in analysis.evidence)

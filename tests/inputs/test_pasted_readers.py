@@ -211,3 +211,19 @@ def test_a_table_pasted_from_its_column_titles_on_is_read_without_a_driver() -> 
     assert "held by processes the table does not list (another job's, or this one's)" in verdict.summary
     # GPUs that hold no memory are idle even where the table does not list processes
     assert "export CUDA_VISIBLE_DEVICES=1,2,3" in verdict.fix.commands
+
+
+def test_a_collect_env_dump_quoted_as_github_quotes_it_is_found_whole() -> None:
+    # a real dump (pytorch/pytorch#122924), quoted in a reply: "> " before each line, ">" alone on blank
+    # ones, and once more for a quote of a quote
+    from torchdoctor.inputs import collect_env
+
+    corpus = Path(__file__).resolve().parents[1] / "corpus" / "collect_env" / "dev"
+    text = json.loads((corpus / "pytorch_pytorch_122924.json").read_text())["text"]
+    plain = collect_env.find(text)
+    assert plain is not None
+    for prefix in ("> ", "> > "):
+        quoted = "\n".join(prefix + line if line.strip() else prefix.rstrip() for line in text.splitlines())
+        found = collect_env.find(quoted)
+        assert found is not None
+        assert found.fields == plain.fields and found.libraries == plain.libraries
