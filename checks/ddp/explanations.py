@@ -13,6 +13,7 @@ import re
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import last_match
+from torchdoctor.inputs import nvidia_topo
 from torchdoctor.model import Fix
 
 # The port in the c10d messages: "port: 29500," (torch 2.4 and later) or "...:29500 (errno: 98 - ..." before.
@@ -91,6 +92,84 @@ def analyse_nccl_cuda_error(text: str) -> Analysis:
         ),
         check="gpu.memory",
     )
+
+
+# The transports NCCL chose, one line per channel: "Channel 00 : 1[c2000] -> 0[c1000] via P2P/direct pointer"
+_VIA = re.compile(
+    r"Channel \d+(?:/\d+)? : \d+\[[0-9a-f]{1,16}\] -> \d+\[[0-9a-f]{1,16}\] via (P2P|SHM|NET)(/[\w/]{0,40})?"
+)
+_AFTER = re.compile(r"NCCL WARN|Error|error:|Exception|Traceback|timed out|Timeout")
+_NO_P2P = re.compile(
+    r"Could not enable P2P between dev \d+|P2P is disabled between connected GPUs \d+ and \d+"
+)
+_WORKED = re.compile(r"\b(?:works?|worked|working|workaround|fixe[sd]|solved?|runs)\b", re.IGNORECASE)
+_SET = re.compile(
+    r"\b(NCCL_(?:P2P_DISABLE|SHM_DISABLE|IB_DISABLE|P2P_LEVEL))\s*(?:=|set by environment to)\s*(\w{1,10})"
+)
+
+
+def analyse_hang(text: str) -> Analysis:
+    """A log that ends after Init COMPLETE: the transports NCCL chose between the GPUs, the topology of a
+    pasted ``nvidia-smi topo -m``, and the NCCL variables the text sets; the documented tests in order."""
+    complete = text.rfind("Init COMPLETE")
+    tail = text[complete:] if complete >= 0 else ""
+    if _AFTER.search(tail) is not None:
+        return Analysis(
+            evidence=(
+                "the communicators were built; an error follows Init COMPLETE in the text: it is what "
+                "stopped the job",
+            )
+        )
+    evidence = (
+        ["the log ends after Init COMPLETE with no error: the ranks wait inside the first collective"]
+        if complete >= 0
+        else []
+    )
+    transports = sorted({m[1] + (m[2] or "") for m in _VIA.finditer(text[-500_000:])})
+    if transports:
+        evidence.append(f"NCCL's transports between the GPUs of a node: {', '.join(transports[:4])}")
+    refused = len(_NO_P2P.findall(text[-500_000:]))
+    if refused:
+        evidence.append(
+            f"NCCL could not use P2P between {refused} pair(s) of GPUs and routes them through shared memory "
+            "or the CPU ('Could not enable P2P' / 'P2P is disabled between connected GPUs')"
+        )
+    settings = {m[1]: m[2] for m in _SET.finditer(text[-500_000:])}
+    if settings:
+        evidence.append("set in the text: " + ", ".join(f"{k}={v}" for k, v in sorted(settings.items())))
+    topology = nvidia_topo.find(text)
+    p2p = any(t.startswith("P2P") for t in transports)
+    if topology is not None and topology.describe():
+        evidence.append(
+            f"nvidia-smi topo -m: {topology.describe()} (GPUs behind a PCIe switch, where ACS redirects or "
+            "blocks peer-to-peer traffic)"
+        )
+    switched = topology is not None and bool(topology.describe())
+    # the text says NCCL_P2P_DISABLE=1 made it run: the documented test already answered
+    answered = settings.get("NCCL_P2P_DISABLE") == "1" and _WORKED.search(text[-500_000:]) is not None
+    if answered:
+        evidence.append("the text says it runs with NCCL_P2P_DISABLE=1: P2P between the GPUs is what hangs")
+    if answered or ((p2p or switched) and settings.get("NCCL_P2P_DISABLE") != "1"):
+        return Analysis(
+            evidence=tuple(evidence),
+            cause="The GPUs talk peer to peer (P2P) and the first collective never completes: on machines "
+            "with PCI Access Control Services (ACS) or the IOMMU (VT-d) on, P2P traffic between GPUs behind "
+            "a PCIe switch is redirected through the root complex or dropped, and NCCL waits forever.",
+            fix=Fix(
+                "Run once with NCCL_P2P_DISABLE=1: if it then runs, P2P is broken on this machine; disable "
+                "ACS on the PCIe switches (lspci -vvv | grep ACSCtl shows SrcValid+ where it is on) or "
+                "VT-d/IOMMU in the BIOS, or boot with iommu=pt, or update the NVIDIA driver (some releases "
+                "hang on P2P), rather than keeping P2P off (it costs bandwidth). NCCL's guide: "
+                "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html"
+                "#pci-access-control-services-acs",
+                (
+                    "sudo lspci -vvv | grep ACSCtl",
+                    "NCCL_P2P_DISABLE=1 NCCL_DEBUG=INFO torchrun ...",
+                    "cat /proc/cmdline",
+                ),
+            ),
+        )
+    return Analysis(evidence=tuple(evidence))
 
 
 def analyse_watchdog(text: str) -> Analysis:
@@ -183,10 +262,18 @@ def _barrier(world_size: int, workers: int, timeout: str) -> Analysis:
     return Analysis(evidence=(evidence, f"{world_size - workers} rank(s) missing"))
 
 
+_SEGMENT = re.compile(r"shared memory segment [^\s]{1,200} \(size (\d{1,15})\)|to (\d{1,15}) bytes, error")
+
+
 def analyse_shm(text: str) -> Analysis:
     """NCCL's shared-memory transport, or the DataLoader's shared memory between worker processes."""
     if re.search(r"NCCL WARN|nccl-shm|/dev/shm/nccl", text):
+        segment = last_match(_SEGMENT, text)
+        size = (segment[1] or segment[2]) if segment is not None else None
         return Analysis(
+            evidence=(
+                (f"NCCL's shared-memory segment of {size} bytes did not fit in /dev/shm",) if size else ()
+            ),
             fix=Fix(
                 "Give the container a larger /dev/shm (docker run --shm-size=16g, or --ipc=host; on "
                 "Kubernetes an emptyDir with medium: Memory on /dev/shm), or turn NCCL's shared-memory "

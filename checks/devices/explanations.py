@@ -21,7 +21,28 @@ _ORDINAL = re.compile(r"device(?:_index)?=(\d+), num_gpus=(\d*)")
 # ranks per node, and the device indices the code names.
 _CVD = re.compile(r"CUDA_VISIBLE_DEVICES['\"]?\]?\s*=\s*['\"]?([0-9A-Za-z,:\-]{0,200})")
 _NPROC = re.compile(r"--nproc[_-]per[_-]node(?:=|\s+)(\d{1,4})\b")
-_NAMED = re.compile(r"\bcuda:(\d{1,4})\b|\.cuda\((\d{1,4})\)|set_device\((\d{1,4})\)")
+_NAMED = re.compile(
+    r"\bcuda:(\d{1,4})\b|\.cuda\((\d{1,4})\)|set_device\((\d{1,4})\)"
+    r"|\bgpu[ _-]?(?:idx|id|index)s?[ =:]{1,3}(\d{1,4})\b|--(?:gpus?|gpu_ids|device)[ =](\d{1,4})\b",
+    re.IGNORECASE,
+)
+
+
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "a single": 1, "single": 1, "only one": 1}
+# "I have one GPU", "I use 3 GPUs", "only 1 gpu": how many GPUs the writer says the machine has
+_STATED = re.compile(
+    r"\b(?:I have|I use|I am using|I'm using|with|only|machine has|there is|there are)\s+(?:only\s+)?"
+    r"(\d{1,2}|one|two|three|four|a single|single)\s+(?:\w+\s+)?GPUs?\b",
+    re.IGNORECASE,
+)
+
+
+def _stated_gpus(text: str) -> int | None:
+    found = last_match(_STATED, text[-200_000:])
+    if found is None:
+        return None
+    word = found[1].lower()
+    return int(word) if word.isdigit() else _NUMBERS.get(word)
 
 
 def analyse_ordinal(text: str) -> Analysis:
@@ -43,8 +64,17 @@ def analyse_ordinal(text: str) -> Analysis:
             evidence.append(
                 f"CUDA_VISIBLE_DEVICES={setting[1]} keeps {len(visible)} GPU(s), renumbered: {renumbered}"
             )
-    count = seen if seen is not None else len(visible) or None
+    stated = _stated_gpus(text)
+    if stated is not None and seen is None and not visible:
+        evidence.append(f"the text says the machine has {stated} GPU(s)")
+    count = seen if seen is not None else len(visible) or stated
     ranks = last_match(_NPROC, text)
+    if ranks is not None and (count is None or int(ranks[1]) <= count):
+        per_node = int(ranks[1])
+        evidence.append(
+            f"--nproc_per_node={per_node} starts {per_node} ranks on this node, each taking cuda:LOCAL_RANK: "
+            f"the node needs {per_node} visible GPUs"
+        )
     if ranks is not None and count is not None and int(ranks[1]) > count:
         per_node = int(ranks[1])
         evidence.append(
@@ -91,6 +121,47 @@ def analyse_ordinal(text: str) -> Analysis:
             "(nvidia-smi -L)"
         )
     return Analysis(evidence=tuple(evidence))
+
+
+_SAVED_ON = re.compile(r"deserialize object on (\w+) device (\d+) but torch\.\w+\.device_count\(\) is (\d+)")
+_UNAVAILABLE = re.compile(
+    r"deserialize objects? on (?:a )?(\w+) device but torch\.\w+\.is_available(?:\(\))? is False",
+    re.IGNORECASE,
+)
+
+
+def analyse_map_location(text: str) -> Analysis:
+    """The device the checkpoint's tensors were saved on against the devices here; with none at all, the
+    two ways a machine shows none: it has no GPU, or its torch cannot use one (a CPU-only build)."""
+    saved = last_match(_SAVED_ON, text)
+    if saved is not None:
+        device, index, count = saved[1].lower(), int(saved[2]), int(saved[3])
+        return Analysis(
+            evidence=(f"the tensors were saved on {device}:{index}; this process sees {count} GPU(s)",),
+            fix=Fix(
+                f"Map them to a GPU that exists: torch.load(path, map_location='{device}:0'), or "
+                f"map_location={{'{device}:{index}': '{device}:0'}} "
+                f"(f'{device}:{{local_rank}}' under torchrun)."
+            ),
+        )
+    if last_match(_UNAVAILABLE, text) is None:
+        return Analysis()
+    return Analysis(
+        evidence=("torch here sees no GPU at all (torch.cuda.is_available() is False)",),
+        cause="The checkpoint was saved from GPU tensors and torch.load puts them back on the GPU, but this "
+        "torch sees none: the machine has no GPU, or it has one and this torch cannot use it (a CPU-only "
+        "build of torch, installed by a plain pip install on some platforms, or a driver that does not "
+        "load).",
+        fix=Fix(
+            "On a machine without a GPU, map the tensors to the CPU: torch.load(path, map_location='cpu'). "
+            "On a machine with a GPU, check that torch is a CUDA build (torch.version.cuda is None in a "
+            "CPU-only build) and install the CUDA build from the PyTorch index (pip install torch "
+            "--index-url "
+            "https://download.pytorch.org/whl/<CUDA tag>; torchdoctor check --only torch.build names the tag "
+            "for that machine).",
+            ('python -c "import torch; print(torch.__version__, torch.version.cuda)"', "nvidia-smi"),
+        ),
+    )
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from torchdoctor.checks.install import builds, companions_judge, cuda_compat, install_plan, pairing
 from torchdoctor.explain import Analysis, Entry, catalogue_file
@@ -176,8 +176,25 @@ def analyse_missing_library(text: str) -> Analysis:
     evidence = (f"missing: {name}",) if name else ()
     for case in _LIBRARY_KINDS:
         if case.compiled.search(name or text[-300:]):
-            return case.analysis(*evidence)
+            return _with_cudnn_release(case.analysis(*evidence), name)
     return Analysis(evidence=evidence)
+
+
+_CUDNN_RELEASE = re.compile(r"libcudnn\w*\.so\.(\d{1,2})|cudnn\w*64_(\d{1,2})\.dll", re.IGNORECASE)
+
+
+def _with_cudnn_release(analysis: Analysis, name: str | None) -> Analysis:
+    """A missing cuDNN names its major release: where no torch wheel brings it, that release is to install."""
+    found = _CUDNN_RELEASE.search(name or "")
+    if found is None or analysis.fix is None:
+        return analysis
+    major = found[1] or found[2]
+    fix = Fix(
+        f"{analysis.fix.text} The file is cuDNN {major}'s: to install cuDNN {major} outside pip, use the "
+        f"distribution's package (libcudnn{major}) or conda install -c conda-forge cudnn={major}.",
+        analysis.fix.commands,
+    )
+    return replace(analysis, fix=fix)
 
 
 def _missing_library_name(text: str) -> str | None:
@@ -197,10 +214,14 @@ _TORCH_ABI = re.compile(r"_ZNK?(?:3c10|2at|5torch|6caffe2)")
 
 
 def analyse_undefined_symbol(text: str) -> Analysis:
-    match = _last(r"undefined symbol: ([^\s,]{1,300})|Symbol not found: ([^\s,]{1,300})", text)
+    match = _last(
+        r"undefined symbol: ([^\s,]{1,300})|Symbol not found: ([^\s,]{1,300})"
+        r"|symbol ([^\s,]{1,300}),? version [^\s,]{1,100} not defined in file",
+        text,
+    )
     if match is None:
         return Analysis()
-    symbol = match[1] or match[2]
+    symbol = match[1] or match[2] or match[3]
     library = _LIBRARY_NAME.search(text[max(0, match.start() - 300) : match.start()])
     where = "/".join(library[1].split("/")[-2:]) if library else ""
     evidence = [f"{where + ' needs ' if where else ''}the symbol {symbol}"]
@@ -220,6 +241,19 @@ def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
                 "pairs with the installed torch, from the same index as torch (torchdoctor check --only "
                 "torch.stack names it).",
             )
+    if symbol.startswith("cublasLt") and "libcublas" in library:
+        return Fix(
+            "libcublas and libcublasLt come from different cuBLAS releases: the libcublas.so of torch's "
+            "nvidia-cublas wheel loaded a libcublasLt.so found first on LD_LIBRARY_PATH (a system or conda "
+            "CUDA), or a second nvidia-cublas wheel replaced one half. Take the CUDA directories off "
+            "LD_LIBRARY_PATH (or put the wheel's nvidia/cublas/lib first), and install the nvidia-cublas "
+            "release torch asks for (pip show torch lists it under Requires).",
+            (
+                "echo $LD_LIBRARY_PATH",
+                "pip list 2>/dev/null | grep -i nvidia-cublas",
+                "pip install --force-reinstall torch",
+            ),
+        )
     if "nvJitLink" in symbol or re.search(r"libcu\w+\.so", library):
         return Fix(
             "Two CUDA releases are mixed: a CUDA library found through LD_LIBRARY_PATH (or an older "

@@ -60,6 +60,16 @@ def _gib(size: float) -> str:
     return f"{size / 2**30:.2f} GiB"
 
 
+def _as_said(text: str, size: float, *patterns: str) -> str:
+    """A figure as the message gives it ("1024.00 MiB"), with its GiB beside it when the unit differs."""
+    for pattern in patterns:
+        match = re.search(pattern.replace("SIZE", _SIZE), text, re.IGNORECASE)
+        if match is not None:
+            said = f"{match[1]} {match[2]}"
+            return said if match[2].upper() == "GIB" else f"{said} ({_gib(size)})"
+    return _gib(size)
+
+
 def _last_message(start: re.Pattern[str], text: str, length: int = 1500) -> str:
     """The text of the last message that ``start`` finds (the one that stopped the program)."""
     found = last_match(start, text)
@@ -89,6 +99,8 @@ def analyse_oom(text: str) -> Analysis:
     """
     start = _OOM_START if last_match(_OOM_START, text) is not None else _FIGURES_START
     message = _last_message(start, text)
+    if _while_loading_found(text):
+        return _while_loading(text)
     requested = _size(r"Tried to allocate SIZE", message)
     if requested is None:
         return _oom_without_figures(message)
@@ -97,18 +109,22 @@ def analyse_oom(text: str) -> Analysis:
     allocated = _first_size(message, r"SIZE is allocated by PyTorch", r"SIZE already allocated")
     unallocated = _unallocated(message)
     process = _size(r"this process has SIZE memory in use", message)
-    evidence = [f"tried to allocate {_gib(requested)}"]
+    evidence = [f"tried to allocate {_as_said(message, requested, r'Tried to allocate SIZE')}"]
     if total is not None:
-        evidence.append(f"total capacity of the GPU: {_gib(total)}")
+        shown = _as_said(message, total, r"total capac\w* of SIZE", r"SIZE total capacity")
+        evidence.append(f"total capacity of the GPU: {shown}")
     if free is not None:
-        evidence.append(f"free on the GPU: {_gib(free)}")
+        evidence.append(
+            f"free on the GPU: {_as_said(message, free, r'of which SIZE is free', r'SIZE free;')}"
+        )
     if allocated is not None:
-        evidence.append(f"allocated by PyTorch: {_gib(allocated)}")
+        shown = _as_said(message, allocated, r"SIZE is allocated by PyTorch", r"SIZE already allocated")
+        evidence.append(f"allocated by PyTorch: {shown}")
     if unallocated is not None:
         evidence.append(f"reserved by PyTorch but unallocated: {_gib(unallocated)}")
     evidence += _other_processes(message, process)
-    if total is not None and requested > total:
-        return _larger_than_gpu(evidence)
+    if (total is not None and requested > total) or (total is None and requested > LARGEST_GPU_BYTES):
+        return _larger_than_gpu(evidence, total)
     if total is not None and allocated is not None and allocated > total:
         return _spilled(evidence, allocated, total)
     held = _held_by_this_process(process, allocated, unallocated)
@@ -116,9 +132,16 @@ def analyse_oom(text: str) -> Analysis:
         outside = total - free - held
         if outside > max(2**30, 0.2 * total):
             return _held_outside(evidence, outside, total, held)
-    if unallocated is not None and unallocated >= requested:
+    # A cache below a few percent of the GPU (and under 256 MiB) is too small to matter: the GPU is full,
+    # whatever the sizes of the cache's blocks (research/memory_bandwidth.md 1.4: the same floor as
+    # gpu.fragmentation's).
+    material = unallocated is not None and (
+        total is None or unallocated >= min(MATERIAL_CACHE_BYTES, SMALL_SHARE * total)
+    )
+    full = not material
+    if unallocated is not None and unallocated >= requested and material:
         return _fragmented(evidence, message)
-    if free is not None and unallocated is not None and free < requested <= free + unallocated:
+    if free is not None and unallocated is not None and free < requested <= free + unallocated and material:
         return _fragmented(
             [*evidence, f"free ({_gib(free)}) and cached ({_gib(unallocated)}) memory together would fit it"],
             message,
@@ -126,7 +149,55 @@ def analyse_oom(text: str) -> Analysis:
         )
     if free is not None and unallocated is not None and free + unallocated < requested:
         evidence.append("exhaustion: free memory plus the allocator's cache is less than the request")
+    if total is not None and requested >= LARGE_REQUEST_SHARE * total:
+        return _large_request(evidence, requested, total)
+    if (
+        total is not None
+        and held is not None
+        and free is not None
+        and (full or free + (unallocated or 0) < requested)
+    ):
+        return _exhausted(evidence, total, held)
     return Analysis(evidence=tuple(evidence))
+
+
+LARGEST_GPU_BYTES = 192 * 10**9
+"""The most memory one GPU has (AMD Instinct MI300X and NVIDIA B200: 192 GB): a request above it fits none."""
+LARGE_REQUEST_SHARE = 0.25
+"""A single request of at least this share of the GPU is one tensor too large for it, not a full GPU."""
+SMALL_SHARE = 0.05
+MATERIAL_CACHE_BYTES = 256 * 2**20
+"""A cache of unallocated memory below this share of the GPU and this size is no fragmentation worth the
+name."""
+
+
+def _large_request(evidence: list[str], requested: float, total: float) -> Analysis:
+    share = requested / total
+    return Analysis(
+        evidence=(*evidence, f"one request is {share:.0%} of the GPU's {_gib(total)}"),
+        cause=f"A single allocation of {_gib(requested)} asks for {share:.0%} of the GPU: one tensor of the "
+        "computation (an activation of a large batch, image or sequence, or an attention matrix) is too "
+        "large for this GPU, more memory than the step can get beside the model.",
+        fix=Fix(
+            "Make that one operation smaller: a smaller input (image resolution, sequence length) or batch "
+            "size, or process it in chunks (memory-efficient attention with "
+            "torch.nn.functional.scaled_dot_product_attention, tiled or sliced inference)."
+        ),
+    )
+
+
+def _exhausted(evidence: list[str], total: float, held: float) -> Analysis:
+    return Analysis(
+        evidence=(*evidence, f"this job holds {_gib(held)} of the GPU's {_gib(total)}: the GPU is full"),
+        cause=f"The job itself fills the GPU: it holds {_gib(held)} of {_gib(total)}, and the step needs "
+        "more memory than the GPU has left (the batch, the activations, the model or the optimizer state "
+        "are too large for this GPU).",
+        fix=Fix(
+            "Lower the batch size (with gradient accumulation to keep the effective batch) or the input size "
+            "(resolution, sequence length), use mixed precision and activation checkpointing, or a GPU with "
+            "more memory.",
+        ),
+    )
 
 
 def _held_by_this_process(
@@ -196,9 +267,10 @@ def _other_processes(message: str, process: float | None) -> list[str]:
     return [line]
 
 
-def _larger_than_gpu(evidence: list[str]) -> Analysis:
+def _larger_than_gpu(evidence: list[str], total: float | None) -> Analysis:
+    whole = "the whole GPU" if total is not None else "the memory of any GPU (192 GB at the most)"
     return Analysis(
-        evidence=(*evidence, "one request is larger than the whole GPU"),
+        evidence=(*evidence, f"one request is larger than {whole}"),
         cause="A single allocation asks for more memory than the GPU has: one tensor of the computation "
         "(an activation of a huge batch, sequence or image, or an attention matrix) is too large, whatever "
         "else is on the GPU.",
@@ -265,6 +337,40 @@ def _fragmentation_fix(message: str) -> Fix:
         "the allocator from splitting large blocks (PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128, torch "
         "1.10 and later), free cached blocks between phases with torch.cuda.empty_cache(), or upgrade "
         "torch for PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.",
+    )
+
+
+# torch.load restoring a checkpoint's CUDA tensors onto the GPU they were saved from: its frames in the
+# traceback (serialization.py's restore_location, _cuda_deserialize), or the call named beside the error.
+_LOADING_FRAMES = re.compile(r"_cuda_deserialize|default_restore_location|restore_location\(")
+_OOM_WORDS = re.compile(r"out of memory", re.IGNORECASE)
+
+
+def _while_loading_found(text: str) -> bool:
+    if _LOADING_FRAMES.search(text) is not None:
+        return True
+    oom = last_match(_OOM_WORDS, text)
+    if oom is None:
+        return False
+    window = text[max(0, oom.start() - 400) : oom.end() + 400]
+    return "torch.load(" in window
+
+
+def _while_loading(text: str) -> Analysis:
+    mapped = re.search(r"map_location\s*=", text) is not None
+    return Analysis(
+        evidence=(
+            "the memory ran out inside torch.load"
+            + (" (the text shows a map_location)" if mapped else ", which was given no map_location"),
+        ),
+        cause="torch.load puts a checkpoint's CUDA tensors back on the GPU they were saved from before "
+        "anything else happens: that GPU was full (another job on it, or this job's own model already "
+        "there), even when the program means to run on the CPU or another GPU.",
+        fix=Fix(
+            "Load onto the CPU and move what is needed afterwards: torch.load(path, map_location='cpu'), "
+            "then model.load_state_dict(...) and model.to(device); or map_location=device for the GPU the "
+            "job uses."
+        ),
     )
 
 

@@ -86,8 +86,9 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     shown["allocator_setting"] = {"variable": setting.variable, "options": dict(setting.options)}
     findings = list(config_findings)
     details: list[Any] = []
+    summary = allocator.get("source") == "memory_summary"
     for device in devices:
-        findings += _device_findings(device, setting)
+        findings += _summary_findings(device, setting) if summary else _device_findings(device, setting)
         details += _rows(device)
     details += [*([] if config_findings else [setting.line]), *_source_lines(allocator)]
     ok = Finding(Status.PASS, _pass_summary(devices))
@@ -183,7 +184,7 @@ class AllocatorSetting:
 def _allocator_setting(allocator: Mapping[str, Any], reading: alloc_conf.ConfReading) -> AllocatorSetting:
     """A snapshot file's own job's settings (it records them), never this machine's variable: the snapshot
     may come from another machine. In the job itself (memory_report), this process's variables."""
-    if allocator.get("source") != "snapshot_file":
+    if allocator.get("source") not in ("snapshot_file", "memory_summary"):
         variable = reading.used.variable if reading.used else "PYTORCH_CUDA_ALLOC_CONF"
         options = dict(reading.used.options) if reading.used else {}
         return AllocatorSetting(
@@ -198,8 +199,8 @@ def _allocator_setting(allocator: Mapping[str, Any], reading: alloc_conf.ConfRea
             None,
             "PYTORCH_CUDA_ALLOC_CONF",
             {},
-            "the snapshot does not record its job's allocator settings (this machine's variables are not "
-            "the job's)",
+            f"the {'summary' if allocator.get('source') == 'memory_summary' else 'snapshot'} does not record "
+            "its job's allocator settings (this machine's variables are not the job's)",
         )
     expandable = bool(settings.get("expandable_segments"))
     variable, raw = next(
@@ -234,6 +235,57 @@ def _device_findings(device: Mapping[str, Any], setting: AllocatorSetting) -> li
     findings += _oom_findings(label, device, fix)
     findings += _counter_findings(label, device, fix, bool(findings))
     return findings
+
+
+SUMMARY_GAP = 0.50
+"""A pasted memory summary: reserved memory no tensor uses, as a share of the reserved, from which the gap is
+judged (with at least MIN_SPLIT_BYTES of it)."""
+
+
+def _summary_findings(device: Mapping[str, Any], setting: AllocatorSetting) -> list[Finding]:
+    """A ``torch.cuda.memory_summary()`` table: reserved against allocated, the non-releasable part, the OOM
+    and retry counters. Without per-block figures the largest free block is unknown, so the verdict says what
+    the totals show and no more."""
+    label = f"cuda:{device['device']}"
+    reserved, allocated = device.get("reserved_bytes"), device.get("allocated_bytes")
+    if reserved is None or allocated is None or reserved <= 0:
+        return []
+    gap = max(int(reserved) - int(allocated), 0)
+    split = device.get("inactive_split_bytes")
+    counters = device.get("counters") or {}
+    ooms, retries = int(counters.get("num_ooms") or 0), int(counters.get("num_alloc_retries") or 0)
+    figures = (
+        f"{_mb(reserved)} reserved against {_mb(allocated)} allocated: {_mb(gap)} sits in the allocator's "
+        "segments unused"
+    )
+    details = [
+        *([f"{_mb(split)} of it non-releasable (free inside segments also in use)"] if split else []),
+        f"CUDA OOMs: {ooms}, cudaMalloc retries: {retries} (from the summary's counters)",
+        "the summary has no per-block figures: the largest free block is unknown; a snapshot "
+        "(torch.cuda.memory._dump_snapshot) shows it",
+    ]
+    fix = fragmentation_fix(setting)
+    if gap < MIN_SPLIT_BYTES or gap < SUMMARY_GAP * int(reserved):
+        return []
+    if ooms:
+        return [
+            Finding(
+                Status.FAIL,
+                f"{label} ran out of memory with {figures}: the memory was reserved but cut up, not used "
+                "(fragmentation)",
+                tuple(details),
+                fix,
+            )
+        ]
+    status = Status.WARN if retries or (split is not None and split >= MIN_SPLIT_BYTES) else Status.PASS
+    if status is Status.PASS:
+        return []
+    return [Finding(status, f"{label}: {figures}", tuple(details), fix)]
+
+
+def _mb(n: Any) -> str:
+    """Bytes as the summary prints them (torch's MB are MiB)."""
+    return f"{int(n) / 2**20:.0f} MB"
 
 
 def _pool_finding(label: str, pool: Mapping[str, Any], fix: Fix) -> Finding | None:
@@ -375,6 +427,8 @@ def _rows(device: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _source_lines(allocator: Mapping[str, Any]) -> list[str]:
+    if allocator.get("source") == "memory_summary":
+        return ["from a pasted torch.cuda.memory_summary() table"]
     if allocator.get("source") == "snapshot_file":
         return [f"from the snapshot {allocator.get('path')} ({allocator.get('segments', 0)} segments)"]
     return ["from this process's allocator (torch.cuda.memory_stats() and the live snapshot)"]
@@ -397,6 +451,12 @@ def _shown_device(device: Mapping[str, Any]) -> dict[str, Any]:
 def _pass_summary(devices: Sequence[Mapping[str, Any]]) -> str:
     parts = []
     for device in devices[:4]:
+        if device.get("largest_free_block_bytes") is None:  # a memory summary: totals only
+            parts.append(
+                f"cuda:{device['device']}: {_mb(device.get('reserved_bytes') or 0)} reserved, "
+                f"{_mb(device.get('allocated_bytes') or 0)} allocated"
+            )
+            continue
         free = int(device.get("free_bytes") or 0)
         largest = int(device.get("largest_free_block_bytes") or 0)
         reserved = units.size(device.get("reserved_bytes"))

@@ -228,11 +228,17 @@ def _judge_unit(
         findings.append(Finding(Status.WARN, summary, tuple(who[2:]), _busy_fix()))
     share = free / total * 100 if total else 0.0
     if share < min_free:
+        # a pasted table that does not list the processes cannot say whose the memory is
+        whose = (
+            f": {units.size(used)} held by processes the table does not list (another job's, or this one's)"
+            if processes is None and used
+            else ""
+        )
         findings.append(
             Finding(
                 Status.WARN,
                 f"{unit.label} has {units.pct(free / total)} free ({units.size(free)} of "
-                f"{units.size(total)}), below --min-free {min_free:g} %",
+                f"{units.size(total)}), below --min-free {min_free:g} %{whose}",
                 fix=_busy_fix(),
             )
         )
@@ -300,13 +306,21 @@ def _other_gpu_lines(others: Sequence[Mapping[str, Any]], names: Mapping[str, An
     return lines
 
 
+IDLE_USED_SHARE = 0.01
+"""A GPU whose processes are not known (a pasted table cut above them) counts as idle when it holds less than
+this share of its memory: nothing runs on it that holds memory."""
+
+
 def _idle(gpu: Mapping[str, Any], names: Mapping[str, Any], min_free: float) -> bool:
     total, free = gpu.get("memory_total_bytes"), gpu.get("memory_free_bytes")
+    used = gpu.get("memory_used_bytes")
+    processes = gpu.get("processes")
+    unlisted_but_empty = processes is None and used is not None and total and used < IDLE_USED_SHARE * total
     return bool(
         total
         and free is not None
         and free / total * 100 >= min_free
-        and gpu.get("processes") == []
+        and (processes == [] or unlisted_but_empty)
         and not gpu.get("mig_mode")
     )
 

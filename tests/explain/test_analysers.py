@@ -272,7 +272,7 @@ def test_init_failures_get_the_fix_of_their_error_number() -> None:
         "sudo systemctl enable --now nvidia-fabricmanager" in lead("cuda.init_failed", "dev", 5).fix.commands
     )
     assert "reboot" in lead("cuda.init_failed", "dev", 1).fix.text.lower()
-    assert "host's NVIDIA driver" in lead("cuda.init_failed", "dev", 9).fix.text
+    assert "Update the host driver" in lead("cuda.init_failed", "dev", 9).fix.text
 
 
 def test_missing_libraries_are_told_apart() -> None:

@@ -301,6 +301,8 @@ class _Reader:
 def _clean(raw: str) -> tuple[str, bool]:
     """A line without indentation, Markdown bullets and bold, full-width colons as ASCII ones."""
     text = raw[:MAX_LINE].strip().replace("\uff1a", ":")
+    if text.strip("> \t") == "":
+        return "", bool(text)  # a quoted blank line: ">" alone, or "> >" in a quote of a quote
     start = 0
     while start + 1 < len(text) and text[start] in "-*+>" and text[start + 1] in " \t":
         start += 2

@@ -3,7 +3,8 @@ probes give: the driver, each GPU's memory, and the processes on each GPU, so th
 ``triage`` judge a pasted table with the same ``gpu.memory`` judge as a live machine.
 
 Read: the default table of nvidia-smi 4xx to 5xx (its header with the driver and CUDA versions, two lines per
-GPU with the memory in MiB, and the Processes table with and without the GI/CI columns). What such a table
+GPU with the memory in MiB, and the Processes table with and without the GI/CI columns), also when it was
+pasted from its column titles on (the driver version then unknown). What such a table
 cannot say is left out, never guessed: which process is the job (a pasted table has no "this process"), the
 job's CUDA_VISIBLE_DEVICES (unknown: cuda.visible_devices skips), compute capabilities, UUIDs. Bounded: at
 most ``MAX_CHARS`` of the text from the header on, ``MAX_GPUS`` GPUs, and lines of ``MAX_LINE`` characters.
@@ -52,7 +53,8 @@ class Gpu:
 
 @dataclass
 class Table:
-    driver_version: str
+    driver_version: str | None
+    """None: the table was pasted without its header line (cut above the column titles)."""
     cuda_version: str | None
     gpus: list[Gpu]
     processes_listed: bool  # the table has its whole Processes section (an empty one says: no process)
@@ -77,24 +79,7 @@ class Table:
                 for process in gpu.processes:
                     names[str(process["pid"])] = {"name": process["name"], "status": "found"}
             gpus.append(entry)
-        nvml = {
-            "available": True,
-            "error": None,
-            "driver_version": self.driver_version,
-            "cuda_driver_version": _cuda_int(self.cuda_version),
-            "gpus": gpus,
-        }
-        return {
-            "nvml": nvml,
-            "gpu_processes": {
-                "pid_namespace": "unknown",
-                "own_pid": None,
-                "ancestors": [],
-                "processes": names,
-            },
-            "env": {"variables": {}, "variables_known": False},
-            "cuda_driver": {},
-        }
+        return foreign.nvidia_smi_facts(self.driver_version, _cuda_int(self.cuda_version), gpus, names)
 
     def to_report(self, name: str) -> dict[str, Any]:
         """A saved report (schema version 1) whose facts are what this table says."""
@@ -115,9 +100,12 @@ def _cuda_int(text: str | None) -> int | None:
 def find(text: str) -> Table | None:
     """The first nvidia-smi table in ``text`` with at least one GPU, or None."""
     header = _HEADER.search(text)
-    if header is None:
+    # A table cut above its column titles still has them: "| Fan  Temp  Perf  Pwr:Usage/Cap|  Memory-Usage |"
+    start = header.start() if header is not None else text.find("Memory-Usage")
+    if start < 0:
         return None
-    lines = text[header.start() : header.start() + MAX_CHARS].splitlines()
+    start = text.rfind("\n", 0, start) + 1
+    lines = text[start : start + MAX_CHARS].splitlines()
     gpus: list[Gpu] = []
     by_index: dict[int, Gpu] = {}
     current: Gpu | None = None
@@ -163,6 +151,8 @@ def find(text: str) -> Table | None:
             current.used_mib, current.total_mib = int(memory["used"]), int(memory["total"])
     if not gpus:
         return None
+    if header is None:
+        return Table(None, None, gpus, processes_listed)
     return Table(header["driver"], header["cuda"], gpus, processes_listed)
 
 

@@ -68,10 +68,26 @@ class SavedReport:
         if isinstance(dump, dict):
             cut = "" if dump.get("complete") else ", cut off"
             return f"a collect_env dump{cut}"
-        if isinstance(self.data.get("nvidia_smi"), dict):
-            return "nvidia-smi output"
+        kind = foreign_kind(self.data)
+        if kind is not None:
+            return kind
         redacted = ", redacted" if self.redacted else ""
         return f"torchdoctor {self.tool_version}, {self.data['created_at']}{redacted}"
+
+
+FOREIGN_KINDS = (
+    ("collect_env", "a collect_env dump"),
+    ("nvidia_smi", "nvidia-smi output"),
+    ("nvidia_smi_csv", "nvidia-smi CSV output"),
+    ("memory_summary", "a torch.cuda.memory_summary() table"),
+    ("nvidia_topo", "nvidia-smi topo -m output"),
+)
+
+
+def foreign_kind(data: Mapping[str, Any]) -> str | None:
+    """What a report made of a foreign text was read from (the first reader that found something), or None
+    for torchdoctor's own report."""
+    return next((what for key, what in FOREIGN_KINDS if isinstance(data.get(key), dict)), None)
 
 
 def load(path: Path) -> SavedReport:
@@ -130,18 +146,52 @@ def _located(text: str, name: str, markdown: bool) -> Located:
         if found is not None:
             _check_shape(found.data, name)
             return Located(found.data, (found.start, found.end))
-    from torchdoctor.inputs import collect_env, nvidia_smi
-
-    readers: tuple[Callable[[str], _Foreign | None], ...] = (collect_env.find, nvidia_smi.find)
-    for read in readers:  # torch's text or NVIDIA's, not ours: the first that finds its own
-        given = read(text)
-        if given is not None:
-            data = given.to_report(name)
-            _check_shape(data, name)
-            return Located(data, None)
+    data = foreign_report(text, name)
+    if data is not None:
+        _check_shape(data, name)
+        return Located(data, None)
     hint = "" if markdown else _rendered(text)
     raise NoReportInText(
         f"{name} holds no torchdoctor JSON report and no collect_env dump (nor nvidia-smi output){hint}"
+    )
+
+
+def foreign_report(text: str, name: str) -> dict[str, Any] | None:
+    """The saved report of what foreign texts in ``text`` say (torch's or NVIDIA's, not ours), or None: every
+    reader that finds its own adds the facts no reader before it gave (nvidia-smi's memory figures before a
+    collect_env dump's GPU names)."""
+    from torchdoctor.inputs import collect_env, memory_summary, nvidia_smi, nvidia_smi_csv, nvidia_topo
+
+    readers: tuple[Callable[[str], _Foreign | None], ...] = (
+        nvidia_smi.find,
+        nvidia_smi_csv.find,
+        memory_summary.find,
+        nvidia_topo.find,
+        collect_env.find,
+    )
+    merged: dict[str, Any] | None = None
+    for read in readers:
+        given = read(text)
+        if given is None:
+            continue
+        data = given.to_report(name)
+        if merged is None:
+            merged = data
+            continue
+        facts = merged["facts"]
+        for key, value in data["facts"].items():
+            if key not in facts or _empty(facts[key]):
+                facts[key] = value
+        merged["host"] = {**data["host"], **merged["host"]}
+        merged.update({k: v for k, v in data.items() if k not in STANDARD_KEYS and k not in merged})
+    return merged
+
+
+def _empty(fact: Any) -> bool:
+    """A probe's facts that say nothing: ``{}``, environment variables a pasted text did not show, or a
+    probe's place kept for a check by a text that does not show it (``shown: false``)."""
+    return not fact or (
+        isinstance(fact, dict) and (fact.get("variables_known") is False or fact.get("shown") is False)
     )
 
 

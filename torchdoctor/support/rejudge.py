@@ -11,7 +11,7 @@ from typing import Any
 from torchdoctor.checking import doctor, runner
 from torchdoctor.checking import options as declarations
 from torchdoctor.checking.registry import CheckInfo, Loaded
-from torchdoctor.inputs.saved import STANDARD_KEYS, SavedReport
+from torchdoctor.inputs.saved import STANDARD_KEYS, SavedReport, foreign_kind
 from torchdoctor.model import Report, Status, Verdict
 from torchdoctor.output.wording import and_list
 
@@ -34,11 +34,8 @@ def unanswered(saved: SavedReport, chosen: Sequence[Loaded], judged: Sequence[Lo
     """For a foreign text (a collect_env dump, nvidia-smi output), a skip verdict for each chosen check it
     says nothing about: the reader sees what it leaves open. A saved report leaves such checks out (it was run
     with --only or --skip)."""
-    if isinstance(saved.data.get("collect_env"), dict):
-        what = "a collect_env dump"
-    elif isinstance(saved.data.get("nvidia_smi"), dict):
-        what = "nvidia-smi output"
-    else:
+    what = foreign_kind(saved.data)
+    if what is None:
         return []
     answered = {c.id for c in judged}
     return [

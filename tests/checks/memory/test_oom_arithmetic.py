@@ -89,7 +89,7 @@ def test_a_job_allocated_past_the_gpus_capacity_spilled_and_needs_to_shrink() ->
         "and "
         "3.16 MiB is reserved by PyTorch but unallocated."
     )
-    assert "free on the GPU: 0.00 GiB" in analysis.evidence  # a zero is a figure, not a missing one
+    assert "free on the GPU: 0 bytes (0.00 GiB)" in analysis.evidence  # a zero is a figure, not a missing one
     assert any("more than the GPU's 8.00 GiB" in line for line in analysis.evidence)
     assert analysis.fix is not None and "smaller batch" in analysis.fix.text
 

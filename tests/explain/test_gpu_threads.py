@@ -1,0 +1,169 @@
+"""The explanations of what GPU machines print, on the real texts of the thread corpus
+(tests/corpus/threads/dev): the cause they name, with its figure, and the fix the thread found."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from torchdoctor.explain import Explanation, catalogue, explain
+
+THREADS = Path(__file__).resolve().parents[1] / "corpus" / "threads" / "dev"
+
+
+@cache
+def _thread(name: str) -> str:
+    return str(json.loads((THREADS / f"{name}.json").read_text())["text"])
+
+
+def _explained(text: str) -> list[Explanation]:
+    return explain(text, catalogue.installed())
+
+
+def _lead(name: str) -> Explanation:
+    found = _explained(_thread(name))
+    assert found, name
+    return found[0]
+
+
+def _said(explanation: Explanation) -> str:
+    return " ".join(
+        [explanation.cause, *explanation.evidence, explanation.fix.text, *explanation.fix.commands]
+    )
+
+
+def test_one_request_that_is_a_large_share_of_the_gpu_is_one_tensor_too_large() -> None:
+    lead = _lead("compvis_stable_diffusion_68")  # 15.51 GiB of a 24 GiB GPU: the input image was 1024x1024
+    assert "15.51 GiB" in lead.cause and "65%" in lead.cause
+    assert "resolution" in lead.fix.text
+
+
+def test_a_request_larger_than_any_gpu_is_said_so_without_the_gpus_size() -> None:
+    lead = _lead("fannovel16_comfy_controlnet_preprocessors_50")  # 218.96 GiB, no capacity in the message
+    assert any("larger than the memory of any GPU" in line for line in lead.evidence)
+
+
+def test_a_full_gpu_with_a_cache_of_a_few_mib_is_full_not_fragmented() -> None:
+    lead = _lead("easydiffusion_easydiffusion_977")  # 4 GiB GPU, 60 MiB cached, 20 MiB asked
+    assert lead.check == "gpu.memory"
+    assert "fills the GPU" in lead.cause and "4.00 GiB" in lead.cause
+    assert "fragment" not in lead.cause
+
+
+def test_an_ordinal_named_by_a_gpu_option_is_quoted() -> None:
+    lead = _lead("maudzung_rtm3d_11")  # gpu idx 5 on a machine without a sixth GPU
+    assert any("cuda:5" in line for line in lead.evidence)
+    assert "CUDA_VISIBLE_DEVICES" in lead.fix.text and "cuda:0" in lead.fix.text
+
+
+def test_a_checkpoint_of_a_gpu_this_machine_lacks_names_that_gpu() -> None:
+    lead = _lead("zqpei_deep_sort_pytorch_51")
+    assert lead.evidence == ("the tensors were saved on cuda:2; this process sees 1 GPU(s)",)
+    assert "map_location={'cuda:2': 'cuda:0'}" in lead.fix.text
+
+
+def test_no_gpu_at_all_offers_both_the_cpu_map_and_the_cuda_build() -> None:
+    lead = _lead("deforum_art_stable_diffusion_132")  # a CPU-only build installed on GPU machines
+    assert "CPU-only build" in lead.cause
+    assert "map_location='cpu'" in lead.fix.text and "--index-url" in lead.fix.text
+
+
+def test_a_program_that_loads_cudnn_itself_is_told_about_ld_library_path() -> None:
+    lead = _lead("ufal_whisper_streaming_17")
+    assert lead.id == "lib.cannot_open_shared_object"
+    assert "LD_LIBRARY_PATH" in lead.fix.text
+    assert any("nvidia.cudnn.lib" in command for command in lead.fix.commands)
+
+
+def test_error_804_names_the_host_driver() -> None:
+    lead = _lead("pku_yuangroup_video_llava_22")
+    assert "host driver is older" in lead.cause and "Update the host driver" in lead.fix.text
+
+
+def test_nccl_shared_memory_quotes_the_segment() -> None:
+    lead = _lead("nvidia_nccl_342")
+    assert "NCCL's shared-memory segment of 9637888 bytes did not fit in /dev/shm" in lead.evidence
+
+
+def test_a_hang_described_in_words_with_a_topology_is_p2p_through_a_switch() -> None:
+    lead = _lead("nvidia_nccl_667")
+    assert lead.id == "nccl.hang"
+    assert "Access Control Services" in lead.cause
+    assert any("GPU0-GPU1 PXB, GPU2-GPU3 PIX" in line for line in lead.evidence)
+
+
+def test_a_hang_that_p2p_disable_cured_is_said_to_be_p2p() -> None:
+    lead = _lead("nvidia_nccl_631")
+    assert any("runs with NCCL_P2P_DISABLE=1" in line for line in lead.evidence)
+    assert "iommu=pt" in lead.fix.text
+
+
+def test_a_ddp_hang_without_a_log_gets_the_documented_tests() -> None:
+    lead = _lead("brandleyzhou_diffnet_10")
+    assert lead.id == "nccl.hang"
+    assert "NCCL_P2P_DISABLE=1" in lead.fix.text
+    assert "sudo lspci -vvv | grep ACSCtl" in lead.fix.commands
+
+
+def test_figures_are_quoted_as_the_message_gives_them() -> None:
+    lead = _lead("pytorch_examples_621")  # a 1 GB GPU, in MiB
+    assert "total capacity of the GPU: 1024.00 MiB (1.00 GiB)" in lead.evidence
+
+
+def test_a_cache_of_a_few_mib_beside_free_memory_is_no_fragmentation() -> None:
+    lead = _lead("vita_group_enlightengan_135")  # 247 MiB free + 30 MiB cached against 252 MiB asked
+    assert "fills the GPU" in lead.cause
+    assert "batch size" in lead.fix.text.lower()
+
+
+def test_an_oom_inside_torch_load_is_the_checkpoint_going_back_to_its_gpu() -> None:
+    lead = _lead("jadore801120_attention_is_all_you_need_pytorch_95")
+    assert "GPU they were saved from" in lead.cause
+    assert "map_location='cpu'" in lead.fix.text
+
+
+def test_a_missing_cudnn_names_the_release_to_install() -> None:
+    lead = _lead("mahmoudashraf97_whisper_diarization_62")
+    assert "cuDNN 8" in lead.fix.text and "conda install -c conda-forge cudnn=8" in lead.fix.text
+
+
+def test_nccls_plugin_probe_is_no_missing_library() -> None:
+    text = (
+        "ranokau:398189:398189 [0] NCCL INFO NET/Plugin: Plugin load returned 2 : libnccl-net.so: cannot "
+        "open shared object file: No such file or directory : when loading libnccl-net.so"
+    )
+    assert "lib.cannot_open_shared_object" not in [e.id for e in _explained(text)]
+
+
+def test_a_gpu_count_the_writer_states_meets_the_ranks_per_node() -> None:
+    # the shape of many threads: the machine in words, the command, the error
+    text = (
+        "I have only one GPU.\ntorchrun --nproc_per_node=2 train.py\n"
+        "RuntimeError: CUDA error: invalid device ordinal"
+    )
+    (lead,) = _explained(text)
+    assert "the text says the machine has 1 GPU(s)" in lead.evidence
+    assert "--nproc_per_node=1" in lead.fix.text
+
+
+def test_ranks_per_node_are_said_even_where_the_gpu_count_is_unknown() -> None:
+    text = (
+        "torchrun --standalone --nproc_per_node=8 train.py\nRuntimeError: CUDA error: invalid device ordinal"
+    )
+    (lead,) = _explained(text)
+    assert any("the node needs 8 visible GPUs" in line for line in lead.evidence)
+
+
+def test_pairs_nccl_could_not_join_by_p2p_are_counted() -> None:
+    from torchdoctor.checks.ddp import explanations as ddp
+
+    # Lightning-AI/pytorch-lightning#6569 (a comment's NCCL INFO transcript, partial as its writer says)
+    text = (
+        "ip-172-31-91-31:17102:17338 [1] NCCL INFO Channel 00 : 1[1c0] -> 0[1b0] via direct shared memory\n"
+        "ip-172-31-91-31:17152:17336 [2] NCCL INFO Channel 00 : 2[1d0] -> 1[1c0] via direct shared memory\n"
+        "ip-172-31-91-31:17019:17335 [0] NCCL INFO Could not enable P2P between dev 0(=1b0) and dev 3(=1e0)\n"
+        "ip-172-31-91-31:17225:17337 [3] NCCL INFO Could not enable P2P between dev 3(=1e0) and dev 2(=1d0)\n"
+    )
+    analysis = ddp.analyse_hang(text)
+    assert any("could not use P2P between 2 pair(s)" in line for line in analysis.evidence)

@@ -1,0 +1,229 @@
+"""Readers of what GPU machines print, pasted in public threads: ``torch.cuda.memory_summary()`` tables,
+``nvidia-smi topo -m`` matrices and ``nvidia-smi --query-*`` CSV, read into the facts of a live machine;
+what a pasted text cannot say stays unknown. Each text is quoted as the thread shows it, cut where the stored
+excerpt is cut."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from torchdoctor.checks.ddp import explanations as ddp
+from torchdoctor.inputs import memory_summary, nvidia_smi, nvidia_smi_csv, nvidia_topo, saved
+
+import support
+from growth import linear
+
+THREADS = Path(__file__).resolve().parents[1] / "corpus" / "threads" / "dev"
+
+# pytorch/pytorch#35901 (turn 5, cut inside the reserved row): 12420 MB reserved against 1062 MB allocated
+PYTORCH_35901 = """\
+```
+|===========================================================================|
+|                  PyTorch CUDA memory summary, device ID 0                 |
+|---------------------------------------------------------------------------|
+|            CUDA OOMs: 1            |        cudaMalloc retries: 1         |
+|===========================================================================|
+|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |
+|---------------------------------------------------------------------------|
+| Allocated memory      |    1062 MB |    4877 MB |   89299 MB |   88237 MB |
+|       from large pool |    1048 MB |    4865 MB |   89263 MB |   88215 MB |
+|       from small pool |      14 MB |      14 MB |      35 MB |      21 MB |
+|---------------------------------------------------------------------------|
+| Active memory         |    1062 MB |    4877 MB |   89299 MB |   88237 MB |
+|       from large pool |    1048 MB |    4865 MB |   89263 MB |   88215 MB |
+|       from small pool |      14 MB |      14 MB |      35 MB |      21 MB |
+|---------------------------------------------------------------------------|
+| GPU reserved memory   |   12420 MB |   12420 MB |   16924 MB |    4504 MB |
+|       from large pool |   12404 MB |   12"""
+
+# facebookresearch/vissl#514 (turn 0, continued): the table without its header
+VISSL_514 = """\
+```
+| GPU reserved memory   |    8184 MB |    9330 MB |   15628 MB |    7444 MB |
+|       from large pool |    8162 MB |    9308 MB |   15606 MB |    7444 MB |
+|       from small pool |      22 MB |      22 MB |      22 MB |       0 MB |
+|---------------------------------------------------------------------------|
+| Non-releasable memory |  202300 KB |    1563 MB |   10613 MB |   10415 MB |
+|       from large pool |  199936 KB |    1559 MB |   10597 MB |   10401 MB |
+|       from small pool |    2364 KB |       3 MB |      16 MB |      14 MB |
+|---------------------------------------------------------------------------|
+"""
+
+# NVIDIA/nccl#667: "NCCL hangs in the case GPUs are linked through PXB or PIX" (tabs as pasted)
+NCCL_667 = (
+    "\tGPU0\tGPU1\tGPU2\tGPU3\tCPU Affinity\tNUMA Affinity\n"
+    "GPU0\t X \tPXB\tSYS\tSYS\t0-27,56-83\t0\n"
+    "GPU1\tPXB\t X \tSYS\tSYS\t0-27,56-83\t0\n"
+    "GPU2\tSYS\tSYS\t X \tPIX\t28-55,84-111\t1\n"
+    "GPU3\tSYS\tSYS\tPIX\t X \t28-55,84-111\t1\n"
+    "\n"
+    "The topology is as above.\n"
+    "\n"
+    "all_reduce_perf works fine only with those linked through SYS. The rest will result in hanging.\n"
+)
+
+# pytorch/pytorch#47885 (comment quoting frederikschubert), with the legend after it
+PYTORCH_47885 = """\
+ nvidia-smi topo -m
+        GPU0    GPU1    GPU2    GPU3    GPU4    GPU5    CPU Affinity    NUMA Affinity
+GPU0     X      PIX     NODE    SYS     SYS     SYS     0-17,36-53      0
+GPU1    PIX      X      NODE    SYS     SYS     SYS     0-17,36-53      0
+GPU2    NODE    NODE     X      SYS     SYS     SYS     0-17,36-53      0
+GPU3    SYS     SYS     SYS      X      PIX     NODE    18-35,54-71     1
+GPU4    SYS     SYS     SYS     PIX      X      NODE    18-35,54-71     1
+GPU5    SYS     SYS     SYS     NODE    NODE     X      18-35,54-71     1
+
+Legend:
+
+  X    = Self
+  SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)
+"""
+
+# NVIDIA/nccl#1608 comment: NVLink between two GPUs, the third across the SMP interconnect
+NCCL_1608 = """\
+nvidia-smi topo -m
+        GPU0    GPU1    GPU2    CPU Affinity    NUMA Affinity   GPU NUMA ID
+GPU0     X      NV12    SYS     0-15,32-47      0               N/A
+GPU1    NV12     X      SYS     0-15,32-47      0               N/A
+GPU2    SYS     SYS      X      16-31,48-63     1               N/A
+"""
+
+# mostlygeek/llama-swap#782: a noheader CSV names no field (and GB10 reports no memory)
+LLAMA_SWAP_782 = """\
+Observed behavior:
+`nvidia-smi --query-gpu=memory.used,memory.total,utilization.memory` reports:
+
+```text
+[N/A], [N/A], 0
+```
+"""
+
+
+def test_a_memory_summary_gives_the_allocator_totals_and_counters() -> None:
+    found = memory_summary.find(PYTORCH_35901)
+    assert found is not None
+    (device,) = found.facts()["allocator"]["devices"]
+    assert device["device"] == 0
+    assert device["reserved_bytes"] == 12420 * 2**20
+    assert device["allocated_bytes"] == 1062 * 2**20
+    assert device["free_bytes"] == (12420 - 1062) * 2**20
+    assert device["counters"] == {"num_ooms": 1, "num_alloc_retries": 1}
+    # cut before the non-releasable row and without per-block figures: unknown, not zero
+    assert device["inactive_split_bytes"] is None
+    assert device["largest_free_block_bytes"] is None
+    small = next(p for p in device["pools"] if p["pool"] == "small_pool")
+    assert small["reserved_bytes"] is None
+
+
+def test_a_summary_without_its_header_is_not_read() -> None:
+    assert memory_summary.find(VISSL_514) is None
+    assert memory_summary.size("202300 KB") == 202300 * 2**10
+    assert memory_summary.size("12 parsecs") is None
+
+
+def test_gpu_fragmentation_judges_a_pasted_summary_with_its_figures() -> None:
+    data = saved.from_text(PYTORCH_35901, "issue")
+    (verdict,) = support.judged(["gpu.fragmentation"], data["facts"])
+    assert verdict.status.value == "fail"
+    assert "12420 MB reserved against 1062 MB allocated" in verdict.summary
+    assert "expandable_segments" in verdict.fix.text
+    assert any("largest free block is unknown" in str(line) for line in verdict.details)
+
+
+def test_topo_matrices_give_the_links_between_gpus() -> None:
+    found = nvidia_topo.find(NCCL_667)
+    assert found is not None
+    facts = found.facts()
+    assert facts["gpus"] == ["GPU0", "GPU1", "GPU2", "GPU3"]
+    assert facts["through_switch"] == [{"a": 0, "b": 1, "link": "PXB"}, {"a": 2, "b": 3, "link": "PIX"}]
+    six = nvidia_topo.find(PYTORCH_47885)
+    assert six is not None and len(six.gpus) == 6 and len(six.links) == 15
+    assert six.describe() == "GPU0-GPU1 PIX, GPU3-GPU4 PIX"
+    nvlink = nvidia_topo.find(NCCL_1608)
+    assert nvlink is not None
+    assert nvlink.facts()["nvlink"] == [{"a": 0, "b": 1, "link": "NV12"}]
+    assert nvlink.facts()["through_switch"] == []
+
+
+def test_the_hang_analysis_names_the_switched_pairs_and_the_documented_test() -> None:
+    analysis = ddp.analyse_hang(NCCL_667)
+    assert analysis.cause is not None and "Access Control Services" in analysis.cause
+    assert any("GPU0-GPU1 PXB, GPU2-GPU3 PIX" in line for line in analysis.evidence)
+    assert analysis.fix is not None and "NCCL_P2P_DISABLE=1" in analysis.fix.text
+    assert "sudo lspci -vvv | grep ACSCtl" in analysis.fix.commands
+    # an NVLink pair behind no switch gives no P2P-through-a-switch story
+    assert ddp.analyse_hang(NCCL_1608).cause is None
+
+
+def test_a_noheader_csv_is_not_read() -> None:
+    assert nvidia_smi_csv.find(LLAMA_SWAP_782) is None
+
+
+# The two queries in the format nvidia-smi documents (its man page, --format=csv): not a pasted text, the
+# shape the reader must take, with a process on each GPU found through the UUID.
+DOCUMENTED = """\
+index, uuid, memory.used [MiB], memory.total [MiB]
+0, GPU-aaaa, 23000 MiB, 24576 MiB
+1, GPU-bbbb, 4 MiB, 24576 MiB
+
+gpu_uuid, pid, process_name, used_gpu_memory [MiB]
+GPU-aaaa, 1395, python, 22990 MiB
+"""
+
+
+def test_query_csv_gives_gpu_memory_facts_and_processes_through_the_uuid() -> None:
+    found = nvidia_smi_csv.find(DOCUMENTED)
+    assert found is not None
+    gpus = found.facts()["nvml"]["gpus"]
+    assert [g["index"] for g in gpus] == [0, 1]
+    assert gpus[0]["memory_used_bytes"] == 23000 * 2**20
+    assert gpus[0]["processes"] == [{"pid": 1395, "used_memory_bytes": 22990 * 2**20, "kind": "compute"}]
+    assert gpus[1]["processes"] == []
+    # without a UUID or bus id column, processes of a several-GPU query are on an unknown GPU
+    no_key = DOCUMENTED.replace("gpu_uuid, ", "").replace("GPU-aaaa, 1395", "1395")
+    unknown = nvidia_smi_csv.find(no_key)
+    assert unknown is not None and "processes" not in unknown.facts()["nvml"]["gpus"][0]
+
+
+def test_readers_of_one_text_add_up() -> None:
+    data = saved.from_text(PYTORCH_35901 + "\n\n" + NCCL_667, "issue")
+    assert {"allocator", "topology"} <= set(data["facts"])
+    assert data["memory_summary"]["devices"] == [0]
+
+
+def test_readers_are_linear_on_hostile_text() -> None:
+    header = memory_summary.HEADER + " 0 |\n"
+    assert linear(memory_summary.find, lambda n: header * (n // len(header)), 64 * 2**10)
+    assert linear(nvidia_topo.find, lambda n: "GPU0 GPU1 " * (n // 10), 64 * 2**10)
+    assert linear(nvidia_smi_csv.find, lambda n: "memory.total, memory.used\n" * (n // 26), 64 * 2**10)
+
+
+def test_a_table_pasted_from_its_column_titles_on_is_read_without_a_driver() -> None:
+    # yangjianxin1/GPT2-chitchat#19: GPU 0 full with another job, GPUs 1-3 idle; cut above its titles
+    text = json.loads((THREADS / "yangjianxin1_gpt2_chitchat_19.json").read_text())["text"]
+    table = nvidia_smi.find(text)
+    assert table is not None and table.driver_version is None
+    assert [gpu.used_mib for gpu in table.gpus] == [15514, 0, 0, 0]
+    assert not table.processes_listed
+    (verdict,) = support.judged(["gpu.memory"], saved.from_text(text, "issue")["facts"])
+    assert verdict.status.value == "warn"
+    assert "held by processes the table does not list (another job's, or this one's)" in verdict.summary
+    # GPUs that hold no memory are idle even where the table does not list processes
+    assert "export CUDA_VISIBLE_DEVICES=1,2,3" in verdict.fix.commands
+
+
+def test_a_collect_env_dump_quoted_as_github_quotes_it_is_found_whole() -> None:
+    # a real dump (pytorch/pytorch#122924), quoted in a reply: "> " before each line, ">" alone on blank
+    # ones, and once more for a quote of a quote
+    from torchdoctor.inputs import collect_env
+
+    corpus = Path(__file__).resolve().parents[1] / "corpus" / "collect_env" / "dev"
+    text = json.loads((corpus / "pytorch_pytorch_122924.json").read_text())["text"]
+    plain = collect_env.find(text)
+    assert plain is not None
+    for prefix in ("> ", "> > "):
+        quoted = "\n".join(prefix + line if line.strip() else prefix.rstrip() for line in text.splitlines())
+        found = collect_env.find(quoted)
+        assert found is not None
+        assert found.fields == plain.fields and found.libraries == plain.libraries
