@@ -111,16 +111,19 @@ def test_module_mode_sees_the_gpus(
 def test_the_message_of_a_checked_operation_names_its_argument() -> None:
     import torch
 
-    from torchdoctor.runtime.emulation.devices import Machine
+    from torchdoctor.runtime.emulation.devices import CPU, Machine
     from torchdoctor.runtime.emulation.placement import dispatch_mode
 
     machine = Machine(1)
-    a, b = torch.ones(2, 2), torch.ones(2, 2)
+    a, b, unknown = torch.ones(2, 2), torch.ones(2, 2), torch.ones(2, 2)
     machine.place(a, 0)
+    machine.place(b, CPU)
     with dispatch_mode(torch, machine)():
         with pytest.raises(RuntimeError) as raised:
             torch.mm(a, b)
         assert (a * torch.tensor(2.0)).shape == (2, 2)  # a 0-dim CPU tensor is a scalar to CUDA
+        # A tensor torch's C++ code made from nothing (a DDP bucket) is on the device of those it meets.
+        assert machine.index_of(unknown.add_(a)) == 0
     assert str(raised.value) == (
         "Expected all tensors to be on the same device, but got mat2 is on cpu, different from other tensors "
         "on cuda:0 (when checking argument in method wrapper_CUDA_mm)"

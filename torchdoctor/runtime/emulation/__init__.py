@@ -8,6 +8,7 @@ Every tensor is a CPU tensor; the emulated device of each is kept beside it, nev
   (placement checks, results placed like their operands, gradients and optimizer state included)
 - ``cuda_api``: the ``torch.cuda``, ``torch.accelerator``, ``torch.backends.cudnn`` and autocast surface
 - ``checkpoints``: ``torch.save`` records the emulated location, ``torch.load`` restores it
+- ``distributed``: process groups asked for NCCL run on gloo
 - ``edges``: what cannot be emulated, said or refused where it is met
 - ``emulator``: the whole, installed into torch and taken out again
 """

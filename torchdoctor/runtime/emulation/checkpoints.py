@@ -77,6 +77,8 @@ class Checkpoints:
             index = checkpoints.restored.get(_address(untyped)) if checkpoints.restored else None
             if index is not None:
                 checkpoints.machine.place(result, index)
+            else:
+                checkpoints.machine.made_here(result)
             return result
 
         return _rebuild_tensor

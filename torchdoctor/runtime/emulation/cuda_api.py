@@ -115,6 +115,11 @@ class Event:
 DEFAULT_STREAM = Stream()
 
 
+def _record_stream(self: Any, stream: Any) -> None:
+    """Tensor.record_stream: the CPU frees nothing early, there is nothing to record."""
+    return None
+
+
 class CudaSurface:
     """Replaces what a program reaches in ``torch.cuda`` and its neighbours; ``patch`` remembers how to
     put each back."""
@@ -127,9 +132,14 @@ class CudaSurface:
         cuda = self.torch.cuda
         for name, value in self._functions().items():
             self.patch(cuda, name, value)
-        self.patch(cuda, "Stream", Stream)
-        self.patch(cuda, "Event", Event)
-        self.patch(cuda, "device", self._device_class())
+        for owner in (cuda, self.torch):
+            if hasattr(owner, "Stream"):
+                self.patch(owner, "Stream", Stream)
+            if hasattr(owner, "Event"):
+                self.patch(owner, "Event", Event)
+        self.patch(self.torch.Tensor, "record_stream", _record_stream)
+        self.device_class = self._device_class()
+        self.patch(cuda, "device", self.device_class)
         self._accelerator()
         self._backends()
         self._autocast()
@@ -141,7 +151,7 @@ class CudaSurface:
             return self.machine.current
         if hasattr(device, "index") and getattr(device, "type", "cuda") == "cuda" and device.index is None:
             return self.machine.current
-        index = self.machine.resolve(device)
+        index = self.machine.parse(device)
         if not isinstance(index, int):
             raise ValueError(f"Expected a cuda device, but got: {device}")
         return index
@@ -285,6 +295,7 @@ class CudaSurface:
             ("set_device_idx", set_index),
             ("synchronize", lambda device=None: None),
             ("current_stream", lambda device=None: DEFAULT_STREAM),
+            ("device_index", self.device_class),
         ):
             if hasattr(accelerator, name):
                 self.patch(accelerator, name, value)

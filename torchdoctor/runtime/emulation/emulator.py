@@ -9,6 +9,7 @@ from typing import Any
 from torchdoctor.runtime.emulation.checkpoints import Checkpoints
 from torchdoctor.runtime.emulation.cuda_api import CudaSurface
 from torchdoctor.runtime.emulation.devices import Machine
+from torchdoctor.runtime.emulation.distributed import Distributed
 from torchdoctor.runtime.emulation.edges import Edges
 from torchdoctor.runtime.emulation.placement import Placement
 from torchdoctor.runtime.recorder import Patch
@@ -38,6 +39,7 @@ class Emulator:
         self.placement = Placement(torch, self.machine, self._patch)
         self.checkpoints = Checkpoints(torch, self.machine, self._patch)
         self.edges = Edges(torch, self._patch, say)
+        self.distributed = Distributed(self._patch)
 
     def _patch(self, owner: Any, name: str, value: Any) -> None:
         self._patches.append(Patch(owner, name, value))
@@ -47,6 +49,7 @@ class Emulator:
             self.surface.install()
             self.checkpoints.install()
             self.edges.install()
+            self.distributed.install()
             self.placement.install()
         except BaseException:
             self.uninstall()

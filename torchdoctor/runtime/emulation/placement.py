@@ -1,21 +1,24 @@
-"""Where each tensor is: the device properties and moves of ``torch.Tensor`` answered from the table, the
-factories that take data (``torch.tensor``...) made on the CPU and placed, and a TorchDispatchMode that
-sees every aten operation (those autograd runs in backward and those optimizers run included): it refuses
-operands on two devices as CUDA refuses them, and places each result on its operands' device.
+"""Where each tensor is: the device properties and moves of ``torch.Tensor`` answered from the table, torch's
+factories placing what they make (on the CPU, or on a GPU named by ``device=``), DataLoader batches on the
+CPU, and a TorchDispatchMode that sees every aten operation (those autograd runs in backward and those
+optimizers run included): it refuses operands on two devices as CUDA refuses them, and places each result on
+its operands' device.
 
 A 0-dim CPU tensor may meet tensors of a GPU (CUDA reads it as a scalar); index tensors may stay on the CPU.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from torchdoctor.runtime.emulation import messages
-from torchdoctor.runtime.emulation.devices import Machine
+from torchdoctor.runtime.emulation.devices import CPU, Machine
+from torchdoctor.runtime.recorder import FACTORIES
 
-DATA_FACTORIES = ("tensor", "as_tensor", "asarray", "sparse_coo_tensor", "sparse_csr_tensor")
-"""torch's factories that make a tensor from data in C++ and move it, outside the dispatcher."""
+DATA_FACTORIES = ("from_numpy", "frombuffer", "sparse_coo_tensor", "sparse_csr_tensor", "normal", "polar")
+"""Besides the recorder's factories: more of torch's functions that make a tensor from no tensor."""
 _INDEXING = ("index", "index_put", "index_put_", "_index_put_impl_", "_unsafe_index", "_unsafe_index_put")
 _CROSSING = ("copy_", "_copy_from", "_copy_from_and_resize", "_to_copy", "set_", "_local_scalar_dense")
 """Operations meant to take a tensor from one device to another, or to the host: never refused."""
@@ -23,12 +26,12 @@ _KEEPING = ("copy_", "_copy_from", "_copy_from_and_resize", "set_")
 """Operations whose result is their destination, which stays where it is."""
 
 
-def _index(device: Any) -> str:
-    return "cpu" if device is None else f"cuda:{device}"
+def _shown(tag: int | None) -> str:
+    return "cpu" if tag is None or tag < 0 else f"cuda:{tag}"
 
 
 class Placement:
-    """Installs the placement rules into ``torch`` for ``machine``; ``undo`` takes them out."""
+    """Installs the placement rules into ``torch`` for ``machine``; ``uninstall`` leaves the mode."""
 
     def __init__(self, torch: Any, machine: Machine, patch: Callable[[Any, str, Any], None]) -> None:
         self.torch = torch
@@ -39,12 +42,15 @@ class Placement:
     def install(self) -> None:
         self._tensor_properties()
         self._tensor_methods()
-        for name in DATA_FACTORIES:
+        for name in (*FACTORIES, *DATA_FACTORIES):
             original = getattr(self.torch, name, None)
             if callable(original):
-                self.patch(self.torch, name, self._data_factory(original))
+                self.patch(self.torch, name, self._factory(original))
         self._new_tensor()
+        self._subclasses()
         self._groups()
+        self._batches()
+        self._swap()
         self.mode = dispatch_mode(self.torch, self.machine)()
         self.mode.__enter__()
 
@@ -61,7 +67,7 @@ class Placement:
     def _tensor_properties(self) -> None:
         torch, machine = self.torch, self.machine
         base = torch._C.TensorBase
-        real_device = base.device.__get__
+        real_device, real_is_cpu = base.device.__get__, base.is_cpu.__get__
         cuda = torch.device
 
         def device(self: Any) -> Any:
@@ -72,18 +78,18 @@ class Placement:
             return machine.index_of(self) is not None
 
         def is_cpu(self: Any) -> bool:
-            return machine.index_of(self) is None and bool(base.is_cpu.__get__(self))
+            return machine.index_of(self) is None and bool(real_is_cpu(self))
 
         data_get, data_set = base.data.__get__, base.data.__set__
 
         def get_data(self: Any) -> Any:
             result = data_get(self)
-            machine.place(result, machine.index_of(self))
+            machine.place(result, machine.tag_of(self))
             return result
 
         def set_data(self: Any, value: Any) -> None:
             data_set(self, value)
-            machine.place(self, machine.index_of(value))
+            machine.place(self, machine.tag_of(value))
 
         self.patch(torch.Tensor, "device", property(device))
         self.patch(torch.Tensor, "is_cuda", property(is_cuda))
@@ -100,7 +106,6 @@ class Placement:
         def move(
             self: Any, target: Any, dtype: Any, non_blocking: bool, copy: bool, memory_format: Any
         ) -> Any:
-            here = machine.index_of(self)
             options: dict[str, Any] = {"non_blocking": non_blocking}
             if dtype is not None:
                 options["dtype"] = dtype
@@ -108,10 +113,10 @@ class Placement:
                 options["memory_format"] = memory_format
             if isinstance(target, str):  # a device of torch's own (meta)
                 return to(self, device=target, copy=copy, **options)
-            if target == here:
+            if target == machine.index_of(self):
                 return to(self, copy=copy, **options)
             result = to(self, copy=True, **options)
-            machine.place(result, target)
+            machine.place(result, CPU if target is None else target)
             return result
 
         def to_(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -121,10 +126,9 @@ class Placement:
                 args = args[:3]
             other = args[0] if args and isinstance(args[0], tensor) else kwargs.get("other")
             if other is not None:
-                target: Any = machine.index_of(other)
-                dtype, non_blocking = other.dtype, bool(args[1]) if len(args) > 1 else False
-                return move(self, target, dtype, kwargs.get("non_blocking", non_blocking), copy, None)
-            device = kwargs.get("device", args[0] if args and not _is_dtype(torch, args[0]) else None)
+                non_blocking = bool(args[1]) if len(args) > 1 else bool(kwargs.get("non_blocking", False))
+                return move(self, machine.index_of(other), other.dtype, non_blocking, copy, None)
+            device = kwargs.get("device", args[0] if args and not isinstance(args[0], torch.dtype) else None)
             target = machine.resolve(device) if device is not None else machine.index_of(self)
             if "device" in kwargs:
                 kwargs["device"] = "cpu"
@@ -135,7 +139,7 @@ class Placement:
 
         def cuda(self: Any, device: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:
             index = machine.resolve("cuda" if device is None else device)
-            if isinstance(index, str) or index is None:
+            if not isinstance(index, int):
                 raise ValueError(f"Invalid device, must be cuda device, but got: {device}")
             return move(self, index, None, non_blocking, False, kwargs.get("memory_format"))
 
@@ -158,11 +162,12 @@ class Placement:
             if machine.index_of(self) is not None:
                 raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")
             result = self.clone()
-            machine.pinned.add(result)
+            machine.place(result, CPU)
+            machine.pin(result)
             return result
 
         def is_pinned(self: Any, device: Any = None) -> bool:
-            return self in machine.pinned
+            return machine.is_pinned(self)
 
         for name, method in (
             ("to", to_),
@@ -177,16 +182,19 @@ class Placement:
             method.__doc__ = getattr(getattr(tensor, name), "__doc__", None)
             self.patch(tensor, name, method)
 
-    def _data_factory(self, original: Callable[..., Any]) -> Callable[..., Any]:
-        machine = self.machine
+    def _factory(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        machine, tensor = self.machine, self.torch.Tensor
 
         def factory(*args: Any, **kwargs: Any) -> Any:
             device = kwargs.get("device")
-            if device is None:
-                return original(*args, **kwargs)
-            target = machine.resolve(device)
+            target = machine.resolve(device) if device is not None else None
             if isinstance(target, str):
                 return original(*args, **kwargs)
+            if target is None:
+                result = original(*args, **kwargs)
+                if isinstance(result, tensor):
+                    machine.made_here(result)
+                return result
             result = original(*args, **{**kwargs, "device": "cpu"})
             machine.place(result, target)
             return result
@@ -201,14 +209,28 @@ class Placement:
 
         def new_tensor(self: Any, data: Any, *args: Any, **kwargs: Any) -> Any:
             device = kwargs.pop("device", None)
-            target = machine.index_of(self) if device is None else machine.resolve(device)
+            target = machine.tag_of(self) if device is None else machine.resolve(device)
             if isinstance(target, str):
                 return original(self, data, *args, device=device, **kwargs)
             result = original(self, data, *args, device="cpu", **kwargs)
-            machine.place(result, target)
+            machine.place(result, CPU if target is None else target)
             return result
 
         self.patch(tensor, "new_tensor", new_tensor)
+
+    def _subclasses(self) -> None:
+        """``nn.Parameter(t)`` makes a new tensor of t's in C++: on t's device."""
+        machine, parameter = self.machine, self.torch.nn.Parameter
+        original = vars(parameter)["__new__"]
+        original = getattr(original, "__func__", original)
+
+        def __new__(cls: Any, data: Any = None, requires_grad: bool = True) -> Any:
+            result = original(cls, data, requires_grad)
+            if data is not None:
+                machine.place(result, machine.tag_of(data))
+            return result
+
+        self.patch(parameter, "__new__", staticmethod(__new__))
 
     def _groups(self) -> None:
         """torch's grouping of tensors by device (foreach optimizers, clip_grad_norm_) keys each group by
@@ -229,15 +251,73 @@ class Placement:
 
         self.patch(torch._C, "_group_tensors_by_device_and_dtype", group)
 
+    def _batches(self) -> None:
+        """DataLoader batches are on the CPU, whether this process or its workers made them. A
+        TensorDataset of CPU tensors is read without the mode, which would only cost (a Python call for each
+        sample's indexing)."""
+        loader = sys.modules.get("torch.utils.data.dataloader")
+        iterator = getattr(loader, "_BaseDataLoaderIter", None)
+        if iterator is not None and "__next__" in vars(iterator):
+            self.patch(iterator, "__next__", self._batch_next(vars(iterator)["__next__"]))
+        fetcher = getattr(sys.modules.get("torch.utils.data._utils.fetch"), "_MapDatasetFetcher", None)
+        tensor_dataset = getattr(sys.modules.get("torch.utils.data.dataset"), "TensorDataset", None)
+        if fetcher is None or tensor_dataset is None or "fetch" not in vars(fetcher):
+            return
+        original, placement = vars(fetcher)["fetch"], self
+        dispatch = self.torch.utils._python_dispatch
 
-def _is_dtype(torch: Any, value: Any) -> bool:
-    return isinstance(value, torch.dtype)
+        def fetch(self: Any, index: Any) -> Any:
+            dataset, index_of = self.dataset, placement.machine.index_of
+            if (
+                type(dataset) is tensor_dataset
+                and placement.mode is not None
+                and dispatch._get_current_dispatch_mode() is placement.mode
+                and all(index_of(t) is None for t in dataset.tensors)
+            ):
+                with dispatch._pop_mode_temporarily():
+                    return original(self, index)
+            return original(self, index)
+
+        self.patch(fetcher, "fetch", fetch)
+
+    def _batch_next(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        torch, machine = self.torch, self.machine
+
+        def __next__(self: Any) -> Any:
+            batch = original(self)
+            items = batch.values() if isinstance(batch, dict) else batch
+            for item in items if isinstance(batch, list | tuple | dict) else (batch,):
+                if isinstance(item, torch.Tensor):
+                    machine.made_here(item)
+            return batch
+
+        return __next__
+
+    def _swap(self) -> None:
+        """``torch.utils.swap_tensors`` refuses a tensor with a weak reference: the tags are dropped, the
+        tensors swapped, and each tagged with the other's tag."""
+        utils, machine = sys.modules.get("torch.utils"), self.machine
+        original = getattr(utils, "swap_tensors", None)
+        if original is None:
+            return
+
+        def swap_tensors(t1: Any, t2: Any) -> Any:
+            first, second = machine.tag_of(t1), machine.tag_of(t2)
+            machine.place(t1, None)
+            machine.place(t2, None)
+            result = original(t1, t2)
+            machine.place(t1, second)
+            machine.place(t2, first)
+            return result
+
+        self.patch(utils, "swap_tensors", swap_tensors)
 
 
 def dispatch_mode(torch: Any, machine: Machine) -> type:
     tensor_type = torch.Tensor
     cpu = torch.device("cpu")
-    index_of, place = machine.index_of, machine.place
+    place, tags = machine.place, machine.tags
+    short_names: dict[Any, str] = {}
 
     class EmulatedPlacement(torch.utils._python_dispatch.TorchDispatchMode):  # type: ignore[misc,name-defined]
         @classmethod
@@ -249,10 +329,11 @@ def dispatch_mode(torch: Any, machine: Machine) -> type:
             self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
         ) -> Any:
             kwargs = kwargs or {}
-            device = kwargs.get("device")
+            device = kwargs.get("device") if kwargs else None
             if device is not None:
+                # A factory torch's C++ code calls: on a GPU when it names one, else where torch says.
                 target = machine.resolve(device)
-                if not isinstance(target, str):
+                if isinstance(target, int):
                     kwargs = {**kwargs, "device": cpu}
                     if kwargs.get("pin_memory"):
                         kwargs["pin_memory"] = False
@@ -261,31 +342,46 @@ def dispatch_mode(torch: Any, machine: Machine) -> type:
                     return result
                 return func(*args, **kwargs)
             found: int | None = None
-            odd = False
-            for value in (*args, *kwargs.values()):
+            odd = on_cpu = unknown = False
+            for value in (*args, *kwargs.values()) if kwargs else args:
                 for item in value if isinstance(value, list | tuple) else (value,):
                     if not isinstance(item, tensor_type):
                         continue
-                    index = index_of(item)
-                    if index is None:
-                        # A 0-dim CPU tensor is a scalar to CUDA; meta tensors are torch's own to check.
-                        odd = odd or (item.dim() != 0 and not item.is_meta)
+                    entry = tags.get(id(item))
+                    tag = entry[1] if entry is not None and entry[0]() is item else None
+                    if tag is None:
+                        unknown = True
+                    elif tag < 0:
+                        # A 0-dim CPU tensor is a scalar to CUDA.
+                        if item.dim() != 0:
+                            odd = on_cpu = True
+                        elif not on_cpu:
+                            on_cpu = None  # type: ignore[assignment]
                     elif found is None:
-                        found = index
-                    elif index != found:
+                        found = tag
+                    elif tag != found:
                         odd = True
             if found is None:
-                return func(*args, **kwargs)
-            short = func._schema.name.split("::")[-1]
+                result = func(*args, **kwargs)
+                # Computed from CPU tensors: on the CPU (a 0-dim one alone says so only among tensors known).
+                if on_cpu or (on_cpu is None and not unknown):
+                    _place_all(result, CPU)
+                return result
+            short = short_names.get(func)
+            if short is None:
+                short = short_names[func] = func._schema.name.split("::")[-1]
             if short in _KEEPING:
                 return func(*args, **kwargs)
             if odd and short not in _CROSSING:
                 _refuse(func, args, kwargs, short)
             result = func(*args, **kwargs)
-            _place_all(result, found)
+            if isinstance(result, tensor_type):
+                place(result, found)
+            else:
+                _place_all(result, found)
             return result
 
-    def _place_all(result: Any, index: int | None) -> None:
+    def _place_all(result: Any, index: int) -> None:
         if isinstance(result, tensor_type):
             place(result, index)
         elif isinstance(result, list | tuple):
@@ -313,16 +409,15 @@ def dispatch_mode(torch: Any, machine: Machine) -> type:
                 raise messages.mismatch(func, [(n, d) for n, d, _ in named if n != "indices"])
 
     def _named(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[str, str, bool]]:
-        """Every tensor argument in the order of the schema: its name, its emulated device, whether it is
-        0-dim."""
+        """Every tensor argument whose device is known, in the order of the schema: its name, its emulated
+        device, whether it is 0-dim."""
         found = []
         for position, argument in enumerate(func._schema.arguments):
             value = args[position] if position < len(args) else kwargs.get(argument.name)
-            items = value if isinstance(value, list | tuple) else [value]
-            for item in items:
-                if isinstance(item, tensor_type) and not item.is_meta:
-                    index = index_of(item)
-                    found.append((argument.name, _index(index), item.dim() == 0))
+            for item in value if isinstance(value, list | tuple) else [value]:
+                tag = machine.tag_of(item) if isinstance(item, tensor_type) else None
+                if item is not None and tag is not None:
+                    found.append((argument.name, _shown(tag), item.dim() == 0))
         return found
 
     return EmulatedPlacement
