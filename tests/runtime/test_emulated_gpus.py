@@ -15,6 +15,7 @@ from torchdoctor.runtime.emulation import messages
 from torchdoctor.runtime.session import Options, Session
 
 from run_support import SCRIPTS, Ran, marked_line, run_script
+from support import invoke
 
 
 def gpus(n: int) -> Options:
@@ -130,3 +131,8 @@ def test_the_message_of_a_checked_operation_names_its_argument() -> None:
     )
     assert "invalid device ordinal" in str(messages.invalid_ordinal())
     assert os.path.basename(sys.executable)
+
+
+def test_a_gpu_count_out_of_range_is_refused_before_the_program_runs() -> None:
+    refused = invoke("run", "--gpus", "0", str(SCRIPTS / "emulated_module.py"))
+    assert refused.returncode == 2 and "--gpus takes 1 to 64 GPUs, not 0" in refused.stderr

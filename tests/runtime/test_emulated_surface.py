@@ -89,6 +89,30 @@ def test_autocast_on_cuda_runs_as_cpu_autocast_with_the_same_dtype(gpus: tuple[A
         assert (a @ a).dtype == torch.bfloat16 and (a @ a).is_cuda
 
 
+def test_layers_take_their_cpu_paths_and_name_arguments_as_on_a_gpu(
+    gpus: tuple[Any, list[list[str]]], recwarn: pytest.WarningsRecorder
+) -> None:
+    torch, _ = gpus
+    lstm = torch.nn.LSTM(4, 2, batch_first=True).to("cuda")
+    assert lstm(torch.randn(1, 3, 4, device="cuda"))[0].is_cuda
+    assert not [w for w in recwarn if "cuDNN" in str(w.message)]  # no cuDNN path is tried
+    embedding = torch.nn.Embedding(10, 4).to("cuda")
+    with pytest.raises(RuntimeError) as raised:
+        embedding(torch.tensor([1, 2]))
+    assert str(raised.value) == (
+        "Expected all tensors to be on the same device, but got index is on cpu, different from other "
+        "tensors on cuda:0 (when checking argument in method wrapper_CUDA__index_select)"
+    )
+    scaler, layer = torch.amp.GradScaler("cuda"), torch.nn.Linear(4, 2).to("cuda")
+    optimizer = torch.optim.SGD(layer.parameters(), lr=0.1)
+    with torch.autocast("cuda"):
+        loss = layer(torch.randn(3, 4, device="cuda")).float().sum()
+    scaler.scale(loss).backward()
+    scaler.step(optimizer)
+    scaler.update()
+    assert scaler.get_scale() > 0
+
+
 def test_gradients_and_optimizer_state_take_their_parameter_device(gpus: tuple[Any, list[list[str]]]) -> None:
     torch, _ = gpus
     model = torch.nn.Linear(3, 1).to("cuda:1")

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from torchdoctor.runtime.session import Session
 
 PROGRAM_KEY = "torchdoctor.program"
+MAX_GPUS = 64
 _OWN_FLAGS = frozenset({"--deep", "--nan", "--redact", "--no-redact", "-h", "--help"})
 _OWN_WITH_VALUE = frozenset({"--report", "--gpus"})
 _MODULE_FLAGS = ("-m", "--module")
@@ -98,8 +99,6 @@ def run(
         typer.Option(
             "--gpus",
             metavar="N",
-            min=1,
-            max=64,
             help="Emulate N GPUs on the CPU: the program sees cuda:0 to cuda:N-1, its values are computed on "
             "the CPU, and every operation's devices are checked as CUDA checks them.",
             show_default=False,
@@ -119,6 +118,8 @@ def run(
     argv = list(ctx.meta.get(PROGRAM_KEY) or [])
     if not argv:
         raise BadInput("give the program to run: torchdoctor run train.py [ARGS]... or -m MODULE [ARGS]...")
+    if gpus is not None and not 1 <= gpus <= MAX_GPUS:
+        raise BadInput(f"--gpus takes 1 to {MAX_GPUS} GPUs, not {gpus}")
     options = Options(
         deep=deep, nan=nan, report=str(report) if report is not None else None, redact=redact, gpus=gpus
     )

@@ -304,6 +304,9 @@ class CudaSurface:
         cudnn = getattr(getattr(self.torch, "backends", None), "cudnn", None)
         if cudnn is not None and hasattr(cudnn, "is_available"):
             self.patch(cudnn, "is_available", lambda: True)
+        if cudnn is not None and hasattr(cudnn, "is_acceptable"):
+            # No cuDNN kernel runs here: layers take their other path (an RNN does not flatten its weights).
+            self.patch(cudnn, "is_acceptable", lambda tensor: False)
 
     def _autocast(self) -> None:
         autocast_mode = getattr(getattr(self.torch, "amp", None), "autocast_mode", None)

@@ -124,6 +124,7 @@ class Machine:
         return str(parsed.type)
 
     def check(self, index: int) -> int:
+        __tracebackhide__ = True
         from torchdoctor.runtime.emulation.messages import invalid_ordinal
 
         if not 0 <= index < self.count:

@@ -14,8 +14,6 @@ from torchdoctor.runtime.emulation.edges import Edges
 from torchdoctor.runtime.emulation.placement import Placement
 from torchdoctor.runtime.recorder import Patch
 
-MAX_GPUS = 64
-
 
 def announcement(count: int) -> list[str]:
     """What is said once, at the start of the program."""

@@ -47,13 +47,21 @@ def numpy_refused(device: str) -> TypeError:
     )
 
 
+COMPOSITE = {"embedding": ("index_select", "", {"weight": "self", "indices": "index"})}
+"""Operations with no CUDA kernel of their own, whose check is their inner operation's: the inner operation,
+its overload, and the names its arguments take there."""
+
+
 def mismatch(op: Any, named: list[tuple[str, str]]) -> RuntimeError:
     """The mismatch ``op`` (an aten overload) raises on a GPU for its tensor arguments ``named`` (argument
     name, device), in the order the check meets them; the first two devices that differ are named."""
-    first = named[0][1]
-    other_name, other = next((n, d) for n, d in named if d != first)
     schema = op._schema
     name, overload = str(schema.name).split("::")[-1], str(schema.overload_name)
+    if name in COMPOSITE:
+        name, overload, renamed = COMPOSITE[name]
+        named = sorted(((renamed.get(n, n), d) for n, d in named), key=lambda item: item[0] != "self")
+    first = named[0][1]
+    other_name, other = next((n, d) for n, d in named if d != first)
     checks, structured = _declared(f"{name}.{overload}" if overload else name)
     if not checks:
         return RuntimeError(

@@ -328,6 +328,7 @@ def dispatch_mode(torch: Any, machine: Machine) -> type:
         def __torch_dispatch__(
             self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
         ) -> Any:
+            __tracebackhide__ = True  # pytest shows the failing operation, as on a GPU
             kwargs = kwargs or {}
             device = kwargs.get("device") if kwargs else None
             if device is not None:
@@ -390,6 +391,7 @@ def dispatch_mode(torch: Any, machine: Machine) -> type:
                     place(item, index)
 
     def _refuse(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], short: str) -> None:
+        __tracebackhide__ = True
         named = _named(func, args, kwargs)
         if short in _INDEXING:
             return _refuse_indexing(func, named)
@@ -398,6 +400,7 @@ def dispatch_mode(torch: Any, machine: Machine) -> type:
             raise messages.mismatch(func, devices)
 
     def _refuse_indexing(func: Any, named: list[tuple[str, str, bool]]) -> None:
+        __tracebackhide__ = True
         own = named[0][1]
         for name, device, scalar in named[1:]:
             if name == "indices":
