@@ -123,6 +123,8 @@ def test_the_message_of_a_checked_operation_names_its_argument() -> None:
         with pytest.raises(RuntimeError) as raised:
             torch.mm(a, b)
         assert (a * torch.tensor(2.0)).shape == (2, 2)  # a 0-dim CPU tensor is a scalar to CUDA
+        with pytest.raises(RuntimeError, match=r"found at least two devices, cuda:0 and cpu!$"):
+            _ = b * a  # TensorIterator names the GPU first, whatever the order of the operands
         # A tensor torch's C++ code made from nothing (a DDP bucket) is on the device of those it meets.
         assert machine.index_of(unknown.add_(a)) == 0
     assert str(raised.value) == (

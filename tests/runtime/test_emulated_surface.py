@@ -147,3 +147,15 @@ def test_non_blocking_from_pageable_memory_is_named() -> None:
     assert ran.code == 0, ran.stderr
     lines = {f.site.line for f in ran.report.findings if f.id == "non_blocking_pageable" and f.site}
     assert lines == {marked_line("pageable_non_blocking.py", "pageable")}
+
+
+def test_watch_emulates_gpus_for_its_block(capsys: pytest.CaptureFixture[str]) -> None:
+    import torch
+
+    import torchdoctor
+
+    with torchdoctor.watch(gpus=2):
+        assert torch.cuda.device_count() == 2
+        assert torch.ones(1, device="cuda:1").device == torch.device("cuda", 1)
+    assert "emulating 2 GPUs (cuda:0 to cuda:1) on the CPU" in capsys.readouterr().err
+    assert torch.ones(1).device.type == "cpu"

@@ -2,8 +2,8 @@
 
 Which of torch's two device-mismatch texts an aten operation raises is read from torch's own
 ``native_functions.yaml`` (shipped in torchgen): an operation declared ``device_check: NoCheck`` checks its
-operands in TensorIterator, which names two devices; any other is checked by the generated CUDA wrapper,
-which names the argument::
+operands in TensorIterator, which names two devices (the first GPU among the operands first); any other is
+checked by the generated CUDA wrapper, which names the argument::
 
     Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!
     Expected all tensors to be on the same device, but got mat1 is on cpu, different from other tensors on
@@ -64,6 +64,9 @@ def mismatch(op: Any, named: list[tuple[str, str]]) -> RuntimeError:
     other_name, other = next((n, d) for n, d in named if d != first)
     checks, structured = _declared(f"{name}.{overload}" if overload else name)
     if not checks:
+        # TensorIterator takes the first device that is not the CPU as the common one.
+        first = next((d for _, d in named if d != "cpu"), first)
+        other = next(d for _, d in named if d != first)
         return RuntimeError(
             "Expected all tensors to be on the same device, but found at least two devices, "
             f"{first} and {other}!"
