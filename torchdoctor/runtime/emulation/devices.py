@@ -9,18 +9,14 @@ where torch says, and takes the device of the tensors it meets, as it would have
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterator
 from typing import Any
+
+from torchdoctor.runtime.table import IdTable
 
 CUDA = "cuda"
 CPU = -1
 """The tag of a tensor known to be on the CPU."""
-
-
-class _Ref(weakref.ref):  # type: ignore[type-arg]
-    __slots__ = ("key",)
-    key: int
 
 
 class Machine:
@@ -29,77 +25,45 @@ class Machine:
     def __init__(self, count: int) -> None:
         self.count = count
         self.current = 0
-        self.tags: dict[int, tuple[_Ref, int]] = {}
-        """id(tensor) -> (a weak reference to it, its GPU); read directly by the dispatch mode."""
-        self._pinned: dict[int, _Ref] = {}
+        self.tags: IdTable[int] = IdTable()
+        self._pinned: IdTable[bool] = IdTable()
 
     # --- the table --------------------------------------------------------------------------------------
 
     def tag_of(self, tensor: Any) -> int | None:
         """``tensor``'s tag: its GPU, CPU, or None (not known)."""
-        entry = self.tags.get(id(tensor))
-        if entry is None or entry[0]() is not tensor:
-            return None
-        return entry[1]
+        return self.tags.get(tensor)
 
     def index_of(self, tensor: Any) -> int | None:
         """The emulated GPU ``tensor`` is on, None when it is where torch says."""
-        tag = self.tag_of(tensor)
+        tag = self.tags.get(tensor)
         return None if tag is None or tag < 0 else tag
 
     def made_here(self, tensor: Any) -> None:
         """``tensor`` was made on the CPU by the program, unless it is already placed."""
-        if self.tag_of(tensor) is None:
-            self.place(tensor, CPU)
+        if self.tags.get(tensor) is None:
+            self.tags.put(tensor, CPU)
 
     def place(self, tensor: Any, index: int | None) -> None:
         """Tag ``tensor`` with ``index`` (a GPU, or CPU); None forgets it."""
-        key = id(tensor)
         if index is None:
-            entry = self.tags.get(key)
-            if entry is not None and entry[0]() is tensor:
-                del self.tags[key]
-            return
-        entry = self.tags.get(key)
-        if entry is not None and entry[0]() is tensor:
-            if entry[1] != index:
-                self.tags[key] = (entry[0], index)
-            return
-        try:
-            ref = _Ref(tensor, self._dropped)
-        except TypeError:
-            return
-        ref.key = key
-        self.tags[key] = (ref, index)
+            self.tags.pop(tensor)
+        else:
+            self.tags.put(tensor, index)
 
     def pin(self, tensor: Any) -> None:
         """``tensor`` is in pinned memory (``pin_memory()``), as far as the program can tell."""
-        ref = _Ref(tensor, self._unpinned)
-        ref.key = id(tensor)
-        self._pinned[ref.key] = ref
+        self._pinned.put(tensor, True)
 
     def is_pinned(self, tensor: Any) -> bool:
-        ref = self._pinned.get(id(tensor))
-        return ref is not None and ref() is tensor
-
-    def _unpinned(self, ref: _Ref) -> None:
-        if self._pinned.get(ref.key) is ref:
-            del self._pinned[ref.key]
+        return bool(self._pinned.get(tensor))
 
     def tensors_on(self, index: int) -> Iterator[Any]:
-        for ref, where in list(self.tags.values()):
-            tensor = ref()
-            if tensor is not None and where == index:
-                yield tensor
+        return (tensor for tensor, where in self.tags.items() if where == index)
 
     def clear(self) -> None:
         self.tags.clear()
         self._pinned.clear()
-
-    def _dropped(self, ref: _Ref) -> None:
-        entry = self.tags.get(ref.key)
-        if entry is not None and entry[0] is ref:
-            del self.tags[ref.key]
 
     # --- devices ----------------------------------------------------------------------------------------
 

@@ -316,7 +316,7 @@ class Placement:
 def dispatch_mode(torch: Any, machine: Machine) -> type:
     tensor_type = torch.Tensor
     cpu = torch.device("cpu")
-    place, tags = machine.place, machine.tags
+    place, tags = machine.place, machine.tags.entries
     short_names: dict[Any, str] = {}
 
     class EmulatedPlacement(torch.utils._python_dispatch.TorchDispatchMode):  # type: ignore[misc,name-defined]
