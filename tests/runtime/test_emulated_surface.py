@@ -44,6 +44,10 @@ def test_devices_and_the_current_one(gpus: tuple[Any, list[list[str]]]) -> None:
     with pytest.raises(AssertionError, match="Invalid device id"):
         torch.cuda.get_device_properties(2)
     assert torch.backends.cudnn.is_available()
+    generator = torch.Generator(device="cuda").manual_seed(0)
+    expected = torch.randn(3, generator=torch.Generator().manual_seed(0))
+    assert generator.device.type == "cuda" and isinstance(torch.default_generator, torch.Generator)
+    assert torch.equal(torch.randn(3, device="cuda", generator=generator).cpu(), expected)
 
 
 def test_moves_copy_and_a_discarded_move_leaves_the_original(gpus: tuple[Any, list[list[str]]]) -> None:

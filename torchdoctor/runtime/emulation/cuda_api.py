@@ -120,6 +120,34 @@ def _record_stream(self: Any, stream: Any) -> None:
     return None
 
 
+def generator_class(torch: Any, machine: Machine) -> type:
+    """``torch.Generator("cuda")``: a CPU generator that says it is on its emulated GPU. Every generator,
+    torch's own default one included, is still an instance of ``torch.Generator``."""
+    real = torch._C.Generator
+
+    class _Kind(type(real)):  # type: ignore[misc]
+        def __instancecheck__(cls, instance: Any) -> bool:
+            return isinstance(instance, real)
+
+        def __subclasscheck__(cls, subclass: Any) -> bool:
+            return isinstance(subclass, type) and issubclass(subclass, real)
+
+    class Generator(real, metaclass=_Kind):  # type: ignore[misc,valid-type]
+        def __new__(cls, device: Any = "cpu") -> Any:
+            index = machine.resolve(device) if device is not None else None
+            generator = super().__new__(cls, device if isinstance(index, str) else "cpu")
+            generator.emulated = index if isinstance(index, int) else None
+            return generator
+
+        @property
+        def device(self) -> Any:
+            index = getattr(self, "emulated", None)
+            return torch.device("cuda", index) if index is not None else real.device.__get__(self)
+
+    Generator.__module__, Generator.__qualname__ = "torch", "Generator"
+    return Generator
+
+
 class CudaSurface:
     """Replaces what a program reaches in ``torch.cuda`` and its neighbours; ``patch`` remembers how to
     put each back."""
@@ -138,6 +166,7 @@ class CudaSurface:
             if hasattr(owner, "Event"):
                 self.patch(owner, "Event", Event)
         self.patch(self.torch.Tensor, "record_stream", _record_stream)
+        self.patch(self.torch, "Generator", generator_class(self.torch, self.machine))
         self.device_class = self._device_class()
         self.patch(cuda, "device", self.device_class)
         self._accelerator()
