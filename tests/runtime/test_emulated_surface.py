@@ -62,6 +62,8 @@ def test_moves_copy_and_a_discarded_move_leaves_the_original(gpus: tuple[Any, li
     with pytest.raises(RuntimeError, match="found at least two devices, cuda:1 and cpu!"):
         _ = y + x
     assert (y[torch.tensor([0, 2])]).device.index == 1  # CPU indices index a GPU tensor
+    legacy = x.type(torch.cuda.DoubleTensor)
+    assert legacy.type() == "torch.cuda.DoubleTensor" and x.type() == "torch.FloatTensor"
     parameter = torch.nn.Parameter(torch.ones(2, device="cuda:1"))
     assert parameter.device.index == 1 and parameter.data.device.index == 1
 
@@ -81,6 +83,9 @@ def test_streams_events_memory_and_pinning(gpus: tuple[Any, list[list[str]]]) ->
     assert free <= total - 4096
     del x
     assert torch.cuda.memory_allocated(0) == 0
+    assert "cuda:0: 0 bytes" in torch.cuda.memory_summary()
+    with torch.cuda.nvtx.range("step"):
+        assert torch.cuda.nvtx.range_push("inner") == 1 and torch.cuda.nvtx.range_pop() == 1
     host = torch.ones(4)
     pinned = host.pin_memory()
     assert pinned.is_pinned() and not host.is_pinned() and pinned.device.type == "cpu"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -169,6 +170,7 @@ class CudaSurface:
         self.patch(self.torch, "Generator", generator_class(self.torch, self.machine))
         self.device_class = self._device_class()
         self.patch(cuda, "device", self.device_class)
+        self._nvtx()
         self._accelerator()
         self._backends()
         self._autocast()
@@ -270,6 +272,10 @@ class CudaSurface:
             "reset_peak_memory_stats": reset_peak,
             "reset_max_memory_allocated": reset_peak,
             "memory_stats": memory_stats,
+            "memory_summary": lambda device=None, abbreviated=False: (
+                f"torchdoctor emulated GPU cuda:{self._index(device)}: {allocated(device)} bytes held by its "
+                "tensors (no caching allocator is emulated)\n"
+            ),
             "mem_get_info": mem_get_info,
             "empty_cache": nothing(),
             "ipc_collect": nothing(),
@@ -302,6 +308,40 @@ class CudaSurface:
                 surface.machine.current = self.previous
 
         return device
+
+    def _nvtx(self) -> None:
+        """NVTX ranges mark a profiler's timeline, which nothing here records: they keep their depth."""
+        nvtx = sys.modules.get("torch.cuda.nvtx")
+        if nvtx is None:
+            return
+        depth = [0]
+
+        def push(msg: Any) -> int:
+            depth[0] += 1
+            return depth[0] - 1
+
+        def pop() -> int:
+            depth[0] = max(0, depth[0] - 1)
+            return depth[0]
+
+        @contextlib.contextmanager
+        def range_(msg: Any, *args: Any, **kwargs: Any) -> Iterator[None]:
+            push(msg)
+            try:
+                yield
+            finally:
+                pop()
+
+        for name, value in (
+            ("range_push", push),
+            ("range_pop", pop),
+            ("range_start", lambda msg: 0),
+            ("range_end", lambda range_id: None),
+            ("mark", lambda msg: None),
+            ("range", range_),
+        ):
+            if hasattr(nvtx, name):
+                self.patch(nvtx, name, value)
 
     # --- neighbours ---------------------------------------------------------------------------------------
 

@@ -146,6 +146,21 @@ class Placement:
         def cpu(self: Any, memory_format: Any = None) -> Any:
             return move(self, None, None, False, False, memory_format)
 
+        real_type = tensor.type
+
+        def type_(self: Any, dtype: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:
+            """``tensor.type()`` names a GPU tensor's type as on a GPU (``torch.cuda.FloatTensor``), and
+            ``tensor.type(torch.cuda.FloatTensor)`` moves it to the current GPU."""
+            if dtype is None:
+                name = real_type(self)
+                on_gpu = machine.index_of(self) is not None
+                return name.replace("torch.", "torch.cuda.", 1) if on_gpu else name
+            name = dtype if isinstance(dtype, str) else f"{dtype.__module__}.{dtype.__name__}"
+            if not name.startswith("torch.cuda."):
+                return real_type(self, dtype, non_blocking, **kwargs)
+            converted = real_type(self, name.replace("torch.cuda.", "torch.", 1), non_blocking, **kwargs)
+            return move(converted, machine.resolve("cuda"), None, non_blocking, False, None)
+
         real_numpy = tensor.numpy
 
         def numpy(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -173,6 +188,7 @@ class Placement:
             ("to", to_),
             ("cuda", cuda),
             ("cpu", cpu),
+            ("type", type_),
             ("numpy", numpy),
             ("get_device", get_device),
             ("pin_memory", pin_memory),
