@@ -306,6 +306,12 @@ EXAMPLES = (
         costly=True,
         abridge=_abridged_traceback,
     ),
+    Example(
+        "run-gpus-plain-attribute",
+        "DEMO_DEVICE=cuda torchdoctor run --gpus 1 tests/runtime/scripts/plain_attribute.py",
+        costly=True,
+        abridge=_abridged_traceback,
+    ),
 )
 BY_NAME = {example.name: example for example in EXAMPLES}
 

@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from torchdoctor.runtime.session import Session
 
 PROGRAM_KEY = "torchdoctor.program"
+MAX_GPUS = 64
 _OWN_FLAGS = frozenset({"--deep", "--nan", "--redact", "--no-redact", "-h", "--help"})
-_OWN_WITH_VALUE = frozenset({"--report"})
+_OWN_WITH_VALUE = frozenset({"--report", "--gpus"})
 _MODULE_FLAGS = ("-m", "--module")
 
 
@@ -93,12 +94,23 @@ def run(
             "run.rank0.json, run.rank1.json...; or {rank} in PATH).",
         ),
     ] = None,
+    gpus: Annotated[
+        int | None,
+        typer.Option(
+            "--gpus",
+            metavar="N",
+            help="Emulate N GPUs on the CPU: the program sees cuda:0 to cuda:N-1, its values are computed on "
+            "the CPU, and every operation's devices are checked as CUDA checks them.",
+            show_default=False,
+        ),
+    ] = None,
     redact: RedactOption = True,
 ) -> None:
     """Run a Python program, explaining any device mismatch in it.
 
     Run it as 'python' would, recording where its tensors were made and moved: a device mismatch is explained
-    operand by operand, with the line to fix. Exit code: the program's; 2 when it cannot be started."""
+    operand by operand, with the line to fix. With --gpus N it runs on N GPUs emulated on the CPU, so that
+    device mistakes show before a GPU is rented. Exit code: the program's; 2 when it cannot be started."""
     from torchdoctor.output import streams
     from torchdoctor.runtime import launch
     from torchdoctor.runtime.session import Options, Session
@@ -106,7 +118,11 @@ def run(
     argv = list(ctx.meta.get(PROGRAM_KEY) or [])
     if not argv:
         raise BadInput("give the program to run: torchdoctor run train.py [ARGS]... or -m MODULE [ARGS]...")
-    options = Options(deep=deep, nan=nan, report=str(report) if report is not None else None, redact=redact)
+    if gpus is not None and not 1 <= gpus <= MAX_GPUS:
+        raise BadInput(f"--gpus takes 1 to {MAX_GPUS} GPUs, not {gpus}")
+    options = Options(
+        deep=deep, nan=nan, report=str(report) if report is not None else None, redact=redact, gpus=gpus
+    )
     try:
         if argv[0] in ("-m", "--module") or argv[0].startswith("-m"):
             name = argv[1] if argv[0] in ("-m", "--module") and len(argv) > 1 else argv[0][2:]

@@ -20,12 +20,20 @@ if TYPE_CHECKING:
     from torchdoctor.runtime.session import Watch
 
 
-def watch(*, deep: bool = False, nan: bool = False, report: str | None = None, redact: bool = True) -> Watch:
+def watch(
+    *,
+    deep: bool = False,
+    nan: bool = False,
+    report: str | None = None,
+    redact: bool = True,
+    gpus: int | None = None,
+) -> Watch:
     """A context manager (and decorator) that records while its body runs and explains a device mismatch
-    raised from it; see :class:`torchdoctor.runtime.session.Watch`."""
+    raised from it; ``gpus=N`` emulates N GPUs on the CPU for the body. See
+    :class:`torchdoctor.runtime.session.Watch`."""
     from torchdoctor.runtime.session import Options, Watch
 
-    return Watch(Options(deep=deep, nan=nan, report=report, redact=redact))
+    return Watch(Options(deep=deep, nan=nan, report=report, redact=redact, gpus=gpus))
 
 
 __all__ = ["watch"]

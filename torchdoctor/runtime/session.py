@@ -13,7 +13,6 @@ import importlib.util
 import os
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType, TracebackType
 from typing import Any, Protocol
@@ -21,6 +20,7 @@ from typing import Any, Protocol
 from torchdoctor._version import __version__
 from torchdoctor.inputs.bounded import whole_number
 from torchdoctor.runtime import render
+from torchdoctor.runtime.imports import AfterImport
 from torchdoctor.runtime.model import Finding, RunReport
 
 TORCH = "torch"
@@ -34,6 +34,7 @@ _USED_LATER = (
     "torchdoctor.runtime.deep",
     "torchdoctor.runtime.nan",
     "torchdoctor.runtime.output",
+    "torchdoctor.runtime.emulation.emulator",
 )
 """torchdoctor's modules a session imports while the program runs: imported up front, because the program
 runs with sys.path[0] set to its own folder, where torchdoctor may not be found (a source checkout run with
@@ -59,6 +60,8 @@ class Options:
     report: str | None = None
     """Where to write the JSON report (a regular file; one per rank under torchrun)."""
     redact: bool = True
+    gpus: int | None = None
+    """Emulate this many GPUs on the CPU (``--gpus N``)."""
 
 
 @dataclass(frozen=True)
@@ -105,46 +108,6 @@ def report_path(path: str, rank: Rank) -> str:
     return f"{root}.rank{rank.rank}{suffix}"
 
 
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """Calls ``callback(module)`` once the top-level module ``name`` has been imported, by whatever code
-    imports it first; the module's own loader runs it unchanged."""
-
-    def __init__(self, name: str, callback: Callable[[ModuleType], None]) -> None:
-        self.name, self.callback = name, callback
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        if fullname != self.name:
-            return None
-        self.remove()
-        spec = importlib.util.find_spec(fullname)
-        loader = getattr(spec, "loader", None)
-        run = getattr(loader, "exec_module", None)
-        if spec is None or loader is None or run is None:
-            return spec
-        callback = self.callback
-
-        def exec_module(module: ModuleType) -> None:
-            try:
-                run(module)
-            finally:
-                with contextlib.suppress(AttributeError, TypeError):
-                    del loader.exec_module
-            callback(module)
-
-        try:
-            loader.exec_module = exec_module
-        except (AttributeError, TypeError):
-            return spec
-        return spec
-
-    def install(self) -> None:
-        sys.meta_path.insert(0, self)
-
-    def remove(self) -> None:
-        with contextlib.suppress(ValueError):
-            sys.meta_path.remove(self)
-
-
 class Session:
     def __init__(
         self,
@@ -166,11 +129,12 @@ class Session:
         )
         self._pid = os.getpid()
         self.recorder: Any = None
+        self.emulator: Any = None
         self.torch_version: str | None = None
         self.failure: str | None = None
         self.deep_mode: Any = None
         self.nan_watch: Any = None
-        self._waiting: _AfterImport | None = None
+        self._waiting: AfterImport | None = None
         self._finished = False
 
     # --- output ------------------------------------------------------------------------------------------
@@ -195,7 +159,7 @@ class Session:
         if torch is not None and hasattr(torch, "Tensor"):
             self.attach(torch)
         else:
-            self._waiting = _AfterImport(TORCH, self.attach)
+            self._waiting = AfterImport(TORCH, self.attach)
             self._waiting.install()
 
     def attach(self, torch: ModuleType) -> None:
@@ -206,6 +170,8 @@ class Session:
             from torchdoctor.runtime.recorder import Recorder
 
             self.torch_version = str(getattr(torch, "__version__", "unknown"))
+            if self.options.gpus:
+                self._emulate(torch, self.options.gpus)
             recorder = Recorder(torch, self.say, local_rank=self.rank.local_rank)
             recorder.install()
             self.recorder = recorder
@@ -225,6 +191,20 @@ class Session:
             self.say(
                 [f"torchdoctor could not start recording: {self.failure}", "  the program runs without it"]
             )
+
+    def _emulate(self, torch: ModuleType, count: int) -> None:
+        """Emulate ``count`` GPUs, said once; without them the program cannot run as written, so a failure
+        here is said and the program runs on the CPU as it is."""
+        from torchdoctor.runtime.emulation.emulator import Emulator, announcement
+
+        try:
+            emulator = Emulator(torch, count, self.say)
+            emulator.install()
+        except Exception as exc:
+            self.say([f"torchdoctor could not emulate GPUs: {type(exc).__name__}: {exc}"])
+            return
+        self.emulator = emulator
+        self.say(announcement(count))
 
     # --- finishing ---------------------------------------------------------------------------------------
 
@@ -290,6 +270,8 @@ class Session:
             self.nan_watch.stop()
         if self.recorder is not None:
             self.recorder.uninstall()
+        if self.emulator is not None:
+            self.emulator.uninstall()
 
     def _summary_findings(self) -> list[Finding]:
         from torchdoctor.runtime import transfers

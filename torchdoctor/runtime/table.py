@@ -28,6 +28,10 @@ class IdTable(Generic[V]):
     def put(self, obj: Any, value: V) -> bool:
         """Keep ``value`` for ``obj``; False (and nothing kept) for an object that takes no weak reference."""
         key = id(obj)
+        entry = self._entries.get(key)
+        if entry is not None and entry[0]() is obj:
+            self._entries[key] = (entry[0], value)
+            return True
         try:
             ref = _Ref(obj, self._forget)
         except TypeError:
@@ -35,6 +39,13 @@ class IdTable(Generic[V]):
         ref.key = key
         self._entries[key] = (ref, value)
         return True
+
+    @property
+    def entries(self) -> dict[int, tuple[weakref.ref, V]]:  # type: ignore[type-arg]
+        """The table itself, ``id(obj) -> (weak reference, value)``, for a caller that reads it on every
+        operation of a program and cannot afford a call: an entry counts only where its reference gives
+        obj."""
+        return self._entries  # type: ignore[return-value]
 
     def get(self, obj: Any) -> V | None:
         entry = self._entries.get(id(obj))

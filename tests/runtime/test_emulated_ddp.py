@@ -1,0 +1,41 @@
+"""DDP under ``torchrun ... -m torchdoctor run --gpus 2``: every rank sees the same two emulated GPUs and
+``init_process_group("nccl")`` runs on gloo underneath. A correct script trains on cuda:0 and cuda:1 with one
+result; one that never calls set_device puts rank 1 on cuda:0, which the doctor names, and fails where a real
+machine fails."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from run_support import SCRIPTS, marked_line
+from support import cli_env, slack
+
+
+def torchrun(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2"]
+    command += ["-m", "torchdoctor", "run", "--gpus", "2", str(SCRIPTS / "emulated_ddp.py"), *args]
+    return subprocess.run(
+        command, capture_output=True, text=True, env=cli_env(OMP_NUM_THREADS="1"), timeout=slack(240)
+    )
+
+
+def test_ddp_on_two_emulated_gpus() -> None:
+    ran = torchrun()
+    assert ran.returncode == 0, ran.stderr
+    lines = sorted(line for line in ran.stdout.splitlines() if line.startswith("rank "))
+    assert [line.rsplit(": ", 1)[0] for line in lines] == ["rank 0 on cuda:0", "rank 1 on cuda:1"]
+    assert len({line.rsplit(": ", 1)[1] for line in lines}) == 1  # the ranks stayed in step
+
+
+def test_ranks_without_set_device_share_cuda0_and_fail_as_on_gpus() -> None:
+    ran = torchrun("--forget-set-device")
+    assert ran.returncode != 0
+    wrapped = marked_line("emulated_ddp.py", "wrapped")
+    where = f"tests/runtime/scripts/emulated_ddp.py:{wrapped}"
+    assert f"LOCAL_RANK=1 put a tensor on cuda:0 at {where}" in ran.stderr
+    assert "torch.cuda.set_device(1)" in ran.stderr
+    assert (
+        "RuntimeError: Expected all tensors to be on the same device, but got mat1 is on cuda:1, different "
+        "from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_addmm)"
+    ) in ran.stderr
