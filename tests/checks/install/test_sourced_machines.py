@@ -38,6 +38,8 @@ EXPECTED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "2_radeon890m_gfx1150_cu130": ("warn", ("whose GPU is AMD", "whl/rocm7.2"), ()),
     # 3: torch 2.9+ needs macOS 14 for MPS
     "3_m2max_macos13_torch210_mps": ("warn", ("macOS 14.0", "13.7.4"), ()),
+    # the error names 12.3; 2.5's MPS needs macOS 13 (pytorch/pytorch#133141), as the maintainer answered
+    "3_m1_macos12_torch251_mps": ("warn", ("macOS 13.0", "12.7.6"), ("12.3+ is enough",)),
     # 4: builds without PTX for a newer GPU
     "4_rtx5090d_torch260_cu126": ("fail", ("no kernels for it",), ("unless it ships PTX",)),
     "4_2x_rtx5090_torch27dev_cu124": ("fail", ("no kernels for it",), ("unless it ships PTX",)),
@@ -84,7 +86,6 @@ NOT_JUDGED: dict[str, str] = {
     "3_centos79_glibc217_torch251": "a conda build failing to import: the dump gives no glibc requirement",
     "3_intel_mac_i9_py314_torch291": "a release that was never installed (pip found no wheel)",
     "3_intel_mac_py3123_torch241": "a release that was never installed (pip found no wheel)",
-    "3_m1_macos12_torch251_mps": "no build facts beyond the version: MPS state not shown",
     "3_ubuntu1804_glibc227_torch270": "a release never installed (pip found no manylinux_2_28 wheel)",
     "4_a100_driver450_torch_sm70max": "the torch version is not stated",
     "4_rtx5090_driver590_torch251_cu121": "no build label (installed from the cu121 index)",
@@ -135,6 +136,8 @@ def _facts(record: dict[str, Any]) -> dict[str, Any]:
         return facts
     system = (record.get("os") or "Linux").lower()
     os_facts = {"system": "Windows" if "windows" in system else "Linux", "wsl": False}
+    if record.get("macos"):
+        os_facts = {"system": "Darwin"}
     rocm = re.search(r"/whl/(?:nightly/)?rocm(\d+\.\d+)", record.get("install") or "")
     if "torch" not in record and rocm:  # only the index it came from is stated: a ROCm build
         torch = {
@@ -176,6 +179,12 @@ def _facts(record: dict[str, Any]) -> dict[str, Any]:
     if not gpus:
         nvml = {"available": False, "error": "NVML Shared Library Not Found"}
     pci = {"readable": True, "devices": amd} if amd else {"readable": False, "reason": "not shown"}
+    if record.get(
+        "macos"
+    ):  # torch's macOS arm64 wheels are built with MPS; the thread's error says it is off
+        torch["mps"] = {"built": True, "macos_version": record["macos"], "machine": "arm64"}
+        if "MPS backend is supported on MacOS" in record.get("text", ""):
+            torch["mps"]["available"] = False
     return {"torch": torch, "nvml": nvml, "cuda_driver": {"pci_gpus": pci}}
 
 
