@@ -56,7 +56,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "visible_devices_judge": ("checks/devices/visible_devices_judge.py", ("tests/checks/devices",), ""),
     "alloc_conf": (
         "checks/memory/alloc_conf.py",
-        ("tests/checks/memory/test_alloc_conf.py",),
+        ("tests/checks/memory/test_alloc_conf.py", "tests/checks/memory/test_alloc_conf_boundaries.py"),
         "not torchs_own_parser",
     ),
     "memory_judge": (
@@ -479,7 +479,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.report:
         os.nice(10)
         os.environ.setdefault(TORCH_FACTS_ENV, _torch_facts())
-        failed = [name for name in names if not run(name, args.rerun_survivors, args.timeout)]
+        failed = []
+        for name in names:
+            started = time.monotonic()
+            if not run(name, args.rerun_survivors, args.timeout):
+                failed.append(name)
+            print(f"{name}: {(time.monotonic() - started) / 60:.1f} min", file=sys.stderr)
         if failed:
             return 2
     scores = [score(name) for name in names if (SESSIONS / f"{name}.sqlite").exists()]
