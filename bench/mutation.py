@@ -71,7 +71,11 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
     ),
     "cuda_compat": (
         "checks/install/cuda_compat.py",
-        ("tests/checks/install/test_cuda_compat.py", "tests/checks/install/test_table_edges.py"),
+        (
+            "tests/checks/install/test_cuda_compat.py",
+            "tests/checks/install/test_cuda_compat_boundaries.py",
+            "tests/checks/install/test_table_edges.py",
+        ),
         "",
     ),
     "build_judge": (
@@ -123,6 +127,7 @@ class Mutant:
     operator: str
     before: str
     after: str
+    function: str | None = None
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line} {self.operator}: {self.before}  ->  {self.after}"
@@ -241,11 +246,14 @@ def _statement_lines(path: Path) -> dict[int, int]:
 
 
 _LINE_MAP = """
-import json, sys
+import importlib, json, sys
 import coverage, pytest
-target, out, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+target, module, out, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 cov = coverage.Coverage(include=[target], data_file=None)
 cov.start()
+# imported here, outside any test: what runs at import (tables, constants, defaults) has no test's context,
+# so a mutant there runs every test (the checks import their judges lazily, inside the first test)
+importlib.import_module(module)
 class Contexts:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
@@ -267,14 +275,21 @@ sys.exit(code)
 """
 
 
+def _module_name(path: str) -> str:
+    """checks/devices/cvd.py -> torchdoctor.checks.devices.cvd (checks/ installs as torchdoctor.checks)."""
+    dotted = path.removesuffix(".py").replace("/", ".")
+    return f"torchdoctor.{dotted}" if dotted.startswith("checks.") else dotted
+
+
 def _make_line_map(name: str) -> None:
     """Which tests run each line of the unmutated module (coverage.py, one context per test)."""
     path, _, _ = MODULES[name]
     (SESSIONS / f"{name}.orig.py").write_text((REPO / path).read_text())
     out = SESSIONS / f"{name}.lines.json"
     args = [a for a in _pytest_args(name) if a != "-x"]
+    module = _module_name(path)
     code = subprocess.call(
-        [sys.executable, "-c", _LINE_MAP, str(REPO / path), str(out), *args],
+        [sys.executable, "-c", _LINE_MAP, str(REPO / path), module, str(out), *args],
         cwd=REPO,
         stdout=subprocess.DEVNULL,
     )
@@ -333,9 +348,20 @@ def _annotation_span(start: tuple[int, int], end: tuple[int, int], path: Path) -
     return any(low <= tuple(start) and tuple(end) <= high for low, high in spans)
 
 
-def _equivalents() -> dict[tuple[str, str, str], str]:
+def _equivalents() -> dict[tuple[str, str | None, str, str], str]:
+    """(module, function or None for any, original line, mutated line) -> why."""
     entries = tomllib.loads(EQUIVALENT.read_text()).get("equivalent", []) if EQUIVALENT.exists() else []
-    return {(e["module"], e["line"].strip(), e["mutant"].strip()): e["why"] for e in entries}
+    return {
+        (e["module"], e.get("function"), e["line"].strip(), e["mutant"].strip()): e["why"] for e in entries
+    }
+
+
+def _is_equivalent(mutant: Mutant, equivalent: dict[tuple[str, str | None, str, str], str]) -> bool:
+    """Listed for its function, or for any function where the entry names none (a line found once)."""
+    return any(
+        (mutant.path, function, mutant.before, mutant.after) in equivalent
+        for function in (mutant.function, None)
+    )
 
 
 def _mutant(item: object, result: object) -> Mutant:
@@ -353,6 +379,7 @@ def _mutant(item: object, result: object) -> Mutant:
         spec.operator_name.removeprefix("core/"),
         before,
         after,
+        spec.definition_name,
     )
 
 
@@ -374,7 +401,7 @@ def score(name: str) -> Score:
                 result.killed += 1
             elif outcome.test_outcome == TestOutcome.SURVIVED:
                 mutant = _mutant(item, outcome)
-                if (mutant.path, mutant.before, mutant.after) in equivalent:
+                if _is_equivalent(mutant, equivalent):
                     result.equivalent += 1
                 else:
                     result.survivors.append(mutant)
