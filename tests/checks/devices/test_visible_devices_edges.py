@@ -15,6 +15,7 @@ from support import fixture_facts, judge_fixture
 
 H100 = "h100x8_cvd_2_3.json"  # its driver view was read with CUDA_VISIBLE_DEVICES=2,3
 LAPTOP = "laptop_no_driver.json"
+LEGACY_MIG = "MIG-GPU-8932f937-d72c-4106-c12f-20bd9faed9f6/1/2"
 
 
 def judge(name: str, variables: dict[str, str], **replace: Any) -> Finding:
@@ -114,6 +115,8 @@ def test_a_local_rank_past_every_gpu_with_the_variable_unset_says_so() -> None:
         ("0", "CUDA_VISIBLE_DEVICES is '0'"),
         ("GPU-abc0", "CUDA_VISIBLE_DEVICES='GPU-abc0' selects GPUs by UUID, which is well formed"),
         ("MIG-abc0", "CUDA_VISIBLE_DEVICES='MIG-abc0' selects a MIG instance"),
+        # the legacy form MIG-<GPU-UUID>/<GPU instance>/<compute instance> (CUDA Programming Guide's example)
+        (LEGACY_MIG, f"CUDA_VISIBLE_DEVICES={LEGACY_MIG!r} selects a MIG instance"),
     ],
 )
 def test_a_machine_without_a_gpu_says_what_the_value_would_select(value: str | None, said: str) -> None:
@@ -143,3 +146,16 @@ def test_pci_bus_id_order_on_a_machine_of_mixed_models_is_not_questioned() -> No
     # a value read from the environment, not the module's own constant object
     ordered = judge(mixed, {"CUDA_DEVICE_ORDER": "".join(["PCI_", "BUS_ID"])})
     assert not any("CUDA_DEVICE_ORDER is" in str(d) for d in [ordered.summary, *ordered.details])
+
+
+def test_three_gpu_models_in_cudas_own_order_are_questioned_too() -> None:
+    mixed = "a4000_a100_fastest_first.json"
+    nv = copy.deepcopy(fixture_facts(mixed)["nvml"])
+    third = copy.deepcopy(nv["gpus"][0])
+    third.update(
+        index=len(nv["gpus"]), name="NVIDIA RTX A2000", uuid="GPU-0a2a2a2a-0000-4000-8000-000000000002"
+    )
+    nv["gpus"].append(third)
+    verdict = judge(mixed, {}, nvml=nv, cuda_driver=predicted(mixed))
+    warned = "CUDA_DEVICE_ORDER is FASTEST_FIRST on a machine with different GPU models"
+    assert any(warned in str(d) for d in [verdict.summary, *verdict.details])
