@@ -11,7 +11,10 @@ a changed module is mutated anew.
 
 For each module cosmic-ray makes every mutant of the file (a comparison turned, a number changed, a condition
 negated, ...), writes it in place, runs the module's own tests (``-x``, one process, no xdist) and writes the
-file back. A mutant the tests fail on is killed; one they pass on survived. Mutants inside annotations are not
+file back: of those tests, the ones that ran the mutated statement on the unmutated module (a line map made
+with coverage.py before the run; every one for what runs at import), and none for a statement no test runs. A
+mutant the tests fail on, or whose tests run past five times the module's own run, is killed; one they pass on
+survived. Mutants inside annotations are not
 run (``from __future__ import annotations``: annotations are never evaluated, so changing them changes
 nothing). A survivor listed in ``bench/mutation_equivalent.toml`` is an equivalent mutant: it behaves as the
 original on every input, for the reason written beside it, and counts in neither side of the score.
