@@ -9,7 +9,10 @@ from typing import Any
 
 import pytest
 
+from torchdoctor.checking import registry, runner
 from torchdoctor.inputs import saved
+from torchdoctor.model import Status
+from torchdoctor.support.rejudge import judgeable
 
 from support import FIXTURES, validated_report
 
@@ -25,7 +28,28 @@ def load(name: str) -> dict[str, Any]:
 def test_a_fixture_is_a_saved_report_check_from_can_judge(name: str) -> None:
     data = load(name)
     validated_report(json.dumps(data))
-    saved.parse(json.dumps(data), name)
+    assert saved.parse(json.dumps(data), name) == data
+    # --from judges a file of facts with every check whose probes all answered (or failed) in it: the
+    # machine's checks (check --from), or the cluster's (cluster --from) for the facts of a cluster exchange
+    loaded = {}
+    for group in (registry.CHECKS, registry.CLUSTER_CHECKS):
+        for entry in registry.find_entries(group):
+            check = registry.load(entry)
+            assert not isinstance(check, registry.LoadFailure), check
+            loaded[entry.id] = (entry, check)
+    infos = [registry.CheckInfo(entry, check.title, tuple(check.probes)) for entry, check in loaded.values()]
+    chosen, _ = judgeable(saved.SavedReport(FIXTURES / name, data), infos)
+    if not chosen:
+        # a fixture of an allocator snapshot: its facts are those torchdoctor memory reads beside it
+        assert "snapshot" in data, "no check can judge the fixture's facts"
+    options = data.get("options") or {}
+    verdicts = [
+        runner.judge_here(loaded[c.id][1], loaded[c.id][0], data["facts"], {}, options) for c in chosen
+    ]
+    assert [verdict.id for verdict in verdicts] == [check.id for check in chosen]
+    for verdict in verdicts:
+        assert verdict.status is not Status.ERROR, (verdict.id, verdict.summary, verdict.details)
+        assert verdict.summary.strip(), verdict.id
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -54,14 +78,23 @@ def test_gpu_memory_adds_up_as_on_a_real_gpu(name: str) -> None:
         assert used + free + reserved <= total, f"GPU {gpu['index']}: more memory than the GPU has"
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if (load(n)["facts"].get("torch") or {}).get("devices")])
-def test_torchs_total_memory_is_below_nvmls_total(name: str) -> None:
-    facts = load(name)["facts"]
+def _same_gpus(facts: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(torch's device, NVML's GPU) of each device both name by UUID, where torch gives its memory."""
     by_uuid = {str(g["uuid"]).removeprefix("GPU-"): g for g in _gpus(facts)}
-    for device in facts["torch"]["devices"]:
+    pairs = []
+    for device in (facts.get("torch") or {}).get("devices") or []:
         gpu = by_uuid.get(str(device.get("uuid")).removeprefix("GPU-"))
         if gpu is not None and device.get("total_memory_bytes"):
-            assert device["total_memory_bytes"] < gpu["memory_total_bytes"], device["name"]
+            pairs.append((device, gpu))
+    return pairs
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if _same_gpus(load(n)["facts"])])
+def test_torchs_total_memory_is_below_nvmls_total(name: str) -> None:
+    pairs = _same_gpus(load(name)["facts"])
+    assert pairs
+    for device, gpu in pairs:
+        assert device["total_memory_bytes"] < gpu["memory_total_bytes"], device["name"]
 
 
 def test_the_fixture_folder_holds_only_fixtures() -> None:

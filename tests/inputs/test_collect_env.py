@@ -68,6 +68,20 @@ def test_every_dump_is_read_into_a_valid_saved_report(name: str) -> None:
     assert data["verdicts"] == [] and data["probe_errors"] == {} and data["options"] == {}
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", data["created_at"])
     assert set(data["facts"]) >= {"torch", "nvml", "cuda_driver", "companions"}
+    # what the dump says is what the saved report's facts say
+    fields, torch, nvml = data["collect_env"]["fields"], data["facts"]["torch"], data["facts"]["nvml"]
+    if "PyTorch version" in fields:
+        assert torch["version"] == fields["PyTorch version"]
+    if fields.get("Is debug build") in ("True", "False", "Yes", "No"):
+        assert torch["debug"] is (fields["Is debug build"] in ("True", "Yes"))
+    python = re.match(r"\d+\.\d+(\.\d+)?", fields.get("Python version", ""))
+    if python:
+        assert torch["python"] == python.group(0)
+    driver = fields.get("Nvidia driver version", "")
+    if re.fullmatch(r"\d{3}\.\d+(\.\d+)?", driver):
+        assert nvml["driver_version"] == driver
+    elif driver in ("No CUDA", "Could not collect"):
+        assert "driver_version" not in nvml
 
 
 @pytest.mark.parametrize("name", sorted(RECORDS))

@@ -197,6 +197,26 @@ CONFORMANCE = [
     "expandable_segments=True",
     "expandable_segments:True;max_split_size_mb:512",
     "expandable_segments:True,max_split_size_mb:512,garbage_collection_threshold:0.8",
+    # the edges (test_alloc_conf_boundaries.py): std::stod reads ".5" and "5e-1"; the threshold is open at
+    # both ends; a single division of 0 is no power of 2 (llvm::isPowerOf2_64), an entry's 0 disables
+    # rounding; an interval of 0 is no power of 2; kLargeBuffer is the least max_non_split_rounding_mb
+    "garbage_collection_threshold:.5",
+    "garbage_collection_threshold:5e-1",
+    "garbage_collection_threshold:+.25",
+    "garbage_collection_threshold:0.",
+    "garbage_collection_threshold:10e-1",
+    "roundup_power2_divisions:0",
+    "roundup_power2_divisions:1",
+    "roundup_power2_divisions:[256:0]",
+    "roundup_power2_divisions:[>:0]",
+    "roundup_power2_divisions:[256:0,512:4,>:0]",
+    "roundup_power2_divisions:[0:1]",
+    "max_non_split_rounding_mb:19",
+    "max_non_split_rounding_mb:20",
+    "garbage_collection_threshold:-0.5",
+    "roundup_power2_divisions:[]",
+    "pinned_max_round_threshold_mb:0",
+    "pinned_max_cached_size_mb:0",
 ]
 _TORCH_PARSER = """
 import json, sys, warnings
