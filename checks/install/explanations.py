@@ -13,7 +13,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from torchdoctor.checks.install import builds, companions_judge, cuda_compat, install_plan, pairing
+from torchdoctor.checks.install import (
+    builds,
+    companions_judge,
+    cuda_compat,
+    install_plan,
+    pairing,
+    unpublished,
+)
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import last_match
 from torchdoctor.model import Fix
@@ -26,7 +33,9 @@ def _last(pattern: str, text: str) -> re.Match[str] | None:
 _DRIVER_SEEN = re.compile(
     r"(?:Nvidia driver version|Driver Version):\s*(\d{2,4}\.\d{1,3}(?:\.\d{1,3})?)", re.IGNORECASE
 )
-_WINDOWS_SEEN = re.compile(r"^OS:\s*Microsoft Windows|\bwin_amd64\b|[A-Z]:\\\\?Users\\", re.MULTILINE)
+_WINDOWS_SEEN = re.compile(
+    r"^OS:\s*Microsoft Windows|\bwin_amd64\b|[A-Z]:\\\\?Users\\|\\Scripts\\pip(?:\.exe)?\b", re.MULTILINE
+)
 
 
 @dataclass(frozen=True)
@@ -97,6 +106,10 @@ def analyse_driver_too_old(text: str) -> Analysis:
             fix=Fix(f"Update the NVIDIA driver, or: {plan.text[0].lower()}{plan.text[1:]}", plan.commands),
         )
     return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(plan.text, plan.commands))
+
+
+def analyse_unpublished_torch(text: str) -> Analysis:
+    return unpublished.analyse_unpublished(text, _seen(text).os_key)
 
 
 def analyse_no_kernel(text: str) -> Analysis:

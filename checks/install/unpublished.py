@@ -1,0 +1,160 @@
+"""pip found no torch for the requirement it was given: which part of it was never published, read against the
+tables of the wheels PyTorch published (torch_wheels.json: releases and their Pythons; torch_builds.json: the
+CUDA builds of each release line per OS), and a requirement that exists instead.
+
+Four causes, in this order: a release that never existed (``torch==2.6.1``), a CUDA build the release line
+never had on this OS (``2.6.0+cu128``, an index ``cu131``), a nightly the nightly index has dropped, and a
+published wheel pip still does not list, for this Python or at this index (pip's own ``from versions:`` list
+says which releases it can install here)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from torchdoctor.checks.install import builds, cuda_compat
+from torchdoctor.checks.install.versions import Version, release_line
+from torchdoctor.explain.model import Analysis, last_match
+from torchdoctor.model import Fix
+
+_REQUESTED = re.compile(
+    r"(?:satisfies the requirement|No matching distribution found for)\s+torch\s*===?\s*"
+    r"(\d+\.\d+\.\d+(?:\.dev\d+)?)(?:\+([a-z0-9.]+))?",
+    re.IGNORECASE,
+)
+_INDEX = re.compile(r"download\.pytorch\.org/whl/(?:(?:nightly|test)/)?(cu\d{3}|cpu)\b")
+_ROOT_INDEX = re.compile(r"download\.pytorch\.org/whl/?(?=[\s`'\")]|$)")
+_FROM_VERSIONS = re.compile(r"\(from versions: ([^)]{0,20000})\)")
+_OS_WORDS = {"linux-x86_64": "Linux x86_64", "windows-x86_64": "Windows", "linux-aarch64": "Linux aarch64"}
+
+
+def _cuda_of(label: str | None) -> str | None:
+    found = re.fullmatch(r"cu(\d{2,3})(\d)", label or "")
+    return f"{int(found[1])}.{found[2]}" if found else None
+
+
+def _cuda_label(cuda: str) -> str:
+    return "cu" + cuda.replace(".", "")
+
+
+def _releases_of(line: str) -> list[str]:
+    return sorted((r for r in builds.WHEELS["releases"] if release_line(r) == line), key=Version)
+
+
+def _nearest(cuda: str, published: Sequence[str]) -> str:
+    """The published CUDA closest to the one asked for, the newer one on a tie."""
+    asked = Version(cuda)
+    return min(published, key=lambda c: (abs(_number(Version(c)) - _number(asked)), -_number(Version(c))))
+
+
+def _number(version: Version) -> int:
+    return version.release[0] * 100 + (version.release[1] if len(version.release) > 1 else 0)
+
+
+def analyse_unpublished(text: str, os_key: str) -> Analysis:
+    requested = last_match(_REQUESTED, text)
+    if requested is None:
+        return Analysis()
+    version, label = requested[1], requested[2]
+    index = last_match(_INDEX, text)
+    label = label or (index[1] if index else None)
+    line = release_line(version.split(".dev")[0])
+    where = _OS_WORDS.get(os_key, os_key)
+    if line is None or line not in builds.known_lines():
+        return Analysis()
+    release = version.split(".dev")[0]
+    evidence: list[str] = [f"requested: torch {version}" + (f" ({label})" if label else "")]
+    if ".dev" in version:
+        evidence.append(f"torch {version} is a nightly build: the nightly index keeps a few weeks of them")
+    elif release not in builds.WHEELS["releases"]:
+        published = _releases_of(line)
+        evidence.append(
+            f"torch {release} was never released: the releases of {line} are {', '.join(published)}"
+        )
+        if not published:
+            return Analysis(evidence=tuple(evidence))
+        release = published[-1]
+    cuda = _cuda_of(label)
+    found = builds.of(line, os_key) or []
+    cudas = sorted({b.cuda for b in found}, key=Version)
+    if cuda is not None and cudas and cuda not in cudas:
+        nearest = _nearest(cuda, cudas)
+        evidence.append(
+            f"torch {line} has no CUDA {cuda} build for {where}: its CUDA builds are {', '.join(cudas)} "
+            f"({builds.source_of(line, os_key) or builds.SOURCE})"
+        )
+        later = _first_line_with(cuda, os_key, after=line)
+        text_fix = f"Install torch {release} built for CUDA {nearest}, which was published for {where}"
+        commands = [cuda_compat.install_command(release, nearest)]
+        if later is not None:
+            first = release_line(later)
+            text_fix += f", or torch {later} (torch {first} is the first line built for CUDA {cuda} there)"
+            commands.append(cuda_compat.install_command(later, cuda))
+        return Analysis(evidence=tuple(evidence), fix=Fix(text_fix + ".", tuple(commands)))
+    if ".dev" in version or release != version:
+        if cuda is None or cuda in cudas:
+            return Analysis(
+                evidence=tuple(evidence),
+                fix=Fix(
+                    f"Install the release torch {release} instead"
+                    + (f", built for CUDA {cuda}" if cuda else "")
+                    + ".",
+                    (cuda_compat.install_command(release, cuda),),
+                ),
+            )
+        return Analysis(evidence=tuple(evidence))
+    listed = _listed(text)
+    if listed and release not in listed:
+        newer = [r for r in listed if Version(r) > Version(release)]
+        span = listed[0] if len(listed) == 1 else f"{listed[0]} to {listed[-1]}"
+        evidence.append(
+            f"torch {release} was published ({label or 'the default build'} for {where}), but pip lists only "
+            f"{span} here: no wheel of {release} fits this Python or platform"
+        )
+        if newer:
+            return Analysis(
+                evidence=tuple(evidence),
+                fix=Fix(
+                    f"Install torch {newer[0]}, the first release pip lists here (or a Python that torch "
+                    f"{release} has wheels for).",
+                    (cuda_compat.install_command(newer[0], cuda),),
+                ),
+            )
+        return Analysis(evidence=tuple(evidence))
+    if cuda is not None and cuda in cudas and (index is None or _ROOT_INDEX.search(text)):
+        evidence.append(
+            f"torch {release}+{_cuda_label(cuda)} was published for {where}: pip finds it only at its own "
+            f"index, https://download.pytorch.org/whl/{_cuda_label(cuda)}"
+        )
+        return Analysis(
+            evidence=tuple(evidence),
+            fix=Fix(
+                f"Install it from its index with --index-url (not the /whl root nor --extra-index-url beside "
+                f"PyPI's torch {release}).",
+                (cuda_compat.install_command(release, cuda),),
+            ),
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
+def _first_line_with(cuda: str, os_key: str, after: str) -> str | None:
+    """The newest release of the first line after ``after`` with a CUDA ``cuda`` build on this OS."""
+    for line in builds.known_lines():
+        if Version(line) <= Version(after):
+            continue
+        if any(b.cuda == cuda for b in builds.of(line, os_key) or []):
+            return builds.newest_release(line)
+    return None
+
+
+def _listed(text: str) -> list[str]:
+    """The releases pip's ``from versions:`` list names (local labels dropped, nightlies left out)."""
+    found = last_match(_FROM_VERSIONS, text)
+    if found is None:
+        return []
+    releases = set()
+    for item in found[1].split(","):
+        public = item.strip().partition("+")[0]
+        if re.fullmatch(r"\d+\.\d+\.\d+", public):
+            releases.add(public)
+    return sorted(releases, key=Version)
