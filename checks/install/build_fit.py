@@ -58,7 +58,9 @@ def arch_findings(
     arch_list = list(torch.get("arch_list") or [])
     if not arch_list:
         return []
-    coverage = cuda_compat.arch_coverage(arch_list, (int(cc[0]), int(cc[1])))
+    coverage = cuda_compat.arch_coverage(
+        arch_list, (int(cc[0]), int(cc[1])), torch.get("version"), torch.get("cuda")
+    )
     label = _gpu_label(gpu, cc)
     if not coverage.supported:
         return [_no_kernels(label, (coverage.message,), torch, nv, driver, gpus)]

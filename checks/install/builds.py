@@ -144,7 +144,7 @@ def has_kernels(build: Build, cc: tuple[int, int]) -> bool | None:
     if build.ccs is None:
         return None
     arch = [f"sm_{c}" for c in build.ccs] + [f"compute_{c}" for c in build.ptx]
-    return cuda_compat.arch_coverage(arch, cc).supported
+    return cuda_compat.arch_coverage(arch, cc, build.line, build.cuda).supported
 
 
 def siblings_without_code(os_key: str | None, cuda: str | None, cc: tuple[int, int]) -> list[Build]:

@@ -8,8 +8,9 @@ capability), and get back a verdict with a one-line explanation.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from torchdoctor.checks.install import tables
 
@@ -306,6 +307,31 @@ DEVICE_REQUIREMENT: dict[int, _Interval | frozenset[int]] = {
     121: _Interval(121),
 }
 
+# What later releases changed in that table (torch/cuda/__init__.py of the torch 2.14.1 wheel): a cubin for
+# sm_110 (Thor) runs on CC 10.1 and 11.0 only; and a build of CUDA 13.2 or later runs SBSA cubins on the
+# Jetson parts (DEVICE_REQUIREMENT_POST_JETSON_SBSA_UNIFICATION: sm_70 on 7.2, sm_80 and sm_86 on 8.7).
+_FROM_2_14: dict[int, _Interval | frozenset[int]] = {110: frozenset({101, 110})}
+_JETSON_SBSA_FROM_CUDA_13_2: dict[int, _Interval | frozenset[int]] = {
+    70: _Interval(70),
+    80: _Interval(80),
+    86: _Interval(86),
+}
+
+
+def device_requirement(torch_version: str | None = None, cuda: str | None = None) -> dict[int, Any]:
+    """torch's table of which device CCs run a cubin of each code CC, as the given torch release and CUDA
+    build use it (torch 2.13's where they are not known)."""
+    table: dict[int, Any] = dict(DEVICE_REQUIREMENT)
+    release = parse_version((torch_version or "").partition("+")[0])
+    if release is None or release[:2] < (2, 14):
+        return table
+    table.update(_FROM_2_14)
+    built = _cuda_pair(cuda) if cuda else None
+    if built is not None and built >= (13, 2):
+        table.update(_JETSON_SBSA_FROM_CUDA_13_2)
+    return table
+
+
 _ARCH_RE = re.compile(r"(sm|compute)_(\d+)([af]?)")
 
 
@@ -336,13 +362,14 @@ def _cc_text(cc: int) -> str:
     return f"{cc // 10}.{cc % 10}"
 
 
-def _requirement(code: int) -> _Interval | frozenset[int]:
+def _requirement(code: int, table: Mapping[int, Any]) -> _Interval | frozenset[int]:
     # torch treats an unknown code CC as an interval up to the end of its major (with a warning).
-    return DEVICE_REQUIREMENT.get(code, _Interval(code))
+    found: _Interval | frozenset[int] = table.get(code, _Interval(code))
+    return found
 
 
-def _runs(arch: _Arch, device: int) -> bool:
-    requirement = _requirement(arch.code)
+def _runs(arch: _Arch, device: int, table: Mapping[int, Any]) -> bool:
+    requirement = _requirement(arch.code, table)
     if arch.suffix == "a":
         return device in (requirement if isinstance(requirement, frozenset) else {arch.code})
     if arch.kind == "compute" and arch.suffix == "":
@@ -351,18 +378,22 @@ def _runs(arch: _Arch, device: int) -> bool:
     return device in requirement
 
 
-def arch_coverage(arch_list: Sequence[str], cc: tuple[int, int]) -> ArchCoverage:
+def arch_coverage(
+    arch_list: Sequence[str], cc: tuple[int, int], torch_version: str | None = None, cuda: str | None = None
+) -> ArchCoverage:
     """Whether a wheel built for ``arch_list`` (``torch.cuda.get_arch_list()``) has kernels for a CC.
 
-    ``sm_XY`` entries follow torch 2.13's DEVICE_REQUIREMENT; ``compute_XY`` entries are PTX, which the
-    driver JIT-compiles for any CC >= X.Y (reported as via "ptx": works, with a slow first launch).
+    ``sm_XY`` entries follow torch's DEVICE_REQUIREMENT as that torch release and CUDA build use it
+    (:func:`device_requirement`); ``compute_XY`` entries are PTX, which the driver JIT-compiles for any CC >=
+    X.Y (reported as via "ptx": works, with a slow first launch).
     """
+    table = device_requirement(torch_version, cuda)
     device = 10 * cc[0] + cc[1]
     archs = [arch for arch in map(_parse_arch, arch_list) if arch is not None]
     if not archs:
         message = f"the wheel's arch list is unknown, so CC {_cc_text(device)} coverage cannot be checked"
         return ArchCoverage(False, None, None, message)
-    covering = [arch for arch in archs if _runs(arch, device)]
+    covering = [arch for arch in archs if _runs(arch, device, table)]
     sass = [arch for arch in covering if arch.kind == "sm"]
     if sass:
         best = max(sass, key=lambda arch: arch.code)
@@ -429,7 +460,10 @@ def toolkit_reach(cuda: str | None, cc: tuple[int, int]) -> ToolkitReach:
     toolkit = f"CUDA {format_cuda(built)}"
     # A kernel binary of the device's own major (sm_101 cubins also run on Thor renumbered CC 11.0, but a
     # toolkit that cannot target sm_110 is no toolkit for a CC 11.0 GPU).
-    if any(t // 10 == device // 10 and _runs(_Arch(f"sm_{t}", "sm", t, ""), device) for t in targets):
+    if any(
+        t // 10 == device // 10 and _runs(_Arch(f"sm_{t}", "sm", t, ""), device, DEVICE_REQUIREMENT)
+        for t in targets
+    ):
         return ToolkitReach("within", f"{toolkit} compiles for CC {_cc_text(device)}")
     if device < min(targets):
         message = (

@@ -58,10 +58,11 @@ def test_plain_ptx_does_not_cover_an_older_gpu(entry: str, cc: tuple[int, int]) 
 _TORCH_RULE = """
 import json, sys, warnings
 warnings.simplefilter("ignore")
-import torch.cuda
+import torch, torch.cuda
 rule = getattr(torch.cuda, "_code_compatible_with_device", None)
 codes, devices = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-print(json.dumps(None if rule is None else [[c, d] for c in codes for d in devices if rule(d, c)]))
+pairs = None if rule is None else [[c, d] for c in codes for d in devices if rule(d, c)]
+print(json.dumps({"pairs": pairs, "version": torch.__version__, "cuda": torch.version.cuda}))
 """
 
 
@@ -75,14 +76,16 @@ def test_a_cubin_runs_on_the_ccs_this_machines_torch_says_it_runs_on() -> None:
         timeout=120,
         check=True,
     )
-    torch_says = json.loads(done.stdout.splitlines()[-1])
+    said = json.loads(done.stdout.splitlines()[-1])
+    torch_says = said["pairs"]
     if torch_says is None:
         pytest.skip("this torch has no torch.cuda._code_compatible_with_device to compare with")
     ours = [
         [code, device]
         for code in DEVICE_CCS
         for device in DEVICE_CCS
-        if arch_coverage([f"sm_{code}"], (device // 10, device % 10)).via == "sass"
+        if arch_coverage([f"sm_{code}"], (device // 10, device % 10), said["version"], said["cuda"]).via
+        == "sass"
     ]
     assert ours == torch_says
 
@@ -260,3 +263,27 @@ def test_a_cuda_version_without_its_minor_is_not_read() -> None:
 def test_pythons_os_names_take_their_systems_minimum(os_name: str, minimum: str) -> None:
     # os.name is 'posix' on Linux and 'nt' on Windows (Python's os module documentation)
     assert driver_compat("12.8", None, "570.30", os_name).required_driver == minimum
+
+
+# torch/cuda/__init__.py of the torch 2.14.1 wheel against 2.13.0's: DEVICE_REQUIREMENT[110] became the set
+# {10.1, 11.0} (Thor, renumbered), and builds of CUDA 13.2 or later use
+# DEVICE_REQUIREMENT_POST_JETSON_SBSA_UNIFICATION (SBSA cubins of sm_70, sm_80 and sm_86 run on the Jetson
+# parts 7.2 and 8.7).
+@pytest.mark.parametrize(
+    ("entry", "cc", "torch_version", "cuda", "runs"),
+    [
+        ("sm_110", (10, 1), "2.13.0", "13.0", False),
+        ("sm_110", (10, 1), "2.14.1", "13.0", True),
+        ("sm_110", (11, 0), "2.14.1", "13.0", True),
+        ("sm_80", (8, 7), "2.14.1", "13.0", False),
+        ("sm_80", (8, 7), "2.14.1", "13.2", True),
+        ("sm_86", (8, 7), "2.14.1+cu132", "13.2", True),
+        ("sm_70", (7, 2), "2.14.1", "13.2", True),
+        ("sm_80", (8, 7), "2.13.0", "13.2", False),
+        ("sm_80", (8, 7), None, None, False),
+    ],
+)
+def test_the_device_rule_is_the_one_of_the_torch_release_and_cuda_build(
+    entry: str, cc: tuple[int, int], torch_version: str | None, cuda: str | None, runs: bool
+) -> None:
+    assert arch_coverage([entry], cc, torch_version, cuda).supported is runs

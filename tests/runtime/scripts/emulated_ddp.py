@@ -25,5 +25,5 @@ for _ in range(3):
 weight = model.module.weight
 total = weight.detach().clone()
 dist.all_reduce(total)
-print(f"rank {dist.get_rank()} on {weight.device}: {total.sum().item():.6f}")
+print(f"rank {dist.get_rank()} on {weight.device}: {total.sum().item():.6f}", flush=True)
 dist.destroy_process_group()
