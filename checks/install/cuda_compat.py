@@ -495,6 +495,12 @@ def wheel_index_url(cuda: str, nightly: bool = False) -> str:
     return f"{root}/cu{version[0]}{version[1]}"
 
 
+def cuda_of_label(label: str | None) -> str | None:
+    """A wheel's local label as the CUDA version it names: ``cu124`` -> ``12.4``; None for anything else."""
+    found = re.fullmatch(r"cu(\d{2})(\d)", label or "")
+    return f"{int(found[1])}.{found[2]}" if found else None
+
+
 def install_command(torch_version: str, cuda: str | None) -> str:
     """The pip command for torch ``torch_version`` built for ``cuda`` (None: the CPU build).
 

@@ -62,13 +62,12 @@ def _seen(whole: str) -> _Seen:
     )
     torch_version = _versions_seen(text).get("torch")
     release = torch_version.partition("+")[0] if torch_version else None
-    label = re.fullmatch(r"cu(\d{2})(\d)", (torch_version or "").partition("+")[2])
     windows = _WINDOWS_SEEN.search(text) is not None
     driver = last_match(_DRIVER_SEEN, text)
     return _Seen(
         torch_version,
         release,
-        f"{label[1]}.{label[2]}" if label else None,
+        cuda_compat.cuda_of_label((torch_version or "").partition("+")[2]),
         "windows-x86_64" if windows else "linux-x86_64",
         driver[1] if driver else None,
         "windows" if windows else "linux",

@@ -16,7 +16,7 @@ from typing import Any
 from torchdoctor.checks.install import builds, cuda_compat, releases
 from torchdoctor.checks.install.versions import release_line
 
-_OS_WORDS = {"linux-x86_64": "Linux x86_64", "linux-aarch64": "Linux aarch64", "windows-x86_64": "Windows"}
+OS_WORDS = {"linux-x86_64": "Linux x86_64", "linux-aarch64": "Linux aarch64", "windows-x86_64": "Windows"}
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,7 @@ def plan_for(
             own.kind,
         )
     why = (
-        f"No CUDA build of torch {line} for {_OS_WORDS[os_key]} is known to run here with kernels for "
+        f"No CUDA build of torch {line} for {OS_WORDS[os_key]} is known to run here with kernels for "
         "these GPUs."
     )
     newer = judged.newest_fit(_join(lead, why), other_release=True, skip_line=line)
@@ -228,7 +228,7 @@ class _Judged:
             if found.kind == "runs":
                 kernels = " with kernels for these GPUs" if self.gpu_ccs else ""
                 why = (
-                    f"torch {', '.join(passed)}: no CUDA build for {_OS_WORDS[self.os_key]} known to run "
+                    f"torch {', '.join(passed)}: no CUDA build for {OS_WORDS[self.os_key]} known to run "
                     f"here{kernels}"
                 )
                 return Plan(found.text, found.commands, True, (why,) * bool(passed) + found.evidence, "runs")
@@ -243,7 +243,7 @@ class _Judged:
         """What to install of ``release``: a build that runs here, else (unless ``only_runs``) a build this
         driver runs whose arch list is not known, or what would run after a driver update."""
         line = release_line(release) or release
-        where = _OS_WORDS[self.os_key]
+        where = OS_WORDS[self.os_key]
         verdicts = self.verdicts(line)
         if verdicts is None:
             return Plan(
@@ -286,7 +286,7 @@ class _Judged:
         other: str,
     ) -> Plan:
         line = release_line(release) or release
-        where = _OS_WORDS[self.os_key]
+        where = OS_WORDS[self.os_key]
         waiting = [v for v in verdicts if v.status in (builds.DRIVER_TOO_OLD, builds.DRIVER_NOT_SHOWN)]
         if waiting:
             chosen = min(waiting, key=lambda v: cuda_compat.parse_version(v.build.cuda) or ())

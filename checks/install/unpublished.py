@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from torchdoctor.checks.install import builds, cuda_compat
+from torchdoctor.checks.install.install_plan import OS_WORDS
 from torchdoctor.checks.install.versions import Version, release_line
 from torchdoctor.explain.model import Analysis, last_match
 from torchdoctor.model import Fix
@@ -25,16 +26,6 @@ _REQUESTED = re.compile(
 _INDEX = re.compile(r"download\.pytorch\.org/whl/(?:(?:nightly|test)/)?(cu\d{3}|cpu)\b")
 _ROOT_INDEX = re.compile(r"download\.pytorch\.org/whl/?(?=[\s`'\")]|$)")
 _FROM_VERSIONS = re.compile(r"\(from versions: ([^)]{0,20000})\)")
-_OS_WORDS = {"linux-x86_64": "Linux x86_64", "windows-x86_64": "Windows", "linux-aarch64": "Linux aarch64"}
-
-
-def _cuda_of(label: str | None) -> str | None:
-    found = re.fullmatch(r"cu(\d{2,3})(\d)", label or "")
-    return f"{int(found[1])}.{found[2]}" if found else None
-
-
-def _cuda_label(cuda: str) -> str:
-    return "cu" + cuda.replace(".", "")
 
 
 def _releases_of(line: str) -> list[str]:
@@ -59,7 +50,7 @@ def analyse_unpublished(text: str, os_key: str) -> Analysis:
     index = last_match(_INDEX, text)
     label = label or (index[1] if index else None)
     line = release_line(version.split(".dev")[0])
-    where = _OS_WORDS.get(os_key, os_key)
+    where = OS_WORDS.get(os_key, os_key)
     if line is None or line not in builds.known_lines():
         return Analysis()
     release = version.split(".dev")[0]
@@ -74,7 +65,7 @@ def analyse_unpublished(text: str, os_key: str) -> Analysis:
         if not published:
             return Analysis(evidence=tuple(evidence))
         release = published[-1]
-    cuda = _cuda_of(label)
+    cuda = cuda_compat.cuda_of_label(label)
     found = builds.of(line, os_key) or []
     cudas = sorted({b.cuda for b in found}, key=Version)
     if cuda is not None and cudas and cuda not in cudas:
@@ -122,9 +113,10 @@ def analyse_unpublished(text: str, os_key: str) -> Analysis:
             )
         return Analysis(evidence=tuple(evidence))
     if cuda is not None and cuda in cudas and (index is None or _ROOT_INDEX.search(text)):
+        built = next(build for build in found if build.cuda == cuda)
         evidence.append(
-            f"torch {release}+{_cuda_label(cuda)} was published for {where}: pip finds it only at its own "
-            f"index, https://download.pytorch.org/whl/{_cuda_label(cuda)}"
+            f"torch {release}+{built.label} was published for {where}: pip finds it only at its own "
+            f"index, https://download.pytorch.org/whl/{built.label}"
         )
         return Analysis(
             evidence=tuple(evidence),
