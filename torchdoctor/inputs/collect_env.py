@@ -88,9 +88,16 @@ _BLOCKS = ("gpus", "cudnn", "cpu", "libraries")
 # Capability" (https://developer.nvidia.com/cuda-gpus) and "Legacy CUDA GPU Compute Capability"
 # (https://developer.nvidia.com/cuda-legacy-gpus). A name matches the longest model it starts with, followed
 # by its end, a space, "-" or "(" ("NVIDIA GeForce RTX 4080 Laptop GPU", "Tesla V100-SXM2-16GB"). The Fermi
-# (2.x) and Kepler (3.x) models are those of the legacy page whose name is one chip: a name NVIDIA sold on
-# chips of two architectures (GeForce GT 630, 640, 710, 720, 730, GT 640M LE, GTX 860M) is left out, since
-# the architecture decides the last driver a GPU can run.
+# (2.x) and Kepler (3.x) models are those whose name is one chip: a name NVIDIA sold on chips of two
+# architectures (GeForce GT 630, 640, 710, 720, 730, GT 640M LE, GTX 860M) is left out, since the
+# architecture decides the last driver a GPU can run. Each of them was checked against two copies of these
+# tables: Lei Mao's "NVIDIA GPU Compute Capability"
+# (https://leimao.github.io/blog/NVIDIA-GPU-Compute-Capability/, one table of every row of
+# https://developer.nvidia.com/cuda-gpus, legacy rows included) and the "GPUs
+# supported" table of Wikipedia's "CUDA" article (https://en.wikipedia.org/wiki/CUDA). Both give each Fermi
+# and Kepler model here the compute capability it has, except: only NVIDIA's lists the GeForce GT 755M; only
+# Wikipedia's the GRID K520, Quadro 600, 2000, 4000, 5000, 6000 and Tesla M2050, M2070, M2090; and Wikipedia's
+# puts the GeForce GTX 870M under 5.0, NVIDIA's under 3.0 (kept). Models neither lists are left out.
 GPU_COMPUTE_CAPABILITY: dict[str, tuple[str, ...]] = {
     "12.0": (
         "GeForce RTX 5090",
@@ -225,8 +232,6 @@ GPU_COMPUTE_CAPABILITY: dict[str, tuple[str, ...]] = {
     "3.0": (
         "Tesla K10",
         "GRID K520",
-        "GRID K2",
-        "GRID K1",
         "GeForce GTX 770",
         "GeForce GTX 760",
         "GeForce GTX 690",
@@ -261,7 +266,6 @@ GPU_COMPUTE_CAPABILITY: dict[str, tuple[str, ...]] = {
     ),
     "2.1": (
         "GeForce GTX 560 Ti",
-        "GeForce GTX 560",
         "GeForce GTX 550 Ti",
         "GeForce GTX 460",
         "GeForce GTS 450",
@@ -287,7 +291,6 @@ GPU_COMPUTE_CAPABILITY: dict[str, tuple[str, ...]] = {
         "GeForce GT 520M",
         "GeForce GT 445M",
         "GeForce GT 435M",
-        "GeForce GT 425M",
         "GeForce GT 420M",
         "GeForce GT 415M",
         "GeForce 610M",

@@ -38,7 +38,7 @@ Versions of relevant libraries:
 @pytest.mark.parametrize(
     ("gpu", "driver", "torch", "cuda", "branch"),
     [
-        ("GeForce GTX 560", "390.157", "2.1.0+cu118", "11.8", "R390 branch"),
+        ("GeForce GTX 550 Ti", "390.157", "2.1.0+cu118", "11.8", "R390 branch"),
         ("GeForce GT 540M", "390.157", "2.0.1+cu117", "11.7", "R390 branch"),
         ("NVIDIA GeForce GTX 660", "470.223.02", "2.1.0+cu121", "12.1", "R470 branch"),
         ("Quadro K4000", "470.223.02", "2.3.1+cu121", "12.1", "R470 branch"),
