@@ -296,6 +296,16 @@ def test_the_first_of_two_dumps_is_read() -> None:
     assert dump is not None and dump.said["torch"] == "1.3.0"
 
 
+def test_a_lone_version_line_above_a_dump_is_passed_over() -> None:
+    # pytorch/pytorch#78343: the reporter printed torch.__version__ in a REPL above the dump
+    repl = '>>> print(f"PyTorch version: {torch.__version__}")\nPyTorch version: 1.3.0\n>>> print(mps)'
+    dump = collect_env.find(f"```\n{repl}\n```\n\n### Versions\n\n{CORE}")
+    assert dump is not None and dump.said["torch"] == "1.3.0"
+    assert dump.fields["GPU models and configuration"] == "GPU 0: Tesla T4"
+    alone = collect_env.find(f"```\n{repl}\n```\n")  # no dump follows: the line is all there is
+    assert alone is not None and set(alone.said) == {"torch"}
+
+
 @pytest.mark.parametrize(
     ("name", "expected"),
     [

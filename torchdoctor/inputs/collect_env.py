@@ -25,6 +25,7 @@ MAX_DUMP_CHARS = 1 << 20
 MAX_LINE = 4096
 MAX_LINES = 5000
 _LOOKBACK = 16384  # characters before the opening line searched for the warnings torch printed first
+_OPENINGS_TRIED = 8  # opening lines read, at most, for one that other fields follow: a bound keeps it linear
 
 # The line that opens a dump: "PyTorch version: 2.5.1+cu124" (or N/A), the template's "- PyTorch Version
 # (e.g., 1.0): 1.7", a hand-written "- **PyTorch**: `2.10.0`", or the retyped "PyTorch version 1.5.0" alone.
@@ -354,11 +355,21 @@ class Dump:
 
 
 def find(text: str) -> Dump | None:
-    """The first collect_env dump in ``text``, or None when it holds none."""
-    opening = _OPENING.search(text)
-    if opening is None:
-        return None
-    start = opening.start()
+    """The first collect_env dump in ``text``, or None when it holds none. An opening line that no other
+    field follows ("PyTorch version: 1.13.0" printed by a REPL above the dump) is passed over for a later
+    one that opens a dump, among the first few; where none does, that line is the dump."""
+    first = None
+    for tried, opening in enumerate(_OPENING.finditer(text)):
+        if tried == _OPENINGS_TRIED:
+            break
+        dump = _dump_at(text, opening.start())
+        if len(dump.said) > 1:
+            return dump
+        first = first or dump
+    return first
+
+
+def _dump_at(text: str, start: int) -> Dump:
     lines = text[start : start + MAX_DUMP_CHARS].splitlines()[:MAX_LINES]
     dump = _read(lines, ends_text=len(text) <= start + MAX_DUMP_CHARS)
     warnings = _warnings(text[max(0, start - _LOOKBACK) : start])
