@@ -131,9 +131,9 @@ def _merge_fixes(fixes: Sequence[Fix]) -> Fix | None:
         return fixes[0]
     texts: list[str] = []
     commands: list[str] = []
-    for fix in fixes:
-        if fix.text not in texts:
-            texts.append(fix.text)
+    for fix in fixes:  # a text another one already says in full is said once
+        if not any(fix.text in kept for kept in texts):
+            texts = [kept for kept in texts if kept not in fix.text] + [fix.text]
         commands.extend(c for c in fix.commands if c not in commands)
     return Fix(" ".join(texts), tuple(commands))
 

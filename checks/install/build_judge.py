@@ -339,7 +339,9 @@ def _cuda_build(
     if compat.status == "too_old":
         alternative = install_plan.plan(torch, nv, driver, gpus, "")
         runs = alternative.runs_here and alternative.commands
-        if ended:  # the GPU takes no newer driver: only another build can help
+        if ended and not runs and ended in alternative.text:  # the plan already says why no driver helps
+            fix_text = alternative.text
+        elif ended:  # the GPU takes no newer driver: only another build can help
             fix_text = f"{ended[0].upper()}{ended[1:]}: install a torch build for the CUDA this driver runs"
             fix_text += ":" if runs else f". {alternative.text}"
         else:

@@ -296,6 +296,16 @@ def test_the_first_of_two_dumps_is_read() -> None:
     assert dump is not None and dump.said["torch"] == "1.3.0"
 
 
+def test_a_lone_version_line_above_a_dump_is_passed_over() -> None:
+    # pytorch/pytorch#78343: the reporter printed torch.__version__ in a REPL above the dump
+    repl = '>>> print(f"PyTorch version: {torch.__version__}")\nPyTorch version: 1.3.0\n>>> print(mps)'
+    dump = collect_env.find(f"```\n{repl}\n```\n\n### Versions\n\n{CORE}")
+    assert dump is not None and dump.said["torch"] == "1.3.0"
+    assert dump.fields["GPU models and configuration"] == "GPU 0: Tesla T4"
+    alone = collect_env.find(f"```\n{repl}\n```\n")  # no dump follows: the line is all there is
+    assert alone is not None and set(alone.said) == {"torch"}
+
+
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
@@ -309,6 +319,13 @@ def test_the_first_of_two_dumps_is_read() -> None:
         ("GeForce GTX TITAN X", (5, 2)),
         ("NVIDIA GeForce RTX 5090 D", (12, 0)),
         ("GeForce 210", (1, 2)),
+        ("GeForce GT 540M", (2, 1)),  # Fermi (GF108M), its driver branch ends at R390
+        ("NVIDIA GeForce GTX 560 Ti", (2, 1)),
+        ("Quadro 4000", (2, 0)),
+        ("NVIDIA GeForce GTX 660", (3, 0)),  # Kepler, its driver branch ends at R470
+        ("GeForce GTX 660M", (3, 0)),
+        ("Quadro K4000", (3, 0)),
+        ("NVIDIA GeForce GT 730", None),  # sold on a Fermi and on Kepler chips: its architecture is not known
         ("Tesla V100S-PCIE-32GB", (7, 0)),  # a GV100 (Volta), as NVIDIA lists the V100 family
         ("AMD Radeon RX 6950 XT (gfx1030)", None),
         ("Device 66a1", None),

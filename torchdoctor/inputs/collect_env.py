@@ -25,6 +25,7 @@ MAX_DUMP_CHARS = 1 << 20
 MAX_LINE = 4096
 MAX_LINES = 5000
 _LOOKBACK = 16384  # characters before the opening line searched for the warnings torch printed first
+_OPENINGS_TRIED = 8  # opening lines read, at most, for one that other fields follow: a bound keeps it linear
 
 # The line that opens a dump: "PyTorch version: 2.5.1+cu124" (or N/A), the template's "- PyTorch Version
 # (e.g., 1.0): 1.7", a hand-written "- **PyTorch**: `2.10.0`", or the retyped "PyTorch version 1.5.0" alone.
@@ -87,7 +88,17 @@ _BLOCKS = ("gpus", "cudnn", "cpu", "libraries")
 # NVIDIA GPU model -> compute capability, by the model name alone. Source: NVIDIA, "CUDA GPUs - Compute
 # Capability" (https://developer.nvidia.com/cuda-gpus) and "Legacy CUDA GPU Compute Capability"
 # (https://developer.nvidia.com/cuda-legacy-gpus). A name matches the longest model it starts with, followed
-# by its end, a space, "-" or "(" ("NVIDIA GeForce RTX 4080 Laptop GPU", "Tesla V100-SXM2-16GB").
+# by its end, a space, "-" or "(" ("NVIDIA GeForce RTX 4080 Laptop GPU", "Tesla V100-SXM2-16GB"). The Fermi
+# (2.x) and Kepler (3.x) models are those whose name is one chip: a name NVIDIA sold on chips of two
+# architectures (GeForce GT 630, 640, 710, 720, 730, GT 640M LE, GTX 860M) is left out, since the
+# architecture decides the last driver a GPU can run. Each of them was checked against two copies of these
+# tables: Lei Mao's "NVIDIA GPU Compute Capability"
+# (https://leimao.github.io/blog/NVIDIA-GPU-Compute-Capability/, one table of every row of
+# https://developer.nvidia.com/cuda-gpus, legacy rows included) and the "GPUs
+# supported" table of Wikipedia's "CUDA" article (https://en.wikipedia.org/wiki/CUDA). Both give each Fermi
+# and Kepler model here the compute capability it has, except: only NVIDIA's lists the GeForce GT 755M; only
+# Wikipedia's the GRID K520, Quadro 600, 2000, 4000, 5000, 6000 and Tesla M2050, M2070, M2090; and Wikipedia's
+# puts the GeForce GTX 870M under 5.0, NVIDIA's under 3.0 (kept). Models neither lists are left out.
 GPU_COMPUTE_CAPABILITY: dict[str, tuple[str, ...]] = {
     "12.0": (
         "GeForce RTX 5090",
@@ -212,11 +223,99 @@ GPU_COMPUTE_CAPABILITY: dict[str, tuple[str, ...]] = {
         "Tesla K20X",
         "Tesla K20Xm",
         "GeForce GTX TITAN",
+        "GeForce GTX TITAN Black",
+        "GeForce GTX TITAN Z",
         "GeForce GTX 780 Ti",
         "GeForce GTX 780",
+        "Quadro K6000",
+        "Quadro K5200",
     ),
-    "3.0": ("Tesla K10", "GeForce GTX 770", "GeForce GTX 760", "GeForce GTX 690", "GeForce GTX 680"),
-    "2.0": ("GeForce GTX 580", "GeForce GTX 570", "GeForce GTX 480", "GeForce GTX 470", "Tesla C2050"),
+    "3.0": (
+        "Tesla K10",
+        "GRID K520",
+        "GeForce GTX 770",
+        "GeForce GTX 760",
+        "GeForce GTX 690",
+        "GeForce GTX 680",
+        "GeForce GTX 670",
+        "GeForce GTX 660 Ti",
+        "GeForce GTX 660",
+        "GeForce GTX 650 Ti BOOST",
+        "GeForce GTX 650 Ti",
+        "GeForce GTX 650",
+        "GeForce GTX 880M",
+        "GeForce GTX 870M",
+        "GeForce GTX 780M",
+        "GeForce GTX 770M",
+        "GeForce GTX 765M",
+        "GeForce GTX 760M",
+        "GeForce GTX 680MX",
+        "GeForce GTX 680M",
+        "GeForce GTX 675MX",
+        "GeForce GTX 670MX",
+        "GeForce GTX 660M",
+        "GeForce GT 755M",
+        "GeForce GT 750M",
+        "GeForce GT 650M",
+        "GeForce GT 645M",
+        "Quadro K5000",
+        "Quadro K4200",
+        "Quadro K4000",
+        "Quadro K2000",
+        "Quadro K600",
+        "Quadro K420",
+    ),
+    "2.1": (
+        "GeForce GTX 560 Ti",
+        "GeForce GTX 550 Ti",
+        "GeForce GTX 460",
+        "GeForce GTS 450",
+        "GeForce GT 440",
+        "GeForce GT 430",
+        "GeForce GT 520",
+        "GeForce GT 620",
+        "GeForce GT 610",
+        "GeForce GTX 675M",
+        "GeForce GTX 670M",
+        "GeForce GTX 580M",
+        "GeForce GTX 570M",
+        "GeForce GTX 560M",
+        "GeForce GTX 485M",
+        "GeForce GTX 470M",
+        "GeForce GTX 460M",
+        "GeForce GT 635M",
+        "GeForce GT 630M",
+        "GeForce GT 555M",
+        "GeForce GT 550M",
+        "GeForce GT 540M",
+        "GeForce GT 525M",
+        "GeForce GT 520M",
+        "GeForce GT 445M",
+        "GeForce GT 435M",
+        "GeForce GT 420M",
+        "GeForce GT 415M",
+        "GeForce 610M",
+        "Quadro 2000",
+        "Quadro 600",
+    ),
+    "2.0": (
+        "GeForce GTX 590",
+        "GeForce GTX 580",
+        "GeForce GTX 570",
+        "GeForce GTX 480",
+        "GeForce GTX 470",
+        "GeForce GTX 465",
+        "GeForce GTX 480M",
+        "Tesla C2050",
+        "Tesla C2070",
+        "Tesla C2075",
+        "Tesla M2050",
+        "Tesla M2070",
+        "Tesla M2090",
+        "Quadro 6000",
+        "Quadro 5000",
+        "Quadro 4000",
+    ),
     "1.3": ("GeForce GTX 285", "GeForce GTX 280", "GeForce GTX 275", "GeForce GTX 260"),
     "1.2": ("GeForce GT 240", "GeForce GT 220", "GeForce 210"),
 }
@@ -256,11 +355,21 @@ class Dump:
 
 
 def find(text: str) -> Dump | None:
-    """The first collect_env dump in ``text``, or None when it holds none."""
-    opening = _OPENING.search(text)
-    if opening is None:
-        return None
-    start = opening.start()
+    """The first collect_env dump in ``text``, or None when it holds none. An opening line that no other
+    field follows ("PyTorch version: 1.13.0" printed by a REPL above the dump) is passed over for a later
+    one that opens a dump, among the first few; where none does, that line is the dump."""
+    first = None
+    for tried, opening in enumerate(_OPENING.finditer(text)):
+        if tried == _OPENINGS_TRIED:
+            break
+        dump = _dump_at(text, opening.start())
+        if len(dump.said) > 1:
+            return dump
+        first = first or dump
+    return first
+
+
+def _dump_at(text: str, start: int) -> Dump:
     lines = text[start : start + MAX_DUMP_CHARS].splitlines()[:MAX_LINES]
     dump = _read(lines, ends_text=len(text) <= start + MAX_DUMP_CHARS)
     warnings = _warnings(text[max(0, start - _LOOKBACK) : start])

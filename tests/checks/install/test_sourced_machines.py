@@ -107,6 +107,7 @@ NOT_JUDGED: dict[str, str] = {
     "3_centos68_glibc212_torch10_conda": "torch 1.0: older than the tables (they start at 1.12)",
     "3_intel_mac_torch251_no_wheel_marker": "a release that was never installed (pip found no wheel)",
     "3_macos1276_mps_fastai_dataloaders": "no torch version shown",
+    "3_m1_macos1221_torch113dev_mps": "torch 1.13: the build tables (each line's MPS macOS) start at 2.0",
     "3_py310_torch1100_cu113_no_wheel": "a requested install, not an installed build",
     "3_rhel64_glibc_torch12_conda_cuda100": "torch 1.2: older than the tables (they start at 1.12)",
     "4_a100_torch1101_sm70max_wpfs": "torch 1.10.1: older than the tables, and no build label",
