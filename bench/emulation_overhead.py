@@ -9,9 +9,10 @@ a CPU-only machine (it picks the CPU), under `torchdoctor run` (the recorder alo
 `torchdoctor run` uses, and the loop's own CPU seconds, printed by the script, are compared. Every run must
 print the same final loss: the emulated GPU computes the CPU's values.
 
-Every aten operation passes through a TorchDispatchMode, whose own floor (a mode that does nothing but
-call the operation) is a Python call per operation: the smaller the layers (the default --width 64 is
-tiny), the larger the ratio. --width 512 gives layers whose operations take longer than that call.
+Every torch function the program calls passes through a TorchFunctionMode (only a call whose tensors are on
+two devices is run again under a TorchDispatchMode, operation by operation): its own floor is a Python call
+per torch function, about 75 a step on this loop, so the smaller the layers (the default --width 64 is tiny),
+the larger the ratio. --width 512 gives layers whose operations take longer than that call.
 
 Target: --gpus 1 at most 2x plain python on the loop.
 """

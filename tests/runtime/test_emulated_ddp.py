@@ -41,3 +41,15 @@ def test_ranks_without_set_device_share_cuda0_and_fail_as_on_gpus() -> None:
         "RuntimeError: Expected all tensors to be on the same device, but got mat1 is on cuda:1, different "
         "from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_addmm)"
     ) in ran.stderr
+
+
+def test_device_ids_of_another_rank_are_named_apart_from_set_device() -> None:
+    ran = torchrun("--device-ids-zero")
+    assert ran.returncode != 0
+    where = f"tests/runtime/scripts/emulated_ddp.py:{marked_line('emulated_ddp.py', 'wrapped')} in <module>"
+    said = f"LOCAL_RANK=1 wrapped its model with device_ids=[0] at {where}, not its own GPU cuda:1"
+    assert ran.stderr.count(said) == 1, ran.stderr
+    assert "pass device_ids=[1]" in ran.stderr
+    assert "LOCAL_RANK=0 wrapped" not in ran.stderr  # rank 0's device_ids are its own
+    # set_device was called: the model is on cuda:1, and DDP copies rank 1's batch to cuda:0, as on GPUs
+    assert "found at least two devices, cuda:1 and cuda:0" in ran.stderr or "cuda:0, different" in ran.stderr

@@ -138,3 +138,37 @@ def test_the_message_of_a_checked_operation_names_its_argument() -> None:
 def test_a_gpu_count_out_of_range_is_refused_before_the_program_runs() -> None:
     refused = invoke("run", "--gpus", "0", str(SCRIPTS / "emulated_module.py"))
     assert refused.returncode == 2 and "--gpus takes 1 to 64 GPUs, not 0" in refused.stderr
+
+
+def test_the_function_mode_places_results_and_hands_two_devices_to_the_operation_check() -> None:
+    import torch
+
+    from torchdoctor.runtime.emulation.devices import CPU, Machine
+    from torchdoctor.runtime.emulation.placement import dispatch_mode, function_mode
+
+    machine = Machine(2)
+    weight = torch.nn.Parameter(torch.ones(3, 2))
+    a, b, index = torch.ones(2, 3), torch.ones(2, 3), torch.tensor([0, 1])
+    machine.place(weight, 1)
+    machine.place(a, 1)
+    machine.place(b, CPU)
+    machine.place(index, CPU)
+    with function_mode(torch, machine, dispatch_mode(torch, machine), [None])():
+        out = torch.nn.functional.linear(a, weight.t())
+        assert machine.index_of(out) == 1 and machine.index_of(out.sum()) == 1
+        assert machine.index_of(a[index]) == 1  # a CPU index tensor indexes a GPU tensor
+        assert machine.index_of(torch.zeros(2, device="cuda:0")) == 0
+        assert machine.tag_of(torch.zeros(2, device="cpu")) == CPU
+        # Two devices meet: the aten operation that refuses them says so in torch's words.
+        with pytest.raises(RuntimeError) as raised:
+            torch.nn.functional.linear(b, weight.t())
+        assert str(raised.value) == (
+            "Expected all tensors to be on the same device, but got mat2 is on cuda:1, different from other "
+            "tensors on cpu (when checking argument in method wrapper_CUDA_mm)"
+        )
+        # A copy between devices is allowed, and its destination stays where it is.
+        b.copy_(a)
+        assert machine.tag_of(b) == CPU
+        # autograd makes gradients in C++: each takes its parameter's device when the program reads it.
+        (a @ weight).sum().backward()
+        assert machine.index_of(weight.grad) == 1

@@ -30,3 +30,25 @@ def test_a_rank_on_another_ranks_gpu(
     if finding is not None:
         assert finding.site == SITE and f"cuda:{index}" in finding.summary
         assert f"torch.cuda.set_device({local_rank})" in str(finding.fix)
+
+
+@pytest.mark.parametrize(
+    ("local_rank", "device_ids", "visible", "named"),
+    [
+        (1, [0], 8, True),  # device_ids=[0] on every rank
+        (2, [1, 2], None, True),  # the first id is where DDP puts the batch
+        (1, [1], 8, False),
+        (0, [0], 8, False),
+        (1, [0], 1, False),  # one GPU per rank: its cuda:0 is its own
+        (1, [], 8, False),
+    ],
+)
+def test_device_ids_that_are_not_the_ranks_own_gpu(
+    local_rank: int, device_ids: list[int], visible: int | None, named: bool
+) -> None:
+    finding = ranks.judge_device_ids(local_rank, device_ids, visible, SITE, "DistributedDataParallel(...)")
+    assert (finding is not None) == named
+    if finding is not None:
+        assert finding.id == "rank_device_ids"
+        assert f"device_ids=[{local_rank}]" in str(finding.fix)
+        assert f"cuda:{device_ids[0]} before each forward pass" in finding.evidence[1]

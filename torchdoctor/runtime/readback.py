@@ -25,6 +25,7 @@ _TITLES = {
     "device_mismatch": "a device mismatch, operand by operand",
     "checkpoint_device": "a checkpoint saved on a device this process does not have",
     "rank_device": "a rank on another rank's GPU",
+    "rank_device_ids": "DistributedDataParallel given another rank's GPU",
     "non_blocking_pageable": "non_blocking=True from pageable memory",
     "tiny_copies": "thousands of tiny host<->device copies",
     "nonfinite": "the first module whose half precision output is not finite",
@@ -32,6 +33,7 @@ _TITLES = {
 }
 _CHECKS = {
     "rank_device": "ddp.dryrun",
+    "rank_device_ids": "ddp.dryrun",
     "non_blocking_pageable": "transfer.pinned",
     "tiny_copies": "transfer.pinned",
 }
@@ -168,6 +170,8 @@ _BLOCK_KINDS = (
 
 def _block_kind(summary: str) -> str:
     """A finding's kind read back from its summary line, as the recorder words them."""
+    if summary.startswith("LOCAL_RANK=") and " wrapped its model with device_ids=" in summary:
+        return "rank_device_ids"
     for start, kind in _BLOCK_KINDS:
         if summary.startswith(start):
             return kind

@@ -255,6 +255,7 @@ class Recorder:
         if utils is not None and callable(getattr(utils, "swap_tensors", None)):
             self._patch(utils, "swap_tensors", self._swap(utils.swap_tensors))
         self._install_dataloader()
+        self._install_ddp()
         self._install_registration_hooks()
         self._teach_torchscript()
         self._teach_dynamo()
@@ -285,6 +286,29 @@ class Recorder:
         iterator = getattr(loader, "_BaseDataLoaderIter", None)
         if iterator is not None and "__next__" in vars(iterator):
             self._patch(iterator, "__next__", self._batches(vars(iterator)["__next__"]))
+
+    def _install_ddp(self) -> None:
+        """``DistributedDataParallel(model, device_ids=...)`` in a rank of a distributed job: which GPU."""
+        if self.local_rank is None:
+            return
+        ddp = getattr(sys.modules.get("torch.nn.parallel.distributed"), "DistributedDataParallel", None)
+        if ddp is not None and "__init__" in vars(ddp):
+            self._patch(ddp, "__init__", self._ddp_init(vars(ddp)["__init__"]))
+
+    def _ddp_init(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        recorder = self
+
+        @functools.wraps(original)
+        def __init__(self: Any, module: Any, *args: Any, **kwargs: Any) -> None:
+            if recorder.on:
+                try:
+                    ids = kwargs.get("device_ids", args[0] if args else None)
+                    recorder.ddp_wrapped(ids, sys._getframe(1))
+                except Exception as exc:
+                    recorder.fail(exc)
+            original(self, module, *args, **kwargs)
+
+        return __init__
 
     def _install_registration_hooks(self) -> None:
         """Global registration hooks (torch 2.1 on) where torch has them, else wrap register_buffer."""
@@ -720,7 +744,7 @@ class Recorder:
         if direction is None:
             return
         pinned = self.pinned(source) if direction == transfers.HOST_TO_DEVICE else None
-        nbytes = int(source.numel()) * int(source.element_size())
+        nbytes = int(source.nbytes)
         key = (site, direction)
         entry = self.transfers.get(key)
         if entry is None:
@@ -734,6 +758,32 @@ class Recorder:
         if entry is None:
             entry = self.syncs[site] = SyncSite(site=site)
         entry.calls[name] = entry.calls.get(name, 0) + 1
+
+    def ddp_wrapped(self, device_ids: Any, caller: FrameType) -> None:
+        """The ``device_ids`` a rank gave DistributedDataParallel, as indices (``cuda:k``, ``torch.device``,
+        or k), judged against its LOCAL_RANK."""
+        assert self.local_rank is not None
+        if not isinstance(device_ids, list | tuple) or not device_ids:
+            return
+        indices = []
+        for given in device_ids:
+            device = given if isinstance(given, int) else self.torch.device(given)
+            index = device if isinstance(device, int) else device.index
+            if index is None:
+                return
+            indices.append(int(index))
+        site = self.frames.site(caller)
+        if site is None:
+            return
+        finding = ranks.judge_device_ids(
+            self.local_rank, indices, self.visible_gpus(), site, "DistributedDataParallel(...)"
+        )
+        if finding is not None and ("device_ids", site) not in self._reported_sites:
+            self._reported_sites.add(("device_ids", site))
+            self.add_finding(finding)
+            from torchdoctor.runtime.render import finding_lines
+
+            self.say(finding_lines(finding))
 
     def check_rank(self, device: Any, site: Site, what: str) -> None:
         assert self.local_rank is not None

@@ -24,6 +24,8 @@ from torchdoctor.runtime.imports import AfterImport
 from torchdoctor.runtime.model import Finding, RunReport
 
 TORCH = "torch"
+LIVE_ONLY = ("rank_device", "rank_device_ids")
+"""Findings said the moment they are found (each rank's own), not again in the summary."""
 _USED_LATER = (
     "torchdoctor.runtime.audit",
     "torchdoctor.output.redact",
@@ -231,7 +233,7 @@ class Session:
             )
         except Exception as error:
             self.say([f"torchdoctor failed while finishing: {type(error).__name__}: {error}"])
-        summary = [f for f in report.findings if f not in explained and f.id != "rank_device"]
+        summary = [f for f in report.findings if f not in explained and f.id not in LIVE_ONLY]
         lines = render.summary_lines(RunReport(**{**vars(report), "findings": summary}), summary)
         if lines or not (explained or report.findings):
             self.say(lines or [self._nothing()])

@@ -30,7 +30,8 @@ class IdTable(Generic[V]):
         key = id(obj)
         entry = self._entries.get(key)
         if entry is not None and entry[0]() is obj:
-            self._entries[key] = (entry[0], value)
+            if entry[1] != value:
+                self._entries[key] = (entry[0], value)
             return True
         try:
             ref = _Ref(obj, self._forget)

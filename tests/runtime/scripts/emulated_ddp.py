@@ -14,7 +14,8 @@ if "--forget-set-device" not in sys.argv:
     torch.cuda.set_device(local_rank)
 device = torch.device("cuda")
 torch.manual_seed(0)
-model = DistributedDataParallel(nn.Linear(8, 2).to(device), device_ids=[local_rank])  # wrapped
+ids = [0] if "--device-ids-zero" in sys.argv else [local_rank]
+model = DistributedDataParallel(nn.Linear(8, 2).to(device), device_ids=ids)  # wrapped
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 for _ in range(3):
     x = torch.randn(4, 8, device=device)

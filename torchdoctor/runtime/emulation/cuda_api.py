@@ -143,7 +143,7 @@ def generator_class(torch: Any, machine: Machine) -> type:
         @property
         def device(self) -> Any:
             index = getattr(self, "emulated", None)
-            return torch.device("cuda", index) if index is not None else real.device.__get__(self)
+            return machine.device(index) if index is not None else real.device.__get__(self)
 
     Generator.__module__, Generator.__qualname__ = "torch", "Generator"
     return Generator

@@ -27,6 +27,9 @@ class Machine:
         self.current = 0
         self.tags: IdTable[int] = IdTable()
         self._pinned: IdTable[bool] = IdTable()
+        # torch.device(...) is itself a torch function (a TorchFunctionMode sees it): each is made once.
+        self._devices: dict[int, Any] = {}
+        self._parsed: dict[Any, int | str | None] = {}
 
     # --- the table --------------------------------------------------------------------------------------
 
@@ -78,14 +81,34 @@ class Machine:
         """:meth:`resolve` without the check of the index."""
         if isinstance(device, int) and not isinstance(device, bool):
             return device
+        try:
+            known = self._parsed[device]
+        except KeyError:
+            known = self._parsed[device] = self._parse(device)
+        except TypeError:  # not hashable: torch.device refuses it
+            known = self._parse(device)
+        return self.current if known == CUDA else known
+
+    @staticmethod
+    def _parse(device: Any) -> int | str | None:
+        """What a device names: a GPU index, CUDA (``cuda``: the current GPU), None (the CPU), or its type."""
         import torch
 
         parsed = device if isinstance(device, torch.device) else torch.device(device)
         if parsed.type == CUDA:
-            return self.current if parsed.index is None else int(parsed.index)
+            return CUDA if parsed.index is None else int(parsed.index)
         if parsed.type == "cpu":
             return None
         return str(parsed.type)
+
+    def device(self, index: int) -> Any:
+        """``torch.device("cuda", index)``, made once."""
+        found = self._devices.get(index)
+        if found is None:
+            import torch
+
+            found = self._devices[index] = torch.device(CUDA, index)
+        return found
 
     def check(self, index: int) -> int:
         __tracebackhide__ = True

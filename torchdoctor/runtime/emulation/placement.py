@@ -1,10 +1,17 @@
 """Where each tensor is: the device properties and moves of ``torch.Tensor`` answered from the table, torch's
 factories placing what they make (on the CPU, or on a GPU named by ``device=``), DataLoader batches on the
-CPU, and a TorchDispatchMode that sees every aten operation (those autograd runs in backward and those
-optimizers run included): it refuses operands on two devices as CUDA refuses them, and places each result on
-its operands' device.
+CPU, and two modes that see the program's operations.
+
+A TorchFunctionMode sees each torch function the program calls (``F.linear``, ``x + y``, ``p.grad``): where
+its tensors are all on one device it runs the call and places the results there. Only a call whose tensors
+are on two devices (which CUDA may refuse, or may allow: a CPU index, a copy between devices) is run again
+under a TorchDispatchMode that sees each aten operation it is made of, and refuses operands on two devices
+exactly where and as CUDA refuses them. The dispatch mode costs a Python call per aten operation, about
+three times what plain python spends on a small training loop; the function mode, a Python call per torch
+function, runs the mistakes' operations only.
 
 A 0-dim CPU tensor may meet tensors of a GPU (CUDA reads it as a scalar); index tensors may stay on the CPU.
+Gradients autograd makes in C++ take their tensor's device when the program reads them (``p.grad``).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ DATA_FACTORIES = ("from_numpy", "frombuffer", "sparse_coo_tensor", "sparse_csr_t
 _INDEXING = ("index", "index_put", "index_put_", "_index_put_impl_", "_unsafe_index", "_unsafe_index_put")
 _CROSSING = ("copy_", "_copy_from", "_copy_from_and_resize", "_to_copy", "set_", "_local_scalar_dense")
 """Operations meant to take a tensor from one device to another, or to the host: never refused."""
+_SEQUENCES = (list, tuple)
 _KEEPING = ("copy_", "_copy_from", "_copy_from_and_resize", "set_")
 """Operations whose result is their destination, which stays where it is."""
 
@@ -38,6 +46,9 @@ class Placement:
         self.machine = machine
         self.patch = patch
         self.mode: Any = None
+        # The torch method one of ours is calling now: torch hands a TorchFunctionMode the method of that name
+        # on torch.Tensor (ours, or a wrapper of ours), which must not run twice.
+        self.calling: list[Any] = [None]
 
     def install(self) -> None:
         self._tensor_properties()
@@ -51,14 +62,14 @@ class Placement:
         self._groups()
         self._batches()
         self._swap()
-        self.mode = dispatch_mode(self.torch, self.machine)()
+        precise = dispatch_mode(self.torch, self.machine)
+        self.mode = function_mode(self.torch, self.machine, precise, self.calling)()
         self.mode.__enter__()
 
     def uninstall(self) -> None:
         if self.mode is None:
             return
-        current = self.torch.utils._python_dispatch._get_current_dispatch_mode()
-        if current is self.mode:
+        if self.torch.overrides._get_current_function_mode() is self.mode:
             self.mode.__exit__(None, None, None)
         self.mode = None
 
@@ -68,11 +79,10 @@ class Placement:
         torch, machine = self.torch, self.machine
         base = torch._C.TensorBase
         real_device, real_is_cpu = base.device.__get__, base.is_cpu.__get__
-        cuda = torch.device
 
         def device(self: Any) -> Any:
             index = machine.index_of(self)
-            return real_device(self) if index is None else cuda("cuda", index)
+            return real_device(self) if index is None else machine.device(index)
 
         def is_cuda(self: Any) -> bool:
             return machine.index_of(self) is not None
@@ -101,7 +111,8 @@ class Placement:
     def _tensor_methods(self) -> None:
         torch, machine = self.torch, self.machine
         tensor = torch.Tensor
-        to, parse = tensor.to, torch._C._nn._parse_to
+        to, parse = self._direct(tensor.to), torch._C._nn._parse_to
+        devices = (str, torch.device)
 
         def move(
             self: Any, target: Any, dtype: Any, non_blocking: bool, copy: bool, memory_format: Any
@@ -121,6 +132,10 @@ class Placement:
 
         def to_(self: Any, *args: Any, **kwargs: Any) -> Any:
             copy = bool(kwargs.pop("copy", False))
+            if len(args) == 1 and isinstance(args[0], devices) and kwargs.keys() <= {"non_blocking"}:
+                # to(device[, non_blocking=...]), nearly every call: nothing for torch's parser to read.
+                non_blocking = bool(kwargs.get("non_blocking", False))
+                return move(self, machine.resolve(args[0]), None, non_blocking, copy, None)
             if len(args) > 2 and isinstance(args[2], bool):  # to(device, dtype, non_blocking, copy)
                 copy = copy or (len(args) > 3 and bool(args[3]))
                 args = args[:3]
@@ -146,7 +161,7 @@ class Placement:
         def cpu(self: Any, memory_format: Any = None) -> Any:
             return move(self, None, None, False, False, memory_format)
 
-        real_type = tensor.type
+        real_type = self._direct(tensor.type)
 
         def type_(self: Any, dtype: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:
             """``tensor.type()`` names a GPU tensor's type as on a GPU (``torch.cuda.FloatTensor``), and
@@ -161,7 +176,7 @@ class Placement:
             converted = real_type(self, name.replace("torch.cuda.", "torch.", 1), non_blocking, **kwargs)
             return move(converted, machine.resolve("cuda"), None, non_blocking, False, None)
 
-        real_numpy = tensor.numpy
+        real_numpy = self._direct(tensor.numpy)
 
         def numpy(self: Any, *args: Any, **kwargs: Any) -> Any:
             index = machine.index_of(self)
@@ -198,6 +213,19 @@ class Placement:
             method.__doc__ = getattr(getattr(tensor, name), "__doc__", None)
             self.patch(tensor, name, method)
 
+    def _direct(self, method: Callable[..., Any]) -> Callable[..., Any]:
+        """``method`` (torch's own), called so that the mode runs it, not what torch.Tensor now names."""
+        calling = self.calling
+
+        def direct(*args: Any, **kwargs: Any) -> Any:
+            calling[0] = method
+            try:
+                return method(*args, **kwargs)
+            finally:
+                calling[0] = None
+
+        return direct
+
     def _factory(self, original: Callable[..., Any]) -> Callable[..., Any]:
         machine, tensor = self.machine, self.torch.Tensor
 
@@ -221,7 +249,7 @@ class Placement:
 
     def _new_tensor(self) -> None:
         machine, tensor = self.machine, self.torch.Tensor
-        original = tensor.new_tensor
+        original = self._direct(tensor.new_tensor)
 
         def new_tensor(self: Any, data: Any, *args: Any, **kwargs: Any) -> Any:
             device = kwargs.pop("device", None)
@@ -262,7 +290,7 @@ class Placement:
             for (device, dtype), value in grouped.items():
                 first = next((t for t in value[0][0] if t is not None), None) if value and value[0] else None
                 index = machine.index_of(first) if first is not None else None
-                placed[(torch.device("cuda", index) if index is not None else device, dtype)] = value
+                placed[(machine.device(index) if index is not None else device, dtype)] = value
             return placed
 
         self.patch(torch._C, "_group_tensors_by_device_and_dtype", group)
@@ -280,17 +308,17 @@ class Placement:
         if fetcher is None or tensor_dataset is None or "fetch" not in vars(fetcher):
             return
         original, placement = vars(fetcher)["fetch"], self
-        dispatch = self.torch.utils._python_dispatch
+        overrides = self.torch.overrides
 
         def fetch(self: Any, index: Any) -> Any:
             dataset, index_of = self.dataset, placement.machine.index_of
             if (
                 type(dataset) is tensor_dataset
                 and placement.mode is not None
-                and dispatch._get_current_dispatch_mode() is placement.mode
+                and overrides._get_current_function_mode() is placement.mode
                 and all(index_of(t) is None for t in dataset.tensors)
             ):
-                with dispatch._pop_mode_temporarily():
+                with overrides._pop_mode_temporarily():
                     return original(self, index)
             return original(self, index)
 
@@ -329,10 +357,146 @@ class Placement:
         self.patch(utils, "swap_tensors", swap_tensors)
 
 
+def _meeting(
+    tensor_type: Any, machine: Machine
+) -> Callable[[tuple[Any, ...]], tuple[int | None, bool, bool | None, bool]]:
+    """What the tensors among a call's values (and in its lists) are on: the GPU (the first met), whether two
+    devices meet, whether a CPU tensor is among them (None: only 0-dim ones, which CUDA reads as scalars),
+    and whether one is not known."""
+    tags, sequences = machine.tags.entries, _SEQUENCES
+
+    def meeting(values: tuple[Any, ...]) -> tuple[int | None, bool, bool | None, bool]:
+        found: int | None = None
+        odd = unknown = False
+        on_cpu: bool | None = False
+        for value in values:
+            if isinstance(value, tensor_type):
+                items: Any = (value,)
+            elif isinstance(value, sequences):
+                items = value
+            else:
+                continue
+            for item in items:
+                if not isinstance(item, tensor_type):
+                    continue
+                entry = tags.get(id(item))
+                tag = entry[1] if entry is not None and entry[0]() is item else None
+                if tag is None:
+                    unknown = True
+                elif tag < 0:
+                    if item.dim() != 0:
+                        odd = on_cpu = True
+                    elif not on_cpu:
+                        on_cpu = None
+                elif found is None:
+                    found = tag
+                elif tag != found:
+                    odd = True
+        return found, odd, on_cpu, unknown
+
+    return meeting
+
+
+def _placing(tensor_type: Any, machine: Machine) -> Callable[[Any, int], None]:
+    """Places a call's result: a tensor, or each tensor of a list or tuple."""
+    put, sequences = machine.tags.put, _SEQUENCES
+
+    def place_all(result: Any, index: int) -> None:
+        if isinstance(result, tensor_type):
+            put(result, index)
+        elif isinstance(result, sequences):
+            for item in result:
+                if isinstance(item, tensor_type):
+                    put(item, index)
+
+    return place_all
+
+
+def _made_on_gpu(
+    func: Any,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    target: int,
+    cpu: Any,
+    place_all: Callable[[Any, int], None],
+) -> Any:
+    """A call that makes tensors on ``cuda:target``: made on the CPU (never pinned: a GPU's memory is not
+    the host's) and placed there."""
+    __tracebackhide__ = True
+    kwargs = {**kwargs, "device": cpu}
+    if kwargs.get("pin_memory"):
+        kwargs["pin_memory"] = False
+    result = func(*args, **kwargs)
+    place_all(result, target)
+    return result
+
+
+def function_mode(torch: Any, machine: Machine, precise: type, calling: list[Any]) -> type:
+    """The mode of every torch function call; ``precise`` (:func:`dispatch_mode`) checks a call whose
+    tensors are on two devices, operation by operation; ``calling`` holds the torch method a method of ours is
+    calling (see :meth:`Placement._direct`). It runs on every call the program makes: each
+    attribute and call it spends is paid a hundred times a step."""
+    tensor_type = torch.Tensor
+    cpu = torch.device("cpu")
+    put = machine.tags.put
+    sequences = _SEQUENCES
+    meeting, _place_all = _meeting(tensor_type, machine), _placing(tensor_type, machine)
+
+    class EmulatedDevices(torch.overrides.TorchFunctionMode):  # type: ignore[misc,name-defined]
+        def __torch_function__(
+            self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
+        ) -> Any:
+            __tracebackhide__ = True
+            if calling[0] is not None:
+                func, calling[0] = calling[0], None
+            if kwargs:
+                device = kwargs.get("device")
+                if device is not None:
+                    return _made_on(func, args, kwargs, machine.resolve(device))
+                values: tuple[Any, ...] = (*args, *kwargs.values())
+            else:
+                kwargs = {}
+                values = args
+            found, odd, on_cpu, unknown = meeting(values)
+            if found is None:
+                result = func(*args, **kwargs)
+                # Computed from CPU tensors: on the CPU (a 0-dim one alone says so only among tensors known).
+                if on_cpu or (on_cpu is None and not unknown):
+                    if isinstance(result, tensor_type):
+                        put(result, CPU)
+                    elif isinstance(result, sequences):
+                        _place_all(result, CPU)
+                return result
+            if odd:
+                with precise():
+                    return func(*args, **kwargs)
+            result = func(*args, **kwargs)
+            if isinstance(result, tensor_type):
+                if not args or result is not args[0] or func.__name__ not in _KEEPING:
+                    put(result, found)
+            elif isinstance(result, sequences):
+                _place_all(result, found)
+            return result
+
+    def _made_on(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], target: int | str | None) -> Any:
+        """A call that names the device of what it makes: a GPU's is made on the CPU and placed there."""
+        __tracebackhide__ = True
+        if isinstance(target, str):
+            return func(*args, **kwargs)
+        if target is None:
+            result = func(*args, **kwargs)
+            _place_all(result, CPU)
+            return result
+        return _made_on_gpu(func, args, kwargs, target, cpu, _place_all)
+
+    return EmulatedDevices
+
+
 def dispatch_mode(torch: Any, machine: Machine) -> type:
     tensor_type = torch.Tensor
     cpu = torch.device("cpu")
-    place, tags = machine.place, machine.tags.entries
+    place = machine.place
+    meeting, _place_all = _meeting(tensor_type, machine), _placing(tensor_type, machine)
     short_names: dict[Any, str] = {}
 
     class EmulatedPlacement(torch.utils._python_dispatch.TorchDispatchMode):  # type: ignore[misc,name-defined]
@@ -351,33 +515,9 @@ def dispatch_mode(torch: Any, machine: Machine) -> type:
                 # A factory torch's C++ code calls: on a GPU when it names one, else where torch says.
                 target = machine.resolve(device)
                 if isinstance(target, int):
-                    kwargs = {**kwargs, "device": cpu}
-                    if kwargs.get("pin_memory"):
-                        kwargs["pin_memory"] = False
-                    result = func(*args, **kwargs)
-                    _place_all(result, target)
-                    return result
+                    return _made_on_gpu(func, args, kwargs, target, cpu, _place_all)
                 return func(*args, **kwargs)
-            found: int | None = None
-            odd = on_cpu = unknown = False
-            for value in (*args, *kwargs.values()) if kwargs else args:
-                for item in value if isinstance(value, list | tuple) else (value,):
-                    if not isinstance(item, tensor_type):
-                        continue
-                    entry = tags.get(id(item))
-                    tag = entry[1] if entry is not None and entry[0]() is item else None
-                    if tag is None:
-                        unknown = True
-                    elif tag < 0:
-                        # A 0-dim CPU tensor is a scalar to CUDA.
-                        if item.dim() != 0:
-                            odd = on_cpu = True
-                        elif not on_cpu:
-                            on_cpu = None  # type: ignore[assignment]
-                    elif found is None:
-                        found = tag
-                    elif tag != found:
-                        odd = True
+            found, odd, on_cpu, unknown = meeting((*args, *kwargs.values()) if kwargs else args)
             if found is None:
                 result = func(*args, **kwargs)
                 # Computed from CPU tensors: on the CPU (a 0-dim one alone says so only among tensors known).
@@ -397,14 +537,6 @@ def dispatch_mode(torch: Any, machine: Machine) -> type:
             else:
                 _place_all(result, found)
             return result
-
-    def _place_all(result: Any, index: int) -> None:
-        if isinstance(result, tensor_type):
-            place(result, index)
-        elif isinstance(result, list | tuple):
-            for item in result:
-                if isinstance(item, tensor_type):
-                    place(item, index)
 
     def _refuse(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], short: str) -> None:
         __tracebackhide__ = True
