@@ -11,8 +11,9 @@ print the same final loss: the emulated GPU computes the CPU's values.
 
 Every torch function the program calls passes through a TorchFunctionMode (only a call whose tensors are on
 two devices is run again under a TorchDispatchMode, operation by operation): its own floor is a Python call
-per torch function, about 75 a step on this loop, so the smaller the layers (the default --width 64 is tiny),
-the larger the ratio. --width 512 gives layers whose operations take longer than that call.
+per torch function, a few dozen a step on this loop (torch's own optimizers step outside the mode), so the
+smaller the layers (the default --width 64 is tiny), the larger the ratio. --width 512 gives layers whose
+operations take longer than that call.
 
 Target: --gpus 1 at most 2x plain python on the loop.
 """

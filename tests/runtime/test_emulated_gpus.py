@@ -172,3 +172,22 @@ def test_the_function_mode_places_results_and_hands_two_devices_to_the_operation
         # autograd makes gradients in C++: each takes its parameter's device when the program reads it.
         (a @ weight).sum().backward()
         assert machine.index_of(weight.grad) == 1
+
+
+def test_optimizer_state_follows_its_parameters_and_a_late_move_fails_as_on_gpus() -> None:
+    resumed = run_script("optimizer_state_device.py", options=gpus(1))
+    assert resumed.code == 0, resumed.stderr
+    # Adam keeps its step count on the CPU and its moments on the parameter's device
+    assert resumed.stdout.strip() == "cuda:0 cuda:0 cpu 2.0"
+    late = run_script("optimizer_state_device.py", "--late", options=gpus(1))
+    assert late.code == 1
+    import torch
+
+    two_devices = [[torch.empty(1)], [torch.empty(1, device="meta")]]
+    try:  # torch's own words for two devices at one index, as its foreach optimizers raise them
+        torch._C._group_tensors_by_device_and_dtype(two_devices, False)
+    except RuntimeError as error:
+        message = str(error)
+    assert late.stderr.rstrip().endswith(f"RuntimeError: {message}")
+    line = marked_line("optimizer_state_device.py", "steps")
+    assert f'optimizer_state_device.py", line {line}' in late.stderr

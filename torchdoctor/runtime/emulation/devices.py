@@ -29,6 +29,9 @@ class Machine:
         self._pinned: IdTable[bool] = IdTable()
         # torch.device(...) is itself a torch function (a TorchFunctionMode sees it): each is made once.
         self._devices: dict[int, Any] = {}
+        self.stepping = False
+        """A step of torch's own optimizer runs outside the mode (optimizers.py): the state it makes is placed
+        when it ends, and its tensors' devices were checked before it began."""
         self._parsed: dict[Any, int | str | None] = {}
 
     # --- the table --------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from torchdoctor.runtime.emulation.cuda_api import CudaSurface
 from torchdoctor.runtime.emulation.devices import Machine
 from torchdoctor.runtime.emulation.distributed import Distributed
 from torchdoctor.runtime.emulation.edges import Edges
+from torchdoctor.runtime.emulation.optimizers import Optimizers
 from torchdoctor.runtime.emulation.placement import Placement
 from torchdoctor.runtime.recorder import Patch
 
@@ -38,6 +39,7 @@ class Emulator:
         self.checkpoints = Checkpoints(torch, self.machine, self._patch)
         self.edges = Edges(torch, self._patch, say)
         self.distributed = Distributed(self._patch)
+        self.optimizers = Optimizers(torch, self.machine, self._patch, lambda: self.placement.mode)
 
     def _patch(self, owner: Any, name: str, value: Any) -> None:
         self._patches.append(Patch(owner, name, value))
@@ -48,6 +50,7 @@ class Emulator:
             self.checkpoints.install()
             self.edges.install()
             self.distributed.install()
+            self.optimizers.install()
             self.placement.install()
         except BaseException:
             self.uninstall()

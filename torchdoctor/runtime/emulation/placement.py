@@ -30,6 +30,11 @@ _INDEXING = ("index", "index_put", "index_put_", "_index_put_impl_", "_unsafe_in
 _CROSSING = ("copy_", "_copy_from", "_copy_from_and_resize", "_to_copy", "set_", "_local_scalar_dense")
 """Operations meant to take a tensor from one device to another, or to the host: never refused."""
 _SEQUENCES = (list, tuple)
+_SAME_INDEX = (
+    "Tensors of the same index must be on the same device and the same dtype except `step` tensors that can "
+    "be CPU and float32/64, and optimizer states that can be bfloat16 for mixed-precision training"
+)
+"""torch 2.13's words, where its own check cannot be asked for them."""
 _KEEPING = ("copy_", "_copy_from", "_copy_from_and_resize", "set_")
 """Operations whose result is their destination, which stays where it is."""
 
@@ -277,21 +282,50 @@ class Placement:
         self.patch(parameter, "__new__", staticmethod(__new__))
 
     def _groups(self) -> None:
-        """torch's grouping of tensors by device (foreach optimizers, clip_grad_norm_) keys each group by
-        the emulated device of its tensors, which is what torch then moves scalars to."""
+        """torch's grouping of tensors by device (foreach optimizers, clip_grad_norm_) groups them by their
+        emulated device, keys each group by it (what torch then moves scalars to), and refuses tensors of one
+        index on two devices with torch's own message, as it does on GPUs (a 0-dim CPU step count aside)."""
         torch, machine = self.torch, self.machine
         original = getattr(torch._C, "_group_tensors_by_device_and_dtype", None)
         if original is None:
             return
 
         def group(tensorlistlist: Any, with_indices: bool = False) -> Any:
-            grouped = original(tensorlistlist, with_indices)
+            _same_devices_per_index(tensorlistlist)
             placed = {}
-            for (device, dtype), value in grouped.items():
-                first = next((t for t in value[0][0] if t is not None), None) if value and value[0] else None
-                index = machine.index_of(first) if first is not None else None
-                placed[(machine.device(index) if index is not None else device, dtype)] = value
+            for (device, dtype), (lists, indices) in original(tensorlistlist, with_indices).items():
+                positions: dict[int | None, list[int]] = {}
+                for position, first in enumerate(lists[0]):
+                    gpu = machine.index_of(first) if first is not None else None
+                    positions.setdefault(gpu, []).append(position)
+                for gpu, kept in positions.items():
+                    key = (machine.device(gpu) if gpu is not None else device, dtype)
+                    if len(positions) == 1:
+                        placed[key] = (lists, indices)
+                        continue
+                    placed[key] = (
+                        [[tensors[p] for p in kept] for tensors in lists],
+                        [indices[p] for p in kept] if indices else indices,
+                    )
             return placed
+
+        def _same_devices_per_index(tensorlistlist: Any) -> None:
+            if len(tensorlistlist) < 2 or machine.stepping:
+                return
+            for position, first in enumerate(tensorlistlist[0]):
+                where = machine.tag_of(first) if first is not None else None
+                if where is None:
+                    continue
+                for tensors in tensorlistlist[1:]:
+                    other = tensors[position] if position < len(tensors) else None
+                    if other is None:
+                        continue
+                    placed = machine.tag_of(other)
+                    if placed is None or placed == where or (placed == CPU and other.dim() == 0):
+                        continue
+                    # torch's own message, from its own check of two devices (the CPU and meta)
+                    original([[torch.empty(1)], [torch.empty(1, device="meta")]], False)
+                    raise RuntimeError(_SAME_INDEX)
 
         self.patch(torch._C, "_group_tensors_by_device_and_dtype", group)
 
