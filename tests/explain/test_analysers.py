@@ -360,3 +360,40 @@ def test_device_asserts_name_the_check_to_make() -> None:
 def test_anomaly_detection_nan_is_not_blamed_on_half_precision_alone() -> None:
     explanation = lead("train.fp16_nan_loss", "dev", 6)  # an extension op's backward, in float32
     assert explanation.cause.startswith("Autograd's anomaly detection names the first backward function")
+
+
+# Real OOMs whose job holds most of the GPU (its own reserved memory): the step does not fit, whatever the
+# cache or the memory outside PyTorch's allocator also shows; the fix always offers a smaller batch.
+# dev records 24 (chnsh/DCRNN_PyTorch#6: 1.16 GiB outside, read before as another process), 25
+# (xinge008/Cylinder3D#109: free plus cached would fit, and 4.12 GiB outside), 26
+# (yijingru/BBAVectors-Oriented-Object-Detection#113: 0.51 GiB cached against 182 MiB asked, read before as
+# fragmentation alone).
+@pytest.mark.parametrize("n", [24, 25, 26])
+def test_an_oom_of_a_job_that_holds_most_of_the_gpu_is_a_step_that_does_not_fit(n: int) -> None:
+    explanation = lead("cuda.out_of_memory", "dev", n)
+    assert "the step needs more memory than the GPU has" in explanation.cause
+    assert "lower the batch size" in explanation.fix.text
+    assert any("its own memory is most of the GPU" in line for line in explanation.evidence)
+    assert explanation.check == "gpu.memory"
+
+
+def test_a_large_cache_beside_the_allocated_memory_says_fragmentation_first_and_a_smaller_step_too() -> None:
+    explanation = lead("cuda.out_of_memory", "test", 7)  # 4.94 GiB cached beside 8.77 GiB allocated
+    assert explanation.cause.index("fragmented") < explanation.cause.index("the step needs more memory")
+    assert "lower the batch size" in explanation.fix.text and "more memory" in explanation.fix.text
+    assert explanation.check == "gpu.fragmentation"
+
+
+def test_memory_held_outside_a_job_that_fills_the_gpu_is_named_beside_the_smaller_step() -> None:
+    explanation = lead("cuda.out_of_memory", "dev", 24)
+    assert "1.16 GiB of the GPU is held outside PyTorch's allocator" in explanation.cause
+    assert "nvidia-smi --query-compute-apps=pid,used_memory --format=csv" in explanation.fix.commands
+
+
+def test_a_gpu_held_by_others_while_the_job_holds_little_says_to_kill_the_holder() -> None:
+    text = (
+        "Tried to allocate 216.00 MiB (GPU 0; 7.92 GiB total capacity; 69.17 MiB already allocated; "
+        "24.56 MiB free; 86.00 MiB reserved in total by PyTorch)"
+    )
+    explanation = explain(text, ENTRIES)[0]
+    assert "held outside" in explanation.cause and "kill" in explanation.fix.text
