@@ -80,7 +80,9 @@ def _last_message(start: re.Pattern[str], text: str, length: int = 1500) -> str:
 def _unallocated(text: str) -> float | None:
     """Reserved by PyTorch's allocator but not allocated, from any generation of the message: stated (2.x),
     reserved minus allocated (1.4 to 2.0), or the 'cached' figure of 1.0 to 1.3, which is that same
-    difference (it is below 'already allocated' in every pasted 1.x message)."""
+    difference: pytorch/pytorch PR #13751, which wrote that message, defines "cached" as "memory held by the
+    allocator but not used by the program", measured after the allocator returned its unused blocks, so
+    what is left is split from blocks partly in use."""
     stated = _size(r"SIZE is reserved by PyTorch but unallocated", text)
     if stated is not None:
         return stated
@@ -96,7 +98,10 @@ def analyse_oom(text: str) -> Analysis:
 
     A request larger than the GPU: no setting helps. Reserved-but-unallocated at least as large as the
     request: the memory is there but in pieces (fragmentation). Free plus reserved-but-unallocated below
-    the request: the GPU is really full.
+    the request: the GPU is really full. Total minus free minus what the job holds: memory outside the job
+    (another process, a zombie). Whenever the job's own memory is most of the GPU, the step does not fit
+    it, and that is said (a smaller batch among the fixes) beside any fragmentation or outside holder the
+    figures also show.
     """
     start = _OOM_START if last_match(_OOM_START, text) is not None else _FIGURES_START
     message = _last_message(start, text)
