@@ -199,8 +199,11 @@ OWN_SHARE = 0.5
 the GPU, the step does not fit the GPU, whatever fragmentation or other holders the figures also show: the
 fix always includes a smaller step."""
 FRAGMENTATION_FIRST = 0.5
-"""Reserved-but-unallocated memory of at least this share of the allocated memory (torch's own hint: "reserved
-memory is >> allocated memory") makes fragmentation the more likely reading of the two."""
+"""Reserved-but-unallocated memory of at least this share of the allocated memory (torch's own hint:
+"reserved memory is >> allocated memory") makes fragmentation the more likely reading of the two; so does a
+cache that could serve the request CACHE_MANY_TIMES over and is at least CACHE_SHARE of the GPU."""
+CACHE_MANY_TIMES = 4
+CACHE_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -239,7 +242,9 @@ def _does_not_fit(
     frag = ""
     if fragmented and f.unallocated is not None:
         lines.append("fragmentation: the cached free memory would fit the request, but not in one block")
-        frag_first = f.allocated is not None and f.unallocated >= FRAGMENTATION_FIRST * f.allocated
+        frag_first = (
+            f.allocated is not None and f.unallocated >= FRAGMENTATION_FIRST * f.allocated
+        ) or f.unallocated >= max(CACHE_MANY_TIMES * f.requested, CACHE_SHARE * f.total)
         frag = (
             f"the memory is fragmented: PyTorch's caching allocator held {_gib(f.unallocated)} reserved but "
             f"unallocated{', with the free memory,' if together else ''} enough for the "
