@@ -397,3 +397,14 @@ def test_a_gpu_held_by_others_while_the_job_holds_little_says_to_kill_the_holder
     )
     explanation = explain(text, ENTRIES)[0]
     assert "held outside" in explanation.cause and "kill" in explanation.fix.text
+
+
+# Real OOMs raised inside torch.load, whose only sign of it is the traceback's frames (serialization.py's
+# restore_location and _cuda_deserialize): dev records 27 (nkolot/SPIN#76), 28 (koyeongmin/PINet#16) and 29
+# (openvinotoolkit/nncf#204). The analysers read the text with its frames and code lines, which matching
+# blanks.
+@pytest.mark.parametrize("n", [27, 28, 29])
+def test_an_oom_whose_frames_are_torch_loads_is_the_checkpoint_going_back_to_its_gpu(n: int) -> None:
+    explanation = lead("cuda.out_of_memory", "dev", n)
+    assert "GPU they were saved from" in explanation.cause
+    assert "map_location='cpu'" in explanation.fix.text
