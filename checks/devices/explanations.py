@@ -37,6 +37,23 @@ _STATED = re.compile(
 )
 
 
+def _gpus(count: int) -> str:
+    return f"{count} GPU" if count == 1 else f"{count} GPUs"
+
+
+# A process that takes its GPU by its local rank (torchrun's LOCAL_RANK, the --local_rank of
+# torch.distributed.launch): the frame or code line of the call that failed.
+_BY_LOCAL_RANK = re.compile(
+    r"set_device\(\s{0,3}(?:\w{1,20}\.)?local_rank\b|set_device\(\s{0,3}int\(os\.environ\[['\"]LOCAL_RANK"
+    r"|cuda:\{(?:\w{1,20}\.)?local_rank\}|cuda[\"']?,\s{0,3}(?:\w{1,20}\.)?local_rank\b",
+    re.IGNORECASE,
+)
+_LAUNCHER_OPTIONS = (
+    "torchrun's or torch.distributed.launch's --nproc_per_node, or the script's own --world_size, --gpus or "
+    "--ngpus option"
+)
+
+
 def _stated_gpus(text: str) -> int | None:
     found = last_match(_STATED, text[-200_000:])
     if found is None:
@@ -54,7 +71,7 @@ def analyse_ordinal(text: str) -> Analysis:
     seen = int(match[2]) if match is not None and match[2] else None
     evidence = []
     if match is not None:
-        evidence.append(f"asked for cuda:{asked}; this process sees {seen or 0} GPU(s)")
+        evidence.append(f"asked for cuda:{asked}; this process sees {_gpus(seen or 0)}")
     setting = last_match(_CVD, text)
     visible: tuple[int | str, ...] = ()
     if setting is not None and setting[1]:
@@ -62,11 +79,11 @@ def analyse_ordinal(text: str) -> Analysis:
         if visible:
             renumbered = ", ".join(f"{gpu} as cuda:{i}" for i, gpu in enumerate(visible[:8]))
             evidence.append(
-                f"CUDA_VISIBLE_DEVICES={setting[1]} keeps {len(visible)} GPU(s), renumbered: {renumbered}"
+                f"CUDA_VISIBLE_DEVICES={setting[1]} keeps {_gpus(len(visible))}, renumbered: {renumbered}"
             )
     stated = _stated_gpus(text)
     if stated is not None and seen is None and not visible:
-        evidence.append(f"the text says the machine has {stated} GPU(s)")
+        evidence.append(f"the text says the machine has {_gpus(stated)}")
     count = seen if seen is not None else len(visible) or stated
     ranks = last_match(_NPROC, text)
     if ranks is not None and (count is None or int(ranks[1]) <= count):
@@ -78,20 +95,29 @@ def analyse_ordinal(text: str) -> Analysis:
     if ranks is not None and count is not None and int(ranks[1]) > count:
         per_node = int(ranks[1])
         evidence.append(
-            f"{per_node} ranks per node (--nproc_per_node={per_node}) for {count} visible GPU(s): local "
-            f"ranks {count} to {per_node - 1} have no GPU"
+            f"{per_node} ranks per node (--nproc_per_node={per_node}) for {count} visible "
+            f"{'GPU' if count == 1 else 'GPUs'}: "
+            + (
+                f"local rank {count} has no GPU"
+                if per_node - 1 == count
+                else f"local ranks {count} to {per_node - 1} have no GPU"
+            )
         )
         return Analysis(
             evidence=tuple(evidence),
             cause=f"torchrun starts {per_node} processes on this node, one per LOCAL_RANK, and each takes "
-            f"cuda:LOCAL_RANK; only {count} GPU(s) are visible, so the ranks from {count} on ask for a GPU "
-            "that does not exist.",
+            f"cuda:LOCAL_RANK; only {_gpus(count)} {'is' if count == 1 else 'are'} visible, so the ranks "
+            f"from {count} on ask for a GPU that does not exist.",
             fix=Fix(
                 f"Start as many ranks per node as there are visible GPUs (--nproc_per_node={count}), or make "
                 "more GPUs visible (CUDA_VISIBLE_DEVICES)."
             ),
             check="cuda.visible_devices",
         )
+    by_rank = last_match(_BY_LOCAL_RANK, text)
+    enough = ranks is not None and count is not None and int(ranks[1]) <= count
+    if by_rank is not None and not enough:
+        return _rank_beyond_gpus(evidence, by_rank[0], count, int(ranks[1]) if ranks is not None else None)
     named = sorted({int(next(g for g in found.groups() if g)) for found in _NAMED.finditer(text[-200_000:])})
     if visible and all(isinstance(gpu, int) for gpu in visible):
         beyond = [index for index in named if index >= len(visible)]
@@ -121,6 +147,36 @@ def analyse_ordinal(text: str) -> Analysis:
             "(nvidia-smi -L)"
         )
     return Analysis(evidence=tuple(evidence))
+
+
+def _rank_beyond_gpus(evidence: list[str], call: str, count: int | None, per_node: int | None) -> Analysis:
+    """The failing call takes the GPU of the process's local rank: a launcher started more processes on this
+    node than it has visible GPUs, and the ranks past the last GPU ask for one that does not exist."""
+    evidence.append(f"the failing call takes the GPU by the process's local rank ({call}...)")
+    if count is not None:
+        return Analysis(
+            evidence=tuple(evidence),
+            cause=f"Each process takes cuda:LOCAL_RANK, and more processes were started on this node than "
+            f"the {_gpus(count)} it has: the ranks from {count} on ask for a GPU that does not exist.",
+            fix=Fix(
+                f"Start one process per GPU: --nproc_per_node={count} ({_LAUNCHER_OPTIONS} set to {count}), "
+                "or make more GPUs visible (CUDA_VISIBLE_DEVICES)."
+            ),
+            check="cuda.visible_devices",
+        )
+    started = f"{per_node} ranks per node (--nproc_per_node={per_node})" if per_node else "more ranks"
+    return Analysis(
+        evidence=tuple(evidence),
+        cause=f"Each process takes cuda:LOCAL_RANK, and the launcher started {started} than this node has "
+        "visible GPUs: the ranks past the last GPU ask for one that does not exist (more processes than "
+        "GPUs).",
+        fix=Fix(
+            f"Start as many processes per node as there are visible GPUs ({_LAUNCHER_OPTIONS} equal to the "
+            "count nvidia-smi -L gives), or make more GPUs visible (CUDA_VISIBLE_DEVICES).",
+            ("nvidia-smi -L",),
+        ),
+        check="cuda.visible_devices",
+    )
 
 
 _SAVED_ON = re.compile(r"deserialize object on (\w+) device (\d+) but torch\.\w+\.device_count\(\) is (\d+)")

@@ -164,7 +164,7 @@ EVIDENCE = [
         None,
     ),
     ("nccl.shm", "dev", 5, "every tensor a DataLoader worker sends is one shared-memory file", None),
-    ("cuda.invalid_device_ordinal", "dev", 5, "asked for cuda:1; this process sees 0 GPU(s)", None),
+    ("cuda.invalid_device_ordinal", "dev", 5, "asked for cuda:1; this process sees 0 GPUs", None),
     (
         "transfer.cannot_pin",
         "dev",
