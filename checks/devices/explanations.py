@@ -180,8 +180,18 @@ def _rank_beyond_gpus(evidence: list[str], call: str, count: int | None, per_nod
 
 
 _SAVED_ON = re.compile(r"deserialize object on (\w+) device (\d+) but torch\.\w+\.device_count\(\) is (\d+)")
+# Pasted texts double spaces, break lines and lose spaces inside the message, and an input method writes its
+# full stop (。) for a dot: words are parted by up to three blanks.
 _UNAVAILABLE = re.compile(
-    r"deserialize objects? on (?:a )?(\w+) device but torch\.\w+\.is_available(?:\(\))? is False",
+    r"deserialize\s{1,3}objects?\s{1,3}on\s{1,3}(?:a\s{1,3})?(\w+)\s{1,3}device\s{1,3}but\s{1,3}"
+    r"torch[.。]\w+[.。]is_available(?:\(\))?\s{1,3}is\s{1,3}False",
+    re.IGNORECASE,
+)
+# The writer's own check, in a shell or a notebook, found the GPU ("my torch.cuda.is_available() return true",
+# "Cuda is true"): the process that failed was hidden it.
+_SAYS_AVAILABLE = re.compile(
+    r"is_a\w{0,12}\(\)`?\s{0,3}(?:is|returns?|prints?|gives?|shows?|outputs?|==?|->|:)?\s{0,3}`?True\b"
+    r"|\bcuda\s{1,3}is\s{1,3}true\b",
     re.IGNORECASE,
 )
 
@@ -202,6 +212,8 @@ def analyse_map_location(text: str) -> Analysis:
         )
     if last_match(_UNAVAILABLE, text) is None:
         return Analysis()
+    if _SAYS_AVAILABLE.search(text[-200_000:]) is not None:
+        return _hidden_from_the_process(text)
     return Analysis(
         evidence=("torch here sees no GPU at all (torch.cuda.is_available() is False)",),
         cause="The checkpoint was saved from GPU tensors and torch.load puts them back on the GPU, but this "
@@ -217,6 +229,33 @@ def analyse_map_location(text: str) -> Analysis:
             "for that machine).",
             ('python -c "import torch; print(torch.__version__, torch.version.cuda)"', "nvidia-smi"),
         ),
+    )
+
+
+def _hidden_from_the_process(text: str) -> Analysis:
+    """torch sees a GPU where the writer checked, not in the process that loaded: something hid it from that
+    process, most often a CUDA_VISIBLE_DEVICES the script or its launcher sets per process."""
+    evidence = ["the writer says torch.cuda.is_available() is True where they checked, yet it was False here"]
+    setting = last_match(_CVD, text)
+    if setting is not None:
+        value = setting[1] or "''"
+        evidence.append(f"the text sets CUDA_VISIBLE_DEVICES={value}")
+    return Analysis(
+        evidence=tuple(evidence),
+        cause="torch sees the GPU where the writer checked, but not in the process that loaded the "
+        "checkpoint: something hid the GPUs from that process. Most often a CUDA_VISIBLE_DEVICES the "
+        "script sets (os.environ['CUDA_VISIBLE_DEVICES'] = '1' on a machine with one GPU), or a launcher "
+        "that gives each "
+        "process its own GPU and starts more processes than GPUs (the ranks past the last GPU see none); "
+        "else the program runs with another Python or environment than the one checked.",
+        fix=Fix(
+            "Look for CUDA_VISIBLE_DEVICES in the script and its launch command and point it at GPUs that "
+            "exist (or remove it); start no more processes than GPUs (--world_size, --nproc_per_node or "
+            "--gpus equal to the GPU count); run the check with the same interpreter as the program. On a "
+            "machine meant to run without a GPU, torch.load(path, map_location='cpu').",
+            ("grep -rn CUDA_VISIBLE_DEVICES .", "nvidia-smi -L"),
+        ),
+        check="cuda.visible_devices",
     )
 
 

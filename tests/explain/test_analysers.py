@@ -4,6 +4,7 @@ message (sizes, versions, ports, capabilities, sequence numbers) and the cause, 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 
 import pytest
@@ -408,3 +409,40 @@ def test_an_oom_whose_frames_are_torch_loads_is_the_checkpoint_going_back_to_its
     explanation = lead("cuda.out_of_memory", "dev", n)
     assert "GPU they were saved from" in explanation.cause
     assert "map_location='cpu'" in explanation.fix.text
+
+
+# "Attempting to deserialize object on a CUDA device" where the writer's own check found the GPU: the
+# process that loaded was hidden it (a CUDA_VISIBLE_DEVICES the script sets, more processes than GPUs).
+# dev record 13 (fuy34/superpixel_fcn#45: the script's CUDA_VISIBLE_DEVICES '1' on one GPU), and
+# https://github.com/keunsoo-ko/CMT/issues/1 and https://github.com/yunjey/pytorch-tutorial/issues/249.
+HIDDEN_FROM_THE_PROCESS: list[Callable[[], str]] = [
+    lambda: _corpus("load.map_location", "dev")[13],
+    lambda: (
+        "Dear authors, I have GPU, and torch.cuda.is_available() is True, and I am still getting the "
+        "error. \n"
+        "```\nLoad checkpoint from: ./checkpoint/Place2.pth\nTraceback (most recent call last):\n"
+        '  File "demo.py", line 31, in <module>\n    proposed = load_checkpoint(args.ckpt, proposed)\n'
+        "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
+        "False. If you are running on a CPU-only machine, please use torch.load with "
+        "map_location=torch.device('cpu') to map your storages to the CPU.\n```"
+    ),
+    lambda: (
+        "# Cuda is true why don`t use it？\n\nRuntimeError: Attempting to deserialize object on a CUDA "
+        "device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use "
+        "torch.load with map_locatio\nn=torch.device('cpu') to map your storages to the CPU."
+    ),
+]
+
+
+@pytest.mark.parametrize("text", HIDDEN_FROM_THE_PROCESS)
+def test_a_gpu_the_writer_sees_but_the_loading_process_does_not_was_hidden_from_it(
+    text: Callable[[], str],
+) -> None:
+    explanation = explain(text(), ENTRIES)[0]
+    assert explanation.id == "load.map_location"
+    assert "hid the GPUs from that process" in explanation.cause
+    assert "CUDA_VISIBLE_DEVICES" in explanation.fix.text and "--world_size" in explanation.fix.text
+
+
+def test_the_message_retyped_with_an_input_methods_full_stops_is_recognised() -> None:
+    assert lead("load.map_location", "dev", 14).id == "load.map_location"  # jackaduma/CycleGAN-VC2#10
