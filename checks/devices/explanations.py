@@ -190,7 +190,7 @@ _UNAVAILABLE = re.compile(
 # The writer's own check, in a shell or a notebook, found the GPU ("my torch.cuda.is_available() return true",
 # "Cuda is true"): the process that failed was hidden it.
 _SAYS_AVAILABLE = re.compile(
-    r"is_a\w{0,12}\(\)`?\s{0,3}(?:is|returns?|prints?|gives?|shows?|outputs?|==?|->|:)?\s{0,3}`?True\b"
+    r"is_a\w{0,12}(?:\(\))?`?\s{0,3}(?:is|returns?|prints?|gives?|shows?|outputs?|==?|->|:)?\s{0,3}`?True\b"
     r"|\bcuda\s{1,3}is\s{1,3}true\b",
     re.IGNORECASE,
 )
@@ -232,18 +232,57 @@ def analyse_map_location(text: str) -> Analysis:
     )
 
 
-def _hidden_from_the_process(text: str) -> Analysis:
-    """torch sees a GPU where the writer checked, not in the process that loaded: something hid it from that
-    process, most often a CUDA_VISIBLE_DEVICES the script or its launcher sets per process."""
-    evidence = ["the writer says torch.cuda.is_available() is True where they checked, yet it was False here"]
+# CUDA_VISIBLE_DEVICES set by the program itself: os.environ["CUDA_VISIBLE_DEVICES"] = "2" (or .setdefault,
+# .update, putenv), the value it gives.
+_CVD_IN_CODE = re.compile(
+    r"environ(?:\[\s{0,3}['\"]CUDA_VISIBLE_DEVICES['\"]\s{0,3}\]\s{0,3}=|\.setdefault\(\s{0,3}['\"]"
+    r"CUDA_VISIBLE_DEVICES['\"]\s{0,3},)\s{0,3}(?:str\()?['\"]?([0-9A-Za-z,:\- ]{0,100})"
+)
+
+
+def _cvd_evidence(text: str) -> str | None:
     setting = last_match(_CVD, text)
-    if setting is not None:
-        value = setting[1] or "''"
-        evidence.append(f"the text sets CUDA_VISIBLE_DEVICES={value}")
+    if setting is None:
+        return None
+    value = setting[1].strip() or "''"
+    return f"the text sets CUDA_VISIBLE_DEVICES={value}"
+
+
+def analyse_no_gpus(text: str) -> Analysis:
+    """A process that sees no GPU, read with what the text says: the script setting CUDA_VISIBLE_DEVICES
+    itself (a GPU index of the authors' machine), or the writer's own check finding the GPU."""
+    in_code = last_match(_CVD_IN_CODE, text[-200_000:])
+    if in_code is not None:
+        value = in_code[1].strip().strip("'\"") or "''"
+        return Analysis(
+            evidence=(f"the script sets CUDA_VISIBLE_DEVICES={value} (os.environ)",),
+            cause=f"The script itself sets CUDA_VISIBLE_DEVICES={value} before CUDA starts (a GPU "
+            "index of its authors' machine): where no GPU has that index, the process sees none.",
+            fix=Fix(
+                "Comment out or delete the line that sets CUDA_VISIBLE_DEVICES in the script, or set it to "
+                "GPUs this machine has (nvidia-smi -L lists them; '0' on a one-GPU machine); choose GPUs "
+                "when launching instead (CUDA_VISIBLE_DEVICES=0 python train.py).",
+                ("grep -rn CUDA_VISIBLE_DEVICES .", "nvidia-smi -L"),
+            ),
+            check="cuda.visible_devices",
+        )
+    if _SAYS_AVAILABLE.search(text[-200_000:]) is not None:
+        return _hidden_from_the_process(text, "ran")
+    shown = _cvd_evidence(text)
+    return Analysis(evidence=(shown,) if shown else ())
+
+
+def _hidden_from_the_process(text: str, did: str = "loaded the checkpoint") -> Analysis:
+    """torch sees a GPU where the writer checked, not in the process that failed: something hid it from
+    that process, most often a CUDA_VISIBLE_DEVICES the script or its launcher sets per process."""
+    evidence = ["the writer says torch.cuda.is_available() is True where they checked"]
+    shown = _cvd_evidence(text)
+    if shown is not None:
+        evidence.append(shown)
     return Analysis(
         evidence=tuple(evidence),
-        cause="torch sees the GPU where the writer checked, but not in the process that loaded the "
-        "checkpoint: something hid the GPUs from that process. Most often a CUDA_VISIBLE_DEVICES the "
+        cause=f"torch sees the GPU where the writer checked, but not in the process that {did}: "
+        "something hid the GPUs from that process. Most often a CUDA_VISIBLE_DEVICES the "
         "script sets (os.environ['CUDA_VISIBLE_DEVICES'] = '1' on a machine with one GPU), or a launcher "
         "that gives each "
         "process its own GPU and starts more processes than GPUs (the ranks past the last GPU see none); "
@@ -251,8 +290,12 @@ def _hidden_from_the_process(text: str) -> Analysis:
         fix=Fix(
             "Look for CUDA_VISIBLE_DEVICES in the script and its launch command and point it at GPUs that "
             "exist (or remove it); start no more processes than GPUs (--world_size, --nproc_per_node or "
-            "--gpus equal to the GPU count); run the check with the same interpreter as the program. On a "
-            "machine meant to run without a GPU, torch.load(path, map_location='cpu').",
+            "--gpus equal to the GPU count); run the check with the same interpreter as the program."
+            + (
+                " On a machine meant to run without a GPU, torch.load(path, map_location='cpu')."
+                if did.startswith("loaded")
+                else ""
+            ),
             ("grep -rn CUDA_VISIBLE_DEVICES .", "nvidia-smi -L"),
         ),
         check="cuda.visible_devices",

@@ -446,3 +446,26 @@ def test_a_gpu_the_writer_sees_but_the_loading_process_does_not_was_hidden_from_
 
 def test_the_message_retyped_with_an_input_methods_full_stops_is_recognised() -> None:
     assert lead("load.map_location", "dev", 14).id == "load.map_location"  # jackaduma/CycleGAN-VC2#10
+
+
+# "No CUDA GPUs are available" read with what the text says: the script's own CUDA_VISIBLE_DEVICES (dev
+# record 6, YoujiaZhang/Ref-GS#4, and https://github.com/ziplab/PTQD/issues/13), or the writer's check
+# finding the GPU (dev records 7 and 8: thuml/Anomaly-Transformer#74, mazurowski-lab/finetune-SAM#18).
+def test_a_script_that_sets_cuda_visible_devices_itself_is_quoted_and_told_to_drop_the_line() -> None:
+    ptqd = (
+        "It is strongly recommended to remove the setting of cuda device ID in the code：\n`import os\n"
+        "os.environ['CUDA_VISIBLE_DEVICES'] = '7'\n`\n\nas the error message No CUDA GPUs are available "
+        "keeps running"
+    )
+    for text, value in ((_corpus("cuda.no_gpus_available", "dev")[6], "2"), (ptqd, "7")):
+        explanation = explain(text, ENTRIES)[0]
+        assert explanation.id == "cuda.no_gpus_available"
+        assert f"the script sets CUDA_VISIBLE_DEVICES={value} (os.environ)" in explanation.evidence
+        assert "Comment out or delete the line" in explanation.fix.text
+
+
+@pytest.mark.parametrize("n", [7, 8])
+def test_no_gpu_in_a_run_whose_writer_sees_one_is_a_process_hidden_its_gpus(n: int) -> None:
+    explanation = lead("cuda.no_gpus_available", "dev", n)
+    assert "hid the GPUs from that process" in explanation.cause
+    assert "map_location" not in explanation.fix.text
