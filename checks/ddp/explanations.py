@@ -59,7 +59,13 @@ def analyse_duplicate_gpu(text: str) -> Analysis:
     # int64ToBusId there turns it back into the domain, bus, device and function fields.
     code = int(match[3], 16)
     bus = f"{code >> 20:04x}:{(code >> 12) & 0xFF:02x}:{(code >> 4) & 0xFF:02x}.{code & 0xF:x}"
-    return Analysis(evidence=(f"ranks {match[1]} and {match[2]} both use the GPU at PCI {bus}",))
+    # The message's own words first (what a reader searches the log for), then what its number means.
+    return Analysis(
+        evidence=(
+            f"rank {match[1]} and rank {match[2]} both on CUDA device {match[3]}",
+            f"ranks {match[1]} and {match[2]} both use the GPU at PCI {bus}",
+        )
+    )
 
 
 def analyse_nccl_last_error(text: str) -> Analysis:

@@ -469,3 +469,31 @@ def test_no_gpu_in_a_run_whose_writer_sees_one_is_a_process_hidden_its_gpus(n: i
     explanation = lead("cuda.no_gpus_available", "dev", n)
     assert "hid the GPUs from that process" in explanation.cause
     assert "map_location" not in explanation.fix.text
+
+
+# NCCL's duplicate GPU quoted as the message gives it, beside what its bus number means: verl-project/verl#161
+# (a dev repository), https://github.com/rulixiang/afa/issues/26,
+# https://github.com/Intellindust-AI-Lab/DEIM/issues/113.
+@pytest.mark.parametrize(
+    ("line", "quoted", "bus"),
+    [
+        ("Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 10", "device 10", "0000:00:01.0"),
+        (
+            "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 4f000",
+            "device 4f000",
+            "0000:4f:00.0",
+        ),
+        (
+            "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000",
+            "device 1000",
+            "0000:01:00.0",
+        ),
+    ],
+)
+def test_a_duplicate_gpu_is_quoted_as_nccl_says_it(line: str, quoted: str, bus: str) -> None:
+    explanation = explain(
+        f"ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n{line}", ENTRIES
+    )[0]
+    assert explanation.id == "nccl.duplicate_gpu"
+    assert f"rank 1 and rank 0 both on CUDA {quoted}" in explanation.evidence
+    assert f"ranks 1 and 0 both use the GPU at PCI {bus}" in explanation.evidence
