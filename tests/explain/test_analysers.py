@@ -497,3 +497,29 @@ def test_a_duplicate_gpu_is_quoted_as_nccl_says_it(line: str, quoted: str, bus: 
     assert explanation.id == "nccl.duplicate_gpu"
     assert f"rank 1 and rank 0 both on CUDA {quoted}" in explanation.evidence
     assert f"ranks 1 and 0 both use the GPU at PCI {bus}" in explanation.evidence
+
+
+# A hang at PyTorch Lightning's "initializing ddp": what Lightning reads from the environment (NODE_RANK) or
+# P2P between the GPUs, the one the members shown point at first. Dev records 3
+# (Lightning-AI/pytorch-lightning#5651: NODE_RANK set, unsetting it fixed it) and 4 (#4389: each GLOBAL_RANK
+# twice); https://github.com/CompVis/taming-transformers/issues/235 (NCCL_P2P_DISABLE=1 worked there).
+def test_a_hang_at_lightnings_rendezvous_names_node_rank_and_p2p() -> None:
+    for n in (3, 4):
+        explanation = lead("nccl.hang", "dev", n)
+        assert "NODE_RANK" in explanation.cause and "peer-to-peer" in explanation.cause
+        assert "unset NODE_RANK" in explanation.fix.commands
+        assert "NCCL_P2P_DISABLE=1" in explanation.fix.text
+    doubled = lead("nccl.hang", "dev", 4)
+    assert any("GLOBAL_RANK 0, 1, 2, 3 is taken by more than one process" in e for e in doubled.evidence)
+    taming = (
+        "training with `--gpus 0,`  `--gpus 0,1` hangs at initializing ddp ...\n\nI've tried, change `ddp` "
+        "to `dp`, change `nccl` to `gloo`, upgrade lightning or torch version... still not work."
+    )
+    explanation = explain(taming, ENTRIES)[0]
+    assert explanation.id == "nccl.hang" and "NCCL_P2P_DISABLE=1" in explanation.fix.text
+
+
+def test_a_count_of_gpus_beside_a_hang_is_a_hang() -> None:
+    # the words of https://github.com/vllm-project/vllm/issues/5484 (a P2P hang between two GPUs)
+    text = "Testing 2 GPUs on 1 node hangs after this:\n\nNCCL version 2.20.5+cuda12.4"
+    assert explain(text, ENTRIES)[0].id == "nccl.hang"
