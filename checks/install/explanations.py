@@ -98,6 +98,8 @@ def analyse_driver_too_old(text: str) -> Analysis:
     evidence = (
         f"found version {found}: this driver supports CUDA up to {supported} (not a driver release number)",
     )
+    if _CONTAINER.search(text[-200_000:]) is not None:
+        return _container_driver(text, version, evidence)
     plan = _plan(text, [], found)
     if plan.runs_here:
         return Analysis(
@@ -105,6 +107,71 @@ def analyse_driver_too_old(text: str) -> Analysis:
             fix=Fix(f"Update the NVIDIA driver, or: {plan.text[0].lower()}{plan.text[1:]}", plan.commands),
         )
     return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(plan.text, plan.commands))
+
+
+# torch from a container image or its own build, not a wheel pip chose: NGC's images build it under
+# /opt/pytorch/pytorch; the writer names a container, an image or docker ("容器" in Chinese).
+_CONTAINER = re.compile(r"/opt/pytorch/pytorch|nvcr\.io|\bdocker\b|\bcontainers?\b|容器", re.IGNORECASE)
+_CUDA_NAMED = re.compile(r"\bCUDA(?:[ _-]?version)?[ :]{0,3}(1\d)\.(\d)\b", re.IGNORECASE)
+
+
+def _container_driver(text: str, supported: tuple[int, int], evidence: tuple[str, ...]) -> Analysis:
+    """The driver a container's torch needs: its CUDA is fixed by the image, so the answer is the minimum
+    driver of that CUDA (named where the text states it, else per CUDA line), or an image built for an older
+    CUDA."""
+    os_key = _seen(text).driver_os
+    said = cuda_compat.format_cuda(supported)
+    named = [
+        (int(m[1]), int(m[2]))
+        for m in _CUDA_NAMED.finditer(text[-200_000:])
+        if (int(m[1]), int(m[2])) > supported
+    ]
+    lines = [
+        *evidence,
+        "torch comes with a container image (or its own build): the image fixes its CUDA, pip's builds do "
+        "not apply",
+    ]
+    if named:
+        cuda = named[-1]
+        minimum = cuda_compat.MIN_DRIVER.get(cuda, {}).get(os_key)
+        floor = cuda_compat.MINOR_COMPAT_FLOOR.get(cuda[0], {}).get(os_key)
+        needs = (
+            f"driver {minimum} or later"
+            if minimum
+            else cuda_compat.unknown_minimum(cuda_compat.format_cuda(cuda))
+        )
+        lines.append(f"the text names CUDA {cuda_compat.format_cuda(cuda)}: it needs {needs}")
+        text_fix = (
+            f"Update the NVIDIA driver to {minimum or 'the minimum'} or later for the image's CUDA "
+            f"{cuda_compat.format_cuda(cuda)}"
+            + (
+                f" (any {cuda[0]}.x image runs from {floor} on, through minor-version compatibility)"
+                if floor
+                else ""
+            )
+            + f", or use an image built for CUDA {said} or older."
+        )
+        return Analysis(evidence=tuple(lines), fix=Fix(text_fix, ("nvidia-smi",)))
+    majors = sorted(
+        {major for major, _ in cuda_compat.MIN_DRIVER if major > supported[0] or major == supported[0]}
+    )
+    parts = []
+    for major in majors:
+        rows = sorted(c for c in cuda_compat.MIN_DRIVER if c[0] == major and c > supported)
+        if not rows:
+            continue
+        floor = cuda_compat.MINOR_COMPAT_FLOOR.get(major, {}).get(os_key)
+        listed = ", ".join(f"{c[0]}.{c[1]}: {cuda_compat.MIN_DRIVER[c].get(os_key)}" for c in rows)
+        parts.append(f"CUDA {major}.x from {floor} ({listed})" if floor else f"CUDA {major}.x ({listed})")
+    return Analysis(
+        evidence=tuple(lines),
+        fix=Fix(
+            "Update the NVIDIA driver to the minimum of the image's CUDA (its tag or release notes name it; "
+            "NVIDIA's minimum drivers on this OS: " + "; ".join(parts[-2:]) + "), or use an image built for "
+            f"CUDA {said} or older (a torch built for it).",
+            ("nvidia-smi",),
+        ),
+    )
 
 
 def analyse_unpublished_torch(text: str) -> Analysis:

@@ -523,3 +523,28 @@ def test_a_count_of_gpus_beside_a_hang_is_a_hang() -> None:
     # the words of https://github.com/vllm-project/vllm/issues/5484 (a P2P hang between two GPUs)
     text = "Testing 2 GPUs on 1 node hangs after this:\n\nNCCL version 2.20.5+cuda12.4"
     assert explain(text, ENTRIES)[0].id == "nccl.hang"
+
+
+# A driver too old for the torch of a container: the image fixes the CUDA, so the answer is that CUDA's
+# minimum driver (or an image built for an older CUDA), not another pip build. Dev records 9
+# (shiyu-coder/Kronos#71) and 10 (neosun100/DeepSeek-OCR-WebUI#10).
+@pytest.mark.parametrize(("n", "minimum"), [(9, "12.0: 525.60.13"), (10, "12.8: 570.26")])
+def test_a_containers_torch_on_an_old_driver_gets_the_minimum_drivers_of_the_images_cuda(
+    n: int, minimum: str
+) -> None:
+    explanation = lead("cuda.driver_too_old", "dev", n)
+    assert any("torch comes with a container image" in line for line in explanation.evidence)
+    assert minimum in explanation.fix.text and "use an image built for CUDA" in explanation.fix.text
+    assert "pip install" not in explanation.fix.text
+
+
+def test_the_cuda_a_container_text_names_gets_its_own_minimum_driver() -> None:
+    # a constructed text: the container's CUDA stated beside the warning
+    text = (
+        "The container uses CUDA 12.1.\nUserWarning: CUDA initialization: The NVIDIA driver on your system "
+        "is too old (found version 11000). (Triggered internally at /opt/pytorch/pytorch/c10/cuda/"
+        "CUDAFunctions.cpp:108.)"
+    )
+    explanation = explain(text, ENTRIES)[0]
+    assert "the text names CUDA 12.1: it needs driver 530.30.02 or later" in explanation.evidence
+    assert "Update the NVIDIA driver to 530.30.02 or later" in explanation.fix.text
