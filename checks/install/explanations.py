@@ -246,17 +246,44 @@ def _cudnn_int(value: int) -> tuple[int, int, int]:
 _LIBRARY_NAME = re.compile(r"([^\s`'\"]+\.(?:so[\d.]*|dll|dylib))\W*$", re.IGNORECASE)
 _LOADER = re.compile(
     r": cannot open shared object file|Could not load library |Error loading \"|Unable to load any of \{"
+    r"| not found in the system path"
 )
+_PRELOAD = re.compile(r"(lib\w{1,30}\.so[*\[\]0-9.-]{0,24}) not found in the system path")
 _LIBRARY_KINDS = catalogue_file.cases(__package__, "lib.cannot_open_shared_object")
 
 
 def analyse_missing_library(text: str) -> Analysis:
+    preload = last_match(_PRELOAD, text)
+    if preload is not None:
+        return _nvidia_wheels_missing(preload[1])
     name = _missing_library_name(text)
     evidence = (f"missing: {name}",) if name else ()
     for case in _LIBRARY_KINDS:
         if case.compiled.search(name or text[-300:]):
             return _with_cudnn_release(case.analysis(*evidence), name)
     return Analysis(evidence=evidence)
+
+
+def _nvidia_wheels_missing(name: str) -> Analysis:
+    """torch 2.0 and 2.1 look for their CUDA libraries in the nvidia-* wheels on sys.path
+    (torch/__init__.py _preload_cuda_deps) and found none: the wheels were not installed with torch. The
+    2.0.1 and 2.1.0 uploads to PyPI gave lockers (poetry, pdm) metadata without those dependencies
+    (pytorch/pytorch#100974, python-poetry/poetry#8580)."""
+    return Analysis(
+        evidence=(f"missing: {name} (torch searched sys.path for the nvidia-* wheels' libraries)",),
+        cause="torch loads its CUDA libraries (cuBLAS, cuDNN, NVRTC ...) from the nvidia-* wheels it depends "
+        "on (nvidia-cublas-cu11/cu12 and the others) and found none on sys.path: they were not installed "
+        "with this torch. Most often a lock file (poetry, pdm, pipenv) resolved torch 2.0.1 or 2.1.0, whose "
+        "PyPI metadata gave lockers no nvidia-* dependencies; or they sit in another environment.",
+        fix=Fix(
+            "Reinstall torch with pip in this environment so its nvidia-* wheels come with it (pip install "
+            "--force-reinstall torch==<its version>); under poetry or pdm pin torch away from the releases "
+            'that lost them (torch = ">=2.0.0, !=2.0.1, !=2.1.0") or add the nvidia-* wheels of the '
+            "installed torch (nvidia-cublas-cu12 and the others pip lists for it) explicitly.",
+            ("pip list 2>/dev/null | grep -i nvidia", "pip install --force-reinstall torch"),
+        ),
+        check="torch.build",
+    )
 
 
 _CUDNN_RELEASE = re.compile(r"libcudnn\w*\.so\.(\d{1,2})|cudnn\w*64_(\d{1,2})\.dll", re.IGNORECASE)

@@ -548,3 +548,16 @@ def test_the_cuda_a_container_text_names_gets_its_own_minimum_driver() -> None:
     explanation = explain(text, ENTRIES)[0]
     assert "the text names CUDA 12.1: it needs driver 530.30.02 or later" in explanation.evidence
     assert "Update the NVIDIA driver to 530.30.02 or later" in explanation.fix.text
+
+
+# torch 2.0 and 2.1's own search of sys.path for the nvidia-* wheels ("libcublas.so.*[0-9] not found in the
+# system path"): the wheels were not installed with torch. The last three dev records
+# (zai-org/ChatGLM3#317, jhurliman/music-interpolation#5, pysentimiento/pysentimiento#55).
+@pytest.mark.parametrize("back", [1, 2, 3])
+def test_a_preload_that_finds_no_nvidia_wheels_says_to_reinstall_torch_with_them(back: int) -> None:
+    texts = _corpus("lib.cannot_open_shared_object", "dev")
+    explanation = explain(texts[-back], ENTRIES)[0]
+    assert explanation.id == "lib.cannot_open_shared_object"
+    assert any(line.startswith("missing: libcublas.so.*[0-9]") for line in explanation.evidence)
+    assert "nvidia-* wheels" in explanation.cause
+    assert "pip install --force-reinstall torch" in explanation.fix.commands
