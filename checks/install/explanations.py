@@ -260,8 +260,32 @@ def analyse_missing_library(text: str) -> Analysis:
     evidence = (f"missing: {name}",) if name else ()
     for case in _LIBRARY_KINDS:
         if case.compiled.search(name or text[-300:]):
-            return _with_cudnn_release(case.analysis(*evidence), name)
+            return _with_bundled_release(_with_cudnn_release(case.analysis(*evidence), name), name)
     return Analysis(evidence=evidence)
+
+
+# A CUDA 11 library of the nvidia-*-cu11 wheels (cuBLAS, NVRTC ...): torch 1.13 and 2.0's PyPI wheels depend
+# on them, where torch 1.12.1 and older, and torch 1.13's +cu116 builds of the PyTorch index, carry their CUDA
+# libraries inside the torch wheel (snap-stanford/ogb#402 moved to the latter, pytorch/pytorch#89417 to the
+# former).
+_CU11_WHEEL_LIBRARY = re.compile(
+    r"lib(?:cublas|cublasLt|cudart|nvrtc|cufft|curand|cusolver|cusparse|nvToolsExt)\.so\.11\b"
+)
+
+
+def _with_bundled_release(analysis: Analysis, name: str | None) -> Analysis:
+    """A missing CUDA 11 library of the nvidia-* wheels: another torch release or build that carries its
+    libraries inside its own wheel avoids those wheels altogether."""
+    if name is None or analysis.fix is None or _CU11_WHEEL_LIBRARY.search(name) is None:
+        return analysis
+    fix = Fix(
+        f"{analysis.fix.text} If the nvidia-* wheels will not install cleanly, another torch release or "
+        "build avoids them: up to torch 1.12.1 the Linux wheels carry their CUDA libraries inside torch "
+        "itself (pip install torch==1.12.1), and so do torch 1.13's +cu116 builds from the PyTorch index "
+        "(torch==1.13.0+cu116 --extra-index-url https://download.pytorch.org/whl/cu116).",
+        analysis.fix.commands,
+    )
+    return replace(analysis, fix=fix)
 
 
 def _nvidia_wheels_missing(name: str) -> Analysis:

@@ -551,9 +551,9 @@ def test_the_cuda_a_container_text_names_gets_its_own_minimum_driver() -> None:
 
 
 # torch 2.0 and 2.1's own search of sys.path for the nvidia-* wheels ("libcublas.so.*[0-9] not found in the
-# system path"): the wheels were not installed with torch. The last three dev records
+# system path"): the wheels were not installed with torch. Dev records 17 to 19
 # (zai-org/ChatGLM3#317, jhurliman/music-interpolation#5, pysentimiento/pysentimiento#55).
-@pytest.mark.parametrize("back", [1, 2, 3])
+@pytest.mark.parametrize("back", [3, 4, 5])
 def test_a_preload_that_finds_no_nvidia_wheels_says_to_reinstall_torch_with_them(back: int) -> None:
     texts = _corpus("lib.cannot_open_shared_object", "dev")
     explanation = explain(texts[-back], ENTRIES)[0]
@@ -561,3 +561,15 @@ def test_a_preload_that_finds_no_nvidia_wheels_says_to_reinstall_torch_with_them
     assert any(line.startswith("missing: libcublas.so.*[0-9]") for line in explanation.evidence)
     assert "nvidia-* wheels" in explanation.cause
     assert "pip install --force-reinstall torch" in explanation.fix.commands
+
+
+# A CUDA 11 library of the nvidia-*-cu11 wheels missing: another release or build carries its libraries inside
+# torch. The last two dev records (pytorch/pytorch#89417: 1.12.1 fixed it; snap-stanford/ogb#402: the +cu116
+# build of the PyTorch index).
+def test_a_missing_cuda_11_wheel_library_offers_a_torch_that_carries_its_libraries() -> None:
+    for text in _corpus("lib.cannot_open_shared_object", "dev")[-2:]:
+        explanation = explain(text, ENTRIES)[0]
+        assert "missing: libcublas.so.11" in explanation.evidence
+        assert "pip install torch==1.12.1" in explanation.fix.text and "+cu116" in explanation.fix.text
+    twelve = explain("OSError: libcublas.so.12: cannot open shared object file: No such file", ENTRIES)[0]
+    assert "1.12.1" not in twelve.fix.text
