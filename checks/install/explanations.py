@@ -360,17 +360,58 @@ def analyse_undefined_symbol(text: str) -> Analysis:
             "the symbol is mangled with the pre-C++11 std::string ABI: if torch.compiled_with_cxx11_abi() is "
             "True, the library was built for the other ABI"
         )
+    companion = _companion_of(where, symbol, text)
+    if companion is not None:
+        return _companion_symbol(evidence, companion, text)
     return Analysis(evidence=tuple(evidence), fix=_undefined_symbol_fix(where, symbol))
 
 
-def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
-    for companion in ("torchvision", "torchaudio", "torchtext"):
+_COMPANIONS = ("torchvision", "torchaudio", "torchtext")
+_COMPANION_NAMED = re.compile(r"\b(torchvision|torchaudio|torchtext)\b", re.IGNORECASE)
+
+
+def _companion_of(library: str, symbol: str, text: str) -> str | None:
+    """The companion package whose library needs the symbol: named by the library's path, or, for a symbol
+    of torch's own, by the text (the last companion it names)."""
+    for companion in _COMPANIONS:
         if companion in library.lower():
-            return Fix(
+            return companion
+    if library and not library.rsplit("/", 1)[-1].startswith("lib"):
+        return None
+    if not (_TORCH_ABI.search(symbol) or symbol.startswith(("THP", "_torch", "torch_", "aoti_torch"))):
+        return None
+    named = last_match(_COMPANION_NAMED, text[-200_000:])
+    return named[1].lower() if named else None
+
+
+def _companion_symbol(evidence: list[str], companion: str, text: str) -> Analysis:
+    """A companion built for another torch release: the release of it that pairs with the torch the text
+    states (pip's torch==, a TORCH_VERSION, collect_env), with its install command."""
+    torch_version = _versions_seen(text).get("torch")
+    row = pairing.row_for(torch_version) if torch_version else None
+    paired = getattr(row, companion, None) if row is not None else None
+    if torch_version is None or not isinstance(paired, str):
+        return Analysis(
+            evidence=tuple(evidence),
+            fix=Fix(
                 f"{companion} was built for another torch release: install the {companion} release that "
                 "pairs with the installed torch, from the same index as torch (torchdoctor check --only "
                 "torch.stack names it).",
-            )
+            ),
+        )
+    evidence.append(f"torch {torch_version} pairs with {companion} {paired}")
+    return Analysis(
+        evidence=tuple(evidence),
+        fix=Fix(
+            f"{companion} was built for another torch release: install the {companion} release that pairs "
+            f"with torch {torch_version} ({companion} {paired}), from the same index as torch, and pin it "
+            "there so that a later install does not move it again.",
+            (companions_judge.install_command(companion, paired, torch_version),),
+        ),
+    )
+
+
+def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
     if symbol.startswith("cublasLt") and "libcublas" in library:
         return Fix(
             "libcublas and libcublasLt come from different cuBLAS releases: the libcublas.so of torch's "
@@ -403,8 +444,8 @@ def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
 
 
 _VERSION_SEEN = re.compile(
-    r"\b(pytorch|torchvision|torchaudio|torch)(?:[ _]version)?(?: is)?(?:==|[ :=]{1,3})v?(\d+\.\d+(?:\.\d+)?"
-    r"(?:\+\w+)?)|Name: (torch\w*)\s{1,4}Version: (\S{1,40})",
+    r"\b(pytorch|torchvision|torchaudio|torch)(?:[ _]version)?(?: is| of)?(?:==|[ :=]{1,3})"
+    r"v?(\d+\.\d+(?:\.\d+)?(?:\+\w+)?)|Name: (torch\w*)\s{1,4}Version: (\S{1,40})",
     re.IGNORECASE,
 )
 

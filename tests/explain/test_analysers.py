@@ -573,3 +573,13 @@ def test_a_missing_cuda_11_wheel_library_offers_a_torch_that_carries_its_librari
         assert "pip install torch==1.12.1" in explanation.fix.text and "+cu116" in explanation.fix.text
     twelve = explain("OSError: libcublas.so.12: cannot open shared object file: No such file", ENTRIES)[0]
     assert "1.12.1" not in twelve.fix.text
+
+
+def test_a_companion_built_for_another_torch_gets_the_release_that_pairs_with_the_stated_torch() -> None:
+    # deepbeepmeep/Wan2GP#1701 (the last dev record): pip put torchaudio 2.11 beside torch==2.10.0
+    row = pairing.row_for("2.10.0")
+    assert row is not None and row.torchaudio is not None
+    explanation = explain(_corpus("lib.undefined_symbol", "dev")[-1], ENTRIES)[0]
+    assert f"torch 2.10.0 pairs with torchaudio {row.torchaudio}" in explanation.evidence
+    assert f"(torchaudio {row.torchaudio})" in explanation.fix.text
+    assert explanation.fix.commands[0].startswith(f"pip install torchaudio=={row.torchaudio}")
