@@ -583,3 +583,13 @@ def test_a_companion_built_for_another_torch_gets_the_release_that_pairs_with_th
     assert f"torch 2.10.0 pairs with torchaudio {row.torchaudio}" in explanation.evidence
     assert f"(torchaudio {row.torchaudio})" in explanation.fix.text
     assert explanation.fix.commands[0].startswith(f"pip install torchaudio=={row.torchaudio}")
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3])
+def test_memory_every_process_puts_on_the_first_gpu_is_a_missing_set_device(n: int) -> None:
+    # pytorch/examples#969, yyliu01/PS-MT#20, marcoamonteiro/pi-GAN#22 (set_device fixed it),
+    # p0p4k/vits2_pytorch#36
+    explanation = lead("ddp.all_on_first_gpu", "dev", n)
+    assert "first GPU" in explanation.cause
+    assert "torch.cuda.set_device(local_rank)" in explanation.fix.text
+    assert "CUDA_VISIBLE_DEVICES" in explanation.fix.text and "map_location" in explanation.fix.text
