@@ -242,9 +242,14 @@ def _does_not_fit(
     frag = ""
     if fragmented and f.unallocated is not None:
         lines.append("fragmentation: the cached free memory would fit the request, but not in one block")
+        # Free and cached memory that only together fit the request are fragmentation by the arithmetic
+        # (expandable segments join them); a cache that alone fits it is slack the step outgrew unless it is
+        # large beside what is allocated or beside the request.
         frag_first = (
-            f.allocated is not None and f.unallocated >= FRAGMENTATION_FIRST * f.allocated
-        ) or f.unallocated >= max(CACHE_MANY_TIMES * f.requested, CACHE_SHARE * f.total)
+            together
+            or (f.allocated is not None and f.unallocated >= FRAGMENTATION_FIRST * f.allocated)
+            or f.unallocated >= max(CACHE_MANY_TIMES * f.requested, CACHE_SHARE * f.total)
+        )
         frag = (
             f"the memory is fragmented: PyTorch's caching allocator held {_gib(f.unallocated)} reserved but "
             f"unallocated{', with the free memory,' if together else ''} enough for the "
