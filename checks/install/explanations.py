@@ -152,22 +152,32 @@ def _container_driver(text: str, supported: tuple[int, int], evidence: tuple[str
             + f", or use an image built for CUDA {said} or older."
         )
         return Analysis(evidence=tuple(lines), fix=Fix(text_fix, ("nvidia-smi",)))
+    # a driver of a CUDA line with minor-version compatibility already runs every image of that line
+    same_line = supported[0] not in cuda_compat.MINOR_COMPAT_FLOOR
     majors = sorted(
-        {major for major, _ in cuda_compat.MIN_DRIVER if major > supported[0] or major == supported[0]}
+        {
+            major
+            for major, _ in cuda_compat.MIN_DRIVER
+            if major > supported[0] or (same_line and major == supported[0])
+        }
     )
     parts = []
+    newest = majors[-2:]  # each release of the two newest CUDA lines; the older lines by their floor alone
     for major in majors:
         rows = sorted(c for c in cuda_compat.MIN_DRIVER if c[0] == major and c > supported)
         if not rows:
             continue
         floor = cuda_compat.MINOR_COMPAT_FLOOR.get(major, {}).get(os_key)
         listed = ", ".join(f"{c[0]}.{c[1]}: {cuda_compat.MIN_DRIVER[c].get(os_key)}" for c in rows)
-        parts.append(f"CUDA {major}.x from {floor} ({listed})" if floor else f"CUDA {major}.x ({listed})")
+        if major not in newest and floor:
+            parts.append(f"CUDA {major}.x from {floor}")
+        else:
+            parts.append(f"CUDA {major}.x from {floor} ({listed})" if floor else f"CUDA {major}.x ({listed})")
     return Analysis(
         evidence=tuple(lines),
         fix=Fix(
             "Update the NVIDIA driver to the minimum of the image's CUDA (its tag or release notes name it; "
-            "NVIDIA's minimum drivers on this OS: " + "; ".join(parts[-2:]) + "), or use an image built for "
+            "NVIDIA's minimum drivers on this OS: " + "; ".join(parts) + "), or use an image built for "
             f"CUDA {said} or older (a torch built for it).",
             ("nvidia-smi",),
         ),

@@ -528,8 +528,11 @@ def test_a_count_of_gpus_beside_a_hang_is_a_hang() -> None:
 
 # A driver too old for the torch of a container: the image fixes the CUDA, so the answer is that CUDA's
 # minimum driver (or an image built for an older CUDA), not another pip build. Dev records 9
-# (shiyu-coder/Kronos#71) and 10 (neosun100/DeepSeek-OCR-WebUI#10).
-@pytest.mark.parametrize(("n", "minimum"), [(9, "12.0: 525.60.13"), (10, "12.8: 570.26")])
+# (shiyu-coder/Kronos#71), 10 (neosun100/DeepSeek-OCR-WebUI#10: a 12.6 driver, which runs every 12.x image, so
+# CUDA 13) and 11 (DataBiosphere/dsub#215: a Docker image on a CUDA 10.2 driver).
+@pytest.mark.parametrize(
+    ("n", "minimum"), [(9, "12.0: 525.60.13"), (10, "13.0: 580.65.06"), (11, "CUDA 11.x from 450.80.02")]
+)
 def test_a_containers_torch_on_an_old_driver_gets_the_minimum_drivers_of_the_images_cuda(
     n: int, minimum: str
 ) -> None:
