@@ -521,9 +521,17 @@ def test_a_hang_at_lightnings_rendezvous_names_node_rank_and_p2p() -> None:
 
 
 def test_a_count_of_gpus_beside_a_hang_is_a_hang() -> None:
-    # the words of https://github.com/vllm-project/vllm/issues/5484 (a P2P hang between two GPUs)
-    text = "Testing 2 GPUs on 1 node hangs after this:\n\nNCCL version 2.20.5+cuda12.4"
-    assert explain(text, ENTRIES)[0].id == "nccl.hang"
+    # the words of https://github.com/vllm-project/vllm/issues/5484 (a P2P hang between two GPUs), of
+    # https://github.com/open-mmlab/mmaction/issues/176, and dev record 5 (chenyilun95/DSGN2#20, where
+    # NCCL_P2P_DISABLE=1 stopped the freezes)
+    for text in (
+        "Testing 2 GPUs on 1 node hangs after this:\n\nNCCL version 2.20.5+cuda12.4",
+        "When using a single machine with 8 GPUs to train an I3D model, the program will hang at the end of "
+        "an epoch, at this time the GPU utilization rate always shows 100%",
+        _corpus("nccl.hang", "dev")[5],
+    ):
+        explanation = explain(text, ENTRIES)[0]
+        assert explanation.id == "nccl.hang" and "NCCL_P2P_DISABLE=1" in explanation.fix.text
 
 
 # A driver too old for the torch of a container: the image fixes the CUDA, so the answer is that CUDA's
