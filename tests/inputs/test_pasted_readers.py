@@ -320,3 +320,57 @@ def test_the_snapshot_reader_is_linear_on_hostile_text() -> None:
     assert linear(memory_snapshot.find, lambda n: "{'device': [" * (n // 12), 64 * 2**10)
     assert linear(memory_snapshot.find, lambda n: "{'device': 0, 'total_size': 1}" * (n // 30), 64 * 2**10)
     assert linear(memory_snapshot.find, lambda n: "{'device': '" + "x" * n, 64 * 2**10)
+
+
+# Real --query-gpu and --query-compute-apps CSV pasted together: an experiment log of a public repository
+# (stored index id 57070576593; eight 141 GiB GPUs, the processes named through gpu_uuid, one process name
+# nvidia-smi could not resolve) and a deploy note of another (id 65981223827; one L40S, so its processes
+# need no uuid).
+EXPERIMENT_LOG = """\
+## Before
+index, uuid, memory.used [MiB], memory.total [MiB], utilization.gpu [%]
+0, GPU-a44622e3-2296-6285-0a86-84d0f6c67900, 130013 MiB, 143771 MiB, 100 %
+1, GPU-4f31bb83-f8dc-d0af-029e-bc4356e6afeb, 130053 MiB, 143771 MiB, 100 %
+2, GPU-4e9e74b7-4977-f04d-3af3-ccfe5f570e90, 105851 MiB, 143771 MiB, 100 %
+3, GPU-02dbe542-8a6f-11a4-7c2a-486b7d4e9092, 129993 MiB, 143771 MiB, 100 %
+4, GPU-cb449822-5571-be90-8303-e7558da3ea66, 106091 MiB, 143771 MiB, 100 %
+5, GPU-8e137fa6-c3d9-6980-7733-0d8df296756e, 105851 MiB, 143771 MiB, 100 %
+6, GPU-d9337494-6060-1440-039f-4654245b5764, 106139 MiB, 143771 MiB, 100 %
+7, GPU-28780eb0-24d5-1f13-59b8-ae5c23617a72, 58071 MiB, 143771 MiB, 0 %
+
+gpu_uuid, pid, process_name, used_gpu_memory [MiB]
+GPU-a44622e3-2296-6285-0a86-84d0f6c67900, 1328667, /usr/local/bin/python3.10, 130004 MiB
+GPU-4f31bb83-f8dc-d0af-029e-bc4356e6afeb, 1328668, /usr/local/bin/python3.10, 130044 MiB
+GPU-4e9e74b7-4977-f04d-3af3-ccfe5f570e90, 1425258, python3, 105842 MiB
+GPU-02dbe542-8a6f-11a4-7c2a-486b7d4e9092, 1328669, /usr/local/bin/python3.10, 129984 MiB
+GPU-cb449822-5571-be90-8303-e7558da3ea66, 1425259, python3, 105842 MiB
+GPU-8e137fa6-c3d9-6980-7733-0d8df296756e, 1425260, python3, 105842 MiB
+GPU-d9337494-6060-1440-039f-4654245b5764, 1425261, python3, 105842 MiB
+GPU-28780eb0-24d5-1f13-59b8-ae5c23617a72, 1758887, [Not Found], 58060 MiB
+"""
+L40S_NOTE = """\
+index, name, memory.total [MiB], memory.used [MiB], memory.free [MiB]
+0, NVIDIA L40S, 46068 MiB, 9123 MiB, 36346 MiB
+
+pid, process_name, used_gpu_memory [MiB]
+44378, tritonserver, 1836 MiB
+44966, /opt/tritonserver/backends/python/triton_python_backend_stub, 974 MiB
+52114, /usr/bin/python3, 6294 MiB
+"""
+
+
+def test_real_query_csv_attaches_the_compute_apps_to_their_gpus() -> None:
+    found = nvidia_smi_csv.find(EXPERIMENT_LOG)
+    assert found is not None
+    facts = found.facts()
+    gpus = facts["nvml"]["gpus"]
+    assert len(gpus) == 8 and gpus[7]["uuid"] == "GPU-28780eb0-24d5-1f13-59b8-ae5c23617a72"
+    assert gpus[0]["memory_total_bytes"] == 143771 * 2**20
+    assert [p["pid"] for p in gpus[2]["processes"]] == [1425258]
+    assert gpus[7]["processes"][0]["used_memory_bytes"] == 58060 * 2**20
+    assert facts["gpu_processes"]["processes"]["1328667"]["name"] == "/usr/local/bin/python3.10"
+    one = nvidia_smi_csv.find(L40S_NOTE)
+    assert one is not None
+    (l40s,) = one.facts()["nvml"]["gpus"]
+    assert [p["pid"] for p in l40s["processes"]] == [44378, 44966, 52114]
+    assert l40s["memory_used_bytes"] == 9123 * 2**20
