@@ -59,7 +59,13 @@ def analyse_duplicate_gpu(text: str) -> Analysis:
     # int64ToBusId there turns it back into the domain, bus, device and function fields.
     code = int(match[3], 16)
     bus = f"{code >> 20:04x}:{(code >> 12) & 0xFF:02x}:{(code >> 4) & 0xFF:02x}.{code & 0xF:x}"
-    return Analysis(evidence=(f"ranks {match[1]} and {match[2]} both use the GPU at PCI {bus}",))
+    # The message's own words first (what a reader searches the log for), then what its number means.
+    return Analysis(
+        evidence=(
+            f"rank {match[1]} and rank {match[2]} both on CUDA device {match[3]}",
+            f"ranks {match[1]} and {match[2]} both use the GPU at PCI {bus}",
+        )
+    )
 
 
 def analyse_nccl_last_error(text: str) -> Analysis:
@@ -108,9 +114,74 @@ _SET = re.compile(
 )
 
 
+# PyTorch Lightning's line as each process enters its rendezvous.
+_LIGHTNING_MEMBER = re.compile(r"initializing ddp: GLOBAL_RANK: (\d{1,6}), MEMBER: \d{1,6}/(\d{1,6})")
+_LIGHTNING = re.compile(r"initializing ddp|pytorch_lightning|lightning\.pytorch|Lightning", re.IGNORECASE)
+
+
+def _lightning_rendezvous(text: str) -> Analysis:
+    """A hang at Lightning's "initializing ddp": its rendezvous waits for ranks that never come (or two
+    processes took one rank) because of what Lightning reads from the environment, or the ranks all came
+    and NCCL's first communication between the GPUs (peer to peer) hangs. Both are said, the one the
+    members shown point at first."""
+    members = [(int(m[1]), int(m[2])) for m in _LIGHTNING_MEMBER.finditer(text[-500_000:])]
+    evidence = ["the job stops at Lightning's 'initializing ddp': its rendezvous and NCCL's first collective"]
+    all_came = False
+    if members:
+        world = members[-1][1]
+        ranks = [rank for rank, _ in members]
+        shown = sorted(set(ranks))
+        evidence.append(f"Lightning waits for {world} ranks; the text shows {len(shown)} of them")
+        doubled = sorted({rank for rank in ranks if ranks.count(rank) > 1})
+        if doubled:
+            evidence.append(
+                "GLOBAL_RANK " + ", ".join(map(str, doubled[:8])) + " is taken by more than one process: "
+                "the nodes do not know their own NODE_RANK"
+            )
+        all_came = not doubled and len(shown) == world
+    environment = (
+        "Lightning reads the cluster from the environment, and a NODE_RANK, WORLD_SIZE, LOCAL_RANK or "
+        "MASTER_ADDR left there (a cluster's login profile, an earlier export), or a SLURM job whose tasks "
+        "per node do not match the GPUs, makes its rendezvous wait for processes nobody starts or gives two "
+        "processes one rank"
+    )
+    p2p = (
+        "the ranks all joined and the first collective hangs on peer-to-peer (P2P) traffic between the GPUs "
+        "(ACS or the IOMMU on, a driver with a P2P bug)"
+    )
+    first, second = (p2p, environment) if all_came else (environment, p2p)
+    env_fix = (
+        "Look for NODE_RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR/MASTER_PORT and SLURM_* in the "
+        "environment of the run and unset NODE_RANK (and the others) for a one-node run; on several nodes "
+        "give each node its own NODE_RANK (under SLURM, --ntasks-per-node equal to its GPUs)."
+    )
+    p2p_fix = (
+        "Run once with NCCL_P2P_DISABLE=1: if it then runs, P2P is broken on this machine (disable ACS or "
+        "VT-d/IOMMU, or update the driver, rather than keeping P2P off)."
+    )
+    fixes = (p2p_fix, env_fix) if all_came else (env_fix, p2p_fix)
+    return Analysis(
+        evidence=tuple(evidence),
+        cause=f"PyTorch Lightning's DDP stops before training, for one of two reasons, the first more likely "
+        f"here: {first}; or {second}.",
+        fix=Fix(
+            " ".join(fixes),
+            (
+                "env | grep -E 'NODE_RANK|WORLD_SIZE|LOCAL_RANK|MASTER_ADDR|MASTER_PORT|SLURM'",
+                "unset NODE_RANK",
+                "NCCL_P2P_DISABLE=1 NCCL_DEBUG=INFO python train.py ...",
+            ),
+        ),
+        check="ddp.dryrun",
+    )
+
+
 def analyse_hang(text: str) -> Analysis:
     """A log that ends after Init COMPLETE: the transports NCCL chose between the GPUs, the topology of a
-    pasted ``nvidia-smi topo -m``, and the NCCL variables the text sets; the documented tests in order."""
+    pasted ``nvidia-smi topo -m``, and the NCCL variables the text sets; the documented tests in order. A
+    hang at Lightning's "initializing ddp", before NCCL starts, is its rendezvous."""
+    if "Init COMPLETE" not in text and "initializing ddp" in text.lower() and _LIGHTNING.search(text):
+        return _lightning_rendezvous(text)
     complete = text.rfind("Init COMPLETE")
     tail = text[complete:] if complete >= 0 else ""
     if _AFTER.search(tail) is not None:

@@ -37,6 +37,23 @@ _STATED = re.compile(
 )
 
 
+def _gpus(count: int) -> str:
+    return f"{count} GPU" if count == 1 else f"{count} GPUs"
+
+
+# A process that takes its GPU by its local rank (torchrun's LOCAL_RANK, the --local_rank of
+# torch.distributed.launch): the frame or code line of the call that failed.
+_BY_LOCAL_RANK = re.compile(
+    r"set_device\(\s{0,3}(?:\w{1,20}\.)?local_rank\b|set_device\(\s{0,3}int\(os\.environ\[['\"]LOCAL_RANK"
+    r"|cuda:\{(?:\w{1,20}\.)?local_rank\}|cuda[\"']?,\s{0,3}(?:\w{1,20}\.)?local_rank\b",
+    re.IGNORECASE,
+)
+_LAUNCHER_OPTIONS = (
+    "torchrun's or torch.distributed.launch's --nproc_per_node, or the script's own --world_size, --gpus or "
+    "--ngpus option"
+)
+
+
 def _stated_gpus(text: str) -> int | None:
     found = last_match(_STATED, text[-200_000:])
     if found is None:
@@ -54,7 +71,7 @@ def analyse_ordinal(text: str) -> Analysis:
     seen = int(match[2]) if match is not None and match[2] else None
     evidence = []
     if match is not None:
-        evidence.append(f"asked for cuda:{asked}; this process sees {seen or 0} GPU(s)")
+        evidence.append(f"asked for cuda:{asked}; this process sees {_gpus(seen or 0)}")
     setting = last_match(_CVD, text)
     visible: tuple[int | str, ...] = ()
     if setting is not None and setting[1]:
@@ -62,11 +79,11 @@ def analyse_ordinal(text: str) -> Analysis:
         if visible:
             renumbered = ", ".join(f"{gpu} as cuda:{i}" for i, gpu in enumerate(visible[:8]))
             evidence.append(
-                f"CUDA_VISIBLE_DEVICES={setting[1]} keeps {len(visible)} GPU(s), renumbered: {renumbered}"
+                f"CUDA_VISIBLE_DEVICES={setting[1]} keeps {_gpus(len(visible))}, renumbered: {renumbered}"
             )
     stated = _stated_gpus(text)
     if stated is not None and seen is None and not visible:
-        evidence.append(f"the text says the machine has {stated} GPU(s)")
+        evidence.append(f"the text says the machine has {_gpus(stated)}")
     count = seen if seen is not None else len(visible) or stated
     ranks = last_match(_NPROC, text)
     if ranks is not None and (count is None or int(ranks[1]) <= count):
@@ -78,20 +95,29 @@ def analyse_ordinal(text: str) -> Analysis:
     if ranks is not None and count is not None and int(ranks[1]) > count:
         per_node = int(ranks[1])
         evidence.append(
-            f"{per_node} ranks per node (--nproc_per_node={per_node}) for {count} visible GPU(s): local "
-            f"ranks {count} to {per_node - 1} have no GPU"
+            f"{per_node} ranks per node (--nproc_per_node={per_node}) for {count} visible "
+            f"{'GPU' if count == 1 else 'GPUs'}: "
+            + (
+                f"local rank {count} has no GPU"
+                if per_node - 1 == count
+                else f"local ranks {count} to {per_node - 1} have no GPU"
+            )
         )
         return Analysis(
             evidence=tuple(evidence),
             cause=f"torchrun starts {per_node} processes on this node, one per LOCAL_RANK, and each takes "
-            f"cuda:LOCAL_RANK; only {count} GPU(s) are visible, so the ranks from {count} on ask for a GPU "
-            "that does not exist.",
+            f"cuda:LOCAL_RANK; only {_gpus(count)} {'is' if count == 1 else 'are'} visible, so the ranks "
+            f"from {count} on ask for a GPU that does not exist.",
             fix=Fix(
                 f"Start as many ranks per node as there are visible GPUs (--nproc_per_node={count}), or make "
                 "more GPUs visible (CUDA_VISIBLE_DEVICES)."
             ),
             check="cuda.visible_devices",
         )
+    by_rank = last_match(_BY_LOCAL_RANK, text)
+    enough = ranks is not None and count is not None and int(ranks[1]) <= count
+    if by_rank is not None and not enough:
+        return _rank_beyond_gpus(evidence, by_rank[0], count, int(ranks[1]) if ranks is not None else None)
     named = sorted({int(next(g for g in found.groups() if g)) for found in _NAMED.finditer(text[-200_000:])})
     if visible and all(isinstance(gpu, int) for gpu in visible):
         beyond = [index for index in named if index >= len(visible)]
@@ -123,9 +149,49 @@ def analyse_ordinal(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+def _rank_beyond_gpus(evidence: list[str], call: str, count: int | None, per_node: int | None) -> Analysis:
+    """The failing call takes the GPU of the process's local rank: a launcher started more processes on this
+    node than it has visible GPUs, and the ranks past the last GPU ask for one that does not exist."""
+    evidence.append(f"the failing call takes the GPU by the process's local rank ({call}...)")
+    if count is not None:
+        return Analysis(
+            evidence=tuple(evidence),
+            cause=f"Each process takes cuda:LOCAL_RANK, and more processes were started on this node than "
+            f"the {_gpus(count)} it has: the ranks from {count} on ask for a GPU that does not exist.",
+            fix=Fix(
+                f"Start one process per GPU: --nproc_per_node={count} ({_LAUNCHER_OPTIONS} set to {count}), "
+                "or make more GPUs visible (CUDA_VISIBLE_DEVICES)."
+            ),
+            check="cuda.visible_devices",
+        )
+    started = f"{per_node} ranks per node (--nproc_per_node={per_node})" if per_node else "more ranks"
+    return Analysis(
+        evidence=tuple(evidence),
+        cause=f"Each process takes cuda:LOCAL_RANK, and the launcher started {started} than this node has "
+        "visible GPUs: the ranks past the last GPU ask for one that does not exist (more processes than "
+        "GPUs).",
+        fix=Fix(
+            f"Start as many processes per node as there are visible GPUs ({_LAUNCHER_OPTIONS} equal to the "
+            "count nvidia-smi -L gives), or make more GPUs visible (CUDA_VISIBLE_DEVICES).",
+            ("nvidia-smi -L",),
+        ),
+        check="cuda.visible_devices",
+    )
+
+
 _SAVED_ON = re.compile(r"deserialize object on (\w+) device (\d+) but torch\.\w+\.device_count\(\) is (\d+)")
+# Pasted texts double spaces, break lines and lose spaces inside the message, and an input method writes its
+# full stop (。) for a dot: words are parted by up to three blanks.
 _UNAVAILABLE = re.compile(
-    r"deserialize objects? on (?:a )?(\w+) device but torch\.\w+\.is_available(?:\(\))? is False",
+    r"deserialize\s{1,3}objects?\s{1,3}on\s{1,3}(?:a\s{1,3})?(\w+)\s{1,3}device\s{1,3}but\s{1,3}"
+    r"torch[.。]\w+[.。]is_available(?:\(\))?\s{1,3}is\s{1,3}False",
+    re.IGNORECASE,
+)
+# The writer's own check, in a shell or a notebook, found the GPU ("my torch.cuda.is_available() return true",
+# "Cuda is true"): the process that failed was hidden it.
+_SAYS_AVAILABLE = re.compile(
+    r"is_a\w{0,12}(?:\(\))?`?\s{0,3}(?:is|returns?|prints?|gives?|shows?|outputs?|==?|->|:)?\s{0,3}`?True\b"
+    r"|\bcuda\s{1,3}is\s{1,3}true\b",
     re.IGNORECASE,
 )
 
@@ -146,6 +212,8 @@ def analyse_map_location(text: str) -> Analysis:
         )
     if last_match(_UNAVAILABLE, text) is None:
         return Analysis()
+    if _SAYS_AVAILABLE.search(text[-200_000:]) is not None:
+        return _hidden_from_the_process(text)
     return Analysis(
         evidence=("torch here sees no GPU at all (torch.cuda.is_available() is False)",),
         cause="The checkpoint was saved from GPU tensors and torch.load puts them back on the GPU, but this "
@@ -161,6 +229,76 @@ def analyse_map_location(text: str) -> Analysis:
             "for that machine).",
             ('python -c "import torch; print(torch.__version__, torch.version.cuda)"', "nvidia-smi"),
         ),
+    )
+
+
+# CUDA_VISIBLE_DEVICES set by the program itself: os.environ["CUDA_VISIBLE_DEVICES"] = "2" (or .setdefault,
+# .update, putenv), the value it gives.
+_CVD_IN_CODE = re.compile(
+    r"environ(?:\[\s{0,3}['\"]CUDA_VISIBLE_DEVICES['\"]\s{0,3}\]\s{0,3}=|\.setdefault\(\s{0,3}['\"]"
+    r"CUDA_VISIBLE_DEVICES['\"]\s{0,3},)\s{0,3}(?:str\()?['\"]?([0-9A-Za-z,:\- ]{0,100})"
+)
+
+
+def _cvd_evidence(text: str) -> str | None:
+    setting = last_match(_CVD, text)
+    if setting is None:
+        return None
+    value = setting[1].strip() or "''"
+    return f"the text sets CUDA_VISIBLE_DEVICES={value}"
+
+
+def analyse_no_gpus(text: str) -> Analysis:
+    """A process that sees no GPU, read with what the text says: the script setting CUDA_VISIBLE_DEVICES
+    itself (a GPU index of the authors' machine), or the writer's own check finding the GPU."""
+    in_code = last_match(_CVD_IN_CODE, text[-200_000:])
+    if in_code is not None:
+        value = in_code[1].strip().strip("'\"") or "''"
+        return Analysis(
+            evidence=(f"the script sets CUDA_VISIBLE_DEVICES={value} (os.environ)",),
+            cause=f"The script itself sets CUDA_VISIBLE_DEVICES={value} before CUDA starts (a GPU "
+            "index of its authors' machine): where no GPU has that index, the process sees none.",
+            fix=Fix(
+                "Comment out or delete the line that sets CUDA_VISIBLE_DEVICES in the script, or set it to "
+                "GPUs this machine has (nvidia-smi -L lists them; '0' on a one-GPU machine); choose GPUs "
+                "when launching instead (CUDA_VISIBLE_DEVICES=0 python train.py).",
+                ("grep -rn CUDA_VISIBLE_DEVICES .", "nvidia-smi -L"),
+            ),
+            check="cuda.visible_devices",
+        )
+    if _SAYS_AVAILABLE.search(text[-200_000:]) is not None:
+        return _hidden_from_the_process(text, "ran")
+    shown = _cvd_evidence(text)
+    return Analysis(evidence=(shown,) if shown else ())
+
+
+def _hidden_from_the_process(text: str, did: str = "loaded the checkpoint") -> Analysis:
+    """torch sees a GPU where the writer checked, not in the process that failed: something hid it from
+    that process, most often a CUDA_VISIBLE_DEVICES the script or its launcher sets per process."""
+    evidence = ["the writer says torch.cuda.is_available() is True where they checked"]
+    shown = _cvd_evidence(text)
+    if shown is not None:
+        evidence.append(shown)
+    return Analysis(
+        evidence=tuple(evidence),
+        cause=f"torch sees the GPU where the writer checked, but not in the process that {did}: "
+        "something hid the GPUs from that process. Most often a CUDA_VISIBLE_DEVICES the "
+        "script sets (os.environ['CUDA_VISIBLE_DEVICES'] = '1' on a machine with one GPU), or a launcher "
+        "that gives each "
+        "process its own GPU and starts more processes than GPUs (the ranks past the last GPU see none); "
+        "else the program runs with another Python or environment than the one checked.",
+        fix=Fix(
+            "Look for CUDA_VISIBLE_DEVICES in the script and its launch command and point it at GPUs that "
+            "exist (or remove it); start no more processes than GPUs (--world_size, --nproc_per_node or "
+            "--gpus equal to the GPU count); run the check with the same interpreter as the program."
+            + (
+                " On a machine meant to run without a GPU, torch.load(path, map_location='cpu')."
+                if did.startswith("loaded")
+                else ""
+            ),
+            ("grep -rn CUDA_VISIBLE_DEVICES .", "nvidia-smi -L"),
+        ),
+        check="cuda.visible_devices",
     )
 
 

@@ -98,6 +98,8 @@ def analyse_driver_too_old(text: str) -> Analysis:
     evidence = (
         f"found version {found}: this driver supports CUDA up to {supported} (not a driver release number)",
     )
+    if _CONTAINER.search(text[-200_000:]) is not None:
+        return _container_driver(text, version, evidence)
     plan = _plan(text, [], found)
     if plan.runs_here:
         return Analysis(
@@ -105,6 +107,81 @@ def analyse_driver_too_old(text: str) -> Analysis:
             fix=Fix(f"Update the NVIDIA driver, or: {plan.text[0].lower()}{plan.text[1:]}", plan.commands),
         )
     return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(plan.text, plan.commands))
+
+
+# torch from a container image or its own build, not a wheel pip chose: NGC's images build it under
+# /opt/pytorch/pytorch; the writer names a container, an image or docker ("容器" in Chinese).
+_CONTAINER = re.compile(r"/opt/pytorch/pytorch|nvcr\.io|\bdocker\b|\bcontainers?\b|容器", re.IGNORECASE)
+_CUDA_NAMED = re.compile(r"\bCUDA(?:[ _-]?version)?[ :]{0,3}(1\d)\.(\d)\b", re.IGNORECASE)
+
+
+def _container_driver(text: str, supported: tuple[int, int], evidence: tuple[str, ...]) -> Analysis:
+    """The driver a container's torch needs: its CUDA is fixed by the image, so the answer is the minimum
+    driver of that CUDA (named where the text states it, else per CUDA line), or an image built for an older
+    CUDA."""
+    os_key = _seen(text).driver_os
+    said = cuda_compat.format_cuda(supported)
+    named = [
+        (int(m[1]), int(m[2]))
+        for m in _CUDA_NAMED.finditer(text[-200_000:])
+        if (int(m[1]), int(m[2])) > supported
+    ]
+    lines = [
+        *evidence,
+        "torch comes with a container image (or its own build): the image fixes its CUDA, pip's builds do "
+        "not apply",
+    ]
+    if named:
+        cuda = named[-1]
+        minimum = cuda_compat.MIN_DRIVER.get(cuda, {}).get(os_key)
+        floor = cuda_compat.MINOR_COMPAT_FLOOR.get(cuda[0], {}).get(os_key)
+        needs = (
+            f"driver {minimum} or later"
+            if minimum
+            else cuda_compat.unknown_minimum(cuda_compat.format_cuda(cuda))
+        )
+        lines.append(f"the text names CUDA {cuda_compat.format_cuda(cuda)}: it needs {needs}")
+        text_fix = (
+            f"Update the NVIDIA driver to {minimum or 'the minimum'} or later for the image's CUDA "
+            f"{cuda_compat.format_cuda(cuda)}"
+            + (
+                f" (any {cuda[0]}.x image runs from {floor} on, through minor-version compatibility)"
+                if floor
+                else ""
+            )
+            + f", or use an image built for CUDA {said} or older."
+        )
+        return Analysis(evidence=tuple(lines), fix=Fix(text_fix, ("nvidia-smi",)))
+    # a driver of a CUDA line with minor-version compatibility already runs every image of that line
+    same_line = supported[0] not in cuda_compat.MINOR_COMPAT_FLOOR
+    majors = sorted(
+        {
+            major
+            for major, _ in cuda_compat.MIN_DRIVER
+            if major > supported[0] or (same_line and major == supported[0])
+        }
+    )
+    parts = []
+    newest = majors[-2:]  # each release of the two newest CUDA lines; the older lines by their floor alone
+    for major in majors:
+        rows = sorted(c for c in cuda_compat.MIN_DRIVER if c[0] == major and c > supported)
+        if not rows:
+            continue
+        floor = cuda_compat.MINOR_COMPAT_FLOOR.get(major, {}).get(os_key)
+        listed = ", ".join(f"{c[0]}.{c[1]}: {cuda_compat.MIN_DRIVER[c].get(os_key)}" for c in rows)
+        if major not in newest and floor:
+            parts.append(f"CUDA {major}.x from {floor}")
+        else:
+            parts.append(f"CUDA {major}.x from {floor} ({listed})" if floor else f"CUDA {major}.x ({listed})")
+    return Analysis(
+        evidence=tuple(lines),
+        fix=Fix(
+            "Update the NVIDIA driver to the minimum of the image's CUDA (its tag or release notes name it; "
+            "NVIDIA's minimum drivers on this OS: " + "; ".join(parts) + "), or use an image built for "
+            f"CUDA {said} or older (a torch built for it).",
+            ("nvidia-smi",),
+        ),
+    )
 
 
 def analyse_unpublished_torch(text: str) -> Analysis:
@@ -179,17 +256,68 @@ def _cudnn_int(value: int) -> tuple[int, int, int]:
 _LIBRARY_NAME = re.compile(r"([^\s`'\"]+\.(?:so[\d.]*|dll|dylib))\W*$", re.IGNORECASE)
 _LOADER = re.compile(
     r": cannot open shared object file|Could not load library |Error loading \"|Unable to load any of \{"
+    r"| not found in the system path"
 )
+_PRELOAD = re.compile(r"(lib\w{1,30}\.so[*\[\]0-9.-]{0,24}) not found in the system path")
 _LIBRARY_KINDS = catalogue_file.cases(__package__, "lib.cannot_open_shared_object")
 
 
 def analyse_missing_library(text: str) -> Analysis:
+    preload = last_match(_PRELOAD, text)
+    if preload is not None:
+        return _nvidia_wheels_missing(preload[1])
     name = _missing_library_name(text)
     evidence = (f"missing: {name}",) if name else ()
     for case in _LIBRARY_KINDS:
         if case.compiled.search(name or text[-300:]):
-            return _with_cudnn_release(case.analysis(*evidence), name)
+            return _with_bundled_release(_with_cudnn_release(case.analysis(*evidence), name), name)
     return Analysis(evidence=evidence)
+
+
+# A CUDA 11 library of the nvidia-*-cu11 wheels (cuBLAS, NVRTC ...): torch 1.13 and 2.0's PyPI wheels depend
+# on them, where torch 1.12.1 and older, and torch 1.13's +cu116 builds of the PyTorch index, carry their CUDA
+# libraries inside the torch wheel (snap-stanford/ogb#402 moved to the latter, pytorch/pytorch#89417 to the
+# former).
+_CU11_WHEEL_LIBRARY = re.compile(
+    r"lib(?:cublas|cublasLt|cudart|nvrtc|cufft|curand|cusolver|cusparse|nvToolsExt)\.so\.11\b"
+)
+
+
+def _with_bundled_release(analysis: Analysis, name: str | None) -> Analysis:
+    """A missing CUDA 11 library of the nvidia-* wheels: another torch release or build that carries its
+    libraries inside its own wheel avoids those wheels altogether."""
+    if name is None or analysis.fix is None or _CU11_WHEEL_LIBRARY.search(name) is None:
+        return analysis
+    fix = Fix(
+        f"{analysis.fix.text} If the nvidia-* wheels will not install cleanly, another torch release or "
+        "build avoids them: up to torch 1.12.1 the Linux wheels carry their CUDA libraries inside torch "
+        "itself (pip install torch==1.12.1), and so do torch 1.13's +cu116 builds from the PyTorch index "
+        "(torch==1.13.0+cu116 --extra-index-url https://download.pytorch.org/whl/cu116).",
+        analysis.fix.commands,
+    )
+    return replace(analysis, fix=fix)
+
+
+def _nvidia_wheels_missing(name: str) -> Analysis:
+    """torch 2.0 and 2.1 look for their CUDA libraries in the nvidia-* wheels on sys.path
+    (torch/__init__.py _preload_cuda_deps) and found none: the wheels were not installed with torch. The
+    2.0.1 and 2.1.0 uploads to PyPI gave lockers (poetry, pdm) metadata without those dependencies
+    (pytorch/pytorch#100974, python-poetry/poetry#8580)."""
+    return Analysis(
+        evidence=(f"missing: {name} (torch searched sys.path for the nvidia-* wheels' libraries)",),
+        cause="torch loads its CUDA libraries (cuBLAS, cuDNN, NVRTC ...) from the nvidia-* wheels it depends "
+        "on (nvidia-cublas-cu11/cu12 and the others) and found none on sys.path: they were not installed "
+        "with this torch. Most often a lock file (poetry, pdm, pipenv) resolved torch 2.0.1 or 2.1.0, whose "
+        "PyPI metadata gave lockers no nvidia-* dependencies; or they sit in another environment.",
+        fix=Fix(
+            "Reinstall torch with pip in this environment so its nvidia-* wheels come with it (pip install "
+            "--force-reinstall torch==<its version>); under poetry or pdm pin torch away from the releases "
+            'that lost them (torch = ">=2.0.0, !=2.0.1, !=2.1.0") or add the nvidia-* wheels of the '
+            "installed torch (nvidia-cublas-cu12 and the others pip lists for it) explicitly.",
+            ("pip list 2>/dev/null | grep -i nvidia", "pip install --force-reinstall torch"),
+        ),
+        check="torch.build",
+    )
 
 
 _CUDNN_RELEASE = re.compile(r"libcudnn\w*\.so\.(\d{1,2})|cudnn\w*64_(\d{1,2})\.dll", re.IGNORECASE)
@@ -242,17 +370,58 @@ def analyse_undefined_symbol(text: str) -> Analysis:
             "the symbol is mangled with the pre-C++11 std::string ABI: if torch.compiled_with_cxx11_abi() is "
             "True, the library was built for the other ABI"
         )
+    companion = _companion_of(where, symbol, text)
+    if companion is not None:
+        return _companion_symbol(evidence, companion, text)
     return Analysis(evidence=tuple(evidence), fix=_undefined_symbol_fix(where, symbol))
 
 
-def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
-    for companion in ("torchvision", "torchaudio", "torchtext"):
+_COMPANIONS = ("torchvision", "torchaudio", "torchtext")
+_COMPANION_NAMED = re.compile(r"\b(torchvision|torchaudio|torchtext)\b", re.IGNORECASE)
+
+
+def _companion_of(library: str, symbol: str, text: str) -> str | None:
+    """The companion package whose library needs the symbol: named by the library's path, or, for a symbol
+    of torch's own, by the text (the last companion it names)."""
+    for companion in _COMPANIONS:
         if companion in library.lower():
-            return Fix(
+            return companion
+    if library and not library.rsplit("/", 1)[-1].startswith("lib"):
+        return None
+    if not (_TORCH_ABI.search(symbol) or symbol.startswith(("THP", "_torch", "torch_", "aoti_torch"))):
+        return None
+    named = last_match(_COMPANION_NAMED, text[-200_000:])
+    return named[1].lower() if named else None
+
+
+def _companion_symbol(evidence: list[str], companion: str, text: str) -> Analysis:
+    """A companion built for another torch release: the release of it that pairs with the torch the text
+    states (pip's torch==, a TORCH_VERSION, collect_env), with its install command."""
+    torch_version = _versions_seen(text).get("torch")
+    row = pairing.row_for(torch_version) if torch_version else None
+    paired = getattr(row, companion, None) if row is not None else None
+    if torch_version is None or not isinstance(paired, str):
+        return Analysis(
+            evidence=tuple(evidence),
+            fix=Fix(
                 f"{companion} was built for another torch release: install the {companion} release that "
                 "pairs with the installed torch, from the same index as torch (torchdoctor check --only "
                 "torch.stack names it).",
-            )
+            ),
+        )
+    evidence.append(f"torch {torch_version} pairs with {companion} {paired}")
+    return Analysis(
+        evidence=tuple(evidence),
+        fix=Fix(
+            f"{companion} was built for another torch release: install the {companion} release that pairs "
+            f"with torch {torch_version} ({companion} {paired}), from the same index as torch, and pin it "
+            "there so that a later install does not move it again.",
+            (companions_judge.install_command(companion, paired, torch_version),),
+        ),
+    )
+
+
+def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
     if symbol.startswith("cublasLt") and "libcublas" in library:
         return Fix(
             "libcublas and libcublasLt come from different cuBLAS releases: the libcublas.so of torch's "
@@ -285,8 +454,8 @@ def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
 
 
 _VERSION_SEEN = re.compile(
-    r"\b(pytorch|torchvision|torchaudio|torch)(?:[ _]version)?(?: is)?(?:==|[ :=]{1,3})v?(\d+\.\d+(?:\.\d+)?"
-    r"(?:\+\w+)?)|Name: (torch\w*)\s{1,4}Version: (\S{1,40})",
+    r"\b(pytorch|torchvision|torchaudio|torch)(?:[ _]version)?(?: is| of)?(?:==|[ :=]{1,3})"
+    r"v?(\d+\.\d+(?:\.\d+)?(?:\+\w+)?)|Name: (torch\w*)\s{1,4}Version: (\S{1,40})",
     re.IGNORECASE,
 )
 

@@ -10,6 +10,7 @@ holds their analysers.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import Case, last_match
@@ -79,7 +80,9 @@ def _last_message(start: re.Pattern[str], text: str, length: int = 1500) -> str:
 def _unallocated(text: str) -> float | None:
     """Reserved by PyTorch's allocator but not allocated, from any generation of the message: stated (2.x),
     reserved minus allocated (1.4 to 2.0), or the 'cached' figure of 1.0 to 1.3, which is that same
-    difference (it is below 'already allocated' in every pasted 1.x message)."""
+    difference: pytorch/pytorch PR #13751, which wrote that message, defines "cached" as "memory held by the
+    allocator but not used by the program", measured after the allocator returned its unused blocks, so
+    what is left is split from blocks partly in use."""
     stated = _size(r"SIZE is reserved by PyTorch but unallocated", text)
     if stated is not None:
         return stated
@@ -95,7 +98,10 @@ def analyse_oom(text: str) -> Analysis:
 
     A request larger than the GPU: no setting helps. Reserved-but-unallocated at least as large as the
     request: the memory is there but in pieces (fragmentation). Free plus reserved-but-unallocated below
-    the request: the GPU is really full.
+    the request: the GPU is really full. Total minus free minus what the job holds: memory outside the job
+    (another process, a zombie). Whenever the job's own memory is most of the GPU, the step does not fit
+    it, and that is said (a smaller batch among the fixes) beside any fragmentation or outside holder the
+    figures also show.
     """
     start = _OOM_START if last_match(_OOM_START, text) is not None else _FIGURES_START
     message = _last_message(start, text)
@@ -128,10 +134,15 @@ def analyse_oom(text: str) -> Analysis:
     if total is not None and allocated is not None and allocated > total:
         return _spilled(evidence, allocated, total)
     held = _held_by_this_process(process, allocated, unallocated)
+    outside = None
     if total is not None and free is not None and held is not None:
         outside = total - free - held
-        if outside > max(2**30, 0.2 * total):
-            return _held_outside(evidence, outside, total, held)
+    # The job's own memory is most of the GPU: whatever else the figures show, the step does not fit it.
+    dominates = total is not None and held is not None and held >= OWN_SHARE * total
+    large_outside = outside is not None and total is not None and outside > max(2**30, 0.2 * total)
+    if large_outside and not dominates:
+        assert outside is not None and total is not None and held is not None
+        return _held_outside(evidence, outside, total, held)
     # A cache below a few percent of the GPU (and under 256 MiB) is too small to matter: the GPU is full,
     # whatever the sizes of the cache's blocks (research/memory_bandwidth.md 1.4: the same floor as
     # gpu.fragmentation's).
@@ -139,16 +150,30 @@ def analyse_oom(text: str) -> Analysis:
         total is None or unallocated >= min(MATERIAL_CACHE_BYTES, SMALL_SHARE * total)
     )
     full = not material
-    if unallocated is not None and unallocated >= requested and material:
-        return _fragmented(evidence, message)
-    if free is not None and unallocated is not None and free < requested <= free + unallocated and material:
-        return _fragmented(
-            [*evidence, f"free ({_gib(free)}) and cached ({_gib(unallocated)}) memory together would fit it"],
-            message,
-            together=True,
-        )
+    together = (
+        material
+        and free is not None
+        and unallocated is not None
+        and unallocated < requested
+        and free < requested <= free + unallocated
+    )
+    fragmented = (material and unallocated is not None and unallocated >= requested) or together
+    if together:
+        assert free is not None and unallocated is not None
+        evidence.append(f"free ({_gib(free)}) and cached ({_gib(unallocated)}) memory together would fit it")
     if free is not None and unallocated is not None and free + unallocated < requested:
         evidence.append("exhaustion: free memory plus the allocator's cache is less than the request")
+    if dominates and (fragmented or large_outside):
+        assert total is not None and held is not None
+        return _does_not_fit(
+            evidence,
+            message,
+            Figures(requested, total, held, allocated, unallocated, outside if large_outside else None),
+            fragmented=fragmented,
+            together=together,
+        )
+    if fragmented:
+        return _fragmented(evidence, message, together=together)
     if total is not None and requested >= LARGE_REQUEST_SHARE * total:
         return _large_request(evidence, requested, total)
     if (
@@ -169,6 +194,100 @@ SMALL_SHARE = 0.05
 MATERIAL_CACHE_BYTES = 256 * 2**20
 """A cache of unallocated memory below this share of the GPU and this size is no fragmentation worth the
 name."""
+OWN_SHARE = 0.5
+"""When what the job itself holds (PyTorch's reserved memory, or this process's) is at least this share of
+the GPU, the step does not fit the GPU, whatever fragmentation or other holders the figures also show: the
+fix always includes a smaller step."""
+FRAGMENTATION_FIRST = 0.5
+"""Reserved-but-unallocated memory of at least this share of the allocated memory (torch's own hint:
+"reserved memory is >> allocated memory") makes fragmentation the more likely reading of the two; so does a
+cache that could serve the request CACHE_MANY_TIMES over and is at least CACHE_SHARE of the GPU."""
+CACHE_MANY_TIMES = 4
+CACHE_SHARE = 0.1
+
+
+@dataclass(frozen=True)
+class Figures:
+    """The figures of one OOM message that its two readings (fragmentation, a step too large) weigh."""
+
+    requested: float
+    total: float
+    held: float
+    allocated: float | None
+    unallocated: float | None
+    outside: float | None
+
+
+_SMALLER_STEP = (
+    "Make the step fit the GPU: lower the batch size (gradient accumulation keeps the effective batch), use "
+    "shorter sequences or a smaller image size, mixed precision (torch.autocast) and gradient checkpointing; "
+    "or use a GPU with more memory."
+)
+
+
+def _does_not_fit(
+    evidence: list[str], message: str, figures: Figures, *, fragmented: bool, together: bool
+) -> Analysis:
+    """The job's own memory is most of the GPU: the step needs more than the GPU has. Fragmentation, when
+    the cache could also have served the request, is said beside it (first when the cache is large beside
+    what is allocated), and memory held outside the job is named with how to find who holds it."""
+    f = figures
+    lines = [f"this job holds {_gib(f.held)} of the GPU's {_gib(f.total)}: its own memory is most of the GPU"]
+    fit = (
+        f"the step needs more memory than the GPU has: this job itself holds {_gib(f.held)} of "
+        f"{_gib(f.total)}, and the batch with its activations (or the model and optimizer state) does not "
+        "fit beside it"
+    )
+    frag_first = False
+    frag = ""
+    if fragmented and f.unallocated is not None:
+        lines.append("fragmentation: the cached free memory would fit the request, but not in one block")
+        # Free and cached memory that only together fit the request are fragmentation by the arithmetic
+        # (expandable segments join them); a cache that alone fits it is slack the step outgrew unless it is
+        # large beside what is allocated or beside the request.
+        frag_first = (
+            together
+            or (f.allocated is not None and f.unallocated >= FRAGMENTATION_FIRST * f.allocated)
+            or f.unallocated >= max(CACHE_MANY_TIMES * f.requested, CACHE_SHARE * f.total)
+        )
+        frag = (
+            f"the memory is fragmented: PyTorch's caching allocator held {_gib(f.unallocated)} reserved but "
+            f"unallocated{', with the free memory,' if together else ''} enough for the "
+            f"{_gib(f.requested)} request, in blocks too small to serve it"
+        )
+    readings = [frag, fit] if frag_first else [fit, frag]
+    readings = [r for r in readings if r]
+    if len(readings) == 2:
+        cause = f"Two readings fit these figures, the first more likely: {readings[0]}; or {readings[1]}."
+    else:
+        cause = readings[0][0].upper() + readings[0][1:] + "."
+    commands: tuple[str, ...] = ()
+    fixes = [_SMALLER_STEP]
+    if frag:
+        frag_fix = _fragmentation_fix(message)
+        against = "Against the fragmentation: " + frag_fix.text[0].lower() + frag_fix.text[1:]
+        fixes.insert(0 if frag_first else 1, against)
+        commands += frag_fix.commands
+    if f.outside is not None:
+        lines.append(
+            f"held outside this job: {_gib(f.outside)} of {_gib(f.total)} (total - free - the "
+            f"{_gib(f.held)} this process holds)"
+        )
+        cause += (
+            f" Besides, {_gib(f.outside)} of the GPU is held outside PyTorch's allocator: the CUDA context "
+            "(a few hundred MiB to over 1 GiB) and a display on a desktop GPU count there; more than that is "
+            "another process or a zombie of an earlier run."
+        )
+        fixes.append(
+            "nvidia-smi lists the processes on the GPU: kill one that should not be there, or use a free GPU."
+        )
+        commands += ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",)
+    return Analysis(
+        evidence=(*evidence, *lines),
+        cause=cause,
+        check="gpu.fragmentation" if frag_first else "gpu.memory",
+        fix=Fix(" ".join(fixes), commands),
+    )
 
 
 def _large_request(evidence: list[str], requested: float, total: float) -> Analysis:
@@ -225,8 +344,9 @@ def _held_outside(evidence: list[str], outside: float, total: float, held: float
         f"{_gib(held)}.",
         check="gpu.memory",
         fix=Fix(
-            "Find what holds the GPU and stop it (a finished notebook kernel, an earlier run still alive, "
-            "another user's job), or run this job on another GPU (CUDA_VISIBLE_DEVICES).",
+            "Find what holds the GPU (nvidia-smi lists each process with its pid) and kill it (a finished "
+            "notebook kernel, an earlier run still alive, a zombie; kill <pid>, or restart the machine), "
+            "ask the user whose job it is, or run this job on another GPU (CUDA_VISIBLE_DEVICES).",
             ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",),
         ),
     )

@@ -86,9 +86,16 @@ def judge(facts: Mapping[str, Any], options: Mapping[str, Any]) -> Finding:
     shown["allocator_setting"] = {"variable": setting.variable, "options": dict(setting.options)}
     findings = list(config_findings)
     details: list[Any] = []
-    summary = allocator.get("source") == "memory_summary"
     for device in devices:
-        findings += _summary_findings(device, setting) if summary else _device_findings(device, setting)
+        # a summary, or a pasted snapshot whose blocks were not printed: totals only
+        totals_only = allocator.get("source") == "memory_summary" or (
+            allocator.get("source") == "memory_snapshot" and device.get("largest_free_block_bytes") is None
+        )
+        findings += (
+            _summary_findings(device, setting, allocator.get("source") == "memory_snapshot")
+            if totals_only
+            else _device_findings(device, setting)
+        )
         details += _rows(device)
     details += [*([] if config_findings else [setting.line]), *_source_lines(allocator)]
     ok = Finding(Status.PASS, _pass_summary(devices))
@@ -184,7 +191,7 @@ class AllocatorSetting:
 def _allocator_setting(allocator: Mapping[str, Any], reading: alloc_conf.ConfReading) -> AllocatorSetting:
     """A snapshot file's own job's settings (it records them), never this machine's variable: the snapshot
     may come from another machine. In the job itself (memory_report), this process's variables."""
-    if allocator.get("source") not in ("snapshot_file", "memory_summary"):
+    if allocator.get("source") not in ("snapshot_file", "memory_summary", "memory_snapshot"):
         variable = reading.used.variable if reading.used else "PYTORCH_CUDA_ALLOC_CONF"
         options = dict(reading.used.options) if reading.used else {}
         return AllocatorSetting(
@@ -242,7 +249,9 @@ SUMMARY_GAP = 0.50
 judged (with at least MIN_SPLIT_BYTES of it)."""
 
 
-def _summary_findings(device: Mapping[str, Any], setting: AllocatorSetting) -> list[Finding]:
+def _summary_findings(
+    device: Mapping[str, Any], setting: AllocatorSetting, snapshot: bool = False
+) -> list[Finding]:
     """A ``torch.cuda.memory_summary()`` table: reserved against allocated, the non-releasable part, the OOM
     and retry counters. Without per-block figures the largest free block is unknown, so the verdict says what
     the totals show and no more."""
@@ -260,8 +269,15 @@ def _summary_findings(device: Mapping[str, Any], setting: AllocatorSetting) -> l
     )
     details = [
         *([f"{_mb(split)} of it non-releasable (free inside segments also in use)"] if split else []),
-        f"CUDA OOMs: {ooms}, cudaMalloc retries: {retries} (from the summary's counters)",
-        "the summary has no per-block figures: the largest free block is unknown; a snapshot "
+        *(
+            []
+            if snapshot
+            else [f"CUDA OOMs: {ooms}, cudaMalloc retries: {retries} (from the summary's counters)"]
+        ),
+        "the pasted snapshot's blocks were not printed: the largest free block is unknown; a snapshot file "
+        "(torch.cuda.memory._dump_snapshot) shows it"
+        if snapshot
+        else "the summary has no per-block figures: the largest free block is unknown; a snapshot "
         "(torch.cuda.memory._dump_snapshot) shows it",
     ]
     fix = fragmentation_fix(setting)
@@ -429,6 +445,10 @@ def _rows(device: Mapping[str, Any]) -> list[dict[str, Any]]:
 def _source_lines(allocator: Mapping[str, Any]) -> list[str]:
     if allocator.get("source") == "memory_summary":
         return ["from a pasted torch.cuda.memory_summary() table"]
+    if allocator.get("source") == "memory_snapshot":
+        return [
+            f"from pasted torch.cuda.memory_snapshot() segments ({allocator.get('segments', 0)} segments)"
+        ]
     if allocator.get("source") == "snapshot_file":
         return [f"from the snapshot {allocator.get('path')} ({allocator.get('segments', 0)} segments)"]
     return ["from this process's allocator (torch.cuda.memory_stats() and the live snapshot)"]

@@ -268,7 +268,10 @@ def test_driver_too_old_decodes_the_cuda_version_and_names_a_build_the_driver_ru
 
 def test_duplicate_gpu_decodes_nccls_bus_id() -> None:
     lead = _lead("Duplicate GPU detected : rank 3 and rank 0 both on CUDA device f000")
-    assert lead.evidence == ("ranks 3 and 0 both use the GPU at PCI 0000:0f:00.0",)
+    assert lead.evidence == (
+        "rank 3 and rank 0 both on CUDA device f000",
+        "ranks 3 and 0 both use the GPU at PCI 0000:0f:00.0",
+    )
     assert lead.check == "ddp.dryrun"
 
 

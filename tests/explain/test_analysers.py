@@ -4,6 +4,7 @@ message (sizes, versions, ports, capabilities, sequence numbers) and the cause, 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 
 import pytest
@@ -164,7 +165,7 @@ EVIDENCE = [
         None,
     ),
     ("nccl.shm", "dev", 5, "every tensor a DataLoader worker sends is one shared-memory file", None),
-    ("cuda.invalid_device_ordinal", "dev", 5, "asked for cuda:1; this process sees 0 GPU(s)", None),
+    ("cuda.invalid_device_ordinal", "dev", 5, "asked for cuda:1; this process sees 0 GPUs", None),
     (
         "transfer.cannot_pin",
         "dev",
@@ -360,3 +361,247 @@ def test_device_asserts_name_the_check_to_make() -> None:
 def test_anomaly_detection_nan_is_not_blamed_on_half_precision_alone() -> None:
     explanation = lead("train.fp16_nan_loss", "dev", 6)  # an extension op's backward, in float32
     assert explanation.cause.startswith("Autograd's anomaly detection names the first backward function")
+
+
+# Real OOMs whose job holds most of the GPU (its own reserved memory): the step does not fit, whatever the
+# cache or the memory outside PyTorch's allocator also shows; the fix always offers a smaller batch.
+# dev records 24 (chnsh/DCRNN_PyTorch#6: 1.16 GiB outside, read before as another process), 25
+# (xinge008/Cylinder3D#109: free plus cached would fit, and 4.12 GiB outside), 26
+# (yijingru/BBAVectors-Oriented-Object-Detection#113: 0.51 GiB cached against 182 MiB asked, read before as
+# fragmentation alone).
+@pytest.mark.parametrize("n", [24, 25, 26])
+def test_an_oom_of_a_job_that_holds_most_of_the_gpu_is_a_step_that_does_not_fit(n: int) -> None:
+    explanation = lead("cuda.out_of_memory", "dev", n)
+    assert "the step needs more memory than the GPU has" in explanation.cause
+    assert "lower the batch size" in explanation.fix.text
+    assert any("its own memory is most of the GPU" in line for line in explanation.evidence)
+    # Cylinder3D's free and cached memory only together fit the request: fragmentation is said first there
+    assert explanation.check == ("gpu.fragmentation" if n == 25 else "gpu.memory")
+
+
+def test_a_large_cache_beside_the_allocated_memory_says_fragmentation_first_and_a_smaller_step_too() -> None:
+    explanation = lead("cuda.out_of_memory", "test", 7)  # 4.94 GiB cached beside 8.77 GiB allocated
+    assert explanation.cause.index("fragmented") < explanation.cause.index("the step needs more memory")
+    assert "lower the batch size" in explanation.fix.text and "more memory" in explanation.fix.text
+    assert explanation.check == "gpu.fragmentation"
+
+
+def test_memory_held_outside_a_job_that_fills_the_gpu_is_named_beside_the_smaller_step() -> None:
+    explanation = lead("cuda.out_of_memory", "dev", 24)
+    assert "1.16 GiB of the GPU is held outside PyTorch's allocator" in explanation.cause
+    assert "nvidia-smi --query-compute-apps=pid,used_memory --format=csv" in explanation.fix.commands
+
+
+def test_a_gpu_held_by_others_while_the_job_holds_little_says_to_kill_the_holder() -> None:
+    text = (
+        "Tried to allocate 216.00 MiB (GPU 0; 7.92 GiB total capacity; 69.17 MiB already allocated; "
+        "24.56 MiB free; 86.00 MiB reserved in total by PyTorch)"
+    )
+    explanation = explain(text, ENTRIES)[0]
+    assert "held outside" in explanation.cause and "kill" in explanation.fix.text
+
+
+# Real OOMs raised inside torch.load, whose only sign of it is the traceback's frames (serialization.py's
+# restore_location and _cuda_deserialize): dev records 27 (nkolot/SPIN#76), 28 (koyeongmin/PINet#16) and 29
+# (openvinotoolkit/nncf#204). The analysers read the text with its frames and code lines, which matching
+# blanks.
+@pytest.mark.parametrize("n", [27, 28, 29])
+def test_an_oom_whose_frames_are_torch_loads_is_the_checkpoint_going_back_to_its_gpu(n: int) -> None:
+    explanation = lead("cuda.out_of_memory", "dev", n)
+    assert "GPU they were saved from" in explanation.cause
+    assert "map_location='cpu'" in explanation.fix.text
+
+
+# "Attempting to deserialize object on a CUDA device" where the writer's own check found the GPU: the
+# process that loaded was hidden it (a CUDA_VISIBLE_DEVICES the script sets, more processes than GPUs).
+# dev record 13 (fuy34/superpixel_fcn#45: the script's CUDA_VISIBLE_DEVICES '1' on one GPU), and
+# https://github.com/keunsoo-ko/CMT/issues/1 and https://github.com/yunjey/pytorch-tutorial/issues/249.
+HIDDEN_FROM_THE_PROCESS: list[Callable[[], str]] = [
+    lambda: _corpus("load.map_location", "dev")[13],
+    lambda: (
+        "Dear authors, I have GPU, and torch.cuda.is_available() is True, and I am still getting the "
+        "error. \n"
+        "```\nLoad checkpoint from: ./checkpoint/Place2.pth\nTraceback (most recent call last):\n"
+        '  File "demo.py", line 31, in <module>\n    proposed = load_checkpoint(args.ckpt, proposed)\n'
+        "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
+        "False. If you are running on a CPU-only machine, please use torch.load with "
+        "map_location=torch.device('cpu') to map your storages to the CPU.\n```"
+    ),
+    lambda: (
+        "# Cuda is true why don`t use it？\n\nRuntimeError: Attempting to deserialize object on a CUDA "
+        "device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use "
+        "torch.load with map_locatio\nn=torch.device('cpu') to map your storages to the CPU."
+    ),
+]
+
+
+@pytest.mark.parametrize("text", HIDDEN_FROM_THE_PROCESS)
+def test_a_gpu_the_writer_sees_but_the_loading_process_does_not_was_hidden_from_it(
+    text: Callable[[], str],
+) -> None:
+    explanation = explain(text(), ENTRIES)[0]
+    assert explanation.id == "load.map_location"
+    assert "hid the GPUs from that process" in explanation.cause
+    assert "CUDA_VISIBLE_DEVICES" in explanation.fix.text and "--world_size" in explanation.fix.text
+
+
+def test_the_message_retyped_with_an_input_methods_full_stops_is_recognised() -> None:
+    assert lead("load.map_location", "dev", 14).id == "load.map_location"  # jackaduma/CycleGAN-VC2#10
+
+
+# "No CUDA GPUs are available" read with what the text says: the script's own CUDA_VISIBLE_DEVICES (dev
+# record 6, YoujiaZhang/Ref-GS#4, and https://github.com/ziplab/PTQD/issues/13), or the writer's check
+# finding the GPU (dev records 7 and 8: thuml/Anomaly-Transformer#74, mazurowski-lab/finetune-SAM#18).
+def test_a_script_that_sets_cuda_visible_devices_itself_is_quoted_and_told_to_drop_the_line() -> None:
+    ptqd = (
+        "It is strongly recommended to remove the setting of cuda device ID in the code：\n`import os\n"
+        "os.environ['CUDA_VISIBLE_DEVICES'] = '7'\n`\n\nas the error message No CUDA GPUs are available "
+        "keeps running"
+    )
+    for text, value in ((_corpus("cuda.no_gpus_available", "dev")[6], "2"), (ptqd, "7")):
+        explanation = explain(text, ENTRIES)[0]
+        assert explanation.id == "cuda.no_gpus_available"
+        assert f"the script sets CUDA_VISIBLE_DEVICES={value} (os.environ)" in explanation.evidence
+        assert "Comment out or delete the line" in explanation.fix.text
+
+
+@pytest.mark.parametrize("n", [7, 8])
+def test_no_gpu_in_a_run_whose_writer_sees_one_is_a_process_hidden_its_gpus(n: int) -> None:
+    explanation = lead("cuda.no_gpus_available", "dev", n)
+    assert "hid the GPUs from that process" in explanation.cause
+    assert "map_location" not in explanation.fix.text
+
+
+# NCCL's duplicate GPU quoted as the message gives it, beside what its bus number means: verl-project/verl#161
+# (a dev repository), https://github.com/rulixiang/afa/issues/26,
+# https://github.com/Intellindust-AI-Lab/DEIM/issues/113.
+@pytest.mark.parametrize(
+    ("line", "quoted", "bus"),
+    [
+        ("Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 10", "device 10", "0000:00:01.0"),
+        (
+            "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 4f000",
+            "device 4f000",
+            "0000:4f:00.0",
+        ),
+        (
+            "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000",
+            "device 1000",
+            "0000:01:00.0",
+        ),
+    ],
+)
+def test_a_duplicate_gpu_is_quoted_as_nccl_says_it(line: str, quoted: str, bus: str) -> None:
+    explanation = explain(
+        f"ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n{line}", ENTRIES
+    )[0]
+    assert explanation.id == "nccl.duplicate_gpu"
+    assert f"rank 1 and rank 0 both on CUDA {quoted}" in explanation.evidence
+    assert f"ranks 1 and 0 both use the GPU at PCI {bus}" in explanation.evidence
+
+
+# A hang at PyTorch Lightning's "initializing ddp": what Lightning reads from the environment (NODE_RANK) or
+# P2P between the GPUs, the one the members shown point at first. Dev records 3
+# (Lightning-AI/pytorch-lightning#5651: NODE_RANK set, unsetting it fixed it) and 4 (#4389: each GLOBAL_RANK
+# twice); https://github.com/CompVis/taming-transformers/issues/235 (NCCL_P2P_DISABLE=1 worked there).
+def test_a_hang_at_lightnings_rendezvous_names_node_rank_and_p2p() -> None:
+    for n in (3, 4):
+        explanation = lead("nccl.hang", "dev", n)
+        assert "NODE_RANK" in explanation.cause and "peer-to-peer" in explanation.cause
+        assert "unset NODE_RANK" in explanation.fix.commands
+        assert "NCCL_P2P_DISABLE=1" in explanation.fix.text
+    doubled = lead("nccl.hang", "dev", 4)
+    assert any("GLOBAL_RANK 0, 1, 2, 3 is taken by more than one process" in e for e in doubled.evidence)
+    taming = (
+        "training with `--gpus 0,`  `--gpus 0,1` hangs at initializing ddp ...\n\nI've tried, change `ddp` "
+        "to `dp`, change `nccl` to `gloo`, upgrade lightning or torch version... still not work."
+    )
+    explanation = explain(taming, ENTRIES)[0]
+    assert explanation.id == "nccl.hang" and "NCCL_P2P_DISABLE=1" in explanation.fix.text
+
+
+def test_a_count_of_gpus_beside_a_hang_is_a_hang() -> None:
+    # the words of https://github.com/vllm-project/vllm/issues/5484 (a P2P hang between two GPUs), of
+    # https://github.com/open-mmlab/mmaction/issues/176, and dev record 5 (chenyilun95/DSGN2#20, where
+    # NCCL_P2P_DISABLE=1 stopped the freezes)
+    for text in (
+        "Testing 2 GPUs on 1 node hangs after this:\n\nNCCL version 2.20.5+cuda12.4",
+        "When using a single machine with 8 GPUs to train an I3D model, the program will hang at the end of "
+        "an epoch, at this time the GPU utilization rate always shows 100%",
+        _corpus("nccl.hang", "dev")[5],
+    ):
+        explanation = explain(text, ENTRIES)[0]
+        assert explanation.id == "nccl.hang" and "NCCL_P2P_DISABLE=1" in explanation.fix.text
+
+
+# A driver too old for the torch of a container: the image fixes the CUDA, so the answer is that CUDA's
+# minimum driver (or an image built for an older CUDA), not another pip build. Dev records 9
+# (shiyu-coder/Kronos#71), 10 (neosun100/DeepSeek-OCR-WebUI#10: a 12.6 driver, which runs every 12.x image, so
+# CUDA 13) and 11 (DataBiosphere/dsub#215: a Docker image on a CUDA 10.2 driver).
+@pytest.mark.parametrize(
+    ("n", "minimum"), [(9, "12.0: 525.60.13"), (10, "13.0: 580.65.06"), (11, "CUDA 11.x from 450.80.02")]
+)
+def test_a_containers_torch_on_an_old_driver_gets_the_minimum_drivers_of_the_images_cuda(
+    n: int, minimum: str
+) -> None:
+    explanation = lead("cuda.driver_too_old", "dev", n)
+    assert any("torch comes with a container image" in line for line in explanation.evidence)
+    assert minimum in explanation.fix.text and "use an image built for CUDA" in explanation.fix.text
+    assert "pip install" not in explanation.fix.text
+
+
+def test_the_cuda_a_container_text_names_gets_its_own_minimum_driver() -> None:
+    # a constructed text: the container's CUDA stated beside the warning
+    text = (
+        "The container uses CUDA 12.1.\nUserWarning: CUDA initialization: The NVIDIA driver on your system "
+        "is too old (found version 11000). (Triggered internally at /opt/pytorch/pytorch/c10/cuda/"
+        "CUDAFunctions.cpp:108.)"
+    )
+    explanation = explain(text, ENTRIES)[0]
+    assert "the text names CUDA 12.1: it needs driver 530.30.02 or later" in explanation.evidence
+    assert "Update the NVIDIA driver to 530.30.02 or later" in explanation.fix.text
+
+
+# torch 2.0 and 2.1's own search of sys.path for the nvidia-* wheels ("libcublas.so.*[0-9] not found in the
+# system path"): the wheels were not installed with torch. Dev records 17 to 19
+# (zai-org/ChatGLM3#317, jhurliman/music-interpolation#5, pysentimiento/pysentimiento#55).
+@pytest.mark.parametrize("back", [3, 4, 5])
+def test_a_preload_that_finds_no_nvidia_wheels_says_to_reinstall_torch_with_them(back: int) -> None:
+    texts = _corpus("lib.cannot_open_shared_object", "dev")
+    explanation = explain(texts[-back], ENTRIES)[0]
+    assert explanation.id == "lib.cannot_open_shared_object"
+    assert any(line.startswith("missing: libcublas.so.*[0-9]") for line in explanation.evidence)
+    assert "nvidia-* wheels" in explanation.cause
+    assert "pip install --force-reinstall torch" in explanation.fix.commands
+
+
+# A CUDA 11 library of the nvidia-*-cu11 wheels missing: another release or build carries its libraries inside
+# torch. The last two dev records (pytorch/pytorch#89417: 1.12.1 fixed it; snap-stanford/ogb#402: the +cu116
+# build of the PyTorch index).
+def test_a_missing_cuda_11_wheel_library_offers_a_torch_that_carries_its_libraries() -> None:
+    for text in _corpus("lib.cannot_open_shared_object", "dev")[-2:]:
+        explanation = explain(text, ENTRIES)[0]
+        assert "missing: libcublas.so.11" in explanation.evidence
+        assert "pip install torch==1.12.1" in explanation.fix.text and "+cu116" in explanation.fix.text
+    twelve = explain("OSError: libcublas.so.12: cannot open shared object file: No such file", ENTRIES)[0]
+    assert "1.12.1" not in twelve.fix.text
+
+
+def test_a_companion_built_for_another_torch_gets_the_release_that_pairs_with_the_stated_torch() -> None:
+    # deepbeepmeep/Wan2GP#1701 (the last dev record): pip put torchaudio 2.11 beside torch==2.10.0
+    row = pairing.row_for("2.10.0")
+    assert row is not None and row.torchaudio is not None
+    explanation = explain(_corpus("lib.undefined_symbol", "dev")[-1], ENTRIES)[0]
+    assert f"torch 2.10.0 pairs with torchaudio {row.torchaudio}" in explanation.evidence
+    assert f"(torchaudio {row.torchaudio})" in explanation.fix.text
+    assert explanation.fix.commands[0].startswith(f"pip install torchaudio=={row.torchaudio}")
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3])
+def test_memory_every_process_puts_on_the_first_gpu_is_a_missing_set_device(n: int) -> None:
+    # pytorch/examples#969, yyliu01/PS-MT#20, marcoamonteiro/pi-GAN#22 (set_device fixed it),
+    # p0p4k/vits2_pytorch#36
+    explanation = lead("ddp.all_on_first_gpu", "dev", n)
+    assert "first GPU" in explanation.cause
+    assert "torch.cuda.set_device(local_rank)" in explanation.fix.text
+    assert "CUDA_VISIBLE_DEVICES" in explanation.fix.text and "map_location" in explanation.fix.text

@@ -143,7 +143,7 @@ def test_a_gpu_count_the_writer_states_meets_the_ranks_per_node() -> None:
         "RuntimeError: CUDA error: invalid device ordinal"
     )
     (lead,) = _explained(text)
-    assert "the text says the machine has 1 GPU(s)" in lead.evidence
+    assert "the text says the machine has 1 GPU" in lead.evidence
     assert "--nproc_per_node=1" in lead.fix.text
 
 

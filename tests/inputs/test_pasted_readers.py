@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from torchdoctor.checks.ddp import explanations as ddp
-from torchdoctor.inputs import memory_summary, nvidia_smi, nvidia_smi_csv, nvidia_topo, saved
+from torchdoctor.inputs import memory_snapshot, memory_summary, nvidia_smi, nvidia_smi_csv, nvidia_topo, saved
 
 import support
 from growth import linear
@@ -227,3 +227,150 @@ def test_a_collect_env_dump_quoted_as_github_quotes_it_is_found_whole() -> None:
         found = collect_env.find(quoted)
         assert found is not None
         assert found.fields == plain.fields and found.libraries == plain.libraries
+
+
+# Printed torch.cuda.memory_snapshot() segments as a debugger shows them (blocks elided to {...}), from a
+# public repository's notes on Stable Diffusion's memory (a Markdown file of the stored index, id
+# 48193640481): the notes' own memory_reserved (1558 MiB) and memory_allocated (522 MiB) beside them.
+SD_NOTES_SNAPSHOT = """\
+memory_allocated : 522.0 MiB, 534528.0 KiB
+memory_reserved : 1558.0 MiB
+nvidia-smi : 1558.0 add 620.0 = 2178.0 MiB
+
+0:
+{'device': 6, 'address': 140197194891264, 'total_size': 1073741824, 'allocated_size': 0, 'active_size': 0, \
+'stream': 0, 'segment_type': 'large', 'blocks': [{...}]}
+1:
+{'device': 6, 'address': 140198268633088, 'total_size': 536870912, 'allocated_size': 536870912, \
+'active_size': 536870912, 'stream': 0, 'segment_type': 'large', 'blocks': [{...}]}
+2:
+{'device': 6, 'address': 140198805504000, 'total_size': 20971520, 'allocated_size': 10485760, \
+'active_size': 10485760, 'stream': 0, 'segment_type': 'large', 'blocks': [{...}, {...}, {...}]}
+3:
+{'device': 6, 'address': 140198830669824, 'total_size': 2097152, 'allocated_size': 0, 'active_size': 0, \
+'stream': 0, 'segment_type': 'small', 'blocks': [{...}]}
+"""
+
+
+def test_printed_snapshot_segments_give_the_allocator_totals_of_their_device() -> None:
+    found = memory_snapshot.find(SD_NOTES_SNAPSHOT)
+    assert found is not None and len(found.segments) == 4
+    (device,) = found.facts()["allocator"]["devices"]
+    assert device["device"] == 6
+    assert device["reserved_bytes"] == 1558 * 2**20  # the notes' memory_reserved
+    assert device["allocated_bytes"] == 522 * 2**20  # the notes' memory_allocated
+    # 10 MiB free inside the segment that also holds 10 MiB in use: empty_cache() cannot release it
+    assert device["inactive_split_bytes"] == 10 * 2**20
+    # the blocks were not printed: the largest free block is unknown, not zero
+    assert device["largest_free_block_bytes"] is None
+    data = saved.from_text(SD_NOTES_SNAPSHOT, "notes")
+    assert data["memory_snapshot"]["devices"] == [6]
+    (verdict,) = support.judged(["gpu.fragmentation"], data["facts"])
+    assert "cuda:6: 1558 MB reserved, 522 MB allocated" in verdict.summary
+    assert any("memory_snapshot() segments (4 segments)" in str(line) for line in verdict.details)
+
+
+# A constructed snapshot with its blocks printed (the shape torch 2.x prints: Module.cpp's segment and block
+# dicts), one large segment cut into a used block between two free ones.
+WITH_BLOCKS = str(
+    [
+        {
+            "device": 0,
+            "address": 139_000_000_000_000,
+            "total_size": 1024 * 2**20,
+            "allocated_size": 512 * 2**20,
+            "active_size": 512 * 2**20,
+            "requested_size": 512 * 2**20,
+            "stream": 0,
+            "segment_type": "large",
+            "segment_pool_id": (0, 0),
+            "is_expandable": False,
+            "frames": [],
+            "blocks": [
+                {"address": 1, "size": 256 * 2**20, "requested_size": 0, "state": "inactive", "frames": []},
+                {"address": 2, "size": 512 * 2**20, "requested_size": 1, "state": "active_allocated"},
+                {"address": 3, "size": 256 * 2**20, "requested_size": 0, "state": "inactive", "frames": []},
+            ],
+        }
+    ]
+)
+
+
+def test_printed_blocks_give_the_largest_free_block_and_the_fragmentation() -> None:
+    found = memory_snapshot.find(WITH_BLOCKS)
+    assert found is not None
+    (device,) = found.facts()["allocator"]["devices"]
+    (pool,) = device["pools"]
+    assert pool["free_bytes"] == 512 * 2**20 and pool["largest_free_block_bytes"] == 256 * 2**20
+    assert pool["external_fragmentation"] == 0.5
+    assert pool["inactive_split_bytes"] == 512 * 2**20 and pool["free_blocks"] == 2
+    data = saved.foreign_report(WITH_BLOCKS, "snapshot")
+    assert data is not None
+    (verdict,) = support.judged(["gpu.fragmentation"], data["facts"])
+    assert verdict.status.value in ("warn", "fail")
+
+
+def test_snapshot_text_that_is_cut_off_or_not_a_segment_is_not_read() -> None:
+    assert memory_snapshot.find(WITH_BLOCKS[: len(WITH_BLOCKS) // 2]) is None
+    assert memory_snapshot.find("{'device': 0, 'total_size': 'many'}") is None
+    assert memory_snapshot.find("{'device': 0, 'total_size': __import__('os')}") is None
+
+
+def test_the_snapshot_reader_is_linear_on_hostile_text() -> None:
+    assert linear(memory_snapshot.find, lambda n: "{'device': [" * (n // 12), 64 * 2**10)
+    assert linear(memory_snapshot.find, lambda n: "{'device': 0, 'total_size': 1}" * (n // 30), 64 * 2**10)
+    assert linear(memory_snapshot.find, lambda n: "{'device': '" + "x" * n, 64 * 2**10)
+
+
+# Real --query-gpu and --query-compute-apps CSV pasted together: an experiment log of a public repository
+# (stored index id 57070576593; eight 141 GiB GPUs, the processes named through gpu_uuid, one process name
+# nvidia-smi could not resolve) and a deploy note of another (id 65981223827; one L40S, so its processes
+# need no uuid).
+EXPERIMENT_LOG = """\
+## Before
+index, uuid, memory.used [MiB], memory.total [MiB], utilization.gpu [%]
+0, GPU-a44622e3-2296-6285-0a86-84d0f6c67900, 130013 MiB, 143771 MiB, 100 %
+1, GPU-4f31bb83-f8dc-d0af-029e-bc4356e6afeb, 130053 MiB, 143771 MiB, 100 %
+2, GPU-4e9e74b7-4977-f04d-3af3-ccfe5f570e90, 105851 MiB, 143771 MiB, 100 %
+3, GPU-02dbe542-8a6f-11a4-7c2a-486b7d4e9092, 129993 MiB, 143771 MiB, 100 %
+4, GPU-cb449822-5571-be90-8303-e7558da3ea66, 106091 MiB, 143771 MiB, 100 %
+5, GPU-8e137fa6-c3d9-6980-7733-0d8df296756e, 105851 MiB, 143771 MiB, 100 %
+6, GPU-d9337494-6060-1440-039f-4654245b5764, 106139 MiB, 143771 MiB, 100 %
+7, GPU-28780eb0-24d5-1f13-59b8-ae5c23617a72, 58071 MiB, 143771 MiB, 0 %
+
+gpu_uuid, pid, process_name, used_gpu_memory [MiB]
+GPU-a44622e3-2296-6285-0a86-84d0f6c67900, 1328667, /usr/local/bin/python3.10, 130004 MiB
+GPU-4f31bb83-f8dc-d0af-029e-bc4356e6afeb, 1328668, /usr/local/bin/python3.10, 130044 MiB
+GPU-4e9e74b7-4977-f04d-3af3-ccfe5f570e90, 1425258, python3, 105842 MiB
+GPU-02dbe542-8a6f-11a4-7c2a-486b7d4e9092, 1328669, /usr/local/bin/python3.10, 129984 MiB
+GPU-cb449822-5571-be90-8303-e7558da3ea66, 1425259, python3, 105842 MiB
+GPU-8e137fa6-c3d9-6980-7733-0d8df296756e, 1425260, python3, 105842 MiB
+GPU-d9337494-6060-1440-039f-4654245b5764, 1425261, python3, 105842 MiB
+GPU-28780eb0-24d5-1f13-59b8-ae5c23617a72, 1758887, [Not Found], 58060 MiB
+"""
+L40S_NOTE = """\
+index, name, memory.total [MiB], memory.used [MiB], memory.free [MiB]
+0, NVIDIA L40S, 46068 MiB, 9123 MiB, 36346 MiB
+
+pid, process_name, used_gpu_memory [MiB]
+44378, tritonserver, 1836 MiB
+44966, /opt/tritonserver/backends/python/triton_python_backend_stub, 974 MiB
+52114, /usr/bin/python3, 6294 MiB
+"""
+
+
+def test_real_query_csv_attaches_the_compute_apps_to_their_gpus() -> None:
+    found = nvidia_smi_csv.find(EXPERIMENT_LOG)
+    assert found is not None
+    facts = found.facts()
+    gpus = facts["nvml"]["gpus"]
+    assert len(gpus) == 8 and gpus[7]["uuid"] == "GPU-28780eb0-24d5-1f13-59b8-ae5c23617a72"
+    assert gpus[0]["memory_total_bytes"] == 143771 * 2**20
+    assert [p["pid"] for p in gpus[2]["processes"]] == [1425258]
+    assert gpus[7]["processes"][0]["used_memory_bytes"] == 58060 * 2**20
+    assert facts["gpu_processes"]["processes"]["1328667"]["name"] == "/usr/local/bin/python3.10"
+    one = nvidia_smi_csv.find(L40S_NOTE)
+    assert one is not None
+    (l40s,) = one.facts()["nvml"]["gpus"]
+    assert [p["pid"] for p in l40s["processes"]] == [44378, 44966, 52114]
+    assert l40s["memory_used_bytes"] == 9123 * 2**20

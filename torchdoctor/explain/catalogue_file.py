@@ -29,7 +29,8 @@ The file is a list of ``[[entry]]`` tables, one per message ``torchdoctor explai
 - ``check``: the id of the check that tells more (``torchdoctor check --only <check>``).
 - ``source``: where the message comes from (torch's source, a note, the corpus file of its real texts).
 - ``analyse``: the name of a function of the module that reads the file (``analyse(text) -> Analysis``):
-  it reads figures out of the message and may give evidence and a better cause, fix or check.
+  it reads figures out of the message (the whole text, its traceback frames and code lines included) and
+  may give evidence and a better cause, fix or check.
 
 An entry whose analyser tells variants of its message apart (error numbers, libraries, statuses) lists them
 after its own keys, each a ``[[entry.case]]``: ``pattern`` (required, a regular expression matched ignoring

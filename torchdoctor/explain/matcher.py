@@ -86,7 +86,7 @@ def explain(text: str, entries: Sequence[Entry]) -> list[Explanation]:
         match = entry.last_match(prepared.searchable, folded)
         if match is None:
             continue
-        analysis = _analyse(entry, prepared.searchable)
+        analysis = _analyse(entry, prepared.clean)
         found.append(
             Explanation(
                 id=entry.id,
@@ -139,6 +139,9 @@ def _anchor(entry: Entry, text: str, match: re.Match[str]) -> int:
 
 
 def _analyse(entry: Entry, text: str) -> Analysis:
+    """The entry's analysis of the whole cleaned text, its traceback frames and code lines included (they
+    are blanked only for matching): a frame is often the only sign of where the error came from
+    (torch.load's restore_location, set_device(local_rank))."""
     if entry.analyse is None:
         return Analysis()
     try:

@@ -80,6 +80,7 @@ FOREIGN_KINDS = (
     ("nvidia_smi", "nvidia-smi output"),
     ("nvidia_smi_csv", "nvidia-smi CSV output"),
     ("memory_summary", "a torch.cuda.memory_summary() table"),
+    ("memory_snapshot", "printed torch.cuda.memory_snapshot() segments"),
     ("nvidia_topo", "nvidia-smi topo -m output"),
 )
 
@@ -160,12 +161,20 @@ def foreign_report(text: str, name: str) -> dict[str, Any] | None:
     """The saved report of what foreign texts in ``text`` say (torch's or NVIDIA's, not ours), or None: every
     reader that finds its own adds the facts no reader before it gave (nvidia-smi's memory figures before a
     collect_env dump's GPU names)."""
-    from torchdoctor.inputs import collect_env, memory_summary, nvidia_smi, nvidia_smi_csv, nvidia_topo
+    from torchdoctor.inputs import (
+        collect_env,
+        memory_snapshot,
+        memory_summary,
+        nvidia_smi,
+        nvidia_smi_csv,
+        nvidia_topo,
+    )
 
     readers: tuple[Callable[[str], _Foreign | None], ...] = (
         nvidia_smi.find,
         nvidia_smi_csv.find,
         memory_summary.find,
+        memory_snapshot.find,
         nvidia_topo.find,
         collect_env.find,
     )

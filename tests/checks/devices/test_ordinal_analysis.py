@@ -16,7 +16,7 @@ def test_more_ranks_per_node_than_visible_gpus() -> None:
         "--local_world_size 2\nRuntimeError: cuda runtime error (101) : invalid device ordinal at "
         "/pytorch/torch/csrc/cuda/Module.cpp:59"
     )
-    assert "4 ranks per node (--nproc_per_node=4) for 2 visible GPU(s)" in " ".join(analysis.evidence)
+    assert "4 ranks per node (--nproc_per_node=4) for 2 visible GPUs" in " ".join(analysis.evidence)
     assert analysis.fix is not None and "--nproc_per_node=2" in analysis.fix.text
 
 
@@ -26,9 +26,7 @@ def test_a_physical_index_after_cuda_visible_devices_renumbered_the_gpus() -> No
         'import os\nos.environ["CUDA_VISIBLE_DEVICES"] = "4,3"\n\n self.device = torch.device("cuda:3" if '
         "torch.cuda.is_available() else 'cpu')\n"
     )
-    assert (
-        "CUDA_VISIBLE_DEVICES=4,3 keeps 2 GPU(s), renumbered: 4 as cuda:0, 3 as cuda:1" in analysis.evidence
-    )
+    assert "CUDA_VISIBLE_DEVICES=4,3 keeps 2 GPUs, renumbered: 4 as cuda:0, 3 as cuda:1" in analysis.evidence
     assert analysis.fix is not None and "cuda:1" in analysis.fix.text
     assert analysis.cause is not None and "cuda:3 does not exist in this process" in analysis.cause
 
@@ -51,3 +49,51 @@ def test_the_device_indices_the_code_names_are_listed() -> None:
     ):
         evidence = " ".join(analyse_ordinal(text).evidence)
         assert f"the text names {named}" in evidence
+
+
+def test_a_set_device_by_local_rank_that_fails_is_a_rank_beyond_the_gpus() -> None:
+    # KellerJordan/modded-nanogpt#61 (torchrun from run.sh), microsoft/SimXNS#2: no count of GPUs in the text
+    for text in (
+        "Traceback (most recent call last):\n"
+        '  File "/home/schmid/modded-nanogpt/train_gpt.py", line 402, in <module>\n'
+        "    torch.cuda.set_device(local_rank)\n"
+        '  File "/home/schmid/modded-nanogpt/venv-modded/lib/python3.12/site-packages/torch/cuda/'
+        '__init__.py", line 477, in set_device\n'
+        "    torch._C._cuda_setDevice(device)\n"
+        "RuntimeError: CUDA error: invalid device ordinal\n",
+        "orch.cuda.set_device(args.local_rank)\n"
+        '  File "/home/socialab/miniconda3/envs/IR_SimANS-env/lib/python3.10/site-packages/torch/cuda/'
+        '__init__.py", line 314, in set_device\n'
+        "    torch._C._cuda_setDevice(device)\n"
+        "RuntimeError: CUDA error: invalid device ordinal",
+    ):
+        analysis = analyse_ordinal(text)
+        assert analysis.cause is not None and "more processes than GPUs" in analysis.cause
+        assert analysis.fix is not None and "--nproc_per_node" in analysis.fix.text
+        assert "--world_size" in analysis.fix.text
+
+
+def test_the_ranks_per_node_of_a_set_device_by_local_rank_are_named() -> None:
+    # cfzd/Ultra-Fast-Lane-Detection#193: --nproc_per_node=2 on a machine that shows fewer GPUs
+    analysis = analyse_ordinal(
+        "(lane-det) firdanis@firdanis-system:~/Ultra-Fast-Lane-Detection$ python -m torch.distributed.launch "
+        "--nproc_per_node=2 train.py configs/culane.py \n"
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 107, in <module>\n'
+        "    torch.cuda.set_device(args.local_rank)\n"
+        '  File "/home/firdanis/anaconda3/envs/lane-det/lib/python3.7/site-packages/torch/cuda/__init__.py", '
+        "line 261, in set_device\n"
+        "    torch._C._cuda_setDevice(device)\n"
+        "RuntimeError: CUDA error: invalid device ordinal\n"
+    )
+    assert analysis.cause is not None and "2 ranks per node (--nproc_per_node=2)" in analysis.cause
+
+
+def test_a_stated_gpu_count_gives_the_ranks_per_node_to_start() -> None:
+    # the shape of HRNet/HRNet-Semantic-Segmentation#171 with another count: the writer states the GPUs
+    analysis = analyse_ordinal(
+        "I have two GPUs.\n    torch.cuda.set_device(args.local_rank)\n"
+        "RuntimeError: CUDA error: invalid device ordinal"
+    )
+    assert "the text says the machine has 2 GPUs" in analysis.evidence
+    assert analysis.fix is not None and "--nproc_per_node=2" in analysis.fix.text
