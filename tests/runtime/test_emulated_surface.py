@@ -168,3 +168,26 @@ def test_watch_emulates_gpus_for_its_block(capsys: pytest.CaptureFixture[str]) -
         assert torch.ones(1, device="cuda:1").device == torch.device("cuda", 1)
     assert "emulating 2 GPUs (cuda:0 to cuda:1) on the CPU" in capsys.readouterr().err
     assert torch.ones(1).device.type == "cpu"
+
+
+def test_a_default_device_and_legacy_constructors_place_as_on_gpus(gpus: tuple[Any, list[list[str]]]) -> None:
+    torch, _ = gpus
+    torch.set_default_device("cuda:1")
+    try:
+        assert torch.zeros(2).device == torch.device("cuda", 1) and torch.get_default_device().index == 1
+        assert torch.nn.Linear(2, 2).weight.device.index == 1
+        assert torch.zeros(2, device="cpu").device.type == "cpu"
+    finally:
+        torch.set_default_device(None)
+    with torch.device("cuda"):
+        assert torch.ones(1).device == torch.device("cuda", 0)
+    assert torch.ones(1).device.type == "cpu"
+    # torch.Tensor(...) and torch.FloatTensor(...) make CPU tensors, which CUDA refuses beside a GPU's
+    gpu = torch.ones(2, device="cuda")
+    for legacy in (torch.Tensor(2), torch.FloatTensor([1.0, 2.0])):
+        with pytest.raises(RuntimeError, match="found at least two devices, cuda:0 and cpu!"):
+            _ = legacy * gpu
+    assert isinstance(torch.ones(1), torch.FloatTensor) and not isinstance(torch.ones(1), torch.LongTensor)
+    assert torch.ones(1).type(torch.DoubleTensor).dtype == torch.float64
+    # Module.to(device=...) by keyword moves the module
+    assert torch.nn.Linear(1, 1).to(device=torch.device("cuda", 1)).weight.device.index == 1

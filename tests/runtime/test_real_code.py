@@ -119,15 +119,6 @@ def test_xlstm_slstm_plain_state_fails_where_it_enters_a_gpu_layer() -> None:
     assert f"{script}:{labelled} in init_states" in fix
 
 
-LEGACY_CONSTRUCTOR = (
-    "emulation: a tensor made by a legacy constructor (torch.Tensor(...), torch.FloatTensor(...)) is never "
-    "tagged as a CPU tensor (the constructors bypass __torch_function__), so when it meets a GPU tensor the "
-    "call takes the GPU's device instead of raising; on a GPU it is a CPU tensor and TensorIterator refuses "
-    "a non-0-dim CPU operand of a CUDA operation"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=LEGACY_CONSTRUCTOR)
 def test_td3_ourddpg_plain_action_bounds_fail_in_the_actor_s_forward() -> None:
     # The corpus labels OurDDPG.py lines 22-23: self.min_action / self.max_action, torch.FloatTensor of
     # the action-space bounds, are plain attributes of Actor (TDL002). Actor(...).to(device) leaves them
@@ -141,7 +132,6 @@ def test_td3_ourddpg_plain_action_bounds_fail_in_the_actor_s_forward() -> None:
     assert_fails_at(script, line, SAME_DEVICE)
 
 
-@pytest.mark.xfail(strict=True, reason=LEGACY_CONSTRUCTOR)
 def test_td3_plain_max_action_fails_in_the_actor_s_forward() -> None:
     # The corpus labels TD3/TD3.py line 21: self.max_action = torch.Tensor(max_action), a one-element
     # (not 0-dim) CPU tensor kept as a plain attribute of Actor (TDL002). Actor.forward (line 27)
@@ -154,15 +144,6 @@ def test_td3_plain_max_action_fails_in_the_actor_s_forward() -> None:
 # --- clean files ----------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "emulation: Module.to(device=torch.device('cuda')) (device by keyword, as Rainbow's agent.py calls "
-        "it) leaves the parameters on the CPU: the function mode takes torch._C._nn._parse_to(device=...) "
-        "for a factory and rewrites its device to cpu, so Module.to moves every tensor to the CPU; on a GPU "
-        "_parse_to returns cuda and the model runs there"
-    ),
-)
 def test_rainbow_dqn_runs_on_the_gpu_with_the_cpu_s_output() -> None:
     script = "kaixhin_rainbow_model.py"
     cpu = on_cpu(script)
@@ -197,16 +178,6 @@ def test_word_language_model_trains_on_the_gpu_with_the_cpu_s_output(model: str)
     assert not [f for f in ran.report.findings if f.id == "device_mismatch"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "emulation: after torch.set_default_device('cuda') (as the repository's notebook calls it) the "
-        "tensors torch's factories make, torch.zeros in init_states included, are on the CPU; on a GPU "
-        "set_default_device pushes a DeviceContext (torch/utils/_device.py) at the bottom of the "
-        "function-mode stack, whose __torch_function__ passes device='cuda' to every factory called "
-        "without a device, so the states are made on cuda:0 and the model runs there"
-    ),
-)
 def test_xlstm_slstm_with_the_notebook_s_default_device_runs_on_the_gpu() -> None:
     # examples/tinyshakespeare.ipynb calls torch.set_default_device(device) before building the model:
     # the plain states are then made on the GPU, and the labelled mistake does not show on one GPU.

@@ -16,12 +16,13 @@ Gradients autograd makes in C++ take their tensor's device when the program read
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from torchdoctor.runtime.emulation import messages
-from torchdoctor.runtime.emulation.devices import CPU, Machine
+from torchdoctor.runtime.emulation.devices import CPU, CUDA, Machine
 from torchdoctor.runtime.recorder import FACTORIES
 
 DATA_FACTORIES = ("from_numpy", "frombuffer", "sparse_coo_tensor", "sparse_csr_tensor", "normal", "polar")
@@ -177,7 +178,7 @@ class Placement:
                 return name.replace("torch.", "torch.cuda.", 1) if on_gpu else name
             name = dtype if isinstance(dtype, str) else f"{dtype.__module__}.{dtype.__name__}"
             if not name.startswith("torch.cuda."):
-                return real_type(self, dtype, non_blocking, **kwargs)
+                return real_type(self, getattr(dtype, "stands_for", dtype), non_blocking, **kwargs)
             converted = real_type(self, name.replace("torch.cuda.", "torch.", 1), non_blocking, **kwargs)
             return move(converted, machine.resolve("cuda"), None, non_blocking, False, None)
 
@@ -475,6 +476,9 @@ def function_mode(torch: Any, machine: Machine, precise: type, calling: list[Any
     put = machine.tags.put
     sequences = _SEQUENCES
     meeting, _place_all = _meeting(tensor_type, machine), _placing(tensor_type, machine)
+    parse_to = torch._C._nn._parse_to  # reads a device argument, makes nothing
+    default_device = importlib.import_module("torch.utils._device")
+    constructors = default_device._device_constructors
 
     class EmulatedDevices(torch.overrides.TorchFunctionMode):  # type: ignore[misc,name-defined]
         def __torch_function__(
@@ -485,12 +489,22 @@ def function_mode(torch: Any, machine: Machine, precise: type, calling: list[Any
                 func, calling[0] = calling[0], None
             if kwargs:
                 device = kwargs.get("device")
-                if device is not None:
+                if device is not None and func is not parse_to:
                     return _made_on(func, args, kwargs, machine.resolve(device))
                 values: tuple[Any, ...] = (*args, *kwargs.values())
             else:
                 kwargs = {}
                 values = args
+            default = default_device.CURRENT_DEVICE
+            if (
+                default is not None
+                and default.type == CUDA
+                and not kwargs.get("device")
+                and func in constructors()
+            ):
+                # torch.set_default_device("cuda") or `with torch.device("cuda")`: torch's DeviceContext,
+                # below this mode, would give a factory called without a device this one; given here.
+                return _made_on(func, args, kwargs, machine.resolve(default))
             found, odd, on_cpu, unknown = meeting(values)
             if found is None:
                 result = func(*args, **kwargs)
