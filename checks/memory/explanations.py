@@ -109,7 +109,7 @@ def analyse_oom(text: str) -> Analysis:
         return _while_loading(text)
     requested = _size(r"Tried to allocate SIZE", message)
     if requested is None:
-        return _oom_without_figures(message)
+        return _oom_without_figures(message, text)
     total = _first_size(message, r"total capac\w* of SIZE", r"SIZE total capacity")
     free = _first_size(message, r"of which SIZE is free", r"SIZE free;")
     allocated = _first_size(message, r"SIZE is allocated by PyTorch", r"SIZE already allocated")
@@ -494,15 +494,58 @@ def _while_loading(text: str) -> Analysis:
     )
 
 
-def _oom_without_figures(message: str) -> Analysis:
-    if re.search(r"CUDA error: out of memory|runtime error \(2\)|error=2\b", message, re.IGNORECASE):
-        return Analysis(
-            evidence=(
-                "the message has no figures: a CUDA call outside PyTorch's caching allocator failed (the "
-                "CUDA context, a cuBLAS or cuDNN workspace, an extension's own allocation)",
-            )
-        )
-    return Analysis()
+# THC's wording (torch 0.4 to 1.x): "cuda runtime error (2) : out of memory at .../THC/...", "THCudaCheck FAIL
+# ... error=2 : out of memory". Every out-of-memory of that generation reads so, the caching allocator's
+# own included: no figure was ever printed.
+_THC_OOM = re.compile(r"runtime error \(2\)|error=2\b|THCudaCheck|/THC/|\bTHC\w{0,30}\.cu", re.IGNORECASE)
+# The GPU's memory as the writer gives it beside the GPU ("a 1080 with 8Gb", "GTX 1050 TI 4GB", "940mx(2gb)",
+# "my gpu is 3060 with 6GB memory", "11GB of VRAM"); not the machine's RAM ("16GB RAM", "32 GB DDR4").
+_GPU_MEMORY_SAID = re.compile(
+    r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b)[^\n.;]{0,25}?"
+    r"(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G)\b)(?!\s?(?:of\s)?(?:system\s)?(?:RAM|DDR|disk|SSD))"
+    r"|\b(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|G))\s?(?:of\s)?"
+    r"(?:VRAM|GPU memory|graphics memory|video memory)",
+    re.IGNORECASE,
+)
+
+
+def gpu_memory_said(text: str) -> str | None:
+    """The GPU's memory as the text's writer states it, as written ("8Gb"); None where it states none."""
+    found = _GPU_MEMORY_SAID.search(text[:100_000])
+    return None if found is None else " ".join((found[1] or found[2]).split())
+
+
+def _oom_without_figures(message: str, text: str) -> Analysis:
+    said = gpu_memory_said(text)
+    if _THC_OOM.search(message):
+        evidence = [
+            "the message has no figures: it is the THC wording of torch 0.4 to 1.x, which every "
+            "out-of-memory of that generation has (the caching allocator's own included)"
+        ]
+    elif re.search(r"CUDA error: out of memory", message, re.IGNORECASE):
+        evidence = [
+            "the message has no figures: a CUDA call outside PyTorch's caching allocator failed (the "
+            "CUDA context, a cuBLAS or cuDNN workspace, an extension's own allocation)"
+        ]
+    elif said is None:
+        return Analysis()
+    else:
+        evidence = []
+    if said is None:
+        return Analysis(evidence=tuple(evidence))
+    return Analysis(
+        evidence=(*evidence, f"the text says the GPU has {said}"),
+        cause=f"The step needs more memory than the GPU's {said} holds: the model, its optimizer state and "
+        "the batch with its activations (at this input size) do not fit together, or other processes hold "
+        "part of it.",
+        fix=Fix(
+            f"Make the step fit {said}: lower the batch size (gradient accumulation keeps the effective "
+            "batch) or the input size (resolution, sequence length), use mixed precision and activation "
+            "checkpointing or a smaller model; or use a GPU with more memory. nvidia-smi shows whether "
+            "another process holds part of it.",
+            ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",),
+        ),
+    )
 
 
 def analyse_mps_oom(text: str) -> Analysis:

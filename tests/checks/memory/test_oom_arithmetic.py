@@ -116,3 +116,52 @@ def test_which_listed_process_is_the_job_is_said() -> None:
     )
     line = next(line for line in analysis.evidence if line.startswith("2 processes hold memory"))
     assert "pid 4242: 12.52 GiB (this job)" in line and "the others hold 10.00 GiB" in line
+
+
+_THC = "RuntimeError: cuda runtime error (2) : out of memory at "
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (  # pytorch/pytorch#7634
+            "my gpu is 1060 with 6G memory ,how did that come?\nRuntimeError: cuda runtime err(2): "
+            "out of memory at /opt/conda/conda-bld/pytorch_1501953625411/work/pytorch-0.1.12/torch/"
+            "libTHC/THCstorage.cu:66",
+            "6G",
+        ),
+        (  # shipubupt/NIPS2018#5
+            "ubuntu16.04 ++940mx(2gb)+cuda8.0+py27+pytorch0.3.0post4 .I have changed batch_test=1 in "
+            f"option.py .but it is always out of memory\n{_THC}"
+            "/pytorch/torch/lib/THC/generic/THCStorage.cu:58",
+            "2gb",
+        ),
+        (  # pytorch/pytorch#7417
+            "This algorithm was developed on NVIDIA Titan X graphic card and I have a NVIDIA GTX 1050 TI "
+            "4GB.\n`THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1518238409320/work/torch/lib/THC/"
+            "generic/THCStorage.cu line=58 error=2 : out of memory`",
+            "4GB",
+        ),
+    ],
+)
+def test_a_thc_oom_without_figures_is_weighed_against_the_gpu_memory_the_writer_gives(
+    text: str, said: str
+) -> None:
+    analysis = analyse_oom(text)
+    assert f"the text says the GPU has {said}" in analysis.evidence
+    assert (
+        "THC wording" in analysis.evidence[0]
+        and "outside PyTorch's caching allocator" not in analysis.evidence[0]
+    )
+    assert analysis.cause is not None and "more memory than the GPU's" in analysis.cause
+    assert analysis.fix is not None and "a GPU with more memory" in analysis.fix.text
+
+
+def test_the_machines_ram_is_not_read_as_the_gpus_memory() -> None:
+    # andyzeng/visual-pushing-grasping#2: 16GB of RAM beside a GTX 750TI whose memory the writer does not give
+    text = (
+        "My enviroment: windows10 with Intel(R) Core(TM) i5-6400 CPU @ 2.70GHz   16GB RAM  cuda9.0 "
+        "installed(with cudnn) with NVIDIA GTX 750TI.\nRuntimeError: cuda runtime error (2) : out of memory"
+    )
+    analysis = analyse_oom(text)
+    assert analysis.cause is None and not any("the text says the GPU has" in e for e in analysis.evidence)
