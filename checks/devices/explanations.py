@@ -118,6 +118,9 @@ def analyse_ordinal(text: str) -> Analysis:
     enough = ranks is not None and count is not None and int(ranks[1]) <= count
     if by_rank is not None and not enough:
         return _rank_beyond_gpus(evidence, by_rank[0], count, int(ranks[1]) if ranks is not None else None)
+    option = last_match(_INDEX_FROM_OPTION, text[-200_000:])
+    if option is not None and match is None and not visible:
+        return _index_from_option(evidence, option[0], option[1], option[2], count)
     named = sorted({int(next(g for g in found.groups() if g)) for found in _NAMED.finditer(text[-200_000:])})
     if visible and all(isinstance(gpu, int) for gpu in visible):
         beyond = [index for index in named if index >= len(visible)]
@@ -147,6 +150,38 @@ def analyse_ordinal(text: str) -> Analysis:
             "(nvidia-smi -L)"
         )
     return Analysis(evidence=tuple(evidence))
+
+
+# The failing call of the traceback takes its GPU index from a setting of the script
+# ("torch.cuda.set_device(self.opt.gpu_ids[0])", "x.cuda(self.device_id[i])", "torch.device(args.gpu)"): the
+# expression, and the name of the setting (its last attribute).
+_INDEX_FROM_OPTION = re.compile(
+    r"(?:set_device|\.cuda|torch\.device|\.to)\(\s{0,3}((?:[A-Za-z_]\w{0,40}\.){0,4}"
+    r"(\w{0,20}(?:gpu|device_id|dev_id|cuda_id)\w{0,10})(?:\[\w{1,20}\])?)\s{0,3}\)",
+    re.IGNORECASE,
+)
+
+
+def _index_from_option(
+    evidence: list[str], call: str, expression: str, setting: str, count: int | None
+) -> Analysis:
+    """The index the failing call asks for is a setting of the script: most often its default, written for
+    the authors' machine with more GPUs (or a list like '0,1'), on a machine with fewer."""
+    evidence.append(f"the failing call takes its GPU index from {expression} ({call})")
+    machine = f"this machine's {_gpus(count)}" if count is not None else "the GPUs this process sees"
+    return Analysis(
+        evidence=tuple(evidence),
+        cause=f"The GPU index comes from the script's {setting} setting ({expression}), and it names a GPU "
+        f"that does not exist among {machine}: a default or a list written for a machine with more GPUs, "
+        "or an index beyond the GPUs made visible.",
+        fix=Fix(
+            f"Set {setting} to GPU indices that exist: 0 on a one-GPU machine (the script's option, such as "
+            f"--{setting} 0, or its default in the code or config), or select the GPU with "
+            "CUDA_VISIBLE_DEVICES and use index 0.",
+            ("nvidia-smi -L",),
+        ),
+        check="cuda.visible_devices",
+    )
 
 
 def _rank_beyond_gpus(evidence: list[str], call: str, count: int | None, per_node: int | None) -> Analysis:
