@@ -10,7 +10,7 @@ holds their analysers.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import Case, last_match
@@ -93,7 +93,46 @@ def _unallocated(text: str) -> float | None:
     return _size(r"SIZE cached\)", text)
 
 
+# The text says the memory ran out at inference (no backward pass): the writer's words, or the script or call.
+_AT_INFERENCE = re.compile(
+    r"\b(?:inference|inferring|infer\.py|predict(?:ion|ing)?|testing|test\.py|demo\.py|eval\.py"
+    r"|evaluat(?:e|ing|ion)|torch\.no_grad|inference_mode)\b",
+    re.IGNORECASE,
+)
+_TRAINING = re.compile(r"\.backward\(|optimizer\.step\(|\bloss\.backward\b|\btrain(?:ing)? step\b")
+_AT_INFERENCE_FIX = (
+    "At inference no gradients or optimizer state are kept (run the forward under torch.inference_mode() or "
+    "torch.no_grad(), with model.eval()), so the levers are the input size (a lower resolution or a shorter "
+    "sequence, or tiles of a large image), the batch (down to 1), half precision (model.half() or "
+    "torch.autocast) and a smaller model variant; or a GPU with more memory."
+)
+
+
 def analyse_oom(text: str) -> Analysis:
+    """:func:`_analyse_oom`, whose fix, when the text says the memory ran out at inference and shows no
+    backward pass, leads with what inference can change: the input size, half precision, a smaller model."""
+    analysis = _analyse_oom(text)
+    if _while_loading_found(text):
+        return analysis
+    tail = text[-200_000:]
+    if last_match(_AT_INFERENCE, tail) is None or _TRAINING.search(tail) is not None:
+        return analysis
+    if analysis.fix is not None and "batch" not in analysis.fix.text:
+        return analysis  # another holder of the GPU, not the step's size
+    commands = (
+        analysis.fix.commands
+        if analysis.fix is not None
+        else ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",)
+    )
+    text_fix = _AT_INFERENCE_FIX + ("" if analysis.fix is None else " " + analysis.fix.text)
+    return replace(
+        analysis,
+        evidence=(*analysis.evidence, "the text says the memory ran out at inference, with no backward pass"),
+        fix=Fix(text_fix, commands),
+    )
+
+
+def _analyse_oom(text: str) -> Analysis:
     """Sizes of a CUDA OOM message, classified as in research/memory_bandwidth.md 1.6.
 
     A request larger than the GPU: no setting helps. Reserved-but-unallocated at least as large as the

@@ -165,3 +165,39 @@ def test_the_machines_ram_is_not_read_as_the_gpus_memory() -> None:
     )
     analysis = analyse_oom(text)
     assert analysis.cause is None and not any("the text says the GPU has" in e for e in analysis.evidence)
+
+
+_TRIED = "RuntimeError: CUDA out of memory. Tried to allocate "
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # https://github.com/yyliu01/RPL/issues/14 (the maintainer: a lower resolution, or a larger GPU)
+        "Hi, I'm trying to run inference as you mentioned, but instead I've gotten this error every time;\n"
+        f"{_TRIED}602.00 MiB (GPU 0; 5.70 GiB total capacity; 2.97 GiB already allocated; 340.50 MiB free; "
+        "3.57 GiB reserved in total by PyTorch)",
+        # https://github.com/cv516Buaa/tph-yolov5/issues/23 (a batch of 1 did not help; --img-size 1996)
+        "When I am trying to run the inference command I am getting the next error:\n"
+        f"ret = input.softmax(dim)\n{_TRIED}962.00 MiB (GPU 0; 3.81 GiB total capacity; 1.79 GiB already "
+        "allocated; 725.00 MiB free; 1.93 GiB reserved in total by PyTorch)",
+        # https://github.com/clovaai/CRAFT-pytorch/issues/15 (a smaller image, torch.no_grad, a larger GPU)
+        "`python test.py --trained_model=./craft_mlt_25k.pth --test_folder=./test_data`\n> "
+        f"{_TRIED}100.00 MiB (GPU 0; 3.95 GiB total capacity; 2.88 GiB already allocated; 58.25 MiB free; "
+        "42.71 MiB cached)",
+    ],
+)
+def test_an_oom_at_inference_leads_with_what_inference_can_change(text: str) -> None:
+    analysis = analyse_oom(text)
+    assert "the text says the memory ran out at inference, with no backward pass" in analysis.evidence
+    assert analysis.fix is not None and analysis.fix.text.startswith("At inference")
+    assert "input size" in analysis.fix.text and "smaller model" in analysis.fix.text
+
+
+def test_an_oom_in_a_training_step_keeps_the_training_fix_whatever_else_the_text_says() -> None:
+    text = (
+        f"evaluation after every epoch\n    loss.backward()\n{_TRIED}602.00 MiB (GPU 0; 5.70 GiB total "
+        "capacity; 2.97 GiB already allocated; 340.50 MiB free; 3.57 GiB reserved in total by PyTorch)"
+    )
+    analysis = analyse_oom(text)
+    assert analysis.fix is None or not analysis.fix.text.startswith("At inference")
