@@ -337,4 +337,69 @@ def _hidden_from_the_process(text: str, did: str = "loaded the checkpoint") -> A
     )
 
 
+# A row of nvidia-smi's Processes table: the GPU, the PID and the memory it holds there.
+_PROCESS_ROW = re.compile(
+    r"^[ \t>]{0,8}\|[ \t]{1,8}(\d{1,2})[ \t]{1,12}(?:N/A[ \t]{1,6}N/A[ \t]{1,8})?(\d{2,9})[ \t]{1,6}"
+    r"(?:C\+G|C|G)[ \t][^\n]{0,120}?(\d{1,7}MiB|N/A)[ \t]{0,4}\|",
+    re.MULTILINE,
+)
+_ROWS_READ = 512  # a bound on the rows read, however long the text
+
+
+def _mib(used: str) -> int | None:
+    return int(used[:-3]) if used.endswith("MiB") else None
+
+
+def analyse_several_gpus(text: str) -> Analysis:
+    """The processes the table shows on more than one GPU, with what each holds where; a process whose
+    share on GPU 0 is the smallest of its shares made a context there, on the default device, while it
+    works on another GPU."""
+    where: dict[str, dict[int, str]] = {}
+    for n, row in enumerate(_PROCESS_ROW.finditer(text[:200_000])):
+        if n >= _ROWS_READ:
+            break
+        where.setdefault(row[2], {}).setdefault(int(row[1]), row[3])
+    several = {pid: gpus for pid, gpus in where.items() if len(gpus) > 1}
+    if not several:
+        return Analysis()
+    evidence = [
+        f"PID {pid}: " + ", ".join(f"{used} on GPU {gpu}" for gpu, used in sorted(gpus.items()))
+        for pid, gpus in list(several.items())[:4]
+    ]
+    if len(several) > 4:
+        evidence.append(f"{len(several)} processes in all are on more than one GPU")
+    stray = [
+        pid
+        for pid, gpus in several.items()
+        if 0 in gpus
+        and _mib(gpus[0]) is not None
+        and all((_mib(used) or 0) > (_mib(gpus[0]) or 0) for gpu, used in gpus.items() if gpu != 0)
+    ]
+    if not stray:
+        return Analysis(evidence=tuple(evidence))
+    pid = stray[0]
+    gpus = several[pid]
+    main = max((gpu for gpu in gpus if gpu != 0), key=lambda gpu: _mib(gpus[gpu]) or 0)
+    processes = (
+        "One process"
+        if len(several) == 1
+        else ("One" if len(stray) == 1 else str(len(stray))) + " of the processes"
+    )
+    return Analysis(
+        evidence=tuple(evidence),
+        cause=f"{processes} working on GPU {main} (PID {pid}: {gpus[main]} there) also holds {gpus[0]} on "
+        "GPU 0, the default device: a CUDA context (and perhaps tensors) made on cuda:0 by CUDA work done "
+        "before the GPU was chosen, or by code that still names cuda:0 (a .cuda() without an index, a "
+        "torch.load without map_location).",
+        fix=Fix(
+            f"Choose GPU {main} before anything touches CUDA: start the process with "
+            f"CUDA_VISIBLE_DEVICES={main} (it then sees that GPU alone, as cuda:0, and nothing can land on "
+            f"GPU 0), or call torch.cuda.set_device({main}) first in the program and give torch.load "
+            f"map_location='cuda:{main}' (or 'cpu').",
+            (f"CUDA_VISIBLE_DEVICES={main} python train.py",),
+        ),
+        check="cuda.visible_devices",
+    )
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
