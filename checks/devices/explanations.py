@@ -118,6 +118,9 @@ def analyse_ordinal(text: str) -> Analysis:
     enough = ranks is not None and count is not None and int(ranks[1]) <= count
     if by_rank is not None and not enough:
         return _rank_beyond_gpus(evidence, by_rank[0], count, int(ranks[1]) if ranks is not None else None)
+    option = last_match(_INDEX_FROM_OPTION, text[-200_000:])
+    if option is not None and match is None and not visible:
+        return _index_from_option(evidence, option[0], option[1], option[2], count)
     named = sorted({int(next(g for g in found.groups() if g)) for found in _NAMED.finditer(text[-200_000:])})
     if visible and all(isinstance(gpu, int) for gpu in visible):
         beyond = [index for index in named if index >= len(visible)]
@@ -147,6 +150,38 @@ def analyse_ordinal(text: str) -> Analysis:
             "(nvidia-smi -L)"
         )
     return Analysis(evidence=tuple(evidence))
+
+
+# The failing call of the traceback takes its GPU index from a setting of the script
+# ("torch.cuda.set_device(self.opt.gpu_ids[0])", "x.cuda(self.device_id[i])", "torch.device(args.gpu)"): the
+# expression, and the name of the setting (its last attribute).
+_INDEX_FROM_OPTION = re.compile(
+    r"(?:set_device|\.cuda|torch\.device|\.to)\(\s{0,3}((?:[A-Za-z_]\w{0,40}\.){0,4}"
+    r"(\w{0,20}(?:gpu|device_id|dev_id|cuda_id)\w{0,10})(?:\[\w{1,20}\])?)\s{0,3}\)",
+    re.IGNORECASE,
+)
+
+
+def _index_from_option(
+    evidence: list[str], call: str, expression: str, setting: str, count: int | None
+) -> Analysis:
+    """The index the failing call asks for is a setting of the script: most often its default, written for
+    the authors' machine with more GPUs (or a list like '0,1'), on a machine with fewer."""
+    evidence.append(f"the failing call takes its GPU index from {expression} ({call})")
+    machine = f"this machine's {_gpus(count)}" if count is not None else "the GPUs this process sees"
+    return Analysis(
+        evidence=tuple(evidence),
+        cause=f"The GPU index comes from the script's {setting} setting ({expression}), and it names a GPU "
+        f"that does not exist among {machine}: a default or a list written for a machine with more GPUs, "
+        "or an index beyond the GPUs made visible.",
+        fix=Fix(
+            f"Set {setting} to GPU indices that exist: 0 on a one-GPU machine (the script's option, such as "
+            f"--{setting} 0, or its default in the code or config), or select the GPU with "
+            "CUDA_VISIBLE_DEVICES and use index 0.",
+            ("nvidia-smi -L",),
+        ),
+        check="cuda.visible_devices",
+    )
 
 
 def _rank_beyond_gpus(evidence: list[str], call: str, count: int | None, per_node: int | None) -> Analysis:
@@ -297,6 +332,71 @@ def _hidden_from_the_process(text: str, did: str = "loaded the checkpoint") -> A
                 else ""
             ),
             ("grep -rn CUDA_VISIBLE_DEVICES .", "nvidia-smi -L"),
+        ),
+        check="cuda.visible_devices",
+    )
+
+
+# A row of nvidia-smi's Processes table: the GPU, the PID and the memory it holds there.
+_PROCESS_ROW = re.compile(
+    r"^[ \t>]{0,8}\|[ \t]{1,8}(\d{1,2})[ \t]{1,12}(?:N/A[ \t]{1,6}N/A[ \t]{1,8})?(\d{2,9})[ \t]{1,6}"
+    r"(?:C\+G|C|G)[ \t][^\n]{0,120}?(\d{1,7}MiB|N/A)[ \t]{0,4}\|",
+    re.MULTILINE,
+)
+_ROWS_READ = 512  # a bound on the rows read, however long the text
+
+
+def _mib(used: str) -> int | None:
+    return int(used[:-3]) if used.endswith("MiB") else None
+
+
+def analyse_several_gpus(text: str) -> Analysis:
+    """The processes the table shows on more than one GPU, with what each holds where; a process whose
+    share on GPU 0 is the smallest of its shares made a context there, on the default device, while it
+    works on another GPU."""
+    where: dict[str, dict[int, str]] = {}
+    for n, row in enumerate(_PROCESS_ROW.finditer(text[:200_000])):
+        if n >= _ROWS_READ:
+            break
+        where.setdefault(row[2], {}).setdefault(int(row[1]), row[3])
+    several = {pid: gpus for pid, gpus in where.items() if len(gpus) > 1}
+    if not several:
+        return Analysis()
+    evidence = [
+        f"PID {pid}: " + ", ".join(f"{used} on GPU {gpu}" for gpu, used in sorted(gpus.items()))
+        for pid, gpus in list(several.items())[:4]
+    ]
+    if len(several) > 4:
+        evidence.append(f"{len(several)} processes in all are on more than one GPU")
+    stray = [
+        pid
+        for pid, gpus in several.items()
+        if 0 in gpus
+        and _mib(gpus[0]) is not None
+        and all((_mib(used) or 0) > (_mib(gpus[0]) or 0) for gpu, used in gpus.items() if gpu != 0)
+    ]
+    if not stray:
+        return Analysis(evidence=tuple(evidence))
+    pid = stray[0]
+    gpus = several[pid]
+    main = max((gpu for gpu in gpus if gpu != 0), key=lambda gpu: _mib(gpus[gpu]) or 0)
+    processes = (
+        "One process"
+        if len(several) == 1
+        else ("One" if len(stray) == 1 else str(len(stray))) + " of the processes"
+    )
+    return Analysis(
+        evidence=tuple(evidence),
+        cause=f"{processes} working on GPU {main} (PID {pid}: {gpus[main]} there) also holds {gpus[0]} on "
+        "GPU 0, the default device: a CUDA context (and perhaps tensors) made on cuda:0 by CUDA work done "
+        "before the GPU was chosen, or by code that still names cuda:0 (a .cuda() without an index, a "
+        "torch.load without map_location).",
+        fix=Fix(
+            f"Choose GPU {main} before anything touches CUDA: start the process with "
+            f"CUDA_VISIBLE_DEVICES={main} (it then sees that GPU alone, as cuda:0, and nothing can land on "
+            f"GPU 0), or call torch.cuda.set_device({main}) first in the program and give torch.load "
+            f"map_location='cuda:{main}' (or 'cpu').",
+            (f"CUDA_VISIBLE_DEVICES={main} python train.py",),
         ),
         check="cuda.visible_devices",
     )

@@ -23,6 +23,7 @@ from torchdoctor.checks.install import (
 )
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import last_match
+from torchdoctor.inputs import collect_env
 from torchdoctor.model import Fix
 
 
@@ -195,15 +196,68 @@ def analyse_no_kernel(text: str) -> Analysis:
     old = _last(r"which is of cuda capability (\d+)\.(\d+)", text)
     if old is not None:
         return _no_kernel_for(int(old[1]) * 10 + int(old[2]), text, "")
+    named = _capability_named(text)
+    if named is not None:
+        cc, said = named
+        return _no_kernel_for(cc[0] * 10 + cc[1], text, "", said)
     return Analysis()
 
 
-def _no_kernel_for(sm: int, text: str, after: str) -> Analysis:
+# Where torch's message gives no capability, the writer often does: "compute capability of 3.5", or the GPU's
+# model ("RTX 5090", "Tesla K40m", "GTX 1080 Ti"), looked up in collect_env's table of NVIDIA models.
+_CC_SAID = re.compile(
+    r"compute capabilit(?:y|ies)\s{0,3}(?:of|is|=|:)?\s{0,3}(\d{1,2})\.(\d)\b", re.IGNORECASE
+)
+_GPU_SAID = re.compile(
+    r"\b(RTX|GTX|Tesla|Quadro|TITAN)[ -]{0,2}([A-Z]{0,3}\s?\d{2,4}[A-Z]{0,2}(?: Ti\b| SUPER\b)?)"
+    r"|\b([ABHKLMPV]\d{2,3}[A-Za-z]{0,2})\b",
+    re.IGNORECASE,
+)
+_GPU_NAMES_TRIED = 40  # a bound on the names looked up, however long the text
+
+
+def _capability_named(text: str) -> tuple[tuple[int, int], str] | None:
+    """The compute capability the writer gives, or that of the one GPU model the text names: None where the
+    text names none, or GPUs of different capabilities."""
+    tail = text[-200_000:]
+    stated = last_match(_CC_SAID, tail)
+    if stated is not None:
+        return (int(stated[1]), int(stated[2])), f"the text gives compute capability {stated[1]}.{stated[2]}"
+    found: dict[tuple[int, int], str] = {}
+    for n, match in enumerate(_GPU_SAID.finditer(tail)):
+        if n >= _GPU_NAMES_TRIED:
+            break
+        if match[1]:
+            brand, model = match[1].lower(), " ".join(match[2].lower().split())
+            names = (
+                [f"geforce {brand} {model}", f"{brand} {model}"]
+                if brand in ("rtx", "gtx")
+                else [f"{brand} {model}"]
+            )
+        else:
+            model = match[3].lower()
+            names = [f"tesla {model}", model]
+        for name in names:
+            cc = collect_env.compute_capability(name)
+            if cc is not None:
+                found.setdefault(cc, match[0])
+                break
+    if len(found) != 1:
+        return None
+    [(cc, name)] = found.items()
+    return cc, f"the text names the {name}"
+
+
+def _no_kernel_for(sm: int, text: str, after: str, named: str | None = None) -> Analysis:
     """Which build has kernels for compute capability ``sm`` (86 = 8.6) and runs on the driver the text names:
-    the plan ``torchdoctor check`` makes for the same machine."""
+    the plan ``torchdoctor check`` makes for the same machine; with the releases whose builds have kernels for
+    it, which say whether the GPU needs a newer torch or an older one."""
     cc = (sm // 10, sm % 10)
     supports = re.search(r"supports CUDA capabilities ((?:sm_\d+ ?)+)", after)
     evidence = [f"the GPU is sm_{sm} (compute capability {cc[0]}.{cc[1]})"]
+    if named is not None:
+        evidence[0] = f"{named}: sm_{sm} (compute capability {cc[0]}.{cc[1]})"
+    span = _releases_with_kernels(cc)
     if supports:
         evidence.append(f"the installed torch has kernels for {supports[1].strip()}")
     seen = _seen(text)
@@ -212,9 +266,50 @@ def _no_kernel_for(sm: int, text: str, after: str) -> Analysis:
             "the text names no driver version: the build is chosen for the newest driver it needs"
         )
     plan = _plan(text, [cc], None, supports[1].split() if supports else ())
+    fix = plan.text
+    lines = builds.known_lines()
     if plan.kind == "cpu":
         evidence.append("no current torch build has kernels for this GPU")
-    return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(plan.text, plan.commands))
+        if span:
+            (_, (last, last_cuda)) = span
+            evidence.append(
+                f"the newest torch with kernels for CC {cc[0]}.{cc[1]} is {last} (its CUDA {last_cuda} build)"
+            )
+            fix += (
+                " To keep the GPU, downgrade to an older torch that still has its kernels (torch "
+                f"{last} with CUDA {last_cuda}, and the extensions built for that release), or build from "
+                "source."
+            )
+        else:
+            evidence.append(f"no torch release from {lines[0]} on has kernels for CC {cc[0]}.{cc[1]}")
+            fix += (
+                f" To keep the GPU, downgrade to an older torch (before {lines[0]}) whose builds still had "
+                "its kernels, with the extensions built for that release, or build from source."
+            )
+    elif span:
+        ((first, first_cuda), _) = span
+        evidence.append(
+            f"torch has kernels for CC {cc[0]}.{cc[1]} from {first} on (its CUDA {first_cuda} build), not in "
+            "every CUDA build of a release"
+        )
+        release = _seen(text).release
+        installed = cuda_compat.parse_version(release)
+        if installed is None or installed < (cuda_compat.parse_version(first) or ()):
+            fix = f"Upgrade torch to {first} or newer with a CUDA {first_cuda} or newer build. {fix}"
+    return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(fix, plan.commands))
+
+
+def _releases_with_kernels(
+    cc: tuple[int, int],
+) -> tuple[tuple[str, str], tuple[str, str]] | None:
+    """(release, CUDA) of the first and the last Linux build the tables know with kernels for ``cc``."""
+    have = [
+        (line, build.cuda)
+        for line in builds.known_lines()
+        for build in builds.of(line, "linux-x86_64") or []
+        if builds.has_kernels(build, cc)
+    ]
+    return (have[0], have[-1]) if have else None
 
 
 _INIT_ERRORS = catalogue_file.cases(__package__, "cuda.init_failed")

@@ -10,7 +10,7 @@ holds their analysers.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import Case, last_match
@@ -93,7 +93,46 @@ def _unallocated(text: str) -> float | None:
     return _size(r"SIZE cached\)", text)
 
 
+# The text says the memory ran out at inference (no backward pass): the writer's words, or the script or call.
+_AT_INFERENCE = re.compile(
+    r"\b(?:inference|inferring|infer\.py|predict(?:ion|ing)?|testing|test\.py|demo\.py|eval\.py"
+    r"|evaluat(?:e|ing|ion)|torch\.no_grad|inference_mode)\b",
+    re.IGNORECASE,
+)
+_TRAINING = re.compile(r"\.backward\(|optimizer\.step\(|\bloss\.backward\b|\btrain(?:ing)? step\b")
+_AT_INFERENCE_FIX = (
+    "At inference no gradients or optimizer state are kept (run the forward under torch.inference_mode() or "
+    "torch.no_grad(), with model.eval()), so the levers are the input size (a lower resolution or a shorter "
+    "sequence, or tiles of a large image), the batch (down to 1), half precision (model.half() or "
+    "torch.autocast) and a smaller model variant; or a GPU with more memory."
+)
+
+
 def analyse_oom(text: str) -> Analysis:
+    """:func:`_analyse_oom`, whose fix, when the text says the memory ran out at inference and shows no
+    backward pass, leads with what inference can change: the input size, half precision, a smaller model."""
+    analysis = _analyse_oom(text)
+    if _while_loading_found(text):
+        return analysis
+    tail = text[-200_000:]
+    if last_match(_AT_INFERENCE, tail) is None or _TRAINING.search(tail) is not None:
+        return analysis
+    if analysis.fix is not None and "batch" not in analysis.fix.text:
+        return analysis  # another holder of the GPU, not the step's size
+    commands = (
+        analysis.fix.commands
+        if analysis.fix is not None
+        else ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",)
+    )
+    text_fix = _AT_INFERENCE_FIX + ("" if analysis.fix is None else " " + analysis.fix.text)
+    return replace(
+        analysis,
+        evidence=(*analysis.evidence, "the text says the memory ran out at inference, with no backward pass"),
+        fix=Fix(text_fix, commands),
+    )
+
+
+def _analyse_oom(text: str) -> Analysis:
     """Sizes of a CUDA OOM message, classified as in research/memory_bandwidth.md 1.6.
 
     A request larger than the GPU: no setting helps. Reserved-but-unallocated at least as large as the
@@ -109,7 +148,7 @@ def analyse_oom(text: str) -> Analysis:
         return _while_loading(text)
     requested = _size(r"Tried to allocate SIZE", message)
     if requested is None:
-        return _oom_without_figures(message)
+        return _oom_without_figures(message, text)
     total = _first_size(message, r"total capac\w* of SIZE", r"SIZE total capacity")
     free = _first_size(message, r"of which SIZE is free", r"SIZE free;")
     allocated = _first_size(message, r"SIZE is allocated by PyTorch", r"SIZE already allocated")
@@ -494,15 +533,58 @@ def _while_loading(text: str) -> Analysis:
     )
 
 
-def _oom_without_figures(message: str) -> Analysis:
-    if re.search(r"CUDA error: out of memory|runtime error \(2\)|error=2\b", message, re.IGNORECASE):
-        return Analysis(
-            evidence=(
-                "the message has no figures: a CUDA call outside PyTorch's caching allocator failed (the "
-                "CUDA context, a cuBLAS or cuDNN workspace, an extension's own allocation)",
-            )
-        )
-    return Analysis()
+# THC's wording (torch 0.4 to 1.x): "cuda runtime error (2) : out of memory at .../THC/...", "THCudaCheck FAIL
+# ... error=2 : out of memory". Every out-of-memory of that generation reads so, the caching allocator's
+# own included: no figure was ever printed.
+_THC_OOM = re.compile(r"runtime error \(2\)|error=2\b|THCudaCheck|/THC/|\bTHC\w{0,30}\.cu", re.IGNORECASE)
+# The GPU's memory as the writer gives it beside the GPU ("a 1080 with 8Gb", "GTX 1050 TI 4GB", "940mx(2gb)",
+# "my gpu is 3060 with 6GB memory", "11GB of VRAM"); not the machine's RAM ("16GB RAM", "32 GB DDR4").
+_GPU_MEMORY_SAID = re.compile(
+    r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b)[^\n.;]{0,25}?"
+    r"(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G)\b)(?!\s?(?:of\s)?(?:system\s)?(?:RAM|DDR|disk|SSD))"
+    r"|\b(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|G))\s?(?:of\s)?"
+    r"(?:VRAM|GPU memory|graphics memory|video memory)",
+    re.IGNORECASE,
+)
+
+
+def gpu_memory_said(text: str) -> str | None:
+    """The GPU's memory as the text's writer states it, as written ("8Gb"); None where it states none."""
+    found = _GPU_MEMORY_SAID.search(text[:100_000])
+    return None if found is None else " ".join((found[1] or found[2]).split())
+
+
+def _oom_without_figures(message: str, text: str) -> Analysis:
+    said = gpu_memory_said(text)
+    if _THC_OOM.search(message):
+        evidence = [
+            "the message has no figures: it is the THC wording of torch 0.4 to 1.x, which every "
+            "out-of-memory of that generation has (the caching allocator's own included)"
+        ]
+    elif re.search(r"CUDA error: out of memory", message, re.IGNORECASE):
+        evidence = [
+            "the message has no figures: a CUDA call outside PyTorch's caching allocator failed (the "
+            "CUDA context, a cuBLAS or cuDNN workspace, an extension's own allocation)"
+        ]
+    elif said is None:
+        return Analysis()
+    else:
+        evidence = []
+    if said is None:
+        return Analysis(evidence=tuple(evidence))
+    return Analysis(
+        evidence=(*evidence, f"the text says the GPU has {said}"),
+        cause=f"The step needs more memory than the GPU's {said} holds: the model, its optimizer state and "
+        "the batch with its activations (at this input size) do not fit together, or other processes hold "
+        "part of it.",
+        fix=Fix(
+            f"Make the step fit {said}: lower the batch size (gradient accumulation keeps the effective "
+            "batch) or the input size (resolution, sequence length), use mixed precision and activation "
+            "checkpointing or a smaller model; or use a GPU with more memory. nvidia-smi shows whether "
+            "another process holds part of it.",
+            ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",),
+        ),
+    )
 
 
 def analyse_mps_oom(text: str) -> Analysis:

@@ -5,6 +5,8 @@ and the device indices the code names."""
 
 from __future__ import annotations
 
+import pytest
+
 from torchdoctor.checks.devices.explanations import analyse_ordinal
 
 
@@ -97,3 +99,44 @@ def test_a_stated_gpu_count_gives_the_ranks_per_node_to_start() -> None:
     )
     assert "the text says the machine has 2 GPUs" in analysis.evidence
     assert analysis.fix is not None and "--nproc_per_node=2" in analysis.fix.text
+
+
+_SET_DEVICE_FRAME = (
+    '  File "/usr/local/lib/python3.6/dist-packages/torch/cuda/__init__.py", line 281, in set_device\n'
+    "    torch._C._cuda_setDevice(device)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "setting"),
+    [
+        (  # https://github.com/csxmli2016/DFDNet/issues/7
+            '  File "/home/nextface/DFDNet/options/base_options.py", line 114, in parse\n'
+            "    torch.cuda.set_device(opt.gpu_ids[0])\n" + _SET_DEVICE_FRAME + "RuntimeError: cuda runtime "
+            "error (101) : invalid device ordinal at /opt/conda/conda-bld/pytorch_1595629427286/work/torch/"
+            "csrc/cuda/Module.cpp:59",
+            "gpu_ids",
+        ),
+        (  # https://github.com/ShomyLiu/Neu-Review-Rec/issues/17
+            '  File "main.py", line 43, in train\n    torch.cuda.set_device(opt.gpu_id)\n'
+            + _SET_DEVICE_FRAME
+            + "RuntimeError: CUDA error: invalid device ordinal",
+            "gpu_id",
+        ),
+        (  # https://github.com/ZhaoJ9014/face.evoLVe/issues/58 (title)
+            "temp_x = x.cuda(self.device_id[i]) RuntimeError: CUDA error (10): invalid device ordinal",
+            "device_id",
+        ),
+        (  # https://github.com/hanzhanggit/StackGAN-v2/issues/23 (title and message)
+            "torch.cuda.set_device(self.gpus[0])\nRuntimeError: cuda runtime error (10) : invalid device "
+            "ordinal at torch/csrc/cuda/Module.cpp:32",
+            "gpus",
+        ),
+    ],
+)
+def test_an_index_taken_from_a_setting_of_the_script_is_named_with_the_setting(
+    text: str, setting: str
+) -> None:
+    analysis = analyse_ordinal(text)
+    assert analysis.cause is not None and f"the script's {setting} setting" in analysis.cause
+    assert analysis.fix is not None and f"--{setting} 0" in analysis.fix.text

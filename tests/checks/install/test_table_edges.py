@@ -346,3 +346,37 @@ def test_2_15s_release_notice_outranks_its_wheels_own_table_of_cuda_builds() -> 
     # A V100 (sm_70, which no CUDA 13 build has) under 2.15 is sent to 2.14.1, the last with a 12.6 build.
     plan = install_plan.plan_for("2.15.0", "linux-x86_64", [(7, 0)], 12080, "570.124.06", "linux")
     assert "2.15.0+cu126" not in " ".join(plan.commands)
+
+
+# "no kernel image" where torch's message names no capability and the writer names the GPU (its model or its
+# compute capability): the GPU read from the prose, and whether it needs a newer torch or an older one.
+_NO_KERNEL = "no kernel image is available for execution on the device"
+_GPU_IN_PROSE = [
+    # https://github.com/vllm-project/vllm/issues/19906 (title)
+    (f"RTX5080 got CUDA error: {_NO_KERNEL}", "sm_120", "Upgrade torch to 2.7 or newer with a CUDA 12.8"),
+    # https://github.com/pytorch/pytorch/issues/30532
+    (
+        "Version 1.3 no longer supporting Tesla K40m?\nI am using a Tesla K40m, installed pytorch 1.3 with "
+        f"conda, using CUDA 10.1\nRuntimeError: CUDA error: {_NO_KERNEL}",
+        "sm_35",
+        "downgrade to an older torch (before 2.0)",
+    ),
+    # https://github.com/Kaggle/kaggle-cli/issues/1151 (title and error)
+    (
+        "machine_shape NvidiaTeslaP100 allocates a P100 but default image's torch (cu128) has no sm_60 "
+        f"kernels, so every CUDA opertation fails\nRuntimeError: CUDA error: {_NO_KERNEL}",
+        "sm_60",
+        "downgrade to an older torch that still has its kernels (torch 2.14 with CUDA 12.6",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "sm", "fix"), _GPU_IN_PROSE)
+def test_no_kernel_image_reads_the_gpu_the_writer_names(text: str, sm: str, fix: str) -> None:
+    analysis = explanations.analyse_no_kernel(text)
+    assert sm in analysis.evidence[0] and analysis.fix is not None and fix in analysis.fix.text
+
+
+def test_no_kernel_image_names_no_gpu_when_the_text_names_two_of_different_capabilities() -> None:
+    text = "works on my RTX 3090 but on the Tesla K80 I get no kernel image is available for execution"
+    assert explanations.analyse_no_kernel(text).evidence == ()

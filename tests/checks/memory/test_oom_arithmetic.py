@@ -116,3 +116,88 @@ def test_which_listed_process_is_the_job_is_said() -> None:
     )
     line = next(line for line in analysis.evidence if line.startswith("2 processes hold memory"))
     assert "pid 4242: 12.52 GiB (this job)" in line and "the others hold 10.00 GiB" in line
+
+
+_THC = "RuntimeError: cuda runtime error (2) : out of memory at "
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (  # pytorch/pytorch#7634
+            "my gpu is 1060 with 6G memory ,how did that come?\nRuntimeError: cuda runtime err(2): "
+            "out of memory at /opt/conda/conda-bld/pytorch_1501953625411/work/pytorch-0.1.12/torch/"
+            "libTHC/THCstorage.cu:66",
+            "6G",
+        ),
+        (  # shipubupt/NIPS2018#5
+            "ubuntu16.04 ++940mx(2gb)+cuda8.0+py27+pytorch0.3.0post4 .I have changed batch_test=1 in "
+            f"option.py .but it is always out of memory\n{_THC}"
+            "/pytorch/torch/lib/THC/generic/THCStorage.cu:58",
+            "2gb",
+        ),
+        (  # pytorch/pytorch#7417
+            "This algorithm was developed on NVIDIA Titan X graphic card and I have a NVIDIA GTX 1050 TI "
+            "4GB.\n`THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1518238409320/work/torch/lib/THC/"
+            "generic/THCStorage.cu line=58 error=2 : out of memory`",
+            "4GB",
+        ),
+    ],
+)
+def test_a_thc_oom_without_figures_is_weighed_against_the_gpu_memory_the_writer_gives(
+    text: str, said: str
+) -> None:
+    analysis = analyse_oom(text)
+    assert f"the text says the GPU has {said}" in analysis.evidence
+    assert (
+        "THC wording" in analysis.evidence[0]
+        and "outside PyTorch's caching allocator" not in analysis.evidence[0]
+    )
+    assert analysis.cause is not None and "more memory than the GPU's" in analysis.cause
+    assert analysis.fix is not None and "a GPU with more memory" in analysis.fix.text
+
+
+def test_the_machines_ram_is_not_read_as_the_gpus_memory() -> None:
+    # andyzeng/visual-pushing-grasping#2: 16GB of RAM beside a GTX 750TI whose memory the writer does not give
+    text = (
+        "My enviroment: windows10 with Intel(R) Core(TM) i5-6400 CPU @ 2.70GHz   16GB RAM  cuda9.0 "
+        "installed(with cudnn) with NVIDIA GTX 750TI.\nRuntimeError: cuda runtime error (2) : out of memory"
+    )
+    analysis = analyse_oom(text)
+    assert analysis.cause is None and not any("the text says the GPU has" in e for e in analysis.evidence)
+
+
+_TRIED = "RuntimeError: CUDA out of memory. Tried to allocate "
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # https://github.com/yyliu01/RPL/issues/14 (the maintainer: a lower resolution, or a larger GPU)
+        "Hi, I'm trying to run inference as you mentioned, but instead I've gotten this error every time;\n"
+        f"{_TRIED}602.00 MiB (GPU 0; 5.70 GiB total capacity; 2.97 GiB already allocated; 340.50 MiB free; "
+        "3.57 GiB reserved in total by PyTorch)",
+        # https://github.com/cv516Buaa/tph-yolov5/issues/23 (a batch of 1 did not help; --img-size 1996)
+        "When I am trying to run the inference command I am getting the next error:\n"
+        f"ret = input.softmax(dim)\n{_TRIED}962.00 MiB (GPU 0; 3.81 GiB total capacity; 1.79 GiB already "
+        "allocated; 725.00 MiB free; 1.93 GiB reserved in total by PyTorch)",
+        # https://github.com/clovaai/CRAFT-pytorch/issues/15 (a smaller image, torch.no_grad, a larger GPU)
+        "`python test.py --trained_model=./craft_mlt_25k.pth --test_folder=./test_data`\n> "
+        f"{_TRIED}100.00 MiB (GPU 0; 3.95 GiB total capacity; 2.88 GiB already allocated; 58.25 MiB free; "
+        "42.71 MiB cached)",
+    ],
+)
+def test_an_oom_at_inference_leads_with_what_inference_can_change(text: str) -> None:
+    analysis = analyse_oom(text)
+    assert "the text says the memory ran out at inference, with no backward pass" in analysis.evidence
+    assert analysis.fix is not None and analysis.fix.text.startswith("At inference")
+    assert "input size" in analysis.fix.text and "smaller model" in analysis.fix.text
+
+
+def test_an_oom_in_a_training_step_keeps_the_training_fix_whatever_else_the_text_says() -> None:
+    text = (
+        f"evaluation after every epoch\n    loss.backward()\n{_TRIED}602.00 MiB (GPU 0; 5.70 GiB total "
+        "capacity; 2.97 GiB already allocated; 340.50 MiB free; 3.57 GiB reserved in total by PyTorch)"
+    )
+    analysis = analyse_oom(text)
+    assert analysis.fix is None or not analysis.fix.text.startswith("At inference")
