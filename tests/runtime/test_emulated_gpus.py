@@ -191,3 +191,15 @@ def test_optimizer_state_follows_its_parameters_and_a_late_move_fails_as_on_gpus
     assert late.stderr.rstrip().endswith(f"RuntimeError: {message}")
     line = marked_line("optimizer_state_device.py", "steps")
     assert f'optimizer_state_device.py", line {line}' in late.stderr
+
+
+def test_deep_mode_above_the_emulation_sees_the_same_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    # --deep's TorchFunctionMode sits above the emulation's and calls torch functions of its own first
+    training = run_script("emulated_training.py", options=Options(gpus=1, deep=True))
+    assert training.code == 0 and "epoch 1 loss" in training.stdout, training.stderr
+    monkeypatch.setenv("DEMO_DEVICE", "cuda")
+    ran = run_script("plain_attribute.py", options=Options(gpus=1, deep=True))
+    assert ran.code == 1
+    message = "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"
+    assert ran.stderr.rstrip().endswith(f"RuntimeError: {message}")
+    assert mismatch_of(ran).site.line == marked_line("plain_attribute.py", "fails")  # type: ignore[attr-defined]

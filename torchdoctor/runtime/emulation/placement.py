@@ -485,7 +485,8 @@ def function_mode(torch: Any, machine: Machine, precise: type, calling: list[Any
             self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
         ) -> Any:
             __tracebackhide__ = True
-            if calling[0] is not None:
+            if calling[0] is not None and getattr(func, "__name__", None) == calling[0].__name__:
+                # (a mode above this one, --deep's, may call other torch functions first)
                 func, calling[0] = calling[0], None
             if kwargs:
                 device = kwargs.get("device")
