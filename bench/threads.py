@@ -10,7 +10,8 @@ What torchdoctor says (titles, causes, evidence, fixes and their commands; verdi
 fixes) is searched, ignoring case and runs of white space, for the labels. A record scores when all three are
 named (a record whose text holds no figure has ``figure`` null). Each frozen batch is reported apart; only the
 dev records' misses are listed.
-Target: 0.85 on the frozen test split. Exit 1 when it is missed.
+Target: 0.85 on the frozen batches whose misses were never studied (``misses_studied`` false in batches.json:
+threads no rule was tuned on), or on the whole test split where every batch was studied. Exit 1 when missed.
 """
 
 from __future__ import annotations
@@ -83,17 +84,21 @@ def main() -> int:
                 print(f"  dev/{path.name}: misses {missed}")
         if paths:
             print(f"{split}: cause + figure + fix named in {hits}/{len(paths)} = {hits / len(paths):.2f}")
-    ok = True
+    unseen: list[bool] = []
     for batch in batches:
         names = sorted(batch["files"])
         hits = sum(results.get(name, False) for name in names)
         share = hits / len(names)
-        print(f"  frozen batch {batch['name']}: {hits}/{len(names)} = {share:.2f}")
-    test = [v for k, v in results.items() if k.startswith("test/")]
-    if test and sum(test) / len(test) < TARGET:
-        ok = False
-    print(f"target: {TARGET:.2f} on test")
-    return 0 if ok else 1
+        studied = " (misses studied since)" if batch.get("misses_studied") else ""
+        print(f"  frozen batch {batch['name']}: {hits}/{len(names)} = {share:.2f}{studied}")
+        if not batch.get("misses_studied"):
+            unseen += [results.get(name, False) for name in names]
+    measured = unseen or [v for k, v in results.items() if k.startswith("test/")]
+    which = "the batches whose misses were never studied" if unseen else "test"
+    if measured:
+        print(f"{which}: {sum(measured)}/{len(measured)} = {sum(measured) / len(measured):.2f}")
+    print(f"target: {TARGET:.2f} on {which}")
+    return 0 if measured and sum(measured) / len(measured) >= TARGET else 1
 
 
 if __name__ == "__main__":
