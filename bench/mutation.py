@@ -85,6 +85,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
         "checks/install/build_judge.py",
         (
             "tests/checks/install/test_build_check.py",
+            "tests/checks/install/test_build_judge_boundaries.py",
             "tests/checks/install/test_machines.py",
             "tests/checks/install/test_sourced_machines.py",
             "tests/checks/install/test_partial_facts.py",
