@@ -9,7 +9,9 @@ equal to the judge's literals, not the same object."""
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,17 @@ from torchdoctor.model import Status
 
 from support import fixture_facts
 
+
+def _sibling(name: str) -> Any:
+    """Another test module of this folder, for its helpers (the tests' folders are not packages)."""
+    spec = importlib.util.spec_from_file_location(f"_helpers_{name}", Path(__file__).with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BUILD_CHECK_TESTS = _sibling("test_build_check")
 H100 = "h100x8_cvd_2_3.json"  # torch 2.13.0+cu129 on eight H100s, driver 575.57.08, two visible to torch
 CPU_WHEEL = "h100x8_cpu_wheel.json"  # torch 2.13.0+cpu on the same machine
 MAC = "macbook_m2_mps.json"  # torch 2.13.0 on an M2 with macOS 14.5, MPS available
@@ -451,7 +464,7 @@ def test_a_torch_earlier_on_the_path_that_sorts_before_the_installed_one_still_s
     assert _judged(facts).status is Status.WARN
 
 
-AMD = {"vendor": "amd", "vendor_id": "0x1002", "device_id": "0x744c", "class": "0x030000"}
+AMD = BUILD_CHECK_TESTS.AMD  # a Radeon RX 7900 XTX
 INTEL = {"vendor": "intel", "vendor_id": "0x8086", "device_id": "0xa780", "class": "0x030000"}
 NVIDIA = {"vendor": "nvidia", "vendor_id": "0x10de", "device_id": "0x2204", "class": "0x030000"}
 
@@ -483,3 +496,62 @@ def test_an_nvidia_gpu_on_the_bus_without_its_driver_is_not_an_amd_only_machine(
 def test_an_nvidia_driver_that_answers_is_not_an_amd_only_machine() -> None:
     verdict = _cuda_build_on_pci([AMD], proc_driver_version="550.54.14")
     assert "whose GPU is AMD" not in verdict.summary
+
+
+def _cuda_machine(version: str, cuda: str, gpu: str, cc: list[int], driver: str, driver_cuda: int) -> Any:
+    """The H100 box with another CUDA build, GPU and driver, made by test_build_check's helper."""
+    return _judged(BUILD_CHECK_TESTS._cuda_machine(H100, version, cuda, gpu, cc, driver, driver_cuda))
+
+
+# Kepler (CC 3.x) ends with the R470 branch, CUDA 11.4 (NVIDIA's CUDA 11.x/12.0 release notes: Kepler support
+# removed in 12.0; R470 is its last driver branch)
+K80_ENDED = (
+    "NVIDIA's last driver for CC 3.x GPUs is the R470 branch (CUDA 11.4), so no driver update brings a newer "
+    "CUDA to this GPU"
+)
+
+
+def test_a_kepler_gpu_on_a_minor_version_compatible_build_is_told_its_driver_ended() -> None:
+    verdict = _cuda_machine("2.0.1+cu117", "11.7", "Tesla K80", [3, 7], "470.82.01", 11040)
+    assert verdict.status is Status.WARN
+    assert verdict.fix is not None
+    assert verdict.fix.text == (
+        f"{K80_ENDED}: minor-version compatibility is the most this GPU gets; a torch build for the CUDA its "
+        "driver supports avoids its limits."
+    )
+
+
+def test_a_kepler_gpu_on_a_cuda_12_build_is_given_the_build_its_driver_runs() -> None:
+    # torch 2.8 has no build with Kepler kernels that R470 runs: 2.5.1's CUDA 11.8 build is the newest
+    verdict = _cuda_machine("2.8.0+cu128", "12.8", "Tesla K80", [3, 7], "470.82.01", 11040)
+    assert verdict.status is Status.FAIL
+    assert verdict.summary.startswith("the NVIDIA driver is too old for this CUDA 12.8 build of torch")
+    assert verdict.fix is not None
+    assert verdict.fix.text.startswith(f"{K80_ENDED}: install a torch build for the CUDA this driver runs: ")
+    assert verdict.fix.commands == (
+        'pip install "torch==2.5.1+cu118" --index-url https://download.pytorch.org/whl/cu118',
+    )
+
+
+def test_a_kepler_gpu_whose_build_is_not_known_to_run_is_told_what_might() -> None:
+    verdict = _cuda_machine("2.6.0+cu126", "12.6", "Tesla K80", [3, 7], "470.82.01", 11040)
+    assert verdict.fix is not None
+    assert verdict.fix.text.startswith(
+        f"{K80_ENDED}: install a torch build for the CUDA this driver runs. Install torch 2.6.0 built for "
+        "CUDA 11.8, which this driver runs; whether it has kernels for these GPUs is not known here"
+    )
+
+
+@pytest.mark.parametrize("sees", [True, False])
+def test_a_driver_version_that_cannot_be_read_is_not_called_too_old(sees: bool) -> None:
+    # nvidia-smi's "N/A" for a field it cannot read, and no CUDA version from NVML or libcuda
+    facts = _machine(H100, cuda_available=sees)
+    facts["nvml"].update(driver_version="N/A", cuda_driver_version=None)
+    facts["cuda_driver"]["driver_cuda_version"] = None
+    verdict = _judged(facts)
+    assert "too old" not in verdict.summary
+    if sees:
+        assert verdict.status is Status.PASS
+    else:  # the driver still exposes the two GPUs torch cannot use
+        assert verdict.status is Status.FAIL
+        assert verdict.summary == "the CUDA driver exposes 2 GPU(s) but torch.cuda.is_available() is False"
