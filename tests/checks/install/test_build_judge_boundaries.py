@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from torchdoctor.checks.install import builds
 from torchdoctor.checks.install.build_check import CHECK
 from torchdoctor.model import Status
 
@@ -274,8 +275,29 @@ def test_macos_equal_to_the_releases_floor_is_not_too_old() -> None:
     )
     assert verdict.fix.commands == ()
     assert not any("older than" in str(d) or "Rosetta" in str(d) for d in verdict.details)
+    assert NO_METAL not in verdict.details  # the summary's reason, not repeated
     assert any(
         str(d).startswith("macOS 14.0; torch 2.9's MPS needs macOS 14.0 or newer") for d in verdict.details
+    )
+
+
+def test_macos_newer_than_the_releases_floor_is_not_too_old() -> None:
+    verdict = _mps("2.9.0", "15.1", available=False)
+    assert verdict.summary == f"torch is built with MPS but MPS is not available: {NO_METAL}"
+
+
+def test_a_table_row_whose_macos_is_not_a_version_is_not_judged(monkeypatch: pytest.MonkeyPatch) -> None:
+    line_fact = builds.line_fact
+
+    def unreadable(line: str | None, key: str) -> Any:
+        fact = line_fact(line, key)
+        return {**fact, "version": "see the release notes"} if key == "mps_macos_min" and fact else fact
+
+    monkeypatch.setattr(builds, "line_fact", unreadable)
+    verdict = _mps("2.9.0", "13.0", available=False)
+    assert verdict.summary == f"torch is built with MPS but MPS is not available: {NO_METAL}"
+    assert verdict.fix is not None and verdict.fix.text.startswith(
+        "Run on Apple silicon with macOS 14 or newer"
     )
 
 
@@ -334,28 +356,36 @@ def test_a_dumps_macos_below_the_floor_names_the_release_that_runs() -> None:
     assert verdict.fix is not None and verdict.fix.commands == ('pip install "torch==2.8.0"',)
 
 
-# aten/src/ATen/mps/MPSFallback.mm: the fallback is on where
-# c10::utils::check_env("PYTORCH_ENABLE_MPS_FALLBACK") is true, which c10/util/env.cpp gives for "1" only ("0"
-# is false, any other value is ignored with a warning); without it an operator MPS lacks raises
-# NotImplementedError.
-RAISES = " an operator MPS lacks raises NotImplementedError (1 runs such operators on the CPU)"
+# aten/src/ATen/mps/MPSFallback.mm registers the MPS fallback once, at load:
+#   static const char* enable_mps_fallback = getenv("PYTORCH_ENABLE_MPS_FALLBACK");
+#   if (!enable_mps_fallback || std::stoi(enable_mps_fallback) == 0)
+#     -> mps_error_fallback (NotImplementedError)
+#   else -> mps_fallback (the operator runs on the CPU, with a warning)
+# std::stoi reads leading whitespace, a sign and digits, and throws std::invalid_argument where there are
+# none.
+RAISES = ": an operator MPS lacks raises NotImplementedError (1 runs such operators on the CPU)"
+ON = ": an operator MPS lacks runs on the CPU, slower"
+STOI = "torch reads it with std::stoi, which throws on it (set it to 1 or unset it)"
 
 
 @pytest.mark.parametrize(
     ("value", "line"),
     [
-        ("1", "PYTORCH_ENABLE_MPS_FALLBACK=1: an operator MPS lacks runs on the CPU, slower"),
-        (
-            None,
-            "PYTORCH_ENABLE_MPS_FALLBACK unset:" + RAISES,
-        ),
-        (
-            "0",
-            "PYTORCH_ENABLE_MPS_FALLBACK is '0', not 1:" + RAISES,
-        ),
+        ("1", "PYTORCH_ENABLE_MPS_FALLBACK=1" + ON),
+        ("2", "PYTORCH_ENABLE_MPS_FALLBACK=2" + ON),  # any number but 0
+        (" 1", "PYTORCH_ENABLE_MPS_FALLBACK= 1" + ON),  # stoi skips the leading space
+        ("-1", "PYTORCH_ENABLE_MPS_FALLBACK=-1" + ON),
+        ("1.5", "PYTORCH_ENABLE_MPS_FALLBACK=1.5" + ON),  # stoi stops at the first character not a digit
+        (None, "PYTORCH_ENABLE_MPS_FALLBACK unset" + RAISES),
+        ("0", "PYTORCH_ENABLE_MPS_FALLBACK is '0', which torch reads as 0" + RAISES),
+        ("00", "PYTORCH_ENABLE_MPS_FALLBACK is '00', which torch reads as 0" + RAISES),
         (
             "true",
-            "PYTORCH_ENABLE_MPS_FALLBACK is 'true', not 1:" + RAISES,
+            "PYTORCH_ENABLE_MPS_FALLBACK is 'true', not a number: " + STOI,
+        ),
+        (
+            "",
+            "PYTORCH_ENABLE_MPS_FALLBACK is '', not a number: " + STOI,
         ),
     ],
 )
@@ -555,3 +585,17 @@ def test_a_driver_version_that_cannot_be_read_is_not_called_too_old(sees: bool) 
     else:  # the driver still exposes the two GPUs torch cannot use
         assert verdict.status is Status.FAIL
         assert verdict.summary == "the CUDA driver exposes 2 GPU(s) but torch.cuda.is_available() is False"
+
+
+def test_a_kepler_gpu_no_cuda_build_serves_is_given_the_plans_own_words() -> None:
+    # a K40m (CC 3.5) on R470, its last branch: no CUDA build of torch 2.13 has kernels for it, and the plan
+    # already says why no driver helps; it is not said twice
+    verdict = _cuda_machine("2.13.0+cu129", "12.9", "Tesla K40m", [3, 5], "470.256.02", 11040)
+    assert verdict.status is Status.FAIL
+    assert verdict.fix is not None
+    assert verdict.fix.text == (
+        "Install a build whose arch list covers this GPU. No CUDA build of torch 2.13 has kernels for CC "
+        "3.5; NVIDIA's last driver for CC 3.x GPUs is the R470 branch (CUDA 11.4), so no driver update "
+        "brings a newer CUDA to this GPU. Use the CPU build, or build torch from source with a CUDA that "
+        "supports this GPU."
+    )
