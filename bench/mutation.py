@@ -85,6 +85,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
         "checks/install/build_judge.py",
         (
             "tests/checks/install/test_build_check.py",
+            "tests/checks/install/test_build_judge_boundaries.py",
             "tests/checks/install/test_machines.py",
             "tests/checks/install/test_sourced_machines.py",
             "tests/checks/install/test_partial_facts.py",
@@ -454,7 +455,7 @@ def run(name: str, rerun_survivors: bool, timeout: float) -> bool:
     elif same_source and score(name).pending:
         print(f"{name}: resuming the {score(name).pending} mutants not run yet", file=sys.stderr)
     else:
-        _cosmic_ray("init", str(config), str(session))
+        _cosmic_ray("init", "--force", str(config), str(session))  # a changed module: its old results go
         with use_db(str(session), WorkDB.Mode.open) as db:
             skipped = _skip_annotations(db, REPO / path)
             print(f"{name}: {db.num_work_items} mutants, {skipped} in annotations not run", file=sys.stderr)

@@ -501,14 +501,30 @@ def _mps_lines(torch: Mapping[str, Any], mps: Mapping[str, Any]) -> list[str]:
         )
     if "fallback" in mps:
         value = mps.get("fallback")
-        lines.append(
-            f"PYTORCH_ENABLE_MPS_FALLBACK={value}: an operator MPS lacks runs on the CPU, slower"
-            if value == "1"
-            else "PYTORCH_ENABLE_MPS_FALLBACK "
-            + ("unset" if value is None else f"is {value!r}, not 1")
-            + ": an operator MPS lacks raises NotImplementedError (1 runs such operators on the CPU)"
-        )
+        number = _stoi(value)
+        raises = ": an operator MPS lacks raises NotImplementedError (1 runs such operators on the CPU)"
+        if number:
+            lines.append(
+                f"PYTORCH_ENABLE_MPS_FALLBACK={value}: an operator MPS lacks runs on the CPU, slower"
+            )
+        elif value is None:
+            lines.append("PYTORCH_ENABLE_MPS_FALLBACK unset" + raises)
+        elif number == 0:
+            lines.append(f"PYTORCH_ENABLE_MPS_FALLBACK is {value!r}, which torch reads as 0" + raises)
+        else:
+            lines.append(
+                f"PYTORCH_ENABLE_MPS_FALLBACK is {value!r}, not a number: torch reads it with std::stoi, "
+                "which throws on it (set it to 1 or unset it)"
+            )
     return lines
+
+
+def _stoi(value: str | None) -> int | None:
+    """The value as torch reads PYTORCH_ENABLE_MPS_FALLBACK (aten/src/ATen/mps/MPSFallback.mm: unset or
+    ``std::stoi(value) == 0`` raises for an operator MPS lacks, any other number runs it on the CPU):
+    std::stoi's leading whitespace, sign and digits; None where it finds no digits (it throws)."""
+    found = re.match(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", value or "")
+    return int(found[1]) if found else None
 
 
 def _mps_floor(line: str | None) -> tuple[Mapping[str, Any], tuple[int, ...]] | None:
