@@ -69,7 +69,10 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
     ),
     "fragmentation_judge": (
         "checks/memory/fragmentation_judge.py",
-        ("tests/checks/memory/test_fragmentation_check.py",),
+        (
+            "tests/checks/memory/test_fragmentation_check.py",
+            "tests/checks/memory/test_fragmentation_boundaries.py",
+        ),
         "",
     ),
     "cuda_compat": (
