@@ -457,6 +457,8 @@ def run(name: str, rerun_survivors: bool, timeout: float) -> bool:
     elif same_source and score(name).pending:
         print(f"{name}: resuming the {score(name).pending} mutants not run yet", file=sys.stderr)
     else:
+        # a changed module: its last session goes (cosmic-ray init refuses a session that has results)
+        session.unlink(missing_ok=True)
         _cosmic_ray("init", str(config), str(session))
         with use_db(str(session), WorkDB.Mode.open) as db:
             skipped = _skip_annotations(db, REPO / path)
