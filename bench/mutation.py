@@ -64,7 +64,11 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
     ),
     "memory_judge": (
         "checks/memory/memory_judge.py",
-        ("tests/checks/memory/test_memory_check.py", "tests/checks/memory/test_oom_arithmetic.py"),
+        (
+            "tests/checks/memory/test_memory_check.py",
+            "tests/checks/memory/test_oom_arithmetic.py",
+            "tests/checks/memory/test_memory_boundaries.py",
+        ),
         "",
     ),
     "fragmentation_judge": (
