@@ -121,7 +121,11 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
         "",
     ),
     "pinned_judge": ("checks/transfer/pinned_judge.py", ("tests/checks/transfer",), ""),
-    "dryrun_judge": ("checks/ddp/dryrun_judge.py", ("tests/checks/ddp/test_dryrun_check.py",), ""),
+    "dryrun_judge": (
+        "checks/ddp/dryrun_judge.py",
+        ("tests/checks/ddp/test_dryrun_check.py", "tests/checks/ddp/test_dryrun_boundaries.py"),
+        "",
+    ),
     "cluster_judge": ("checks/ddp/cluster_judge.py", ("tests/checking/test_cluster.py",), ""),
     "matcher": ("torchdoctor/explain/matcher.py", ("tests/explain/test_matcher.py",), ""),
     "redact": ("torchdoctor/output/redact.py", ("tests/output/test_redact.py",), ""),

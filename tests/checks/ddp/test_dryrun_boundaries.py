@@ -1,0 +1,304 @@
+"""ddp.dryrun at the edges of its rules: how much of a rank's output a verdict keeps, how ranks are ordered
+and grouped, what each way a rank ends is called, and the figures a passing run reports. Ranks are the
+healthy 8x H100 fixture's records, changed the way each case needs; facts go through JSON as a saved report
+gives them back."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from torchdoctor.checks.ddp import dryrun_judge
+from torchdoctor.checks.ddp.dryrun_check import CHECK
+from torchdoctor.model import Finding, Status
+
+from support import fixture_facts
+
+HEALTHY = "h100x8_ddp_healthy.json"
+
+
+def dry(name: str = HEALTHY) -> dict[str, Any]:
+    return copy.deepcopy(fixture_facts(name)["ddp.dryrun"])
+
+
+def judge(facts: dict[str, Any]) -> Finding:
+    return CHECK.judge(json.loads(json.dumps({"ddp.dryrun": facts})), {})
+
+
+def text(verdict: Finding) -> str:
+    return "\n".join(str(d) for d in verdict.details)
+
+
+def rows(verdict: Finding) -> list[dict[str, Any]]:
+    return [d for d in verdict.details if isinstance(d, dict)]
+
+
+def raised(record: dict[str, Any], message: str, at_s: float | None = 4.0, stderr: str = "") -> None:
+    """The rank raised an exception torchdoctor has no signature for, after joining the process group."""
+    for phase in ("allreduce", "barrier", "bandwidth", "done"):
+        record["phases"].pop(phase, None)
+    record.update(last_phase="init_done", exit={"code": 1, "signal": None}, stderr_tail=stderr)
+    record["error"] = {"type": "ValueError", "message": message, "at_s": at_s}
+
+
+def stopped(record: dict[str, Any], after_s: float = 5.0, reason: str = "after_peer_failure") -> None:
+    record.update(error=None, exit={"code": None, "signal": "SIGKILL"})
+    record["killed"] = {"reason": reason, "after_s": after_s}
+
+
+# -- how much of a rank's output is kept -----------------------------------------------------------
+
+
+def test_a_message_is_cut_at_300_characters() -> None:
+    # torchdoctor's choice: a verdict line stays readable; the stderr tail below it keeps the rest.
+    facts = dry()
+    raised(facts["ranks"][0], "x" * 400)
+    for record in facts["ranks"][1:]:
+        stopped(record)
+
+    verdict = judge(facts)
+
+    assert (
+        verdict.summary
+        == "rank 0 raised after joining the process group (last phase 'init_done'): "
+        + ("ValueError: " + "x" * 400)[:300]
+    )
+
+
+def test_the_stderr_tail_keeps_its_last_8_lines_without_blank_ones() -> None:
+    facts = dry()
+    tail = "\n".join([*(f"line {n}" for n in range(1, 11)), "", "   "])
+    raised(facts["ranks"][0], "boom", stderr=tail)
+    for record in facts["ranks"][1:]:
+        stopped(record)
+
+    verdict = judge(facts)
+
+    shown = [d for d in verdict.details if str(d).startswith("  | ")]
+    assert shown == [f"  | line {n}" for n in range(3, 11)]
+
+
+def test_eight_ranks_are_listed_and_the_rest_counted() -> None:
+    facts = dry()
+    ten = facts["ranks"] + copy.deepcopy(facts["ranks"][:2])
+    for n, record in enumerate(ten):
+        record.update(rank=n, local_rank=n, pid=1000 + n)
+        raised(record, "boom")
+    facts["ranks"] = ten
+
+    verdict = judge(facts)
+
+    listed = [d for d in verdict.details if str(d).startswith("rank ") and " (pid " in str(d)]
+    assert len(listed) == 8
+    assert "... and 2 more ranks" in verdict.details
+    assert verdict.summary.startswith("ranks 0, 1, 2, 3, 4, 5, 6, 7, 8 and 9 raised")
+
+
+def test_eight_consequences_are_listed_and_the_rest_counted() -> None:
+    facts = dry()
+    ten = facts["ranks"] + copy.deepcopy(facts["ranks"][:2])
+    for n, record in enumerate(ten):
+        record.update(rank=n, local_rank=n)
+        stopped(record)
+    raised(ten[0], "boom")
+    facts["ranks"] = ten
+
+    verdict = judge(facts)
+
+    consequences = [
+        d for d in verdict.details if str(d).startswith("rank ") and "once a peer failed" in str(d)
+    ]
+    assert len(consequences) == 8
+    assert verdict.details[verdict.details.index("as a consequence:") + 9] == "... and 1 more ranks"
+
+
+# -- which rank leads ------------------------------------------------------------------------------
+
+
+def test_ranks_are_ordered_by_when_they_failed_to_a_tenth_of_a_second_then_by_rank() -> None:
+    facts = dry()
+    for record in facts["ranks"]:
+        stopped(record)
+    raised(facts["ranks"][5], "late", at_s=4.9)
+    raised(facts["ranks"][6], "first", at_s=4.12)
+    raised(facts["ranks"][2], "same tenth", at_s=4.14)
+
+    verdict = judge(facts)
+
+    evidence = [d for d in verdict.details if str(d).startswith("rank ") and "pid" in str(d)]
+    assert [d.split(" ")[1] for d in evidence] == ["2", "6", "5"]
+
+
+def test_a_failure_time_missing_is_the_last_phase_reached() -> None:
+    facts = dry()
+    for record in facts["ranks"]:
+        stopped(record)
+    raised(facts["ranks"][3], "no time", at_s=None)  # its last phase, init_done, was at 4.97 s
+    raised(facts["ranks"][1], "at 4.9", at_s=4.9)
+
+    verdict = judge(facts)
+
+    evidence = [d for d in verdict.details if str(d).startswith("rank ") and "pid" in str(d)]
+    assert [d.split(" ")[1] for d in evidence] == ["1", "3"]
+
+
+# -- what each way a rank ends is called -----------------------------------------------------------
+
+
+def test_a_rank_that_never_started_is_the_root_cause() -> None:
+    facts = dry()
+    for record in facts["ranks"]:
+        stopped(record)
+    facts["ranks"][4]["start_error"] = "OSError: [Errno 8] Exec format error: '/opt/venv/bin/python'"
+
+    verdict = judge(facts)
+
+    assert verdict.status is Status.FAIL
+    assert verdict.summary == "rank 4: OSError: [Errno 8] Exec format error: '/opt/venv/bin/python'"
+    assert rows(verdict)[4]["outcome"] == "not_started: start_failed"
+
+
+def test_a_rank_that_exited_while_importing_torch_could_not_import_it() -> None:
+    facts = dry()
+    for record in facts["ranks"]:
+        stopped(record)
+    first = facts["ranks"][0]
+    first.update(phases={"start": 0.1}, last_phase="start", exit={"code": 1, "signal": None}, killed=None)
+
+    verdict = judge(facts)
+
+    assert verdict.summary.startswith("rank 0 cannot import torch: exited with code 1 while importing torch")
+    assert rows(verdict)[0]["outcome"] == "crashed: import_failed"
+
+
+def test_interrupted_ranks_are_consequences_and_say_so() -> None:
+    facts = dry()
+    for record in facts["ranks"][1:]:
+        stopped(record, reason="interrupted")
+    raised(facts["ranks"][0], "boom")
+
+    verdict = judge(facts)
+
+    assert "rank 1: stopped by an interruption" in text(verdict)
+    assert rows(verdict)[1]["outcome"] == "interrupted"
+
+
+def test_a_rank_with_neither_rank_nor_local_rank_is_rank_minus_one() -> None:
+    facts = dry()
+    for record in facts["ranks"]:
+        stopped(record)
+    facts["ranks"][0].pop("rank")
+    facts["ranks"][0].pop("device")
+    facts["ranks"][1].pop("rank")
+    facts["ranks"][1].pop("local_rank")
+    facts["ranks"][1].pop("device")  # binding's rules read the rank of every rank bound to a GPU
+    raised(facts["ranks"][1], "boom")
+
+    verdict = judge(facts)
+
+    assert verdict.summary.startswith("rank -1 raised")
+    assert [r["rank"] for r in rows(verdict)][:2] == [0, -1]
+
+
+# -- a passing run's figures -----------------------------------------------------------------------
+
+
+def test_a_passing_run_reports_its_slowest_init_and_busbw_per_rank() -> None:
+    facts = dry()
+    facts["ranks"][4]["init_s"] = 2.0004
+    facts["ranks"][4]["bandwidth"]["busbw_gbps"] = 300.126
+
+    verdict = judge(facts)
+
+    assert verdict.status is Status.PASS
+    assert "init 2.000 s" in verdict.summary
+    row = rows(verdict)[4]
+    assert (row["init"], row["busbw"], row["device"], row["outcome"]) == (
+        "2.000 s",
+        "300.13 GB/s",
+        "cuda:4",
+        "ok",
+    )
+
+
+def test_a_cpu_run_without_bandwidth_says_so_in_its_figures() -> None:
+    facts = dry()
+    facts["plan"]["backend"] = "gloo"
+    for record in facts["ranks"]:
+        record.pop("device")
+        record.pop("bandwidth")
+        record["phases"].pop("bandwidth")
+        record.pop("init_s")
+
+    verdict = judge(facts)
+
+    assert verdict.status is Status.PASS
+    assert (
+        verdict.summary == "8 ranks, gloo on CPU: init 0.000 s, all_reduce verified (sum 36), barrier passed"
+    )
+    row = rows(verdict)[0]
+    assert (row["device"], row["init"], row["busbw"]) == ("cpu", None, None)
+    assert verdict.facts["bandwidth"] is None
+
+
+def test_a_rank_that_never_bound_has_no_device() -> None:
+    facts = dry()
+    for record in facts["ranks"]:
+        stopped(record)
+    first = facts["ranks"][0]
+    first.pop("device")
+    first.update(phases={"start": 0.1, "imported": 3.0}, last_phase="imported")
+    raised(first, "boom")
+    first["phases"] = {"start": 0.1, "imported": 3.0}
+    first["last_phase"] = "imported"
+
+    verdict = judge(facts)
+
+    assert verdict.summary.startswith(
+        "rank 0 raised before joining the process group (last phase 'imported')"
+    )
+    assert rows(verdict)[0]["device"] is None
+    assert verdict.facts["ranks"][0]["device"] is None
+    assert verdict.facts["ranks"][0]["timings"]["import_s"] == pytest.approx(2.9)
+
+
+def test_the_import_time_needs_both_phases() -> None:
+    facts = dry()
+    facts["ranks"][0]["phases"].pop("start")
+    facts["ranks"][1]["phases"].pop("imported")
+
+    verdict = judge(facts)
+
+    assert verdict.facts["ranks"][0]["timings"]["import_s"] is None
+    assert verdict.facts["ranks"][1]["timings"]["import_s"] is None
+    phases = facts["ranks"][2]["phases"]
+    assert verdict.facts["ranks"][2]["timings"]["import_s"] == round(phases["imported"] - phases["start"], 4)
+
+
+def test_a_master_addr_of_another_machine_is_noted() -> None:
+    facts = dry()
+    facts["master"]["address"].update(given="10.0.0.7", used="127.0.0.1")
+
+    verdict = judge(facts)
+
+    assert "MASTER_ADDR=10.0.0.7 is another machine; this single-node run used 127.0.0.1" in verdict.details
+
+
+def test_job_bandwidth_is_the_slowest_ranks_time() -> None:
+    records = [
+        {"bandwidth": {"bytes": 2**26, "seconds": 0.001}},
+        {"bandwidth": {"bytes": 2**26, "seconds": 0.002}},
+        {"bandwidth": None},
+        {"bandwidth": {"bytes": 2**26, "seconds": 0}},
+    ]
+
+    found = dryrun_judge.job_bandwidth(records)
+
+    assert found is not None
+    assert (found["bytes"], found["seconds"]) == (2**26, 0.002)
+    # nccl-tests' all_reduce bus bandwidth: algbw * 2 (n - 1) / n, with n the 4 ranks
+    assert found["busbw_gbps"] == pytest.approx(2**26 / 0.002 / 1e9 * 2 * 3 / 4)
+    assert dryrun_judge.job_bandwidth([{"bandwidth": None}]) is None
