@@ -315,7 +315,7 @@ def test_a_summary_with_an_oom_and_half_its_reserve_unused_fails_with_its_figure
         (2 * GIB, GIB, Status.WARN),  # half the reserve unused: the gap threshold
         (2 * GIB, GIB + 1, Status.PASS),  # a byte less than half
         (512 * MIB, 256 * MIB, Status.WARN),  # 256 MiB unused: the floor, at half
-        (512 * MIB - 2, 256 * MIB, Status.PASS),  # a byte under the floor, still half
+        (400 * MIB, 144 * MIB + 1, Status.PASS),  # a byte under the floor, more than half
         (GIB, 2 * GIB, Status.PASS),  # more allocated than reserved (a summary cut mid-row): no gap
     ],
 )
@@ -340,6 +340,7 @@ def test_a_summary_gap_counts_from_half_the_reserve_and_256_mib(
     [
         (SPLIT_FLOOR, {"num_ooms": 0, "num_alloc_retries": 0}, Status.WARN),  # non-releasable at the floor
         (SPLIT_FLOOR - 1, {"num_ooms": 0, "num_alloc_retries": 0}, Status.PASS),
+        (2 * SPLIT_FLOOR, {"num_ooms": 0, "num_alloc_retries": 0}, Status.WARN),
         (None, {"num_ooms": 0, "num_alloc_retries": 0}, Status.PASS),  # the row was cut: unknown, no finding
         (None, {"num_ooms": 0, "num_alloc_retries": 1}, Status.WARN),  # one retry is enough
         (None, {}, Status.PASS),  # counters the table did not show count as none
@@ -385,11 +386,16 @@ def test_a_pass_names_four_devices_and_counts_the_rest() -> None:
     def devices(n: int) -> list[dict[str, Any]]:
         return [device([pool(GIB, 0, 0.0, free=GIB // 2, largest=GIB // 4)], index=i) for i in range(n)]
 
-    four, five = snapshot_verdict(devices(4)), snapshot_verdict(devices(5))
+    four, five, nine = (
+        snapshot_verdict(devices(4)),
+        snapshot_verdict(devices(5)),
+        snapshot_verdict(devices(9)),
+    )
 
-    assert four.status is five.status is Status.PASS
+    assert four.status is five.status is nine.status is Status.PASS
     assert four.summary.count("cuda:") == 4 and "more device" not in four.summary
     assert five.summary.count("cuda:") == 4 and five.summary.endswith("; 1 more device(s)")
+    assert nine.summary.count("cuda:") == 4 and nine.summary.endswith("; 5 more device(s)")
     assert five.summary.startswith(
         "cuda:0: 512.0 MiB of 1.0 GiB reserved is free, the largest block 256.0 MiB (fragmentation 50 %)"
     )
