@@ -13,6 +13,8 @@ import pytest
 from torchdoctor.checks.memory.memory_check import CHECK, DEFAULT_MIN_FREE_PCT
 from torchdoctor.model import Finding, Status
 
+from support import fixture_facts, judge_fixture
+
 GIB = 2**30
 MIB = 2**20
 OWN_PID = 4242
@@ -172,6 +174,7 @@ def test_one_other_process_is_named_and_more_than_two_are_counted() -> None:
     three = judged(
         [gpu(0, used=6 * GIB, processes=[process(7001, GIB), process(7002, 2 * GIB), process(7003, 3 * GIB)])]
     )
+    five = judged([gpu(0, used=5 * GIB, processes=[process(7001 + n, GIB) for n in range(5)])])
 
     assert (
         one.summary
@@ -182,18 +185,32 @@ def test_one_other_process_is_named_and_more_than_two_are_counted() -> None:
         "unknown, 2.0 GiB and 1 more"
     )
     assert three.details[0] == "pid 7003 unknown, 3.0 GiB"
+    assert five.summary.endswith("pid 7002 unknown, 1.0 GiB and 3 more")
+    assert five.details[:3] == tuple(f"pid {pid} unknown, 1.0 GiB" for pid in (7003, 7004, 7005))
+
+
+def test_strangers_and_unlisted_memory_are_counted_together() -> None:
+    verdict = judged([gpu(0, used=4 * GIB, processes=[process(7001, 3 * GIB)])])
+
+    assert verdict.summary == (
+        "cuda:0 (GPU 0) is in use by 2 other processes holding 4.0 GiB: pid 7001 unknown, 3.0 GiB; unknown "
+        "processes NVML does not list (another container or user): 1.0 GiB"
+    )
 
 
 def test_a_pasted_table_names_no_process_as_the_jobs_so_none_is_other() -> None:
     pasted = {"pid_namespace": "unknown", "own_pid": None, "ancestors": [], "processes": {}}
 
     verdict = judged(
-        [gpu(0, used=4 * GIB, processes=[process(7001, 4 * GIB)])],
+        [gpu(0, used=4 * GIB, processes=[process(7001, 4 * GIB)]), gpu(1)],
         names=pasted,
         env={"variables": {}, "variables_known": False},
     )
 
     assert verdict.summary == "GPU 0 is in use by 1 process holding 4.0 GiB: pid 7001 unknown, 4.0 GiB"
+    # every GPU of the table is judged as one the job may use, and an idle one among them is offered
+    assert verdict.fix is not None
+    assert verdict.fix.commands[-1] == "export CUDA_VISIBLE_DEVICES=GPU-00000001-0000-0000-0000-000000000000"
     assert (
         verdict.details[-1]
         == "every GPU the table lists (which the job uses it does not say); --min-free 10 %"
@@ -415,3 +432,117 @@ def test_a_gpu_without_memory_figures_cannot_be_queried() -> None:
     assert verdict.summary == "cuda:0 (GPU 0) cannot be queried (NVML gives no memory figures)"
     (row,) = [d for d in verdict.details if isinstance(d, dict)]
     assert row["free_pct"] == "n/a"
+
+
+@pytest.mark.parametrize(
+    ("own_pid", "namespace"),
+    [(None, "host"), (None, None), (OWN_PID, "unknown")],
+)
+def test_only_a_table_with_no_own_pid_and_an_unknown_namespace_drops_other(
+    own_pid: int | None, namespace: str | None
+) -> None:
+    names = {"pid_namespace": namespace, "own_pid": own_pid, "ancestors": [], "processes": {}}
+
+    verdict = judged([gpu(0, used=4 * GIB, processes=[process(7001, 4 * GIB)])], names=names)
+
+    assert verdict.summary.startswith("cuda:0 (GPU 0) is in use by 1 other process holding 4.0 GiB")
+
+
+def test_a_process_nvml_lists_with_no_memory_counts_as_zero_against_the_margin() -> None:
+    # NVML gives 0 for a process whose usage it does not account (a graphics context, for one).
+    verdict = judged([gpu(0, used=GIB, processes=[process(OWN_PID, 0)])])
+
+    assert verdict.status is Status.WARN
+    assert verdict.summary.endswith("(another container or user): 1.0 GiB")
+
+
+def test_a_gpu_without_a_used_figure_has_no_unlisted_memory() -> None:
+    record = gpu(0, processes=[process(OWN_PID, GIB)])
+    record["memory_used_bytes"] = None
+
+    verdict = judged([record])
+
+    assert verdict.status is Status.PASS
+
+
+def test_a_gpu_that_holds_memory_with_unknown_processes_is_not_idle() -> None:
+    record = gpu(1, total=100 * GIB, used=50 * GIB, reserved=None)
+    record["processes"] = None
+
+    verdict = busy_first(record)
+
+    assert verdict.fix is not None and "idle" not in verdict.fix.text
+
+
+def test_the_mapping_from_the_cuda_driver_is_said_and_a_device_nvml_misses_does_not_hide_the_next() -> None:
+    facts = {
+        "nvml": {"available": True, "error": None, "driver_version": "570.124.06", "gpus": [gpu(0)]},
+        "cuda_driver": {
+            "device_count": 2,
+            "devices": [{"ordinal": 0, "uuid": "ffffffff-0000"}, {"ordinal": 1, "uuid": gpu(0)["uuid"][4:]}],
+        },
+        "env": {"variables": {}},
+        "gpu_processes": NOBODY,
+    }
+
+    verdict = CHECK.judge(facts, {})
+
+    assert verdict.status is Status.FAIL
+    assert verdict.summary == (
+        "cuda:0 (UUID ffffffff-0000) is visible to CUDA but NVML does not list it: its memory cannot be "
+        "queried"
+    )
+    assert verdict.fix is not None and verdict.fix.commands[0] == "nvidia-smi -q"
+    assert [r["device"] for r in verdict.details if isinstance(r, dict)] == ["cuda:1 (GPU 0)"]
+    assert verdict.details[-1] == "GPUs of the job from the CUDA driver; --min-free 10 %"
+
+
+@pytest.mark.parametrize(
+    ("total", "free"),
+    [(None, 40 * GIB), (80 * GIB, None), (0, 0)],
+    ids=["no total", "no free", "a total of 0"],
+)
+def test_a_gpu_missing_either_figure_cannot_be_queried(total: int | None, free: int | None) -> None:
+    record = gpu(0)
+    record.update(memory_total_bytes=total, memory_free_bytes=free)
+
+    verdict = judged([record])
+
+    assert verdict.status is Status.FAIL
+    assert verdict.summary == "cuda:0 (GPU 0) cannot be queried (NVML gives no memory figures)"
+    (row,) = [d for d in verdict.details if isinstance(d, dict)]
+    assert row["free_pct"] == "n/a"
+
+
+# -- MIG --------------------------------------------------------------------------------------------------
+
+
+def test_a_gpu_in_mig_mode_without_instances_is_judged_whole_and_slices_count_only_in_mig_mode() -> None:
+    # MIG enabled but no GPU instance created yet: CUDA sees no device in it, NVML still has the GPU's memory.
+    slice_ = {
+        "uuid": "MIG-d184f67c-c95f-5ef2-a935-195bd0094fbd",
+        "gpu_instance_id": 9,
+        "compute_instance_id": 0,
+    }
+    empty = judged([gpu(0, mig_mode=True, mig_devices=[])])
+    stale = judged([gpu(0, mig_mode=False, mig_devices=[slice_])])
+
+    assert [r["device"] for r in empty.details if isinstance(r, dict)] == ["cuda:0 (GPU 0)"]
+    assert [r["device"] for r in stale.details if isinstance(r, dict)] == ["cuda:0 (GPU 0)"]
+
+
+def test_a_process_in_a_lower_numbered_slice_is_not_in_the_jobs_slice() -> None:
+    nv = fixture_facts("a100_mig_1g10gb.json")["nvml"]
+    nv["gpus"][0]["processes"] = [
+        {
+            "pid": 7001,
+            "used_memory_bytes": None,
+            "kind": "compute",
+            "gpu_instance_id": 2,
+            "compute_instance_id": 0,
+        }
+    ]
+
+    verdict = judge_fixture(CHECK, "a100_mig_1g10gb.json", nvml=nv, gpu_processes=NOBODY)
+
+    assert verdict.status is Status.PASS
