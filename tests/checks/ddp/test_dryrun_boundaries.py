@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 from typing import Any
 
 import pytest
 
-from torchdoctor.checks.ddp import dryrun_judge
+from torchdoctor.checks.ddp import dryrun_judge, signatures
 from torchdoctor.checks.ddp.dryrun_check import CHECK
 from torchdoctor.model import Finding, Status
 
@@ -81,30 +82,37 @@ def test_the_stderr_tail_keeps_its_last_8_lines_without_blank_ones() -> None:
     assert shown == [f"  | line {n}" for n in range(3, 11)]
 
 
+def twenty_ranks() -> list[dict[str, Any]]:
+    ranks = [copy.deepcopy(dry()["ranks"][n % 8]) for n in range(20)]
+    for n, record in enumerate(ranks):
+        record.update(rank=n, local_rank=n, pid=1000 + n)
+        record["device"]["uuid"] = f"GPU-{n:08d}"  # twenty GPUs, none shared
+        record["device"]["index"] = n
+    return ranks
+
+
 def test_eight_ranks_are_listed_and_the_rest_counted() -> None:
     facts = dry()
-    ten = facts["ranks"] + copy.deepcopy(facts["ranks"][:2])
-    for n, record in enumerate(ten):
-        record.update(rank=n, local_rank=n, pid=1000 + n)
+    facts["ranks"] = twenty_ranks()
+    for record in facts["ranks"]:
         raised(record, "boom")
-    facts["ranks"] = ten
 
     verdict = judge(facts)
 
     listed = [d for d in verdict.details if str(d).startswith("rank ") and " (pid " in str(d)]
     assert len(listed) == 8
-    assert "... and 2 more ranks" in verdict.details
-    assert verdict.summary.startswith("ranks 0, 1, 2, 3, 4, 5, 6, 7, 8 and 9 raised")
+    assert "... and 12 more ranks" in verdict.details
+    assert verdict.summary.startswith(
+        "ranks 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18 and 19"
+    )
 
 
 def test_eight_consequences_are_listed_and_the_rest_counted() -> None:
     facts = dry()
-    ten = facts["ranks"] + copy.deepcopy(facts["ranks"][:2])
-    for n, record in enumerate(ten):
-        record.update(rank=n, local_rank=n)
+    facts["ranks"] = twenty_ranks()
+    for record in facts["ranks"]:
         stopped(record)
-    raised(ten[0], "boom")
-    facts["ranks"] = ten
+    raised(facts["ranks"][0], "boom")
 
     verdict = judge(facts)
 
@@ -112,7 +120,7 @@ def test_eight_consequences_are_listed_and_the_rest_counted() -> None:
         d for d in verdict.details if str(d).startswith("rank ") and "once a peer failed" in str(d)
     ]
     assert len(consequences) == 8
-    assert verdict.details[verdict.details.index("as a consequence:") + 9] == "... and 1 more ranks"
+    assert verdict.details[verdict.details.index("as a consequence:") + 9] == "... and 11 more ranks"
 
 
 # -- which rank leads ------------------------------------------------------------------------------
@@ -278,13 +286,14 @@ def test_the_import_time_needs_both_phases() -> None:
     assert verdict.facts["ranks"][2]["timings"]["import_s"] == round(phases["imported"] - phases["start"], 4)
 
 
-def test_a_master_addr_of_another_machine_is_noted() -> None:
+@pytest.mark.parametrize("given", ["10.0.0.7", "192.168.1.5"])
+def test_a_master_addr_of_another_machine_is_noted(given: str) -> None:
     facts = dry()
-    facts["master"]["address"].update(given="10.0.0.7", used="127.0.0.1")
+    facts["master"]["address"].update(given=given, used="127.0.0.1")
 
     verdict = judge(facts)
 
-    assert "MASTER_ADDR=10.0.0.7 is another machine; this single-node run used 127.0.0.1" in verdict.details
+    assert f"MASTER_ADDR={given} is another machine; this single-node run used 127.0.0.1" in verdict.details
 
 
 def test_job_bandwidth_is_the_slowest_ranks_time() -> None:
@@ -302,3 +311,201 @@ def test_job_bandwidth_is_the_slowest_ranks_time() -> None:
     # nccl-tests' all_reduce bus bandwidth: algbw * 2 (n - 1) / n, with n the 4 ranks
     assert found["busbw_gbps"] == pytest.approx(2**26 / 0.002 / 1e9 * 2 * 3 / 4)
     assert dryrun_judge.job_bandwidth([{"bandwidth": None}]) is None
+
+
+def test_a_rank_that_never_started_and_one_that_died_at_once_are_ordered_by_rank() -> None:
+    facts = dry()
+    for record in facts["ranks"]:
+        stopped(record)
+    facts["ranks"][3]["start_error"] = "OSError: [Errno 24] Too many open files"
+    facts["ranks"][1].update(phases={}, last_phase=None, killed=None, exit={"code": 1, "signal": None})
+
+    verdict = judge(facts)
+
+    assert verdict.summary == "rank 1 cannot import torch: exited with code 1 while importing torch"
+
+
+def test_of_ranks_stopped_at_the_same_phase_the_one_stopped_first_leads() -> None:
+    facts = dry()
+    for n, record in enumerate(facts["ranks"]):
+        stopped(record, after_s=9.0 - n / 10)
+        record["phases"].pop("done")
+        record["last_phase"] = "bandwidth"
+    for record in (facts["ranks"][2], facts["ranks"][5]):
+        record["phases"] = {k: v for k, v in record["phases"].items() if k in ("start", "imported", "bound")}
+        record["last_phase"] = "bound"
+
+    verdict = judge(facts)
+
+    assert verdict.summary.startswith("ranks 2 and 5 never joined the process group: stuck after 'bound'")
+    evidence = [d for d in verdict.details if " (pid " in str(d)]
+    assert [d.split(" ")[1] for d in evidence] == ["5", "2"]  # rank 5 was stopped at 8.5 s, rank 2 at 8.8 s
+
+
+def test_a_crash_by_sigkill_suggests_the_oom_killer_and_another_signal_does_not() -> None:
+    killed = _ranks_ending(
+        {"killed": None, "last_phase": "init", "exit": {"code": None, "signal": "SIGKILL"}}
+    )
+    segfault = judge(dry("h100x8_ddp_rank_crash.json"))
+
+    fix = judge(killed).fix
+    assert fix is not None and fix.text.startswith(
+        "A rank killed by SIGKILL is often the kernel's out-of-memory"
+    )
+    assert segfault.fix is not None and segfault.fix.text.startswith("Read the rank's own error above")
+
+
+def test_every_rank_failing_to_import_the_same_torch_is_left_to_torch_build() -> None:
+    facts = _ranks_ending(
+        {
+            "last_phase": "start",
+            "error": {"kind": "import_failed", "message": "import torch failed: libcudart"},
+        }
+    )
+    different = copy.deepcopy(facts)
+    different["ranks"][7]["error"]["message"] = "import torch failed: other"
+
+    verdict = judge(facts)
+
+    assert verdict.status is Status.SKIP
+    assert verdict.summary == "needs torch, which does not import here (libcudart): see torch.build"
+    assert judge(different).status is Status.FAIL
+
+
+def test_a_wrong_result_quotes_the_first_wrong_rank() -> None:
+    facts = dry()
+    facts["ranks"][2]["allreduce"].update(value=28.0, ok=False)
+    facts["ranks"][5]["allreduce"].update(value=30.0, ok=False)
+
+    verdict = judge(facts)
+
+    assert verdict.summary == (
+        "all_reduce returned a wrong result on ranks 2 and 5: 28.0 where every rank contributing rank+1 must "
+        "give 36.0"
+    )
+
+
+def test_a_ranks_outcome_names_its_kind_where_it_differs_from_its_state() -> None:
+    facts = _raised_with("plain failure")
+
+    (first, second, *_) = rows(judge(facts))
+
+    assert (first["outcome"], second["outcome"]) == ("error: exception", "stopped")
+
+
+def test_an_interface_variable_naming_no_interface_here_is_judged_when_no_rank_failed_on_it() -> None:
+    facts = dry()
+    facts["env"]["NCCL_SOCKET_IFNAME"] = "eth9"
+
+    verdict = judge(facts)
+
+    assert verdict.summary.startswith("NCCL_SOCKET_IFNAME=eth9 matches no interface of this machine")
+
+
+# -- facts read back from a saved report are judged as the live ones -----------------------------------------
+
+
+def _interned(value: Any) -> Any:
+    """``value`` with every string the interpreter's own copy, as the judge's literals are."""
+    if isinstance(value, str):
+        return sys.intern(value)
+    if isinstance(value, dict):
+        return {_interned(k): _interned(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_interned(v) for v in value]
+    return value
+
+
+def _ranks_ending(how: dict[str, Any], first: dict[str, Any] | None = None) -> dict[str, Any]:
+    facts = dry()
+    for record in facts["ranks"]:
+        stopped(record)
+    facts["ranks"][0].update(copy.deepcopy(how if first is None else first))
+    for record in facts["ranks"][1:]:
+        record.update(copy.deepcopy(how))
+    return facts
+
+
+def _raised_with(message: str, kind: str | None = None) -> dict[str, Any]:
+    facts = dry()
+    for record in facts["ranks"][1:]:
+        stopped(record)
+    raised(facts["ranks"][0], message)
+    facts["ranks"][0]["error"]["kind"] = kind
+    return facts
+
+
+def _precheck(**master: Any) -> dict[str, Any]:
+    facts = dry()
+    facts.update(status="precheck_failed", ranks=[])
+    facts["master"].update(master)
+    return facts
+
+
+def _default_port_busy() -> dict[str, Any]:
+    facts = dry()
+    facts["master"]["port"] = {"source": "free", "port": 41873, "default": {"port": 29500, "busy": True}}
+    return facts
+
+
+def _scenarios() -> dict[str, dict[str, Any]]:
+    deadline = {"error": None, "exit": {"code": None, "signal": "SIGKILL"}, "killed": {"reason": "deadline"}}
+    scenarios = {
+        name: copy.deepcopy(fixture_facts(name)["ddp.dryrun"])
+        for name in (
+            HEALTHY,
+            "h100x8_ddp_all_on_cuda0.json",
+            "h100x8_ddp_nccl_env.json",
+            "h100x8_ddp_rank_crash.json",
+            "h100x8_ddp_rank_hung.json",
+        )
+    }
+    scenarios.update(
+        {
+            "deadline while importing": _ranks_ending({**deadline, "last_phase": "start"}),
+            "deadline after joining": _ranks_ending(
+                {**deadline, "last_phase": "init"}, {**deadline, "last_phase": "init_done"}
+            ),
+            "interrupted": _ranks_ending({"killed": {"reason": "interrupted", "after_s": 2.0}}),
+            "killed by SIGKILL": _ranks_ending(
+                {"killed": None, "last_phase": "init", "exit": {"code": None, "signal": "SIGKILL"}}
+            ),
+            "no torch": {"status": "no_torch"},
+            "inside torchrun": {"status": "inside_torchrun", "env": {"TORCHELASTIC_RUN_ID": "job-7"}},
+            "every rank fails to import torch": _ranks_ending(
+                {
+                    "last_phase": "start",
+                    "error": {"kind": "import_failed", "message": "import torch failed: x"},
+                }
+            ),
+            "port busy before starting": _precheck(port={"port": 29500, "busy": True, "locked_by": 77}),
+            "address does not resolve": _precheck(address={"value": "nohost", "error": "gai error"}),
+            "default port busy": _default_port_busy(),
+            "foreign ranks": _raised_with("ranks of another job joined", "foreign_ranks"),
+            "exception": _raised_with("plain failure"),
+        }
+    )
+    for signature in signatures.SIGNATURES:
+        scenarios[signature.kind] = _raised_with(f"RuntimeError: {signature.fragments[0]}")
+    for variable in ("GLOO_SOCKET_IFNAME", "NCCL_SOCKET_IFNAME"):
+        facts = _raised_with("Unable to find address for eth9 / no socket interface found")
+        facts["env"][variable] = "eth9"
+        scenarios[variable] = facts
+    return scenarios
+
+
+SCENARIOS = _scenarios()
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_a_saved_reports_facts_are_judged_as_the_live_ones(name: str) -> None:
+    # JSON gives strings that are no object of the judge's: a rule that compared by identity would differ.
+    live = CHECK.judge({"ddp.dryrun": _interned(SCENARIOS[name])}, {})
+    saved = judge(SCENARIOS[name])
+
+    assert (saved.status, saved.summary, saved.details, saved.fix) == (
+        live.status,
+        live.summary,
+        live.details,
+        live.fix,
+    )
