@@ -435,6 +435,13 @@ def _raised_with(message: str, kind: str | None = None) -> dict[str, Any]:
     return facts
 
 
+def _two_ranks_failing(kind: str) -> dict[str, Any]:
+    facts = _raised_with("the rank's own failure", kind)
+    raised(facts["ranks"][1], "the rank's own failure")
+    facts["ranks"][1]["error"]["kind"] = kind
+    return facts
+
+
 def _precheck(**master: Any) -> dict[str, Any]:
     facts = dry()
     facts.update(status="precheck_failed", ranks=[])
@@ -483,6 +490,9 @@ def _scenarios() -> dict[str, dict[str, Any]]:
             "default port busy": _default_port_busy(),
             "foreign ranks": _raised_with("ranks of another job joined", "foreign_ranks"),
             "exception": _raised_with("plain failure"),
+            "two ranks beyond the GPUs": _two_ranks_failing("invalid_device_ordinal"),
+            "two ranks without their environment": _two_ranks_failing("env_incomplete"),
+            "one rank cannot import torch": _raised_with("import torch failed: x", "import_failed"),
         }
     )
     for signature in signatures.SIGNATURES:
@@ -509,3 +519,280 @@ def test_a_saved_reports_facts_are_judged_as_the_live_ones(name: str) -> None:
         live.details,
         live.fix,
     )
+
+
+# -- more of the rules, each on both sides ---------------------------------------------------------
+
+
+def test_a_rank_that_reported_no_phase_got_least_far() -> None:
+    # A rank killed before it wrote any phase is behind one that wrote 'start': it is the one waited for.
+    facts = _ranks_ending({"killed": {"reason": "after_peer_failure", "after_s": 5.0}, "last_phase": "init"})
+    facts["ranks"][2].update(last_phase=None, phases={})
+    facts["ranks"][6].update(last_phase="start", phases={"start": 0.1})
+
+    verdict = judge(facts)
+
+    assert verdict.summary.startswith(
+        "rank 2 still importing torch when killed after the other ranks gave up"
+    )
+
+
+@pytest.mark.parametrize(
+    ("not_started", "no_phase", "leader"),
+    [(1, 3, "rank 1: OSError"), (3, 1, "rank 1 cannot import torch")],
+)
+def test_a_rank_that_never_started_counts_as_failing_at_time_0(
+    not_started: int, no_phase: int, leader: str
+) -> None:
+    # Neither wrote a phase: both failed at 0 s, so the lower rank leads.
+    facts = dry()
+    for record in facts["ranks"]:
+        stopped(record)
+    facts["ranks"][not_started]["start_error"] = "OSError: [Errno 24] Too many open files"
+    crashed = facts["ranks"][no_phase]
+    crashed.update(phases={}, last_phase=None, killed=None, exit={"code": 1, "signal": None})
+    raised(facts["ranks"][0], "later", at_s=0.5)
+
+    assert judge(facts).summary.startswith(leader)
+
+
+def test_an_error_without_a_time_or_phase_counts_as_at_0_s() -> None:
+    facts = dry()
+    for record in facts["ranks"]:
+        stopped(record)
+    raised(facts["ranks"][5], "no time", at_s=None)
+    facts["ranks"][5]["phases"] = {}
+    raised(facts["ranks"][1], "at half a second", at_s=0.5)
+    facts["ranks"][0]["start_error"] = "OSError: too many open files"
+
+    evidence = [d for d in judge(facts).details if " (pid " in str(d)]
+
+    # ranks 0 (not started) and 5 both at 0 s, rank 0 first; rank 1 at 0.5 s after them
+    assert [d.split(" ")[1] for d in evidence] == ["0", "5", "1"]
+
+
+def test_ranks_stopped_without_a_time_count_as_stopped_at_0_s() -> None:
+    facts = _ranks_ending({"killed": {"reason": "after_peer_failure"}, "last_phase": "init"})
+    for n in (1, 4, 6):
+        facts["ranks"][n].update(last_phase="bound")
+    facts["ranks"][1]["killed"]["after_s"] = 0.04  # rounds to 0.0 s
+    facts["ranks"][6]["killed"]["after_s"] = 0.5
+
+    evidence = [d for d in judge(facts).details if " (pid " in str(d)]
+
+    assert [d.split(" ")[1] for d in evidence] == ["1", "4", "6"]
+
+
+def test_a_signature_in_the_stderr_tail_classifies_an_error_and_a_crash() -> None:
+    raised_facts = _raised_with("ProcessGroupNCCL failed")
+    raised_facts["ranks"][0]["stderr_tail"] = "NCCL WARN ...\nncclSystemError: unhandled system error"
+    crashed = _ranks_ending(
+        {"killed": None, "last_phase": "init", "exit": {"code": 1, "signal": None}},
+    )
+    crashed["ranks"][0]["stderr_tail"] = (
+        "torch.distributed.DistBackendError: unhandled system error (run with NCCL_DEBUG=INFO)"
+    )
+
+    assert judge(raised_facts).summary.startswith("rank 0: NCCL system error: ")
+    assert judge(crashed).summary == "rank 0: NCCL system error: exited with code 1 after 'init'"
+
+
+def test_a_crash_whose_stderr_shows_only_a_consequence_is_a_crash() -> None:
+    facts = _ranks_ending({"killed": None, "last_phase": "init", "exit": {"code": 1, "signal": None}})
+    for record in facts["ranks"]:
+        record["stderr_tail"] = "RuntimeError: Connection reset by peer"
+
+    verdict = judge(facts)
+
+    assert verdict.summary == "ranks 0, 1, 2, 3, 4, 5, 6 and 7 exited with code 1 after 'init'"
+
+
+@pytest.mark.parametrize(
+    ("last", "exit_"),
+    [
+        ("barrier", {"code": 0, "signal": None}),
+        ("init", {"code": 0, "signal": None}),
+        ("done", {"code": 1, "signal": None}),
+        ("done", {"code": None, "signal": "SIGTERM"}),
+    ],
+)
+def test_a_rank_is_ok_only_after_done_with_exit_code_0(last: str, exit_: dict[str, Any]) -> None:
+    facts = dry()
+    facts["ranks"][3].update(last_phase=last, exit=exit_)
+
+    verdict = judge(facts)
+
+    assert verdict.status is Status.FAIL
+    how = f"exited with code {exit_['code']}" if exit_["code"] is not None else "was killed by SIGTERM"
+    assert verdict.summary == f"rank 3 {how} after '{last}'"
+
+
+def test_one_rank_that_cannot_import_torch_among_ranks_that_raised_is_a_failure() -> None:
+    facts = dry()
+    for record in facts["ranks"]:
+        raised(record, "plain failure")
+    facts["ranks"][0]["error"] = {
+        "kind": "import_failed",
+        "message": "import torch failed: libcudart",
+        "at_s": 1,
+    }
+
+    verdict = judge(facts)
+
+    assert verdict.status is Status.FAIL
+    assert verdict.summary == "rank 0 cannot import torch: import torch failed: libcudart"
+
+
+def test_the_ranks_own_interface_error_replaces_the_variables_judgement() -> None:
+    facts = _raised_with("[enforce fail] Unable to find address for: eth9")
+    facts["env"]["GLOO_SOCKET_IFNAME"] = "eth9"
+
+    verdict = judge(facts)
+
+    assert verdict.summary == (
+        "rank 0: gloo cannot use its network interface (GLOO_SOCKET_IFNAME=eth9): ValueError: "
+        "[enforce fail] Unable to find address for: eth9"
+    )
+    assert (
+        "interfaces here: docker0, enp86s0f0, ibp154s0, ibp192s0, ibp206s0, ibp220s0, ibp24s0, ibp64s0, "
+        in text(verdict)
+    )
+    assert not any("GLOO_SOCKET_IFNAME=eth9 names" in str(d) for d in verdict.details)
+
+
+def test_a_gloo_interface_error_without_the_variable_names_none() -> None:
+    verdict = judge(_raised_with("Unable to find address for: eth0"))
+
+    assert verdict.summary.startswith("rank 0: gloo cannot use its network interface: ValueError")
+
+
+def test_a_busy_port_without_a_known_owner_names_none() -> None:
+    verdict = judge(_precheck(port={"port": 29500, "busy": True}))
+
+    assert verdict.summary.startswith("MASTER_PORT=29500 is already in use: rank 0 cannot host the TCPStore")
+    assert (
+        verdict.details[0]
+        == "checked by listening on it before starting any rank, as rank 0's TCPStore would"
+    )
+
+
+@pytest.mark.parametrize(
+    "port", [{"source": "env", "port": 29500, "default": {"port": 29500, "busy": True}}, {}]
+)
+def test_torchruns_default_port_is_judged_only_where_the_dry_run_chose_a_free_one(
+    port: dict[str, Any],
+) -> None:
+    facts = dry()
+    facts["master"]["port"] = port
+
+    assert judge(facts).status is Status.PASS
+
+
+def test_a_dry_run_without_a_status_or_ranks_is_an_error() -> None:
+    verdict = judge({"ranks": []})
+
+    assert verdict.status is Status.ERROR
+    assert verdict.summary == "the dry run reported no rank (status None)"
+
+
+def test_exactly_eight_others_are_all_listed() -> None:
+    facts = dry()
+    facts["ranks"] = twenty_ranks()[:9]
+    for record in facts["ranks"]:
+        stopped(record)
+    raised(facts["ranks"][0], "boom")
+    eight = judge(facts)
+    for record in facts["ranks"][1:]:
+        raised(record, "boom")
+    nine = judge(facts)
+
+    assert not any(str(d).startswith("... and") for d in eight.details)
+    assert len([d for d in eight.details if "once a peer failed" in str(d)]) == 8
+    assert [d for d in nine.details if str(d).startswith("... and")] == ["... and 1 more ranks"]
+
+
+def test_the_first_of_a_group_gives_the_message_and_the_first_hung_rank_the_time() -> None:
+    facts = dry()
+    for record in facts["ranks"]:
+        stopped(record)
+    raised(facts["ranks"][4], "the first", at_s=3.0)
+    raised(facts["ranks"][6], "the second", at_s=4.0)
+    hung = _ranks_ending({"last_phase": "init", "killed": {"reason": "after_peer_failure", "after_s": 9.0}})
+    hung["ranks"][2].update(last_phase="bound", killed={"reason": "after_peer_failure", "after_s": 7.5})
+    hung["ranks"][5].update(last_phase="bound", killed={"reason": "after_peer_failure", "after_s": 8.5})
+
+    assert judge(facts).summary == (
+        "ranks 4 and 6 raised after joining the process group (last phase 'init_done'): ValueError: the first"
+    )
+    assert judge(hung).summary.endswith("(killed after the other ranks gave up, 7.5 s after start)")
+
+
+def test_a_rank_without_its_environment_says_what_is_missing() -> None:
+    facts = _raised_with("RANK expected, but not set", "env_incomplete")
+
+    verdict = judge(facts)
+
+    assert verdict.summary == "rank 0: RANK expected, but not set"
+    assert rows(verdict)[0]["outcome"] == "error: env_incomplete"
+
+
+def test_a_rank_that_timed_out_with_no_one_else_to_blame_is_named_with_the_meaning() -> None:
+    facts = dry()  # the others finished: no rank to blame but this one
+    raised(facts["ranks"][0], "Timed out after 9 seconds waiting for clients. 7/8 clients joined.")
+
+    verdict = judge(facts)
+
+    assert verdict.summary == (
+        "rank 0: timed out waiting for peers to join: ValueError: Timed out after 9 seconds waiting for "
+        "clients. 7/8 clients joined."
+    )
+
+
+def test_the_same_master_addr_given_and_used_is_no_note() -> None:
+    facts = dry()
+    facts["master"]["address"].update(given="10.0.0.7", used="10.0.0.7")
+
+    verdict = judge(facts)
+
+    assert not any(str(d).startswith("MASTER_ADDR=") for d in verdict.details)
+    assert not any(str(d).startswith("MASTER_ADDR=") for d in judge(dry()).details)
+
+
+def test_two_ranks_with_a_message_of_no_whole_mib_report_it() -> None:
+    facts = dry()
+    facts["plan"]["nproc"] = 2
+    facts["ranks"] = facts["ranks"][:2]
+    for record in facts["ranks"]:
+        record["allreduce"].update(value=3.0, expected=3.0)
+        record["bandwidth"]["bytes"] = 3 * 2**19
+
+    verdict = judge(facts)
+
+    assert verdict.summary.endswith(" GB/s (1.5 MiB all_reduce)")
+
+
+def test_one_rank_passes_with_its_figures() -> None:
+    facts = dry()
+    facts["plan"]["nproc"] = 1
+    facts["ranks"] = facts["ranks"][:1]
+    record = facts["ranks"][0]
+    record["allreduce"].update(value=1.0, expected=1.0)
+    record.pop("backend")
+    record["phases"].update(start=0.12345, imported=3.0)
+
+    verdict = judge(facts)
+
+    assert verdict.status is Status.PASS
+    assert verdict.summary == (
+        "1 ranks, nccl on 1 GPU(s) (NVIDIA H100 80GB HBM3): init 1.520 s, all_reduce verified (sum 1), "
+        "barrier passed"
+    )
+    shown = verdict.facts
+    assert (shown["backend"], shown["nproc"], shown["master_addr"], shown["master_port"]) == (
+        "nccl",
+        1,
+        "127.0.0.1",
+        29500,
+    )
+    assert shown["ranks"][0]["backend"] == "nccl"
+    assert shown["ranks"][0]["timings"]["import_s"] == round(3.0 - 0.12345, 4)
