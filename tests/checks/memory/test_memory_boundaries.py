@@ -451,9 +451,11 @@ def test_only_a_table_with_no_own_pid_and_an_unknown_namespace_drops_other(
 def test_a_process_nvml_lists_with_no_memory_counts_as_zero_against_the_margin() -> None:
     # NVML gives 0 for a process whose usage it does not account (a graphics context, for one).
     verdict = judged([gpu(0, used=GIB, processes=[process(OWN_PID, 0)])])
+    under = judged([gpu(0, used=GIB - 1, processes=[process(OWN_PID, 0)])])
 
     assert verdict.status is Status.WARN
     assert verdict.summary.endswith("(another container or user): 1.0 GiB")
+    assert under.status is Status.PASS
 
 
 def test_a_gpu_without_a_used_figure_has_no_unlisted_memory() -> None:
