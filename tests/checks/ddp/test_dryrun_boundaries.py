@@ -796,3 +796,18 @@ def test_one_rank_passes_with_its_figures() -> None:
     )
     assert shown["ranks"][0]["backend"] == "nccl"
     assert shown["ranks"][0]["timings"]["import_s"] == round(3.0 - 0.12345, 4)
+
+
+def test_seven_others_or_eight_of_a_group_are_all_listed() -> None:
+    facts = dry()
+    for record in facts["ranks"]:
+        stopped(record)
+    raised(facts["ranks"][0], "boom")
+    seven = judge(facts)
+    for record in facts["ranks"]:
+        raised(record, "boom")
+    eight = judge(facts)
+
+    assert len([d for d in seven.details if "once a peer failed" in str(d)]) == 7
+    assert len([d for d in eight.details if " (pid " in str(d)]) == 8
+    assert not any(str(d).startswith("... and") for d in (*seven.details, *eight.details))
