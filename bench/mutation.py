@@ -114,7 +114,11 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
         ("tests/checks/install/test_stack_check.py",),
         "",
     ),
-    "stack_judge": ("checks/install/stack_judge.py", ("tests/checks/install/test_stack_check.py",), ""),
+    "stack_judge": (
+        "checks/install/stack_judge.py",
+        ("tests/checks/install/test_stack_check.py", "tests/checks/install/test_stack_judge_edges.py"),
+        "",
+    ),
     "numpy_judge": (
         "checks/install/numpy_judge.py",
         ("tests/checks/install/test_numpy_judge.py", "tests/checks/install/test_numpy_judge_edges.py"),
