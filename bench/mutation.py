@@ -130,7 +130,11 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
         ("tests/checks/ddp/test_dryrun_check.py", "tests/checks/ddp/test_dryrun_boundaries.py"),
         "",
     ),
-    "cluster_judge": ("checks/ddp/cluster_judge.py", ("tests/checking/test_cluster.py",), ""),
+    "cluster_judge": (
+        "checks/ddp/cluster_judge.py",
+        ("tests/checking/test_cluster.py", "tests/checking/test_cluster_boundaries.py"),
+        "",
+    ),
     "matcher": ("torchdoctor/explain/matcher.py", ("tests/explain/test_matcher.py",), ""),
     "redact": ("torchdoctor/output/redact.py", ("tests/output/test_redact.py",), ""),
 }
