@@ -266,3 +266,13 @@ def test_one_rank_per_node_with_a_message_of_no_whole_mib() -> None:
 
     assert verdict.summary.endswith(" GB/s job-wide (1.5 MiB)")
     assert [r["busbw_gbps"] is None for r in rows(verdict)] == [False, True]
+
+
+def test_a_nodes_row_shows_its_first_ranks_view() -> None:
+    facts = exchange()
+    last = node(facts, 1)[-1]
+    last["summary"] = {**last["summary"], "visible_gpus": 9}
+
+    verdict = judged(cluster_check.GPUS, facts)
+
+    assert [r["visible"] for r in rows(verdict)] == [8, 8]
