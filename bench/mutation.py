@@ -64,12 +64,19 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
     ),
     "memory_judge": (
         "checks/memory/memory_judge.py",
-        ("tests/checks/memory/test_memory_check.py", "tests/checks/memory/test_oom_arithmetic.py"),
+        (
+            "tests/checks/memory/test_memory_check.py",
+            "tests/checks/memory/test_oom_arithmetic.py",
+            "tests/checks/memory/test_memory_boundaries.py",
+        ),
         "",
     ),
     "fragmentation_judge": (
         "checks/memory/fragmentation_judge.py",
-        ("tests/checks/memory/test_fragmentation_check.py",),
+        (
+            "tests/checks/memory/test_fragmentation_check.py",
+            "tests/checks/memory/test_fragmentation_boundaries.py",
+        ),
         "",
     ),
     "cuda_compat": (
@@ -105,18 +112,30 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
     ),
     "libraries_judge": (
         "checks/install/libraries_judge.py",
-        ("tests/checks/install/test_stack_check.py",),
+        ("tests/checks/install/test_stack_check.py", "tests/checks/install/test_libraries_judge_edges.py"),
         "",
     ),
-    "stack_judge": ("checks/install/stack_judge.py", ("tests/checks/install/test_stack_check.py",), ""),
+    "stack_judge": (
+        "checks/install/stack_judge.py",
+        ("tests/checks/install/test_stack_check.py", "tests/checks/install/test_stack_judge_edges.py"),
+        "",
+    ),
     "numpy_judge": (
         "checks/install/numpy_judge.py",
         ("tests/checks/install/test_numpy_judge.py", "tests/checks/install/test_numpy_judge_edges.py"),
         "",
     ),
     "pinned_judge": ("checks/transfer/pinned_judge.py", ("tests/checks/transfer",), ""),
-    "dryrun_judge": ("checks/ddp/dryrun_judge.py", ("tests/checks/ddp/test_dryrun_check.py",), ""),
-    "cluster_judge": ("checks/ddp/cluster_judge.py", ("tests/checking/test_cluster.py",), ""),
+    "dryrun_judge": (
+        "checks/ddp/dryrun_judge.py",
+        ("tests/checks/ddp/test_dryrun_check.py", "tests/checks/ddp/test_dryrun_boundaries.py"),
+        "",
+    ),
+    "cluster_judge": (
+        "checks/ddp/cluster_judge.py",
+        ("tests/checking/test_cluster.py", "tests/checking/test_cluster_boundaries.py"),
+        "",
+    ),
     "matcher": ("torchdoctor/explain/matcher.py", ("tests/explain/test_matcher.py",), ""),
     "redact": ("torchdoctor/output/redact.py", ("tests/output/test_redact.py",), ""),
 }
@@ -455,7 +474,9 @@ def run(name: str, rerun_survivors: bool, timeout: float) -> bool:
     elif same_source and score(name).pending:
         print(f"{name}: resuming the {score(name).pending} mutants not run yet", file=sys.stderr)
     else:
-        _cosmic_ray("init", "--force", str(config), str(session))  # a changed module: its old results go
+        # a changed module: its last session goes (cosmic-ray init refuses a session that has results)
+        session.unlink(missing_ok=True)
+        _cosmic_ray("init", str(config), str(session))
         with use_db(str(session), WorkDB.Mode.open) as db:
             skipped = _skip_annotations(db, REPO / path)
             print(f"{name}: {db.num_work_items} mutants, {skipped} in annotations not run", file=sys.stderr)

@@ -402,8 +402,8 @@ def _root_finding(kind: str, members: Sequence[Outcome], dry: Mapping[str, Any])
         )
     elif kind == "nccl_system_error":
         summary = f"{who}: NCCL system error: {message}"
-    elif kind in ("foreign_ranks", "port_locked"):
-        summary = f"{who}: {message}" if kind == "foreign_ranks" else message
+    elif kind == "foreign_ranks":
+        summary = f"{who}: {message}"
         fix = _SHARED_PORT_FIX
     elif kind == "nccl_no_interface":
         value = (dry.get("env") or {}).get("NCCL_SOCKET_IFNAME")

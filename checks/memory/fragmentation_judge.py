@@ -468,13 +468,18 @@ def _shown_device(device: Mapping[str, Any]) -> dict[str, Any]:
     return shown
 
 
+def _total(n: Any, what: str) -> str:
+    """A memory summary's total, or that the pasted table does not show it (unknown, not zero)."""
+    return f"{what} unknown" if n is None else f"{_mb(n)} {what}"
+
+
 def _pass_summary(devices: Sequence[Mapping[str, Any]]) -> str:
     parts = []
     for device in devices[:4]:
         if device.get("largest_free_block_bytes") is None:  # a memory summary: totals only
             parts.append(
-                f"cuda:{device['device']}: {_mb(device.get('reserved_bytes') or 0)} reserved, "
-                f"{_mb(device.get('allocated_bytes') or 0)} allocated"
+                f"cuda:{device['device']}: {_total(device.get('reserved_bytes'), 'reserved')}, "
+                f"{_total(device.get('allocated_bytes'), 'allocated')}"
             )
             continue
         free = int(device.get("free_bytes") or 0)

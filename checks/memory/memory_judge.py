@@ -192,7 +192,7 @@ def _judge_unit(
         "free_bytes": free,
         "processes": [],
     }
-    if failed or total is None or free is None:
+    if failed or not total or free is None:  # a total of 0 bytes is no figure either (and divides nothing)
         why = ", ".join(f"{k}: {v}" for k, v in failed.items()) or "NVML gives no memory figures"
         finding = Finding(
             Status.FAIL, f"{unit.label} cannot be queried ({why})", fix=_lost_fix(unit.gpu.get("index"))
@@ -226,7 +226,7 @@ def _judge_unit(
             + (f" and {count - 2} more" if count > 2 else "")
         )
         findings.append(Finding(Status.WARN, summary, tuple(who[2:]), _busy_fix()))
-    share = free / total * 100 if total else 0.0
+    share = free / total * 100
     if share < min_free:
         # a pasted table that does not list the processes cannot say whose the memory is
         whose = (
