@@ -99,35 +99,71 @@ _AT_INFERENCE = re.compile(
     r"|evaluat(?:e|ing|ion)|torch\.no_grad|inference_mode)\b",
     re.IGNORECASE,
 )
+# The memory ran out in a program that runs a pretrained model rather than training one: generation (a
+# diffusion pipeline, sampling, a web UI), a model being loaded, or a low-VRAM option asked about. There the
+# model's own weights are most of what the GPU holds, and a batch is often 1 already.
+_RUNS_A_MODEL = re.compile(
+    r"\b(?:diffusion|pipeline|pipe\.|generat(?:e|es|ed|ing|ion)|sampling|from_pretrained|load_model"
+    r"|load(?:s|ed|ing)?(?: the| a)?(?: [\w.-]{1,40}){0,3} model|(?:low|med)[-_ ]?vram|webui|demo)\b",
+    re.IGNORECASE,
+)
 _TRAINING = re.compile(r"\.backward\(|optimizer\.step\(|\bloss\.backward\b|\btrain(?:ing)? step\b")
+_MODEL_LEVERS = (
+    "make the model itself take less of the GPU: half precision (model.half(), torch_dtype=torch.float16), "
+    "8-bit or 4-bit quantized weights (load_in_8bit, load_in_4bit), offloading part of it to the CPU (the "
+    "program's low-VRAM or CPU-offload option, accelerate's device_map=\"auto\", diffusers' "
+    "enable_model_cpu_offload()) or a smaller model variant; or run it on the CPU"
+)
 _AT_INFERENCE_FIX = (
     "At inference no gradients or optimizer state are kept (run the forward under torch.inference_mode() or "
     "torch.no_grad(), with model.eval()), so the levers are the input size (a lower resolution or a shorter "
-    "sequence, or tiles of a large image), the batch (down to 1), half precision (model.half() or "
-    "torch.autocast) and a smaller model variant; or a GPU with more memory."
+    "sequence, or tiles of a large image), the batch (down to 1), and the model's own memory: "
+    + _MODEL_LEVERS
+    + "; or a GPU with more memory."
 )
+_A_MODEL_FIX = (
+    "A pretrained model run on a GPU too small for it is held mostly by its weights: "
+    + _MODEL_LEVERS
+    + "; or a GPU with more memory."
+)
+_MODEL_AFTER = "If the model's weights alone fill the GPU, " + _MODEL_LEVERS + "."
 
 
 def analyse_oom(text: str) -> Analysis:
-    """:func:`_analyse_oom`, whose fix, when the text says the memory ran out at inference and shows no
-    backward pass, leads with what inference can change: the input size, half precision, a smaller model."""
+    """:func:`_analyse_oom`, with the model's own memory among the fixes of a step that does not fit (half
+    precision, quantized weights, CPU offload, a smaller model, the CPU): first when the text shows a
+    pretrained model run rather than trained (inference, generation, loading a model, a low-VRAM option;
+    no backward pass), after the step's levers otherwise. At inference the fix leads with what inference
+    can change: the input size, the batch, the model's memory."""
     analysis = _analyse_oom(text)
     if _while_loading_found(text):
         return analysis
+    if analysis.fix is not None and "gradient accumulation" not in analysis.fix.text:
+        return analysis  # another holder of the GPU, fragmentation, or one tensor too large: not the model
     tail = text[-200_000:]
-    if last_match(_AT_INFERENCE, tail) is None or _TRAINING.search(tail) is not None:
-        return analysis
-    if analysis.fix is not None and "batch" not in analysis.fix.text:
-        return analysis  # another holder of the GPU, not the step's size
+    training = _TRAINING.search(tail) is not None
+    inference = not training and last_match(_AT_INFERENCE, tail) is not None
+    runs_a_model = not training and _RUNS_A_MODEL.search(tail) is not None
     commands = (
         analysis.fix.commands
         if analysis.fix is not None
         else ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",)
     )
-    text_fix = _AT_INFERENCE_FIX + ("" if analysis.fix is None else " " + analysis.fix.text)
+    rest = "" if analysis.fix is None else " " + analysis.fix.text
+    if inference:
+        evidence = "the text says the memory ran out at inference, with no backward pass"
+        text_fix = _AT_INFERENCE_FIX + rest
+    elif runs_a_model:
+        evidence = "the text shows a pretrained model run (generation or loading), with no backward pass"
+        text_fix = _A_MODEL_FIX + rest
+    elif analysis.fix is not None:
+        evidence = ""
+        text_fix = analysis.fix.text + " " + _MODEL_AFTER
+    else:
+        return analysis
     return replace(
         analysis,
-        evidence=(*analysis.evidence, "the text says the memory ran out at inference, with no backward pass"),
+        evidence=(*analysis.evidence, evidence) if evidence else analysis.evidence,
         fix=Fix(text_fix, commands),
     )
 
@@ -538,9 +574,11 @@ def _while_loading(text: str) -> Analysis:
 # own included: no figure was ever printed.
 _THC_OOM = re.compile(r"runtime error \(2\)|error=2\b|THCudaCheck|/THC/|\bTHC\w{0,30}\.cu", re.IGNORECASE)
 # The GPU's memory as the writer gives it beside the GPU ("a 1080 with 8Gb", "GTX 1050 TI 4GB", "940mx(2gb)",
-# "my gpu is 3060 with 6GB memory", "11GB of VRAM"); not the machine's RAM ("16GB RAM", "32 GB DDR4").
+# "my gpu is 3060 with 6GB memory", "11GB of VRAM", "an A6000 with 48 GB memory"); not the machine's RAM
+# ("16GB RAM", "32 GB DDR4").
 _GPU_MEMORY_SAID = re.compile(
-    r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b)[^\n.;]{0,25}?"
+    r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b|\b[AHKLPTV]\d{1,4}\b)"
+    r"[^\n.;]{0,25}?"
     r"(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G)\b)(?!\s?(?:of\s)?(?:system\s)?(?:RAM|DDR|disk|SSD))"
     r"|\b(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|G))\s?(?:of\s)?"
     r"(?:VRAM|GPU memory|graphics memory|video memory)",

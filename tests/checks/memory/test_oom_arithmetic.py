@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from torchdoctor.checks.memory.explanations import analyse_oom
+from torchdoctor.checks.memory.explanations import ENTRIES, analyse_oom
+from torchdoctor.explain import explain
+
+from corpus_tools import splits
 
 
 @pytest.mark.parametrize(
@@ -201,3 +204,59 @@ def test_an_oom_in_a_training_step_keeps_the_training_fix_whatever_else_the_text
     )
     analysis = analyse_oom(text)
     assert analysis.fix is None or not analysis.fix.text.startswith("At inference")
+
+
+def _errors_corpus_text(source: str) -> str:
+    return next(r["text"] for _, _, r in splits.error_records() if r["source"] == source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # the web UI's --medvram/--lowvram, which keep parts of the model in system memory
+        "AUTOMATIC1111/stable-diffusion-webui#3883",
+        # the pull request's flag runs the model in half precision
+        "CompVis/stable-diffusion#41",
+        # the answers: a GPU too small, or the web UI's --lowvram
+        "AUTOMATIC1111/stable-diffusion-webui#3102",
+    ],
+)
+def test_an_oom_of_a_pretrained_model_run_leads_with_the_models_own_memory(source: str) -> None:
+    analysis = analyse_oom(_errors_corpus_text(source))
+    assert analysis.fix is not None
+    assert analysis.fix.text.startswith("A pretrained model run on a GPU too small for it")
+    for lever in (
+        "half precision",
+        "4-bit quantized",
+        "offloading part of it to the CPU",
+        "run it on the CPU",
+    ):
+        assert lever in analysis.fix.text
+
+
+def test_an_oom_without_signs_of_a_pretrained_model_keeps_the_steps_fix_first_and_names_the_model_after() -> (
+    None
+):
+    # https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/1601's message alone, without its words
+    text = (
+        f"{_TRIED}20.00 MiB (GPU 0; 2.00 GiB total capacity; 1.68 GiB already allocated; 0 bytes free; "
+        "1.72 GiB reserved in total by PyTorch)"
+    )
+    analysis = analyse_oom(text)
+    assert analysis.fix is not None and analysis.fix.text.startswith("Lower the batch size")
+    assert "If the model's weights alone fill the GPU" in analysis.fix.text
+
+
+def test_a_gpu_named_by_its_data_centre_model_gives_its_memory() -> None:
+    # https://github.com/shikiw/OPERA/issues/36
+    analysis = analyse_oom(
+        "I run the demo on a A6000 with 48 GB memory, but it tells me that CUDA error: out of memory."
+    )
+    assert "the text says the GPU has 48 GB" in analysis.evidence
+
+
+def test_the_catalogues_oom_fix_names_the_models_own_memory_where_the_figures_decide_nothing() -> None:
+    # the maintainer: the repository's low-VRAM mode or a smaller image
+    found = explain(_errors_corpus_text("google/RB-Modulation#5"), ENTRIES)
+    assert found and found[0].id == "cuda.out_of_memory"
+    assert "offload part of it to the CPU" in found[0].fix.text
