@@ -176,7 +176,8 @@ def _analyse_oom(text: str) -> Analysis:
     the request: the GPU is really full. Total minus free minus what the job holds: memory outside the job
     (another process, a zombie). Whenever the job's own memory is most of the GPU, the step does not fit
     it, and that is said (a smaller batch among the fixes) beside any fragmentation or outside holder the
-    figures also show.
+    figures also show; "most" of what the GPU leaves a process, the context and a display (up to
+    CONTEXT_BYTES outside the job) set apart.
     """
     start = _OOM_START if last_match(_OOM_START, text) is not None else _FIGURES_START
     message = _last_message(start, text)
@@ -212,8 +213,11 @@ def _analyse_oom(text: str) -> Analysis:
     outside = None
     if total is not None and free is not None and held is not None:
         outside = total - free - held
-    # The job's own memory is most of the GPU: whatever else the figures show, the step does not fit it.
-    dominates = total is not None and held is not None and held >= OWN_SHARE * total
+    # The job's own memory is most of what the GPU leaves a process: whatever else the figures show, the step
+    # does not fit it. The CUDA context and a display (up to CONTEXT_BYTES held outside the job) are no room
+    # the job could have: on a 2 GiB laptop GPU they are half of it.
+    overhead = 0.0 if outside is None else min(max(outside, 0.0), CONTEXT_BYTES)
+    dominates = total is not None and held is not None and held >= OWN_SHARE * (total - overhead)
     large_outside = outside is not None and total is not None and outside > max(2**30, 0.2 * total)
     if large_outside and not dominates:
         assert outside is not None and total is not None and held is not None
@@ -273,6 +277,10 @@ OWN_SHARE = 0.5
 """When what the job itself holds (PyTorch's reserved memory, or this process's) is at least this share of
 the GPU, the step does not fit the GPU, whatever fragmentation or other holders the figures also show: the
 fix always includes a smaller step."""
+CONTEXT_BYTES = 2**30
+"""Memory held outside the job up to this much is what any process on the GPU pays (its CUDA context, a few
+hundred MiB to over 1 GiB with cuDNN and cuBLAS loaded) and a display on a desktop or laptop GPU: the job's
+share is weighed against what is left."""
 FRAGMENTATION_FIRST = 0.5
 """Reserved-but-unallocated memory of at least this share of the allocated memory (torch's own hint:
 "reserved memory is >> allocated memory") makes fragmentation the more likely reading of the two; so does a

@@ -260,3 +260,26 @@ def test_the_catalogues_oom_fix_names_the_models_own_memory_where_the_figures_de
     found = explain(_errors_corpus_text("google/RB-Modulation#5"), ENTRIES)
     assert found and found[0].id == "cuda.out_of_memory"
     assert "offload part of it to the CPU" in found[0].fix.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # https://github.com/TencentARC/GFPGAN/issues/328 (a 2 GB laptop GPU; max_split_size_mb did not help)
+        f"{_TRIED}154.00 MiB (GPU 0; 1.96 GiB total capacity; 775.63 MiB already allocated; 99.88 MiB free; "
+        "920.00 MiB reserved in total by PyTorch)",
+        # https://github.com/OPIXray-author/OPIXray/issues/5 (the answer: a GPU with more memory)
+        f"{_TRIED}264.00 MiB (GPU 0; 2.00 GiB total capacity; 788.51 MiB already allocated; 145.93 MiB free; "
+        "1.02 GiB reserved in total by PyTorch)",
+        # https://github.com/AliaksandrSiarohin/first-order-model/issues/73 (--cpu worked, then a 6 GB card)
+        f"{_TRIED}36.00 MiB (GPU 0; 963.31 MiB total capacity; 497.39 MiB already allocated; 12.62 MiB free; "
+        "885.00 KiB cached)",
+    ],
+)
+def test_on_a_small_gpu_the_context_and_display_are_set_apart_from_the_jobs_share(
+    text: str,
+) -> None:
+    analysis = analyse_oom(text)
+    assert analysis.cause is not None and "the step needs more memory than the GPU has" in analysis.cause
+    assert analysis.fix is not None
+    assert "a GPU with more memory" in analysis.fix.text and "run it on the CPU" in analysis.fix.text
