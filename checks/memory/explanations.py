@@ -171,8 +171,11 @@ def analyse_oom(text: str) -> Analysis:
 def _analyse_oom(text: str) -> Analysis:
     """Sizes of a CUDA OOM message, classified as in research/memory_bandwidth.md 1.6.
 
-    A request larger than the GPU: no setting helps. Reserved-but-unallocated at least as large as the
-    request: the memory is there but in pieces (fragmentation). Free plus reserved-but-unallocated below
+    A request larger than the GPU: no setting helps. A request below the free memory the message reports,
+    with room to spare (256 MiB or 5% of the GPU): the GPU was not full by its own count (free memory in
+    pieces, Windows' backing memory, a holder that left), whatever the other figures say.
+    Reserved-but-unallocated at least as large as the request: the memory is there but in pieces
+    (fragmentation). Free plus reserved-but-unallocated below
     the request: the GPU is really full. Total minus free minus what the job holds: memory outside the job
     (another process, a zombie). Whenever the job's own memory is most of the GPU, the step does not fit
     it, and that is said (a smaller batch among the fixes) beside any fragmentation or outside holder the
@@ -209,6 +212,11 @@ def _analyse_oom(text: str) -> Analysis:
         return _larger_than_gpu(evidence, total)
     if total is not None and allocated is not None and allocated > total:
         return _spilled(evidence, allocated, total)
+    # Free memory beyond the request by more than the allocator's rounding and a sliver the GPU keeps: the
+    # GPU was not full by the message's own count (the floor is that of a cache worth the name).
+    room = MATERIAL_CACHE_BYTES if total is None else max(MATERIAL_CACHE_BYTES, SMALL_SHARE * total)
+    if free is not None and free - requested >= room:
+        return _fits_free(evidence, requested, free, total)
     held = _held_by_this_process(process, allocated, unallocated)
     outside = None
     if total is not None and free is not None and held is not None:
@@ -412,6 +420,32 @@ def _held_by_this_process(
     if allocated is not None and unallocated is not None:
         return allocated + unallocated
     return None
+
+
+def _fits_free(evidence: list[str], requested: float, free: float, total: float | None) -> Analysis:
+    """The request is well below what the message itself reports free: the GPU was not full by its own
+    count, so neither this job's memory nor another holder's explains the failure by the figures."""
+    share = "" if total is None else f", {requested / total:.0%} of the GPU's {_gib(total)}"
+    return Analysis(
+        evidence=(
+            *evidence,
+            f"the request ({_gib(requested)}{share}) is well below the free memory ({_gib(free)})",
+        ),
+        cause=f"The request fits the {_gib(free)} the message reports free, so the GPU was not full by its "
+        "own count: the allocation failed because the free memory is not in one piece as large as the "
+        f"{_gib(requested)} asked for (split by the driver's, the display's or another process's "
+        "allocations, most often on a small GPU that also drives a desktop), because Windows could not back "
+        "it with system memory (RAM and page file full), or because another process released memory between "
+        "the failure and the message.",
+        check="gpu.memory",
+        fix=Fix(
+            "Leave the GPU room to spare rather than relying on its last free piece: smaller allocations (a "
+            "smaller batch or input, half precision, a smaller model) or a GPU with more memory; on Windows "
+            "close other programs that use the GPU and make sure RAM and the page file have room; watch "
+            "nvidia-smi while the job runs for another process on the GPU.",
+            ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",),
+        ),
+    )
 
 
 def _held_outside(evidence: list[str], outside: float, total: float, held: float) -> Analysis:

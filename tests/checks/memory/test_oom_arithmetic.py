@@ -283,3 +283,45 @@ def test_on_a_small_gpu_the_context_and_display_are_set_apart_from_the_jobs_shar
     assert analysis.cause is not None and "the step needs more memory than the GPU has" in analysis.cause
     assert analysis.fix is not None
     assert "a GPU with more memory" in analysis.fix.text and "run it on the CPU" in analysis.fix.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # https://github.com/levihsu/OOTDiffusion/issues/167 (the maintainer: 4 GB is not enough)
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+        "capacty of 4.00 GiB of which 2.80 GiB is free. Of the allocated memory 0 bytes is allocated by "
+        "PyTorch, and 0 bytes is reserved by PyTorch but unallocated.",
+        # https://github.com/pytorch/pytorch/issues/40002 (the reporter: the machine's RAM was full)
+        f"{_TRIED}50.00 MiB (GPU 0; 6.00 GiB total capacity; 693.78 MiB already allocated; 3.91 GiB free; "
+        "18.22 MiB cached)",
+        # https://github.com/pytorch/pytorch/issues/16417
+        f"{_TRIED}12.50 MiB (GPU 0; 10.92 GiB total capacity; 8.57 MiB already allocated; 9.28 GiB free; "
+        "4.68 MiB cached)",
+        # https://github.com/chatchat-space/Langchain-Chatchat/issues/2437 (an 8 GB RTX 4060 on Windows)
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 108.00 MiB. GPU 0 has a total "
+        "capacty of 8.00 GiB of which 4.44 GiB is free. Of the allocated memory 2.49 GiB is allocated by "
+        "PyTorch, and 6.49 MiB is reserved by PyTorch but unallocated.",
+    ],
+)
+def test_a_request_well_below_the_free_memory_is_no_full_gpu_and_no_other_holder(text: str) -> None:
+    analysis = analyse_oom(text)
+    assert analysis.cause is not None and analysis.cause.startswith("The request fits the")
+    assert "taken by something other" not in analysis.cause and "fills the GPU" not in analysis.cause
+    assert analysis.fix is not None and "a GPU with more memory" in analysis.fix.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # https://github.com/RenYurui/StructureFlow/issues/35: 8.13 GiB asked, 8.20 GiB free
+        f"{_TRIED}8.13 GiB (GPU 0; 10.76 GiB total capacity; 643.57 MiB already allocated; 8.20 GiB free; "
+        "32.43 MiB cached)",
+        # https://github.com/neurosim/DNN_NeuroSim_V1.3/issues/28: 1.12 MiB asked, 3.56 MiB free
+        f"{_TRIED}1.12 MiB (GPU 0; 22.37 GiB total capacity; 15.87 GiB already allocated; 3.56 MiB free; "
+        "787.74 MiB cached)",
+    ],
+)
+def test_a_request_that_only_just_fits_the_free_memory_is_read_by_the_other_figures(text: str) -> None:
+    analysis = analyse_oom(text)
+    assert analysis.cause is None or not analysis.cause.startswith("The request fits the")
