@@ -129,7 +129,26 @@ _A_MODEL_FIX = (
 _MODEL_AFTER = "If the model's weights alone fill the GPU, " + _MODEL_LEVERS + "."
 
 
+# The batch size the writer states ("batch_size = 60", "--batch-size 32", "the batch size to 4", "batch size
+# is reduced to 2"): the lever the fix names, quoted as written.
+_BATCH_SAID = re.compile(
+    r"\bbatch[ _-]?size\b(?:[ \t]*(?:[=:]|is|was|of|to|as|set|reduced|changed|lowered|decreased)){0,3}"
+    r"[ \t]*\d{1,5}\b",
+    re.IGNORECASE,
+)
+
+
 def analyse_oom(text: str) -> Analysis:
+    """:func:`_analyse_oom` with the batch size the text states, if any, among the evidence."""
+    analysis = _analyse_oom_fix(text)
+    said = last_match(_BATCH_SAID, text[-200_000:])
+    if said is None:
+        return analysis
+    shown = " ".join(said[0].split())
+    return replace(analysis, evidence=(*analysis.evidence, f"the text gives the batch size: {shown}"))
+
+
+def _analyse_oom_fix(text: str) -> Analysis:
     """:func:`_analyse_oom`, with the model's own memory among the fixes of a step that does not fit (half
     precision, quantized weights, CPU offload, a smaller model, the CPU): first when the text shows a
     pretrained model run rather than trained (inference, generation, loading a model, a low-VRAM option;

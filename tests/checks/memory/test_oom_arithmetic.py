@@ -325,3 +325,29 @@ def test_a_request_well_below_the_free_memory_is_no_full_gpu_and_no_other_holder
 def test_a_request_that_only_just_fits_the_free_memory_is_read_by_the_other_figures(text: str) -> None:
     analysis = analyse_oom(text)
     assert analysis.cause is None or not analysis.cause.startswith("The request fits the")
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        (  # https://github.com/herbert-chen/tianchi_lvcai/issues/9
+            "Cuda out of memory even batch size is reduced to 2\n"
+            f"{_TRIED}20.00 MiB (GPU 0; 2.00 GiB total capacity; 1.25 GiB already allocated; 3.55 MiB free; "
+            "1.27 GiB reserved in total by PyTorch)",
+            "batch size is reduced to 2",
+        ),
+        (  # https://github.com/naoto0804/pytorch-domain-adaptation/issues/2
+            "I have changed the batch size to 4 and I have 8 GB GPU, but still get the error.\n\n"
+            "RuntimeError: cuda runtime error (2) : out of memory at "
+            "/pytorch/aten/src/THC/THCTensorRandom.cu:25",
+            "batch size to 4",
+        ),
+        (  # https://github.com/pytorch/examples/issues/621
+            f"{_TRIED}26.00 MiB (GPU 0; 1024.00 MiB total capacity; 435.61 MiB already allocated; 24.17 MiB "
+            "free; 26.39 MiB cached)\nI have tried to set the batch-size as 16 or 32, but it didn't work.",
+            "batch-size as 16",
+        ),
+    ],
+)
+def test_the_batch_size_the_text_states_is_quoted(text: str, stated: str) -> None:
+    assert f"the text gives the batch size: {stated}" in analyse_oom(text).evidence
