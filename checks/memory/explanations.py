@@ -138,14 +138,44 @@ _BATCH_SAID = re.compile(
 )
 
 
+# The writer says the batch is not the lever: it is 1 already, or the error comes whatever its size.
+_ANY_BATCH = re.compile(
+    r"\b(?:even with|whatever|regardless of|no matter(?: what)?|any)(?: the| a| my)? batch[ _-]?size",
+    re.IGNORECASE,
+)
+_OCCUPIED = (
+    "A batch of 1 (or any batch, as the text says) does not fit, so the step's size is not what fills the "
+    "GPU: the GPU the job runs on is occupied (another process or a zombie of an earlier run holds it; the "
+    "program may run on another GPU than the one meant), or the model alone does not fit it."
+)
+_OCCUPIED_FIX = (
+    "See what holds each GPU (nvidia-smi) and run on a free GPU: CUDA_VISIBLE_DEVICES=<index of a free one> "
+    "exported or on the same command line, before the first CUDA call, with cuda:0 in the code; if the GPU "
+    "is free and it still fails, the model alone is too large for it: "
+)
+
+
 def analyse_oom(text: str) -> Analysis:
-    """:func:`_analyse_oom` with the batch size the text states, if any, among the evidence."""
+    """:func:`_analyse_oom` with the batch size the text states, if any, among the evidence. A message
+    without figures from a job whose batch is 1 already (or fails whatever the batch) is a GPU already
+    occupied, or a model too large for it: the fix leads with finding a free GPU."""
     analysis = _analyse_oom_fix(text)
-    said = last_match(_BATCH_SAID, text[-200_000:])
-    if said is None:
+    tail = text[-200_000:]
+    said = last_match(_BATCH_SAID, tail)
+    shown = None if said is None else " ".join(said[0].split())
+    if shown is not None:
+        analysis = replace(analysis, evidence=(*analysis.evidence, f"the text gives the batch size: {shown}"))
+    smallest = (shown is not None and re.search(r"\D1$", shown) is not None) or _ANY_BATCH.search(tail)
+    figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
+    if not smallest or figures or _while_loading_found(text):
         return analysis
-    shown = " ".join(said[0].split())
-    return replace(analysis, evidence=(*analysis.evidence, f"the text gives the batch size: {shown}"))
+    commands = ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",)
+    return replace(
+        analysis,
+        cause=_OCCUPIED + ("" if analysis.cause is None else " " + analysis.cause),
+        check="gpu.memory",
+        fix=Fix(_OCCUPIED_FIX + _MODEL_LEVERS + ".", commands),
+    )
 
 
 def _analyse_oom_fix(text: str) -> Analysis:

@@ -351,3 +351,34 @@ def test_a_request_that_only_just_fits_the_free_memory_is_read_by_the_other_figu
 )
 def test_the_batch_size_the_text_states_is_quoted(text: str, stated: str) -> None:
     assert f"the text gives the batch size: {stated}" in analyse_oom(text).evidence
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # https://github.com/yangjianxin1/GPT2-chitchat/issues/19 (GPU 0 ran another job: 15514MiB / 16130MiB)
+        "python3 train.py --epochs 30 --batch_size 1 --device 0 --raw\n\n"
+        "RuntimeError: CUDA error: out of memory",
+        # https://github.com/mrnabati/CenterFusion/issues/15 (the answer: set CUDA_VISIBLE_DEVICES and --gpus)
+        "CUDA out of memory\nMy GPU memory is 11G\nand whatever the batch_size is \nalso CUDA out of memory",
+        # https://github.com/PeterouZh/CIPS-3D/issues/19 (another GPU worked)
+        "There is an issue **CUDA error: out of memory** (even with batch size = 1) when I try to run "
+        "training script with this command\n"
+        "`CUDA_VISIBLE_DEVICES=2 python train.py --tl_opts batch_size 1 img_size 32`",
+    ],
+)
+def test_an_oom_without_figures_whatever_the_batch_leads_with_a_free_gpu(text: str) -> None:
+    analysis = analyse_oom(text)
+    assert analysis.cause is not None and "is occupied" in analysis.cause
+    assert analysis.fix is not None and analysis.fix.text.startswith("See what holds each GPU")
+    assert "CUDA_VISIBLE_DEVICES=<index of a free one>" in analysis.fix.text
+
+
+def test_a_batch_of_one_beside_figures_is_read_by_the_figures() -> None:
+    text = (
+        "--batch_size 1\n"
+        f"{_TRIED}20.00 MiB (GPU 0; 6.00 GiB total capacity; 5.14 GiB already allocated; 0 bytes free; "
+        "5.24 GiB reserved in total by PyTorch)"
+    )
+    analysis = analyse_oom(text)
+    assert analysis.cause is not None and "is occupied" not in analysis.cause
