@@ -99,35 +99,120 @@ _AT_INFERENCE = re.compile(
     r"|evaluat(?:e|ing|ion)|torch\.no_grad|inference_mode)\b",
     re.IGNORECASE,
 )
+# The memory ran out in a program that runs a pretrained model rather than training one: generation (a
+# diffusion pipeline, sampling, a web UI), a model being loaded, or a low-VRAM option asked about. There the
+# model's own weights are most of what the GPU holds, and a batch is often 1 already.
+_RUNS_A_MODEL = re.compile(
+    r"\b(?:diffusion|pipeline|pipe\.|generat(?:e|es|ed|ing|ion)|sampling|from_pretrained|load_model"
+    r"|load(?:s|ed|ing)?(?: the| a)?(?: [\w.-]{1,40}){0,3} model|(?:low|med)[-_ ]?vram|webui|demo)\b",
+    re.IGNORECASE,
+)
 _TRAINING = re.compile(r"\.backward\(|optimizer\.step\(|\bloss\.backward\b|\btrain(?:ing)? step\b")
+_MODEL_LEVERS = (
+    "make the model itself take less of the GPU: half precision (model.half(), torch_dtype=torch.float16), "
+    "8-bit or 4-bit quantized weights (load_in_8bit, load_in_4bit), offloading part of it to the CPU (the "
+    "program's low-VRAM or CPU-offload option, accelerate's device_map=\"auto\", diffusers' "
+    "enable_model_cpu_offload()) or a smaller model variant; or run it on the CPU"
+)
 _AT_INFERENCE_FIX = (
     "At inference no gradients or optimizer state are kept (run the forward under torch.inference_mode() or "
     "torch.no_grad(), with model.eval()), so the levers are the input size (a lower resolution or a shorter "
-    "sequence, or tiles of a large image), the batch (down to 1), half precision (model.half() or "
-    "torch.autocast) and a smaller model variant; or a GPU with more memory."
+    "sequence, or tiles of a large image), the batch (down to 1), and the model's own memory: "
+    + _MODEL_LEVERS
+    + "; or a GPU with more memory."
+)
+_A_MODEL_FIX = (
+    "A pretrained model run on a GPU too small for it is held mostly by its weights: "
+    + _MODEL_LEVERS
+    + "; or a GPU with more memory."
+)
+_MODEL_AFTER = "If the model's weights alone fill the GPU, " + _MODEL_LEVERS + "."
+
+
+# The batch size the writer states ("batch_size = 60", "--batch-size 32", "the batch size to 4", "batch size
+# is reduced to 2"): the lever the fix names, quoted as written.
+_BATCH_SAID = re.compile(
+    r"\bbatch[ _-]?size\b(?:[ \t]*(?:[=:]|is|was|of|to|as|set|reduced|changed|lowered|decreased)){0,3}"
+    r"[ \t]*\d{1,5}\b",
+    re.IGNORECASE,
+)
+
+
+# The writer says the batch is not the lever: it is 1 already, or the error comes whatever its size.
+_ANY_BATCH = re.compile(
+    r"\b(?:even with|whatever|regardless of|no matter(?: what)?|any)(?: the| a| my)? batch[ _-]?size",
+    re.IGNORECASE,
+)
+_OCCUPIED = (
+    "A batch of 1 (or any batch, as the text says) does not fit, so the step's size is not what fills the "
+    "GPU: the GPU the job runs on is occupied (another process or a zombie of an earlier run holds it; the "
+    "program may run on another GPU than the one meant), or the model alone does not fit it."
+)
+_OCCUPIED_FIX = (
+    "See what holds each GPU (nvidia-smi) and run on a free GPU: CUDA_VISIBLE_DEVICES=<index of a free one> "
+    "exported or on the same command line, before the first CUDA call, with cuda:0 in the code; if the GPU "
+    "is free and it still fails, the model alone is too large for it: "
 )
 
 
 def analyse_oom(text: str) -> Analysis:
-    """:func:`_analyse_oom`, whose fix, when the text says the memory ran out at inference and shows no
-    backward pass, leads with what inference can change: the input size, half precision, a smaller model."""
+    """:func:`_analyse_oom` with the batch size the text states, if any, among the evidence. A message
+    without figures from a job whose batch is 1 already (or fails whatever the batch) is a GPU already
+    occupied, or a model too large for it: the fix leads with finding a free GPU."""
+    analysis = _analyse_oom_fix(text)
+    tail = text[-200_000:]
+    said = last_match(_BATCH_SAID, tail)
+    shown = None if said is None else " ".join(said[0].split())
+    if shown is not None:
+        analysis = replace(analysis, evidence=(*analysis.evidence, f"the text gives the batch size: {shown}"))
+    smallest = (shown is not None and re.search(r"\D1$", shown) is not None) or _ANY_BATCH.search(tail)
+    figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
+    if not smallest or figures or _while_loading_found(text):
+        return analysis
+    commands = ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",)
+    return replace(
+        analysis,
+        cause=_OCCUPIED + ("" if analysis.cause is None else " " + analysis.cause),
+        check="gpu.memory",
+        fix=Fix(_OCCUPIED_FIX + _MODEL_LEVERS + ".", commands),
+    )
+
+
+def _analyse_oom_fix(text: str) -> Analysis:
+    """:func:`_analyse_oom`, with the model's own memory among the fixes of a step that does not fit (half
+    precision, quantized weights, CPU offload, a smaller model, the CPU): first when the text shows a
+    pretrained model run rather than trained (inference, generation, loading a model, a low-VRAM option;
+    no backward pass), after the step's levers otherwise. At inference the fix leads with what inference
+    can change: the input size, the batch, the model's memory."""
     analysis = _analyse_oom(text)
     if _while_loading_found(text):
         return analysis
+    if analysis.fix is not None and "gradient accumulation" not in analysis.fix.text:
+        return analysis  # another holder of the GPU, fragmentation, or one tensor too large: not the model
     tail = text[-200_000:]
-    if last_match(_AT_INFERENCE, tail) is None or _TRAINING.search(tail) is not None:
-        return analysis
-    if analysis.fix is not None and "batch" not in analysis.fix.text:
-        return analysis  # another holder of the GPU, not the step's size
+    training = _TRAINING.search(tail) is not None
+    inference = not training and last_match(_AT_INFERENCE, tail) is not None
+    runs_a_model = not training and _RUNS_A_MODEL.search(tail) is not None
     commands = (
         analysis.fix.commands
         if analysis.fix is not None
         else ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",)
     )
-    text_fix = _AT_INFERENCE_FIX + ("" if analysis.fix is None else " " + analysis.fix.text)
+    rest = "" if analysis.fix is None else " " + analysis.fix.text
+    if inference:
+        evidence = "the text says the memory ran out at inference, with no backward pass"
+        text_fix = _AT_INFERENCE_FIX + rest
+    elif runs_a_model:
+        evidence = "the text shows a pretrained model run (generation or loading), with no backward pass"
+        text_fix = _A_MODEL_FIX + rest
+    elif analysis.fix is not None:
+        evidence = ""
+        text_fix = analysis.fix.text + " " + _MODEL_AFTER
+    else:
+        return analysis
     return replace(
         analysis,
-        evidence=(*analysis.evidence, "the text says the memory ran out at inference, with no backward pass"),
+        evidence=(*analysis.evidence, evidence) if evidence else analysis.evidence,
         fix=Fix(text_fix, commands),
     )
 
@@ -135,12 +220,16 @@ def analyse_oom(text: str) -> Analysis:
 def _analyse_oom(text: str) -> Analysis:
     """Sizes of a CUDA OOM message, classified as in research/memory_bandwidth.md 1.6.
 
-    A request larger than the GPU: no setting helps. Reserved-but-unallocated at least as large as the
-    request: the memory is there but in pieces (fragmentation). Free plus reserved-but-unallocated below
+    A request larger than the GPU: no setting helps. A request below the free memory the message reports,
+    with room to spare (256 MiB or 5% of the GPU): the GPU was not full by its own count (free memory in
+    pieces, Windows' backing memory, a holder that left), whatever the other figures say.
+    Reserved-but-unallocated at least as large as the request: the memory is there but in pieces
+    (fragmentation). Free plus reserved-but-unallocated below
     the request: the GPU is really full. Total minus free minus what the job holds: memory outside the job
     (another process, a zombie). Whenever the job's own memory is most of the GPU, the step does not fit
     it, and that is said (a smaller batch among the fixes) beside any fragmentation or outside holder the
-    figures also show.
+    figures also show; "most" of what the GPU leaves a process, the context and a display (up to
+    CONTEXT_BYTES outside the job) set apart.
     """
     start = _OOM_START if last_match(_OOM_START, text) is not None else _FIGURES_START
     message = _last_message(start, text)
@@ -172,12 +261,20 @@ def _analyse_oom(text: str) -> Analysis:
         return _larger_than_gpu(evidence, total)
     if total is not None and allocated is not None and allocated > total:
         return _spilled(evidence, allocated, total)
+    # Free memory beyond the request by more than the allocator's rounding and a sliver the GPU keeps: the
+    # GPU was not full by the message's own count (the floor is that of a cache worth the name).
+    room = MATERIAL_CACHE_BYTES if total is None else max(MATERIAL_CACHE_BYTES, SMALL_SHARE * total)
+    if free is not None and free - requested >= room:
+        return _fits_free(evidence, requested, free, total)
     held = _held_by_this_process(process, allocated, unallocated)
     outside = None
     if total is not None and free is not None and held is not None:
         outside = total - free - held
-    # The job's own memory is most of the GPU: whatever else the figures show, the step does not fit it.
-    dominates = total is not None and held is not None and held >= OWN_SHARE * total
+    # The job's own memory is most of what the GPU leaves a process: whatever else the figures show, the step
+    # does not fit it. The CUDA context and a display (up to CONTEXT_BYTES held outside the job) are no room
+    # the job could have: on a 2 GiB laptop GPU they are half of it.
+    overhead = 0.0 if outside is None else min(max(outside, 0.0), CONTEXT_BYTES)
+    dominates = total is not None and held is not None and held >= OWN_SHARE * (total - overhead)
     large_outside = outside is not None and total is not None and outside > max(2**30, 0.2 * total)
     if large_outside and not dominates:
         assert outside is not None and total is not None and held is not None
@@ -237,6 +334,10 @@ OWN_SHARE = 0.5
 """When what the job itself holds (PyTorch's reserved memory, or this process's) is at least this share of
 the GPU, the step does not fit the GPU, whatever fragmentation or other holders the figures also show: the
 fix always includes a smaller step."""
+CONTEXT_BYTES = 2**30
+"""Memory held outside the job up to this much is what any process on the GPU pays (its CUDA context, a few
+hundred MiB to over 1 GiB with cuDNN and cuBLAS loaded) and a display on a desktop or laptop GPU: the job's
+share is weighed against what is left."""
 FRAGMENTATION_FIRST = 0.5
 """Reserved-but-unallocated memory of at least this share of the allocated memory (torch's own hint:
 "reserved memory is >> allocated memory") makes fragmentation the more likely reading of the two; so does a
@@ -368,6 +469,32 @@ def _held_by_this_process(
     if allocated is not None and unallocated is not None:
         return allocated + unallocated
     return None
+
+
+def _fits_free(evidence: list[str], requested: float, free: float, total: float | None) -> Analysis:
+    """The request is well below what the message itself reports free: the GPU was not full by its own
+    count, so neither this job's memory nor another holder's explains the failure by the figures."""
+    share = "" if total is None else f", {requested / total:.0%} of the GPU's {_gib(total)}"
+    return Analysis(
+        evidence=(
+            *evidence,
+            f"the request ({_gib(requested)}{share}) is well below the free memory ({_gib(free)})",
+        ),
+        cause=f"The request fits the {_gib(free)} the message reports free, so the GPU was not full by its "
+        "own count: the allocation failed because the free memory is not in one piece as large as the "
+        f"{_gib(requested)} asked for (split by the driver's, the display's or another process's "
+        "allocations, most often on a small GPU that also drives a desktop), because Windows could not back "
+        "it with system memory (RAM and page file full), or because another process released memory between "
+        "the failure and the message.",
+        check="gpu.memory",
+        fix=Fix(
+            "Leave the GPU room to spare rather than relying on its last free piece: smaller allocations (a "
+            "smaller batch or input, half precision, a smaller model) or a GPU with more memory; on Windows "
+            "close other programs that use the GPU and make sure RAM and the page file have room; watch "
+            "nvidia-smi while the job runs for another process on the GPU.",
+            ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",),
+        ),
+    )
 
 
 def _held_outside(evidence: list[str], outside: float, total: float, held: float) -> Analysis:
@@ -538,9 +665,11 @@ def _while_loading(text: str) -> Analysis:
 # own included: no figure was ever printed.
 _THC_OOM = re.compile(r"runtime error \(2\)|error=2\b|THCudaCheck|/THC/|\bTHC\w{0,30}\.cu", re.IGNORECASE)
 # The GPU's memory as the writer gives it beside the GPU ("a 1080 with 8Gb", "GTX 1050 TI 4GB", "940mx(2gb)",
-# "my gpu is 3060 with 6GB memory", "11GB of VRAM"); not the machine's RAM ("16GB RAM", "32 GB DDR4").
+# "my gpu is 3060 with 6GB memory", "11GB of VRAM", "an A6000 with 48 GB memory"); not the machine's RAM
+# ("16GB RAM", "32 GB DDR4").
 _GPU_MEMORY_SAID = re.compile(
-    r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b)[^\n.;]{0,25}?"
+    r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b|\b[AHKLPTV]\d{1,4}\b)"
+    r"[^\n.;]{0,25}?"
     r"(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G)\b)(?!\s?(?:of\s)?(?:system\s)?(?:RAM|DDR|disk|SSD))"
     r"|\b(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|G))\s?(?:of\s)?"
     r"(?:VRAM|GPU memory|graphics memory|video memory)",

@@ -40,6 +40,28 @@ def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     return _last_in(pattern, text, 0, len(text))
 
 
+def any_space(pattern: str) -> str:
+    """``pattern`` with each space it writes (outside a character class, not escaped) matching any one white
+    space character: a long message pasted from a terminal or a rendered page often breaks its line where
+    the message has a space ("... with CUDA capability\\nsm_90 is not compatible ...")."""
+    out: list[str] = []
+    in_class = escaped = False
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]" or (bool(out) and out[-1] == "[")
+        elif char == "[":
+            in_class = True
+        elif char == " ":
+            out.append(r"\s")
+            continue
+        out.append(char)
+    return "".join(out)
+
+
 def required_text(pattern: str) -> tuple[str, ...]:
     """Casefolded plain text of which every match of ``pattern`` contains at least one piece (one piece, or
     one per branch of an alternation every match passes through); () where there is none to be sure of.
@@ -137,8 +159,9 @@ class Entry:
     """For each pattern, the text one piece of which a match contains (:func:`required_text`)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "compiled", tuple(re.compile(p, re.IGNORECASE) for p in self.patterns))
-        object.__setattr__(self, "required", tuple(required_text(p) for p in self.patterns))
+        wrapped = tuple(any_space(p) for p in self.patterns)
+        object.__setattr__(self, "compiled", tuple(re.compile(p, re.IGNORECASE) for p in wrapped))
+        object.__setattr__(self, "required", tuple(required_text(p) for p in wrapped))
 
     def first_match(self, text: str) -> re.Match[str] | None:
         matches = [m for m in (p.search(text) for p in self.compiled) if m is not None]

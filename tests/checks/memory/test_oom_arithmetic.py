@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from torchdoctor.checks.memory.explanations import analyse_oom
+from torchdoctor.checks.memory.explanations import ENTRIES, analyse_oom
+from torchdoctor.explain import explain
+
+from corpus_tools import splits
 
 
 @pytest.mark.parametrize(
@@ -201,3 +204,181 @@ def test_an_oom_in_a_training_step_keeps_the_training_fix_whatever_else_the_text
     )
     analysis = analyse_oom(text)
     assert analysis.fix is None or not analysis.fix.text.startswith("At inference")
+
+
+def _errors_corpus_text(source: str) -> str:
+    return next(r["text"] for _, _, r in splits.error_records() if r["source"] == source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # the web UI's --medvram/--lowvram, which keep parts of the model in system memory
+        "AUTOMATIC1111/stable-diffusion-webui#3883",
+        # the pull request's flag runs the model in half precision
+        "CompVis/stable-diffusion#41",
+        # the answers: a GPU too small, or the web UI's --lowvram
+        "AUTOMATIC1111/stable-diffusion-webui#3102",
+    ],
+)
+def test_an_oom_of_a_pretrained_model_run_leads_with_the_models_own_memory(source: str) -> None:
+    analysis = analyse_oom(_errors_corpus_text(source))
+    assert analysis.fix is not None
+    assert analysis.fix.text.startswith("A pretrained model run on a GPU too small for it")
+    for lever in (
+        "half precision",
+        "4-bit quantized",
+        "offloading part of it to the CPU",
+        "run it on the CPU",
+    ):
+        assert lever in analysis.fix.text
+
+
+def test_an_oom_without_signs_of_a_pretrained_model_keeps_the_steps_fix_first_and_names_the_model_after() -> (
+    None
+):
+    # https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/1601's message alone, without its words
+    text = (
+        f"{_TRIED}20.00 MiB (GPU 0; 2.00 GiB total capacity; 1.68 GiB already allocated; 0 bytes free; "
+        "1.72 GiB reserved in total by PyTorch)"
+    )
+    analysis = analyse_oom(text)
+    assert analysis.fix is not None and analysis.fix.text.startswith("Lower the batch size")
+    assert "If the model's weights alone fill the GPU" in analysis.fix.text
+
+
+def test_a_gpu_named_by_its_data_centre_model_gives_its_memory() -> None:
+    # https://github.com/shikiw/OPERA/issues/36
+    analysis = analyse_oom(
+        "I run the demo on a A6000 with 48 GB memory, but it tells me that CUDA error: out of memory."
+    )
+    assert "the text says the GPU has 48 GB" in analysis.evidence
+
+
+def test_the_catalogues_oom_fix_names_the_models_own_memory_where_the_figures_decide_nothing() -> None:
+    # the maintainer: the repository's low-VRAM mode or a smaller image
+    found = explain(_errors_corpus_text("google/RB-Modulation#5"), ENTRIES)
+    assert found and found[0].id == "cuda.out_of_memory"
+    assert "offload part of it to the CPU" in found[0].fix.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # https://github.com/TencentARC/GFPGAN/issues/328 (a 2 GB laptop GPU; max_split_size_mb did not help)
+        f"{_TRIED}154.00 MiB (GPU 0; 1.96 GiB total capacity; 775.63 MiB already allocated; 99.88 MiB free; "
+        "920.00 MiB reserved in total by PyTorch)",
+        # https://github.com/OPIXray-author/OPIXray/issues/5 (the answer: a GPU with more memory)
+        f"{_TRIED}264.00 MiB (GPU 0; 2.00 GiB total capacity; 788.51 MiB already allocated; 145.93 MiB free; "
+        "1.02 GiB reserved in total by PyTorch)",
+        # https://github.com/AliaksandrSiarohin/first-order-model/issues/73 (--cpu worked, then a 6 GB card)
+        f"{_TRIED}36.00 MiB (GPU 0; 963.31 MiB total capacity; 497.39 MiB already allocated; 12.62 MiB free; "
+        "885.00 KiB cached)",
+    ],
+)
+def test_on_a_small_gpu_the_context_and_display_are_set_apart_from_the_jobs_share(
+    text: str,
+) -> None:
+    analysis = analyse_oom(text)
+    assert analysis.cause is not None and "the step needs more memory than the GPU has" in analysis.cause
+    assert analysis.fix is not None
+    assert "a GPU with more memory" in analysis.fix.text and "run it on the CPU" in analysis.fix.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # https://github.com/levihsu/OOTDiffusion/issues/167 (the maintainer: 4 GB is not enough)
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+        "capacty of 4.00 GiB of which 2.80 GiB is free. Of the allocated memory 0 bytes is allocated by "
+        "PyTorch, and 0 bytes is reserved by PyTorch but unallocated.",
+        # https://github.com/pytorch/pytorch/issues/40002 (the reporter: the machine's RAM was full)
+        f"{_TRIED}50.00 MiB (GPU 0; 6.00 GiB total capacity; 693.78 MiB already allocated; 3.91 GiB free; "
+        "18.22 MiB cached)",
+        # https://github.com/pytorch/pytorch/issues/16417
+        f"{_TRIED}12.50 MiB (GPU 0; 10.92 GiB total capacity; 8.57 MiB already allocated; 9.28 GiB free; "
+        "4.68 MiB cached)",
+        # https://github.com/chatchat-space/Langchain-Chatchat/issues/2437 (an 8 GB RTX 4060 on Windows)
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 108.00 MiB. GPU 0 has a total "
+        "capacty of 8.00 GiB of which 4.44 GiB is free. Of the allocated memory 2.49 GiB is allocated by "
+        "PyTorch, and 6.49 MiB is reserved by PyTorch but unallocated.",
+    ],
+)
+def test_a_request_well_below_the_free_memory_is_no_full_gpu_and_no_other_holder(text: str) -> None:
+    analysis = analyse_oom(text)
+    assert analysis.cause is not None and analysis.cause.startswith("The request fits the")
+    assert "taken by something other" not in analysis.cause and "fills the GPU" not in analysis.cause
+    assert analysis.fix is not None and "a GPU with more memory" in analysis.fix.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # https://github.com/RenYurui/StructureFlow/issues/35: 8.13 GiB asked, 8.20 GiB free
+        f"{_TRIED}8.13 GiB (GPU 0; 10.76 GiB total capacity; 643.57 MiB already allocated; 8.20 GiB free; "
+        "32.43 MiB cached)",
+        # https://github.com/neurosim/DNN_NeuroSim_V1.3/issues/28: 1.12 MiB asked, 3.56 MiB free
+        f"{_TRIED}1.12 MiB (GPU 0; 22.37 GiB total capacity; 15.87 GiB already allocated; 3.56 MiB free; "
+        "787.74 MiB cached)",
+    ],
+)
+def test_a_request_that_only_just_fits_the_free_memory_is_read_by_the_other_figures(text: str) -> None:
+    analysis = analyse_oom(text)
+    assert analysis.cause is None or not analysis.cause.startswith("The request fits the")
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        (  # https://github.com/herbert-chen/tianchi_lvcai/issues/9
+            "Cuda out of memory even batch size is reduced to 2\n"
+            f"{_TRIED}20.00 MiB (GPU 0; 2.00 GiB total capacity; 1.25 GiB already allocated; 3.55 MiB free; "
+            "1.27 GiB reserved in total by PyTorch)",
+            "batch size is reduced to 2",
+        ),
+        (  # https://github.com/naoto0804/pytorch-domain-adaptation/issues/2
+            "I have changed the batch size to 4 and I have 8 GB GPU, but still get the error.\n\n"
+            "RuntimeError: cuda runtime error (2) : out of memory at "
+            "/pytorch/aten/src/THC/THCTensorRandom.cu:25",
+            "batch size to 4",
+        ),
+        (  # https://github.com/pytorch/examples/issues/621
+            f"{_TRIED}26.00 MiB (GPU 0; 1024.00 MiB total capacity; 435.61 MiB already allocated; 24.17 MiB "
+            "free; 26.39 MiB cached)\nI have tried to set the batch-size as 16 or 32, but it didn't work.",
+            "batch-size as 16",
+        ),
+    ],
+)
+def test_the_batch_size_the_text_states_is_quoted(text: str, stated: str) -> None:
+    assert f"the text gives the batch size: {stated}" in analyse_oom(text).evidence
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # https://github.com/yangjianxin1/GPT2-chitchat/issues/19 (GPU 0 ran another job: 15514MiB / 16130MiB)
+        "python3 train.py --epochs 30 --batch_size 1 --device 0 --raw\n\n"
+        "RuntimeError: CUDA error: out of memory",
+        # https://github.com/mrnabati/CenterFusion/issues/15 (the answer: set CUDA_VISIBLE_DEVICES and --gpus)
+        "CUDA out of memory\nMy GPU memory is 11G\nand whatever the batch_size is \nalso CUDA out of memory",
+        # https://github.com/PeterouZh/CIPS-3D/issues/19 (another GPU worked)
+        "There is an issue **CUDA error: out of memory** (even with batch size = 1) when I try to run "
+        "training script with this command\n"
+        "`CUDA_VISIBLE_DEVICES=2 python train.py --tl_opts batch_size 1 img_size 32`",
+    ],
+)
+def test_an_oom_without_figures_whatever_the_batch_leads_with_a_free_gpu(text: str) -> None:
+    analysis = analyse_oom(text)
+    assert analysis.cause is not None and "is occupied" in analysis.cause
+    assert analysis.fix is not None and analysis.fix.text.startswith("See what holds each GPU")
+    assert "CUDA_VISIBLE_DEVICES=<index of a free one>" in analysis.fix.text
+
+
+def test_a_batch_of_one_beside_figures_is_read_by_the_figures() -> None:
+    text = (
+        "--batch_size 1\n"
+        f"{_TRIED}20.00 MiB (GPU 0; 6.00 GiB total capacity; 5.14 GiB already allocated; 0 bytes free; "
+        "5.24 GiB reserved in total by PyTorch)"
+    )
+    analysis = analyse_oom(text)
+    assert analysis.cause is not None and "is occupied" not in analysis.cause
