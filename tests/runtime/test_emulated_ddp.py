@@ -6,6 +6,7 @@ machine fails."""
 from __future__ import annotations
 
 import re
+import socket
 import subprocess
 import sys
 
@@ -44,12 +45,20 @@ def test_ranks_without_set_device_share_cuda0_and_fail_as_on_gpus() -> None:
 
 
 def test_device_ids_of_another_rank_are_named_apart_from_set_device() -> None:
-    ran = torchrun("--device-ids-zero")
+    # One rank alone (a group of one) is enough: LOCAL_RANK=1 calls set_device(1) and gives DDP device_ids=[0]
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    group = {"RANK": "0", "WORLD_SIZE": "1", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": port}
+    env = cli_env(OMP_NUM_THREADS="1", LOCAL_RANK="1", **group)
+    command = [sys.executable, "-m", "torchdoctor", "run", "--gpus", "2", str(SCRIPTS / "emulated_ddp.py")]
+    ran = subprocess.run(
+        [*command, "--device-ids-zero"], capture_output=True, text=True, env=env, timeout=slack(120)
+    )
     assert ran.returncode != 0
     where = f"tests/runtime/scripts/emulated_ddp.py:{marked_line('emulated_ddp.py', 'wrapped')} in <module>"
     said = f"LOCAL_RANK=1 wrapped its model with device_ids=[0] at {where}, not its own GPU cuda:1"
     assert ran.stderr.count(said) == 1, ran.stderr
     assert "pass device_ids=[1]" in ran.stderr
-    assert "LOCAL_RANK=0 wrapped" not in ran.stderr  # rank 0's device_ids are its own
-    # set_device was called: the model is on cuda:1, and DDP copies rank 1's batch to cuda:0, as on GPUs
-    assert "found at least two devices, cuda:1 and cuda:0" in ran.stderr or "cuda:0, different" in ran.stderr
+    # set_device was called: the model is on cuda:1, and DDP copies the batch to cuda:0, as on GPUs
+    assert "got mat1 is on cuda:0, different from other tensors on cuda:1" in ran.stderr
