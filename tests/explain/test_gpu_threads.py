@@ -143,7 +143,8 @@ def test_a_gpu_count_the_writer_states_meets_the_ranks_per_node() -> None:
         "RuntimeError: CUDA error: invalid device ordinal"
     )
     (lead,) = _explained(text)
-    assert "the text says the machine has 1 GPU" in lead.evidence
+    stated = "the text says the machine has 1 GPU ('I have only one GPU')"
+    assert any(stated in line for line in lead.evidence)
     assert "--nproc_per_node=1" in lead.fix.text
 
 
@@ -167,3 +168,70 @@ def test_pairs_nccl_could_not_join_by_p2p_are_counted() -> None:
     )
     analysis = ddp.analyse_hang(text)
     assert any("could not use P2P between 2 pair(s)" in line for line in analysis.evidence)
+
+
+def test_a_gpu_list_a_command_asks_for_is_quoted_whole() -> None:
+    # NVIDIA/vid2vid#17: a full-width comma from an input method
+    text = (
+        "I just add “--gpu_ids 0，1”into  train_256_g1.sh and then ran it\n"
+        "RuntimeError: cuda runtime error (10) : invalid device ordinal at torch/csrc/cuda/Module.cpp:88"
+    )
+    (lead,) = _explained(text)
+    assert "the command asks for GPUs 0, 1 (--gpu_ids 0,1): it needs 2 GPUs" in lead.evidence
+    # AlexeyAB/darknet#3376: one dash
+    text = (
+        "./darknet detector train ../od-yolo/training/top_20_1000.data -gpus 6,7\n"
+        "CUDA Error: invalid device ordinal"
+    )
+    assert any("(-gpus 6,7)" in line for line in _explained(text)[0].evidence)
+
+
+def test_a_gpu_list_beyond_the_gpus_the_writer_states_is_the_cause() -> None:
+    # funakoshi2718/funakoshi-miner#6: a list parted by spaces, on a machine of one GPU
+    text = (
+        "it could not be run, and appeared the error \"CUDA error 'invalid device ordinal' at line 61\"\n"
+        "I have one GPU, and I tried different command lines\n"
+        "actually, the previous version (0.3.3) didn't throw an error when I kept '--cuda_devices 0 1 2 3'"
+    )
+    (lead,) = _explained(text)
+    assert any("(--cuda_devices 0 1 2 3)" in line for line in lead.evidence)
+    assert "cuda:1 does not exist" in lead.cause
+    assert "0 on a one-GPU machine" in lead.fix.text
+
+
+def test_the_one_card_the_writer_names_is_quoted() -> None:
+    cases = {
+        # UbiquitousLearning/FedAdapter#2
+        "Hello, when I used a single card 4090, an error occurred, RuntimeError: cuda error: invalid device "
+        "ordinal": "a single card 4090",
+        # iipharma/transpharmer-repo#4
+        "I have just 1 GPU card (RTX4090). \n\nWhen I run the code ,it reports error:\n"
+        "RuntimeError: CUDA error: invalid device ordinal": "I have just 1 GPU card (RTX4090)",
+        # open-mmlab/mmskeleton#80
+        "when i train on my GTX1060(ONLY 1 GPU),I get this problem\n"
+        "RuntimeError: CUDA error (10): invalid device ordinal": "ONLY 1 GPU",
+    }
+    for text, words in cases.items():
+        (lead,) = _explained(text)
+        assert f"the text says the machine has 1 GPU ('{words}')" in lead.evidence, text
+
+
+def test_the_gpus_memory_written_before_the_card_is_quoted() -> None:
+    cases = {
+        # newgenai79/newgenai#3
+        "LTX VIDEO :  I also have a 16G GPU, but I'm getting a CUDA out of memory error.": "16G",
+        # taey16/CBEGAN#1
+        "RuntimeError: cuda runtime error (2) : out of memory at "
+        "/pytorch/torch/lib/THC/generic/THCStorage.cu:66\ngot a TitanX 12gb GPU, any ideas ?": "12gb",
+    }
+    for text, size in cases.items():
+        lead = _explained(text)[0]
+        assert f"the text says the GPU has {size}" in lead.evidence, text
+    from torchdoctor.checks.memory.explanations import gpu_memory_said
+
+    # levindabhi/cloth-segmentation#10, med-air/3DSAM-adapter#20
+    assert gpu_memory_said("I need to run the code on my own machine having 6 GB GPU.") == "6 GB"
+    assert gpu_memory_said("Out of memory error even with 40 GB of gpu") == "40 GB"
+    # the machine's RAM is not the GPU's memory
+    (lead,) = _explained("RuntimeError: CUDA error: out of memory\nI have 16GB RAM and a GPU")
+    assert not any("the text says the GPU has" in line for line in lead.evidence)
