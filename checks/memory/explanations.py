@@ -665,14 +665,15 @@ def _while_loading(text: str) -> Analysis:
 # own included: no figure was ever printed.
 _THC_OOM = re.compile(r"runtime error \(2\)|error=2\b|THCudaCheck|/THC/|\bTHC\w{0,30}\.cu", re.IGNORECASE)
 # The GPU's memory as the writer gives it beside the GPU ("a 1080 with 8Gb", "GTX 1050 TI 4GB", "940mx(2gb)",
-# "my gpu is 3060 with 6GB memory", "11GB of VRAM", "an A6000 with 48 GB memory"); not the machine's RAM
-# ("16GB RAM", "32 GB DDR4").
+# "my gpu is 3060 with 6GB memory", "11GB of VRAM", "an A6000 with 48 GB memory"), or before it ("an 8 GB
+# GPU", "a 16G GPU", "a TitanX 12gb GPU", "a 24GB card"); not the machine's RAM ("16GB RAM", "32 GB DDR4").
 _GPU_MEMORY_SAID = re.compile(
     r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b|\b[AHKLPTV]\d{1,4}\b)"
     r"[^\n.;]{0,25}?"
     r"(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G)\b)(?!\s?(?:of\s)?(?:system\s)?(?:RAM|DDR|disk|SSD))"
     r"|\b(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|G))\s?(?:of\s)?"
-    r"(?:VRAM|GPU memory|graphics memory|video memory)",
+    r"(?:VRAM|GPU memory|graphics memory|video memory"
+    r"|(?:NVIDIA\s)?(?:GPU|graphics card|video card|card)s?\b)",
     re.IGNORECASE,
 )
 
