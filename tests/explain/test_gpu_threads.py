@@ -235,3 +235,37 @@ def test_the_gpus_memory_written_before_the_card_is_quoted() -> None:
     # the machine's RAM is not the GPU's memory
     (lead,) = _explained("RuntimeError: CUDA error: out of memory\nI have 16GB RAM and a GPU")
     assert not any("the text says the GPU has" in line for line in lead.evidence)
+
+
+def test_a_cpu_only_torch_beside_an_amd_gpu_points_to_rocm_or_the_cpu() -> None:
+    cases = {
+        # ProGamerGov/dream-creator#21
+        'I have AMD GPU I get this error "Torch not compiled with CUDA enabled"': "AMD GPU",
+        # fofr/cog-face-to-many#42
+        'The amd graphics card I use displays "Torch not compiled with CUDA enabled" when running the '
+        '"python main.py --listen 0.0.0.0" command.': "amd graphics card",
+        # Haoming02/sd-webui-forge-classic#324
+        "7900xt Torch not compiled with CUDA enabled\nI have rocm/torch/torchvision/torchaudio installed for "
+        "windows.\nAssertionError: Torch not compiled with CUDA enabled": "7900xt",
+        # lllyasviel/Fooocus#113 (a comment)
+        "Facing the same issue with AMD video card. Torch not compiled with CUDA enabled": "AMD video card",
+    }
+    for text, named in cases.items():
+        (lead,) = _explained(text)
+        assert f"the text names an AMD GPU ({named}), which is no CUDA device" in lead.evidence, text
+        assert "ROCm" in lead.cause and "ROCm build" in lead.fix.text and "CPU" in lead.fix.text
+
+
+def test_a_cpu_only_torch_quotes_its_build_and_the_nvidia_gpu_named() -> None:
+    # chenfei-wu/TaskMatrix#161 ("Using the repo on RTX 4090 with CUDA 11.7"), with the build pip shows
+    text = (
+        "Using the repo on RTX 4090 with CUDA 11.7\nName: torch\nVersion: 2.0.1+cpu\n"
+        "AssertionError: Torch not compiled with CUDA enabled"
+    )
+    (lead,) = _explained(text)
+    assert "the text shows torch 2.0.1+cpu: a CPU-only wheel" in lead.evidence
+    assert "the text names an NVIDIA GPU (RTX 4090): a CUDA build can use it" in lead.evidence
+    assert "Install a CUDA build" in lead.fix.text
+    # an AMD CPU is no AMD GPU
+    (lead,) = _explained("CPU: AMD Ryzen 9 5900X\nAssertionError: Torch not compiled with CUDA enabled")
+    assert "ROCm" not in lead.cause
