@@ -9,6 +9,7 @@ holds their analysers.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, replace
 
@@ -715,6 +716,42 @@ def _oom_without_figures(message: str, text: str) -> Analysis:
             ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",),
         ),
     )
+
+
+# nvidia-smi's memory column as the writer quotes it: "17323MiB / 24259MiB".
+_USAGE_SAID = re.compile(r"\b(\d{1,6})\s?MiB\s{0,4}/\s{0,4}(\d{1,6})\s?MiB\b")
+_STOPPED_BY = re.compile(
+    r"\bCtrl\s?[-+]?\s?C\b|\bKeyboardInterrupt\b|\binterrupt(?:ed)?\b|\bkill(?:ed)?\b|\bcrash(?:ed)?\b",
+    re.IGNORECASE,
+)
+_DISTRIBUTED_RUN = re.compile(
+    r"\btorchrun\b|torch\.distributed\.launch|dist_train\w{0,10}|--nproc_per_node|\bmulti-?GPU\b",
+    re.IGNORECASE,
+)
+
+
+def analyse_not_released(text: str) -> Analysis:
+    """What the writer shows of the memory held after the run stopped: nvidia-smi's figure, how the run was
+    stopped, and a distributed launch (whose other ranks outlive the one that was stopped)."""
+    evidence: list[str] = []
+    window = text[:200_000]
+    # the fullest GPU of those the text shows (an nvidia-smi table has a row per GPU)
+    shown = [
+        (int(found[1]) / int(found[2]), " ".join(found[0].split()))
+        for found in itertools.islice(_USAGE_SAID.finditer(window), 64)
+        if 0 < int(found[1]) <= int(found[2])
+    ]
+    if shown:
+        share, figure = max(shown)
+        evidence.append(f"nvidia-smi shows {figure} in use ({share:.0%} of the GPU) with the run stopped")
+    stopped = _STOPPED_BY.search(window)
+    if stopped is not None:
+        evidence.append(f"the run was stopped ({stopped[0]}), and its memory stayed held")
+    if _DISTRIBUTED_RUN.search(window) is not None:
+        evidence.append(
+            "the run was a distributed launch: its other processes (one per rank) outlive the one stopped"
+        )
+    return Analysis(evidence=tuple(evidence))
 
 
 def analyse_mps_oom(text: str) -> Analysis:

@@ -10,6 +10,7 @@ from pathlib import Path
 from torchdoctor.explain import Explanation, catalogue, explain
 
 THREADS = Path(__file__).resolve().parents[1] / "corpus" / "threads" / "dev"
+ERRORS = Path(__file__).resolve().parents[1] / "corpus" / "errors" / "dev"
 
 
 @cache
@@ -269,3 +270,24 @@ def test_a_cpu_only_torch_quotes_its_build_and_the_nvidia_gpu_named() -> None:
     # an AMD CPU is no AMD GPU
     (lead,) = _explained("CPU: AMD Ryzen 9 5900X\nAssertionError: Torch not compiled with CUDA enabled")
     assert "ROCm" not in lead.cause
+
+
+def test_gpu_memory_held_after_the_run_stopped_is_a_leftover_process() -> None:
+    # pytorch/pytorch#910 (tests/corpus/errors/dev): the fullest GPU of the nvidia-smi table is quoted
+    text = next(
+        r["text"]
+        for r in json.loads((ERRORS / "gpu.memory_not_released.json").read_text())
+        if "#910" in r["source"]
+    )
+    (lead,) = _explained(text)
+    assert lead.title == "GPU memory still held after the run stopped"
+    shown = "nvidia-smi shows 11409MiB / 12207MiB in use (93% of the GPU) with the run stopped"
+    assert shown in lead.evidence
+    assert "the run was stopped (crashed), and its memory stayed held" in lead.evidence
+    assert "kill" in lead.fix.text
+    # Megvii-BaseDetection/YOLOX#958: Ctrl+C, two ranks
+    text = 'BUT when I use "Ctrl+C" to stop training, one gpu memory still using,as bellow,'
+    (lead,) = _explained(text)
+    assert "the run was stopped (Ctrl+C), and its memory stayed held" in lead.evidence
+    # memory that was released is no case of it
+    assert not _explained("when the program ends, the memory of the GPU0 is released")
