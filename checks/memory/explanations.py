@@ -156,10 +156,62 @@ _OCCUPIED_FIX = (
 )
 
 
+# The writer says the memory ran out only after a long run, or grows from step to step: the step itself fits,
+# something accumulates ("a memory leak", "memory keeps increasing", "after 30 epochs", "when training the
+# model for too long").
+_GROWS = re.compile(
+    r"\bmemory[ -]leak\w{0,3}|\bleak(?:s|ing)? (?:GPU |CUDA )?memory\b"
+    r"|\bmemory (?:usage )?(?:keeps|kept|is|was) (?:increasing|growing|rising|going up)"
+    r"|\bmemory (?:usage )?(?:grows|increases|accumulates|builds up) (?:with|every|each|over|after|until)\b"
+    r"|\bmemory (?:usage |consumptions? )(?:increases|grows|keeps increasing|is increasing)"
+    r"|\b(?:after|for) (?:training |running )?(?:\d{1,4}|several|many|a few|few|some)"
+    r" (?:epochs|iterations|hours)\b"
+    r"|\bfor too long\b",
+    re.IGNORECASE,
+)
+_GROWS_CAUSE = (
+    "The memory grows from step to step until the GPU is full: the step itself fits (it ran for a while), "
+    "and something keeps GPU tensors from one step to the next: a loss or the outputs appended to a list "
+    "without .item() or .detach(), predictions or metrics gathered on the GPU over an epoch, a graph kept "
+    "alive by a tensor that still requires grad, in the training or the validation loop, or in the "
+    "program's own code."
+)
+_GROWS_FIX = (
+    "Find what grows: log torch.cuda.memory_allocated() every few steps and at each validation (or record "
+    "torch.cuda.memory._record_memory_history() and read the snapshot). Keep Python numbers, not tensors "
+    "(loss.item()), move what is gathered to the CPU and detach it (.detach().cpu()), run validation under "
+    "torch.no_grad(). Where the growth is in the program or a library it uses, update it to a version that "
+    "fixes the leak, or turn off the feature that accumulates."
+)
+
+
+def _growing(analysis: Analysis, text: str) -> Analysis | None:
+    """A step that fits and memory that grows (the writer's words), unless the figures name another holder
+    of the GPU, fragmentation or one tensor too large."""
+    if analysis.fix is not None and "gradient accumulation" not in analysis.fix.text:
+        return None
+    found = last_match(_GROWS, text[-200_000:])
+    if found is None:
+        return None
+    return Analysis(
+        evidence=(
+            *analysis.evidence,
+            f"the text says the memory ran out over time ('{' '.join(found[0].split())}'): the step fits",
+        ),
+        cause=_GROWS_CAUSE,
+        fix=Fix(_GROWS_FIX, ("nvidia-smi --query-gpu=memory.used --format=csv -l 60",)),
+        check="gpu.memory",
+    )
+
+
 def analyse_oom(text: str) -> Analysis:
     """:func:`_analyse_oom` with the batch size the text states, if any, among the evidence. A message
     without figures from a job whose batch is 1 already (or fails whatever the batch) is a GPU already
     occupied, or a model too large for it: the fix leads with finding a free GPU."""
+    if not _while_loading_found(text):
+        growing = _growing(_analyse_oom(text), text)
+        if growing is not None:
+            return growing
     analysis = _analyse_oom_fix(text)
     tail = text[-200_000:]
     said = last_match(_BATCH_SAID, tail)

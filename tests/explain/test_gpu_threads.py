@@ -291,3 +291,27 @@ def test_gpu_memory_held_after_the_run_stopped_is_a_leftover_process() -> None:
     assert "the run was stopped (Ctrl+C), and its memory stayed held" in lead.evidence
     # memory that was released is no case of it
     assert not _explained("when the program ends, the memory of the GPU0 is released")
+
+
+def test_memory_that_runs_out_only_after_a_long_run_is_a_leak_not_the_steps_size() -> None:
+    cases = [
+        (  # IBM/pytorch-seq2seq#183
+            "However, as the training process goes on,  the GPU memory consumptions increases and a "
+            "`RuntimeError: CUDA error: out of memory` is raised about 30 minutes later.",
+            "memory consumptions increases",
+        ),
+        ("GPU memory leakage (CUDA out of memory after 2 epochs)", "after 2 epochs"),  # microsoft/SpareNet#12
+        (  # wenet-e2e/wenet#260
+            'After training some epochs, got "CUDA out of memory" error\n\n'
+            "After training some epochs, it runs into `the CUDA out of memory` error.",
+            "After training some epochs",
+        ),
+        ("RuntimeError: CUDA out of memory after few epochs", "after few epochs"),  # WongKinYiu/yolov7#1788
+    ]
+    for text, words in cases:
+        (lead,) = _explained(text)
+        assert f"the text says the memory ran out over time ('{words}'): the step fits" in lead.evidence, text
+        assert "grows from step to step" in lead.cause and ".detach().cpu()" in lead.fix.text
+    # at the first step the step's size is the cause
+    (lead,) = _explained("RuntimeError: CUDA out of memory at the first iteration with batch_size = 64")
+    assert "grows from step to step" not in (lead.cause or "")
