@@ -28,11 +28,22 @@ _NAMED = re.compile(
 )
 
 
+# The GPUs a command line asks for as a list: "--device-id 0 1", "--gpu_ids 0,1" (a full-width comma from an
+# input method too), "-gpus 6,7", "--cuda_devices 0 1 2 3": the option as written, and the indices.
+_GPU_LIST = re.compile(
+    r"(?<![\w-])--?(?:gpus?|gpu[_-]?ids?|device[_-]?ids?|devices|cuda[_-]devices)(?:=|\s{1,3})['\"]?"
+    r"(\d{1,2}(?:\s{0,2}[,，]\s{0,2}\d{1,2}|\s{1,2}\d{1,2}\b){1,15})",
+    re.IGNORECASE,
+)
+
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "a single": 1, "single": 1, "only one": 1}
-# "I have one GPU", "I use 3 GPUs", "only 1 gpu": how many GPUs the writer says the machine has
+# "I have one GPU", "I use 3 GPUs", "only 1 gpu", "I have just 1 GPU card (RTX4090)", "a single card 4090":
+# how many GPUs the writer says the machine has, and the words with the card's model where they name it.
 _STATED = re.compile(
-    r"\b(?:I have|I use|I am using|I'm using|with|only|machine has|there is|there are)\s+(?:only\s+)?"
-    r"(\d{1,2}|one|two|three|four|a single|single)\s+(?:\w+\s+)?GPUs?\b",
+    r"(?:\b(?:I have|I use|I am using|I'm using|with|only|machine has|there is|there are)\s+"
+    r"(?:only\s+|just\s+)?(\d{1,2}|one|two|three|four|a single|single)|\b(a single|single))\s+"
+    r"(?:\w+\s+)?(?:GPUs?|cards?|graphics cards?)\b"
+    r"(?:\s{0,2}\(?(?:(?:NVIDIA|GeForce|RTX|GTX|Tesla|Quadro)\s?){0,2}[A-Z]?\d{3,4}(?:\s?Ti)?[A-Za-z]{0,3}\)?)?",
     re.IGNORECASE,
 )
 
@@ -54,12 +65,14 @@ _LAUNCHER_OPTIONS = (
 )
 
 
-def _stated_gpus(text: str) -> int | None:
+def _stated_gpus(text: str) -> tuple[int, str] | None:
+    """How many GPUs the writer says the machine has, and their words."""
     found = last_match(_STATED, text[-200_000:])
     if found is None:
         return None
-    word = found[1].lower()
-    return int(word) if word.isdigit() else _NUMBERS.get(word)
+    word = (found[1] or found[2]).lower()
+    count = int(word) if word.isdigit() else _NUMBERS.get(word)
+    return None if count is None else (count, " ".join(found[0].split()))
 
 
 def analyse_ordinal(text: str) -> Analysis:
@@ -81,10 +94,39 @@ def analyse_ordinal(text: str) -> Analysis:
             evidence.append(
                 f"CUDA_VISIBLE_DEVICES={setting[1]} keeps {_gpus(len(visible))}, renumbered: {renumbered}"
             )
-    stated = _stated_gpus(text)
-    if stated is not None and seen is None and not visible:
-        evidence.append(f"the text says the machine has {_gpus(stated)}")
+    said = _stated_gpus(text)
+    stated = None if said is None else said[0]
+    if said is not None and seen is None and not visible:
+        evidence.append(f"the text says the machine has {_gpus(said[0])} ('{said[1]}')")
     count = seen if seen is not None else len(visible) or stated
+    gpu_list = last_match(_GPU_LIST, text[-200_000:])
+    asked_list: list[int] = []
+    if gpu_list is not None and match is None:
+        asked_list = [int(index) for index in re.findall(r"\d{1,2}", gpu_list[1])]
+        written = " ".join(gpu_list[0].replace("，", ",").split())
+        beyond = [index for index in asked_list if count is not None and index >= count]
+        evidence.append(
+            f"the command asks for GPUs {', '.join(map(str, asked_list))} ({written}): "
+            + (
+                f"{', '.join(f'cuda:{index}' for index in beyond)} beyond this machine's {_gpus(count)}"
+                if beyond and count is not None
+                else f"it needs {_gpus(max(asked_list) + 1)}"
+            )
+        )
+        if beyond and count is not None:
+            return Analysis(
+                evidence=tuple(evidence),
+                cause=f"The command asks for {_gpus(len(asked_list))} ({written}) and the machine has "
+                f"{_gpus(count)}: cuda:{beyond[0]} does not exist (a GPU list written for a machine with "
+                "more GPUs, such as the authors' multi-GPU one).",
+                fix=Fix(
+                    f"Ask only for GPUs that exist: {written.split()[0]} with indices below {count} "
+                    f"({'0 on a one-GPU machine' if count == 1 else f'0 to {count - 1}'}), or the script's "
+                    "single-GPU variant where it has one.",
+                    ("nvidia-smi -L",),
+                ),
+                check="cuda.visible_devices",
+            )
     ranks = last_match(_NPROC, text)
     if ranks is not None and (count is None or int(ranks[1]) <= count):
         per_node = int(ranks[1])
@@ -143,7 +185,7 @@ def analyse_ordinal(text: str) -> Analysis:
                 ),
                 check="cuda.visible_devices",
             )
-    if named and match is None:
+    if named and match is None and not set(named) <= set(asked_list):
         listed = ", ".join(f"cuda:{index}" for index in named[:8])
         evidence.append(
             f"the text names {listed}: each must be below the number of GPUs this process sees "

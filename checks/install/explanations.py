@@ -87,6 +87,78 @@ def _plan(
     )
 
 
+# The GPU the writer names beside a CPU-only torch. An AMD one ("I have AMD GPU", "AMD 6600XT", "the amd
+# graphics card I use", "7900xt", "Radeon RX 580"; not an AMD CPU), an Intel one (Arc, Iris Xe) or a Mac's is
+# no CUDA device: no CUDA build of torch can use it. An NVIDIA one ("RTX 4090", "GTX1650") is.
+_AMD_GPU = re.compile(
+    r"\b(?:AMD|Radeon)\b(?!\s?(?:Ryzen|EPYC|Threadripper|Athlon|Opteron|FX\b|CPU|processor))[ \w()/-]{0,20}?"
+    r"(?:\bGPUs?\b|\b(?:graphics|video) cards?\b|\bcards?\b|\bRX\s?\d{3,4}\w{0,3}|\b\d{4}\s?XTX?\b)"
+    r"|\bRadeon\b(?:\s(?:RX\s?)?\d{3,4}\s?[A-Z]{0,3})?|\bRX\s?[4-9]\d{2,3}\s?(?:XTX|XT)?\b|\b[5-9]\d00\s?XTX?\b",
+    re.IGNORECASE | re.ASCII,
+)
+_INTEL_GPU = re.compile(
+    r"\bIntel\b[ \w()/-]{0,20}?\b(?:Arc|Iris|Xe)\b(?:\s?[A-Z]?\d{3,4}M?)?", re.IGNORECASE | re.ASCII
+)
+_APPLE_GPU = re.compile(
+    r"\bApple (?:M[1-4]|silicon)\b|\bM[1-4] (?:Pro|Max|Ultra|chip|Mac)\b|\bmacOS\b|\bMacBook", re.ASCII
+)
+_NVIDIA_GPU = re.compile(
+    r"\b(?:GeForce|RTX|GTX|Tesla|Quadro)\s?[A-Z]?\s?\d{3,4}(?:\s?Ti)?\b"
+    r"|\bNVIDIA (?:[A-Z]\d{2,3}|RTX|GeForce)\w{0,10}",
+    re.ASCII,
+)
+_OTHER_GPU = (
+    (
+        _AMD_GPU,
+        "an AMD GPU",
+        "CUDA is NVIDIA's alone: no CUDA build of torch can use an AMD GPU. torch runs on AMD GPUs through "
+        "its ROCm build, which is published for Linux only (and only for the GPUs ROCm supports).",
+        "On Linux install torch's ROCm build (pip install torch --index-url "
+        "https://download.pytorch.org/whl/rocm<version>, the program's AMD instructions where it has them); "
+        "on Windows there is no ROCm build of torch from pytorch.org: run on the CPU (the program's --cpu "
+        "option, or device='cpu'), through DirectML where the program supports it, or on an NVIDIA GPU.",
+    ),
+    (
+        _INTEL_GPU,
+        "an Intel GPU",
+        "CUDA is NVIDIA's alone: no CUDA build of torch can use an Intel GPU; torch reaches Intel GPUs as "
+        "the 'xpu' device of its XPU build.",
+        "Install torch's XPU build (pip install torch --index-url https://download.pytorch.org/whl/xpu) and "
+        "use device 'xpu' where the program allows it; or run on the CPU (device='cpu').",
+    ),
+    (
+        _APPLE_GPU,
+        "a Mac",
+        "A Mac has no NVIDIA GPU and torch has no CUDA build for macOS: its GPU is the 'mps' device.",
+        "Use device 'mps' where the program allows it (torch.backends.mps.is_available()), or run on the "
+        "CPU (the program's --cpu option, or device='cpu'); the code's .cuda() calls and device='cuda' must "
+        "go.",
+    ),
+)
+
+
+def analyse_not_compiled(text: str) -> Analysis:
+    """A CPU-only torch: the build the text shows, and the GPU its writer names. With a GPU that is no
+    NVIDIA one, installing a CUDA build is no answer: the build that reaches that GPU, or the CPU."""
+    evidence: list[str] = []
+    seen = _seen(text)
+    if seen.version is not None and "+cpu" in seen.version:
+        evidence.append(f"the text shows torch {seen.version}: a CPU-only wheel")
+    window = text[:_SEEN_WINDOW]
+    nvidia = _NVIDIA_GPU.search(window)
+    if nvidia is not None:
+        evidence.append(
+            f"the text names an NVIDIA GPU ({' '.join(nvidia[0].split())}): a CUDA build can use it"
+        )
+        return Analysis(evidence=tuple(evidence))
+    for pattern, which, cause, fix in _OTHER_GPU:
+        found = pattern.search(window)
+        if found is not None:
+            evidence.append(f"the text names {which} ({' '.join(found[0].split())}), which is no CUDA device")
+            return Analysis(evidence=tuple(evidence), cause=cause, fix=Fix(fix))
+    return Analysis(evidence=tuple(evidence))
+
+
 def analyse_driver_too_old(text: str) -> Analysis:
     match = _last(r"found version (\d+)", text)
     if match is None:

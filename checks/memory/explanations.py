@@ -9,6 +9,7 @@ holds their analysers.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, replace
 
@@ -155,10 +156,62 @@ _OCCUPIED_FIX = (
 )
 
 
+# The writer says the memory ran out only after a long run, or grows from step to step: the step itself fits,
+# something accumulates ("a memory leak", "memory keeps increasing", "after 30 epochs", "when training the
+# model for too long").
+_GROWS = re.compile(
+    r"\bmemory[ -]leak\w{0,3}|\bleak(?:s|ing)? (?:GPU |CUDA )?memory\b"
+    r"|\bmemory (?:usage )?(?:keeps|kept|is|was) (?:increasing|growing|rising|going up)"
+    r"|\bmemory (?:usage )?(?:grows|increases|accumulates|builds up) (?:with|every|each|over|after|until)\b"
+    r"|\bmemory (?:usage |consumptions? )(?:increases|grows|keeps increasing|is increasing)"
+    r"|\b(?:after|for) (?:training |running )?(?:\d{1,4}|several|many|a few|few|some)"
+    r" (?:epochs|iterations|hours)\b"
+    r"|\bfor too long\b",
+    re.IGNORECASE,
+)
+_GROWS_CAUSE = (
+    "The memory grows from step to step until the GPU is full: the step itself fits (it ran for a while), "
+    "and something keeps GPU tensors from one step to the next: a loss or the outputs appended to a list "
+    "without .item() or .detach(), predictions or metrics gathered on the GPU over an epoch, a graph kept "
+    "alive by a tensor that still requires grad, in the training or the validation loop, or in the "
+    "program's own code."
+)
+_GROWS_FIX = (
+    "Find what grows: log torch.cuda.memory_allocated() every few steps and at each validation (or record "
+    "torch.cuda.memory._record_memory_history() and read the snapshot). Keep Python numbers, not tensors "
+    "(loss.item()), move what is gathered to the CPU and detach it (.detach().cpu()), run validation under "
+    "torch.no_grad(). Where the growth is in the program or a library it uses, update it to a version that "
+    "fixes the leak, or turn off the feature that accumulates."
+)
+
+
+def _growing(analysis: Analysis, text: str) -> Analysis | None:
+    """A step that fits and memory that grows (the writer's words), unless the figures name another holder
+    of the GPU, fragmentation or one tensor too large."""
+    if analysis.fix is not None and "gradient accumulation" not in analysis.fix.text:
+        return None
+    found = last_match(_GROWS, text[-200_000:])
+    if found is None:
+        return None
+    return Analysis(
+        evidence=(
+            *analysis.evidence,
+            f"the text says the memory ran out over time ('{' '.join(found[0].split())}'): the step fits",
+        ),
+        cause=_GROWS_CAUSE,
+        fix=Fix(_GROWS_FIX, ("nvidia-smi --query-gpu=memory.used --format=csv -l 60",)),
+        check="gpu.memory",
+    )
+
+
 def analyse_oom(text: str) -> Analysis:
     """:func:`_analyse_oom` with the batch size the text states, if any, among the evidence. A message
     without figures from a job whose batch is 1 already (or fails whatever the batch) is a GPU already
     occupied, or a model too large for it: the fix leads with finding a free GPU."""
+    if not _while_loading_found(text):
+        growing = _growing(_analyse_oom(text), text)
+        if growing is not None:
+            return growing
     analysis = _analyse_oom_fix(text)
     tail = text[-200_000:]
     said = last_match(_BATCH_SAID, tail)
@@ -665,14 +718,15 @@ def _while_loading(text: str) -> Analysis:
 # own included: no figure was ever printed.
 _THC_OOM = re.compile(r"runtime error \(2\)|error=2\b|THCudaCheck|/THC/|\bTHC\w{0,30}\.cu", re.IGNORECASE)
 # The GPU's memory as the writer gives it beside the GPU ("a 1080 with 8Gb", "GTX 1050 TI 4GB", "940mx(2gb)",
-# "my gpu is 3060 with 6GB memory", "11GB of VRAM", "an A6000 with 48 GB memory"); not the machine's RAM
-# ("16GB RAM", "32 GB DDR4").
+# "my gpu is 3060 with 6GB memory", "11GB of VRAM", "an A6000 with 48 GB memory"), or before it ("an 8 GB
+# GPU", "a 16G GPU", "a TitanX 12gb GPU", "a 24GB card"); not the machine's RAM ("16GB RAM", "32 GB DDR4").
 _GPU_MEMORY_SAID = re.compile(
     r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b|\b[AHKLPTV]\d{1,4}\b)"
     r"[^\n.;]{0,25}?"
     r"(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G)\b)(?!\s?(?:of\s)?(?:system\s)?(?:RAM|DDR|disk|SSD))"
     r"|\b(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|G))\s?(?:of\s)?"
-    r"(?:VRAM|GPU memory|graphics memory|video memory)",
+    r"(?:VRAM|GPU memory|graphics memory|video memory"
+    r"|(?:NVIDIA\s)?(?:GPU|graphics card|video card|card)s?\b)",
     re.IGNORECASE,
 )
 
@@ -714,6 +768,42 @@ def _oom_without_figures(message: str, text: str) -> Analysis:
             ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",),
         ),
     )
+
+
+# nvidia-smi's memory column as the writer quotes it: "17323MiB / 24259MiB".
+_USAGE_SAID = re.compile(r"\b(\d{1,6})\s?MiB\s{0,4}/\s{0,4}(\d{1,6})\s?MiB\b")
+_STOPPED_BY = re.compile(
+    r"\bCtrl\s?[-+]?\s?C\b|\bKeyboardInterrupt\b|\binterrupt(?:ed)?\b|\bkill(?:ed)?\b|\bcrash(?:ed)?\b",
+    re.IGNORECASE,
+)
+_DISTRIBUTED_RUN = re.compile(
+    r"\btorchrun\b|torch\.distributed\.launch|dist_train\w{0,10}|--nproc_per_node|\bmulti-?GPU\b",
+    re.IGNORECASE,
+)
+
+
+def analyse_not_released(text: str) -> Analysis:
+    """What the writer shows of the memory held after the run stopped: nvidia-smi's figure, how the run was
+    stopped, and a distributed launch (whose other ranks outlive the one that was stopped)."""
+    evidence: list[str] = []
+    window = text[:200_000]
+    # the fullest GPU of those the text shows (an nvidia-smi table has a row per GPU)
+    shown = [
+        (int(found[1]) / int(found[2]), " ".join(found[0].split()))
+        for found in itertools.islice(_USAGE_SAID.finditer(window), 64)
+        if 0 < int(found[1]) <= int(found[2])
+    ]
+    if shown:
+        share, figure = max(shown)
+        evidence.append(f"nvidia-smi shows {figure} in use ({share:.0%} of the GPU) with the run stopped")
+    stopped = _STOPPED_BY.search(window)
+    if stopped is not None:
+        evidence.append(f"the run was stopped ({stopped[0]}), and its memory stayed held")
+    if _DISTRIBUTED_RUN.search(window) is not None:
+        evidence.append(
+            "the run was a distributed launch: its other processes (one per rank) outlive the one stopped"
+        )
+    return Analysis(evidence=tuple(evidence))
 
 
 def analyse_mps_oom(text: str) -> Analysis:

@@ -10,6 +10,7 @@ from pathlib import Path
 from torchdoctor.explain import Explanation, catalogue, explain
 
 THREADS = Path(__file__).resolve().parents[1] / "corpus" / "threads" / "dev"
+ERRORS = Path(__file__).resolve().parents[1] / "corpus" / "errors" / "dev"
 
 
 @cache
@@ -143,7 +144,8 @@ def test_a_gpu_count_the_writer_states_meets_the_ranks_per_node() -> None:
         "RuntimeError: CUDA error: invalid device ordinal"
     )
     (lead,) = _explained(text)
-    assert "the text says the machine has 1 GPU" in lead.evidence
+    stated = "the text says the machine has 1 GPU ('I have only one GPU')"
+    assert any(stated in line for line in lead.evidence)
     assert "--nproc_per_node=1" in lead.fix.text
 
 
@@ -167,3 +169,149 @@ def test_pairs_nccl_could_not_join_by_p2p_are_counted() -> None:
     )
     analysis = ddp.analyse_hang(text)
     assert any("could not use P2P between 2 pair(s)" in line for line in analysis.evidence)
+
+
+def test_a_gpu_list_a_command_asks_for_is_quoted_whole() -> None:
+    # NVIDIA/vid2vid#17: a full-width comma from an input method
+    text = (
+        "I just add “--gpu_ids 0，1”into  train_256_g1.sh and then ran it\n"
+        "RuntimeError: cuda runtime error (10) : invalid device ordinal at torch/csrc/cuda/Module.cpp:88"
+    )
+    (lead,) = _explained(text)
+    assert "the command asks for GPUs 0, 1 (--gpu_ids 0,1): it needs 2 GPUs" in lead.evidence
+    # AlexeyAB/darknet#3376: one dash
+    text = (
+        "./darknet detector train ../od-yolo/training/top_20_1000.data -gpus 6,7\n"
+        "CUDA Error: invalid device ordinal"
+    )
+    assert any("(-gpus 6,7)" in line for line in _explained(text)[0].evidence)
+
+
+def test_a_gpu_list_beyond_the_gpus_the_writer_states_is_the_cause() -> None:
+    # funakoshi2718/funakoshi-miner#6: a list parted by spaces, on a machine of one GPU
+    text = (
+        "it could not be run, and appeared the error \"CUDA error 'invalid device ordinal' at line 61\"\n"
+        "I have one GPU, and I tried different command lines\n"
+        "actually, the previous version (0.3.3) didn't throw an error when I kept '--cuda_devices 0 1 2 3'"
+    )
+    (lead,) = _explained(text)
+    assert any("(--cuda_devices 0 1 2 3)" in line for line in lead.evidence)
+    assert "cuda:1 does not exist" in lead.cause
+    assert "0 on a one-GPU machine" in lead.fix.text
+
+
+def test_the_one_card_the_writer_names_is_quoted() -> None:
+    cases = {
+        # UbiquitousLearning/FedAdapter#2
+        "Hello, when I used a single card 4090, an error occurred, RuntimeError: cuda error: invalid device "
+        "ordinal": "a single card 4090",
+        # iipharma/transpharmer-repo#4
+        "I have just 1 GPU card (RTX4090). \n\nWhen I run the code ,it reports error:\n"
+        "RuntimeError: CUDA error: invalid device ordinal": "I have just 1 GPU card (RTX4090)",
+        # open-mmlab/mmskeleton#80
+        "when i train on my GTX1060(ONLY 1 GPU),I get this problem\n"
+        "RuntimeError: CUDA error (10): invalid device ordinal": "ONLY 1 GPU",
+    }
+    for text, words in cases.items():
+        (lead,) = _explained(text)
+        assert f"the text says the machine has 1 GPU ('{words}')" in lead.evidence, text
+
+
+def test_the_gpus_memory_written_before_the_card_is_quoted() -> None:
+    cases = {
+        # newgenai79/newgenai#3
+        "LTX VIDEO :  I also have a 16G GPU, but I'm getting a CUDA out of memory error.": "16G",
+        # taey16/CBEGAN#1
+        "RuntimeError: cuda runtime error (2) : out of memory at "
+        "/pytorch/torch/lib/THC/generic/THCStorage.cu:66\ngot a TitanX 12gb GPU, any ideas ?": "12gb",
+    }
+    for text, size in cases.items():
+        lead = _explained(text)[0]
+        assert f"the text says the GPU has {size}" in lead.evidence, text
+    from torchdoctor.checks.memory.explanations import gpu_memory_said
+
+    # levindabhi/cloth-segmentation#10, med-air/3DSAM-adapter#20
+    assert gpu_memory_said("I need to run the code on my own machine having 6 GB GPU.") == "6 GB"
+    assert gpu_memory_said("Out of memory error even with 40 GB of gpu") == "40 GB"
+    # the machine's RAM is not the GPU's memory
+    (lead,) = _explained("RuntimeError: CUDA error: out of memory\nI have 16GB RAM and a GPU")
+    assert not any("the text says the GPU has" in line for line in lead.evidence)
+
+
+def test_a_cpu_only_torch_beside_an_amd_gpu_points_to_rocm_or_the_cpu() -> None:
+    cases = {
+        # ProGamerGov/dream-creator#21
+        'I have AMD GPU I get this error "Torch not compiled with CUDA enabled"': "AMD GPU",
+        # fofr/cog-face-to-many#42
+        'The amd graphics card I use displays "Torch not compiled with CUDA enabled" when running the '
+        '"python main.py --listen 0.0.0.0" command.': "amd graphics card",
+        # Haoming02/sd-webui-forge-classic#324
+        "7900xt Torch not compiled with CUDA enabled\nI have rocm/torch/torchvision/torchaudio installed for "
+        "windows.\nAssertionError: Torch not compiled with CUDA enabled": "7900xt",
+        # lllyasviel/Fooocus#113 (a comment)
+        "Facing the same issue with AMD video card. Torch not compiled with CUDA enabled": "AMD video card",
+    }
+    for text, named in cases.items():
+        (lead,) = _explained(text)
+        assert f"the text names an AMD GPU ({named}), which is no CUDA device" in lead.evidence, text
+        assert "ROCm" in lead.cause and "ROCm build" in lead.fix.text and "CPU" in lead.fix.text
+
+
+def test_a_cpu_only_torch_quotes_its_build_and_the_nvidia_gpu_named() -> None:
+    # chenfei-wu/TaskMatrix#161 ("Using the repo on RTX 4090 with CUDA 11.7"), with the build pip shows
+    text = (
+        "Using the repo on RTX 4090 with CUDA 11.7\nName: torch\nVersion: 2.0.1+cpu\n"
+        "AssertionError: Torch not compiled with CUDA enabled"
+    )
+    (lead,) = _explained(text)
+    assert "the text shows torch 2.0.1+cpu: a CPU-only wheel" in lead.evidence
+    assert "the text names an NVIDIA GPU (RTX 4090): a CUDA build can use it" in lead.evidence
+    assert "Install a CUDA build" in lead.fix.text
+    # an AMD CPU is no AMD GPU
+    (lead,) = _explained("CPU: AMD Ryzen 9 5900X\nAssertionError: Torch not compiled with CUDA enabled")
+    assert "ROCm" not in lead.cause
+
+
+def test_gpu_memory_held_after_the_run_stopped_is_a_leftover_process() -> None:
+    # pytorch/pytorch#910 (tests/corpus/errors/dev): the fullest GPU of the nvidia-smi table is quoted
+    text = next(
+        r["text"]
+        for r in json.loads((ERRORS / "gpu.memory_not_released.json").read_text())
+        if "#910" in r["source"]
+    )
+    (lead,) = _explained(text)
+    assert lead.title == "GPU memory still held after the run stopped"
+    shown = "nvidia-smi shows 11409MiB / 12207MiB in use (93% of the GPU) with the run stopped"
+    assert shown in lead.evidence
+    assert "the run was stopped (crashed), and its memory stayed held" in lead.evidence
+    assert "kill" in lead.fix.text
+    # Megvii-BaseDetection/YOLOX#958: Ctrl+C, two ranks
+    text = 'BUT when I use "Ctrl+C" to stop training, one gpu memory still using,as bellow,'
+    (lead,) = _explained(text)
+    assert "the run was stopped (Ctrl+C), and its memory stayed held" in lead.evidence
+    # memory that was released is no case of it
+    assert not _explained("when the program ends, the memory of the GPU0 is released")
+
+
+def test_memory_that_runs_out_only_after_a_long_run_is_a_leak_not_the_steps_size() -> None:
+    cases = [
+        (  # IBM/pytorch-seq2seq#183
+            "However, as the training process goes on,  the GPU memory consumptions increases and a "
+            "`RuntimeError: CUDA error: out of memory` is raised about 30 minutes later.",
+            "memory consumptions increases",
+        ),
+        ("GPU memory leakage (CUDA out of memory after 2 epochs)", "after 2 epochs"),  # microsoft/SpareNet#12
+        (  # wenet-e2e/wenet#260
+            'After training some epochs, got "CUDA out of memory" error\n\n'
+            "After training some epochs, it runs into `the CUDA out of memory` error.",
+            "After training some epochs",
+        ),
+        ("RuntimeError: CUDA out of memory after few epochs", "after few epochs"),  # WongKinYiu/yolov7#1788
+    ]
+    for text, words in cases:
+        (lead,) = _explained(text)
+        assert f"the text says the memory ran out over time ('{words}'): the step fits" in lead.evidence, text
+        assert "grows from step to step" in lead.cause and ".detach().cpu()" in lead.fix.text
+    # at the first step the step's size is the cause
+    (lead,) = _explained("RuntimeError: CUDA out of memory at the first iteration with batch_size = 64")
+    assert "grows from step to step" not in (lead.cause or "")

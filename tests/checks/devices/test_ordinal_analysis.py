@@ -97,7 +97,7 @@ def test_a_stated_gpu_count_gives_the_ranks_per_node_to_start() -> None:
         "I have two GPUs.\n    torch.cuda.set_device(args.local_rank)\n"
         "RuntimeError: CUDA error: invalid device ordinal"
     )
-    assert "the text says the machine has 2 GPUs" in analysis.evidence
+    assert "the text says the machine has 2 GPUs ('I have two GPUs')" in analysis.evidence
     assert analysis.fix is not None and "--nproc_per_node=2" in analysis.fix.text
 
 
