@@ -112,7 +112,11 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
     ),
     "libraries_judge": (
         "checks/install/libraries_judge.py",
-        ("tests/checks/install/test_stack_check.py", "tests/checks/install/test_libraries_judge_edges.py"),
+        (
+            "tests/checks/install/test_stack_check.py",
+            "tests/checks/install/test_libraries_judge_edges.py",
+            "tests/checks/install/test_libraries_judge_boundaries.py",
+        ),
         "",
     ),
     "stack_judge": (
