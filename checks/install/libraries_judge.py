@@ -148,10 +148,15 @@ def _origin(libs: Mapping[str, Any], lib: Library) -> str:
     return f"{owner.get('wheel')} wheel"
 
 
+def _named(wheel: str, version: str | None) -> str:
+    """A wheel and its version; a wheel whose METADATA gives no Version is named alone."""
+    return f"{wheel} {version}" if version else wheel
+
+
 def _ships(copy: Library) -> str:
     if copy.get("wheel") is None:
         return f"in no wheel's RECORD: {copy['path']}"
-    return f"{copy.get('wheel')} {copy.get('version')} ships: {copy['path']}"
+    return f"{_named(copy['wheel'], copy.get('version'))} ships: {copy['path']}"
 
 
 def _wheel_words(copies: Sequence[Library]) -> str:
@@ -159,7 +164,7 @@ def _wheel_words(copies: Sequence[Library]) -> str:
     if all(name == "torch" for name, _ in wheels):
         return "torch's own wheel"
     if len(wheels) == 1 and wheels[0][0] is not None:
-        return f"the {wheels[0][0]} {wheels[0][1]} wheel"
+        return f"the {_named(*wheels[0])} wheel"
     return "the nvidia-* wheels torch was installed with"
 
 

@@ -150,6 +150,8 @@ def test_a_copy_in_site_packages_that_no_wheels_record_lists_is_named_so() -> No
     # a file in nvidia/cudnn/lib that no installed wheel's RECORD lists (copied in, or left by an uninstall)
     libs = libs_of(MATCHED)
     libs["wheel_files"]["libcudnn"][0].update(wheel=None, version=None)
+    cudnn = next(x for x in libs["libraries"] if x["base"] == "libcudnn")
+    libs["libraries"] = [cudnn, *(x for x in libs["libraries"] if x is not cudnn)]  # /proc/self/maps order
 
     verdict = judged(MATCHED, libs)
 
@@ -176,6 +178,18 @@ def test_a_shadowed_copy_that_no_wheels_record_lists_is_not_named_as_a_wheel() -
         f"cuDNN is loaded from {APT_LIB}, not from the nvidia-* wheels torch was installed with"
     )
     assert f"in no wheel's RECORD: {SITE}/nvidia/cudnn/lib/libcudnn.so.9" in verdict.details
+
+
+def test_a_shadowed_wheel_whose_metadata_gives_no_version_is_named_without_one() -> None:
+    # importlib.metadata reads Name and Version from METADATA; a broken install may lack Version
+    libs = libs_of(MATCHED)
+    libs["wheel_files"]["libcudnn"][0]["version"] = None
+    moved(libs, "libcudnn", f"{APT_LIB}/libcudnn.so.9.1.0", "9.1.0")
+
+    verdict = judged(MATCHED, libs)
+
+    assert verdict.summary == f"cuDNN is loaded from {APT_LIB}, not from the nvidia-cudnn-cu12 wheel"
+    assert f"nvidia-cudnn-cu12 ships: {SITE}/nvidia/cudnn/lib/libcudnn.so.9" in verdict.details
 
 
 # --- the toolkit's libraries on LD_LIBRARY_PATH ------------------------------------------------------------
