@@ -105,3 +105,25 @@ def test_a_companion_of_another_cuda_major_fails_and_is_reinstalled_for_torchs_c
         "Reinstall torchvision 0.20.1 from the index torch came from, built for the same CUDA 12.4."
     )
     assert verdict.fix.commands == (command,)
+
+
+def test_a_companion_outside_the_pairing_table_fits_where_its_own_requirement_on_torch_holds() -> None:
+    # xformers 0.0.28.post3's METADATA: Requires-Dist: torch==2.5.1 (it pins the torch it was built with)
+    comps = copy.deepcopy(fixture_facts(MATCHED)["companions"])
+    comps["companions"].append(
+        {
+            "name": "xformers",
+            "version": "0.0.28.post3",
+            "build_version": "0.0.28.post3",
+            "build_version_from": "xformers/version.py",
+            "requires_torch": [{"specifier": "==2.5.1", "applies": True, "line": "torch==2.5.1"}],
+        }
+    )
+    comps["installed"]["xformers"] = "0.0.28.post3"
+
+    verdict = judged(companions=comps)
+
+    assert verdict.status is Status.PASS
+    assert verdict.summary.endswith(
+        "torchvision 0.20.1, torchaudio 2.5.1, triton 3.1.0, xformers 0.0.28.post3 fit torch 2.5.1"
+    )
