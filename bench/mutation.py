@@ -107,12 +107,17 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
             "tests/checks/install/test_partial_facts.py",
             "tests/checks/install/test_table_edges.py",
             "tests/checks/install/test_cuda_family.py",
+            "tests/checks/install/test_companions_judge_boundaries.py",
         ),
         "",
     ),
     "libraries_judge": (
         "checks/install/libraries_judge.py",
-        ("tests/checks/install/test_stack_check.py", "tests/checks/install/test_libraries_judge_edges.py"),
+        (
+            "tests/checks/install/test_stack_check.py",
+            "tests/checks/install/test_libraries_judge_edges.py",
+            "tests/checks/install/test_libraries_judge_boundaries.py",
+        ),
         "",
     ),
     "stack_judge": (

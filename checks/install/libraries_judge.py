@@ -143,15 +143,28 @@ def _origin(libs: Mapping[str, Any], lib: Library) -> str:
         return "outside the wheels" if _copies(libs, lib["base"]) else "the system"
     if owner.get("wheel") == "torch":
         return f"torch's own wheel ({owner.get('version')})"
+    if owner.get("wheel") is None:  # a file in nvidia/<part>/lib that no installed wheel's RECORD lists
+        return "site-packages, in no wheel's RECORD"
     return f"{owner.get('wheel')} wheel"
+
+
+def _named(wheel: str, version: str | None) -> str:
+    """A wheel and its version; a wheel whose METADATA gives no Version is named alone."""
+    return f"{wheel} {version}" if version else wheel
+
+
+def _ships(copy: Library) -> str:
+    if copy.get("wheel") is None:
+        return f"in no wheel's RECORD: {copy['path']}"
+    return f"{_named(copy['wheel'], copy.get('version'))} ships: {copy['path']}"
 
 
 def _wheel_words(copies: Sequence[Library]) -> str:
     wheels = list(dict.fromkeys((c.get("wheel"), c.get("version")) for c in copies))
     if all(name == "torch" for name, _ in wheels):
         return "torch's own wheel"
-    if len(wheels) == 1:
-        return f"the {wheels[0][0]} {wheels[0][1]} wheel"
+    if len(wheels) == 1 and wheels[0][0] is not None:
+        return f"the {_named(*wheels[0])} wheel"
     return "the nvidia-* wheels torch was installed with"
 
 
@@ -164,9 +177,7 @@ def _shadowed(libs: Mapping[str, Any], folder: str, found: Sequence[Library]) ->
     for lib in found:
         one = sum(1 for other in libs.get("libraries") or [] if other["base"] == lib["base"]) == 1
         details.append(f"loaded: {lib['path']}, version {version_text(libs, lib, one)}")
-        details += [
-            f"{c.get('wheel')} {c.get('version')} ships: {c['path']}" for c in _copies(libs, lib["base"])
-        ]
+        details += [_ships(c) for c in _copies(libs, lib["base"])]
     details += _cudnn_words(libs, found)
     fix, why = _shadow_fix(libs, folder, found, ", ".join(labels), wheels)
     if why.startswith(": ") and (libs.get("ld_library_path") or []):
@@ -199,16 +210,18 @@ def _shadow_fix(
 ) -> tuple[Fix, str]:
     """The fix, and the reason for the summary (which variable put the folder first)."""
     entries = libs.get("ld_library_path") or []
-    entry = next((e for e in entries if folder in (e.get("entry"), e.get("resolved"))), None)
-    if entry is not None:
-        rest = [str(e["entry"]) for e in entries if e is not entry]
+    # ld.so searches every LD_LIBRARY_PATH entry before DT_RUNPATH: each entry naming the folder is taken off
+    naming = [str(e["entry"]) for e in entries if folder in (e.get("entry"), e.get("resolved"))]
+    if naming:
+        rest = [str(e["entry"]) for e in entries if folder not in (e.get("entry"), e.get("resolved"))]
         command = f"export LD_LIBRARY_PATH={':'.join(rest)}" if rest else "unset LD_LIBRARY_PATH"
+        taken = " and ".join(dict.fromkeys(naming))
         fix = Fix(
-            f"Take {entry['entry']} off LD_LIBRARY_PATH for this job: the loader searches LD_LIBRARY_PATH "
-            f"before the RUNPATH that points torch at its wheels, so torch loads the {labels} of {wheels}.",
+            f"Take {taken} off LD_LIBRARY_PATH for this job: the loader searches LD_LIBRARY_PATH before the "
+            f"RUNPATH that points torch at its wheels, so torch loads the {labels} of {wheels}.",
             (command,),
         )
-        return fix, f": {entry['entry']} comes first on LD_LIBRARY_PATH"
+        return fix, f": {naming[0]} comes first on LD_LIBRARY_PATH"
     paths = {lib["path"] for lib in found}
     preload = next(
         (e for e in libs.get("ld_preload") or [] if paths & {e.get("entry"), e.get("resolved")}), None
