@@ -258,8 +258,9 @@ def test_a_cpu_only_torch_beside_an_amd_gpu_points_to_rocm_or_the_cpu() -> None:
 
 
 def test_a_cpu_only_torch_quotes_its_build_and_the_nvidia_gpu_named() -> None:
-    # Constructed, not a real paste: the title of chenfei-wu/TaskMatrix#161 ("Using the repo on RTX 4090 with
-    # CUDA 11.7") joined to the lines `pip show torch` prints for a CPU-only wheel, which the thread does not show
+    # Constructed, not a real paste: the title of chenfei-wu/TaskMatrix#161 ("Using the repo on RTX 4090
+    # with CUDA 11.7") joined to the lines `pip show torch` prints for a CPU-only wheel, which the thread
+    # does not show
     text = (
         "Using the repo on RTX 4090 with CUDA 11.7\nName: torch\nVersion: 2.0.1+cpu\n"
         "AssertionError: Torch not compiled with CUDA enabled"
