@@ -164,7 +164,8 @@ def _wheel_words(copies: Sequence[Library]) -> str:
     if all(name == "torch" for name, _ in wheels):
         return "torch's own wheel"
     if len(wheels) == 1 and wheels[0][0] is not None:
-        return f"the {_named(*wheels[0])} wheel"
+        name, version = wheels[0]
+        return f"the {_named(str(name), version)} wheel"
     return "the nvidia-* wheels torch was installed with"
 
 
