@@ -17,12 +17,12 @@ from __future__ import annotations
 import io
 import math
 import pickle
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from torchdoctor.checks.memory import pickle_budget
-from torchdoctor.inputs import bounded
+from torchdoctor.inputs import allocator_segments, bounded
 from torchdoctor.output import inert, messages
 from torchdoctor.output.inert import one_line
 
@@ -31,7 +31,6 @@ MAX_SNAPSHOT_BYTES = 512 * 2**20
 
 _ZIP_MAGIC = b"PK\x03\x04"  # torch.save() writes a zip archive
 _SEGMENT_KEYS = ("total_size", "blocks")
-_DEFAULT_POOL = (0, 0)
 
 
 class SnapshotError(ValueError):
@@ -142,99 +141,21 @@ def _is_int(value: Any) -> bool:
 # summary
 
 
-def pool_name(segment: Mapping[str, Any]) -> str:
-    """``large`` or ``small``; a private pool (CUDA graphs, MemPool) adds its id: ``large@1.0``."""
-    kind = str(segment.get("segment_type") or ("large" if segment["total_size"] > 2**21 else "small"))[:32]
-    pool_id = segment.get("segment_pool_id")
-    if isinstance(pool_id, (list, tuple)) and len(pool_id) == 2 and tuple(pool_id) != _DEFAULT_POOL:
-        return f"{kind}@{str(pool_id[0])[:20]}.{str(pool_id[1])[:20]}"
-    return kind
-
-
 def summarize(snapshot: Mapping[str, Any]) -> dict[str, Any]:
     """Per device and pool: what is reserved, allocated and free, and how the free memory is cut up."""
-    pools: dict[tuple[int, str], dict[str, Any]] = {}
-    for segment in snapshot.get("segments") or []:
-        device = int(segment.get("device") or 0)
-        name = pool_name(segment)
-        pool = pools.setdefault((device, name), _empty_pool(name))
-        _add_segment(pool, segment)
-    devices: dict[int, dict[str, Any]] = {}
-    for (device, _name), pool in sorted(pools.items()):
-        entry = devices.setdefault(device, {"device": device, "pools": [], "ooms": []})
-        entry["pools"].append(_finish(pool))
+    devices = allocator_segments.summarize(snapshot.get("segments") or [])
     for device, trace in enumerate(snapshot.get("device_traces") or []):
         ooms = list(_ooms(trace))
         if ooms:
             devices.setdefault(device, {"device": device, "pools": [], "ooms": []})["ooms"] = ooms
     for entry in devices.values():
-        entry.update(_totals(entry["pools"]))
+        entry.update(allocator_segments.totals(entry["pools"]))
     settings = snapshot.get("allocator_settings")
     return {
         "devices": [devices[d] for d in sorted(devices)],
         "segments": len(snapshot.get("segments") or []),
         "allocator_settings": _plain_settings(settings) if isinstance(settings, Mapping) else None,
     }
-
-
-def _empty_pool(name: str) -> dict[str, Any]:
-    return {
-        "pool": name,
-        "segments": 0,
-        "expandable_segments": 0,
-        "reserved_bytes": 0,
-        "allocated_bytes": 0,
-        "requested_bytes": 0,
-        "awaiting_free_bytes": 0,
-        "free_bytes": 0,
-        "inactive_split_bytes": 0,
-        "releasable_bytes": 0,
-        "free_blocks": 0,
-        "largest_free_block_bytes": 0,
-    }
-
-
-def _add_segment(pool: dict[str, Any], segment: Mapping[str, Any]) -> None:
-    blocks: Sequence[Mapping[str, Any]] = segment["blocks"]
-    pool["segments"] += 1
-    pool["expandable_segments"] += bool(segment.get("is_expandable"))
-    pool["reserved_bytes"] += int(segment["total_size"])
-    free = [int(b["size"]) for b in blocks if b["state"] == "inactive"]
-    in_use = [b for b in blocks if b["state"] != "inactive"]
-    for block in in_use:
-        if block["state"] == "active_allocated":
-            pool["allocated_bytes"] += int(block["size"])
-            pool["requested_bytes"] += int(block.get("requested_size") or block["size"])
-        else:  # active_awaiting_free (active_pending_free in older builds): freed, waiting on a stream
-            pool["awaiting_free_bytes"] += int(block["size"])
-    pool["free_bytes"] += sum(free)
-    pool["free_blocks"] += len(free)
-    if free:
-        pool["largest_free_block_bytes"] = max(pool["largest_free_block_bytes"], max(free))
-    # Free blocks in a segment that is also in use cannot be released by empty_cache() (the stats'
-    # "inactive_split"); a segment that is entirely free can.
-    if in_use:
-        pool["inactive_split_bytes"] += sum(free)
-    else:
-        pool["releasable_bytes"] += sum(free)
-
-
-def _finish(pool: dict[str, Any]) -> dict[str, Any]:
-    pool["external_fragmentation"] = fragmentation(pool["largest_free_block_bytes"], pool["free_bytes"])
-    return pool
-
-
-def fragmentation(largest_free: int, free: int) -> float:
-    """External fragmentation ``1 - largest free block / free bytes`` (0 when nothing is free)."""
-    return round(1 - largest_free / free, 4) if free > 0 else 0.0
-
-
-def _totals(pools: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    pools = list(pools)
-    keys = ("reserved_bytes", "allocated_bytes", "free_bytes", "inactive_split_bytes")
-    totals: dict[str, Any] = {key: sum(int(p[key]) for p in pools) for key in keys}
-    totals["largest_free_block_bytes"] = max((int(p["largest_free_block_bytes"]) for p in pools), default=0)
-    return totals
 
 
 def _ooms(trace: Any) -> Iterable[dict[str, Any]]:

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from torchdoctor.checks import units
-from torchdoctor.checks.memory import alloc_conf, allocator_snapshot
+from torchdoctor.checks.memory import alloc_conf
+from torchdoctor.inputs import allocator_segments
 from torchdoctor.machine import nvml
 from torchdoctor.model import Finding, Fix, Status
 
@@ -486,7 +487,7 @@ def _pass_summary(devices: Sequence[Mapping[str, Any]]) -> str:
         largest = int(device.get("largest_free_block_bytes") or 0)
         reserved = units.size(device.get("reserved_bytes"))
         if free:
-            frag = units.pct(allocator_snapshot.fragmentation(largest, free))
+            frag = units.pct(allocator_segments.fragmentation(largest, free))
             parts.append(
                 f"cuda:{device['device']}: {units.size(free)} of {reserved} reserved is free, the largest "
                 f"block {units.size(largest)} (fragmentation {frag})"

@@ -21,7 +21,7 @@ import ast
 from dataclasses import dataclass
 from typing import Any
 
-from torchdoctor.inputs import foreign
+from torchdoctor.inputs import allocator_segments, foreign
 
 MAX_CHARS = 4 * 2**20
 MAX_SEGMENTS = 4096
@@ -115,105 +115,18 @@ def _segment(span: str) -> dict[str, Any] | None:
         value = ast.literal_eval(span.replace(_ELIDED, "None"))
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
-    if not isinstance(value, dict) or not _is_size(value.get("total_size")):
+    if not isinstance(value, dict) or not allocator_segments.is_size(value.get("total_size")):
         return None
     if not isinstance(value.get("device"), int) or not 0 <= value["device"] < 4096:
         return None
     return value
 
 
-def _is_size(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**60
-
-
-def _blocks(segment: dict[str, Any]) -> list[tuple[int, str]] | None:
-    """The segment's blocks as (size, state), or None where they are not all shown."""
-    blocks = segment.get("blocks")
-    if not isinstance(blocks, list) or not blocks:
-        return None
-    read = []
-    for block in blocks:
-        if (
-            not isinstance(block, dict)
-            or not _is_size(block.get("size"))
-            or not isinstance(block.get("state"), str)
-        ):
-            return None
-        read.append((int(block["size"]), block["state"]))
-    return read
-
-
 def summarize(segments: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per device and pool, the figures the snapshot-file probe gives (checks/memory/allocator_snapshot.py):
-    reserved, allocated and free bytes, the free bytes that share a segment with memory in use, and where
-    every segment shows its blocks the largest free block and the external fragmentation."""
-    pools: dict[tuple[int, str], dict[str, Any]] = {}
-    for segment in segments:
-        kind = str(segment.get("segment_type") or ("large" if segment["total_size"] > 2**21 else "small"))[
-            :32
-        ]
-        pool = pools.setdefault((int(segment["device"]), kind), _empty_pool(kind))
-        _add(pool, segment)
-    devices: dict[int, dict[str, Any]] = {}
-    for (device, _kind), pool in sorted(pools.items()):
-        entry = devices.setdefault(device, {"device": device, "pools": [], "ooms": []})
-        largest = pool["largest_free_block_bytes"]
-        pool["external_fragmentation"] = (
-            None
-            if largest is None
-            else (round(1 - largest / pool["free_bytes"], 4) if pool["free_bytes"] > 0 else 0.0)
-        )
-        entry["pools"].append(pool)
+    """Per device and pool, the figures a snapshot file gives (allocator_segments), with the device totals;
+    a pool with a segment whose blocks are elided has no per-block figures."""
+    devices = allocator_segments.summarize(segments)
     for entry in devices.values():
-        pools_of = entry["pools"]
-        for key in ("reserved_bytes", "allocated_bytes", "free_bytes", "inactive_split_bytes"):
-            entry[key] = sum(int(p[key]) for p in pools_of)
-        largest = [p["largest_free_block_bytes"] for p in pools_of]
-        entry["largest_free_block_bytes"] = None if None in largest else max(largest, default=0)
+        entry.update(allocator_segments.totals(entry["pools"]))
         entry["counters"] = {}
     return [devices[d] for d in sorted(devices)]
-
-
-def _empty_pool(name: str) -> dict[str, Any]:
-    return {
-        "pool": name,
-        "segments": 0,
-        "expandable_segments": 0,
-        "reserved_bytes": 0,
-        "allocated_bytes": 0,
-        "free_bytes": 0,
-        "inactive_split_bytes": 0,
-        "releasable_bytes": 0,
-        "free_blocks": 0,
-        "largest_free_block_bytes": 0,
-    }
-
-
-def _add(pool: dict[str, Any], segment: dict[str, Any]) -> None:
-    total = int(segment["total_size"])
-    pool["segments"] += 1
-    pool["expandable_segments"] += bool(segment.get("is_expandable"))
-    pool["reserved_bytes"] += total
-    blocks = _blocks(segment)
-    if blocks is None:
-        allocated_size = segment.get("allocated_size")
-        allocated = allocated_size if isinstance(allocated_size, int) and _is_size(allocated_size) else 0
-        active_size = segment.get("active_size", allocated_size)
-        active = active_size if isinstance(active_size, int) and _is_size(active_size) else None
-        pool["allocated_bytes"] += allocated
-        free = max(total - active, 0) if active is not None else 0
-        in_use = active is not None and active > 0
-        pool["free_bytes"] += free
-        pool["inactive_split_bytes" if in_use else "releasable_bytes"] += free
-        pool["free_blocks"] = None
-        pool["largest_free_block_bytes"] = None
-        return
-    free_sizes = [size for size, state in blocks if state == "inactive"]
-    pool["allocated_bytes"] += sum(size for size, state in blocks if state == "active_allocated")
-    pool["free_bytes"] += sum(free_sizes)
-    in_use = len(free_sizes) < len(blocks)
-    pool["inactive_split_bytes" if in_use else "releasable_bytes"] += sum(free_sizes)
-    if pool["free_blocks"] is not None:
-        pool["free_blocks"] += len(free_sizes)
-    if pool["largest_free_block_bytes"] is not None and free_sizes:
-        pool["largest_free_block_bytes"] = max(pool["largest_free_block_bytes"], max(free_sizes))

@@ -19,6 +19,7 @@ import pytest
 
 from torchdoctor.checks.memory import allocator_snapshot
 from torchdoctor.checks.memory.allocator_snapshot import SnapshotError
+from torchdoctor.inputs import allocator_segments
 
 from support import FIXTURES, run_cli
 
@@ -283,9 +284,9 @@ def test_devices_private_pools_and_blocks_awaiting_free_are_kept_apart() -> None
 
 
 def test_external_fragmentation_is_one_minus_largest_over_free() -> None:
-    assert allocator_snapshot.fragmentation(42, 168) == 0.75
-    assert allocator_snapshot.fragmentation(10, 10) == 0.0
-    assert allocator_snapshot.fragmentation(0, 0) == 0.0
+    assert allocator_segments.fragmentation(42, 168) == 0.75
+    assert allocator_segments.fragmentation(10, 10) == 0.0
+    assert allocator_segments.fragmentation(0, 0) == 0.0
 
 
 def test_the_snapshot_files_are_what_their_build_script_writes() -> None:
