@@ -767,32 +767,35 @@ class Recorder:
             return
         indices = []
         for given in device_ids:
-            device = given if isinstance(given, int) else self.torch.device(given)
-            index = device if isinstance(device, int) else device.index
+            index = given if isinstance(given, int) else self.torch.device(given).index
             if index is None:
                 return
             indices.append(int(index))
         site = self.frames.site(caller)
-        if site is None:
+        if site is None or ("device_ids", site) in self._reported_sites:
             return
-        finding = ranks.judge_device_ids(
-            self.local_rank, indices, self.visible_gpus(), site, "DistributedDataParallel(...)"
+        what = "DistributedDataParallel(...)"
+        self._say_once(
+            "device_ids",
+            site,
+            ranks.judge_device_ids(self.local_rank, indices, self.visible_gpus(), site, what),
         )
-        if finding is not None and ("device_ids", site) not in self._reported_sites:
-            self._reported_sites.add(("device_ids", site))
-            self.add_finding(finding)
-            from torchdoctor.runtime.render import finding_lines
-
-            self.say(finding_lines(finding))
 
     def check_rank(self, device: Any, site: Site, what: str) -> None:
         assert self.local_rank is not None
         if device.type != "cuda" or ("rank", site) in self._reported_sites:
             return
-        finding = ranks.judge(self.local_rank, device.type, device.index, self.visible_gpus(), site, what)
+        self._say_once(
+            "rank",
+            site,
+            ranks.judge(self.local_rank, device.type, device.index, self.visible_gpus(), site, what),
+        )
+
+    def _say_once(self, kind: str, site: Site, finding: Finding | None) -> None:
+        """A rank's finding at ``site``, kept and said the moment it is found, once per site."""
         if finding is None:
             return
-        self._reported_sites.add(("rank", site))
+        self._reported_sites.add((kind, site))
         self.add_finding(finding)
         from torchdoctor.runtime.render import finding_lines
 
