@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from torchdoctor.runtime.emulation.devices import Machine
+from torchdoctor.runtime.emulation.legacy import answering_as
 
 NAME = "torchdoctor emulated GPU (CPU)"
 CAPABILITY = (9, 0)
@@ -126,14 +127,7 @@ def generator_class(torch: Any, machine: Machine) -> type:
     torch's own default one included, is still an instance of ``torch.Generator``."""
     real = torch._C.Generator
 
-    class _Kind(type(real)):  # type: ignore[misc]
-        def __instancecheck__(cls, instance: Any) -> bool:
-            return isinstance(instance, real)
-
-        def __subclasscheck__(cls, subclass: Any) -> bool:
-            return isinstance(subclass, type) and issubclass(subclass, real)
-
-    class Generator(real, metaclass=_Kind):  # type: ignore[misc,valid-type]
+    class Generator(real, metaclass=answering_as(real, type(real))):  # type: ignore[misc,metaclass,valid-type]
         def __new__(cls, device: Any = "cpu") -> Any:
             index = machine.resolve(device) if device is not None else None
             generator = super().__new__(cls, device if isinstance(index, str) else "cpu")

@@ -42,21 +42,29 @@ class Legacy:
             self.patch(torch, "set_default_tensor_type", set_default_tensor_type)
 
 
-def _typed(real: Any, machine: Machine) -> type:
-    """A stand-in for one of torch's typed tensor classes (``torch.FloatTensor``) whose tensors are placed
-    on the CPU; to everything else it is the class it stands for."""
+def answering_as(real: Any, base: type = type) -> type:
+    """A metaclass (deriving from ``base``) whose classes answer ``isinstance`` and ``issubclass`` as
+    ``real`` does: a stand-in for one of torch's classes stays that class to the program."""
 
-    class _Kind(type):
-        def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-            result = real(*args, **kwargs)
-            machine.made_here(result)
-            return result
-
+    class _Kind(base):  # type: ignore[misc,valid-type]
         def __instancecheck__(cls, instance: Any) -> bool:
             return isinstance(instance, real)
 
         def __subclasscheck__(cls, subclass: Any) -> bool:
             return isinstance(subclass, type) and issubclass(subclass, real)
+
+    return _Kind
+
+
+def _typed(real: Any, machine: Machine) -> type:
+    """A stand-in for one of torch's typed tensor classes (``torch.FloatTensor``) whose tensors are placed
+    on the CPU; to everything else it is the class it stands for."""
+
+    class _Kind(answering_as(real)):  # type: ignore[misc]
+        def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+            result = real(*args, **kwargs)
+            machine.made_here(result)
+            return result
 
         def __getattr__(cls, name: str) -> Any:
             return getattr(real, name)
