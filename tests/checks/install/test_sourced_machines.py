@@ -82,6 +82,7 @@ _AMD_ONLY = "an AMD-only machine: no AMD probe facts to judge the CUDA wheel by"
 # record -> why it is not judged here (what its public thread does not show)
 NOT_JUDGED: dict[str, str] = {
     "1_k80_torch271_cu118": "no driver version shown: what it may run is not stated",
+    "1_2xk80_driver470_textgen_exllama": "no torch version shown (a web UI's own install)",
     "2_rx6650xt_invoke_cuda_fallback": "no installed build label (a pip fallback to the CUDA wheel)",
     "3_centos79_glibc217_torch251": "a conda build failing to import: the dump gives no glibc requirement",
     "3_intel_mac_i9_py314_torch291": "a release that was never installed (pip found no wheel)",
