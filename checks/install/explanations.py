@@ -264,15 +264,42 @@ def analyse_unpublished_torch(text: str) -> Analysis:
 def analyse_no_kernel(text: str) -> Analysis:
     current = _last(r"CUDA capability sm_(\d+) is not compatible", text)
     if current is not None:
-        return _no_kernel_for(int(current[1]), text, text[current.end() : current.end() + 400])
+        sm = int(current[1])
+        analysis = _no_kernel_for(sm, text, text[current.end() : current.end() + 400])
+        return _with_warned_gpu(analysis, text, current.start(), f"CUDA capability sm_{sm}")
     old = _last(r"which is of cuda capability (\d+)\.(\d+)", text)
     if old is not None:
-        return _no_kernel_for(int(old[1]) * 10 + int(old[2]), text, "")
+        analysis = _no_kernel_for(int(old[1]) * 10 + int(old[2]), text, "")
+        return _with_warned_gpu(analysis, text, old.start(), old[0].removeprefix("which is of "))
     named = _capability_named(text)
     if named is not None:
         cc, said = named
         return _no_kernel_for(cc[0] * 10 + cc[1], text, "", said)
     return Analysis()
+
+
+# The GPU torch's warning names before its capability: "Found GPU0 GeForce GTX 660 Ti which is of cuda
+# capability 3.0." (torch 0.3 to 1.x) or "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not
+# compatible" (torch 1.7 on), on the warning's own line; the name is said back with the capability as written.
+_WARNED_OLD = re.compile(r"Found GPU(\d{1,2}) (\S[^\n]{0,80}?) ?$")
+_WARNED_NEW = re.compile(r"\b((?:NVIDIA|GeForce|Tesla|Quadro|TITAN)\b[\w ()-]{2,60}?) with $")
+_WARNED_NAME_CHARS = 100  # a GPU's name is short: the reader looks back no further
+
+
+def _with_warned_gpu(analysis: Analysis, text: str, at: int, capability: str) -> Analysis:
+    """``analysis`` with the GPU that torch's warning names just before ``at`` (where its capability is
+    said) among the evidence, as the warning names it, with ``capability`` as written; unchanged where the
+    line names none."""
+    line_start = text.rfind("\n", max(0, at - _WARNED_NAME_CHARS), at) + 1
+    head = text[max(line_start, at - _WARNED_NAME_CHARS) : at]
+    found = _WARNED_OLD.search(head)
+    if found is not None:
+        line = f"torch's warning names GPU{found[1]}: {found[2]}, of {capability}"
+    elif (named := _WARNED_NEW.search(head)) is not None:
+        line = f"torch's warning names the GPU: {named[1]}, of {capability}"
+    else:
+        return analysis
+    return replace(analysis, evidence=(*analysis.evidence[:1], line, *analysis.evidence[1:]))
 
 
 # Where torch's message gives no capability, the writer often does: "compute capability of 3.5", or the GPU's

@@ -317,3 +317,49 @@ def test_memory_that_runs_out_only_after_a_long_run_is_a_leak_not_the_steps_size
     # at the first step the step's size is the cause
     (lead,) = _explained("RuntimeError: CUDA out of memory at the first iteration with batch_size = 64")
     assert "grows from step to step" not in (lead.cause or "")
+
+
+def test_the_gpu_that_torchs_capability_warning_names_is_said_back() -> None:
+    cases = [
+        (  # alievk/avatarify-python#58
+            "`    Found GPU0 GeForce GTX 660 Ti which is of cuda capability 3.0.\n"
+            "    PyTorch no longer supports this GPU because it is too old.\n"
+            "    The minimum cuda capability that we support is 3.5.`\n\n"
+            "`RuntimeError: CUDA error: no kernel image is available for execution on the device`",
+            "torch's warning names GPU0: GeForce GTX 660 Ti, of cuda capability 3.0",
+        ),
+        (  # AUTOMATIC1111/stable-diffusion-webui#3003
+            "The console returned a pretty cut and dry error: Found GPU0 NVIDIA GTX TITAN Black which is "
+            "of cuda capability 3.5. PyTorch no longer supports this GPU because it is too old. The minimum "
+            "cuda capability supported by this library is 3.7.",
+            "torch's warning names GPU0: NVIDIA GTX TITAN Black, of cuda capability 3.5",
+        ),
+        (  # w-okada/voice-changer#447
+            "Found GPU0 GeForce GT 720 which is of cuda capability 3.5.\n"
+            "PyTorch no longer supports this GPU because it is too old.\n"
+            "The minimum cuda capability supported by this library is 3.7.",
+            "torch's warning names GPU0: GeForce GT 720, of cuda capability 3.5",
+        ),
+        (  # IAHispano/Applio#1006
+            "`C:\\AI\\APPLIO\\ApplioV3.2.8-bugfix\\env\\lib\\site-packages\\torch\\cuda\\__init__.py:209: "
+            "UserWarning:\nNVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the "
+            "current PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_50 "
+            "sm_60 sm_61 sm_70 sm_75 sm_80 sm_86 sm_90.",
+            "torch's warning names the GPU: NVIDIA GeForce RTX 5090, of CUDA capability sm_120",
+        ),
+        (  # Hellod035/LeggedLab#26: the warning after a log prefix on its line
+            "报错：\nNVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current "
+            "PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 "
+            "sm_75 sm_80 sm_86 sm_90.",
+            "torch's warning names the GPU: NVIDIA GeForce RTX 5090, of CUDA capability sm_120",
+        ),
+    ]
+    for text, named in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.no_kernel_image", text
+        assert lead.evidence[0].startswith("the GPU is sm_") and lead.evidence[1] == named, lead.evidence
+    # a warning whose line names no GPU says the capability alone
+    lead = _explained(
+        "GPU with CUDA capability sm_120 is not compatible with the current PyTorch installation."
+    )[0]
+    assert lead.evidence[0] == "the GPU is sm_120 (compute capability 12.0)"
