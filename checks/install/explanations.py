@@ -302,17 +302,46 @@ def _with_warned_gpu(analysis: Analysis, text: str, at: int, capability: str) ->
     return replace(analysis, evidence=(*analysis.evidence[:1], line, *analysis.evidence[1:]))
 
 
-# Where torch's message gives no capability, the writer often does: "compute capability of 3.5", or the GPU's
-# model ("RTX 5090", "Tesla K40m", "GTX 1080 Ti"), looked up in collect_env's table of NVIDIA models.
+# Where torch's message gives no capability, the writer often does: "compute capability of 3.5", or the
+# GPU's model ("RTX 5090", "Tesla K40m", "GTX 1080 Ti"), looked up in collect_env's table of NVIDIA models. A
+# GeForce model is known by its number alone, which writers often give without its brand or with the wrong
+# one ("I am on a 3080", "3090显卡", "1080ti error", "GTX 2080" for an RTX 2080): the number is looked up
+# under each of GeForce's brands, and a bare number only with a GPU's suffix (Ti, SUPER), a GPU word after
+# it, or a verb of having or using before it ("on a 3080"), never one inside a size ("1920x1080", "(1920,
+# 1200)") or an amount ("a 1024 GiB").
 _CC_SAID = re.compile(
     r"compute capabilit(?:y|ies)\s{0,3}(?:of|is|=|:)?\s{0,3}(\d{1,2})\.(\d)\b", re.IGNORECASE
 )
 _GPU_SAID = re.compile(
-    r"\b(RTX|GTX|Tesla|Quadro|TITAN)[ -]{0,2}([A-Z]{0,3}\s?\d{2,4}[A-Z]{0,2}(?: Ti\b| SUPER\b)?)"
-    r"|\b([ABHKLMPV]\d{2,3}[A-Za-z]{0,2})\b",
+    r"\b(RTX|GTX|GT|MX|Tesla|Quadro|TITAN)[ -]{0,2}([A-Z]{0,3}\s?\d{2,4}[A-Z]{0,2}(?: Ti\b| SUPER\b)?)"
+    r"|\b([ABHKLMPV]\d{2,3}[A-Za-z]{0,2})\b"
+    r"|(?<![A-Za-z0-9_.,(/×-])([1-9]\d{2,3}) ?(Ti|SUPER)(?![A-Za-z])"
+    r"|(?<![A-Za-z0-9_.,(/×-])([1-9]\d{2,3})(?= ?(?:GPUs?\b|cards?\b|graphics\b|显卡))"
+    r"|\b(?:on|with|have|has|got|use|using|bought) (?:a|an|my|the|one|two) ([1-9]\d{2,3})\b"
+    r"(?![.,]?\d|x|×| ?[KMG]i?B)",
     re.IGNORECASE,
 )
+_GEFORCE_BRANDS = ("rtx", "gtx", "gt", "mx")
+_TABLE_NAMES = {n.lower(): n for names in collect_env.GPU_COMPUTE_CAPABILITY.values() for n in names}
 _GPU_NAMES_TRIED = 40  # a bound on the names looked up, however long the text
+
+
+def _names_of(match: re.Match[str]) -> list[str]:
+    """The table names a GPU model said in the text may have: a GeForce number under its brand as said
+    first, then under each other GeForce brand."""
+    if match[1]:
+        brand = match[1].lower()
+        model = re.sub(r"(?<=\d)(ti|super)$", r" \1", " ".join(match[2].lower().split()))
+        if brand not in _GEFORCE_BRANDS:
+            return [f"{brand} {model}"]
+        others = [b for b in _GEFORCE_BRANDS if b != brand]
+        return [f"geforce {brand} {model}", f"{brand} {model}", *(f"geforce {b} {model}" for b in others)]
+    if match[3]:
+        model = match[3].lower()
+        return [f"tesla {model}", model]
+    number = match[4] or match[6] or match[7]
+    model = number if not match[5] else f"{number} {match[5].lower()}"
+    return [f"geforce {b} {model}" for b in _GEFORCE_BRANDS]
 
 
 def _capability_named(text: str) -> tuple[tuple[int, int], str] | None:
@@ -326,20 +355,12 @@ def _capability_named(text: str) -> tuple[tuple[int, int], str] | None:
     for n, match in enumerate(_GPU_SAID.finditer(tail)):
         if n >= _GPU_NAMES_TRIED:
             break
-        if match[1]:
-            brand, model = match[1].lower(), " ".join(match[2].lower().split())
-            names = (
-                [f"geforce {brand} {model}", f"{brand} {model}"]
-                if brand in ("rtx", "gtx")
-                else [f"{brand} {model}"]
-            )
-        else:
-            model = match[3].lower()
-            names = [f"tesla {model}", model]
-        for name in names:
+        for name in _names_of(match):
             cc = collect_env.compute_capability(name)
             if cc is not None:
-                found.setdefault(cc, match[0])
+                said = " ".join((match[7] or match[0]).split())
+                table = _TABLE_NAMES.get(name, name)
+                found.setdefault(cc, said if said.lower() == table.lower() else f"{said} (the {table})")
                 break
     if len(found) != 1:
         return None

@@ -363,3 +363,46 @@ def test_the_gpu_that_torchs_capability_warning_names_is_said_back() -> None:
         "GPU with CUDA capability sm_120 is not compatible with the current PyTorch installation."
     )[0]
     assert lead.evidence[0] == "the GPU is sm_120 (compute capability 12.0)"
+
+
+def test_a_geforce_model_said_without_its_brand_or_with_the_wrong_one_is_looked_up() -> None:
+    cases = [
+        (  # AliaksandrSiarohin/first-order-model#323: a bare number after "on a"
+            "RuntimeError: CUDA error: no kernel image is available for execution on the device\n\n"
+            "I am on a 3080 and have installed the CUDA 11.0 supported version of torch.\n"
+            "Does anyone have any ideas? Issue #302 seemed to fix it but he doesn't explain how.",
+            "the text names the 3080 (the GeForce RTX 3080): sm_86 (compute capability 8.6)",
+        ),
+        (  # limhoyeon/ToothGroupNetwork#16: a bare number before a GPU word ("graphics card")
+            "CUDA error: no kernel image is available for execution on the device\n\n"
+            "更新一下，我使用的服务器3090显卡，试用一下命令安装了torch和cuda: pip install -i "
+            "https://pypi.tuna.tsinghua.edu.cn/simple torch==1.12.1+cu113 torchvision==0.13.1+cu113",
+            "the text names the 3090 (the GeForce RTX 3090): sm_86 (compute capability 8.6)",
+        ),
+        (  # Comfy-Org/ComfyUI#10400: a number with the Ti suffix, no brand
+            "1080ti error\n\nCLIPTextEncode\nCUDA error: no kernel image is available for execution on the "
+            "device\nCUDA kernel errors might be asynchronously reported at some other API call, so the "
+            "stacktrace below might be incorrect.",
+            "the text names the 1080ti (the GeForce GTX 1080 Ti): sm_61 (compute capability 6.1)",
+        ),
+        (  # duixcom/Duix-Avatar#283
+            "5070Ti提示出错no kernel image is available for execution on the device CUDA kernel errors might "
+            "be asynchronously",
+            "the text names the 5070Ti (the GeForce RTX 5070 Ti): sm_120 (compute capability 12.0)",
+        ),
+        (  # kanhavishva/KeyHunt-Cuda#53: GeForce's GT brand
+            "no kernel image is available for execution this device\n\nv. 1.03\n"
+            "CUDA 10.1 runtime with gt650m",
+            "the text names the gt650m (the GeForce GT 650M): sm_30 (compute capability 3.0)",
+        ),
+    ]
+    for text, named in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.no_kernel_image", text
+        assert lead.evidence[0] == named, lead.evidence
+    # the wrong brand: a "GTX 2080" is the RTX 2080 (constructed)
+    lead = _explained("CUDA error: no kernel image is available. My GPU is a GTX 2080")[0]
+    assert lead.evidence[0].startswith("the text names the GTX 2080 (the GeForce RTX 2080): sm_75")
+    # numbers inside sizes and amounts are no GPU (constructed)
+    sizes = "CUDA error: no kernel image is available. Images of 1920x1080 and (1920, 1200), on a 1024 GiB"
+    assert not _explained(sizes)[0].evidence
