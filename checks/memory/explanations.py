@@ -139,6 +139,42 @@ _BATCH_SAID = re.compile(
 )
 
 
+# The input size the writer states, as written: an image's width and height ("640x360", "1024×1024",
+# "1120 * 1450") or a shape in parentheses ("(1025, 2049)", "(1920,1080,3)") after a word of size, image or
+# input in the same sentence ("input size (1920,1080,3),i want to get the image of size (3840,3160,3)").
+_SIZE_BY_X = r"(?<![\w.])\d{2,5} ?[x×] ?\d{2,5}(?![\w.])"
+_INPUT_SIZE_SAID = re.compile(
+    rf"{_SIZE_BY_X}"
+    r"|\b(?:size|sizes|image|images|input|inputs|resolution|dim|dims|dimension|dimensions|shape|data)\b"
+    r"[^.\n]{0,60}?(\(\s?\d{2,5}\s?,\s?\d{2,5}(?:\s?,\s?\d{1,4})?\s?\)"
+    r"|(?<![\w.])\d{2,5} ?\* ?\d{2,5}(?![\w.]))",
+    re.IGNORECASE,
+)
+_INPUT_SIZES_SHOWN = 3
+_INPUT_SIZES_TRIED = 64  # a bound on the matches read, however often the text repeats one size
+
+
+def input_sizes_said(text: str) -> list[str]:
+    """The input sizes (an image's width and height, a shape) the writer states, as written, the first
+    few; after one size word a sentence may name several ("input size (1920,1080,3),i want to get ...
+    (3840,3160,3)")."""
+    shown: list[str] = []
+    window = text[-200_000:]
+    at = 0
+    for _ in range(_INPUT_SIZES_TRIED):
+        found = _INPUT_SIZE_SAID.search(window, at)
+        if found is None:
+            break
+        said = " ".join((found[1] or found[0]).split())
+        if said not in shown:
+            shown.append(said)
+        if len(shown) == _INPUT_SIZES_SHOWN:
+            break
+        # a shape found after its size word: the rest of the sentence may give more
+        at = found.start(1) + 1 if found[1] else found.end()
+    return shown
+
+
 # The writer says the batch is not the lever: it is 1 already, or the error comes whatever its size.
 _ANY_BATCH = re.compile(
     r"\b(?:even with|whatever|regardless of|no matter(?: what)?|any)(?: the| a| my)? batch[ _-]?size",
@@ -218,6 +254,10 @@ def analyse_oom(text: str) -> Analysis:
     shown = None if said is None else " ".join(said[0].split())
     if shown is not None:
         analysis = replace(analysis, evidence=(*analysis.evidence, f"the text gives the batch size: {shown}"))
+    sizes = input_sizes_said(tail)
+    if sizes:
+        line = f"the text gives the input size{'s' if len(sizes) > 1 else ''}: {', '.join(sizes)}"
+        analysis = replace(analysis, evidence=(*analysis.evidence, line))
     smallest = (shown is not None and re.search(r"\D1$", shown) is not None) or _ANY_BATCH.search(tail)
     figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
     if not smallest or figures or _while_loading_found(text):

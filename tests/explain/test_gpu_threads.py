@@ -406,3 +406,37 @@ def test_a_geforce_model_said_without_its_brand_or_with_the_wrong_one_is_looked_
     # numbers inside sizes and amounts are no GPU (constructed)
     sizes = "CUDA error: no kernel image is available. Images of 1920x1080 and (1920, 1200), on a 1024 GiB"
     assert not _explained(sizes)[0].evidence
+
+
+def test_the_input_size_said_in_prose_beside_an_out_of_memory_is_quoted() -> None:
+    cases = [
+        (  # JingyunLiang/MANet#13
+            "# CUDA out of memory\n\nwhen run python test.py --opt options/test/test_stage3.yml , input size "
+            '(1920,1080,3),i want to get the image of  size (3840,3160,3),print "CUDA out of memory"error,Is '
+            "this a normal phenomenon?",
+            "the text gives the input sizes: (1920,1080,3), (3840,3160,3)",
+        ),
+        (  # chenxi116/DeepLabv3.pytorch#16
+            'Furthermore, I\'m experiencing the same "CUDA out of memory error" at inference time (and here '
+            "the batch size is set to 1). Is it the dimension (1025, 2049) correct for images at inference "
+            "time?",
+            "the text gives the input size: (1025, 2049)",
+        ),
+        (  # cswry/SeeSR#9
+            "# When input image is 480 * 960, there is CUDA out of memory error.",
+            "the text gives the input size: 480 * 960",
+        ),
+        (  # open-mmlab/mmdetection#4847
+            "The first set of it contains larger images that most of which are about 350x350 with some "
+            "even larger in 700x1500 that approximately 120kb.\n\nError message:\nRuntimeError: CUDA out "
+            "of memory. Tried to allocate 20.00MiB (GPU 0; 10.76 GiB total capacity; 9.41 GiB already "
+            "allocated; 11.38MiB free; 9.86 GiB reserved in total by PyTorch)",
+            "the text gives the input sizes: 350x350, 700x1500",
+        ),
+    ]
+    for text, line in cases:
+        (lead,) = _explained(text)
+        assert line in lead.evidence, lead.evidence
+    # a pair of numbers that no size word introduces, a hex number or a 3*4 is no input size (constructed)
+    (lead,) = _explained("CUDA out of memory at step (0, 1); address 0x1234, 3*4 blocks")
+    assert not any("input size" in e for e in lead.evidence)
