@@ -240,12 +240,64 @@ def _growing(analysis: Analysis, text: str) -> Analysis | None:
     )
 
 
+# The writer says the same program ran before and fails from a point in time on, with nothing changed on
+# their side ("worked yesterday", "this is new", "nothing has been changed", "able to run it ... until last
+# week", "since 2 days ago", "days ago ... started", "after an update"): what changed is under the program.
+_STARTED_AT = re.compile(
+    r"\b(?:worked|working|ran|running|able to run|was fine|were fine)\b[^.\n]{0,40}?"
+    r"\b(?:yesterday|last (?:night|week|month)|previously|until|earlier (?:in the|this) (?:week|month)"
+    r"|before(?=\s{0,3}(?:[.,;!)]|$)))"
+    r"|\byesterday\b[^.\n]{0,60}?\b(?:worked|was fine|without (?:a |any )?problems?)\b"
+    r"|\bthis is new\b|\bnothing (?:has |had )?(?:been |was )?changed\b"
+    r"|\b(?:without|didn't|did not|haven't|have not) chang(?:e|ed|ing) anything\b"
+    r"|\b(?:days?|weeks?) ago\b[^.\n]{0,60}?\b(?:started|began|appeared)\b"
+    r"|\b(?:started|began|since)\b[^.\n]{0,40}?\b(?:days?|weeks?) ago\b"
+    r"|\b(?:after|since) (?:an|the|a recent|the latest|the last) update\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_STARTED_CAUSE = (
+    "The same program ran before and runs out of memory from a point in time on, with nothing changed on "
+    "the writer's side: what changed is under it: an update of the program or notebook (a regression, "
+    "which its maintainers may have fixed since), a library it installs unpinned (torch, diffusers, "
+    "xformers, transformers) that now takes more memory, or a smaller GPU than before (Colab and other "
+    "clouds assign different GPUs)."
+)
+_STARTED_FIX = (
+    "Update to the latest version of the program or notebook (a fresh copy of the notebook) and look in its "
+    "issue tracker for the regression; otherwise pin the versions that last worked (pip install "
+    "<package>==<version>), and check which GPU the session got (nvidia-smi). Until then, "
+)
+
+
+def _changed_underneath(analysis: Analysis, text: str) -> Analysis | None:
+    """A program that ran before and now runs out of memory with nothing changed on the writer's side (the
+    writer's words), unless the figures name another holder of the GPU, fragmentation or one tensor too
+    large."""
+    if analysis.fix is not None and "gradient accumulation" not in analysis.fix.text:
+        return None
+    found = last_match(_STARTED_AT, text[-200_000:])
+    if found is None:
+        return None
+    step = "lower the batch size or the input size, or use mixed precision, to fit what the GPU has now."
+    return Analysis(
+        evidence=(
+            *analysis.evidence,
+            f"the text says the same program ran before ('{' '.join(found[0].split())}'): what changed is "
+            "under it",
+        ),
+        cause=_STARTED_CAUSE,
+        fix=Fix(_STARTED_FIX + step, ("nvidia-smi", "pip list")),
+        check="gpu.memory",
+    )
+
+
 def analyse_oom(text: str) -> Analysis:
     """:func:`_analyse_oom` with the batch size the text states, if any, among the evidence. A message
     without figures from a job whose batch is 1 already (or fails whatever the batch) is a GPU already
     occupied, or a model too large for it: the fix leads with finding a free GPU."""
     if not _while_loading_found(text):
-        growing = _growing(_analyse_oom(text), text)
+        base = _analyse_oom(text)
+        growing = _growing(base, text) or _changed_underneath(base, text)
         if growing is not None:
             return growing
     analysis = _analyse_oom_fix(text)

@@ -440,3 +440,51 @@ def test_the_input_size_said_in_prose_beside_an_out_of_memory_is_quoted() -> Non
     # a pair of numbers that no size word introduces, a hex number or a 3*4 is no input size (constructed)
     (lead,) = _explained("CUDA out of memory at step (0, 1); address 0x1234, 3*4 blocks")
     assert not any("input size" in e for e in lead.evidence)
+
+
+def test_an_oom_that_began_with_nothing_changed_on_the_writers_side_is_a_change_under_the_program() -> None:
+    cases = [
+        (  # hollowstrawberry/kohya-colab#262
+            "# Out of Memory, after an update?\n\nI've got an error, \"torch.OutOfMemoryError: CUDA out of "
+            'memory."\nIm using the free T4 version, not the A100 one but yesterday I made a model in T4 and '
+            "it worked without a problem, today I wanted to redo this model with same settings, I have "
+            "noticed some changes, and after a while I've got the error.",
+            "yesterday I made a model in T4 and it worked",
+        ),
+        (  # AUTOMATIC1111/stable-diffusion-webui#11960
+            "# [Bug]: HiRes – CUDA out of memory (this is new – worked yesterday)\n\nI removed all models "
+            "but one, deleted the config files, removed my embeddings, extensions, only use the parameters "
+            "the Colab notebook requires. Everything worked last night. Gradio update? Something else?",
+            "worked last night",
+        ),
+        (  # vc1492a/tidd#47
+            "# CUDA out of memory for Tesla P4\n\n@vc1492a Yesterday I tried rerunning the new commits on "
+            "Wednesday and yesterday that you have added and I seem to be running into the error where CUDA "
+            "runs out of memory. I was wondering what changed since I was able to run it on the P4 earlier "
+            "in the week.",
+            "able to run it on the P4 earlier in the week",
+        ),
+        (  # googlecolab/colabtools#2001
+            'When executing my code, I keep getting the error message "CUDA out of memory. Tried to allocate '
+            "3.35 GiB (GPU 0; 15.78 GiB total capacity; 14.23 GiB already allocated; 210.75 MiB free; 14.28 "
+            'GiB reserved in total by PyTorch)". The code was working previously and nothing has been '
+            "changed.",
+            "nothing has been changed",
+        ),
+        (  # camenduru/text-to-video-synthesis-colab#8
+            'I\'m using the "original" notebook. At first it ran just fine and dandy for a few days, but '
+            'since 2 days ago or so it\'s giving me almost always "CUDA OUT OF MEMORY". Other times it '
+            "doesn't, which makes it even weirder, and I can't find anything that would have changed within "
+            "the past 2 days.",
+            "since 2 days ago",
+        ),
+    ]
+    for text, words in cases:
+        (lead,) = _explained(text)
+        line = f"the text says the same program ran before ('{words}'): what changed is under it"
+        assert line in lead.evidence, lead.evidence
+        assert "regression" in lead.cause and "a smaller GPU than before" in lead.cause
+        assert "latest version of the program or notebook" in lead.fix.text and "pin" in lead.fix.text
+    # a change the writer made is no change under the program (constructed)
+    (lead,) = _explained("It worked before I doubled the batch size. RuntimeError: CUDA out of memory.")
+    assert "regression" not in (lead.cause or "")
