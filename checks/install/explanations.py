@@ -264,10 +264,13 @@ def analyse_unpublished_torch(text: str) -> Analysis:
 def analyse_no_kernel(text: str) -> Analysis:
     current = _last(r"CUDA capability sm_(\d+) is not compatible", text)
     if current is not None:
-        return _no_kernel_for(int(current[1]), text, text[current.end() : current.end() + 400])
+        sm = int(current[1])
+        analysis = _no_kernel_for(sm, text, text[current.end() : current.end() + 400])
+        return _with_warned_gpu(analysis, text, current.start(), f"CUDA capability sm_{sm}")
     old = _last(r"which is of cuda capability (\d+)\.(\d+)", text)
     if old is not None:
-        return _no_kernel_for(int(old[1]) * 10 + int(old[2]), text, "")
+        analysis = _no_kernel_for(int(old[1]) * 10 + int(old[2]), text, "")
+        return _with_warned_gpu(analysis, text, old.start(), old[0].removeprefix("which is of "))
     named = _capability_named(text)
     if named is not None:
         cc, said = named
@@ -275,17 +278,70 @@ def analyse_no_kernel(text: str) -> Analysis:
     return Analysis()
 
 
-# Where torch's message gives no capability, the writer often does: "compute capability of 3.5", or the GPU's
-# model ("RTX 5090", "Tesla K40m", "GTX 1080 Ti"), looked up in collect_env's table of NVIDIA models.
+# The GPU torch's warning names before its capability: "Found GPU0 GeForce GTX 660 Ti which is of cuda
+# capability 3.0." (torch 0.3 to 1.x) or "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not
+# compatible" (torch 1.7 on), on the warning's own line; the name is said back with the capability as written.
+_WARNED_OLD = re.compile(r"Found GPU(\d{1,2}) (\S[^\n]{0,80}?) ?$")
+_WARNED_NEW = re.compile(r"\b((?:NVIDIA|GeForce|Tesla|Quadro|TITAN)\b[\w ()-]{2,60}?) with $")
+_WARNED_NAME_CHARS = 100  # a GPU's name is short: the reader looks back no further
+
+
+def _with_warned_gpu(analysis: Analysis, text: str, at: int, capability: str) -> Analysis:
+    """``analysis`` with the GPU that torch's warning names just before ``at`` (where its capability is
+    said) among the evidence, as the warning names it, with ``capability`` as written; unchanged where the
+    line names none."""
+    line_start = text.rfind("\n", max(0, at - _WARNED_NAME_CHARS), at) + 1
+    head = text[max(line_start, at - _WARNED_NAME_CHARS) : at]
+    found = _WARNED_OLD.search(head)
+    if found is not None:
+        line = f"torch's warning names GPU{found[1]}: {found[2]}, of {capability}"
+    elif (named := _WARNED_NEW.search(head)) is not None:
+        line = f"torch's warning names the GPU: {named[1]}, of {capability}"
+    else:
+        return analysis
+    return replace(analysis, evidence=(*analysis.evidence[:1], line, *analysis.evidence[1:]))
+
+
+# Where torch's message gives no capability, the writer often does: "compute capability of 3.5", or the
+# GPU's model ("RTX 5090", "Tesla K40m", "GTX 1080 Ti"), looked up in collect_env's table of NVIDIA models. A
+# GeForce model is known by its number alone, which writers often give without its brand or with the wrong
+# one ("I am on a 3080", "3090显卡", "1080ti error", "GTX 2080" for an RTX 2080): the number is looked up
+# under each of GeForce's brands, and a bare number only with a GPU's suffix (Ti, SUPER), a GPU word after
+# it, or a verb of having or using before it ("on a 3080"), never one inside a size ("1920x1080", "(1920,
+# 1200)") or an amount ("a 1024 GiB").
 _CC_SAID = re.compile(
     r"compute capabilit(?:y|ies)\s{0,3}(?:of|is|=|:)?\s{0,3}(\d{1,2})\.(\d)\b", re.IGNORECASE
 )
 _GPU_SAID = re.compile(
-    r"\b(RTX|GTX|Tesla|Quadro|TITAN)[ -]{0,2}([A-Z]{0,3}\s?\d{2,4}[A-Z]{0,2}(?: Ti\b| SUPER\b)?)"
-    r"|\b([ABHKLMPV]\d{2,3}[A-Za-z]{0,2})\b",
+    r"\b(RTX|GTX|GT|MX|Tesla|Quadro|TITAN)[ -]{0,2}([A-Z]{0,3}\s?\d{2,4}[A-Z]{0,2}(?: Ti\b| SUPER\b)?)"
+    r"|\b([ABHKLMPV]\d{2,3}[A-Za-z]{0,2})\b"
+    r"|(?<![A-Za-z0-9_.,(/×-])([1-9]\d{2,3}) ?(Ti|SUPER)(?![A-Za-z])"
+    r"|(?<![A-Za-z0-9_.,(/×-])([1-9]\d{2,3})(?= ?(?:GPUs?\b|cards?\b|graphics\b|显卡))"
+    r"|\b(?:on|with|have|has|got|use|using|bought) (?:a|an|my|the|one|two) ([1-9]\d{2,3})\b"
+    r"(?![.,]?\d|x|×| ?[KMG]i?B)",
     re.IGNORECASE,
 )
+_GEFORCE_BRANDS = ("rtx", "gtx", "gt", "mx")
+_TABLE_NAMES = {n.lower(): n for names in collect_env.GPU_COMPUTE_CAPABILITY.values() for n in names}
 _GPU_NAMES_TRIED = 40  # a bound on the names looked up, however long the text
+
+
+def _names_of(match: re.Match[str]) -> list[str]:
+    """The table names a GPU model said in the text may have: a GeForce number under its brand as said
+    first, then under each other GeForce brand."""
+    if match[1]:
+        brand = match[1].lower()
+        model = re.sub(r"(?<=\d)(ti|super)$", r" \1", " ".join(match[2].lower().split()))
+        if brand not in _GEFORCE_BRANDS:
+            return [f"{brand} {model}"]
+        others = [b for b in _GEFORCE_BRANDS if b != brand]
+        return [f"geforce {brand} {model}", f"{brand} {model}", *(f"geforce {b} {model}" for b in others)]
+    if match[3]:
+        model = match[3].lower()
+        return [f"tesla {model}", model]
+    number = match[4] or match[6] or match[7]
+    model = number if not match[5] else f"{number} {match[5].lower()}"
+    return [f"geforce {b} {model}" for b in _GEFORCE_BRANDS]
 
 
 def _capability_named(text: str) -> tuple[tuple[int, int], str] | None:
@@ -299,20 +355,12 @@ def _capability_named(text: str) -> tuple[tuple[int, int], str] | None:
     for n, match in enumerate(_GPU_SAID.finditer(tail)):
         if n >= _GPU_NAMES_TRIED:
             break
-        if match[1]:
-            brand, model = match[1].lower(), " ".join(match[2].lower().split())
-            names = (
-                [f"geforce {brand} {model}", f"{brand} {model}"]
-                if brand in ("rtx", "gtx")
-                else [f"{brand} {model}"]
-            )
-        else:
-            model = match[3].lower()
-            names = [f"tesla {model}", model]
-        for name in names:
+        for name in _names_of(match):
             cc = collect_env.compute_capability(name)
             if cc is not None:
-                found.setdefault(cc, match[0])
+                said = " ".join((match[7] or match[0]).split())
+                table = _TABLE_NAMES.get(name, name)
+                found.setdefault(cc, said if said.lower() == table.lower() else f"{said} (the {table})")
                 break
     if len(found) != 1:
         return None

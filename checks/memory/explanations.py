@@ -139,6 +139,42 @@ _BATCH_SAID = re.compile(
 )
 
 
+# The input size the writer states, as written: an image's width and height ("640x360", "1024×1024",
+# "1120 * 1450") or a shape in parentheses ("(1025, 2049)", "(1920,1080,3)") after a word of size, image or
+# input in the same sentence ("input size (1920,1080,3),i want to get the image of size (3840,3160,3)").
+_SIZE_BY_X = r"(?<![\w.])\d{2,5} ?[x×] ?\d{2,5}(?![\w.])"
+_INPUT_SIZE_SAID = re.compile(
+    rf"{_SIZE_BY_X}"
+    r"|\b(?:size|sizes|image|images|input|inputs|resolution|dim|dims|dimension|dimensions|shape|data)\b"
+    r"[^.\n]{0,60}?(\(\s?\d{2,5}\s?,\s?\d{2,5}(?:\s?,\s?\d{1,4})?\s?\)"
+    r"|(?<![\w.])\d{2,5} ?\* ?\d{2,5}(?![\w.]))",
+    re.IGNORECASE,
+)
+_INPUT_SIZES_SHOWN = 3
+_INPUT_SIZES_TRIED = 64  # a bound on the matches read, however often the text repeats one size
+
+
+def input_sizes_said(text: str) -> list[str]:
+    """The input sizes (an image's width and height, a shape) the writer states, as written, the first
+    few; after one size word a sentence may name several ("input size (1920,1080,3),i want to get ...
+    (3840,3160,3)")."""
+    shown: list[str] = []
+    window = text[-200_000:]
+    at = 0
+    for _ in range(_INPUT_SIZES_TRIED):
+        found = _INPUT_SIZE_SAID.search(window, at)
+        if found is None:
+            break
+        said = " ".join((found[1] or found[0]).split())
+        if said not in shown:
+            shown.append(said)
+        if len(shown) == _INPUT_SIZES_SHOWN:
+            break
+        # a shape found after its size word: the rest of the sentence may give more
+        at = found.start(1) + 1 if found[1] else found.end()
+    return shown
+
+
 # The writer says the batch is not the lever: it is 1 already, or the error comes whatever its size.
 _ANY_BATCH = re.compile(
     r"\b(?:even with|whatever|regardless of|no matter(?: what)?|any)(?: the| a| my)? batch[ _-]?size",
@@ -204,12 +240,64 @@ def _growing(analysis: Analysis, text: str) -> Analysis | None:
     )
 
 
+# The writer says the same program ran before and fails from a point in time on, with nothing changed on
+# their side ("worked yesterday", "this is new", "nothing has been changed", "able to run it ... until last
+# week", "since 2 days ago", "days ago ... started", "after an update"): what changed is under the program.
+_STARTED_AT = re.compile(
+    r"\b(?:worked|working|ran|running|able to run|was fine|were fine)\b[^.\n]{0,40}?"
+    r"\b(?:yesterday|last (?:night|week|month)|previously|until|earlier (?:in the|this) (?:week|month)"
+    r"|before(?=\s{0,3}(?:[.,;!)]|$)))"
+    r"|\byesterday\b[^.\n]{0,60}?\b(?:worked|was fine|without (?:a |any )?problems?)\b"
+    r"|\bthis is new\b|\bnothing (?:has |had )?(?:been |was )?changed\b"
+    r"|\b(?:without|didn't|did not|haven't|have not) chang(?:e|ed|ing) anything\b"
+    r"|\b(?:days?|weeks?) ago\b[^.\n]{0,60}?\b(?:started|began|appeared)\b"
+    r"|\b(?:started|began|since)\b[^.\n]{0,40}?\b(?:days?|weeks?) ago\b"
+    r"|\b(?:after|since) (?:an|the|a recent|the latest|the last) update\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_STARTED_CAUSE = (
+    "The same program ran before and runs out of memory from a point in time on, with nothing changed on "
+    "the writer's side: what changed is under it: an update of the program or notebook (a regression, "
+    "which its maintainers may have fixed since), a library it installs unpinned (torch, diffusers, "
+    "xformers, transformers) that now takes more memory, or a smaller GPU than before (Colab and other "
+    "clouds assign different GPUs)."
+)
+_STARTED_FIX = (
+    "Update to the latest version of the program or notebook (a fresh copy of the notebook) and look in its "
+    "issue tracker for the regression; otherwise pin the versions that last worked (pip install "
+    "<package>==<version>), and check which GPU the session got (nvidia-smi). Until then, "
+)
+
+
+def _changed_underneath(analysis: Analysis, text: str) -> Analysis | None:
+    """A program that ran before and now runs out of memory with nothing changed on the writer's side (the
+    writer's words), unless the figures name another holder of the GPU, fragmentation or one tensor too
+    large."""
+    if analysis.fix is not None and "gradient accumulation" not in analysis.fix.text:
+        return None
+    found = last_match(_STARTED_AT, text[-200_000:])
+    if found is None:
+        return None
+    step = "lower the batch size or the input size, or use mixed precision, to fit what the GPU has now."
+    return Analysis(
+        evidence=(
+            *analysis.evidence,
+            f"the text says the same program ran before ('{' '.join(found[0].split())}'): what changed is "
+            "under it",
+        ),
+        cause=_STARTED_CAUSE,
+        fix=Fix(_STARTED_FIX + step, ("nvidia-smi", "pip list")),
+        check="gpu.memory",
+    )
+
+
 def analyse_oom(text: str) -> Analysis:
     """:func:`_analyse_oom` with the batch size the text states, if any, among the evidence. A message
     without figures from a job whose batch is 1 already (or fails whatever the batch) is a GPU already
     occupied, or a model too large for it: the fix leads with finding a free GPU."""
     if not _while_loading_found(text):
-        growing = _growing(_analyse_oom(text), text)
+        base = _analyse_oom(text)
+        growing = _growing(base, text) or _changed_underneath(base, text)
         if growing is not None:
             return growing
     analysis = _analyse_oom_fix(text)
@@ -218,6 +306,10 @@ def analyse_oom(text: str) -> Analysis:
     shown = None if said is None else " ".join(said[0].split())
     if shown is not None:
         analysis = replace(analysis, evidence=(*analysis.evidence, f"the text gives the batch size: {shown}"))
+    sizes = input_sizes_said(tail)
+    if sizes:
+        line = f"the text gives the input size{'s' if len(sizes) > 1 else ''}: {', '.join(sizes)}"
+        analysis = replace(analysis, evidence=(*analysis.evidence, line))
     smallest = (shown is not None and re.search(r"\D1$", shown) is not None) or _ANY_BATCH.search(tail)
     figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
     if not smallest or figures or _while_loading_found(text):

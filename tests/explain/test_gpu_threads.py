@@ -317,3 +317,174 @@ def test_memory_that_runs_out_only_after_a_long_run_is_a_leak_not_the_steps_size
     # at the first step the step's size is the cause
     (lead,) = _explained("RuntimeError: CUDA out of memory at the first iteration with batch_size = 64")
     assert "grows from step to step" not in (lead.cause or "")
+
+
+def test_the_gpu_that_torchs_capability_warning_names_is_said_back() -> None:
+    cases = [
+        (  # alievk/avatarify-python#58
+            "`    Found GPU0 GeForce GTX 660 Ti which is of cuda capability 3.0.\n"
+            "    PyTorch no longer supports this GPU because it is too old.\n"
+            "    The minimum cuda capability that we support is 3.5.`\n\n"
+            "`RuntimeError: CUDA error: no kernel image is available for execution on the device`",
+            "torch's warning names GPU0: GeForce GTX 660 Ti, of cuda capability 3.0",
+        ),
+        (  # AUTOMATIC1111/stable-diffusion-webui#3003
+            "The console returned a pretty cut and dry error: Found GPU0 NVIDIA GTX TITAN Black which is "
+            "of cuda capability 3.5. PyTorch no longer supports this GPU because it is too old. The minimum "
+            "cuda capability supported by this library is 3.7.",
+            "torch's warning names GPU0: NVIDIA GTX TITAN Black, of cuda capability 3.5",
+        ),
+        (  # w-okada/voice-changer#447
+            "Found GPU0 GeForce GT 720 which is of cuda capability 3.5.\n"
+            "PyTorch no longer supports this GPU because it is too old.\n"
+            "The minimum cuda capability supported by this library is 3.7.",
+            "torch's warning names GPU0: GeForce GT 720, of cuda capability 3.5",
+        ),
+        (  # IAHispano/Applio#1006
+            "`C:\\AI\\APPLIO\\ApplioV3.2.8-bugfix\\env\\lib\\site-packages\\torch\\cuda\\__init__.py:209: "
+            "UserWarning:\nNVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the "
+            "current PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_50 "
+            "sm_60 sm_61 sm_70 sm_75 sm_80 sm_86 sm_90.",
+            "torch's warning names the GPU: NVIDIA GeForce RTX 5090, of CUDA capability sm_120",
+        ),
+        (  # Hellod035/LeggedLab#26: the warning after a log prefix on its line
+            "报错：\nNVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current "
+            "PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 "
+            "sm_75 sm_80 sm_86 sm_90.",
+            "torch's warning names the GPU: NVIDIA GeForce RTX 5090, of CUDA capability sm_120",
+        ),
+    ]
+    for text, named in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.no_kernel_image", text
+        assert lead.evidence[0].startswith("the GPU is sm_") and lead.evidence[1] == named, lead.evidence
+    # a warning whose line names no GPU says the capability alone
+    lead = _explained(
+        "GPU with CUDA capability sm_120 is not compatible with the current PyTorch installation."
+    )[0]
+    assert lead.evidence[0] == "the GPU is sm_120 (compute capability 12.0)"
+
+
+def test_a_geforce_model_said_without_its_brand_or_with_the_wrong_one_is_looked_up() -> None:
+    cases = [
+        (  # AliaksandrSiarohin/first-order-model#323: a bare number after "on a"
+            "RuntimeError: CUDA error: no kernel image is available for execution on the device\n\n"
+            "I am on a 3080 and have installed the CUDA 11.0 supported version of torch.\n"
+            "Does anyone have any ideas? Issue #302 seemed to fix it but he doesn't explain how.",
+            "the text names the 3080 (the GeForce RTX 3080): sm_86 (compute capability 8.6)",
+        ),
+        (  # limhoyeon/ToothGroupNetwork#16: a bare number before a GPU word ("graphics card")
+            "CUDA error: no kernel image is available for execution on the device\n\n"
+            "更新一下，我使用的服务器3090显卡，试用一下命令安装了torch和cuda: pip install -i "
+            "https://pypi.tuna.tsinghua.edu.cn/simple torch==1.12.1+cu113 torchvision==0.13.1+cu113",
+            "the text names the 3090 (the GeForce RTX 3090): sm_86 (compute capability 8.6)",
+        ),
+        (  # Comfy-Org/ComfyUI#10400: a number with the Ti suffix, no brand
+            "1080ti error\n\nCLIPTextEncode\nCUDA error: no kernel image is available for execution on the "
+            "device\nCUDA kernel errors might be asynchronously reported at some other API call, so the "
+            "stacktrace below might be incorrect.",
+            "the text names the 1080ti (the GeForce GTX 1080 Ti): sm_61 (compute capability 6.1)",
+        ),
+        (  # duixcom/Duix-Avatar#283
+            "5070Ti提示出错no kernel image is available for execution on the device CUDA kernel errors might "
+            "be asynchronously",
+            "the text names the 5070Ti (the GeForce RTX 5070 Ti): sm_120 (compute capability 12.0)",
+        ),
+        (  # kanhavishva/KeyHunt-Cuda#53: GeForce's GT brand
+            "no kernel image is available for execution this device\n\nv. 1.03\n"
+            "CUDA 10.1 runtime with gt650m",
+            "the text names the gt650m (the GeForce GT 650M): sm_30 (compute capability 3.0)",
+        ),
+    ]
+    for text, named in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.no_kernel_image", text
+        assert lead.evidence[0] == named, lead.evidence
+    # the wrong brand: a "GTX 2080" is the RTX 2080 (constructed)
+    lead = _explained("CUDA error: no kernel image is available. My GPU is a GTX 2080")[0]
+    assert lead.evidence[0].startswith("the text names the GTX 2080 (the GeForce RTX 2080): sm_75")
+    # numbers inside sizes and amounts are no GPU (constructed)
+    sizes = "CUDA error: no kernel image is available. Images of 1920x1080 and (1920, 1200), on a 1024 GiB"
+    assert not _explained(sizes)[0].evidence
+
+
+def test_the_input_size_said_in_prose_beside_an_out_of_memory_is_quoted() -> None:
+    cases = [
+        (  # JingyunLiang/MANet#13
+            "# CUDA out of memory\n\nwhen run python test.py --opt options/test/test_stage3.yml , input size "
+            '(1920,1080,3),i want to get the image of  size (3840,3160,3),print "CUDA out of memory"error,Is '
+            "this a normal phenomenon?",
+            "the text gives the input sizes: (1920,1080,3), (3840,3160,3)",
+        ),
+        (  # chenxi116/DeepLabv3.pytorch#16
+            'Furthermore, I\'m experiencing the same "CUDA out of memory error" at inference time (and here '
+            "the batch size is set to 1). Is it the dimension (1025, 2049) correct for images at inference "
+            "time?",
+            "the text gives the input size: (1025, 2049)",
+        ),
+        (  # cswry/SeeSR#9
+            "# When input image is 480 * 960, there is CUDA out of memory error.",
+            "the text gives the input size: 480 * 960",
+        ),
+        (  # open-mmlab/mmdetection#4847
+            "The first set of it contains larger images that most of which are about 350x350 with some "
+            "even larger in 700x1500 that approximately 120kb.\n\nError message:\nRuntimeError: CUDA out "
+            "of memory. Tried to allocate 20.00MiB (GPU 0; 10.76 GiB total capacity; 9.41 GiB already "
+            "allocated; 11.38MiB free; 9.86 GiB reserved in total by PyTorch)",
+            "the text gives the input sizes: 350x350, 700x1500",
+        ),
+    ]
+    for text, line in cases:
+        (lead,) = _explained(text)
+        assert line in lead.evidence, lead.evidence
+    # a pair of numbers that no size word introduces, a hex number or a 3*4 is no input size (constructed)
+    (lead,) = _explained("CUDA out of memory at step (0, 1); address 0x1234, 3*4 blocks")
+    assert not any("input size" in e for e in lead.evidence)
+
+
+def test_an_oom_that_began_with_nothing_changed_on_the_writers_side_is_a_change_under_the_program() -> None:
+    cases = [
+        (  # hollowstrawberry/kohya-colab#262
+            "# Out of Memory, after an update?\n\nI've got an error, \"torch.OutOfMemoryError: CUDA out of "
+            'memory."\nIm using the free T4 version, not the A100 one but yesterday I made a model in T4 and '
+            "it worked without a problem, today I wanted to redo this model with same settings, I have "
+            "noticed some changes, and after a while I've got the error.",
+            "yesterday I made a model in T4 and it worked",
+        ),
+        (  # AUTOMATIC1111/stable-diffusion-webui#11960
+            "# [Bug]: HiRes – CUDA out of memory (this is new – worked yesterday)\n\nI removed all models "
+            "but one, deleted the config files, removed my embeddings, extensions, only use the parameters "
+            "the Colab notebook requires. Everything worked last night. Gradio update? Something else?",
+            "worked last night",
+        ),
+        (  # vc1492a/tidd#47
+            "# CUDA out of memory for Tesla P4\n\n@vc1492a Yesterday I tried rerunning the new commits on "
+            "Wednesday and yesterday that you have added and I seem to be running into the error where CUDA "
+            "runs out of memory. I was wondering what changed since I was able to run it on the P4 earlier "
+            "in the week.",
+            "able to run it on the P4 earlier in the week",
+        ),
+        (  # googlecolab/colabtools#2001
+            'When executing my code, I keep getting the error message "CUDA out of memory. Tried to allocate '
+            "3.35 GiB (GPU 0; 15.78 GiB total capacity; 14.23 GiB already allocated; 210.75 MiB free; 14.28 "
+            'GiB reserved in total by PyTorch)". The code was working previously and nothing has been '
+            "changed.",
+            "nothing has been changed",
+        ),
+        (  # camenduru/text-to-video-synthesis-colab#8
+            'I\'m using the "original" notebook. At first it ran just fine and dandy for a few days, but '
+            'since 2 days ago or so it\'s giving me almost always "CUDA OUT OF MEMORY". Other times it '
+            "doesn't, which makes it even weirder, and I can't find anything that would have changed within "
+            "the past 2 days.",
+            "since 2 days ago",
+        ),
+    ]
+    for text, words in cases:
+        (lead,) = _explained(text)
+        line = f"the text says the same program ran before ('{words}'): what changed is under it"
+        assert line in lead.evidence, lead.evidence
+        assert "regression" in lead.cause and "a smaller GPU than before" in lead.cause
+        assert "latest version of the program or notebook" in lead.fix.text and "pin" in lead.fix.text
+    # a change the writer made is no change under the program (constructed)
+    (lead,) = _explained("It worked before I doubled the batch size. RuntimeError: CUDA out of memory.")
+    assert "regression" not in (lead.cause or "")
