@@ -108,6 +108,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
             "tests/checks/install/test_table_edges.py",
             "tests/checks/install/test_cuda_family.py",
             "tests/checks/install/test_companions_judge_boundaries.py",
+            "tests/checks/install/test_companions_judge_rules.py",
         ),
         "",
     ),

@@ -14,7 +14,7 @@ from typing import Any
 
 from torchdoctor.checks.install import pairing
 from torchdoctor.checks.install.companions_probe import TRITON_NAMES
-from torchdoctor.checks.install.versions import parse_version, release_line, satisfies
+from torchdoctor.checks.install.versions import outside, parse_version, release_line, satisfies
 from torchdoctor.model import Finding, Fix, Status
 
 _WHEEL_ROOT = "https://download.pytorch.org/whl"
@@ -31,7 +31,7 @@ def index_label(version: str | None) -> str | None:
 def _flavor_of_label(label: str | None) -> tuple[str, str | None] | None:
     if label is None:
         return None
-    if label == "cpu" or label == "xpu":
+    if label in ("cpu", "xpu"):
         return (label, None)
     if label.startswith("cu"):
         digits = label[2:]
@@ -40,33 +40,57 @@ def _flavor_of_label(label: str | None) -> tuple[str, str | None] | None:
 
 
 def torch_flavor(torch: Mapping[str, Any]) -> tuple[str, str | None] | None:
-    flavor = torch.get("flavor")
-    if flavor == "cuda" and torch.get("cuda"):
-        return ("cuda", ".".join(str(torch["cuda"]).split(".")[:2]))
-    if flavor == "rocm" and torch.get("hip"):
-        return ("rocm", ".".join(str(torch["hip"]).split(".")[:2]))
+    flavor = str(torch.get("flavor"))
     if flavor in ("cpu", "xpu"):
-        return (str(flavor), None)
+        return (flavor, None)
+    # torch.version.cuda of a CUDA build, torch.version.hip of a ROCm one ("6.2.41133-dd7f95766")
+    toolkit = torch.get({"cuda": "cuda", "rocm": "hip"}.get(flavor, ""))
+    if toolkit:
+        return (flavor, ".".join(str(toolkit).split(".")[:2]))
     return _flavor_of_label(index_label(torch.get("version")))
 
 
 def _flavor_text(flavor: tuple[str, str | None]) -> str:
     kind, version = flavor
-    if kind == "cpu":
-        return "CPU-only"
-    return {"cuda": "CUDA", "rocm": "ROCm", "xpu": "XPU"}[kind] + (f" {version}" if version else "")
+    return {"cpu": "CPU-only", "cuda": "CUDA", "rocm": "ROCm", "xpu": "XPU"}[kind] + (
+        f" {version}" if version else ""
+    )
+
+
+# The packages PyTorch's wheel index holds (download.pytorch.org/whl/<label>/<name>/); every other companion
+# comes from PyPI.
+_ON_TORCH_INDEX = frozenset(
+    {"torch", "torchvision", "torchaudio", "torchtext", "torchdata", "triton", "pytorch-triton", "xformers"}
+)
+# Compiled against the torch already installed: pip's build isolation would build it against a torch of its
+# own ("pip install flash-attn --no-build-isolation", Dao-AILab/flash-attention README).
+_BUILT_AGAINST_TORCH = frozenset({"flash-attn"})
+# NVIDIA's apex is not on PyPI (PyPI's "apex" is another project): it is built from its repository
+# (NVIDIA/apex README; NVIDIA/Megatron-LM install-apex.sh).
+APEX_BUILD = (
+    "git clone https://github.com/NVIDIA/apex && cd apex && pip install -v --disable-pip-version-check "
+    '--no-cache-dir --no-build-isolation --config-settings "--build-option=--cpp_ext" '
+    '--config-settings "--build-option=--cuda_ext" ./'
+)
+_BUILT_FROM_REPOSITORY = {"apex": APEX_BUILD}
 
 
 def install_command(name: str, version: str, torch_version: str, reinstall: bool = False) -> str:
     """``pip install torchvision==0.28.0 --index-url https://download.pytorch.org/whl/cpu``: the release,
-    from the index the installed torch came from (PyPI's own torch: PyPI). A nightly torch pairs with the
-    companion nightly of its index (under /whl/nightly, as torch's own hint says)."""
-    label = index_label(torch_version)
+    from the index the installed torch came from (PyPI's own torch: PyPI) where that index holds the package,
+    else from PyPI. A nightly torch pairs with the companion nightly of its index (under /whl/nightly, as
+    torch's own hint says)."""
+    built = _BUILT_FROM_REPOSITORY.get(name)
+    if built is not None:
+        return built
+    label = index_label(torch_version) if name in _ON_TORCH_INDEX else None
     command = "pip install --force-reinstall --no-deps" if reinstall else "pip install"
-    if _is_nightly(torch_version):
+    if name in _BUILT_AGAINST_TORCH:
+        command += " --no-build-isolation"
+    if _is_nightly(torch_version) and name in _ON_TORCH_INDEX:
         return f"{command} --pre {name} --index-url {_WHEEL_ROOT}/nightly/{label or 'cpu'}"
     parsed = parse_version(version)
-    if parsed is not None and len(parsed.release) < 3 and name != "torch" and not reinstall:
+    if parsed is not None and len(parsed.release) < 3 and name in pairing.PAIRED and not reinstall:
         # The table names only the release line (torchvision's README for torch 1.x): pip picks the patch
         # release that fits this torch when torch is held at its release.
         command += f' "{name}=={version}.*" "torch=={_public(torch_version)}"'
@@ -120,7 +144,7 @@ def _missing_dependency(companion: str, module: str, error: str) -> tuple[str, s
     if match is None:
         return None
     top = match[1].split(".")[0]
-    if top in (module.split(".")[0], companion.replace("-", "_"), "torch"):
+    if top in (module, companion.replace("-", "_"), "torch"):  # OPERATOR_TRIES imports top-level modules
         return None
     return top, _PACKAGE_OF_MODULE.get(top, top)
 
@@ -159,25 +183,25 @@ def _cuda_family_findings(
     wheels, so these serve another package, or shadow torch's when their folders reach the library path. A
     dump lists every such wheel; a live machine's facts list only the ones torch pins (judged above)."""
     cuda = str(torch.get("cuda") or "")
-    if torch.get("flavor") not in (None, "cuda") or not cuda.split(".")[0].isdigit():
+    major = re.match(r"\d+(?=\.)", cuda)
+    if torch.get("flavor") not in (None, "cuda") or major is None:
         return []
-    major = int(cuda.split(".")[0])
     installed: Mapping[str, str] = comps.get("installed") or {}
     other: dict[str, tuple[int, str]] = {}
     for name in sorted(installed):
         family = _NVIDIA_FAMILY_RE.fullmatch(name)
-        if family is not None and int(family[1]) != major:
+        if family is not None and family[1] != major[0]:
             other[name] = (int(family[1]), installed[name])
     if not other:
         return []
     families = " and ".join(f"CUDA {f}" for f in sorted({f for f, _ in other.values()}))
     summary = (
         f"{len(other)} nvidia-* wheel(s) of {families} beside torch {torch_version}, a CUDA {cuda} build: "
-        f"torch loads its own CUDA {major} libraries; these serve another package, or shadow them"
+        f"torch loads its own CUDA {major[0]} libraries; these serve another package, or shadow them"
     )
     fix = Fix(
         "Keep them only if another package needs them (pip show NAME lists what requires it); never put "
-        f"their lib folders on LD_LIBRARY_PATH beside a CUDA {major} torch.",
+        f"their lib folders on LD_LIBRARY_PATH beside a CUDA {major[0]} torch.",
         tuple(f"pip show {name}" for name in other),
     )
     return [Finding(Status.WARN, summary, tuple(f"{n} {v}" for n, (_, v) in other.items()), fix)]
@@ -195,7 +219,7 @@ def marker_environment(torch: Mapping[str, Any]) -> dict[str, str]:
         "platform_machine": str(torch.get("machine") or ""),
         "python_version": ".".join(python.split(".")[:2]),
         "python_full_version": python,
-        "os_name": "nt" if system == "Windows" else "posix",
+        "os_name": {"Windows": "nt"}.get(system, "posix"),
         "implementation_name": "cpython",
         "platform_python_implementation": "CPython",
     }
@@ -215,8 +239,8 @@ def _table_triton_findings(
     if not installed or row is None or not row.exact or not linux_cuda or not torch.get("python"):
         return []
     pins = row.triton_pins(marker_environment({**torch, "machine": "x86_64"}))
-    pin = next((p for p in pins or [] if p.get("name") == "triton" and p.get("specifier")), None)
-    if pin is None or satisfies(str(installed), pin["specifier"]) is not False:
+    pin = next((p for p in pins or [] if p.get("specifier")), None)  # the table pins triton alone
+    if pin is None or not outside(str(installed), pin["specifier"]):
         return []
     return [
         Finding(
@@ -253,7 +277,7 @@ def _companion_finding(
     unmet = [
         r
         for r in companion.get("requires_torch") or []
-        if r.get("applies") and satisfies(torch_version, r["specifier"]) is False
+        if r.get("applies") and outside(torch_version, r["specifier"])
     ]
     failure = _operator_error(attempt)
     own = _flavor_of_label(index_label(companion.get("build_version")))
@@ -293,7 +317,7 @@ def _companion_finding(
     if unmet and (pair is None or pair.fits is None):
         return Finding(
             Status.FAIL,
-            f"{name} {version} requires torch{unmet[0]['specifier']} (its metadata), but torch is "
+            f"{name} {version} requires torch{_specifiers(unmet)} (its metadata), but torch is "
             f"{torch_version}{said}",
             tuple(evidence),
             _any_release_fix(name, torch_version),
@@ -307,7 +331,7 @@ def _companion_finding(
             tuple(evidence),
             Fix(
                 f"Reinstall {name} {release} from the index torch came from, built for the same "
-                f"{'CPU-only torch' if theirs[0] == 'cpu' else _flavor_text(theirs)}.",
+                f"{_flavor_text(theirs)} torch.",
                 (install_command(name, release, torch_version, reinstall=True),),
             ),
         )
@@ -352,7 +376,7 @@ def _companion_finding(
     if unmet and pair is not None and pair.fits and pair.expected:
         return Finding(
             Status.WARN,
-            f"{name} {version} asks for torch{unmet[0]['specifier']} (its metadata) and torch is "
+            f"{name} {version} asks for torch{_specifiers(unmet)} (its metadata) and torch is "
             f"{torch_version}: pip check reports a conflict",
             tuple(evidence),
             Fix(
@@ -361,6 +385,11 @@ def _companion_finding(
             ),
         )
     return None
+
+
+def _specifiers(requirements: Sequence[Mapping[str, Any]]) -> str:
+    """The specifiers of torch a companion's metadata asks for, as one: ``>=2.0,<2.1``."""
+    return ",".join(str(r["specifier"]) for r in requirements)
 
 
 def _any_release_fix(name: str, torch_version: str) -> Fix:
@@ -399,28 +428,26 @@ def _pin_findings(torch_version: str, comps: Mapping[str, Any]) -> list[Finding]
     for pin in (p for p in pins if p["name"] in TRITON_NAMES):
         found += _triton_finding(torch_version, pin, installed.get(pin["name"]))
     wheel_pins = [p for p in pins if p["name"] not in TRITON_NAMES]
-    outside = [
-        p
-        for p in wheel_pins
-        if installed.get(p["name"]) and satisfies(installed[p["name"]], p["specifier"]) is False
+    off_pin = [
+        p for p in wheel_pins if installed.get(p["name"]) and outside(installed[p["name"]], p["specifier"])
     ]
     missing = [p for p in wheel_pins if p["name"] not in installed]
-    if outside:
-        names = ", ".join(f"{p['name']} {installed[p['name']]}" for p in outside)
+    if off_pin:
+        names = ", ".join(f"{p['name']} {installed[p['name']]}" for p in off_pin)
         summary = (
-            f"{names} is outside torch {torch_version}'s pin {outside[0]['name']}{outside[0]['specifier']}"
-            if len(outside) == 1
-            else f"{len(outside)} CUDA wheels are outside torch {torch_version}'s pins: {names}"
+            f"{names} is outside torch {torch_version}'s pin {off_pin[0]['name']}{off_pin[0]['specifier']}"
+            if len(off_pin) == 1
+            else f"{len(off_pin)} CUDA wheels are outside torch {torch_version}'s pins: {names}"
         )
         found.append(
             Finding(
                 Status.FAIL,
                 summary,
-                tuple(_pin_line(p, installed.get(p["name"])) for p in outside),
+                tuple(_pin_line(p, installed.get(p["name"])) for p in off_pin),
                 Fix(
                     "Install the CUDA wheels at the versions torch pins: torch was built and tested against "
                     "exactly these libraries.",
-                    ("pip install " + " ".join(requirement_text(p) for p in outside),),
+                    ("pip install " + " ".join(requirement_text(p) for p in off_pin),),
                 ),
             )
         )
@@ -462,7 +489,7 @@ def _triton_finding(torch_version: str, pin: Mapping[str, Any], installed: str |
                 Fix(f"Install the {name} release torch pins.", (command,)),
             )
         ]
-    if satisfies(installed, pin["specifier"]) is not False:
+    if not outside(installed, pin["specifier"]):
         return []
     return [
         Finding(
@@ -574,6 +601,6 @@ def _judged_fit(
         table_pins = row.triton_pins(marker_environment(torch)) if row and row.exact else None
         return bool(table_pins) and all(satisfies(version, p["specifier"]) for p in table_pins or [])
     return bool(companion.get("requires_torch")) and not any(
-        r.get("applies") and satisfies(torch_version, r["specifier"]) is False
+        r.get("applies") and outside(torch_version, r["specifier"])
         for r in companion.get("requires_torch") or []
     )

@@ -53,6 +53,12 @@ def satisfies(version: str, specifier: str) -> bool | None:
     return specifiers.contains(parsed, prereleases=True)
 
 
+def outside(version: str, specifier: str) -> bool:
+    """Whether ``version`` is read, ``specifier`` is read, and the one is outside the other: an unreadable
+    version or specifier is never a conflict."""
+    return satisfies(version, specifier) is False
+
+
 def release_line(version: str | None, width: int = 2) -> str | None:
     """``"2.13.0+cpu"`` -> ``"2.13"``; None for text that is not a version."""
     parsed = parse_version(version)

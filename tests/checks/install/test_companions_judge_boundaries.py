@@ -102,7 +102,7 @@ def test_a_companion_of_another_cuda_major_fails_and_is_reinstalled_for_torchs_c
     assert verdict.summary == summary
     assert verdict.fix is not None
     assert verdict.fix.text == (
-        "Reinstall torchvision 0.20.1 from the index torch came from, built for the same CUDA 12.4."
+        "Reinstall torchvision 0.20.1 from the index torch came from, built for the same CUDA 12.4 torch."
     )
     assert verdict.fix.commands == (command,)
 
