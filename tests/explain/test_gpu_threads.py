@@ -488,3 +488,39 @@ def test_an_oom_that_began_with_nothing_changed_on_the_writers_side_is_a_change_
     # a change the writer made is no change under the program (constructed)
     (lead,) = _explained("It worked before I doubled the batch size. RuntimeError: CUDA out of memory.")
     assert "regression" not in (lead.cause or "")
+
+
+def _ids(text: str) -> list[str]:
+    return [e.id for e in _explained(text)]
+
+
+def _one(text: str, entry_id: str) -> Explanation:
+    found = [e for e in _explained(text) if e.id == entry_id]
+    assert found, (entry_id, _ids(text))
+    return found[0]
+
+
+def test_an_extension_build_without_a_cuda_toolkit_it_can_find_names_cuda_home() -> None:
+    # torch.utils.cpp_extension finds the CUDA toolkit (for nvcc) by CUDA_HOME or CUDA_PATH, then by the
+    # nvcc on PATH, then /usr/local/cuda; the threads' fix was to point CUDA_HOME at the toolkit's root.
+    cases = [
+        # rosinality/stylegan2-pytorch#318
+        "hello, I meet an error when I run generate.py\nOSError: CUDA_HOME environment variable is not set. "
+        "Please set it to your CUDA install root.\ncan you tell me how should I do? thanks.",
+        # NVIDIA/flownet2-pytorch#218 ("I think you should set CUDA_HOME, you can see it in /usr/local/cuda")
+        '  File "/home/user/.local/lib/python3.7/site-packages/torch/utils/cpp_extension.py", line 1252, in '
+        "_join_cuda_home\n    raise EnvironmentError('CUDA_HOME environment variable is not set. '\n\n"
+        "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+        # OpenBMB/CPM-Live#244 (pip building bmtrain's CUDAExtension)
+        "      raise EnvironmentError('CUDA_HOME environment variable is not set. '\n"
+        "      OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.\n"
+        "      [end of output]",
+        # sp-uhh/storm#14 (the maintainer: 'your CUDA environment not being set'; nvcc --version)
+        "raise EnvironmentError('CUDA_HOME environment variable is not set. '\nOSError: CUDA_HOME "
+        "environment variable is not set. Please set it to your CUDA install root.",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "build.cuda_home_unset", _ids(text)
+        assert "nvcc" in lead.cause and "CUDA toolkit" in lead.cause
+        assert "export CUDA_HOME=" in lead.fix.text and "nvcc --version" in " ".join(lead.fix.commands)
