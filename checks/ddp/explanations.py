@@ -371,4 +371,21 @@ def analyse_shm(text: str) -> Analysis:
     )
 
 
+_SYNC_BN = re.compile(r"\bSync(?:hronized)?[ _-]?(?:BN|BatchNorm\w{0,2})\b", re.IGNORECASE)
+_DDP_FRAME = re.compile(r"parallel[/\\]distributed\.py\", line \d+, in __init__|DistributedDataParallel\(")
+
+
+def analyse_no_process_group(text: str) -> Analysis:
+    """What asked for the process group, where the text shows it: SyncBatchNorm, or DDP's constructor."""
+    evidence = []
+    sync = last_match(_SYNC_BN, text)
+    if sync is not None:
+        evidence.append(
+            f"the text names {sync[0]}: SyncBatchNorm needs a process group; on one GPU use BatchNorm"
+        )
+    if last_match(_DDP_FRAME, text) is not None:
+        evidence.append("DistributedDataParallel was built in a process without a process group")
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

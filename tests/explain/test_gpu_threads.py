@@ -524,3 +524,28 @@ def test_an_extension_build_without_a_cuda_toolkit_it_can_find_names_cuda_home()
         assert lead.id == "build.cuda_home_unset", _ids(text)
         assert "nvcc" in lead.cause and "CUDA toolkit" in lead.cause
         assert "export CUDA_HOME=" in lead.fix.text and "nvcc --version" in " ".join(lead.fix.commands)
+
+
+def test_a_distributed_call_without_a_process_group_names_syncbatchnorm_on_one_gpu() -> None:
+    # SyncBatchNorm (and DDP, dist.get_rank) need torch.distributed's default process group; a single-GPU
+    # run that never calls init_process_group fails. The threads' fix: BatchNorm for SyncBatchNorm.
+    cases = [
+        # zcablii/LSKNet#54 ("Try to change 'SyncBN' to 'BN'.")
+        "# Default process group has not been initialized, please make sure to call init_process_group.",
+        # NiccoloCavagnero/PEM#10 (SyncBatchNorm layers converted to BatchNorm; one GPU, Windows)
+        "my gpu is 3070m with windows. When start train  it show RuntimeError: Default process group has "
+        "not been initialized, please make sure to call init_process_group.",
+        # megvii-model/DetNAS#35 (torch before 1.6 asserted; SyncBN replaced for one GPU)
+        "I only have one GPU, and when I trained the supernet on coco, there was an error that "
+        '"AssertionError: Default process group is not initialized"',
+        # CoinCheung/BiSeNet#70 (DistributedDataParallel built without a process group)
+        '  File "/home/jiapy/virtualEnv/py3.6torch1.2/lib/python3.6/site-packages/torch/nn/parallel/'
+        'distributed.py", line 268, in __init__\n    self.process_group = _get_default_group()\n'
+        "**RuntimeError: Default process group has not been initialized, please make sure to call "
+        "init_process_group.**",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "dist.no_process_group", _ids(text)
+        assert "init_process_group" in lead.cause and "SyncBatchNorm" in lead.cause
+        assert "BatchNorm" in lead.fix.text and "torchrun --nproc_per_node=1" in lead.fix.text
