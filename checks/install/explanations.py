@@ -787,4 +787,59 @@ def _numpy_too_old(built: int, installed: int) -> Analysis:
     )
 
 
+# nvcc's refusal names the architecture ('compute_61', "'compute 61'" as a page renders it, "compute86"); the
+# CUDA releases whose nvcc know it: added (from the CUDA Toolkit release notes) and removed (compute_30 in
+# 11.0, Kepler in 12.0, Maxwell to Volta in 13.0). Only the releases known for sure are named.
+_NVCC_ARCH = re.compile(r"Unsupported gpu architecture\s{0,8}'?(?:compute|sm)[_ ]?(\d{2,3})", re.IGNORECASE)
+_NVCC_PATH = re.compile(r"(?<![\w.-])(/[\w.+-]{1,60}(?:/[\w.+-]{1,60}){0,8}/nvcc)(?![\w.-])")
+_ARCH_ADDED = {60: "8.0", 61: "8.0", 70: "9.0", 75: "10.0", 80: "11.0", 86: "11.1", 89: "11.8", 90: "11.8"}
+_ARCH_ADDED |= {100: "12.8", 120: "12.8"}
+_ARCH_REMOVED = {30: "11.0", 35: "12.0", 37: "12.0", 50: "13.0", 52: "13.0", 53: "13.0", 60: "13.0"}
+_ARCH_REMOVED |= {61: "13.0", 62: "13.0", 70: "13.0", 72: "13.0"}
+
+
+def analyse_nvcc_arch(text: str) -> Analysis:
+    """The architecture nvcc refused, the CUDA releases that know it, the nvcc that ran (its path where the
+    build printed it) and the GPU the writer names."""
+    found = last_match(_NVCC_ARCH, text)
+    if found is None:
+        return Analysis()
+    arch = int(found[1])
+    cc = f"{arch // 10}.{arch % 10}"
+    added, removed = _ARCH_ADDED.get(arch), _ARCH_REMOVED.get(arch)
+    line = f"nvcc was asked for compute_{arch} (compute capability {cc})"
+    if added and removed:
+        line += (
+            f", which nvcc knows from CUDA {added} until {removed}: the nvcc that ran is outside that range"
+        )
+    elif added:
+        line += f", which nvcc knows from CUDA {added} on: the nvcc that ran is older"
+    elif removed:
+        line += f", which nvcc dropped in CUDA {removed}: the nvcc that ran is that new or newer"
+    evidence = [line]
+    path = last_match(_NVCC_PATH, text)
+    if path is not None:
+        where = path[1]
+        note = (
+            " (the distribution's package, often older than a toolkit under /usr/local/cuda)"
+            if where.startswith("/usr/bin/")
+            else ""
+        )
+        evidence.append(f"the nvcc that ran: {where}{note}")
+    named = _capability_named(text)
+    if named is not None:
+        (major, minor), said = named
+        evidence.append(f"{said}: compute capability {major}.{minor}")
+    return Analysis(evidence=tuple(evidence))
+
+
+def analyse_nvrtc_arch(text: str) -> Analysis:
+    """The GPU (and its capability) the writer names, which torch's NVRTC does not know."""
+    named = _capability_named(text)
+    if named is None:
+        return Analysis()
+    (major, minor), said = named
+    return Analysis(evidence=(f"{said}: sm_{major}{minor} (compute capability {major}.{minor})",))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

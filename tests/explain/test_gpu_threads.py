@@ -549,3 +549,86 @@ def test_a_distributed_call_without_a_process_group_names_syncbatchnorm_on_one_g
         assert lead.id == "dist.no_process_group", _ids(text)
         assert "init_process_group" in lead.cause and "SyncBatchNorm" in lead.cause
         assert "BatchNorm" in lead.fix.text and "torchrun --nproc_per_node=1" in lead.fix.text
+
+
+def test_nvcc_that_does_not_know_the_architecture_is_an_other_or_older_toolkit() -> None:
+    # nvcc rejects an architecture its CUDA release does not know: the nvcc that ran is older than the GPU
+    # (or another toolkit than the one believed, /usr/bin/nvcc); the threads changed the CUDA toolkit.
+    cases = [
+        # Ruyi-Zha/naf_cbct#15 ('You might need to change the Cuda version in your system')
+        (
+            'I configured the environment to run on RTX3090 with this "nvcc fatal: Unsupported gpu '
+            "architecture 'compute_86' ninja: build stopped: subcommand failed. \"I want to ask how to solve "
+            "this?",
+            "compute_86",
+            "CUDA 11.1",
+        ),
+        # zai-org/VisualGLM-6B#94 (a cuda10.2 environment; 'change the CUDA version to suit your device')
+        (
+            "# nvcc fatal : Unsupported gpu architecture 'compute_86'\n\n环境cuda10.2-cudnn7-devel",
+            "compute_86",
+            "",
+        ),
+        # XingangPan/DragGAN#46 (a 4090 and 'cuda:12.0', yet the nvcc that ran does not know compute_86)
+        (
+            "4090\nx86\nubuntu\ncuda:12.0\nNVIDIA-SMI 525.105.17\n\nwhen i run "
+            "visualizer_drag_gradio.py ,i get this error\n(nvcc fatal   : Unsupported gpu architecture "
+            "'compute_86'\nninja: build stopped: subcommand failed.)",
+            "compute_86",
+            "",
+        ),
+        # microsoft/Cream#75 (the build ran /usr/bin/nvcc; its long command line elided as [...])
+        (
+            "FAILED: /home/UserDirectory/hongshengz/Stark-main/lib/models/stark/rpe_ops/build/"
+            "temp.linux-x86_64-3.8/rpe_index_cuda.o \n/usr/bin/nvcc --generate-dependencies-with-compile "
+            "[...] -DWITH_CUDA [...]\nnvcc fatal   : Unsupported gpu architecture 'compute_86'",
+            "compute_86",
+            "/usr/bin/nvcc",
+        ),
+    ]
+    for text, arch, said in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "build.nvcc_unsupported_arch", _ids(text)
+        joined = _said(lead)
+        assert arch in joined and said in joined, joined
+        assert "which nvcc" in lead.fix.commands and "CUDA toolkit" in lead.fix.text
+        assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text
+
+
+def test_nvrtc_that_does_not_know_the_gpu_is_a_torch_cuda_older_than_the_gpu() -> None:
+    # NVRTC (torch's runtime compiler: jiterator, TorchScript's fuser) ships with torch's CUDA; a GPU newer
+    # than it is rejected. The threads installed a torch built with a newer CUDA (pytorch/pytorch#87595).
+    cases = [
+        # Improbable-AI/walk-these-ways#72 (fixed with a cu116/cu118 build)
+        (
+            "RuntimeError: The following operation failed in the TorchScript interpreter. Traceback of "
+            "TorchScript (most recent call last): RuntimeError: nvrtc: error: invalid value for "
+            "--gpu-architecture (-arch)\n\nI am getting this error.\nI am using RTX 4090\nCUDA 11.3\n",
+            "RTX 4090",
+        ),
+        # ShoufaChen/DiffusionDet#107 ('I have set the CUDA version from 11.2 to 11.8, it works')
+        (
+            "# RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch) ON RTX4090\n\nWhen i "
+            "run  python train_net.py --num-gpus  1 --config-file configs/diffdet.coco.res50.yaml on 4090，"
+            "some error occurs.",
+            "RTX4090",
+        ),
+        # sczhou/CodeFormer#167 ('update CUDA >= 11.8' with the cu118 wheels)
+        (
+            "# RTX 4090 Error: nvrtc: error: invalid value for --gpu-architecture (-arch)\n\nI'm getting "
+            "this error when I try to use codeformer. Does it not work with a 4090?",
+            "RTX 4090",
+        ),
+        # WisconsinAIVision/yolact_edge#107 (an RTX 3090 under torch 1.7: 'try updating to PyTorch 1.7.1')
+        (
+            "RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch) nvrtc compilation "
+            "failed:\npython:3.7\npytorch 1.7\ncuda 11.0\nRTX 3090",
+            "RTX 3090",
+        ),
+    ]
+    for text, gpu in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.nvrtc_unknown_arch", _ids(text)
+        joined = _said(lead)
+        assert gpu in joined and "sm_8" in joined, joined
+        assert "newer" in lead.fix.text and "cu118" in lead.fix.text
