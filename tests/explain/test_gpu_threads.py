@@ -632,3 +632,31 @@ def test_nvrtc_that_does_not_know_the_gpu_is_a_torch_cuda_older_than_the_gpu() -
         joined = _said(lead)
         assert gpu in joined and "sm_8" in joined, joined
         assert "newer" in lead.fix.text and "cu118" in lead.fix.text
+
+
+def test_the_first_gpu_running_out_under_dataparallel_names_its_gathering() -> None:
+    # nn.DataParallel keeps the model on the first GPU, scatters from it and gathers every output there: that
+    # GPU needs more memory than the others and runs out first (the maintainers' and PyTorch's answer).
+    cases = [
+        # ethnhe/FFB6D#35 (solved by moving to DistributedDataParallel, one process per GPU)
+        "When I ran the script, I got out of memory.\nMy main problem comes from the 0 GPU get more memories "
+        "than others.",
+        # NoamRosenberg/autodeeplab#2 (nn.DataParallel; 'only GPU0 works in training')
+        "Hi, I have 4x12GB gpus, but is seams only the first one works. \nout of memory were encountered "
+        "after few second training.",
+        # junyanz/pytorch-CycleGAN-and-pix2pix#545 ('GPU0 also needs to do the work of combining')
+        "When I am trying to use 4 gpus to train the model with batchsize 4, I failed. Seems to be the first "
+        "gpu memory overflow. Any suggestions to fix both issues?",
+        # alexklwong/calibrated-backprojection-network#5 (the forum's 'DataParallel imbalanced memory usage')
+        "I'm facing the problem of uneven GPU memories when training the model with multiple GPUs. It costs "
+        "much more memory on GPU#0 than others. I think the main reason is that DataParallel can only "
+        "compute losses on GPU#0.",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "ddp.all_on_first_gpu", _ids(text)
+        assert "DataParallel" in lead.cause and "gathers" in lead.cause, lead.cause
+        assert "DistributedDataParallel" in lead.fix.text and "batch size" in lead.fix.text
+        assert "nccl.hang" not in _ids(text)
+    # 'hang' inside another word ('changed', 'exchange') is no hang (constructed)
+    assert "nccl.hang" not in _ids("I changed the multi-gpu settings and the exchange of weights.")
