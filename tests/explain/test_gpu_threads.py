@@ -660,3 +660,52 @@ def test_the_first_gpu_running_out_under_dataparallel_names_its_gathering() -> N
         assert "nccl.hang" not in _ids(text)
     # 'hang' inside another word ('changed', 'exchange') is no hang (constructed)
     assert "nccl.hang" not in _ids("I changed the multi-gpu settings and the exchange of weights.")
+
+
+def test_tensors_on_two_gpus_are_told_apart_from_a_cpu_and_gpu_mismatch() -> None:
+    # Two GPUs in the message: a tensor made on the current device ('cuda', .cuda(): cuda:0) beside a model
+    # sent to another GPU (--device cuda:1), or a model split over the visible GPUs (device_map='auto'). The
+    # threads' fix: one GPU made visible with CUDA_VISIBLE_DEVICES, device left as 'cuda'.
+    cases = [
+        # modelscope/facechain#43 ('CUDA_VISIBLE_DEVICES=1 python app.py' trains)
+        (
+            "Error: Expected all tensors to be on the same device, but found at least two devices, "
+            "cuda:0 and cuda:1! (when checking argument for argument weight in method "
+            "wrapper_CUDA__cudnn_convolution)\n\n"
+            "当有多张显卡的时候，会找不到指定的显卡，请问需要怎么解决？",
+            "cuda:0 and cuda:1",
+        ),
+        # zhiheLu/CWT-for-FSS#12 ('This could be solved by setting CUDA_VISIBLE_DEVICES=1.')
+        (
+            "# RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+            "cuda:1 and cuda:0! (when checking argument for argument weight in method "
+            "wrapper__cudnn_convolution)",
+            "cuda:1 and cuda:0",
+        ),
+        # magic-research/bubogpt#11 ('make the cuda devices = 0 before importing torch')
+        (
+            "# RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+            "cuda:1 and cuda:0!\n\nI am running this on a docker image, does anyone know a fix for this "
+            "error?",
+            "cuda:1 and cuda:0",
+        ),
+        # WeihaoTan/TWOSOME#5 ('Please set CUDA_VISIBLE_DEVICES before you run')
+        (
+            "I found that when I do not set `CUDA_VISIBLE_DEVICES=0`, the code using multiple GPU by "
+            "default, and there is a bug:\n```bash\nRuntimeError: Expected all tensors to be on the same "
+            "device, but found at least two devices, cuda:0 and cuda:1!\n```",
+            "cuda:0 and cuda:1",
+        ),
+    ]
+    for text, devices in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "tensors.different_devices", _ids(text)
+        assert any(devices in line for line in lead.evidence), lead.evidence
+        assert "two GPUs" in lead.cause and "current device" in lead.cause
+        assert "CUDA_VISIBLE_DEVICES=" in lead.fix.text and "set_device" in lead.fix.text
+    # a GPU and the CPU keep the general answer (constructed)
+    lead = _explained(
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two "
+        "devices, cuda:0 and cpu!"
+    )[0]
+    assert "two GPUs" not in lead.cause
