@@ -131,6 +131,10 @@ MESSAGES = [
         "cuda.nvrtc_unknown_arch",
         "RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)",
     ),
+    (  # pytorch/pytorch#4932
+        "memory.graph_kept_in_eval",
+        "but I found in validation phase, the gpu get more and more memory.",
+    ),
     (  # NiccoloCavagnero/PEM#10
         "dist.no_process_group",
         "RuntimeError: Default process group has not been initialized, please make sure to call "

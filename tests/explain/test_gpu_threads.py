@@ -709,3 +709,34 @@ def test_tensors_on_two_gpus_are_told_apart_from_a_cpu_and_gpu_mismatch() -> Non
         "devices, cuda:0 and cpu!"
     )[0]
     assert "two GPUs" not in lead.cause
+
+
+def test_memory_that_grows_in_validation_names_autograd_left_on() -> None:
+    # A forward pass with autograd on keeps its graph (and the activations it needs) while its outputs live;
+    # in a validation loop without torch.no_grad() memory grows until it runs out. The threads' fix:
+    # torch.no_grad() around the evaluation.
+    cases = [
+        # hszhao/semseg#60 (the fix: with torch.no_grad() around output = model(input))
+        '# "out of memory" during validation\n\nWhen performing validation for each Epoch, "out of memory" '
+        "occurs after validation.",
+        # pytorch/pytorch#4932 (volatile=True no longer works: 'replaced by with torch.no_grad()')
+        "I use this example https://github.com/pytorch/examples/blob/master/imagenet/main.py\nbut I found in "
+        "validation phase, the gpu get more and more memory.",
+        # skorch-dev/skorch#218 (wrapping validation_step() in no_grad 'solved my problem')
+        "```\nRuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/generic/"
+        "THCStorage.cu:58\n```\n\nI narrowed down the source to be the validation step. After each "
+        "validation batch the GPU memory consumption increases until nothing in left.",
+        # leftthomas/SRGAN#43 ('adding with torch.no_grad(): to the entire validation for loop')
+        "The first epoch training works fine, I use the same batch size as before and then when the "
+        "validation come the GPU memory explode after some iterations (19% of the validation loop).",
+    ]
+    for text in cases:
+        found = [e for e in _explained(text) if e.id == "memory.graph_kept_in_eval"]
+        assert found, _ids(text)
+        (entry,) = found
+        assert "computation graph" in entry.cause and "autograd" in entry.cause
+        assert "torch.no_grad()" in entry.fix.text and "inference_mode" in entry.fix.text
+    # an out-of-memory in training says nothing of evaluation (constructed)
+    assert "memory.graph_kept_in_eval" not in _ids(
+        "Training runs out of memory at epoch 3; the test set is small."
+    )
