@@ -131,9 +131,10 @@ _MODEL_AFTER = "If the model's weights alone fill the GPU, " + _MODEL_LEVERS + "
 
 
 # The batch size the writer states ("batch_size = 60", "--batch-size 32", "the batch size to 4", "batch size
-# is reduced to 2"): the lever the fix names, quoted as written.
+# is reduced to 2", "the batch size from 64 to 16"): the lever the fix names, quoted as written.
 _BATCH_SAID = re.compile(
-    r"\bbatch[ _-]?size\b(?:[ \t]*(?:[=:]|is|was|of|to|as|set|reduced|changed|lowered|decreased)){0,3}"
+    r"\bbatch[ _-]?size\b"
+    r"(?:[ \t]*(?:[=:]|is|was|of|to|as|set|reduced|changed|lowered|decreased|from[ \t]*\d{1,5}[ \t]*to)){0,3}"
     r"[ \t]*\d{1,5}\b",
     re.IGNORECASE,
 )
@@ -944,7 +945,7 @@ def analyse_cublas(text: str) -> Analysis:
     if not statuses:
         return Analysis()
     status = statuses[-1].upper()
-    return _status_analysis(_CUBLAS_STATUSES, status, f"CUBLAS_STATUS_{status}")
+    return _status_analysis(_CUBLAS_STATUSES, status, f"CUBLAS_STATUS_{status}", text)
 
 
 _CUDNN_STATUSES = catalogue_file.cases(__package__, "cudnn.status_error")
@@ -957,13 +958,22 @@ def analyse_cudnn(text: str) -> Analysis:
     status, algorithm = found[-1]
     key = "ALGORITHM" if algorithm else status.upper()
     evidence = "no cuDNN algorithm could run" if algorithm else f"CUDNN_STATUS_{key}"
-    return _status_analysis(_CUDNN_STATUSES, key, evidence)
+    return _status_analysis(_CUDNN_STATUSES, key, evidence, text)
 
 
-def _status_analysis(statuses: tuple[Case, ...], status: str, evidence: str) -> Analysis:
-    """The analysis of the case whose pattern is the whole ``status``; the evidence alone without one."""
+def _status_analysis(statuses: tuple[Case, ...], status: str, evidence: str, text: str = "") -> Analysis:
+    """The analysis of the case whose pattern is the whole ``status``; the evidence alone without one. A
+    status that is the GPU out of memory (its case checks gpu.memory) quotes the batch size the text gives,
+    as an out-of-memory does."""
     case = next((c for c in statuses if c.compiled.fullmatch(status)), None)
-    return Analysis(evidence=(evidence,)) if case is None else case.analysis(evidence)
+    if case is None:
+        return Analysis(evidence=(evidence,))
+    analysis = case.analysis(evidence)
+    said = last_match(_BATCH_SAID, text[-200_000:]) if analysis.check == "gpu.memory" else None
+    if said is None:
+        return analysis
+    line = f"the text gives the batch size: {' '.join(said[0].split())}"
+    return replace(analysis, evidence=(*analysis.evidence, line))
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -740,3 +740,40 @@ def test_memory_that_grows_in_validation_names_autograd_left_on() -> None:
     assert "memory.graph_kept_in_eval" not in _ids(
         "Training runs out of memory at epoch 3; the test set is small."
     )
+
+
+def test_a_cudnn_or_cublas_memory_error_quotes_the_batch_size_the_text_gives() -> None:
+    # cuDNN's 'Unable to find a valid cuDNN algorithm' (and cuBLAS's allocation failures) are most often the
+    # GPU out of memory: the batch size the writer states is the figure to quote, as for a CUDA OOM.
+    cases = [
+        # deepakn97/relationPrediction#37
+        (
+            "I have the following problems: RuntimeError: Unable to find a valid cuDNN algorithm to run "
+            "convolution\nI changed the batch_size from 128 to 32 or less, but it still doesn't work.",
+            "batch_size from 128 to 32",
+        ),
+        # CGCL-codes/pFedSD#2
+        (
+            "# 'Unable to find a valid cuDNN algorithm to run convolution'\n\ni search on the stackoverflow "
+            "and someone said decreasing the batch size may works. However when I change the batch size from "
+            "64 to 16, same bug accurs.\nThe code is running on 2 NVIDIA 3090 GPUs.",
+            "batch size from 64 to 16",
+        ),
+        # ultralytics/yolov3#1934
+        (
+            "`python train.py --img 640 --batch 1 --epochs 5 --data data/coco128.yaml --weights yolov3.pt "
+            "--device 0 --workers 1 --batch-size 2`\n\nand it always sent the error tip:\n`RuntimeError: "
+            "Unable to find a valid cuDNN algorithm to run convolution`,",
+            "batch-size 2",
+        ),
+        # gml16/rl-medical#13 (the maintainer: the replay buffer kept on the GPU, then a batch size of 1)
+        (
+            "However, I met an error saying that'RuntimeError: Unable to find a valid cuDNN algorithm to run "
+            "convolution'.\nI changed the batch size from 64 to 32 but the same problem occurred.",
+            "batch size from 64 to 32",
+        ),
+    ]
+    for text, batch in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cudnn.status_error", _ids(text)
+        assert f"the text gives the batch size: {batch}" in lead.evidence, lead.evidence
