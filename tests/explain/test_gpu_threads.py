@@ -777,3 +777,55 @@ def test_a_cudnn_or_cublas_memory_error_quotes_the_batch_size_the_text_gives() -
         lead = _explained(text)[0]
         assert lead.id == "cudnn.status_error", _ids(text)
         assert f"the text gives the batch size: {batch}" in lead.evidence, lead.evidence
+
+
+def test_no_kernel_image_from_an_extension_built_here_names_its_rebuild() -> None:
+    # A package's own CUDA kernels (an extension compiled with setup.py, pip from source, a compile script)
+    # carry only the architectures they were built for (TORCH_CUDA_ARCH_LIST, else the GPUs present at build
+    # time): on another GPU they have no kernel image, whatever torch's wheel has. The threads rebuilt them.
+    cases = [
+        # open-mmlab/mmcv#2201 ('export TORCH_CUDA_ARCH_LIST=7.0,8.0 and then build mmcv-full'; solved)
+        (
+            "When I use A100 compile mmcv through the source code, used MMCV_WITH_OPS = 1 python install "
+            "-e . on Linux, then I save mmcv to directory. I repeated the above operation under this "
+            "directory, but use V100, then I encountered this error.\nException has occurred: "
+            "RuntimeError\nCUDA error: "
+            'no kernel image is available for execution on the device\n  File "/root/mmcv/mmcv/ops/'
+            'focal_loss.py", line 60, in forward\n    ext_module.sigmoid_focal_loss_forward(',
+            "",
+        ),
+        # csuhan/ReDet#49 ('TORCH_CUDA_ARCH_LIST=8.0 bash compile.sh')
+        (
+            "# RuntimeError: CUDA error: no kernel image is available for execution on the device\n\nI solve "
+            "this problem by compiling the compile.sh in the following instruction",
+            "",
+        ),
+        # pytorch/pytorch#81883 ('I do have a custom CUDA kernel installed')
+        (
+            "Hi, I am getting this error with PyTorch 2.0.1 installed with CUDA 11.8 support on a GPU with "
+            "CUDA Version 12.0\n\nI do have a custom CUDA kernel installed - is there a way to specify which "
+            "CUDA architecture to target when compiling?\nRuntimeError: CUDA error: no kernel image is "
+            "available for execution on the device",
+            "",
+        ),
+    ]
+    for text, gpu in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.no_kernel_image", _ids(text)
+        assert "extension" in lead.cause and gpu in _said(lead)
+        assert lead.fix.text.startswith("Rebuild the CUDA extension"), lead.fix.text
+        assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text
+    # without a sign of a build here, torch's build leads, the extension's rebuild follows (constructed)
+    lead = _explained("RuntimeError: CUDA error: no kernel image is available for execution on the device")[0]
+    assert not lead.fix.text.startswith("Rebuild") and "TORCH_CUDA_ARCH_LIST" in lead.fix.text
+
+
+def test_a_gpu_name_several_models_share_is_said_with_each_capability() -> None:
+    # 'TITAN X' is the GeForce GTX TITAN X (Maxwell, 5.2) or the NVIDIA TITAN X (Pascal, 6.1): both said
+    # rather than one guessed (constructed around the message).
+    lead = _explained(
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+        "My GPU is a TITAN X."
+    )[0]
+    joined = _said(lead)
+    assert "TITAN X" in joined and "5.2" in joined and "6.1" in joined, joined
