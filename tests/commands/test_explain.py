@@ -135,6 +135,10 @@ MESSAGES = [
         "memory.graph_kept_in_eval",
         "but I found in validation phase, the gpu get more and more memory.",
     ),
+    (  # jychoi118/P2-weighting#18
+        "cuda.visible_devices_not_applied",
+        "But when I use CUDA_VISIBLE_DEVICES=x, it still works on GPU 0.",
+    ),
     (  # NiccoloCavagnero/PEM#10
         "dist.no_process_group",
         "RuntimeError: Default process group has not been initialized, please make sure to call "

@@ -829,3 +829,33 @@ def test_a_gpu_name_several_models_share_is_said_with_each_capability() -> None:
     )[0]
     joined = _said(lead)
     assert "TITAN X" in joined and "5.2" in joined and "6.1" in joined, joined
+
+
+def test_a_cuda_visible_devices_that_does_not_take_names_the_program_setting_it_itself() -> None:
+    # CUDA_VISIBLE_DEVICES is read once, when CUDA starts: a program that sets it itself from its own GPU
+    # option (--gpu, default 0) overrides the shell's, and one set in code after CUDA started does nothing.
+    # The threads chose the GPU through the program's option, or set the variable before torch.
+    cases = [
+        # jychoi118/P2-weighting#18 (dist_util.py sets os.environ["CUDA_VISIBLE_DEVICES"] itself)
+        "# Use CUDA_VISIBLE_DEVICES=x\n\nThanks a lot for this work. But when I use CUDA_VISIBLE_DEVICES=x, "
+        "it still works on GPU 0. That's why",
+        # pinellolab/chorus#72 (the second job OOM'd on physical GPU 0)
+        "# scripts/build_backgrounds_chrombpnet.py: --gpu N silently overrides outer CUDA_VISIBLE_DEVICES",
+        # open-mmlab/mmdetection3d#1020 (os.environ set after import torch; 'right after import os and
+        # before import torch' solved it)
+        "When I added os.environ['CUDA_VISIBLE_DEVICES']='1' (or any gpu id that is not 0) in train.py,\n"
+        "the code will always use cuda:0,\nHowever, if I set CUDA_VISIBLE_DEVICES=1 in bash command, \nthe "
+        "code will use cuda:1",
+        # alibaba/EasyNLP#35 (the script's export and os.environ both without effect)
+        "# 脚本里的export CUDA_VISIBLE_DEVICES不起作用\n\n脚本里的export CUDA_VISIBLE_DEVICES不起作用，"
+        'main函数里的os.environ["CUDA_VISIBLE_DEVICES"] = "1"也没有作用，'
+        "不论设置多少值都会默认在0号卡上运行。",
+    ]
+    for text in cases:
+        found = [e for e in _explained(text) if e.id == "cuda.visible_devices_not_applied"]
+        assert found, _ids(text)
+        (entry,) = found
+        assert "overrides" in entry.cause and "too late" in entry.cause
+        assert "--gpu" in entry.fix.text and "before import torch" in entry.fix.text
+    (entry,) = [e for e in _explained(cases[2]) if e.id == "cuda.visible_devices_not_applied"]
+    assert any("os.environ" in line for line in entry.evidence), entry.evidence
