@@ -764,7 +764,7 @@ def test_a_cudnn_or_cublas_memory_error_quotes_the_batch_size_the_text_gives() -
             "`python train.py --img 640 --batch 1 --epochs 5 --data data/coco128.yaml --weights yolov3.pt "
             "--device 0 --workers 1 --batch-size 2`\n\nand it always sent the error tip:\n`RuntimeError: "
             "Unable to find a valid cuDNN algorithm to run convolution`,",
-            "batch-size 2",
+            "--batch-size 2",
         ),
         # gml16/rl-medical#13 (the maintainer: the replay buffer kept on the GPU, then a batch size of 1)
         (
@@ -859,3 +859,46 @@ def test_a_cuda_visible_devices_that_does_not_take_names_the_program_setting_it_
         assert "--gpu" in entry.fix.text and "before import torch" in entry.fix.text
     (entry,) = [e for e in _explained(cases[2]) if e.id == "cuda.visible_devices_not_applied"]
     assert any("os.environ" in line for line in entry.evidence), entry.evidence
+
+
+def test_the_batch_size_of_a_launch_option_or_a_trainer_log_is_quoted() -> None:
+    # Launch commands name the batch size in options with a prefix (--per_device_train_batch_size 1,
+    # --train_batch_size="1") and the Hugging Face Trainer logs it per device: each is the figure to quote
+    # beside an out-of-memory (an evaluation batch is not the training step's).
+    cases = [
+        # McGill-NLP/llm2vec#84
+        (
+            "torchrun --nproc_per_node=4 examples/pytorch/language-modeling/run_clm.py\\\n"
+            '     --model_name_or_path "meta-llama/Llama-2-7b-hf"\\\n     --per_device_train_batch_size 1\\\n'
+            "     --per_device_eval_batch_size 1\\\n     --do_train\\\n     --block_size 2048\\\n"
+            "However, I kept getting a CUDA out of memory error.",
+            "--per_device_train_batch_size 1",
+        ),
+        # bmaltais/kohya_ss#623
+        (
+            "# RuntimeError: CUDA out of memory. Tried to allocate 146.00 MiB (GPU 0; 8.00 GiB total "
+            "capacity; 7.21 GiB already allocated; 0 bytes free; 7.32 GiB reserved in total by PyTorch)\n\n"
+            'accelerate launch --num_cpu_threads_per_process=2 "train_db.py" [...] --resolution=512,512 '
+            '[...] --max_data_loader_n_workers="1" --learning_rate="0.0001" --lr_scheduler="constant" '
+            '--train_batch_size="1" --max_train_steps="1500" [...]',
+            '--train_batch_size="1"',
+        ),
+        # huggingface/transformers#9090
+        (
+            "# run_clm example gives `CUDA out of memory. Tried to allocate` error\n\n[INFO|trainer.py:670] "
+            "2020-12-14 02:09:02,049 >>   Num Epochs = 3\n[INFO|trainer.py:671] 2020-12-14 02:09:02,049 >>   "
+            "Instantaneous batch size per device = 8\n[INFO|trainer.py:672] 2020-12-14 02:09:02,049 >>   "
+            "Total train batch size (w. parallel, distributed & accumulation) = 8",
+            "batch size per device = 8",
+        ),
+        # huggingface/transformers#12783
+        (
+            "# How to solve the CUDA out of memory\n\n> 07/19/2021 10:04:35 - INFO - __main__ -   "
+            "Instantaneous batch size per device = 8  3.76ba/s]\n> 07/19/2021 10:04:35 - INFO - __main__ -   "
+            "Total train batch size (w. parallel, distributed & accumulation) = 8",
+            "batch size per device = 8",
+        ),
+    ]
+    for text, batch in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert f"the text gives the batch size: {batch}" in lead.evidence, lead.evidence
