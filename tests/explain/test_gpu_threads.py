@@ -902,3 +902,34 @@ def test_the_batch_size_of_a_launch_option_or_a_trainer_log_is_quoted() -> None:
     for text, batch in cases:
         lead = _one(text, "cuda.out_of_memory")
         assert f"the text gives the batch size: {batch}" in lead.evidence, lead.evidence
+
+
+def test_a_gpu_out_of_memory_told_in_prose_is_an_out_of_memory() -> None:
+    # Writers often tell the out-of-memory in their own words, without torch's message (or before it): the
+    # same explanation, with the batch size they give. The threads lowered the batch size.
+    cases = [
+        # leoxiaobin/deep-high-resolution-net.pytorch#54
+        (
+            "I am training a small dataset using a GTX 1070. I have installed the correct requirements and "
+            "dependencies and everything seems to run fine on the train.py. The only issue is that the "
+            "graphics card runs out of memory. This is an 8 gb card.\n\nBesides changing the batch size is "
+            "there anything that can be done to reduce the memory load?",
+            "",
+        ),
+        # isayev/ReLeaSE#4 (the model took ~9 GB of an 8 GB GPU)
+        (
+            "# gpu running out of memory\n\nI've been using the code from the develop branch with pytorch "
+            "0.4.",
+            "",
+        ),
+        # pengxingang/Pocket2Mol#24 ('it is okay to use a smaller batch size to train on smaller GPUs')
+        (
+            "Hello, may I ask how much gpu memory is required for retraining? It reported an error during "
+            "retraining, GPU memory is insufficient. Can I reduce the usage of graphics memory by changing "
+            "parameters?",
+            "",
+        ),
+    ]
+    for text, _ in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert "batch size" in lead.fix.text
