@@ -418,7 +418,7 @@ def analyse_first_gpu(text: str) -> Analysis:
     """Where the text shows one process per GPU, the entry's cause; else nn.DataParallel's gathering."""
     if last_match(_PROCESS_PER_GPU, text) is not None:
         return Analysis()
-    evidence = ()
+    evidence: tuple[str, ...] = ()
     if last_match(_OUT_OF_MEMORY, text) is not None:
         evidence = ("the first GPU runs out of memory while the others have room",)
     return Analysis(evidence=evidence, cause=_DATA_PARALLEL_CAUSE, fix=Fix(_DATA_PARALLEL_FIX))
