@@ -371,4 +371,57 @@ def analyse_shm(text: str) -> Analysis:
     )
 
 
+_SYNC_BN = re.compile(r"\bSync(?:hronized)?[ _-]?(?:BN|BatchNorm\w{0,2})\b", re.IGNORECASE)
+_DDP_FRAME = re.compile(r"parallel[/\\]distributed\.py\", line \d+, in __init__|DistributedDataParallel\(")
+
+
+def analyse_no_process_group(text: str) -> Analysis:
+    """What asked for the process group, where the text shows it: SyncBatchNorm, or DDP's constructor."""
+    evidence = []
+    sync = last_match(_SYNC_BN, text)
+    if sync is not None:
+        evidence.append(
+            f"the text names {sync[0]}: SyncBatchNorm needs a process group; on one GPU use BatchNorm"
+        )
+    if last_match(_DDP_FRAME, text) is not None:
+        evidence.append("DistributedDataParallel was built in a process without a process group")
+    return Analysis(evidence=tuple(evidence))
+
+
+# Signs of one process per GPU (a launcher, ranks, DDP): without them, a job on several GPUs whose first one
+# fills is nn.DataParallel's, one process that keeps the model on the first GPU and gathers there.
+_PROCESS_PER_GPU = re.compile(
+    r"torchrun|torch\.distributed\.launch|\blocal_rank\b|DistributedDataParallel|\bDDP\b|mpirun"
+    r"|nproc_per_node|\branks?\b|init_process_group|accelerate launch|deepspeed|\bmpi|\bprocesses\b"
+    r"|\b(?:each|every) process\b",
+    re.IGNORECASE,
+)
+_OUT_OF_MEMORY = re.compile(r"out of memory|\bOOM\b|memory overflow", re.IGNORECASE)
+_DATA_PARALLEL_CAUSE = (
+    "The first GPU fills before the others under nn.DataParallel (one process driving several GPUs): it "
+    "keeps the model's master copy, scatters each batch from it and gathers every replica's output (and "
+    "the loss computed on them) back onto it, so it needs more memory than the others and runs out first "
+    "at a batch size they could take. A process that touches cuda:0 before choosing its GPU adds to it "
+    "the same way under DistributedDataParallel."
+)
+_DATA_PARALLEL_FIX = (
+    "Lower the batch size until the first GPU fits, or balance the GPUs: compute the loss inside the "
+    "model's forward so that only the losses are gathered (or gather to another output_device), and best "
+    "move to DistributedDataParallel (torchrun --nproc_per_node=<GPUs>, one process per GPU, each holding "
+    "only its own share), which PyTorch recommends over DataParallel. Free the first GPU of other "
+    "processes (nvidia-smi). If the job runs one process per GPU (a launcher, MPI), give each its own GPU "
+    "before any CUDA work instead: torch.cuda.set_device(local_rank), or a CUDA_VISIBLE_DEVICES of its own."
+)
+
+
+def analyse_first_gpu(text: str) -> Analysis:
+    """Where the text shows one process per GPU, the entry's cause; else nn.DataParallel's gathering."""
+    if last_match(_PROCESS_PER_GPU, text) is not None:
+        return Analysis()
+    evidence: tuple[str, ...] = ()
+    if last_match(_OUT_OF_MEMORY, text) is not None:
+        evidence = ("the first GPU runs out of memory while the others have room",)
+    return Analysis(evidence=evidence, cause=_DATA_PARALLEL_CAUSE, fix=Fix(_DATA_PARALLEL_FIX))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -444,4 +444,26 @@ def analyse_several_gpus(text: str) -> Analysis:
     )
 
 
+# The program's own GPU option, as the text writes it ("--gpu", "--gpu_ids 2 3", "--gpus", "--gpu-id"), and
+# a CUDA_VISIBLE_DEVICES set in code.
+_GPU_OPTION = re.compile(r"(?<![\w-])--(?:gpus?|gpu[_-]ids?|gpu[_-]idx|device[_-]ids?)\b", re.IGNORECASE)
+_SET_IN_CODE = re.compile(r"os\.environ\s{0,3}\[\s{0,3}['\"]CUDA_VISIBLE_DEVICES['\"]\s{0,3}\]\s{0,3}=")
+
+
+def analyse_cvd_not_applied(text: str) -> Analysis:
+    """The program's own GPU option the text names, and a CUDA_VISIBLE_DEVICES set in code."""
+    evidence = []
+    option = last_match(_GPU_OPTION, text)
+    if option is not None:
+        evidence.append(
+            f"the program has its own GPU option ({option[0]}): choose the GPU with it; a program that sets "
+            "CUDA_VISIBLE_DEVICES from it overrides the shell's"
+        )
+    if last_match(_SET_IN_CODE, text) is not None:
+        evidence.append(
+            "the text sets CUDA_VISIBLE_DEVICES in code (os.environ): it counts only before torch starts CUDA"
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -261,7 +261,97 @@ def analyse_unpublished_torch(text: str) -> Analysis:
     return unpublished.analyse_unpublished(text, _seen(text).os_key)
 
 
+# Signs that the failing kernels are a CUDA extension built here, not torch's own: its module or build
+# ("ext_module.", "mmcv/_ext", "python setup.py install", "pip install -e .", MMCV_WITH_OPS, a compile
+# script, TORCH_CUDA_ARCH_LIST), or the writer's words ("custom CUDA kernel", "compile mmcv through the
+# source code", "Built with pytorch 1.7").
+_EXTENSION_BUILT = re.compile(
+    r"\bext_module\.|\b\w{1,40}_ext\b|\bsetup\.py (?:install|develop|build)"
+    r"|\bpip install (?:-e |--editable )?\.(?!\w)"
+    r"|\bMMCV_WITH_OPS\b|\bTORCH_CUDA_ARCH_LIST\b|\bcompile\.sh\b|\bcpp_extension\b"
+    r"|\bcustom (?:CUDA )?(?:kernels?|ops?|extensions?|operators?)\b"
+    r"|\b(?:built|build|compiled?|compiling) (?:\w{1,20} ){0,3}?(?:from|through) (?:the )?source\b"
+    r"|\bbuilt (?:it )?with (?:pytorch|torch)\b",
+    re.IGNORECASE,
+)
+_EXTENSION_CAUSE = (
+    "The kernel that failed is most likely a CUDA extension's (a package's own compiled kernels) built here "
+    "without this GPU's architecture: an extension carries only the architectures it was compiled for "
+    "(TORCH_CUDA_ARCH_LIST, or by default those of the GPUs visible when it was built), so one built on "
+    "another GPU, or with a list that leaves this one out, has no kernel for it, whatever torch's own wheel "
+    "has."
+)
+_CAPABILITY_SAID = re.compile(r"compute capability (\d{1,2}\.\d)\b")
+
+
 def analyse_no_kernel(text: str) -> Analysis:
+    """:func:`_analyse_no_kernel`, with a GPU name several models share said with each capability, and the
+    rebuild of a CUDA extension with the GPU's capability in TORCH_CUDA_ARCH_LIST: leading where the text
+    shows an extension built here, else after the fix for torch's own build."""
+    analysis = _analyse_no_kernel(text)
+    if not analysis.evidence:
+        shared = _shared_gpu_name(text)
+        if shared is not None:
+            analysis = replace(analysis, evidence=(shared,))
+    capabilities = list(
+        dict.fromkeys(m[1] for line in analysis.evidence for m in _CAPABILITY_SAID.finditer(line))
+    )
+    arch = capabilities[0] if len(capabilities) == 1 else "<the GPU's capability, e.g. 8.6>"
+    rebuild = (
+        "with this GPU's capability in TORCH_CUDA_ARCH_LIST: remove its build folder, then "
+        f'TORCH_CUDA_ARCH_LIST="{arch}" python setup.py install (or pip install --no-build-isolation '
+        "--force-reinstall ., or the package's compile script, the same way), several GPUs' capabilities "
+        "separated by ';' (\"7.0;8.0\")."
+    )
+    base = analysis.fix or _ENTRY_FIX
+    if _EXTENSION_BUILT.search(text[-200_000:]) is None:
+        extra = (
+            " If torch's own operations run on this GPU and the error comes from a package's CUDA extension "
+            f"built from source, rebuild that extension {rebuild}"
+        )
+        return replace(analysis, fix=Fix(base.text + extra, base.commands))
+    torch_too = (
+        " If torch's own operations fail too (python -c \"import torch; print(torch.ones(1, device='cuda') + "
+        f'1)"), {base.text[:1].lower()}{base.text[1:]}'
+    )
+    return replace(
+        analysis,
+        cause=_EXTENSION_CAUSE,
+        fix=Fix(f"Rebuild the CUDA extension {rebuild}{torch_too}", base.commands),
+    )
+
+
+_ENTRY_FIX = Fix(
+    "Install a torch build whose arch list covers this GPU (torchdoctor check --only torch.build names the "
+    "build and prints the pip command)."
+)
+_SHARED_NAME = re.compile(
+    r"\b(?:(?:GeForce )?GTX |NVIDIA )?TITAN(?: (?:Xp|X|V|RTX|Z|Black))?\b", re.IGNORECASE
+)
+
+
+def _shared_gpu_name(text: str) -> str | None:
+    """A GPU name the text gives that several models of NVIDIA's table end with ('TITAN X': the GeForce GTX
+    TITAN X and the NVIDIA TITAN X), with each one's capability."""
+    found = last_match(_SHARED_NAME, text[-200_000:])
+    if found is None:
+        return None
+    said = " ".join(found[0].split())
+    key = said.lower()
+    models = sorted(
+        {
+            (cc, name)
+            for name, cc in ((n, collect_env.compute_capability(n)) for n in _TABLE_NAMES.values())
+            if cc is not None and (name.lower() == key or name.lower().endswith(" " + key))
+        }
+    )
+    if not models:
+        return None
+    each = " or ".join(f"compute capability {major}.{minor} ({name})" for (major, minor), name in models)
+    return f"the text names a {said}: {each}"
+
+
+def _analyse_no_kernel(text: str) -> Analysis:
     current = _last(r"CUDA capability sm_(\d+) is not compatible", text)
     if current is not None:
         sm = int(current[1])
@@ -785,6 +875,61 @@ def _numpy_too_old(built: int, installed: int) -> Analysis:
         evidence=evidence,
         fix=Fix(f"Upgrade NumPy to {needs} or later.", (f'pip install --upgrade "numpy>={needs}"',)),
     )
+
+
+# nvcc's refusal names the architecture ('compute_61', "'compute 61'" as a page renders it, "compute86"); the
+# CUDA releases whose nvcc know it: added (from the CUDA Toolkit release notes) and removed (compute_30 in
+# 11.0, Kepler in 12.0, Maxwell to Volta in 13.0). Only the releases known for sure are named.
+_NVCC_ARCH = re.compile(r"Unsupported gpu architecture\s{0,8}'?(?:compute|sm)[_ ]?(\d{2,3})", re.IGNORECASE)
+_NVCC_PATH = re.compile(r"(?<![\w.-])(/[\w.+-]{1,60}(?:/[\w.+-]{1,60}){0,8}/nvcc)(?![\w.-])")
+_ARCH_ADDED = {60: "8.0", 61: "8.0", 70: "9.0", 75: "10.0", 80: "11.0", 86: "11.1", 89: "11.8", 90: "11.8"}
+_ARCH_ADDED |= {100: "12.8", 120: "12.8"}
+_ARCH_REMOVED = {30: "11.0", 35: "12.0", 37: "12.0", 50: "13.0", 52: "13.0", 53: "13.0", 60: "13.0"}
+_ARCH_REMOVED |= {61: "13.0", 62: "13.0", 70: "13.0", 72: "13.0"}
+
+
+def analyse_nvcc_arch(text: str) -> Analysis:
+    """The architecture nvcc refused, the CUDA releases that know it, the nvcc that ran (its path where the
+    build printed it) and the GPU the writer names."""
+    found = last_match(_NVCC_ARCH, text)
+    if found is None:
+        return Analysis()
+    arch = int(found[1])
+    cc = f"{arch // 10}.{arch % 10}"
+    added, removed = _ARCH_ADDED.get(arch), _ARCH_REMOVED.get(arch)
+    line = f"nvcc was asked for compute_{arch} (compute capability {cc})"
+    if added and removed:
+        line += (
+            f", which nvcc knows from CUDA {added} until {removed}: the nvcc that ran is outside that range"
+        )
+    elif added:
+        line += f", which nvcc knows from CUDA {added} on: the nvcc that ran is older"
+    elif removed:
+        line += f", which nvcc dropped in CUDA {removed}: the nvcc that ran is that new or newer"
+    evidence = [line]
+    path = last_match(_NVCC_PATH, text)
+    if path is not None:
+        where = path[1]
+        note = (
+            " (the distribution's package, often older than a toolkit under /usr/local/cuda)"
+            if where.startswith("/usr/bin/")
+            else ""
+        )
+        evidence.append(f"the nvcc that ran: {where}{note}")
+    named = _capability_named(text)
+    if named is not None:
+        (major, minor), said = named
+        evidence.append(f"{said}: compute capability {major}.{minor}")
+    return Analysis(evidence=tuple(evidence))
+
+
+def analyse_nvrtc_arch(text: str) -> Analysis:
+    """The GPU (and its capability) the writer names, which torch's NVRTC does not know."""
+    named = _capability_named(text)
+    if named is None:
+        return Analysis()
+    (major, minor), said = named
+    return Analysis(evidence=(f"{said}: sm_{major}{minor} (compute capability {major}.{minor})",))
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -131,12 +131,31 @@ _MODEL_AFTER = "If the model's weights alone fill the GPU, " + _MODEL_LEVERS + "
 
 
 # The batch size the writer states ("batch_size = 60", "--batch-size 32", "the batch size to 4", "batch size
-# is reduced to 2"): the lever the fix names, quoted as written.
+# is reduced to 2", "the batch size from 64 to 16"), an option's with a prefix or a suffix
+# ("--per_device_train_batch_size 1", '--train_batch_size="1"', "--dataloader_batch_size 8", "--batch_size_pre
+# 16") or the Hugging Face Trainer's log ("Instantaneous batch size per device = 8"): the lever the fix names,
+# quoted as written.
 _BATCH_SAID = re.compile(
-    r"\bbatch[ _-]?size\b(?:[ \t]*(?:[=:]|is|was|of|to|as|set|reduced|changed|lowered|decreased)){0,3}"
-    r"[ \t]*\d{1,5}\b",
+    r"(?<![\w-])(?:--?)?(?:[a-z]{1,12}_){0,4}batch[ _-]?size(?:_[a-z]{1,12})?\b"
+    r"(?:[ \t]*(?:[=:]|is|was|of|to|as|set|reduced|changed|lowered|decreased|per (?:device|gpu)"
+    r"|from[ \t]*\d{1,5}[ \t]*to)){0,3}"
+    r"[ \t]*[\"']?\d{1,5}\b[\"']?",
     re.IGNORECASE,
 )
+# An evaluation batch ("--per_device_eval_batch_size 1", "val_batch_size") is not the training step's.
+_EVAL_BATCH = re.compile(r"(?:eval|val|valid|test)_batch", re.IGNORECASE)
+_BATCHES_READ = 64  # a bound on the matches read, however often a log repeats its options
+
+
+def batch_said(text: str) -> str | None:
+    """The last batch size the text states (not an evaluation batch's), as written."""
+    shown = None
+    for n, found in enumerate(_BATCH_SAID.finditer(text[-200_000:])):
+        if n >= _BATCHES_READ:
+            break
+        if _EVAL_BATCH.search(found[0]) is None:
+            shown = " ".join(found[0].split())
+    return shown
 
 
 # The input size the writer states, as written: an image's width and height ("640x360", "1024×1024",
@@ -302,15 +321,14 @@ def analyse_oom(text: str) -> Analysis:
             return growing
     analysis = _analyse_oom_fix(text)
     tail = text[-200_000:]
-    said = last_match(_BATCH_SAID, tail)
-    shown = None if said is None else " ".join(said[0].split())
+    shown = batch_said(tail)
     if shown is not None:
         analysis = replace(analysis, evidence=(*analysis.evidence, f"the text gives the batch size: {shown}"))
     sizes = input_sizes_said(tail)
     if sizes:
         line = f"the text gives the input size{'s' if len(sizes) > 1 else ''}: {', '.join(sizes)}"
         analysis = replace(analysis, evidence=(*analysis.evidence, line))
-    smallest = (shown is not None and re.search(r"\D1$", shown) is not None) or _ANY_BATCH.search(tail)
+    smallest = (shown is not None and re.search(r"\D1[\"']?$", shown) is not None) or _ANY_BATCH.search(tail)
     figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
     if not smallest or figures or _while_loading_found(text):
         return analysis
@@ -944,7 +962,7 @@ def analyse_cublas(text: str) -> Analysis:
     if not statuses:
         return Analysis()
     status = statuses[-1].upper()
-    return _status_analysis(_CUBLAS_STATUSES, status, f"CUBLAS_STATUS_{status}")
+    return _status_analysis(_CUBLAS_STATUSES, status, f"CUBLAS_STATUS_{status}", text)
 
 
 _CUDNN_STATUSES = catalogue_file.cases(__package__, "cudnn.status_error")
@@ -957,13 +975,22 @@ def analyse_cudnn(text: str) -> Analysis:
     status, algorithm = found[-1]
     key = "ALGORITHM" if algorithm else status.upper()
     evidence = "no cuDNN algorithm could run" if algorithm else f"CUDNN_STATUS_{key}"
-    return _status_analysis(_CUDNN_STATUSES, key, evidence)
+    return _status_analysis(_CUDNN_STATUSES, key, evidence, text)
 
 
-def _status_analysis(statuses: tuple[Case, ...], status: str, evidence: str) -> Analysis:
-    """The analysis of the case whose pattern is the whole ``status``; the evidence alone without one."""
+def _status_analysis(statuses: tuple[Case, ...], status: str, evidence: str, text: str = "") -> Analysis:
+    """The analysis of the case whose pattern is the whole ``status``; the evidence alone without one. A
+    status that is the GPU out of memory (its case checks gpu.memory) quotes the batch size the text gives,
+    as an out-of-memory does."""
     case = next((c for c in statuses if c.compiled.fullmatch(status)), None)
-    return Analysis(evidence=(evidence,)) if case is None else case.analysis(evidence)
+    if case is None:
+        return Analysis(evidence=(evidence,))
+    analysis = case.analysis(evidence)
+    said = batch_said(text) if analysis.check == "gpu.memory" else None
+    if said is None:
+        return analysis
+    line = f"the text gives the batch size: {said}"
+    return replace(analysis, evidence=(*analysis.evidence, line))
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

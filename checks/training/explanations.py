@@ -29,9 +29,37 @@ def _last_form(forms: tuple[Case, ...], text: str) -> tuple[str, str] | None:
     return (case.evidence or "").format(*match.groups()), match[0]
 
 
+_GPU_ORDINAL = re.compile(r"\bcuda:(\d{1,2})\b")
+_TWO_GPUS_CAUSE = (
+    "An operation got tensors on two GPUs: one part of the program chose a GPU (a --device cuda:1 option, "
+    "model.to('cuda:1')) while another makes its tensors on the current device (device='cuda', .cuda(), a "
+    "checkpoint loaded where it was saved), which is cuda:0 unless torch.cuda.set_device says otherwise; or "
+    "the model was split over the visible GPUs (device_map='auto', a model parallel over GPUs) and an input "
+    "stayed on another GPU than the layer that takes it."
+)
+
+
+def _two_gpus_fix(other: str) -> Fix:
+    return Fix(
+        f"Run on one GPU by making only it visible before torch starts: CUDA_VISIBLE_DEVICES={other} python "
+        f"... (or os.environ['CUDA_VISIBLE_DEVICES'] = '{other}' before import torch), and keep the "
+        "program's device 'cuda' (inside the program it is then cuda:0); or call "
+        f"torch.cuda.set_device({other}) first, so that 'cuda' and .cuda() mean that GPU. Move each input to "
+        "the device of the layer that takes it (x.to(next(model.parameters()).device)), and load checkpoints "
+        "with map_location; a model split with device_map='auto' takes its inputs on its first layer's GPU."
+    )
+
+
 def analyse_devices(text: str) -> Analysis:
     found = _last_form(_DEVICE_FORMS, text)
-    return Analysis() if found is None else Analysis(evidence=(found[0],))
+    if found is None:
+        return Analysis()
+    evidence, matched = found
+    gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
+    if len(gpus) >= 2:
+        other = next((g for g in gpus if g != "0"), gpus[0])
+        return Analysis(evidence=(evidence,), cause=_TWO_GPUS_CAUSE, fix=_two_gpus_fix(other))
+    return Analysis(evidence=(evidence,))
 
 
 def analyse_dtypes(text: str) -> Analysis:

@@ -119,6 +119,31 @@ MESSAGES = [
         "system error, NCCL version 2.14.3",
     ),
     ("nccl.not_built", "RuntimeError: Distributed package doesn't have NCCL built in"),
+    (  # rosinality/stylegan2-pytorch#318
+        "build.cuda_home_unset",
+        "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+    ),
+    (
+        "build.nvcc_unsupported_arch",
+        "nvcc fatal   : Unsupported gpu architecture 'compute_86'",
+    ),  # microsoft/Cream#75
+    (  # pytorch/pytorch#47658
+        "cuda.nvrtc_unknown_arch",
+        "RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)",
+    ),
+    (  # pytorch/pytorch#4932
+        "memory.graph_kept_in_eval",
+        "but I found in validation phase, the gpu get more and more memory.",
+    ),
+    (  # jychoi118/P2-weighting#18
+        "cuda.visible_devices_not_applied",
+        "But when I use CUDA_VISIBLE_DEVICES=x, it still works on GPU 0.",
+    ),
+    (  # NiccoloCavagnero/PEM#10
+        "dist.no_process_group",
+        "RuntimeError: Default process group has not been initialized, please make sure to call "
+        "init_process_group.",
+    ),
     (
         "dist.rendezvous_timeout",
         "torch.distributed.DistStoreError: Timed out after 7 seconds waiting for clients. 1/2 clients "

@@ -488,3 +488,448 @@ def test_an_oom_that_began_with_nothing_changed_on_the_writers_side_is_a_change_
     # a change the writer made is no change under the program (constructed)
     (lead,) = _explained("It worked before I doubled the batch size. RuntimeError: CUDA out of memory.")
     assert "regression" not in (lead.cause or "")
+
+
+def _ids(text: str) -> list[str]:
+    return [e.id for e in _explained(text)]
+
+
+def _one(text: str, entry_id: str) -> Explanation:
+    found = [e for e in _explained(text) if e.id == entry_id]
+    assert found, (entry_id, _ids(text))
+    return found[0]
+
+
+def test_an_extension_build_without_a_cuda_toolkit_it_can_find_names_cuda_home() -> None:
+    # torch.utils.cpp_extension finds the CUDA toolkit (for nvcc) by CUDA_HOME or CUDA_PATH, then by the
+    # nvcc on PATH, then /usr/local/cuda; the threads' fix was to point CUDA_HOME at the toolkit's root.
+    cases = [
+        # rosinality/stylegan2-pytorch#318
+        "hello, I meet an error when I run generate.py\nOSError: CUDA_HOME environment variable is not set. "
+        "Please set it to your CUDA install root.\ncan you tell me how should I do? thanks.",
+        # NVIDIA/flownet2-pytorch#218 ("I think you should set CUDA_HOME, you can see it in /usr/local/cuda")
+        '  File "/home/user/.local/lib/python3.7/site-packages/torch/utils/cpp_extension.py", line 1252, in '
+        "_join_cuda_home\n    raise EnvironmentError('CUDA_HOME environment variable is not set. '\n\n"
+        "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+        # OpenBMB/CPM-Live#244 (pip building bmtrain's CUDAExtension)
+        "      raise EnvironmentError('CUDA_HOME environment variable is not set. '\n"
+        "      OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.\n"
+        "      [end of output]",
+        # sp-uhh/storm#14 (the maintainer: 'your CUDA environment not being set'; nvcc --version)
+        "raise EnvironmentError('CUDA_HOME environment variable is not set. '\nOSError: CUDA_HOME "
+        "environment variable is not set. Please set it to your CUDA install root.",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "build.cuda_home_unset", _ids(text)
+        assert "nvcc" in lead.cause and "CUDA toolkit" in lead.cause
+        assert "export CUDA_HOME=" in lead.fix.text and "nvcc --version" in " ".join(lead.fix.commands)
+
+
+def test_a_distributed_call_without_a_process_group_names_syncbatchnorm_on_one_gpu() -> None:
+    # SyncBatchNorm (and DDP, dist.get_rank) need torch.distributed's default process group; a single-GPU
+    # run that never calls init_process_group fails. The threads' fix: BatchNorm for SyncBatchNorm.
+    cases = [
+        # zcablii/LSKNet#54 ("Try to change 'SyncBN' to 'BN'.")
+        "# Default process group has not been initialized, please make sure to call init_process_group.",
+        # NiccoloCavagnero/PEM#10 (SyncBatchNorm layers converted to BatchNorm; one GPU, Windows)
+        "my gpu is 3070m with windows. When start train  it show RuntimeError: Default process group has "
+        "not been initialized, please make sure to call init_process_group.",
+        # megvii-model/DetNAS#35 (torch before 1.6 asserted; SyncBN replaced for one GPU)
+        "I only have one GPU, and when I trained the supernet on coco, there was an error that "
+        '"AssertionError: Default process group is not initialized"',
+        # CoinCheung/BiSeNet#70 (DistributedDataParallel built without a process group)
+        '  File "/home/jiapy/virtualEnv/py3.6torch1.2/lib/python3.6/site-packages/torch/nn/parallel/'
+        'distributed.py", line 268, in __init__\n    self.process_group = _get_default_group()\n'
+        "**RuntimeError: Default process group has not been initialized, please make sure to call "
+        "init_process_group.**",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "dist.no_process_group", _ids(text)
+        assert "init_process_group" in lead.cause and "SyncBatchNorm" in lead.cause
+        assert "BatchNorm" in lead.fix.text and "torchrun --nproc_per_node=1" in lead.fix.text
+
+
+def test_nvcc_that_does_not_know_the_architecture_is_an_other_or_older_toolkit() -> None:
+    # nvcc rejects an architecture its CUDA release does not know: the nvcc that ran is older than the GPU
+    # (or another toolkit than the one believed, /usr/bin/nvcc); the threads changed the CUDA toolkit.
+    cases = [
+        # Ruyi-Zha/naf_cbct#15 ('You might need to change the Cuda version in your system')
+        (
+            'I configured the environment to run on RTX3090 with this "nvcc fatal: Unsupported gpu '
+            "architecture 'compute_86' ninja: build stopped: subcommand failed. \"I want to ask how to solve "
+            "this?",
+            "compute_86",
+            "CUDA 11.1",
+        ),
+        # zai-org/VisualGLM-6B#94 (a cuda10.2 environment; 'change the CUDA version to suit your device')
+        (
+            "# nvcc fatal : Unsupported gpu architecture 'compute_86'\n\n环境cuda10.2-cudnn7-devel",
+            "compute_86",
+            "",
+        ),
+        # XingangPan/DragGAN#46 (a 4090 and 'cuda:12.0', yet the nvcc that ran does not know compute_86)
+        (
+            "4090\nx86\nubuntu\ncuda:12.0\nNVIDIA-SMI 525.105.17\n\nwhen i run "
+            "visualizer_drag_gradio.py ,i get this error\n(nvcc fatal   : Unsupported gpu architecture "
+            "'compute_86'\nninja: build stopped: subcommand failed.)",
+            "compute_86",
+            "",
+        ),
+        # microsoft/Cream#75 (the build ran /usr/bin/nvcc; its long command line elided as [...])
+        (
+            "FAILED: /home/UserDirectory/hongshengz/Stark-main/lib/models/stark/rpe_ops/build/"
+            "temp.linux-x86_64-3.8/rpe_index_cuda.o \n/usr/bin/nvcc --generate-dependencies-with-compile "
+            "[...] -DWITH_CUDA [...]\nnvcc fatal   : Unsupported gpu architecture 'compute_86'",
+            "compute_86",
+            "/usr/bin/nvcc",
+        ),
+    ]
+    for text, arch, said in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "build.nvcc_unsupported_arch", _ids(text)
+        joined = _said(lead)
+        assert arch in joined and said in joined, joined
+        assert "which nvcc" in lead.fix.commands and "CUDA toolkit" in lead.fix.text
+        assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text
+
+
+def test_nvrtc_that_does_not_know_the_gpu_is_a_torch_cuda_older_than_the_gpu() -> None:
+    # NVRTC (torch's runtime compiler: jiterator, TorchScript's fuser) ships with torch's CUDA; a GPU newer
+    # than it is rejected. The threads installed a torch built with a newer CUDA (pytorch/pytorch#87595).
+    cases = [
+        # Improbable-AI/walk-these-ways#72 (fixed with a cu116/cu118 build)
+        (
+            "RuntimeError: The following operation failed in the TorchScript interpreter. Traceback of "
+            "TorchScript (most recent call last): RuntimeError: nvrtc: error: invalid value for "
+            "--gpu-architecture (-arch)\n\nI am getting this error.\nI am using RTX 4090\nCUDA 11.3\n",
+            "RTX 4090",
+        ),
+        # ShoufaChen/DiffusionDet#107 ('I have set the CUDA version from 11.2 to 11.8, it works')
+        (
+            "# RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch) ON RTX4090\n\nWhen i "
+            "run  python train_net.py --num-gpus  1 --config-file configs/diffdet.coco.res50.yaml on 4090，"
+            "some error occurs.",
+            "RTX4090",
+        ),
+        # sczhou/CodeFormer#167 ('update CUDA >= 11.8' with the cu118 wheels)
+        (
+            "# RTX 4090 Error: nvrtc: error: invalid value for --gpu-architecture (-arch)\n\nI'm getting "
+            "this error when I try to use codeformer. Does it not work with a 4090?",
+            "RTX 4090",
+        ),
+        # WisconsinAIVision/yolact_edge#107 (an RTX 3090 under torch 1.7: 'try updating to PyTorch 1.7.1')
+        (
+            "RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch) nvrtc compilation "
+            "failed:\npython:3.7\npytorch 1.7\ncuda 11.0\nRTX 3090",
+            "RTX 3090",
+        ),
+    ]
+    for text, gpu in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.nvrtc_unknown_arch", _ids(text)
+        joined = _said(lead)
+        assert gpu in joined and "sm_8" in joined, joined
+        assert "newer" in lead.fix.text and "cu118" in lead.fix.text
+
+
+def test_the_first_gpu_running_out_under_dataparallel_names_its_gathering() -> None:
+    # nn.DataParallel keeps the model on the first GPU, scatters from it and gathers every output there: that
+    # GPU needs more memory than the others and runs out first (the maintainers' and PyTorch's answer).
+    cases = [
+        # ethnhe/FFB6D#35 (solved by moving to DistributedDataParallel, one process per GPU)
+        "When I ran the script, I got out of memory.\nMy main problem comes from the 0 GPU get more memories "
+        "than others.",
+        # NoamRosenberg/autodeeplab#2 (nn.DataParallel; 'only GPU0 works in training')
+        "Hi, I have 4x12GB gpus, but is seams only the first one works. \nout of memory were encountered "
+        "after few second training.",
+        # junyanz/pytorch-CycleGAN-and-pix2pix#545 ('GPU0 also needs to do the work of combining')
+        "When I am trying to use 4 gpus to train the model with batchsize 4, I failed. Seems to be the first "
+        "gpu memory overflow. Any suggestions to fix both issues?",
+        # alexklwong/calibrated-backprojection-network#5 (the forum's 'DataParallel imbalanced memory usage')
+        "I'm facing the problem of uneven GPU memories when training the model with multiple GPUs. It costs "
+        "much more memory on GPU#0 than others. I think the main reason is that DataParallel can only "
+        "compute losses on GPU#0.",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "ddp.all_on_first_gpu", _ids(text)
+        assert "DataParallel" in lead.cause and "gathers" in lead.cause, lead.cause
+        assert "DistributedDataParallel" in lead.fix.text and "batch size" in lead.fix.text
+        assert "nccl.hang" not in _ids(text)
+    # 'hang' inside another word ('changed', 'exchange') is no hang (constructed)
+    assert "nccl.hang" not in _ids("I changed the multi-gpu settings and the exchange of weights.")
+
+
+def test_tensors_on_two_gpus_are_told_apart_from_a_cpu_and_gpu_mismatch() -> None:
+    # Two GPUs in the message: a tensor made on the current device ('cuda', .cuda(): cuda:0) beside a model
+    # sent to another GPU (--device cuda:1), or a model split over the visible GPUs (device_map='auto'). The
+    # threads' fix: one GPU made visible with CUDA_VISIBLE_DEVICES, device left as 'cuda'.
+    cases = [
+        # modelscope/facechain#43 ('CUDA_VISIBLE_DEVICES=1 python app.py' trains)
+        (
+            "Error: Expected all tensors to be on the same device, but found at least two devices, "
+            "cuda:0 and cuda:1! (when checking argument for argument weight in method "
+            "wrapper_CUDA__cudnn_convolution)\n\n"
+            "当有多张显卡的时候，会找不到指定的显卡，请问需要怎么解决？",
+            "cuda:0 and cuda:1",
+        ),
+        # zhiheLu/CWT-for-FSS#12 ('This could be solved by setting CUDA_VISIBLE_DEVICES=1.')
+        (
+            "# RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+            "cuda:1 and cuda:0! (when checking argument for argument weight in method "
+            "wrapper__cudnn_convolution)",
+            "cuda:1 and cuda:0",
+        ),
+        # magic-research/bubogpt#11 ('make the cuda devices = 0 before importing torch')
+        (
+            "# RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+            "cuda:1 and cuda:0!\n\nI am running this on a docker image, does anyone know a fix for this "
+            "error?",
+            "cuda:1 and cuda:0",
+        ),
+        # WeihaoTan/TWOSOME#5 ('Please set CUDA_VISIBLE_DEVICES before you run')
+        (
+            "I found that when I do not set `CUDA_VISIBLE_DEVICES=0`, the code using multiple GPU by "
+            "default, and there is a bug:\n```bash\nRuntimeError: Expected all tensors to be on the same "
+            "device, but found at least two devices, cuda:0 and cuda:1!\n```",
+            "cuda:0 and cuda:1",
+        ),
+    ]
+    for text, devices in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "tensors.different_devices", _ids(text)
+        assert any(devices in line for line in lead.evidence), lead.evidence
+        assert "two GPUs" in lead.cause and "current device" in lead.cause
+        assert "CUDA_VISIBLE_DEVICES=" in lead.fix.text and "set_device" in lead.fix.text
+    # a GPU and the CPU keep the general answer (constructed)
+    lead = _explained(
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two "
+        "devices, cuda:0 and cpu!"
+    )[0]
+    assert "two GPUs" not in lead.cause
+
+
+def test_memory_that_grows_in_validation_names_autograd_left_on() -> None:
+    # A forward pass with autograd on keeps its graph (and the activations it needs) while its outputs live;
+    # in a validation loop without torch.no_grad() memory grows until it runs out. The threads' fix:
+    # torch.no_grad() around the evaluation.
+    cases = [
+        # hszhao/semseg#60 (the fix: with torch.no_grad() around output = model(input))
+        '# "out of memory" during validation\n\nWhen performing validation for each Epoch, "out of memory" '
+        "occurs after validation.",
+        # pytorch/pytorch#4932 (volatile=True no longer works: 'replaced by with torch.no_grad()')
+        "I use this example https://github.com/pytorch/examples/blob/master/imagenet/main.py\nbut I found in "
+        "validation phase, the gpu get more and more memory.",
+        # skorch-dev/skorch#218 (wrapping validation_step() in no_grad 'solved my problem')
+        "```\nRuntimeError: cuda runtime error (2) : out of memory at /pytorch/aten/src/THC/generic/"
+        "THCStorage.cu:58\n```\n\nI narrowed down the source to be the validation step. After each "
+        "validation batch the GPU memory consumption increases until nothing in left.",
+        # leftthomas/SRGAN#43 ('adding with torch.no_grad(): to the entire validation for loop')
+        "The first epoch training works fine, I use the same batch size as before and then when the "
+        "validation come the GPU memory explode after some iterations (19% of the validation loop).",
+    ]
+    for text in cases:
+        found = [e for e in _explained(text) if e.id == "memory.graph_kept_in_eval"]
+        assert found, _ids(text)
+        (entry,) = found
+        assert "computation graph" in entry.cause and "autograd" in entry.cause
+        assert "torch.no_grad()" in entry.fix.text and "inference_mode" in entry.fix.text
+    # an out-of-memory in training says nothing of evaluation (constructed)
+    assert "memory.graph_kept_in_eval" not in _ids(
+        "Training runs out of memory at epoch 3; the test set is small."
+    )
+
+
+def test_a_cudnn_or_cublas_memory_error_quotes_the_batch_size_the_text_gives() -> None:
+    # cuDNN's 'Unable to find a valid cuDNN algorithm' (and cuBLAS's allocation failures) are most often the
+    # GPU out of memory: the batch size the writer states is the figure to quote, as for a CUDA OOM.
+    cases = [
+        # deepakn97/relationPrediction#37
+        (
+            "I have the following problems: RuntimeError: Unable to find a valid cuDNN algorithm to run "
+            "convolution\nI changed the batch_size from 128 to 32 or less, but it still doesn't work.",
+            "batch_size from 128 to 32",
+        ),
+        # CGCL-codes/pFedSD#2
+        (
+            "# 'Unable to find a valid cuDNN algorithm to run convolution'\n\ni search on the stackoverflow "
+            "and someone said decreasing the batch size may works. However when I change the batch size from "
+            "64 to 16, same bug accurs.\nThe code is running on 2 NVIDIA 3090 GPUs.",
+            "batch size from 64 to 16",
+        ),
+        # ultralytics/yolov3#1934
+        (
+            "`python train.py --img 640 --batch 1 --epochs 5 --data data/coco128.yaml --weights yolov3.pt "
+            "--device 0 --workers 1 --batch-size 2`\n\nand it always sent the error tip:\n`RuntimeError: "
+            "Unable to find a valid cuDNN algorithm to run convolution`,",
+            "--batch-size 2",
+        ),
+        # gml16/rl-medical#13 (the maintainer: the replay buffer kept on the GPU, then a batch size of 1)
+        (
+            "However, I met an error saying that'RuntimeError: Unable to find a valid cuDNN algorithm to run "
+            "convolution'.\nI changed the batch size from 64 to 32 but the same problem occurred.",
+            "batch size from 64 to 32",
+        ),
+    ]
+    for text, batch in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cudnn.status_error", _ids(text)
+        assert f"the text gives the batch size: {batch}" in lead.evidence, lead.evidence
+
+
+def test_no_kernel_image_from_an_extension_built_here_names_its_rebuild() -> None:
+    # A package's own CUDA kernels (an extension compiled with setup.py, pip from source, a compile script)
+    # carry only the architectures they were built for (TORCH_CUDA_ARCH_LIST, else the GPUs present at build
+    # time): on another GPU they have no kernel image, whatever torch's wheel has. The threads rebuilt them.
+    cases = [
+        # open-mmlab/mmcv#2201 ('export TORCH_CUDA_ARCH_LIST=7.0,8.0 and then build mmcv-full'; solved)
+        (
+            "When I use A100 compile mmcv through the source code, used MMCV_WITH_OPS = 1 python install "
+            "-e . on Linux, then I save mmcv to directory. I repeated the above operation under this "
+            "directory, but use V100, then I encountered this error.\nException has occurred: "
+            "RuntimeError\nCUDA error: "
+            'no kernel image is available for execution on the device\n  File "/root/mmcv/mmcv/ops/'
+            'focal_loss.py", line 60, in forward\n    ext_module.sigmoid_focal_loss_forward(',
+            "",
+        ),
+        # csuhan/ReDet#49 ('TORCH_CUDA_ARCH_LIST=8.0 bash compile.sh')
+        (
+            "# RuntimeError: CUDA error: no kernel image is available for execution on the device\n\nI solve "
+            "this problem by compiling the compile.sh in the following instruction",
+            "",
+        ),
+        # pytorch/pytorch#81883 ('I do have a custom CUDA kernel installed')
+        (
+            "Hi, I am getting this error with PyTorch 2.0.1 installed with CUDA 11.8 support on a GPU with "
+            "CUDA Version 12.0\n\nI do have a custom CUDA kernel installed - is there a way to specify which "
+            "CUDA architecture to target when compiling?\nRuntimeError: CUDA error: no kernel image is "
+            "available for execution on the device",
+            "",
+        ),
+    ]
+    for text, gpu in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.no_kernel_image", _ids(text)
+        assert "extension" in lead.cause and gpu in _said(lead)
+        assert lead.fix.text.startswith("Rebuild the CUDA extension"), lead.fix.text
+        assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text
+    # without a sign of a build here, torch's build leads, the extension's rebuild follows (constructed)
+    lead = _explained("RuntimeError: CUDA error: no kernel image is available for execution on the device")[0]
+    assert not lead.fix.text.startswith("Rebuild") and "TORCH_CUDA_ARCH_LIST" in lead.fix.text
+
+
+def test_a_gpu_name_several_models_share_is_said_with_each_capability() -> None:
+    # 'TITAN X' is the GeForce GTX TITAN X (Maxwell, 5.2) or the NVIDIA TITAN X (Pascal, 6.1): both said
+    # rather than one guessed (constructed around the message).
+    lead = _explained(
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+        "My GPU is a TITAN X."
+    )[0]
+    joined = _said(lead)
+    assert "TITAN X" in joined and "5.2" in joined and "6.1" in joined, joined
+
+
+def test_a_cuda_visible_devices_that_does_not_take_names_the_program_setting_it_itself() -> None:
+    # CUDA_VISIBLE_DEVICES is read once, when CUDA starts: a program that sets it itself from its own GPU
+    # option (--gpu, default 0) overrides the shell's, and one set in code after CUDA started does nothing.
+    # The threads chose the GPU through the program's option, or set the variable before torch.
+    cases = [
+        # jychoi118/P2-weighting#18 (dist_util.py sets os.environ["CUDA_VISIBLE_DEVICES"] itself)
+        "# Use CUDA_VISIBLE_DEVICES=x\n\nThanks a lot for this work. But when I use CUDA_VISIBLE_DEVICES=x, "
+        "it still works on GPU 0. That's why",
+        # pinellolab/chorus#72 (the second job OOM'd on physical GPU 0)
+        "# scripts/build_backgrounds_chrombpnet.py: --gpu N silently overrides outer CUDA_VISIBLE_DEVICES",
+        # open-mmlab/mmdetection3d#1020 (os.environ set after import torch; 'right after import os and
+        # before import torch' solved it)
+        "When I added os.environ['CUDA_VISIBLE_DEVICES']='1' (or any gpu id that is not 0) in train.py,\n"
+        "the code will always use cuda:0,\nHowever, if I set CUDA_VISIBLE_DEVICES=1 in bash command, \nthe "
+        "code will use cuda:1",
+        # alibaba/EasyNLP#35 (the script's export and os.environ both without effect)
+        "# 脚本里的export CUDA_VISIBLE_DEVICES不起作用\n\n脚本里的export CUDA_VISIBLE_DEVICES不起作用，"
+        'main函数里的os.environ["CUDA_VISIBLE_DEVICES"] = "1"也没有作用，'
+        "不论设置多少值都会默认在0号卡上运行。",
+    ]
+    for text in cases:
+        found = [e for e in _explained(text) if e.id == "cuda.visible_devices_not_applied"]
+        assert found, _ids(text)
+        (entry,) = found
+        assert "overrides" in entry.cause and "too late" in entry.cause
+        assert "--gpu" in entry.fix.text and "before import torch" in entry.fix.text
+    (entry,) = [e for e in _explained(cases[2]) if e.id == "cuda.visible_devices_not_applied"]
+    assert any("os.environ" in line for line in entry.evidence), entry.evidence
+
+
+def test_the_batch_size_of_a_launch_option_or_a_trainer_log_is_quoted() -> None:
+    # Launch commands name the batch size in options with a prefix (--per_device_train_batch_size 1,
+    # --train_batch_size="1") and the Hugging Face Trainer logs it per device: each is the figure to quote
+    # beside an out-of-memory (an evaluation batch is not the training step's).
+    cases = [
+        # McGill-NLP/llm2vec#84
+        (
+            "torchrun --nproc_per_node=4 examples/pytorch/language-modeling/run_clm.py\\\n"
+            '     --model_name_or_path "meta-llama/Llama-2-7b-hf"\\\n     --per_device_train_batch_size 1\\\n'
+            "     --per_device_eval_batch_size 1\\\n     --do_train\\\n     --block_size 2048\\\n"
+            "However, I kept getting a CUDA out of memory error.",
+            "--per_device_train_batch_size 1",
+        ),
+        # bmaltais/kohya_ss#623
+        (
+            "# RuntimeError: CUDA out of memory. Tried to allocate 146.00 MiB (GPU 0; 8.00 GiB total "
+            "capacity; 7.21 GiB already allocated; 0 bytes free; 7.32 GiB reserved in total by PyTorch)\n\n"
+            'accelerate launch --num_cpu_threads_per_process=2 "train_db.py" [...] --resolution=512,512 '
+            '[...] --max_data_loader_n_workers="1" --learning_rate="0.0001" --lr_scheduler="constant" '
+            '--train_batch_size="1" --max_train_steps="1500" [...]',
+            '--train_batch_size="1"',
+        ),
+        # huggingface/transformers#9090
+        (
+            "# run_clm example gives `CUDA out of memory. Tried to allocate` error\n\n[INFO|trainer.py:670] "
+            "2020-12-14 02:09:02,049 >>   Num Epochs = 3\n[INFO|trainer.py:671] 2020-12-14 02:09:02,049 >>   "
+            "Instantaneous batch size per device = 8\n[INFO|trainer.py:672] 2020-12-14 02:09:02,049 >>   "
+            "Total train batch size (w. parallel, distributed & accumulation) = 8",
+            "batch size per device = 8",
+        ),
+        # huggingface/transformers#12783
+        (
+            "# How to solve the CUDA out of memory\n\n> 07/19/2021 10:04:35 - INFO - __main__ -   "
+            "Instantaneous batch size per device = 8  3.76ba/s]\n> 07/19/2021 10:04:35 - INFO - __main__ -   "
+            "Total train batch size (w. parallel, distributed & accumulation) = 8",
+            "batch size per device = 8",
+        ),
+    ]
+    for text, batch in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert f"the text gives the batch size: {batch}" in lead.evidence, lead.evidence
+
+
+def test_a_gpu_out_of_memory_told_in_prose_is_an_out_of_memory() -> None:
+    # Writers often tell the out-of-memory in their own words, without torch's message (or before it): the
+    # same explanation, with the batch size they give. The threads lowered the batch size.
+    cases = [
+        # leoxiaobin/deep-high-resolution-net.pytorch#54
+        (
+            "I am training a small dataset using a GTX 1070. I have installed the correct requirements and "
+            "dependencies and everything seems to run fine on the train.py. The only issue is that the "
+            "graphics card runs out of memory. This is an 8 gb card.\n\nBesides changing the batch size is "
+            "there anything that can be done to reduce the memory load?",
+            "",
+        ),
+        # isayev/ReLeaSE#4 (the model took ~9 GB of an 8 GB GPU)
+        (
+            "# gpu running out of memory\n\nI've been using the code from the develop branch with pytorch "
+            "0.4.",
+            "",
+        ),
+        # pengxingang/Pocket2Mol#24 ('it is okay to use a smaller batch size to train on smaller GPUs')
+        (
+            "Hello, may I ask how much gpu memory is required for retraining? It reported an error during "
+            "retraining, GPU memory is insufficient. Can I reduce the usage of graphics memory by changing "
+            "parameters?",
+            "",
+        ),
+    ]
+    for text, _ in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert "batch size" in lead.fix.text
