@@ -281,9 +281,24 @@ def test_pythons_os_names_take_their_systems_minimum(os_name: str, minimum: str)
         ("sm_70", (7, 2), "2.14.1", "13.2", True),
         ("sm_80", (8, 7), "2.13.0", "13.2", False),
         ("sm_80", (8, 7), None, None, False),
+        # the SBSA rows still run on the GPUs of their own CC
+        ("sm_70", (7, 0), "2.14.1", "13.2", True),
+        ("sm_80", (8, 0), "2.14.1", "13.2", True),
+        ("sm_86", (8, 6), "2.14.1", "13.2", True),
+        # from 13.2 on, not before; and in every release after 2.14
+        ("sm_80", (8, 7), "2.14.1", "13.1", False),
+        ("sm_80", (8, 7), "2.15.0", "13.3", True),
+        ("sm_110", (10, 1), "2.15.0", "13.0", True),
     ],
 )
 def test_the_device_rule_is_the_one_of_the_torch_release_and_cuda_build(
     entry: str, cc: tuple[int, int], torch_version: str | None, cuda: str | None, runs: bool
 ) -> None:
     assert arch_coverage([entry], cc, torch_version, cuda).supported is runs
+
+
+@pytest.mark.parametrize(
+    ("label", "cuda"), [("cu124", "12.4"), ("cu118", "11.8"), ("cu130", "13.0"), ("cpu", None), (None, None)]
+)
+def test_a_wheel_label_names_its_cuda(label: str | None, cuda: str | None) -> None:
+    assert cuda_compat.cuda_of_label(label) == cuda
