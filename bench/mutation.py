@@ -142,7 +142,15 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
         ("tests/checking/test_cluster.py", "tests/checking/test_cluster_boundaries.py"),
         "",
     ),
-    "matcher": ("torchdoctor/explain/matcher.py", ("tests/explain/test_matcher.py",), ""),
+    "matcher": (
+        "torchdoctor/explain/matcher.py",
+        (
+            "tests/explain/test_matcher.py",
+            "tests/explain/test_matcher_rules.py",
+            "tests/explain/test_large_inputs.py",
+        ),
+        "",
+    ),
     "redact": ("torchdoctor/output/redact.py", ("tests/output/test_redact.py",), ""),
 }
 JUDGES = frozenset(name for name, (path, _, _) in MODULES.items() if path.startswith("checks/"))
