@@ -1,6 +1,6 @@
 """The matcher's rules one boundary at a time: how long a quoted line may be and where a long one is cut,
-which line above is joined in front, where a message is anchored on its line, which lines are blanked as code, and
-what an entry's own analysis and check add. Texts are built for the boundary they state."""
+which line above is joined in front, where a message is anchored on its line, which lines are blanked as
+code, and what an entry's own analysis and check add. Texts are built for the boundary they state."""
 
 from __future__ import annotations
 
