@@ -121,9 +121,10 @@ def test_the_first_line_of_a_text_has_nothing_above_it() -> None:
 
 def test_a_message_is_quoted_from_the_first_pattern_that_matches_up_to_160_columns_before_the_last() -> None:
     entry = _entry(r"FIRST", r"SECOND")
-    near = "FIRST " + "n" * 100 + " SECOND " + "t" * 400
+    near = "x" * 300 + " FIRST " + "n" * 100 + " SECOND " + "t" * 400
     (found,) = explain(near, [entry])
-    assert found.line.startswith("FIRST ")
+    first = near.index("FIRST")
+    assert found.line == "..." + near[first - 40 : first - 40 + MAX_LINE - 6] + "..."
     far = "FIRST " + "f" * 300 + " SECOND " + "t" * 400
     (found,) = explain(far, [entry])
     # FIRST is out of reach: the line is quoted around SECOND, its match (at column 307)
@@ -234,3 +235,23 @@ def test_a_line_of_several_frames_or_warnings_does_not_stop_the_blanking_of_the_
 def test_a_line_of_the_log_prefix_alone_under_a_frame_is_no_source_line(under: str) -> None:
     text = f'[rank0]: File "/x.py", line 3, in f\n{under}\n[rank0]: RuntimeError: x\n'
     assert prepare(text).searchable.count("[rank0]:") == 3
+
+
+def test_a_line_of_exactly_160_characters_is_quoted_whole_even_with_the_match_far_on_it() -> None:
+    line = "a" * 130 + "MATCH" + "b" * (MAX_LINE - 135)
+    assert len(line) == MAX_LINE
+    assert quote(line, 130) == line
+
+
+def test_a_deep_indentation_is_taken_off_before_the_window_is_placed() -> None:
+    # more indentation than text: the column is the position less the line's start less the indentation
+    text = "x\n" + " " * 300 + "a" * 150 + "MATCH" + "b" * 45
+    line = text.splitlines()[1].strip()
+    column = line.index("MATCH")
+    assert quote(text, text.index("MATCH")) == "..." + line[column - 40 :]
+
+
+@pytest.mark.parametrize("path", [".py", "a.py"])
+def test_a_warning_at_the_very_start_of_a_text_has_its_source_line_blanked(path: str) -> None:
+    text = f"{path}:3: UserWarning: slow\n  warnings.warn('CUDA out of memory')\nValueError: x\n"
+    assert "warnings.warn" not in prepare(text).searchable
