@@ -993,4 +993,48 @@ def _status_analysis(statuses: tuple[Case, ...], status: str, evidence: str, tex
     return replace(analysis, evidence=(*analysis.evidence, line))
 
 
+# The kernel's line for the process it killed: for the machine or a memory cgroup (a container), with the
+# resident memory it freed ("anon-rss:31451456kB"; some kernels group the digits with commas).
+_KERNEL_KILL = re.compile(
+    r"(Memory cgroup out of memory|Out of memory): Kill(?:ed)? process (\d{1,10}) \(([^)\n]{1,64})\)"
+    r"(?:[^\n]{0,200}?anon-rss:\s?([\d,]{1,16})\s?kB)?",
+    re.IGNORECASE,
+)
+_WORKER_KILLED = re.compile(
+    r"DataLoader worker (?:\(pids?\(?s?\)? ?[\d., ]{0,40}\) )?is killed by signal: Killed", re.IGNORECASE
+)
+_WORKERS_SAID = re.compile(
+    r"(?<![\w-])(?:--?)?(?:[a-z]{1,20}_){0,3}(?:num_workers|workers)\b[ \t]*[=:][ \t]*\d{1,3}\b",
+    re.IGNORECASE,
+)
+
+
+def analyse_host_oom(text: str) -> Analysis:
+    """What the text shows of the host's out-of-memory: the kernel's line (a memory cgroup's limit or the
+    machine's RAM, the process and the memory it held), a DataLoader worker killed, the workers option."""
+    window = text[-200_000:]
+    evidence: list[str] = []
+    killed = last_match(_KERNEL_KILL, window)
+    if killed is not None:
+        where = (
+            "a memory cgroup (a container's or a notebook's limit)"
+            if killed[1].lower().startswith("memory cgroup")
+            else "the machine"
+        )
+        line = f"{killed[1]}: the kernel killed process {killed[2]} ({killed[3]}) when {where} ran out of RAM"
+        if killed[4]:
+            kib = int(killed[4].replace(",", ""))
+            line += f"; it held anon-rss:{killed[4]}kB ({kib / 2**20:.1f} GiB)"
+        evidence.append(line)
+    if last_match(_WORKER_KILLED, window) is not None:
+        evidence.append(
+            "a DataLoader worker was ended by SIGKILL (signal: Killed), which is how the OOM killer ends a "
+            "process"
+        )
+    workers = last_match(_WORKERS_SAID, window)
+    if workers is not None:
+        evidence.append(f"the text sets {' '.join(workers[0].split())}")
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

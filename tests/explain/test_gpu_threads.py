@@ -930,3 +930,55 @@ def test_a_gpu_out_of_memory_told_in_prose_is_an_out_of_memory() -> None:
     for text, _ in cases:
         lead = _one(text, "cuda.out_of_memory")
         assert "batch size" in lead.fix.text
+
+
+def test_a_process_the_kernel_killed_for_host_ram_is_not_a_gpu_out_of_memory() -> None:
+    # A DataLoader worker 'killed by signal: Killed' (SIGKILL) or the kernel's 'Out of memory: Killed process'
+    # is the Linux OOM killer: the machine or its memory cgroup (a container, a notebook) ran out of host
+    # RAM, not GPU memory. The threads used fewer workers or more RAM.
+    cases = [
+        # hezhangsprinter/DCPDN#12 ('set workers 0' / 'It worked thanks!!')
+        (
+            "when I run train.py , I got en error. Is my memory too little？My memory is 16G and Gpu "
+            "memory is 8G\nDetails：\nTraceback (most recent call last):\n"
+            '  File "train.py", line 210, in <module>\n'
+            "    val_target_cpu, val_input_cpu = val_target_cpu.float().cuda(), "
+            "val_input_cpu.float().cuda()\n"
+            "RuntimeError: DataLoader worker (pid 19597) is killed by signal: Killed.",
+            "",
+        ),
+        # open-mmlab/mmrotate#501 ('4 core / 16G memry' to '4 core / 24G memory' and the error was gone)
+        ("# RuntimeError: DataLoader worker (pid ...) is killed by signal: Killed", ""),
+        # thangvubk/SoftGroup#18 (the maintainer: 'your RAM is not big enough', the data is prefetched)
+        (
+            "Hi, I encountered a suspicious problem after running a few hundreds of training epochs:\n```\n"
+            "RuntimeError: DataLoader worker (pid 75890) is killed by signal: Killed.\n```\nThe dataloader "
+            "worker seemed to be stuck.",
+            "",
+        ),
+        # pytorch/pytorch#8976 ('For me, the reason is the lack of available RAM memory.')
+        ("# RuntimeError: DataLoader worker is killed by signal: Killed.", ""),
+        # pcyin/tranX#41 (the kernel's line, pasted from dmesg)
+        (
+            "dmesg output for CPU : \n```\n[2059991.491542] Out of memory: Killed process 25315 (python3) "
+            "total-vm:53312244 kB, anon-rss:31451456kB, file-rss:74816kB, shmem-rss:12296kB, UID:0\n```",
+            "anon-rss:31451456kB (30.0 GiB)",
+        ),
+    ]
+    for text, figure in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "host.out_of_memory", _ids(text)
+        assert "host RAM, not of GPU memory" in lead.cause
+        assert "num_workers=0" in lead.fix.text and "more RAM" in lead.fix.text
+        assert "free -m" in lead.fix.commands
+        assert "cuda.out_of_memory" not in _ids(text)
+        assert figure in _said(lead), _said(lead)
+    # a memory cgroup's limit (a container, a notebook) is said so (constructed around the kernel's line)
+    lead = _explained(
+        "Memory cgroup out of memory: Killed process 4121 (python3) total-vm:20480000kB, anon-rss:9437184kB"
+    )[0]
+    assert any("memory cgroup" in line and "anon-rss:9437184kB" in line for line in lead.evidence)
+    # a worker killed by a bus error is shared memory, not this (constructed)
+    assert "host.out_of_memory" not in _ids(
+        "RuntimeError: DataLoader worker (pid 3855) is killed by signal: Bus error."
+    )
