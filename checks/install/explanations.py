@@ -932,4 +932,56 @@ def analyse_nvrtc_arch(text: str) -> Analysis:
     return Analysis(evidence=(f"{said}: sm_{major}{minor} (compute capability {major}.{minor})",))
 
 
+# A CPU-only build the text shows: a +cpu version, conda's cpu package ("py3.8_cpu_0") or cpuonly.
+_CPU_BUILD_SAID = re.compile(r"\b\d\.\d{1,2}(?:\.\d{1,2})?\+cpu\b|\bpy3\.?\d{1,2}_cpu_\d\b|\bcpuonly\b")
+# A CUDA version the writer names ("the newest cuda installed 12.2", "CUDA 11.3", "cudatoolkit=11.3").
+_CUDA_VERSION_SAID = re.compile(
+    r"\bcuda(?:toolkit)?\b[^\n.;,]{0,30}?(?<![\d.])(1\d\.\d)(?![\d])", re.IGNORECASE
+)
+_JETSON = re.compile(r"\bJetson\b|\bJetPack\b|\bL4T\b", re.IGNORECASE)
+_IMAGE_BUILT = re.compile(r"\bdocker\b|\bDockerfile\b|\bcontainer\b", re.IGNORECASE)
+
+
+def analyse_not_available(text: str) -> Analysis:
+    """torch not reaching the GPU: the CPU-only build the text shows, the CUDA toolkit its writer names (which
+    does not make the build), and where the build comes from: a Jetson's NVIDIA wheels, a Docker image."""
+    window = text[-200_000:]
+    evidence: list[str] = []
+    cpu = _CPU_BUILD_SAID.search(window)
+    if cpu is not None:
+        evidence.append(f"the text shows a CPU-only build ({cpu[0]})")
+    cuda = last_match(_CUDA_VERSION_SAID, window)
+    if cuda is not None:
+        evidence.append(
+            f"the text names CUDA {cuda[1]}: a CUDA toolkit (or the driver's CUDA version) does not decide "
+            "torch's build, which carries its own CUDA runtime"
+        )
+    base = _NOT_AVAILABLE.fix
+    if _JETSON.search(window) is not None:
+        return Analysis(
+            evidence=(*evidence, "the text is about a Jetson (aarch64 with JetPack)"),
+            fix=Fix(
+                "On a Jetson, torch reaches the GPU only through a wheel built for the JetPack release "
+                "(and its Ubuntu and Python) the board runs: pip's aarch64 wheels from PyPI are CPU-only, "
+                "and a wheel built for another JetPack does not fit. Install NVIDIA's torch wheel for the "
+                "installed JetPack (its version: cat /etc/nv_tegra_release), or flash the JetPack image the "
+                "wheel was built for. " + base.text,
+                base.commands,
+            ),
+        )
+    if _IMAGE_BUILT.search(window) is not None:
+        return Analysis(
+            evidence=tuple(evidence),
+            fix=Fix(
+                "In a Docker container the image's torch is the one that counts (nvidia-smi answering "
+                "inside shows the GPU is passed through): make the Dockerfile or its environment file "
+                "install a CUDA build of torch, then rebuild the image (docker build --no-cache), or use an "
+                "image that has one. " + base.text,
+                base.commands,
+            ),
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
+_NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")

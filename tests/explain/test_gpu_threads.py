@@ -982,3 +982,49 @@ def test_a_process_the_kernel_killed_for_host_ram_is_not_a_gpu_out_of_memory() -
     assert "host.out_of_memory" not in _ids(
         "RuntimeError: DataLoader worker (pid 3855) is killed by signal: Bus error."
     )
+
+
+def test_torch_not_reaching_the_gpu_told_in_prose_names_the_cpu_only_build() -> None:
+    # 'torch.cuda.is_available() returns False', 'does not detect GPU', 'generates on CPU': most often a
+    # CPU-only build of torch, whatever CUDA toolkit is installed. The threads reinstalled a CUDA build.
+    cases = [
+        # vladmandic/sdnext#409 (the installer had put in the CPU build: 'uninstall torch' and reinstall)
+        (
+            "# does not detect GPU, generates on CPU\n\n### Issue Description\n\nI have an RTX2060 6Gb, "
+            'but the generation process starts on the CPU, in the "System Info" section it says '
+            '"2.0.0+cpu Autocast half" and an empty stash in the "GPU".\n\nAt the same time, everything '
+            "works fine in A1111, all "
+            "the necessary drivers and CUDA toolkit are installed.",
+            "2.0.0+cpu",
+        ),
+        # pytorch/pytorch#69202 (conda had resolved to a cpu package: 'pytorch=1.9.0=py3.8_cpu_0')
+        (
+            "I have tried to install cudatoolkit 11.3 with `conda install -c pytorch pytorch=1.9.0 "
+            "torchvision cudatoolkit=11.3`. After successful installing pytorch, my GPU is not available "
+            "anymore: "
+            "torch.cuda.is_available=**False**",
+            "CUDA 11.3",
+        ),
+        # pytorch/pytorch#51858 ('it was the PyTorch installation that made a difference, I have reinstalled')
+        ("# torch.cuda.is_available() returns False", ""),
+    ]
+    for text, figure in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.not_available", _ids(text)
+        assert "CPU-only build" in lead.cause and "toolkit" in lead.cause
+        assert "--index-url https://download.pytorch.org/whl/cu" in lead.fix.text
+        assert "pip uninstall torch" in lead.fix.text
+        assert figure in _said(lead), _said(lead)
+    # in a container the image is rebuilt; on a Jetson, NVIDIA's wheel for the JetPack (constructed)
+    docker = _one(
+        "Inside an image built from our Dockerfile, torch.cuda.is_available() prints False.",
+        "cuda.not_available",
+    )
+    assert "rebuild the image" in docker.fix.text
+    jetson = _one(
+        "After pip install torch on an AGX Orin (JetPack 6), torch.cuda.is_available() is False.",
+        "cuda.not_available",
+    )
+    assert "JetPack" in jetson.fix.text
+    # GPU memory is not the GPU (constructed)
+    assert "cuda.not_available" not in _ids("The program does not use the GPU memory it reserves.")
