@@ -983,5 +983,30 @@ def analyse_not_available(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+_WINDOWS = re.compile(
+    r"(?<![A-Za-z])windows(?![A-Za-z])|\bwin(?:10|11|32|_amd64)\b|(?<![\w/])[A-Z]:\\[\w.-]", re.IGNORECASE
+)
+
+
+def analyse_nccl_not_built(text: str) -> Analysis:
+    """Windows named: torch for Windows is built without NCCL (USE_NCCL is Linux only), so gloo is the
+    backend there, whatever the build."""
+    if _WINDOWS.search(text[-200_000:]) is None:
+        return Analysis()
+    return Analysis(
+        evidence=("the text is about Windows, where torch is built without NCCL",),
+        cause=(
+            "The backend 'nccl' was requested on Windows: torch for Windows is built without NCCL (only "
+            "Linux builds have it), so no install gives it; one GPU needs no process group, several do."
+        ),
+        fix=Fix(
+            "Use the gloo backend on Windows: init_process_group(backend='gloo'), or the program's own "
+            "setting of it (a training config's dist backend set to gloo instead of nccl; a trainer's "
+            "ddp_backend: gloo); an environment variable helps only a program that reads it. Or train on "
+            "Linux (WSL2 included) for NCCL."
+        ),
+    )
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")

@@ -1028,3 +1028,27 @@ def test_torch_not_reaching_the_gpu_told_in_prose_names_the_cpu_only_build() -> 
     assert "JetPack" in jetson.fix.text
     # GPU memory is not the GPU (constructed)
     assert "cuda.not_available" not in _ids("The program does not use the GPU memory it reserves.")
+
+
+def test_nccl_asked_for_on_windows_is_told_to_use_gloo_where_the_program_sets_it() -> None:
+    # torch for Windows is built without NCCL: the writers say so in their own words, or quote the message
+    # from torch's source (two string literals) or its warning. The threads switched the program's backend
+    # (its code, config or trainer option) to gloo; an environment variable the program does not read did not.
+    cases = [
+        # tinyvision/DAMO-YOLO#112 (the merged fix: switch the backend to 'gloo' on Windows)
+        "# fix: switch backend to 'gloo' when running on windows\n\nwindows does not support NCCL",
+        # Akegarasu/lora-scripts#308 ('把NCCL改GLOO就可以了': change NCCL to GLOO)
+        '**Distributed package doesn\'t have NCCL " "built in"**\n老问题了。一看就是windows环境下炼丹了',
+        # hiyouga/LlamaFactory#5719 ('ddp_backend: gloo' in the yaml config made it run)
+        "可能是windows不支持nccl；这个分布式训练默认用的是nccl，但是我不知道怎么换",
+        # ntnu-ai-lab/SelfPAB#1 (the environment variable did not change the backend)
+        '# warnings.warn("PyTorch is not compiled with NCCL support")\n\nNCLL is not available on windows',
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "nccl.not_built", _ids(text)
+        assert "Windows" in lead.cause and "built without NCCL" in lead.cause, lead.cause
+        assert "backend='gloo'" in lead.fix.text and "config" in lead.fix.text and "Linux" in lead.fix.text
+    # NCCL on Linux keeps the general answer (constructed)
+    lead = _explained("RuntimeError: Distributed package doesn't have NCCL built in")[0]
+    assert lead.id == "nccl.not_built" and "Windows" not in lead.evidence
