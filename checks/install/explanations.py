@@ -1008,5 +1008,43 @@ def analyse_nccl_not_built(text: str) -> Analysis:
     )
 
 
+_SIX_NAME = re.compile(r"cannot import name [‘'\"]?(\w{1,60})[’'\"]?", re.IGNORECASE)
+_SIX_REPLACEMENTS = {
+    "container_abcs": "import collections.abc as container_abcs",
+    "string_classes": "str (string_classes = str)",
+    "int_classes": "int (int_classes = int)",
+    "inf": "from torch import inf (or math.inf)",
+    "nan": "math.nan",
+    "py3": "True (Python 3 is all torch runs on)",
+    "py37": "sys.version_info >= (3, 7)",
+}
+# The package whose file imports it: the last frame in site-packages that is not torch's own.
+_PACKAGE_FRAME = re.compile(r"site-packages[/\\]([A-Za-z_][\w.-]{0,60})[/\\]([\w/\\.-]{1,200}\.py)")
+_FRAMES_READ = 200
+
+
+def analyse_private_module(text: str) -> Analysis:
+    """The name imported from torch._six, with what replaces it, and the package whose file imports it."""
+    window = text[-200_000:]
+    evidence: list[str] = []
+    name = last_match(_SIX_NAME, window)
+    if name is not None:
+        replacement = _SIX_REPLACEMENTS.get(name[1].lower())
+        line = f"the name imported from torch._six: {name[1]}"
+        evidence.append(line if replacement is None else f"{line}; its replacement: {replacement}")
+    package = None
+    for n, frame in enumerate(_PACKAGE_FRAME.finditer(window)):
+        if n >= _FRAMES_READ:
+            break
+        if frame[1] != "torch":
+            package = frame
+    if package is not None:
+        evidence.append(
+            f"the import is in {package[1]} ({package[1]}/{package[2].replace(chr(92), '/')}): upgrade "
+            f"{package[1]} to a release that supports the installed torch, or patch that file"
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")

@@ -1052,3 +1052,46 @@ def test_nccl_asked_for_on_windows_is_told_to_use_gloo_where_the_program_sets_it
     # NCCL on Linux keeps the general answer (constructed)
     lead = _explained("RuntimeError: Distributed package doesn't have NCCL built in")[0]
     assert lead.id == "nccl.not_built" and "Windows" not in lead.evidence
+
+
+def test_an_import_from_torch_six_names_the_package_written_for_an_older_torch() -> None:
+    # torch._six was torch's private compatibility module: its names went in the 1.x releases and the module
+    # in 2.0. A package that still imports it was written for an older torch; the threads upgraded the
+    # package, pinned torch, or patched the import (container_abcs -> collections.abc).
+    cases = [
+        # Megvii-BaseDetection/YOLOX#167 (apex's import patched to 'import collections.abc as container_abcs')
+        ("# ImportError: cannot import name 'container_abcs' from 'torch._six'\n\nenv: win10, torch 1.9", ""),
+        # snap-stanford/deepsnap#26 (the import to be updated to collections.abc)
+        (
+            "# cannot import name 'container_abcs' from 'torch._six'\n\nhetero_gnn.py imports "
+            "container_abcs from torch._six, which has been removed in later versions of pytorch.",
+            "",
+        ),
+        # pengzhiliang/Conformer#2 ('installed timm-0.4.12': the package upgraded)
+        ("from torch._six import container_abcs\nImportError: cannot import name 'container_abcs'", ""),
+        # DIAGNijmegen/StreamingCNN#5 (the import patched; 'use an older pytorch version')
+        (
+            "---> 18 from torch._six import container_abcs\n"
+            "     19 from torch.nn.modules.conv import _ConvNd\n\n"
+            "ImportError: cannot import name 'container_abcs' from 'torch._six' "
+            "(/opt/conda/lib/python3.7/site-packages/torch/_six.py)",
+            "",
+        ),
+    ]
+    for text, _ in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "torch.private_module_removed", _ids(text)
+        assert "version mismatch" in lead.cause and "removed the module in 2.0" in lead.cause
+        assert "Upgrade the package" in lead.fix.text and "older torch" in lead.fix.text
+        assert any("import collections.abc as container_abcs" in line for line in lead.evidence)
+    # the package whose file imports it is named from its frame (constructed)
+    lead = _explained(
+        '  File "/env/lib/python3.8/site-packages/somepkg/utils/data.py", line 3, in <module>\n'
+        "    from torch._six import string_classes\n"
+        "ImportError: cannot import name 'string_classes' from 'torch._six'"
+    )[0]
+    assert any("somepkg/utils/data.py" in line for line in lead.evidence), lead.evidence
+    assert (
+        _explained("ModuleNotFoundError: No module named 'torch._six'")[0].id
+        == "torch.private_module_removed"
+    )
