@@ -179,6 +179,7 @@ MESSAGES = [
     ),
     ("train.fp16_nan_loss", "epoch 3 step 1200 | loss nan | lr 3.0e-04 | grad_norm inf"),
     ("cuda.not_available", "torch.cuda.is_available() returns False"),  # pytorch/pytorch#51858
+    ("device.invalid_string", "RuntimeError: Invalid device string: 'cuda:None'"),  # mlfoundations/rtfm#15
     (  # snap-stanford/deepsnap#26
         "torch.private_module_removed",
         "ImportError: cannot import name 'container_abcs' from 'torch._six'",

@@ -1095,3 +1095,44 @@ def test_an_import_from_torch_six_names_the_package_written_for_an_older_torch()
         _explained("ModuleNotFoundError: No module named 'torch._six'")[0].id
         == "torch.private_module_removed"
     )
+
+
+def test_an_invalid_device_string_says_what_is_wrong_with_it() -> None:
+    # torch.device takes a device type and at most one integer index. The threads' strings: several GPUs, a
+    # bare number, None where the local rank was expected, 'cuda:' written twice.
+    cases = [
+        # leggedrobotics/delora#18 ('torch.device() can only be called with "cpu", "cuda" or ... "cuda:0"')
+        (
+            "I do have two gpus of Titan RTX 24 GB each but i am unable to use both together\n`\n"
+            'config["device"] = torch.device(config["device"])\nRuntimeError: Invalid device string: '
+            "'CUDA_VISIBLE_DEVICES=0,1'\n`",
+            "several GPUs",
+            "DataParallel",
+        ),
+        # AshwinRJ/Federated-Learning-PyTorch#28 ('--gpu=cuda:0 instead of --gpu=0', or int(args.gpu))
+        ("# RuntimeError: Invalid device string: '0'", "bare index", "'cuda:0'"),
+        # mlfoundations/rtfm#15 (local_rank left None)
+        (
+            '    batch[key] = batch[key].to(f"cuda:{local_rank}")\nRuntimeError: Invalid device string: '
+            "'cuda:None'",
+            "None",
+            "LOCAL_RANK",
+        ),
+        # samsledje/ConPLex#34 ('default value fixed in 0.1.11')
+        (
+            "RuntimeError: Invalid device string: 'cuda:cuda:0'\n\nsamsledje · comment\nThanks for pointing "
+            "this out",
+            "written twice",
+            "update the program",
+        ),
+    ]
+    for text, evidence, fix in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "device.invalid_string", _ids(text)
+        assert "at most one index" in lead.cause
+        assert any(evidence in line for line in lead.evidence), lead.evidence
+        assert fix in lead.fix.text, lead.fix.text
+    # a GPU list written into torch.device in code, without torch's message (constructed)
+    lead = _one("model.to(torch.device('cuda:0,1'))", "device.invalid_string")
+    assert any("'cuda:0,1'" in line for line in lead.evidence)
+    assert "CUDA_VISIBLE_DEVICES" in lead.fix.text and "DistributedDataParallel" in lead.fix.text
