@@ -1046,5 +1046,26 @@ def analyse_private_module(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+_THC_AT = re.compile(r"(THC\w{0,20}\.(?:cpp|cu|c))(?::| line=)(\d{1,5})")
+_TORCH_RELEASE_SAID = re.compile(
+    r"(?<![\w-])(?:py)?torch[ \t]{0,2}(?:==|=|:|version:?)?[ \t]{0,2}v?\d\.\d{1,2}(?:\.\d{1,2})?(?:\.post\d)?"
+    r"(?!\w|\.\d)",
+    re.IGNORECASE,
+)
+
+
+def analyse_invalid_argument(text: str) -> Analysis:
+    """Where THC raised it and the torch release the text gives: the version whose build is to be checked."""
+    window = text[-200_000:]
+    evidence: list[str] = []
+    at = last_match(_THC_AT, window)
+    if at is not None:
+        evidence.append(f"raised at {at[1]}:{at[2]}, in THC: torch 1.x or older")
+    release = last_match(_TORCH_RELEASE_SAID, window)
+    if release is not None:
+        evidence.append(f"the text gives the torch release: {' '.join(release[0].split())}")
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")

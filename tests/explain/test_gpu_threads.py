@@ -1136,3 +1136,50 @@ def test_an_invalid_device_string_says_what_is_wrong_with_it() -> None:
     lead = _one("model.to(torch.device('cuda:0,1'))", "device.invalid_string")
     assert any("'cuda:0,1'" in line for line in lead.evidence)
     assert "CUDA_VISIBLE_DEVICES" in lead.fix.text and "DistributedDataParallel" in lead.fix.text
+
+
+def test_a_cuda_invalid_argument_of_an_old_torch_names_the_build_and_its_cuda() -> None:
+    # 'cuda runtime error (11) : invalid argument' (THCGeneral.cpp) from torch 0.4 to 1.x: a build for a CUDA
+    # older than the GPU needs (pytorch/pytorch#21154: torch 1.1.0 built for CUDA 9 on Turing). The threads
+    # reinstalled a PyTorch build matching the GPU's CUDA.
+    cases = [
+        # Raschka-research-group/coral-cnn#18 ('upgrade my pytorch with CUDA 10 stable version' fixed it)
+        (
+            "# THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=383 error=11 : invalid "
+            "argument\n\nWhile training... I'm using CUDA 10 and pytorch version 1.1.0. Is there ary issue "
+            "in my side.",
+            ("THCGeneral.cpp:383", "pytorch version 1.1.0"),
+        ),
+        # pytorch/pytorch#21154 (ptrblck: torch 1.1.0 with CUDA9 'triggers this error on Turing GPUs')
+        (
+            "# THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=383 error=11 : invalid "
+            "argument",
+            ("THCGeneral.cpp:383",),
+        ),
+        # xingyizhou/CenterNet#828 ('reinstall pytorch 0.4.1 ... conda install pytorch=0.4.1 cuda92')
+        (
+            "THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1535491974311/work/aten/src/THC/"
+            "THCGeneral.cpp line=663 error=11 : invalid argument",
+            ("THCGeneral.cpp:663",),
+        ),
+        # MehmetAygun/fusenet-pytorch#14 ('related to pytorch and cuda backend')
+        (
+            "RuntimeError: cuda runtime error (11) : invalid argument at "
+            "pytorch/aten/src/THC/THCGeneral.cpp:663\n\nFollowing is the microenvironment created using "
+            "conda:",
+            ("THCGeneral.cpp:663",),
+        ),
+        # tjiiv-cprg/EPro-PnP#9 (torch's later form of the message: 'Yes, it's torch version problem')
+        (
+            "    return torch.linalg.solve(A, b)\nRuntimeError: CUDA error: invalid argument\n\ncuda        "
+            "          11.3\ntorch                  1.10.1+cu113",
+            (),
+        ),
+    ]
+    for text, figures in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.invalid_argument", _ids(text)
+        assert "build" in lead.cause and "CUDA 9 build on an RTX 20xx" in lead.cause
+        assert "Reinstall PyTorch" in lead.fix.text and "CUDA version supports this GPU" in lead.fix.text
+        for figure in figures:
+            assert any(figure in line for line in lead.evidence), lead.evidence
