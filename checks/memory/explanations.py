@@ -328,6 +328,7 @@ def analyse_oom(text: str) -> Analysis:
     if sizes:
         line = f"the text gives the input size{'s' if len(sizes) > 1 else ''}: {', '.join(sizes)}"
         analysis = replace(analysis, evidence=(*analysis.evidence, line))
+    analysis = _in_tiles(analysis, tail)
     smallest = (shown is not None and re.search(r"\D1[\"']?$", shown) is not None) or _ANY_BATCH.search(tail)
     figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
     if not smallest or figures or _while_loading_found(text):
@@ -338,6 +339,42 @@ def analyse_oom(text: str) -> Analysis:
         cause=_OCCUPIED + ("" if analysis.cause is None else " " + analysis.cause),
         check="gpu.memory",
         fix=Fix(_OCCUPIED_FIX + _MODEL_LEVERS + ".", commands),
+    )
+
+
+# An image upscaled or restored whole at test time: super-resolution and restoration programs ("--scale 4",
+# "upscale", "super resolution", Real-ESRGAN's inference script, SwinIR, a tile option already in use), whose
+# memory grows with the image's pixels; the threads ran them in tiles with the program's own option.
+_RESTORES_IMAGES = re.compile(
+    r"super[- _]?resolution|\bupscal(?:e|es|ed|ing|er)\b|\b\w{0,20}ESRGAN\w{0,20}|\bSwinIR\b"
+    r"|\bsr failed\b|--scale[ =]\d|--tile(?:_size)?\b|--tiled\b|_tile\.py\b",
+    re.IGNORECASE,
+)
+_TILES_FIX = (
+    "The program runs the model on the whole image at once, and a super-resolution or restoration model's "
+    "memory grows with the image's pixels (its output is scale² larger): run it in tiles with the "
+    "program's own tiling option (--tile 400 in Real-ESRGAN and SwinIR, --tiled --tile_size 512 in others; "
+    "a tile, chop or patch option by another name), a smaller tile where it already tiles; or downscale the "
+    "input image."
+)
+
+
+def _in_tiles(analysis: Analysis, tail: str) -> Analysis:
+    """An image upscaled or restored at test time: the fix leads with the program's tiling option."""
+    found = last_match(_RESTORES_IMAGES, tail)
+    if found is None or _TRAINING.search(tail) is not None:
+        return analysis
+    base = analysis.fix
+    commands = (
+        base.commands
+        if base is not None
+        else ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",)
+    )
+    said = " ".join(found[0].split())
+    return replace(
+        analysis,
+        evidence=(*analysis.evidence, f"the text shows an image upscaled or restored at test time ({said})"),
+        fix=Fix(_TILES_FIX + ("" if base is None else " " + base.text), commands),
     )
 
 

@@ -1183,3 +1183,40 @@ def test_a_cuda_invalid_argument_of_an_old_torch_names_the_build_and_its_cuda() 
         assert "Reinstall PyTorch" in lead.fix.text and "CUDA version supports this GPU" in lead.fix.text
         for figure in figures:
             assert any(figure in line for line in lead.evidence), lead.evidence
+
+
+def test_an_image_upscaled_whole_at_test_time_is_told_to_run_in_tiles() -> None:
+    # A super-resolution or restoration model run on a whole large image: its memory grows with the pixels.
+    # The threads used the program's own tiling option (or a smaller tile), which keeps each step small.
+    cases = [
+        # xinntao/Real-ESRGAN#514 (4 GiB GPU; tiling is the program's memory switch)
+        "(base) G:\\Ai\\Real-ESRGAN\\Real-ESRGAN-Windows>python inference_realesrgan.py --model_path "
+        "experiments/pretrained_models/RealESRGAN_x4plus.pth --input inputs\n"
+        "Testing 0 PXL_20220927_222952679\n"
+        "Error CUDA out of memory. Tried to allocate 1.12 GiB (GPU 0; 4.00 GiB total capacity; 2.41 GiB "
+        "already allocated; 0 bytes free; 2.41 GiB reserved in total by PyTorch)",
+        # JingyunLiang/SwinIR#36 (the maintainers added '--tile' for large images)
+        "# Cuda out of memory for photos larger than 640x480px on RTX 3060 12GB\n\nWith your code I cant "
+        "upscale larger than vga resolution photos with RTX 3060 12GB.",
+        # yangxy/GPEN#115 (tiles processing added for super resolution)
+        "sr failed: CUDA out of memory. Tried to allocate 2.14 GiB (GPU 0; 11.00 GiB total capacity; "
+        "3.89 GiB already allocated; 1.63 GiB free; 7.85 GiB reserved in total by PyTorch)\npytorch is "
+        "going going out of memory with a 1080 ti.This happens when the resolution of the image is around "
+        "2k.",
+        # IceClear/StableSR#4 (the maintainer: reduce the tile size)
+        "python scripts/sr_val_ddpm_text_T_vqganfin_oldcanvas_tile.py --config configs/stableSRNew/"
+        "v2-finetune_text_T_512.yaml --ckpt CKPT_PATH\n\nstill  CUDA out of memory.\nmy cuda memory size "
+        "is  15G",
+    ]
+    for text in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert lead.fix.text.startswith("The program runs the model on the whole image at once"), (
+            lead.fix.text
+        )
+        assert "run it in tiles" in lead.fix.text and "--tile 400" in lead.fix.text
+        assert any("upscaled or restored at test time" in line for line in lead.evidence), lead.evidence
+    # training a super-resolution model keeps the step's levers (constructed)
+    lead = _one(
+        "Training the super resolution model: loss.backward() ... CUDA out of memory.", "cuda.out_of_memory"
+    )
+    assert "run it in tiles" not in lead.fix.text
