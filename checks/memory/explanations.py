@@ -140,7 +140,8 @@ _BATCH_SAID = re.compile(
     r"(?:[ \t]*(?:[=:]|is|was|of|to|as|set|reduced|changed|lowered|decreased|per (?:device|gpu)"
     r"|from[ \t]*\d{1,5}[ \t]*to)){0,3}"
     r"[ \t]*[\"']?\d{1,5}\b[\"']?",
-    re.IGNORECASE,
+    re.IGNORECASE
+    | re.ASCII,  # "默认的batch_size=6": a Chinese character before it is no letter of the option
 )
 # An evaluation batch ("--per_device_eval_batch_size 1", "val_batch_size") is not the training step's.
 _EVAL_BATCH = re.compile(r"(?:eval|val|valid|test)_batch", re.IGNORECASE)
@@ -868,13 +869,15 @@ _THC_OOM = re.compile(r"runtime error \(2\)|error=2\b|THCudaCheck|/THC/|\bTHC\w{
 # "my gpu is 3060 with 6GB memory", "11GB of VRAM", "an A6000 with 48 GB memory"), or before it ("an 8 GB
 # GPU", "a 16G GPU", "a TitanX 12gb GPU", "a 24GB card"); not the machine's RAM ("16GB RAM", "32 GB DDR4").
 _GPU_MEMORY_SAID = re.compile(
-    r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b|\b[AHKLPTV]\d{1,4}\b)"
+    r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|显卡|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b|\b[AHKLPTV]\d{1,4}\b)"
     r"[^\n.;]{0,25}?"
-    r"(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G)\b)(?!\s?(?:of\s)?(?:system\s)?(?:RAM|DDR|disk|SSD))"
-    r"|\b(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|G))\s?(?:of\s)?"
-    r"(?:VRAM|GPU memory|graphics memory|video memory"
+    r"(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G)\b)(?!\s?(?:of\s)?(?:system\s)?(?:RAM|DDR|disk|SSD|内存))"
+    r"|\b(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|G))\s?(?:of\s|的)?"
+    r"(?:VRAM|GPU memory|graphics memory|video memory|显存|显卡"
     r"|(?:NVIDIA\s)?(?:GPU|graphics card|video card|card)s?\b)",
-    re.IGNORECASE,
+    # ASCII word boundaries: in Chinese text a figure or a GPU's name touches the characters around it
+    # ("一张16GB的V100", "RTX3090（24GB显存）"), which Unicode \b counts as letters
+    re.IGNORECASE | re.ASCII,
 )
 
 

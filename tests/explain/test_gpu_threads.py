@@ -1220,3 +1220,36 @@ def test_an_image_upscaled_whole_at_test_time_is_told_to_run_in_tiles() -> None:
         "Training the super resolution model: loss.backward() ... CUDA out of memory.", "cuda.out_of_memory"
     )
     assert "run it in tiles" not in lead.fix.text
+
+
+def test_a_gpu_out_of_memory_told_in_chinese_is_an_out_of_memory_with_its_figures() -> None:
+    # 显存 is GPU memory: 显存溢出 (overflows), 显存不够 (not enough), 爆显存 (blown). The same
+    # explanation, with the GPU's memory and the batch size the writer gives, though Chinese characters
+    # touch the figures.
+    cases = [
+        # yanqiangmiffy/Chinese-LangChain#25 (inference on one of two GPUs)
+        ("双卡怎么推理呢，使用知识库推理就会报显存溢出，但是我只有一张卡在使用", ()),
+        # GestaltCogTeam/STEP#52 (a 16GB V100; batch_size 6 lowered to 4 ran)
+        (
+            "一开始运行TSFormer_PEMS04.py 就显示显存不够的问题了，显卡是一张16GB的V100, "
+            "参数用默认的batch_size=6, 显卡数量有改成1，后面把batch_size改成4才勉强够跑起来（显存占用94%）",
+            ("the text says the GPU has 16GB", "the text gives the batch size: batch_size=6"),
+        ),
+        # Tencent-Hunyuan/HunyuanVideo#260 (inference on several GPUs)
+        ("# 多卡执行推理任务为什么一直爆显存，有没有大佬可以解答一下", ()),
+        # HauLiang/DAMAS-FISTA-Net#2 (the authors trained on one 4090)
+        (
+            "我在训练模型时出现了显存溢出的问题，所以想请问您是使用什么gpu型号训练的呢？以及模型的参数量大概是多少？",
+            (),
+        ),
+    ]
+    for text, evidence in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert "batch size" in lead.fix.text
+        for line in evidence:
+            assert line in lead.evidence, lead.evidence
+    # a GPU's memory written against Chinese characters is read (constructed)
+    lead = _one("我的显卡是RTX3090（24GB显存），训练时爆显存", "cuda.out_of_memory")
+    assert "the text says the GPU has 24GB" in lead.evidence, lead.evidence
+    # the machine's memory (内存) is not the GPU's (constructed)
+    assert "cuda.out_of_memory" not in _ids("内存不足，程序被杀死")
