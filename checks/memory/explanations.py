@@ -833,8 +833,20 @@ _LOADING_FRAMES = re.compile(r"_cuda_deserialize|default_restore_location|restor
 _OOM_WORDS = re.compile(r"out of memory", re.IGNORECASE)
 
 
+# The writer's words: the GPU ran out while a checkpoint or a model's weights were loaded ("OOM issues when
+# restoring checkpoint", "out of GPU memory issue when loading checkpoints", "OOM errors when fork-reloading
+# model weights", "out of memory at checkpoint loading").
+_LOADING_SAID = re.compile(
+    r"\b(?:OOM|out of (?:GPU |CUDA |video )?memory)\b[^\n]{0,60}?\b(?:when|while|during|at|in|on|after)\b"
+    r"[^\n]{0,30}?(?:\b(?:re)?(?:load|loads|loading|restore|restoring|resume|resuming)\b[^\n]{0,30}?"
+    r"\b(?:checkpoints?|ckpts?|weights|state[_ ]dicts?|models?)\b"
+    r"|\b(?:model|checkpoint|ckpt|weights?)[ _-](?:loading|load)\b)",
+    re.IGNORECASE,
+)
+
+
 def _while_loading_found(text: str) -> bool:
-    if _LOADING_FRAMES.search(text) is not None:
+    if _LOADING_FRAMES.search(text) is not None or _LOADING_SAID.search(text[-200_000:]) is not None:
         return True
     oom = last_match(_OOM_WORDS, text)
     if oom is None:
@@ -845,10 +857,15 @@ def _while_loading_found(text: str) -> bool:
 
 def _while_loading(text: str) -> Analysis:
     mapped = re.search(r"map_location\s*=", text) is not None
+    said = _LOADING_SAID.search(text[-200_000:])
+    where = (
+        "the memory ran out inside torch.load"
+        if said is None or _LOADING_FRAMES.search(text) is not None or "torch.load(" in text
+        else f"the text says the memory ran out while loading ({' '.join(said[0].split())})"
+    )
     return Analysis(
         evidence=(
-            "the memory ran out inside torch.load"
-            + (" (the text shows a map_location)" if mapped else ", which was given no map_location"),
+            where + (" (the text shows a map_location)" if mapped else ", with no map_location shown"),
         ),
         cause="torch.load puts a checkpoint's CUDA tensors back on the GPU they were saved from before "
         "anything else happens: that GPU was full (another job on it, or this job's own model already "

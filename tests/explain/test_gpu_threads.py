@@ -1253,3 +1253,26 @@ def test_a_gpu_out_of_memory_told_in_chinese_is_an_out_of_memory_with_its_figure
     assert "the text says the GPU has 24GB" in lead.evidence, lead.evidence
     # the machine's memory (内存) is not the GPU's (constructed)
     assert "cuda.out_of_memory" not in _ids("内存不足，程序被杀死")
+
+
+def test_an_out_of_memory_told_while_loading_a_checkpoint_names_map_location() -> None:
+    # torch.load puts a checkpoint's tensors back on the GPU they were saved from, beside the model already
+    # there: the writers tell an out-of-memory while loading or resuming. The threads loaded onto the CPU.
+    cases = [
+        # HorizonRobotics/alf#1532 (the merged fix: map_location = torch.device('cpu'))
+        "# Avoid out of GPU memory issue when loading checkpoints\n\nThis PR fixes the GPU out of memory "
+        "issue when loading checkpoints.",
+        # Lightning-AI/pytorch-lightning#173 (the forum: 'GPU memory usage increases by 90% after torch.load')
+        "# overcome OOM issues when restoring checkpoint\n\nThis is a PyTorch issue. Testing some solutions.",
+        # ecmwf/anemoi-core#1145 (the merged fix: load the checkpoint on the "cpu")
+        "This was revealed to us when we encountered OOM errors when fork-reloading model weights from a "
+        "model sharded across 8 GPUs, which was previously trained and fitting the memory fine.",
+    ]
+    for text in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert "torch.load puts a checkpoint's CUDA tensors back on the GPU" in lead.cause, lead.cause
+        assert "map_location='cpu'" in lead.fix.text
+        assert any("ran out while loading" in line for line in lead.evidence), lead.evidence
+    # an out-of-memory in training says nothing of loading (constructed)
+    lead = _one("CUDA out of memory at the third epoch while training the model.", "cuda.out_of_memory")
+    assert "map_location" not in lead.fix.text
