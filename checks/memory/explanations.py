@@ -329,6 +329,9 @@ def analyse_oom(text: str) -> Analysis:
     if sizes:
         line = f"the text gives the input size{'s' if len(sizes) > 1 else ''}: {', '.join(sizes)}"
         analysis = replace(analysis, evidence=(*analysis.evidence, line))
+    named = gpu_named_with_memory(tail)
+    if named is not None:
+        analysis = replace(analysis, evidence=(*analysis.evidence, f"the text names the GPU as {named}"))
     analysis = _in_tiles(analysis, tail)
     smallest = (shown is not None and re.search(r"\D1[\"']?$", shown) is not None) or _ANY_BATCH.search(tail)
     figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
@@ -896,6 +899,29 @@ _GPU_MEMORY_SAID = re.compile(
     # ("一张16GB的V100", "RTX3090（24GB显存）"), which Unicode \b counts as letters
     re.IGNORECASE | re.ASCII,
 )
+
+
+# The GPU's model and memory written together, either way round ("Tesla T4 (16GB)", "32GB V100", "V100-32G",
+# "RTX 3060 12GB"): the figure a writer gives of the card that ran out, quoted as written. A model is letters
+# glued to a number (V100, A6000, T4, RTX3090) or a GeForce brand and its number (RTX 3060, GTX 1080 Ti).
+_GPU_MODEL = (
+    r"(?:(?:Tesla|GeForce|NVIDIA|Quadro|TITAN)[ -])?"
+    r"(?:(?:RTX|GTX)[ -]\d{3,4}(?: ?Ti)?|(?!cu\d|py\d|sm\d)[A-Z]{1,3}\d{1,4}(?: ?Ti)?)"
+)
+_GPU_SIZE = r"\d{1,3}(?:\.\d{1,2})?[ ]?(?:GB|GiB|G)(?![A-Za-z0-9])"
+_GPU_NAMED_WITH_MEMORY = re.compile(
+    rf"(?<![A-Za-z0-9_.-])(?:{_GPU_MODEL}[ -]?\(?{_GPU_SIZE}|{_GPU_SIZE}[ ]?{_GPU_MODEL}(?![A-Za-z0-9]))",
+    re.IGNORECASE | re.ASCII,
+)
+
+
+def gpu_named_with_memory(text: str) -> str | None:
+    """The GPU's model with its memory as the writer wrote them together ("V100-32G"); None where none."""
+    found = _GPU_NAMED_WITH_MEMORY.search(text[:100_000])
+    if found is None:
+        return None
+    said = " ".join(found[0].split())
+    return said + ")" if "(" in said else said
 
 
 def gpu_memory_said(text: str) -> str | None:

@@ -1276,3 +1276,38 @@ def test_an_out_of_memory_told_while_loading_a_checkpoint_names_map_location() -
     # an out-of-memory in training says nothing of loading (constructed)
     lead = _one("CUDA out of memory at the third epoch while training the model.", "cuda.out_of_memory")
     assert "map_location" not in lead.fix.text
+
+
+def test_the_gpu_named_with_its_memory_is_quoted_as_written() -> None:
+    # Writers name the GPU that ran out with its memory, either way round ("32GB V100", "V100-32G"): the
+    # figure to quote beside the out-of-memory, whatever else the explanation reads.
+    cases = [
+        # arctanxarc/UniCTokens#3 ('It at least needs 48GB. You can switch to a GPU with sufficient VRAM.')
+        (
+            "# CUDA Out of Memory Error on 32GB V100 – How Much VRAM is Required?\n\nHello, I’m using a 32GB "
+            "V100 GPU but encountered a CUDA out of memory error during training.",
+            "32GB V100",
+        ),
+        # bytedance/Q-Insight#6
+        (
+            "Hi, I tried run this work on V100-32G, but it was CUDA out of memory. I am wondering how much "
+            "cuda memory need to infer this repo?",
+            "V100-32G",
+        ),
+        # IDEA-Research/OSX#7 (it ran in about 10G on a 24G RTX3090)
+        ("When I try to run the demo.py code, I get the CUDA out of memory bug on 32GB V100.", "32GB V100"),
+        # Francis-Rings/StableAvatar#83 (the maintainers: the V100 lacks Flash Attention)
+        (
+            "我的GPU是V100-32G。我直接运行 bash inference.sh ，所有的参数没变。报错 ：\n"
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 62.02 GiB.",
+            "V100-32G",
+        ),
+    ]
+    for text, gpu in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert f"the text names the GPU as {gpu}" in lead.evidence, lead.evidence
+    # numbers that are no GPU are not read as one (constructed)
+    lead = _one(
+        "CUDA out of memory at epoch 100 16GB into the run, with cu118 16G wheels.", "cuda.out_of_memory"
+    )
+    assert not any("names the GPU as" in line for line in lead.evidence), lead.evidence
