@@ -466,4 +466,59 @@ def analyse_cvd_not_applied(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+_DEVICE_STRING = re.compile(
+    r"Invalid device string: ['\"]([^'\"\n]{0,80})['\"]"
+    r"|torch\.device\(\s{0,3}f?['\"](cuda:\d{1,2}\s{0,2},\s{0,2}\d{1,2}[\d, ]{0,20})['\"]",
+    re.IGNORECASE,
+)
+
+
+def analyse_device_string(text: str) -> Analysis:
+    """What is wrong with the device string: several GPUs, a bare number, None, the prefix doubled."""
+    found = last_match(_DEVICE_STRING, text[-200_000:])
+    if found is None:
+        return Analysis()
+    said = found[1] if found[1] is not None else found[2]
+    quoted = f"the device string is '{said}'"
+    index = said.split(":", 1)[1] if ":" in said else said
+    if "," in said:
+        return Analysis(
+            evidence=(f"{quoted}: it names several GPUs, and a torch.device is one device",),
+            fix=Fix(
+                "A torch.device is one GPU: use torch.device('cuda:0') (with CUDA_VISIBLE_DEVICES choosing "
+                "which physical GPUs the program sees, set before it starts), and spread the model or batch "
+                "over several GPUs with nn.DataParallel(model, device_ids=[0, 1]) or DistributedDataParallel "
+                "(torch.distributed, one process per GPU under torchrun).",
+                ("nvidia-smi -L",),
+            ),
+        )
+    if said.strip().isdigit():
+        return Analysis(
+            evidence=(f"{quoted}: a bare index without its device type",),
+            fix=Fix(
+                f"Write the device as 'cuda:{said.strip()}', or pass the index as an integer "
+                f"(torch.device('cuda', {said.strip()}), torch.cuda.set_device(int(gpu))): the program's GPU "
+                "option reached torch.device as a string."
+            ),
+        )
+    if index.strip().lower() == "none":
+        return Analysis(
+            evidence=(f"{quoted}: the index was None, a variable the program never set",),
+            fix=Fix(
+                "The GPU index came from a variable left None, most often the local rank: launch with "
+                "torchrun (which sets LOCAL_RANK; read it with int(os.environ['LOCAL_RANK'])) or give the "
+                "program's GPU option, or use 'cuda' (the current device) where no index is known."
+            ),
+        )
+    if said.lower().count("cuda") > 1:
+        return Analysis(
+            evidence=(f"{quoted}: 'cuda:' written twice, an option that held 'cuda:0' already",),
+            fix=Fix(
+                "Pass the option as the program expects it (an index such as 0 where it adds 'cuda:' "
+                "itself), or update the program whose default formats 'cuda:' twice."
+            ),
+        )
+    return Analysis(evidence=(quoted,))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

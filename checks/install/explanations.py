@@ -932,4 +932,140 @@ def analyse_nvrtc_arch(text: str) -> Analysis:
     return Analysis(evidence=(f"{said}: sm_{major}{minor} (compute capability {major}.{minor})",))
 
 
+# A CPU-only build the text shows: a +cpu version, conda's cpu package ("py3.8_cpu_0") or cpuonly.
+_CPU_BUILD_SAID = re.compile(r"\b\d\.\d{1,2}(?:\.\d{1,2})?\+cpu\b|\bpy3\.?\d{1,2}_cpu_\d\b|\bcpuonly\b")
+# A CUDA version the writer names ("the newest cuda installed 12.2", "CUDA 11.3", "cudatoolkit=11.3").
+_CUDA_VERSION_SAID = re.compile(
+    r"\bcuda(?:toolkit)?\b[^\n.;,]{0,30}?(?<![\d.])(1\d\.\d)(?![\d])", re.IGNORECASE
+)
+_JETSON = re.compile(r"\bJetson\b|\bJetPack\b|\bL4T\b", re.IGNORECASE)
+_IMAGE_BUILT = re.compile(r"\bdocker\b|\bDockerfile\b|\bcontainer\b", re.IGNORECASE)
+
+
+def analyse_not_available(text: str) -> Analysis:
+    """torch not reaching the GPU: the CPU-only build the text shows, the CUDA toolkit its writer names (which
+    does not make the build), and where the build comes from: a Jetson's NVIDIA wheels, a Docker image."""
+    window = text[-200_000:]
+    evidence: list[str] = []
+    cpu = _CPU_BUILD_SAID.search(window)
+    if cpu is not None:
+        evidence.append(f"the text shows a CPU-only build ({cpu[0]})")
+    cuda = last_match(_CUDA_VERSION_SAID, window)
+    if cuda is not None:
+        evidence.append(
+            f"the text names CUDA {cuda[1]}: a CUDA toolkit (or the driver's CUDA version) does not decide "
+            "torch's build, which carries its own CUDA runtime"
+        )
+    base = _NOT_AVAILABLE.fix
+    if _JETSON.search(window) is not None:
+        return Analysis(
+            evidence=(*evidence, "the text is about a Jetson (aarch64 with JetPack)"),
+            fix=Fix(
+                "On a Jetson, torch reaches the GPU only through a wheel built for the JetPack release "
+                "(and its Ubuntu and Python) the board runs: pip's aarch64 wheels from PyPI are CPU-only, "
+                "and a wheel built for another JetPack does not fit. Install NVIDIA's torch wheel for the "
+                "installed JetPack (its version: cat /etc/nv_tegra_release), or flash the JetPack image the "
+                "wheel was built for. " + base.text,
+                base.commands,
+            ),
+        )
+    if _IMAGE_BUILT.search(window) is not None:
+        return Analysis(
+            evidence=tuple(evidence),
+            fix=Fix(
+                "In a Docker container the image's torch is the one that counts (nvidia-smi answering "
+                "inside shows the GPU is passed through): make the Dockerfile or its environment file "
+                "install a CUDA build of torch, then rebuild the image (docker build --no-cache), or use an "
+                "image that has one. " + base.text,
+                base.commands,
+            ),
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
+_WINDOWS = re.compile(
+    r"(?<![A-Za-z])windows(?![A-Za-z])|\bwin(?:10|11|32|_amd64)\b|(?<![\w/])[A-Z]:\\[\w.-]", re.IGNORECASE
+)
+
+
+def analyse_nccl_not_built(text: str) -> Analysis:
+    """Windows named: torch for Windows is built without NCCL (USE_NCCL is Linux only), so gloo is the
+    backend there, whatever the build."""
+    if _WINDOWS.search(text[-200_000:]) is None:
+        return Analysis()
+    return Analysis(
+        evidence=("the text is about Windows, where torch is built without NCCL",),
+        cause=(
+            "The backend 'nccl' was requested on Windows: torch for Windows is built without NCCL (only "
+            "Linux builds have it), so no install gives it; one GPU needs no process group, several do."
+        ),
+        fix=Fix(
+            "Use the gloo backend on Windows: init_process_group(backend='gloo'), or the program's own "
+            "setting of it (a training config's dist backend set to gloo instead of nccl; a trainer's "
+            "ddp_backend: gloo); an environment variable helps only a program that reads it. Or train on "
+            "Linux (WSL2 included) for NCCL."
+        ),
+    )
+
+
+_SIX_NAME = re.compile(r"cannot import name [‘'\"]?(\w{1,60})[’'\"]?", re.IGNORECASE)
+_SIX_REPLACEMENTS = {
+    "container_abcs": "import collections.abc as container_abcs",
+    "string_classes": "str (string_classes = str)",
+    "int_classes": "int (int_classes = int)",
+    "inf": "from torch import inf (or math.inf)",
+    "nan": "math.nan",
+    "py3": "True (Python 3 is all torch runs on)",
+    "py37": "sys.version_info >= (3, 7)",
+}
+# The package whose file imports it: the last frame in site-packages that is not torch's own.
+_PACKAGE_FRAME = re.compile(r"site-packages[/\\]([A-Za-z_][\w.-]{0,60})[/\\]([\w/\\.-]{1,200}\.py)")
+_FRAMES_READ = 200
+
+
+def analyse_private_module(text: str) -> Analysis:
+    """The name imported from torch._six, with what replaces it, and the package whose file imports it."""
+    window = text[-200_000:]
+    evidence: list[str] = []
+    name = last_match(_SIX_NAME, window)
+    if name is not None:
+        replacement = _SIX_REPLACEMENTS.get(name[1].lower())
+        line = f"the name imported from torch._six: {name[1]}"
+        evidence.append(line if replacement is None else f"{line}; its replacement: {replacement}")
+    package = None
+    for n, frame in enumerate(_PACKAGE_FRAME.finditer(window)):
+        if n >= _FRAMES_READ:
+            break
+        if frame[1] != "torch":
+            package = frame
+    if package is not None:
+        evidence.append(
+            f"the import is in {package[1]} ({package[1]}/{package[2].replace(chr(92), '/')}): upgrade "
+            f"{package[1]} to a release that supports the installed torch, or patch that file"
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
+_THC_AT = re.compile(r"(THC\w{0,20}\.(?:cpp|cu|c))(?::| line=)(\d{1,5})")
+_TORCH_RELEASE_SAID = re.compile(
+    r"(?<![\w-])(?:py)?torch[ \t]{0,2}(?:==|=|:|version:?)?[ \t]{0,2}v?\d\.\d{1,2}(?:\.\d{1,2})?(?:\.post\d)?"
+    r"(?!\w|\.\d)",
+    re.IGNORECASE,
+)
+
+
+def analyse_invalid_argument(text: str) -> Analysis:
+    """Where THC raised it and the torch release the text gives: the version whose build is to be checked."""
+    window = text[-200_000:]
+    evidence: list[str] = []
+    at = last_match(_THC_AT, window)
+    if at is not None:
+        evidence.append(f"raised at {at[1]}:{at[2]}, in THC: torch 1.x or older")
+    release = last_match(_TORCH_RELEASE_SAID, window)
+    if release is not None:
+        evidence.append(f"the text gives the torch release: {' '.join(release[0].split())}")
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
+_NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")

@@ -140,7 +140,8 @@ _BATCH_SAID = re.compile(
     r"(?:[ \t]*(?:[=:]|is|was|of|to|as|set|reduced|changed|lowered|decreased|per (?:device|gpu)"
     r"|from[ \t]*\d{1,5}[ \t]*to)){0,3}"
     r"[ \t]*[\"']?\d{1,5}\b[\"']?",
-    re.IGNORECASE,
+    re.IGNORECASE
+    | re.ASCII,  # "默认的batch_size=6": a Chinese character before it is no letter of the option
 )
 # An evaluation batch ("--per_device_eval_batch_size 1", "val_batch_size") is not the training step's.
 _EVAL_BATCH = re.compile(r"(?:eval|val|valid|test)_batch", re.IGNORECASE)
@@ -328,6 +329,10 @@ def analyse_oom(text: str) -> Analysis:
     if sizes:
         line = f"the text gives the input size{'s' if len(sizes) > 1 else ''}: {', '.join(sizes)}"
         analysis = replace(analysis, evidence=(*analysis.evidence, line))
+    named = gpu_named_with_memory(tail)
+    if named is not None:
+        analysis = replace(analysis, evidence=(*analysis.evidence, f"the text names the GPU as {named}"))
+    analysis = _in_tiles(analysis, tail)
     smallest = (shown is not None and re.search(r"\D1[\"']?$", shown) is not None) or _ANY_BATCH.search(tail)
     figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
     if not smallest or figures or _while_loading_found(text):
@@ -338,6 +343,42 @@ def analyse_oom(text: str) -> Analysis:
         cause=_OCCUPIED + ("" if analysis.cause is None else " " + analysis.cause),
         check="gpu.memory",
         fix=Fix(_OCCUPIED_FIX + _MODEL_LEVERS + ".", commands),
+    )
+
+
+# An image upscaled or restored whole at test time: super-resolution and restoration programs ("--scale 4",
+# "upscale", "super resolution", Real-ESRGAN's inference script, SwinIR, a tile option already in use), whose
+# memory grows with the image's pixels; the threads ran them in tiles with the program's own option.
+_RESTORES_IMAGES = re.compile(
+    r"super[- _]?resolution|\bupscal(?:e|es|ed|ing|er)\b|\b\w{0,20}ESRGAN\w{0,20}|\bSwinIR\b"
+    r"|\bsr failed\b|--scale[ =]\d|--tile(?:_size)?\b|--tiled\b|_tile\.py\b",
+    re.IGNORECASE,
+)
+_TILES_FIX = (
+    "The program runs the model on the whole image at once, and a super-resolution or restoration model's "
+    "memory grows with the image's pixels (its output is scale² larger): run it in tiles with the "
+    "program's own tiling option (--tile 400 in Real-ESRGAN and SwinIR, --tiled --tile_size 512 in others; "
+    "a tile, chop or patch option by another name), a smaller tile where it already tiles; or downscale the "
+    "input image."
+)
+
+
+def _in_tiles(analysis: Analysis, tail: str) -> Analysis:
+    """An image upscaled or restored at test time: the fix leads with the program's tiling option."""
+    found = last_match(_RESTORES_IMAGES, tail)
+    if found is None or _TRAINING.search(tail) is not None:
+        return analysis
+    base = analysis.fix
+    commands = (
+        base.commands
+        if base is not None
+        else ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",)
+    )
+    said = " ".join(found[0].split())
+    return replace(
+        analysis,
+        evidence=(*analysis.evidence, f"the text shows an image upscaled or restored at test time ({said})"),
+        fix=Fix(_TILES_FIX + ("" if base is None else " " + base.text), commands),
     )
 
 
@@ -795,8 +836,20 @@ _LOADING_FRAMES = re.compile(r"_cuda_deserialize|default_restore_location|restor
 _OOM_WORDS = re.compile(r"out of memory", re.IGNORECASE)
 
 
+# The writer's words: the GPU ran out while a checkpoint or a model's weights were loaded ("OOM issues when
+# restoring checkpoint", "out of GPU memory issue when loading checkpoints", "OOM errors when fork-reloading
+# model weights", "out of memory at checkpoint loading").
+_LOADING_SAID = re.compile(
+    r"\b(?:OOM|out of (?:GPU |CUDA |video )?memory)\b[^\n]{0,60}?\b(?:when|while|during|at|in|on|after)\b"
+    r"[^\n]{0,30}?(?:\b(?:re)?(?:load|loads|loading|restore|restoring|resume|resuming)\b[^\n]{0,30}?"
+    r"\b(?:checkpoints?|ckpts?|weights|state[_ ]dicts?|models?)\b"
+    r"|\b(?:model|checkpoint|ckpt|weights?)[ _-](?:loading|load)\b)",
+    re.IGNORECASE,
+)
+
+
 def _while_loading_found(text: str) -> bool:
-    if _LOADING_FRAMES.search(text) is not None:
+    if _LOADING_FRAMES.search(text) is not None or _LOADING_SAID.search(text[-200_000:]) is not None:
         return True
     oom = last_match(_OOM_WORDS, text)
     if oom is None:
@@ -807,10 +860,15 @@ def _while_loading_found(text: str) -> bool:
 
 def _while_loading(text: str) -> Analysis:
     mapped = re.search(r"map_location\s*=", text) is not None
+    said = _LOADING_SAID.search(text[-200_000:])
+    where = (
+        "the memory ran out inside torch.load"
+        if said is None or _LOADING_FRAMES.search(text) is not None or "torch.load(" in text
+        else f"the text says the memory ran out while loading ({' '.join(said[0].split())})"
+    )
     return Analysis(
         evidence=(
-            "the memory ran out inside torch.load"
-            + (" (the text shows a map_location)" if mapped else ", which was given no map_location"),
+            where + (" (the text shows a map_location)" if mapped else ", with no map_location shown"),
         ),
         cause="torch.load puts a checkpoint's CUDA tensors back on the GPU they were saved from before "
         "anything else happens: that GPU was full (another job on it, or this job's own model already "
@@ -831,14 +889,39 @@ _THC_OOM = re.compile(r"runtime error \(2\)|error=2\b|THCudaCheck|/THC/|\bTHC\w{
 # "my gpu is 3060 with 6GB memory", "11GB of VRAM", "an A6000 with 48 GB memory"), or before it ("an 8 GB
 # GPU", "a 16G GPU", "a TitanX 12gb GPU", "a 24GB card"); not the machine's RAM ("16GB RAM", "32 GB DDR4").
 _GPU_MEMORY_SAID = re.compile(
-    r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b|\b[AHKLPTV]\d{1,4}\b)"
+    r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|显卡|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b|\b[AHKLPTV]\d{1,4}\b)"
     r"[^\n.;]{0,25}?"
-    r"(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G)\b)(?!\s?(?:of\s)?(?:system\s)?(?:RAM|DDR|disk|SSD))"
-    r"|\b(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|G))\s?(?:of\s)?"
-    r"(?:VRAM|GPU memory|graphics memory|video memory"
+    r"(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G)\b)(?!\s?(?:of\s)?(?:system\s)?(?:RAM|DDR|disk|SSD|内存))"
+    r"|\b(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|G))\s?(?:of\s|的)?"
+    r"(?:VRAM|GPU memory|graphics memory|video memory|显存|显卡"
     r"|(?:NVIDIA\s)?(?:GPU|graphics card|video card|card)s?\b)",
-    re.IGNORECASE,
+    # ASCII word boundaries: in Chinese text a figure or a GPU's name touches the characters around it
+    # ("一张16GB的V100", "RTX3090（24GB显存）"), which Unicode \b counts as letters
+    re.IGNORECASE | re.ASCII,
 )
+
+
+# The GPU's model and memory written together, either way round ("Tesla T4 (16GB)", "32GB V100", "V100-32G",
+# "RTX 3060 12GB"): the figure a writer gives of the card that ran out, quoted as written. A model is letters
+# glued to a number (V100, A6000, T4, RTX3090) or a GeForce brand and its number (RTX 3060, GTX 1080 Ti).
+_GPU_MODEL = (
+    r"(?:(?:Tesla|GeForce|NVIDIA|Quadro|TITAN)[ -])?"
+    r"(?:(?:RTX|GTX)[ -]\d{3,4}(?: ?Ti)?|(?!cu\d|py\d|sm\d)[A-Z]{1,3}\d{1,4}(?: ?Ti)?)"
+)
+_GPU_SIZE = r"\d{1,3}(?:\.\d{1,2})?[ ]?(?:GB|GiB|G)(?![A-Za-z0-9])"
+_GPU_NAMED_WITH_MEMORY = re.compile(
+    rf"(?<![A-Za-z0-9_.-])(?:{_GPU_MODEL}[ -]?\(?{_GPU_SIZE}|{_GPU_SIZE}[ ]?{_GPU_MODEL}(?![A-Za-z0-9]))",
+    re.IGNORECASE | re.ASCII,
+)
+
+
+def gpu_named_with_memory(text: str) -> str | None:
+    """The GPU's model with its memory as the writer wrote them together ("V100-32G"); None where none."""
+    found = _GPU_NAMED_WITH_MEMORY.search(text[:100_000])
+    if found is None:
+        return None
+    said = " ".join(found[0].split())
+    return said + ")" if "(" in said else said
 
 
 def gpu_memory_said(text: str) -> str | None:
@@ -991,6 +1074,50 @@ def _status_analysis(statuses: tuple[Case, ...], status: str, evidence: str, tex
         return analysis
     line = f"the text gives the batch size: {said}"
     return replace(analysis, evidence=(*analysis.evidence, line))
+
+
+# The kernel's line for the process it killed: for the machine or a memory cgroup (a container), with the
+# resident memory it freed ("anon-rss:31451456kB"; some kernels group the digits with commas).
+_KERNEL_KILL = re.compile(
+    r"(Memory cgroup out of memory|Out of memory): Kill(?:ed)? process (\d{1,10}) \(([^)\n]{1,64})\)"
+    r"(?:[^\n]{0,200}?anon-rss:\s?([\d,]{1,16})\s?kB)?",
+    re.IGNORECASE,
+)
+_WORKER_KILLED = re.compile(
+    r"DataLoader worker (?:\(pids?\(?s?\)? ?[\d., ]{0,40}\) )?is killed by signal: Killed", re.IGNORECASE
+)
+_WORKERS_SAID = re.compile(
+    r"(?<![\w-])(?:--?)?(?:[a-z]{1,20}_){0,3}(?:num_workers|workers)\b[ \t]*[=:][ \t]*\d{1,3}\b",
+    re.IGNORECASE,
+)
+
+
+def analyse_host_oom(text: str) -> Analysis:
+    """What the text shows of the host's out-of-memory: the kernel's line (a memory cgroup's limit or the
+    machine's RAM, the process and the memory it held), a DataLoader worker killed, the workers option."""
+    window = text[-200_000:]
+    evidence: list[str] = []
+    killed = last_match(_KERNEL_KILL, window)
+    if killed is not None:
+        where = (
+            "a memory cgroup (a container's or a notebook's limit)"
+            if killed[1].lower().startswith("memory cgroup")
+            else "the machine"
+        )
+        line = f"{killed[1]}: the kernel killed process {killed[2]} ({killed[3]}) when {where} ran out of RAM"
+        if killed[4]:
+            kib = int(killed[4].replace(",", ""))
+            line += f"; it held anon-rss:{killed[4]}kB ({kib / 2**20:.1f} GiB)"
+        evidence.append(line)
+    if last_match(_WORKER_KILLED, window) is not None:
+        evidence.append(
+            "a DataLoader worker was ended by SIGKILL (signal: Killed), which is how the OOM killer ends a "
+            "process"
+        )
+    workers = last_match(_WORKERS_SAID, window)
+    if workers is not None:
+        evidence.append(f"the text sets {' '.join(workers[0].split())}")
+    return Analysis(evidence=tuple(evidence))
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

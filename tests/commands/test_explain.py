@@ -178,6 +178,20 @@ MESSAGES = [
         "RuntimeError: Function 'MseLossBackward0' returned nan values in its 0th output.",
     ),
     ("train.fp16_nan_loss", "epoch 3 step 1200 | loss nan | lr 3.0e-04 | grad_norm inf"),
+    ("cuda.not_available", "torch.cuda.is_available() returns False"),  # pytorch/pytorch#51858
+    (  # pytorch/pytorch#21154
+        "cuda.invalid_argument",
+        "THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=383 error=11 : invalid argument",
+    ),
+    ("device.invalid_string", "RuntimeError: Invalid device string: 'cuda:None'"),  # mlfoundations/rtfm#15
+    (  # snap-stanford/deepsnap#26
+        "torch.private_module_removed",
+        "ImportError: cannot import name 'container_abcs' from 'torch._six'",
+    ),
+    (  # thangvubk/SoftGroup#18
+        "host.out_of_memory",
+        "RuntimeError: DataLoader worker (pid 75890) is killed by signal: Killed.",
+    ),
 ]
 
 

@@ -930,3 +930,384 @@ def test_a_gpu_out_of_memory_told_in_prose_is_an_out_of_memory() -> None:
     for text, _ in cases:
         lead = _one(text, "cuda.out_of_memory")
         assert "batch size" in lead.fix.text
+
+
+def test_a_process_the_kernel_killed_for_host_ram_is_not_a_gpu_out_of_memory() -> None:
+    # A DataLoader worker 'killed by signal: Killed' (SIGKILL) or the kernel's 'Out of memory: Killed process'
+    # is the Linux OOM killer: the machine or its memory cgroup (a container, a notebook) ran out of host
+    # RAM, not GPU memory. The threads used fewer workers or more RAM.
+    cases = [
+        # hezhangsprinter/DCPDN#12 ('set workers 0' / 'It worked thanks!!')
+        (
+            "when I run train.py , I got en error. Is my memory too little？My memory is 16G and Gpu "
+            "memory is 8G\nDetails：\nTraceback (most recent call last):\n"
+            '  File "train.py", line 210, in <module>\n'
+            "    val_target_cpu, val_input_cpu = val_target_cpu.float().cuda(), "
+            "val_input_cpu.float().cuda()\n"
+            "RuntimeError: DataLoader worker (pid 19597) is killed by signal: Killed.",
+            "",
+        ),
+        # open-mmlab/mmrotate#501 ('4 core / 16G memry' to '4 core / 24G memory' and the error was gone)
+        ("# RuntimeError: DataLoader worker (pid ...) is killed by signal: Killed", ""),
+        # thangvubk/SoftGroup#18 (the maintainer: 'your RAM is not big enough', the data is prefetched)
+        (
+            "Hi, I encountered a suspicious problem after running a few hundreds of training epochs:\n```\n"
+            "RuntimeError: DataLoader worker (pid 75890) is killed by signal: Killed.\n```\nThe dataloader "
+            "worker seemed to be stuck.",
+            "",
+        ),
+        # pytorch/pytorch#8976 ('For me, the reason is the lack of available RAM memory.')
+        ("# RuntimeError: DataLoader worker is killed by signal: Killed.", ""),
+        # pcyin/tranX#41 (the kernel's line, pasted from dmesg)
+        (
+            "dmesg output for CPU : \n```\n[2059991.491542] Out of memory: Killed process 25315 (python3) "
+            "total-vm:53312244 kB, anon-rss:31451456kB, file-rss:74816kB, shmem-rss:12296kB, UID:0\n```",
+            "anon-rss:31451456kB (30.0 GiB)",
+        ),
+    ]
+    for text, figure in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "host.out_of_memory", _ids(text)
+        assert "host RAM, not of GPU memory" in lead.cause
+        assert "num_workers=0" in lead.fix.text and "more RAM" in lead.fix.text
+        assert "free -m" in lead.fix.commands
+        assert "cuda.out_of_memory" not in _ids(text)
+        assert figure in _said(lead), _said(lead)
+    # a memory cgroup's limit (a container, a notebook) is said so (constructed around the kernel's line)
+    lead = _explained(
+        "Memory cgroup out of memory: Killed process 4121 (python3) total-vm:20480000kB, anon-rss:9437184kB"
+    )[0]
+    assert any("memory cgroup" in line and "anon-rss:9437184kB" in line for line in lead.evidence)
+    # a worker killed by a bus error is shared memory, not this (constructed)
+    assert "host.out_of_memory" not in _ids(
+        "RuntimeError: DataLoader worker (pid 3855) is killed by signal: Bus error."
+    )
+
+
+def test_torch_not_reaching_the_gpu_told_in_prose_names_the_cpu_only_build() -> None:
+    # 'torch.cuda.is_available() returns False', 'does not detect GPU', 'generates on CPU': most often a
+    # CPU-only build of torch, whatever CUDA toolkit is installed. The threads reinstalled a CUDA build.
+    cases = [
+        # vladmandic/sdnext#409 (the installer had put in the CPU build: 'uninstall torch' and reinstall)
+        (
+            "# does not detect GPU, generates on CPU\n\n### Issue Description\n\nI have an RTX2060 6Gb, "
+            'but the generation process starts on the CPU, in the "System Info" section it says '
+            '"2.0.0+cpu Autocast half" and an empty stash in the "GPU".\n\nAt the same time, everything '
+            "works fine in A1111, all "
+            "the necessary drivers and CUDA toolkit are installed.",
+            "2.0.0+cpu",
+        ),
+        # pytorch/pytorch#69202 (conda had resolved to a cpu package: 'pytorch=1.9.0=py3.8_cpu_0')
+        (
+            "I have tried to install cudatoolkit 11.3 with `conda install -c pytorch pytorch=1.9.0 "
+            "torchvision cudatoolkit=11.3`. After successful installing pytorch, my GPU is not available "
+            "anymore: "
+            "torch.cuda.is_available=**False**",
+            "CUDA 11.3",
+        ),
+        # pytorch/pytorch#51858 ('it was the PyTorch installation that made a difference, I have reinstalled')
+        ("# torch.cuda.is_available() returns False", ""),
+    ]
+    for text, figure in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.not_available", _ids(text)
+        assert "CPU-only build" in lead.cause and "toolkit" in lead.cause
+        assert "--index-url https://download.pytorch.org/whl/cu" in lead.fix.text
+        assert "pip uninstall torch" in lead.fix.text
+        assert figure in _said(lead), _said(lead)
+    # in a container the image is rebuilt; on a Jetson, NVIDIA's wheel for the JetPack (constructed)
+    docker = _one(
+        "Inside an image built from our Dockerfile, torch.cuda.is_available() prints False.",
+        "cuda.not_available",
+    )
+    assert "rebuild the image" in docker.fix.text
+    jetson = _one(
+        "After pip install torch on an AGX Orin (JetPack 6), torch.cuda.is_available() is False.",
+        "cuda.not_available",
+    )
+    assert "JetPack" in jetson.fix.text
+    # GPU memory is not the GPU (constructed)
+    assert "cuda.not_available" not in _ids("The program does not use the GPU memory it reserves.")
+
+
+def test_nccl_asked_for_on_windows_is_told_to_use_gloo_where_the_program_sets_it() -> None:
+    # torch for Windows is built without NCCL: the writers say so in their own words, or quote the message
+    # from torch's source (two string literals) or its warning. The threads switched the program's backend
+    # (its code, config or trainer option) to gloo; an environment variable the program does not read did not.
+    cases = [
+        # tinyvision/DAMO-YOLO#112 (the merged fix: switch the backend to 'gloo' on Windows)
+        "# fix: switch backend to 'gloo' when running on windows\n\nwindows does not support NCCL",
+        # Akegarasu/lora-scripts#308 ('把NCCL改GLOO就可以了': change NCCL to GLOO)
+        '**Distributed package doesn\'t have NCCL " "built in"**\n老问题了。一看就是windows环境下炼丹了',
+        # hiyouga/LlamaFactory#5719 ('ddp_backend: gloo' in the yaml config made it run)
+        "可能是windows不支持nccl；这个分布式训练默认用的是nccl，但是我不知道怎么换",
+        # ntnu-ai-lab/SelfPAB#1 (the environment variable did not change the backend)
+        '# warnings.warn("PyTorch is not compiled with NCCL support")\n\nNCLL is not available on windows',
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "nccl.not_built", _ids(text)
+        assert "Windows" in lead.cause and "built without NCCL" in lead.cause, lead.cause
+        assert "backend='gloo'" in lead.fix.text and "config" in lead.fix.text and "Linux" in lead.fix.text
+    # NCCL on Linux keeps the general answer (constructed)
+    lead = _explained("RuntimeError: Distributed package doesn't have NCCL built in")[0]
+    assert lead.id == "nccl.not_built" and "Windows" not in lead.evidence
+
+
+def test_an_import_from_torch_six_names_the_package_written_for_an_older_torch() -> None:
+    # torch._six was torch's private compatibility module: its names went in the 1.x releases and the module
+    # in 2.0. A package that still imports it was written for an older torch; the threads upgraded the
+    # package, pinned torch, or patched the import (container_abcs -> collections.abc).
+    cases = [
+        # Megvii-BaseDetection/YOLOX#167 (apex's import patched to 'import collections.abc as container_abcs')
+        ("# ImportError: cannot import name 'container_abcs' from 'torch._six'\n\nenv: win10, torch 1.9", ""),
+        # snap-stanford/deepsnap#26 (the import to be updated to collections.abc)
+        (
+            "# cannot import name 'container_abcs' from 'torch._six'\n\nhetero_gnn.py imports "
+            "container_abcs from torch._six, which has been removed in later versions of pytorch.",
+            "",
+        ),
+        # pengzhiliang/Conformer#2 ('installed timm-0.4.12': the package upgraded)
+        ("from torch._six import container_abcs\nImportError: cannot import name 'container_abcs'", ""),
+        # DIAGNijmegen/StreamingCNN#5 (the import patched; 'use an older pytorch version')
+        (
+            "---> 18 from torch._six import container_abcs\n"
+            "     19 from torch.nn.modules.conv import _ConvNd\n\n"
+            "ImportError: cannot import name 'container_abcs' from 'torch._six' "
+            "(/opt/conda/lib/python3.7/site-packages/torch/_six.py)",
+            "",
+        ),
+    ]
+    for text, _ in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "torch.private_module_removed", _ids(text)
+        assert "version mismatch" in lead.cause and "removed the module in 2.0" in lead.cause
+        assert "Upgrade the package" in lead.fix.text and "older torch" in lead.fix.text
+        assert any("import collections.abc as container_abcs" in line for line in lead.evidence)
+    # the package whose file imports it is named from its frame (constructed)
+    lead = _explained(
+        '  File "/env/lib/python3.8/site-packages/somepkg/utils/data.py", line 3, in <module>\n'
+        "    from torch._six import string_classes\n"
+        "ImportError: cannot import name 'string_classes' from 'torch._six'"
+    )[0]
+    assert any("somepkg/utils/data.py" in line for line in lead.evidence), lead.evidence
+    assert (
+        _explained("ModuleNotFoundError: No module named 'torch._six'")[0].id
+        == "torch.private_module_removed"
+    )
+
+
+def test_an_invalid_device_string_says_what_is_wrong_with_it() -> None:
+    # torch.device takes a device type and at most one integer index. The threads' strings: several GPUs, a
+    # bare number, None where the local rank was expected, 'cuda:' written twice.
+    cases = [
+        # leggedrobotics/delora#18 ('torch.device() can only be called with "cpu", "cuda" or ... "cuda:0"')
+        (
+            "I do have two gpus of Titan RTX 24 GB each but i am unable to use both together\n`\n"
+            'config["device"] = torch.device(config["device"])\nRuntimeError: Invalid device string: '
+            "'CUDA_VISIBLE_DEVICES=0,1'\n`",
+            "several GPUs",
+            "DataParallel",
+        ),
+        # AshwinRJ/Federated-Learning-PyTorch#28 ('--gpu=cuda:0 instead of --gpu=0', or int(args.gpu))
+        ("# RuntimeError: Invalid device string: '0'", "bare index", "'cuda:0'"),
+        # mlfoundations/rtfm#15 (local_rank left None)
+        (
+            '    batch[key] = batch[key].to(f"cuda:{local_rank}")\nRuntimeError: Invalid device string: '
+            "'cuda:None'",
+            "None",
+            "LOCAL_RANK",
+        ),
+        # samsledje/ConPLex#34 ('default value fixed in 0.1.11')
+        (
+            "RuntimeError: Invalid device string: 'cuda:cuda:0'\n\nsamsledje · comment\nThanks for pointing "
+            "this out",
+            "written twice",
+            "update the program",
+        ),
+    ]
+    for text, evidence, fix in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "device.invalid_string", _ids(text)
+        assert "at most one index" in lead.cause
+        assert any(evidence in line for line in lead.evidence), lead.evidence
+        assert fix in lead.fix.text, lead.fix.text
+    # a GPU list written into torch.device in code, without torch's message (constructed)
+    lead = _one("model.to(torch.device('cuda:0,1'))", "device.invalid_string")
+    assert any("'cuda:0,1'" in line for line in lead.evidence)
+    assert "CUDA_VISIBLE_DEVICES" in lead.fix.text and "DistributedDataParallel" in lead.fix.text
+
+
+def test_a_cuda_invalid_argument_of_an_old_torch_names_the_build_and_its_cuda() -> None:
+    # 'cuda runtime error (11) : invalid argument' (THCGeneral.cpp) from torch 0.4 to 1.x: a build for a CUDA
+    # older than the GPU needs (pytorch/pytorch#21154: torch 1.1.0 built for CUDA 9 on Turing). The threads
+    # reinstalled a PyTorch build matching the GPU's CUDA.
+    cases = [
+        # Raschka-research-group/coral-cnn#18 ('upgrade my pytorch with CUDA 10 stable version' fixed it)
+        (
+            "# THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=383 error=11 : invalid "
+            "argument\n\nWhile training... I'm using CUDA 10 and pytorch version 1.1.0. Is there ary issue "
+            "in my side.",
+            ("THCGeneral.cpp:383", "pytorch version 1.1.0"),
+        ),
+        # pytorch/pytorch#21154 (ptrblck: torch 1.1.0 with CUDA9 'triggers this error on Turing GPUs')
+        (
+            "# THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=383 error=11 : invalid "
+            "argument",
+            ("THCGeneral.cpp:383",),
+        ),
+        # xingyizhou/CenterNet#828 ('reinstall pytorch 0.4.1 ... conda install pytorch=0.4.1 cuda92')
+        (
+            "THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1535491974311/work/aten/src/THC/"
+            "THCGeneral.cpp line=663 error=11 : invalid argument",
+            ("THCGeneral.cpp:663",),
+        ),
+        # MehmetAygun/fusenet-pytorch#14 ('related to pytorch and cuda backend')
+        (
+            "RuntimeError: cuda runtime error (11) : invalid argument at "
+            "pytorch/aten/src/THC/THCGeneral.cpp:663\n\nFollowing is the microenvironment created using "
+            "conda:",
+            ("THCGeneral.cpp:663",),
+        ),
+        # tjiiv-cprg/EPro-PnP#9 (torch's later form of the message: 'Yes, it's torch version problem')
+        (
+            "    return torch.linalg.solve(A, b)\nRuntimeError: CUDA error: invalid argument\n\ncuda        "
+            "          11.3\ntorch                  1.10.1+cu113",
+            (),
+        ),
+    ]
+    for text, figures in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.invalid_argument", _ids(text)
+        assert "build" in lead.cause and "CUDA 9 build on an RTX 20xx" in lead.cause
+        assert "Reinstall PyTorch" in lead.fix.text and "CUDA version supports this GPU" in lead.fix.text
+        for figure in figures:
+            assert any(figure in line for line in lead.evidence), lead.evidence
+
+
+def test_an_image_upscaled_whole_at_test_time_is_told_to_run_in_tiles() -> None:
+    # A super-resolution or restoration model run on a whole large image: its memory grows with the pixels.
+    # The threads used the program's own tiling option (or a smaller tile), which keeps each step small.
+    cases = [
+        # xinntao/Real-ESRGAN#514 (4 GiB GPU; tiling is the program's memory switch)
+        "(base) G:\\Ai\\Real-ESRGAN\\Real-ESRGAN-Windows>python inference_realesrgan.py --model_path "
+        "experiments/pretrained_models/RealESRGAN_x4plus.pth --input inputs\n"
+        "Testing 0 PXL_20220927_222952679\n"
+        "Error CUDA out of memory. Tried to allocate 1.12 GiB (GPU 0; 4.00 GiB total capacity; 2.41 GiB "
+        "already allocated; 0 bytes free; 2.41 GiB reserved in total by PyTorch)",
+        # JingyunLiang/SwinIR#36 (the maintainers added '--tile' for large images)
+        "# Cuda out of memory for photos larger than 640x480px on RTX 3060 12GB\n\nWith your code I cant "
+        "upscale larger than vga resolution photos with RTX 3060 12GB.",
+        # yangxy/GPEN#115 (tiles processing added for super resolution)
+        "sr failed: CUDA out of memory. Tried to allocate 2.14 GiB (GPU 0; 11.00 GiB total capacity; "
+        "3.89 GiB already allocated; 1.63 GiB free; 7.85 GiB reserved in total by PyTorch)\npytorch is "
+        "going going out of memory with a 1080 ti.This happens when the resolution of the image is around "
+        "2k.",
+        # IceClear/StableSR#4 (the maintainer: reduce the tile size)
+        "python scripts/sr_val_ddpm_text_T_vqganfin_oldcanvas_tile.py --config configs/stableSRNew/"
+        "v2-finetune_text_T_512.yaml --ckpt CKPT_PATH\n\nstill  CUDA out of memory.\nmy cuda memory size "
+        "is  15G",
+    ]
+    for text in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert lead.fix.text.startswith("The program runs the model on the whole image at once"), (
+            lead.fix.text
+        )
+        assert "run it in tiles" in lead.fix.text and "--tile 400" in lead.fix.text
+        assert any("upscaled or restored at test time" in line for line in lead.evidence), lead.evidence
+    # training a super-resolution model keeps the step's levers (constructed)
+    lead = _one(
+        "Training the super resolution model: loss.backward() ... CUDA out of memory.", "cuda.out_of_memory"
+    )
+    assert "run it in tiles" not in lead.fix.text
+
+
+def test_a_gpu_out_of_memory_told_in_chinese_is_an_out_of_memory_with_its_figures() -> None:
+    # 显存 is GPU memory: 显存溢出 (overflows), 显存不够 (not enough), 爆显存 (blown). The same
+    # explanation, with the GPU's memory and the batch size the writer gives, though Chinese characters
+    # touch the figures.
+    cases = [
+        # yanqiangmiffy/Chinese-LangChain#25 (inference on one of two GPUs)
+        ("双卡怎么推理呢，使用知识库推理就会报显存溢出，但是我只有一张卡在使用", ()),
+        # GestaltCogTeam/STEP#52 (a 16GB V100; batch_size 6 lowered to 4 ran)
+        (
+            "一开始运行TSFormer_PEMS04.py 就显示显存不够的问题了，显卡是一张16GB的V100, "
+            "参数用默认的batch_size=6, 显卡数量有改成1，后面把batch_size改成4才勉强够跑起来（显存占用94%）",
+            ("the text says the GPU has 16GB", "the text gives the batch size: batch_size=6"),
+        ),
+        # Tencent-Hunyuan/HunyuanVideo#260 (inference on several GPUs)
+        ("# 多卡执行推理任务为什么一直爆显存，有没有大佬可以解答一下", ()),
+        # HauLiang/DAMAS-FISTA-Net#2 (the authors trained on one 4090)
+        (
+            "我在训练模型时出现了显存溢出的问题，所以想请问您是使用什么gpu型号训练的呢？以及模型的参数量大概是多少？",
+            (),
+        ),
+    ]
+    for text, evidence in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert "batch size" in lead.fix.text
+        for line in evidence:
+            assert line in lead.evidence, lead.evidence
+    # a GPU's memory written against Chinese characters is read (constructed)
+    lead = _one("我的显卡是RTX3090（24GB显存），训练时爆显存", "cuda.out_of_memory")
+    assert "the text says the GPU has 24GB" in lead.evidence, lead.evidence
+    # the machine's memory (内存) is not the GPU's (constructed)
+    assert "cuda.out_of_memory" not in _ids("内存不足，程序被杀死")
+
+
+def test_an_out_of_memory_told_while_loading_a_checkpoint_names_map_location() -> None:
+    # torch.load puts a checkpoint's tensors back on the GPU they were saved from, beside the model already
+    # there: the writers tell an out-of-memory while loading or resuming. The threads loaded onto the CPU.
+    cases = [
+        # HorizonRobotics/alf#1532 (the merged fix: map_location = torch.device('cpu'))
+        "# Avoid out of GPU memory issue when loading checkpoints\n\nThis PR fixes the GPU out of memory "
+        "issue when loading checkpoints.",
+        # Lightning-AI/pytorch-lightning#173 (the forum: 'GPU memory usage increases by 90% after torch.load')
+        "# overcome OOM issues when restoring checkpoint\n\nThis is a PyTorch issue. Testing some solutions.",
+        # ecmwf/anemoi-core#1145 (the merged fix: load the checkpoint on the "cpu")
+        "This was revealed to us when we encountered OOM errors when fork-reloading model weights from a "
+        "model sharded across 8 GPUs, which was previously trained and fitting the memory fine.",
+    ]
+    for text in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert "torch.load puts a checkpoint's CUDA tensors back on the GPU" in lead.cause, lead.cause
+        assert "map_location='cpu'" in lead.fix.text
+        assert any("ran out while loading" in line for line in lead.evidence), lead.evidence
+    # an out-of-memory in training says nothing of loading (constructed)
+    lead = _one("CUDA out of memory at the third epoch while training the model.", "cuda.out_of_memory")
+    assert "map_location" not in lead.fix.text
+
+
+def test_the_gpu_named_with_its_memory_is_quoted_as_written() -> None:
+    # Writers name the GPU that ran out with its memory, either way round ("32GB V100", "V100-32G"): the
+    # figure to quote beside the out-of-memory, whatever else the explanation reads.
+    cases = [
+        # arctanxarc/UniCTokens#3 ('It at least needs 48GB. You can switch to a GPU with sufficient VRAM.')
+        (
+            "# CUDA Out of Memory Error on 32GB V100 – How Much VRAM is Required?\n\nHello, I’m using a 32GB "
+            "V100 GPU but encountered a CUDA out of memory error during training.",
+            "32GB V100",
+        ),
+        # bytedance/Q-Insight#6
+        (
+            "Hi, I tried run this work on V100-32G, but it was CUDA out of memory. I am wondering how much "
+            "cuda memory need to infer this repo?",
+            "V100-32G",
+        ),
+        # IDEA-Research/OSX#7 (it ran in about 10G on a 24G RTX3090)
+        ("When I try to run the demo.py code, I get the CUDA out of memory bug on 32GB V100.", "32GB V100"),
+        # Francis-Rings/StableAvatar#83 (the maintainers: the V100 lacks Flash Attention)
+        (
+            "我的GPU是V100-32G。我直接运行 bash inference.sh ，所有的参数没变。报错 ：\n"
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 62.02 GiB.",
+            "V100-32G",
+        ),
+    ]
+    for text, gpu in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert f"the text names the GPU as {gpu}" in lead.evidence, lead.evidence
+    # numbers that are no GPU are not read as one (constructed)
+    lead = _one(
+        "CUDA out of memory at epoch 100 16GB into the run, with cu118 16G wheels.", "cuda.out_of_memory"
+    )
+    assert not any("names the GPU as" in line for line in lead.evidence), lead.evidence
