@@ -574,7 +574,9 @@ def test_on_windows_the_user_is_the_account_the_process_runs_as(monkeypatch: pyt
 @POSIX
 @pytest.mark.usefixtures("accounts")
 @pytest.mark.parametrize("platform", ["linux", "win32"])
-def test_without_a_system_answer_the_user_is_getpasss(monkeypatch: pytest.MonkeyPatch, platform: str) -> None:
+def test_without_a_system_answer_the_user_is_the_one_getpass_gives(
+    monkeypatch: pytest.MonkeyPatch, platform: str
+) -> None:
     """A uid without a password entry (a container run with --user 12345), a Windows login that fails."""
     import pwd
 
