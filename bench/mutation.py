@@ -151,7 +151,11 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
         ),
         "",
     ),
-    "redact": ("torchdoctor/output/redact.py", ("tests/output/test_redact.py",), ""),
+    "redact": (
+        "torchdoctor/output/redact.py",
+        ("tests/output/test_redact.py", "tests/output/test_redact_rules.py"),
+        "",
+    ),
 }
 JUDGES = frozenset(name for name, (path, _, _) in MODULES.items() if path.startswith("checks/"))
 

@@ -374,7 +374,8 @@ def machine_key() -> bytes:
 
 
 def _read_key(path: Path) -> bytes:
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    # O_NONBLOCK: a FIFO at the path is opened (and refused) at once, not waited on until a writer comes.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as source:
         info = os.fstat(source.fileno())
         if not stat.S_ISREG(info.st_mode) or (hasattr(os, "getuid") and info.st_uid != os.getuid()):
@@ -406,12 +407,14 @@ class Redactor:
         self.shorten_uuids = shorten_uuids
         self._pseudonyms = pseudonyms
         self._homes = frozenset(identity.homes)
-        # A FQDN and its short name are one host: one pseudonym.
-        shorts = {h.split(".")[0].casefold() for h in identity.hostnames}
+        # A FQDN and its short name, where that is a host of the identity too, are one host: one pseudonym.
+        # An address is one whole: 10.0.0.7 and 10.0.0.8 are two hosts, neither of them the "host" 10.
+        names = {h.casefold() for h in identity.hostnames}
         self._host_keys = {
-            h.casefold(): (h.split(".")[0] if h.split(".")[0].casefold() in shorts else h)
+            h.casefold(): (h.split(".")[0] if h.split(".")[0].casefold() in names else h)
             for h in identity.hostnames
         }
+        self._users = frozenset(u.casefold() for u in identity.users)
         self._identity_pattern = _identity_pattern(identity)
 
     def text(self, value: str, key: str | None = None) -> str:
@@ -453,6 +456,8 @@ class Redactor:
             return HOME_PLACEHOLDER
         if found.casefold() in self._host_keys:
             return self.host(found)
+        if found.casefold() in self._users:  # a user name with dots (alice.smith) is no host with a domain
+            return self.pseudonyms.of("user", found)
         for head in _shorter(found):  # a known host with the domain that followed it
             if head.casefold() in self._host_keys:
                 return self.host(head)
