@@ -255,3 +255,11 @@ def test_a_deep_indentation_is_taken_off_before_the_window_is_placed() -> None:
 def test_a_warning_at_the_very_start_of_a_text_has_its_source_line_blanked(path: str) -> None:
     text = f"{path}:3: UserWarning: slow\n  warnings.warn('CUDA out of memory')\nValueError: x\n"
     assert "warnings.warn" not in prepare(text).searchable
+
+
+def test_a_pattern_that_matches_more_than_160_columns_before_the_last_match_is_not_the_anchor() -> None:
+    entry = _entry(r"FIRST", r"SECOND")
+    text = "x" * 199 + " FIRST" + "f" * 194 + " SECOND " + "t" * 400
+    assert (text.index("FIRST"), text.index("SECOND")) == (200, 400)
+    (found,) = explain(text, [entry])
+    assert found.line == "..." + text[360 : 360 + MAX_LINE - 6] + "..."
