@@ -139,6 +139,14 @@ MESSAGES = [
         "cuda.visible_devices_not_applied",
         "But when I use CUDA_VISIBLE_DEVICES=x, it still works on GPU 0.",
     ),
+    (  # torch/csrc/distributed/c10d/reducer.cpp (the text of torch 2.13's libtorch_cpu.so)
+        "ddp.unused_parameters",
+        "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. "
+        "This error indicates that your module has parameters that were not used in producing loss. You can "
+        "enable unused parameter detection by passing the keyword argument `find_unused_parameters=True` to "
+        "`torch.nn.parallel.DistributedDataParallel`, and by \nmaking sure all `forward` function outputs "
+        "participate in calculating loss.",
+    ),
     (  # NiccoloCavagnero/PEM#10
         "dist.no_process_group",
         "RuntimeError: Default process group has not been initialized, please make sure to call "

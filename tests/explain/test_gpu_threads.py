@@ -1311,3 +1311,45 @@ def test_the_gpu_named_with_its_memory_is_quoted_as_written() -> None:
         "CUDA out of memory at epoch 100 16GB into the run, with cu118 16G wheels.", "cuda.out_of_memory"
     )
     assert not any("names the GPU as" in line for line in lead.evidence), lead.evidence
+
+
+def test_a_reduction_unfinished_in_the_prior_iteration_is_unused_parameters() -> None:
+    # DistributedDataParallel waits for a gradient of every parameter; a layer that takes no part in the
+    # loss leaves the reduction unfinished. The threads deleted the layer or set find_unused_parameters=True.
+    cases = [
+        # ImprintLab/MedSegDiff#27 (a parameterised layer defined in __init__ but not used in the forward)
+        "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. "
+        "This error indicates that your module has parameters that were not used in producing loss. You can "
+        "enable unused parameter detection by passing the keyword argument `find_unused_parameters=True` to "
+        "`torch.nn.parallel.DistributedDataParallel`, and by \nmaking sure all `forward` function outputs "
+        "participate in calculating loss.",
+        # HamPerdredes/SOOD#33 ('Set "find_unused_parameters=True" in config file may solve this issue.')
+        "# RuntimeError: Expected to have finished reduction in the prior iteration before starting a new "
+        "one. This error indicates that your module has parameters that were not used in producing loss.\n\n"
+        "how to solve this error?",
+        # ZhengYinan-AIR/Diffusion-Planner#65 ('find_unused_parameters=True is ok')
+        "Did anyone meet the same error during training? Seems not all parameters are used for calculating "
+        "loss.",
+        # open-mmlab/mmdetection3d#488 (resolved by setting find_unused_parameters = True, as PartA2 does)
+        "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. "
+        "This error indicates that your module has parameters that were not used in producing loss. You can "
+        "enable unused parameter detection by (1) passing the keyword argument `find_unused_parameters=True` "
+        "to `torch.nn.parallel.DistributedDataParallel`; (2) making sure all `forward` function outputs "
+        "participate in calculating loss.",
+    ]
+    for text in cases[:2] + cases[3:]:
+        lead = _one(text, "ddp.unused_parameters")
+        assert "unused parameters" in lead.cause and "never called in forward" in lead.cause
+        assert "find_unused_parameters=True" in lead.fix.text and "delete the unused layers" in lead.fix.text
+        assert "TORCH_DISTRIBUTED_DEBUG=DETAIL" in lead.fix.text
+    # prose alone, without the reducer's words, is not read as the error
+    assert "ddp.unused_parameters" not in _ids(cases[2])
+    # static_graph=True: the graph changed between iterations (torch 2.13's reducer text)
+    lead = _one(
+        "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. "
+        "This error indicates that your training graph has changed in this iteration, e.g., one parameter is "
+        "used in first iteration, but then got unused in the second iteration. this is not compatible with "
+        "static_graph set to True.",
+        "ddp.unused_parameters",
+    )
+    assert "static_graph=True" in lead.cause and "Drop static_graph=True" in lead.fix.text
