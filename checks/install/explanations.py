@@ -802,6 +802,43 @@ def analyse_companion(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence), cause=cause, fix=fix)
 
 
+# torchvision/extension.py: "PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=12.1";
+# torchaudio/_extension/utils.py: "PyTorch has CUDA version 11.7 whereas TorchAudio has CUDA version 11.8".
+_COMPANION_CUDA = re.compile(
+    r"PyTorch\s{1,8}has\s{1,8}CUDA\s{1,8}Version\s{0,8}[= ]\s{0,8}(\d{1,2})\.(\d{1,2})\s{1,8}"
+    r"(?:and|whereas)\s{1,8}(torchvision|TorchAudio)\s{1,8}has\s{1,8}CUDA\s{1,8}Version\s{0,8}[= ]\s{0,8}"
+    r"(\d{1,2})\.(\d{1,2})",
+    re.IGNORECASE,
+)
+
+
+def analyse_companion_cuda(text: str) -> Analysis:
+    """The two CUDA releases the message gives, and the one index for all three packages: torch's own."""
+    found = last_match(_COMPANION_CUDA, text[-200_000:])
+    if found is None:
+        return Analysis()
+    torch_cuda, companion, other = f"{found[1]}.{found[2]}", found[3], f"{found[4]}.{found[5]}"
+    name = "torchvision" if companion.lower() == "torchvision" else "torchaudio"
+    ours, theirs = f"cu{found[1]}{found[2]}", f"cu{found[4]}{found[5]}"
+    index = "https://download.pytorch.org/whl/"
+    return Analysis(
+        evidence=(
+            f"PyTorch has CUDA Version={torch_cuda} and {name} has CUDA Version={other}",
+            f"torch is a {ours} build, {name} a {theirs} build",
+        ),
+        fix=Fix(
+            f"Reinstall torch, torchvision and torchaudio in one command from one index, so that they "
+            f"share one CUDA: from {ours} to keep torch's CUDA {torch_cuda}, or from {theirs} to move torch "
+            f"to CUDA {other}. Pin the {name} release that pairs with the torch release (torchdoctor check "
+            "--only torch.stack names it).",
+            (
+                f"pip install --force-reinstall torch torchvision torchaudio --index-url {index}{ours}",
+                f"pip install --force-reinstall torch torchvision torchaudio --index-url {index}{theirs}",
+            ),
+        ),
+    )
+
+
 # NumPy's C-API version (NPY_API_VERSION) -> the NumPy release that introduced it. Source:
 # numpy/_core/code_generators/cversions.txt of numpy/numpy at 00be3ef9459634aaf074c450008857bdf131b151
 # ("Version 7 (NumPy 1.7)", "Version 8 Added interface to MapIterObject" with no release of its own,

@@ -139,6 +139,12 @@ MESSAGES = [
         "cuda.visible_devices_not_applied",
         "But when I use CUDA_VISIBLE_DEVICES=x, it still works on GPU 0.",
     ),
+    (  # torchvision/extension.py _check_cuda_version (torchvision 0.16 and later)
+        "companion.cuda_mismatch",
+        "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "
+        "versions. PyTorch has CUDA Version=12.4 and torchvision has CUDA Version=11.8. Please reinstall the "
+        "torchvision that matches your PyTorch install.",
+    ),
     (  # torch/csrc/distributed/c10d/reducer.cpp (the text of torch 2.13's libtorch_cpu.so)
         "ddp.unused_parameters",
         "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. "

@@ -1353,3 +1353,49 @@ def test_a_reduction_unfinished_in_the_prior_iteration_is_unused_parameters() ->
         "ddp.unused_parameters",
     )
     assert "static_graph=True" in lead.cause and "Drop static_graph=True" in lead.fix.text
+
+
+def test_torchvision_built_for_another_cuda_than_torch_quotes_both_and_one_index() -> None:
+    # torchvision/extension.py _check_cuda_version refuses a torchvision of another CUDA than torch's; the
+    # threads reinstalled the packages from one index (torch's CUDA, or the companion's).
+    cases = [
+        # m-bain/whisperX#320 ('uninstall torchvision and install it again while passing extra url of cuda
+        # 11.7')
+        (
+            '"RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA '
+            'versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8".',
+            ("11.7", "11.8"),
+        ),
+        # Linaqruf/kohya-trainer#164 ('!pip install torchvision==0.14.1 is ok')
+        (
+            "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions. "
+            "PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.6. Please reinstall the "
+            "torchvision that matches your PyTorch install.",
+            ("11.7", "11.6"),
+        ),
+        # geocine/sd-easy-mode#18 (the message wrapped by a rich traceback)
+        (
+            "RuntimeError: Detected that PyTorch and torchvision were compiled with different\nCUDA "
+            "versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA \nVersion=11.8. Please "
+            "reinstall the torchvision that matches your PyTorch \ninstall.",
+            ("11.7", "11.8"),
+        ),
+        # deforum/deforum-stable-diffusion#348 (torchvision 0.16 and later say 'major versions')
+        (
+            "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "
+            "versions. PyTorch has CUDA Version=12.1 and torchvision has CUDA Version=11.8. Please reinstall "
+            "the torchvision that matches your PyTorch install.",
+            ("12.1", "11.8"),
+        ),
+        # nerdyrodent/AVeryComfyNerd#8 ('you've mixed pytorch & torchvision versions up')
+        ("PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8.", ("11.7", "11.8")),
+    ]
+    for text, (ours, theirs) in cases:
+        lead = _one(text, "companion.cuda_mismatch")
+        assert f"PyTorch has CUDA Version={ours} and torchvision has CUDA Version={theirs}" in lead.evidence
+        assert "from one index" in lead.fix.text
+        wheel = "cu" + ours.replace(".", "")
+        assert any(
+            c.endswith(f"--index-url https://download.pytorch.org/whl/{wheel}") for c in lead.fix.commands
+        )
+        assert "torch torchvision torchaudio" in lead.fix.commands[0]
