@@ -1399,3 +1399,25 @@ def test_torchvision_built_for_another_cuda_than_torch_quotes_both_and_one_index
             c.endswith(f"--index-url https://download.pytorch.org/whl/{wheel}") for c in lead.fix.commands
         )
         assert "torch torchvision torchaudio" in lead.fix.commands[0]
+
+
+def test_nvcc_refusal_quoted_without_its_prefix_is_the_same_unknown_architecture() -> None:
+    # Titles and prose quote nvcc's refusal without "nvcc fatal :"; it is the same toolkit too old (or too
+    # new) for the architecture. The threads changed the CUDA toolkit or the architecture list.
+    cases = [
+        # NVIDIAGameWorks/kaolin#351 (a conda cudatoolkit-dev 10.1 shadowed CUDA 11 on PATH)
+        "# unsupported gpu architecture 'compute_86'. Unable to build for rtx 3090, cuda 11.0",
+        # CHONSPQX/modulated-deform-conv#11 (a 3090 with the project's lowest pytorch 1.7 and cuda11.0)
+        "# Unsupported gpu architecture 'compute_86'\n\nThanks for your great job. Our environment is linux "
+        "with gpu RTX3090 and the fixed lowest version of pytorch is 1.7 with cuda11.0.",
+        # facebookresearch/detectron2#3361 (the title; the build ran /usr/bin/nvcc)
+        "# Issue: RTX3090-Unsupported gpu architecture 'compute_86'",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "build.nvcc_unsupported_arch", _ids(text)
+        joined = _said(lead)
+        assert "compute_86" in joined and "CUDA 11.1" in joined, joined
+        assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text
+    # a GPU architecture named in other words is not nvcc's refusal (constructed)
+    assert "build.nvcc_unsupported_arch" not in _ids("Unsupported gpu architecture for this kernel: sm")
