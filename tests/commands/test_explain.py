@@ -139,6 +139,11 @@ MESSAGES = [
         "cuda.visible_devices_not_applied",
         "But when I use CUDA_VISIBLE_DEVICES=x, it still works on GPU 0.",
     ),
+    (  # MVIG-SJTU/AlphAction#84 (pytorch 1.11.0+cu115)
+        "build.thc_headers_removed",
+        "AlphAction/alphaction/csrc/cuda/ROIPool3d_cuda.cu:4:10: fatal error: THC/THC.h: No such file or "
+        "directory",
+    ),
     (  # torchvision/extension.py _check_cuda_version (torchvision 0.16 and later)
         "companion.cuda_mismatch",
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "

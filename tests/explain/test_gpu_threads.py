@@ -1421,3 +1421,31 @@ def test_nvcc_refusal_quoted_without_its_prefix_is_the_same_unknown_architecture
         assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text
     # a GPU architecture named in other words is not nvcc's refusal (constructed)
     assert "build.nvcc_unsupported_arch" not in _ids("Unsupported gpu architecture for this kernel: sm")
+
+
+def test_a_missing_thc_header_is_torch_1_11_removing_thc() -> None:
+    # torch 1.11 removed the THC headers; extensions that include them fail to compile. The threads ported
+    # the sources (or commented the include out) or built with an older torch.
+    cases = [
+        # CoinCheung/pytorch-loss#36 ('Latest pytorch has removed THC.h'; the port in #37)
+        "# fatal error: THC/THC.h: No such file or directory\n\nLatest pytorch has removed THC.h",
+        # MVIG-SJTU/AlphAction#84 ('You should use lower pytorch(such as 1.8.0) version')
+        "AlphAction/alphaction/csrc/cuda/ROIPool3d_cuda.cu:4:10: fatal error: THC/THC.h: No such file or "
+        "directory",
+        # PJLab-ADG/DetZero#19 (a localised gcc; the THC code commented out)
+        "# fatal error: THC/THC.h: 没有那个文件或目录\n\n"
+        "好像是pytorch版本太高了，我的版本是2.0.1，请问下有什么解决办法吗？",
+        # Mukosame/Zooming-Slow-Mo-CVPR-2020#74 (Torch 2.2.1+cu121)
+        " fatal error: THC/THC.h: No such file or directory\n    7 | #include <THC/THC.h>\n      |          "
+        "^~~~~~~~~~~\ncompilation terminated.\nerror: command '/usr/local/cuda/bin/nvcc' failed with exit "
+        "code 1",
+        # open-mmlab/mmcv#1582 (the headers moved into ATen)
+        "# fatal error: THC/THCDeviceUtils.cuh: No such file or directory #include <THC/THCDeviceUtils.cuh>",
+    ]
+    for text in cases:
+        lead = _one(text, "build.thc_headers_removed")
+        assert "PyTorch 1.11 removed" in lead.cause
+        assert "THCudaCheck with C10_CUDA_CHECK" in lead.fix.text and "older PyTorch" in lead.fix.text
+        assert "comment" in lead.fix.text
+    # a header of another library is not THC's (constructed)
+    assert "build.thc_headers_removed" not in _ids("fatal error: cuda_runtime.h: No such file or directory")
