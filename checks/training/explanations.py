@@ -10,6 +10,7 @@ the real texts of tests/corpus/errors. This module holds their analysers.
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import Case, last_match
@@ -96,6 +97,70 @@ def analyse_size_mismatch(text: str) -> Analysis:
             "model.load_state_dict(state, strict=False)."
         ),
     )
+
+
+_KEY_LIST = re.compile(r"(Missing|Unexpected) key\(s\) in state_dict:")
+_QUOTED_KEY = re.compile(r"\"([^\"\s]{1,300})\"")
+_PREFIX = "module."
+
+
+def _keys_listed(text: str) -> dict[str, list[str]]:
+    """The first keys of the last Missing and Unexpected lists (at most 2,000 each)."""
+    starts = [(m[1].lower(), m.end()) for m in _KEY_LIST.finditer(text[-400_000:])]
+    lists: dict[str, list[str]] = {}
+    for n, (kind, start) in enumerate(starts):
+        end = starts[n + 1][1] if n + 1 < len(starts) else len(text[-400_000:])
+        window = text[-400_000:][start : min(end, start + 200_000)]
+        keys = [m[1] for m in islice(_QUOTED_KEY.finditer(window), 2000)]
+        lists[kind] = keys
+    return lists
+
+
+def analyse_module_prefix(text: str) -> Analysis:
+    """Which side carries 'module.', and whether the keys match once it is set aside."""
+    lists = _keys_listed(text)
+    missing, unexpected = lists.get("missing", []), lists.get("unexpected", [])
+    if not missing and not unexpected:
+        return Analysis()
+    evidence: list[str] = []
+    wrapped_model = bool(missing) and all(k.startswith(_PREFIX) for k in missing[:50])
+    wrapped_checkpoint = bool(unexpected) and all(k.startswith(_PREFIX) for k in unexpected[:50])
+    if wrapped_checkpoint and not wrapped_model:
+        evidence.append(f"the checkpoint's keys begin with 'module.' ({unexpected[0]}), the model's do not")
+    elif wrapped_model and not wrapped_checkpoint:
+        evidence.append(
+            f"the model's keys begin with 'module.' ({missing[0]}): it is wrapped, the checkpoint not"
+        )
+    bare = {k.removeprefix(_PREFIX) for k in missing}
+    if missing and unexpected and not bare & {k.removeprefix(_PREFIX) for k in unexpected}:
+        evidence.append(
+            f"with 'module.' set aside the keys still differ (the model's {missing[0]}, the checkpoint's "
+            f"{unexpected[0]})"
+        )
+        return Analysis(
+            evidence=tuple(evidence),
+            cause=(
+                "The checkpoint's keys are not the model's even with the 'module.' prefix set aside: it "
+                "holds another model, or another layout of it (a part wrapped on its own, a backbone's "
+                "pretrained weights), not the same weights under a prefix."
+            ),
+            fix=Fix(
+                "Load the checkpoint that was saved from this model, or load a part's weights into that "
+                "part (model.backbone.load_state_dict(state)); compare the keys "
+                "(list(state)[:5] against list(model.state_dict())[:5]) before renaming any."
+            ),
+        )
+    if wrapped_model and not wrapped_checkpoint:
+        return Analysis(
+            evidence=tuple(evidence),
+            fix=Fix(
+                "The model is wrapped in DataParallel (or DistributedDataParallel) and the checkpoint was "
+                "saved from the bare model: load it into model.module (model.module.load_state_dict(state)), "
+                "or load it before wrapping the model.",
+                ("model.module.load_state_dict(state)",),
+            ),
+        )
+    return Analysis(evidence=tuple(evidence))
 
 
 def analyse_device_assert(text: str) -> Analysis:

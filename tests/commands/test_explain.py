@@ -144,6 +144,10 @@ MESSAGES = [
         "AlphAction/alphaction/csrc/cuda/ROIPool3d_cuda.cu:4:10: fatal error: THC/THC.h: No such file or "
         "directory",
     ),
+    (  # pytorch/pytorch#3805 (torch 0.2's wording)
+        "load.module_prefix",
+        """it report the error that 'unexpected key "module.features.conv0.weight" in state_dict'.""",
+    ),
     (  # torchvision/extension.py _check_cuda_version (torchvision 0.16 and later)
         "companion.cuda_mismatch",
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "

@@ -1449,3 +1449,63 @@ def test_a_missing_thc_header_is_torch_1_11_removing_thc() -> None:
         assert "comment" in lead.fix.text
     # a header of another library is not THC's (constructed)
     assert "build.thc_headers_removed" not in _ids("fatal error: cuda_runtime.h: No such file or directory")
+
+
+def test_state_dict_keys_that_differ_by_module_are_dataparallels_prefix() -> None:
+    # A model wrapped in DataParallel keeps the real one as its submodule 'module': its checkpoint's keys
+    # begin with 'module.'. The threads stripped the prefix (k[7:]) or saved model.module.state_dict().
+    cases = [
+        # HumaticsLAB/SEAM-Match-RCNN#3 (the pretrained checkpoint saved from the wrapped model)
+        "RuntimeError: Error(s) in loading state_dict for VideoMatchRCNN:\n\t**Missing key(s) in state_dict: "
+        '"backbone.body.conv1.weight", "backbone.body.bn1.weight", "backbone.body.bn1.bias",** '
+        '"backbone.body.bn1.running_mean", "backbone.body.bn1.running_var", '
+        '"backbone.body.layer1.0.conv1.weight", '
+        '"backbone.body.layer1.0.bn1.weight", "backbone.body.layer1.0.bn1.bias", '
+        '"backbone.body.layer1.0.bn1.running_mean", "backbone.body.layer1.0.bn1.running_var", '
+        '"backbone.body.layer1.0.conv2.weight", "backbone.body.layer1.0.bn2.weight", '
+        '"backbone.body.layer1.0.bn2.bias", "backbone.body.layer1.0.bn2.running_mean", '
+        '"backbone.body.layer1.0.bn2.running_var", "backbone.body.layer1.0.conv3.weight", '
+        '"backbone.body.layer1.0.bn3.weight", "backbone.body.layer1.0.bn3.bias", '
+        '"backbone.body.layer1.0.bn3.running_mean", "backbone.body.layer1.0.bn3.running_var", '
+        '"backbone.body.layer1.0.downsample.0.weight", "backbone.body.layer1.0.downsample.1.weight", '
+        'roi_heads.temporal_aggregator.newnlb.phi.weight", "roi_heads.temporal_aggregator.newnlb.phi.bias", '
+        '"roi_heads.temporal_aggregator.newnlb.concat_project.0.weight". \n**Unexpected key(s) in '
+        "state_dict: "
+        '"module.backbone.body.conv1.weight", "module.backbone.body.bn1.weight",** '
+        '"module.backbone.body.bn1.bias", "module.backbone.body.bn1.',
+        # meijieru/crnn.pytorch#60 (torch 0.2's wording; 'name = k[7:] # remove `module.`')
+        "I trained models using own dataset. But when I load the saved models, it keeps saying that "
+        '"unexpected key "module.cnn.conv0.weight" in state_dict". What do I have to do?',
+        # mks0601/3DMPPE_POSENET_RELEASE#41 (in words; the prefix removed with a loop)
+        "I downloaded the pretrained models and tried loading the Human3.6M one in the Protocol1 folder, and "
+        'met this error caused by basically every layer names having "module." prepended to them. For '
+        'example, the loader expected "head.deconv_layers.7.running_var" but in the provided pretrained '
+        'weight, i got "module.head.deconv_layers.7.running_var"',
+        # whai362/pan_pp.pytorch#14 (save model.module.state_dict())
+        "# Trained model save/load with DataParallel.\n\nInstead of deleting the “module.” string from all "
+        "the state_dict keys, you can save your model with:",
+    ]
+    for text in cases:
+        lead = _one(text, "load.module_prefix")
+        assert "'module.' prefix" in lead.cause and "DataParallel" in lead.cause
+        assert "removeprefix('module.')" in lead.fix.text or "model.module" in lead.fix.text
+    lead = _one(cases[0], "load.module_prefix")
+    assert any("checkpoint's keys begin with 'module.'" in line for line in lead.evidence), lead.evidence
+    # bearpaw/pytorch-classification#27: 'module.features.0.weight' against 'features.module.0.weight' is
+    # another layout (only model.features wrapped), not a prefix to strip
+    lead = _one(
+        "RuntimeError: Error(s) in loading state_dict for DataParallel:\n        Missing key(s) in "
+        'state_dict: "module.features.0.weight", "module.features.0.bias", "module.features.3.weight", '
+        '"module.features.3.bias", "module.features.6.weight", "module.features.6.bias", '
+        '"module.features.8.weight", "module.features.8.bias", "module.features.10.weight", '
+        '"module.features.10.bias", "module.classifier.weight", "module.classifier.bias". \n        '
+        'Unexpected key(s) in state_dict: "features.module.0.weight", "features.module.0.bias", '
+        '"features.module.3.weight", "features.module.3.bias", "features.module.6.weight", '
+        '"features.module.6.bias", "features.module.8.weight", "feat',
+        "load.module_prefix",
+    )
+    assert "another layout" in lead.cause and "removeprefix" not in lead.fix.text
+    # keys that differ otherwise are not this (constructed)
+    assert "load.module_prefix" not in _ids(
+        'Missing key(s) in state_dict: "fc.weight", "fc.bias". Unexpected key(s) in state_dict: "head.w".'
+    )
