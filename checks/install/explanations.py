@@ -960,6 +960,18 @@ def analyse_nvcc_arch(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+def analyse_flash_attn_gpu(text: str) -> Analysis:
+    """The GPU (and its capability) the writer names, below Ampere's 8.0."""
+    named = _capability_named(text)
+    if named is None:
+        return Analysis()
+    (major, minor), said = named
+    line = f"{said}: compute capability {major}.{minor}"
+    if major < 8:
+        line += ", older than Ampere's 8.0"
+    return Analysis(evidence=(line,))
+
+
 def analyse_nvrtc_arch(text: str) -> Analysis:
     """The GPU (and its capability) the writer names, which torch's NVRTC does not know."""
     named = _capability_named(text)

@@ -148,6 +148,10 @@ MESSAGES = [
         "load.module_prefix",
         """it report the error that 'unexpected key "module.features.conv0.weight" in state_dict'.""",
     ),
+    (  # microsoft/MInference#51 (flash-attn 2.6.0.post1 on a Tesla V100S)
+        "flash_attn.gpu_too_old",
+        "RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
+    ),
     (  # torchvision/extension.py _check_cuda_version (torchvision 0.16 and later)
         "companion.cuda_mismatch",
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "

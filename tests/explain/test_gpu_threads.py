@@ -1509,3 +1509,46 @@ def test_state_dict_keys_that_differ_by_module_are_dataparallels_prefix() -> Non
     assert "load.module_prefix" not in _ids(
         'Missing key(s) in state_dict: "fc.weight", "fc.bias". Unexpected key(s) in state_dict: "head.w".'
     )
+
+
+def test_flash_attention_on_a_gpu_before_ampere_is_the_gpu_not_the_install() -> None:
+    # flash-attn's kernels need compute capability 8.0 or newer; on a Turing or Volta GPU the threads
+    # turned FlashAttention off (standard attention instead) or moved to a newer GPU.
+    cases = [
+        # Dao-AILab/flash-attention#762 ('Quadro RTX 5000 is Turing card, not Ampere and not currently
+        # supported'); a T4 with attn_implementation="flash_attention_2"
+        (
+            "# RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n\nHi @tridao, all of my "
+            "GPUs are Tesla T4, but I still encountered this issue.",
+            "",
+        ),
+        # Wan-Video/Wan2.1#25 (flash attention replaced with attention)
+        (
+            "# RuntimeError: FlashAttention only supports Ampere GPUs or newer\n\nplease support old gpus\n"
+            "i have 4 2080ti 22Gb, but can not run this model",
+            "2080ti",
+        ),
+        # microsoft/MInference#51 ('How can I set FlashAttention to false?')
+        (
+            "GPU：Tesla V100S\nNVIDIA-SMI 470.57.02    Driver Version: 470.57.02    CUDA Version: 11.4\n"
+            '  File "/opt/huawei/python/3.10.12/lib/python3.10/site-packages/flash_attn/'
+            'flash_attn_interface.py", line 51, in _flash_attn_forward\n    out, q, k, v, out_padded, '
+            "softmax_lse, S_dmask, rng_state = flash_attn_cuda.fwd(\nRuntimeError: FlashAttention only "
+            "supports Ampere GPUs or newer.",
+            "V100",
+        ),
+        # komikndr/raylight#68 (2xRTX 5000 16GB: Turing)
+        (
+            "RuntimeError: FlashAttention only supports Ampere GPUs or newer. \n\n**System**\n- Ubuntu "
+            "24.04.4 LTS\n- PyTorch: 2.9.1+cu130, CUDA (PyTorch): 13.0\n- 2xRTX 5000 16GB (driver version: "
+            "590.48.01) with nvlink",
+            "",
+        ),
+    ]
+    for text, gpu in cases:
+        lead = _one(text, "flash_attn.gpu_too_old")
+        assert "Ampere" in lead.cause and "sm_80" in lead.cause
+        assert "Disable FlashAttention" in lead.fix.text and 'attn_implementation="sdpa"' in lead.fix.text
+        assert "nn.MultiheadAttention" in lead.fix.text
+        if gpu:
+            assert any(gpu in line and "older than Ampere" in line for line in lead.evidence), lead.evidence
