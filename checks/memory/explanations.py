@@ -1058,7 +1058,20 @@ def analyse_cudnn(text: str) -> Analysis:
     status, algorithm = found[-1]
     key = "ALGORITHM" if algorithm else status.upper()
     evidence = "no cuDNN algorithm could run" if algorithm else f"CUDNN_STATUS_{key}"
-    return _status_analysis(_CUDNN_STATUSES, key, evidence, text)
+    analysis = _status_analysis(_CUDNN_STATUSES, key, evidence, text)
+    said = last_match(_TORCH_SAID, text[-200_000:]) if key == "EXECUTION_FAILED" else None
+    if said is None:
+        return analysis
+    line = f"the text gives the torch release: {' '.join(said[0].split())}"
+    return replace(analysis, evidence=(*analysis.evidence, line))
+
+
+# The torch release as the writer gives it: "pytorch=1.4.0", "torch 1.5.1+cu101", "PyTorch: 2.1.0".
+_TORCH_SAID = re.compile(
+    r"\b(?:py)?torch(?:[ _]version)?\s{0,3}(?:==|=|:|：|\s)\s{0,3}"
+    r"v?\d{1,2}\.\d{1,2}(?:\.\d{1,2})?(?:\+cu\d{2,3})?",
+    re.IGNORECASE,
+)
 
 
 def _status_analysis(statuses: tuple[Case, ...], status: str, evidence: str, text: str = "") -> Analysis:

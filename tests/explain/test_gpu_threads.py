@@ -1552,3 +1552,40 @@ def test_flash_attention_on_a_gpu_before_ampere_is_the_gpu_not_the_install() -> 
         assert "nn.MultiheadAttention" in lead.fix.text
         if gpu:
             assert any(gpu in line and "older than Ampere" in line for line in lead.evidence), lead.evidence
+
+
+def test_cudnn_execution_failed_is_most_often_a_torch_built_for_an_older_cuda_than_the_gpu() -> None:
+    # A torch built for CUDA 9.x or 10.x on an RTX 20xx or 30xx GPU runs until cuDNN's kernels fail; the
+    # threads upgraded to a build for a CUDA the GPU supports (CUDA 11 for Ampere).
+    cases = [
+        # zzhang1987/Factor-Graph-Neural-Network#4 (an RTX 3080 Ti: 'you will have to use CUDA11')
+        (
+            "If the model is trained by CPU,  there is no Exception error. But if I enable CUDA, there is "
+            "always an error, RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED. \n\nmy environment: "
+            "pytorch: 1.5.1+cu101\n                                           CUDA 10.1",
+            "pytorch: 1.5.1+cu101",
+        ),
+        # multimodallearning/pytorch-mask-rcnn#94 (torch 0.3.0 with CUDA 9.0 on an RTX 2080)
+        (
+            "I can run demo.py with python demo.py on cpu ,but when i run on gpu, there is a bug "
+            ":RuntimeError: CUDNN_STATUS_EXECUTION_FAILED , maybe the version of python,pytorch,cuda is "
+            "incompatible,\nthis is my version what i use:\npytorch:0.3.0-cuda9.0\ngpu:rtx-2080\ncuda:9.0",
+            "pytorch:0.3.0",
+        ),
+        # yanx27/Pointnet_Pointnet2_pytorch#229 ('Solved, I find that 3090 need cuda at least 11.0')
+        (
+            "When I run ```python train_classification.py --model pointnet2_cls_ssg --use_normals --log_dir "
+            "pointnet2_cls_ssg_normal```,I met error CUDNN_STATUS_EXECUTION_FAILED。",
+            "",
+        ),
+    ]
+    for text, said in cases:
+        lead = _one(text, "cudnn.status_error")
+        assert "CUDA version older than the GPU needs" in lead.cause and "CUDA 11 build" in lead.cause
+        assert lead.fix.text.startswith("Upgrade PyTorch to a build for a CUDA the GPU supports")
+        assert "cudnn.enabled = False only works around it" in lead.fix.text
+        if said:
+            assert f"the text gives the torch release: {said}" in lead.evidence, lead.evidence
+    # the other statuses keep their causes (constructed)
+    lead = _one("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED", "cudnn.status_error")
+    assert "CUDA 11 build" not in lead.cause
