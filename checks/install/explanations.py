@@ -162,7 +162,7 @@ def analyse_not_compiled(text: str) -> Analysis:
 def analyse_driver_too_old(text: str) -> Analysis:
     match = _last(r"found version (\d+)", text)
     if match is None:
-        return Analysis()
+        return _driver_told(text)
     found = int(match[1])
     version = cuda_compat.decode_cuda_int(found)
     if version is None:
@@ -180,6 +180,48 @@ def analyse_driver_too_old(text: str) -> Analysis:
             fix=Fix(f"Update the NVIDIA driver, or: {plan.text[0].lower()}{plan.text[1:]}", plan.commands),
         )
     return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(plan.text, plan.commands))
+
+
+# A driver release as a writer gives it: "driver (450.36)", "driver version 418.87", "Driver Version: 470.86".
+_DRIVER_TOLD = re.compile(
+    r"\bdriver\b(?:\s{1,3}version)?[\s:(]{0,4}(?:is\s{1,3})?(\d{3}\.\d{2,3}(?:\.\d{2,3})?)\b", re.IGNORECASE
+)
+_CUDA_TOLD = re.compile(
+    r"\bCUDA(?:\s{0,3}toolkit)?\s{0,3}(?:>=?|version)?\s{0,3}(1\d)\.(\d)\b", re.IGNORECASE
+)
+
+
+def _driver_told(text: str) -> Analysis:
+    """A driver too old for a CUDA release, told in words: the driver release and the CUDA release the text
+    names, the newest CUDA that driver supports and the driver that CUDA release needs."""
+    tail = text[-200_000:]
+    driver = last_match(_DRIVER_TOLD, tail)
+    os_key = _seen(text).driver_os
+    named = [(int(m[1]), int(m[2])) for _, m in zip(range(20), _CUDA_TOLD.finditer(tail), strict=False)]
+    evidence: list[str] = []
+    supported = None
+    if driver is not None:
+        release = cuda_compat.parse_version(driver[1])
+        supported = cuda_compat._infer_driver_cuda(release, os_key) if release else None
+        if supported is not None:
+            up_to = cuda_compat.format_cuda(supported)
+            evidence.append(f"the text names driver {driver[1]}: it supports CUDA up to {up_to}")
+    wanted = max(named, default=None)
+    need = cuda_compat.MIN_DRIVER.get(wanted, {}).get(os_key) if wanted else None
+    if wanted is not None:
+        line = f"the text names CUDA {cuda_compat.format_cuda(wanted)}"
+        evidence.append(line + (f", which needs driver {need} or later ({os_key})" if need else ""))
+    if supported is None:
+        return Analysis(evidence=tuple(evidence))
+    older = cuda_compat.format_cuda(supported)
+    update = f"update the NVIDIA driver ({need} or later)" if need else "update the NVIDIA driver"
+    return Analysis(
+        evidence=tuple(evidence),
+        fix=Fix(
+            f"Install the torch build (or conda cudatoolkit) for CUDA {older} or older, which driver "
+            f"{driver[1]} runs (conda: cudatoolkit={older}; pip: the matching cuXYZ index), or {update}.",
+        ),
+    )
 
 
 # torch from a container image or its own build, not a wheel pip chose: NGC's images build it under

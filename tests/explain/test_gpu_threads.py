@@ -1589,3 +1589,43 @@ def test_cudnn_execution_failed_is_most_often_a_torch_built_for_an_older_cuda_th
     # the other statuses keep their causes (constructed)
     lead = _one("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED", "cudnn.status_error")
     assert "CUDA 11 build" not in lead.cause
+
+
+def test_a_driver_too_old_for_a_cuda_release_told_in_words_names_both() -> None:
+    # The driver limits the CUDA a torch build may use; told in words, with the driver release and the CUDA
+    # release. The threads installed a build for an older CUDA (or had the driver updated).
+    cases = [
+        # cirruslabs/linux-image-templates#64 (CUDA 13.0 needs driver 580)
+        (
+            "# The `ubuntu-runner-amd64-gpu:22.04` image's GPU driver is not compatible with its CUDA "
+            "toolkit\n\nThis image has an nvidia driver version of 550/570:",
+            (),
+        ),
+        # pytorch/pytorch#112553 (torch 2.0.1 ran; 2.1.0+cu121 needs a newer driver than 470)
+        (
+            "# torch 2.1.0 is not compatible with nvidia driver version 470.182.03 (GKE v1.25 COS "
+            "version)\n\ntorch v2.0.1 works fine on GKE k8s v1.25 COS which is using nvidia driver "
+            "v470.182.03.",
+            ("the text names driver 470.182.03: it supports CUDA up to 11.4",),
+        ),
+        # theialab/radfoam#20 (the maintainer: CUDA 12.x needs driver 525.60.13 or newer)
+        (
+            "# Is it possible to run this project under CUDA 11.3?\n\nThe administrator does not recommend "
+            "me to update the nvidia driver，so I can not use torch 2.x and CUDA 12.x",
+            (),
+        ),
+    ]
+    for text, evidence in cases:
+        lead = _one(text, "cuda.driver_too_old")
+        assert "newer CUDA than the installed driver supports" in lead.cause
+        for line in evidence:
+            assert line in lead.evidence, lead.evidence
+    # a driver release and a CUDA release named: the CUDA the driver runs and the driver the CUDA needs
+    # (constructed)
+    lead = _one(
+        "My NVIDIA driver (418.87) does not support CUDA 11.3, and I cannot update it.", "cuda.driver_too_old"
+    )
+    assert "the text names CUDA 11.3, which needs driver 465.19.01 or later (linux)" in lead.evidence, (
+        lead.evidence
+    )
+    assert lead.fix.text.startswith("Install the torch build (or conda cudatoolkit) for CUDA 10.1 or older")
