@@ -881,6 +881,39 @@ def analyse_companion_cuda(text: str) -> Analysis:
     )
 
 
+# xformers/_cpp_lib.py: "xFormers was built for:\n    PyTorch 2.3.0+cu121 with CUDA 1201 (you have
+# 2.1.0+cu121)"
+_XFORMERS_BUILT = re.compile(
+    r"PyTorch\s{1,4}(\S{1,40})\s{1,4}with\s{1,4}CUDA\s{1,4}\d{1,6}\s{1,4}\(you have\s{1,4}([^)\s]{1,40})\)"
+)
+_XFORMERS_NOT_BUILT = re.compile(r"xFormers wasn't build with CUDA support|xFormers can't load C\+\+/CUDA")
+_XFORMERS_ON_CPU = re.compile(r"device=cpu \(supported: \{'cuda'\}\)")
+
+
+def analyse_xformers(text: str) -> Analysis:
+    """The torch the wheel was built for and the one installed; tensors on the CPU told apart."""
+    tail = text[-200_000:]
+    built = last_match(_XFORMERS_BUILT, tail)
+    if built is not None:
+        return Analysis(
+            evidence=(f"xformers was built for PyTorch {built[1]}; the installed torch is {built[2]}",)
+        )
+    if last_match(_XFORMERS_NOT_BUILT, tail) is None and last_match(_XFORMERS_ON_CPU, tail) is not None:
+        return Analysis(
+            evidence=("every operator refuses device=cpu: the tensors are on the CPU",),
+            cause=(
+                "xformers' memory-efficient attention runs only on CUDA tensors, and the query, key and "
+                "value are on the CPU: the model (or its input) was not moved to the GPU, or CUDA is not "
+                "available."
+            ),
+            fix=Fix(
+                "Move the model and its inputs to the GPU (model.to('cuda')), check "
+                "torch.cuda.is_available(), or turn xformers off when running on the CPU."
+            ),
+        )
+    return Analysis()
+
+
 # NumPy's C-API version (NPY_API_VERSION) -> the NumPy release that introduced it. Source:
 # numpy/_core/code_generators/cversions.txt of numpy/numpy at 00be3ef9459634aaf074c450008857bdf131b151
 # ("Version 7 (NumPy 1.7)", "Version 8 Added interface to MapIterObject" with no release of its own,

@@ -152,6 +152,11 @@ MESSAGES = [
         "flash_attn.gpu_too_old",
         "RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
     ),
+    (  # Vchitect/SEINE#27
+        "xformers.not_built_for_torch",
+        "`cutlassF` is not supported because:\n    xFormers wasn't build with CUDA support\n    operator "
+        "wasn't built - see `python -m xformers.info` for more info",
+    ),
     (  # torchvision/extension.py _check_cuda_version (torchvision 0.16 and later)
         "companion.cuda_mismatch",
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "

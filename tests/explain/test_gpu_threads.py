@@ -1629,3 +1629,74 @@ def test_a_driver_too_old_for_a_cuda_release_told_in_words_names_both() -> None:
         lead.evidence
     )
     assert lead.fix.text.startswith("Install the torch build (or conda cudatoolkit) for CUDA 10.1 or older")
+
+
+def test_xformers_without_its_cuda_operators_is_a_wheel_built_for_another_torch() -> None:
+    # xformers wheels pin one torch build; beside another one its C++/CUDA extensions do not load and no
+    # memory-efficient attention operator is left. The threads reinstalled xformers for their torch (or
+    # uninstalled it).
+    cases = [
+        # yangjianxin1/Firefly#258 (python -m xformers.info: built for 2.3.0+cu121, 2.1.0+cu121 installed)
+        (
+            "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
+            "     query       : shape=(1, 1024, 8, 4, 128) (torch.float32)\n"
+            "     key         : shape=(1, 1024, 8, 4, 128) (torch.float32)\n"
+            "     value       : shape=(1, 1024, 8, 4, 128) (torch.float32)\n\n"
+            "pip show xformers：\nName: xformers\nVersion: 0.0.26.post1\n\n python3 -m xformers.info：\n"
+            "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+            "    PyTorch 2.3.0+cu121 with CUDA 1201 (you have 2.1.0+cu121)\n"
+            "    Python  3.10.14 (you have 3.10.0)\n"
+            "  Please reinstall xformers (see https://github.com/facebookresearch/xformers#installing-xformers)",
+            "xformers was built for PyTorch 2.3.0+cu121; the installed torch is 2.1.0+cu121",
+        ),
+        # kijai/ComfyUI-DepthAnythingV2#27 (the maintainer: re-install it, or uninstall it)
+        (
+            "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
+            "     query       : shape=(1, 5617, 16, 64) (torch.float32)\n"
+            "     key         : shape=(1, 5617, 16, 64) (torch.float32)\n"
+            "     value       : shape=(1, 5617, 16, 64) (torch.float32)\n"
+            "     attn_bias   : <class 'NoneType'>\n"
+            "     p           : 0.0\n"
+            "`fa3F@0.0.0` is not supported because:\n"
+            "    xFormers wasn't build with CUDA support\n"
+            "    dtype=torch.float32 (supported: {torch.float16, torch.bfloat16})\n"
+            "    operator wasn't built - see `python -m xformers.info` for more info",
+            "",
+        ),
+        # cubiq/PuLID_ComfyUI#103
+        (
+            "No operator found for `memory_efficient_attention_forward` with inputs:\n"
+            "query : shape=(1, 577, 16, 64) (torch.float16)\n"
+            "key : shape=(1, 577, 16, 64) (torch.float16)\n"
+            "value : shape=(1, 577, 16, 64) (torch.float16)\n"
+            "attn_bias : <class 'NoneType'>\n"
+            "p : 0.0\n"
+            "`decoderF` is not supported because:\n"
+            "xFormers wasn't build with CUDA support\n"
+            "attn_bias type is <class 'NoneType'>",
+            "",
+        ),
+    ]
+    for text, evidence in cases:
+        lead = _one(text, "xformers.not_built_for_torch")
+        assert "built for another torch release" in lead.cause
+        assert lead.fix.text.startswith("Reinstall xformers built for the installed torch")
+        assert "python -m xformers.info" in lead.fix.commands
+        if evidence:
+            assert evidence in lead.evidence, lead.evidence
+    # facebookresearch/xformers#1143: the operators refuse CPU tensors, not a build
+    lead = _one(
+        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
+        "     query       : shape=(1, 257, 6, 64) (torch.float32)\n"
+        "     key         : shape=(1, 257, 6, 64) (torch.float32)\n"
+        "     value       : shape=(1, 257, 6, 64) (torch.float32)\n"
+        "     attn_bias   : <class 'NoneType'>\n"
+        "     p           : 0.0\n"
+        "`fa2F@v2.5.7-pt` is not supported because:\n"
+        "    device=cpu (supported: {'cuda'})\n"
+        "    dtype=torch.float32 (supported: {torch.float16, torch.bfloat16})\n"
+        "`cutlassF-pt` is not supported because:\n"
+        "    device=cpu (supported: {'cuda'})",
+        "xformers.not_built_for_torch",
+    )
+    assert "on the CPU" in lead.cause and "model.to('cuda')" in lead.fix.text
