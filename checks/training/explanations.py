@@ -227,4 +227,25 @@ def analyse_mps_op(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+# Lightning's suggestion: "(try 32 which is the number of cpus on this machine)" (1.x), "to `num_workers=19`"
+# (2.x); a GPU utilization the writer gives ("Volatile GPU-util indicates 0%").
+_WORKERS_SUGGESTED = re.compile(
+    r"\(try \d{1,4} which is the number of cpus on this machine\)|`num_workers=\d{1,4}`"
+)
+_UTILIZATION = re.compile(r"\bGPU[- ]?util(?:i[sz]ation)?\b[^\n%]{0,60}?\b(\d{1,3}) ?%", re.IGNORECASE)
+
+
+def analyse_input_bound(text: str) -> Analysis:
+    """The worker count Lightning suggests and the GPU utilization the writer gives."""
+    tail = text[-200_000:]
+    evidence = []
+    suggested = last_match(_WORKERS_SUGGESTED, tail)
+    if suggested is not None:
+        evidence.append(f"Lightning suggests {suggested[0].strip('()')}")
+    used = last_match(_UTILIZATION, tail)
+    if used is not None:
+        evidence.append(f"the text gives GPU utilization {used[1]}%")
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -157,6 +157,12 @@ MESSAGES = [
         "`cutlassF` is not supported because:\n    xFormers wasn't build with CUDA support\n    operator "
         "wasn't built - see `python -m xformers.info` for more info",
     ),
+    (  # pykale/pykale#448 (Lightning 2.x)
+        "dataloader.input_bound",
+        "The 'val_dataloader' does not have many workers which may be a bottleneck. Consider increasing "
+        "the value of the `num_workers` argument` to `num_workers=19` in the `DataLoader` to improve "
+        "performance.",
+    ),
     (  # torchvision/extension.py _check_cuda_version (torchvision 0.16 and later)
         "companion.cuda_mismatch",
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "

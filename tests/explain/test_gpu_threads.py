@@ -1700,3 +1700,39 @@ def test_xformers_without_its_cuda_operators_is_a_wheel_built_for_another_torch(
         "xformers.not_built_for_torch",
     )
     assert "on the CPU" in lead.cause and "model.to('cuda')" in lead.fix.text
+
+
+def test_a_gpu_that_waits_for_data_is_too_few_dataloader_workers() -> None:
+    # Lightning warns when a DataLoader has few workers; writers see the GPU's utilization low or at 0%.
+    # The threads raised num_workers (towards the number of CPU cores).
+    cases = [
+        # pykale/pykale#448 (Lightning 2.x's wording)
+        (
+            "The 'val_dataloader' does not have many workers which may be a bottleneck. Consider increasing "
+            "the value of the `num_workers` argument` to `num_workers=19` in the `DataLoader` to improve "
+            "performance.",
+            "Lightning suggests `num_workers=19`",
+        ),
+        # kuleshov-group/caduceus#29 ('You should be able to set number of workers with this param:
+        # loader.num_workers')
+        (
+            "PossibleUserWarning: The dataloader, val_dataloader 0, does not have many workers which may be "
+            "a bottleneck. Consider increasing the value of the `num_workers` argument` (try 128 which is "
+            "the number of cpus on this machine) in the `DataLoader` init to improve performance.",
+            "Lightning suggests try 128 which is the number of cpus on this machine",
+        ),
+        # poier/PreView#5 (the maintainer: the GPU waits for loading; use more workers)
+        (
+            "# Volatile GPU-Util is low and fluctuant\n\nHi, Thank you for your codes. And I changed to "
+            "another benchmark, but the volatile gpu-util is very low and fluctuant.",
+            "",
+        ),
+    ]
+    for text, evidence in cases:
+        lead = _one(text, "dataloader.input_bound")
+        assert "Data loading is the bottleneck" in lead.cause
+        assert "Raise num_workers" in lead.fix.text and "pin_memory=True" in lead.fix.text
+        if evidence:
+            assert evidence in lead.evidence, lead.evidence
+    # a GPU busy at 100% is not this (constructed)
+    assert "dataloader.input_bound" not in _ids("GPU-Util is 100% and memory is full.")
