@@ -914,6 +914,32 @@ def analyse_xformers(text: str) -> Analysis:
     return Analysis()
 
 
+_ORDER_TOLD = re.compile(
+    r"\bimport(?:ing|ed)?\s{1,3}([\w.-]{1,40})\s{1,3}(before|after)\s{1,3}(?:importing\s{1,3})?(?:py)?torch\b"
+    r"|\bif\s{1,3}([\w.-]{1,40})\s{1,3}is\s{1,3}imported\s{1,3}(before|after)\s{1,3}(?:py)?torch\b"
+    r"|\bimporting\s{1,3}(?:first\s{1,3})?(?:py)?torch\b[^\n]{0,30}?\bthen\s{1,3}([\w.-]{1,40})",
+    re.IGNORECASE,
+)
+
+
+def analyse_import_order(text: str) -> Analysis:
+    """The order that crashes, as the text tells it, and the one to use."""
+    told = last_match(_ORDER_TOLD, text[-200_000:])
+    if told is None:
+        return Analysis()
+    other = told[1] or told[3] or told[5]
+    first = "torch" if (told[2] or told[4] or "after").lower() == "after" else other
+    if first == other:
+        evidence = f"the text says importing {other} before torch crashes"
+        fix = f"Import torch first, then {other} ({other} after torch), in every module of the program."
+    else:
+        evidence = f"the text says importing {other} after torch crashes"
+        fix = f"Import {other} before torch, in every module of the program (the entry script first)."
+    return Analysis(
+        evidence=(evidence,), fix=Fix(fix + " Or upgrade one of them to a release that does not clash.")
+    )
+
+
 # NumPy's C-API version (NPY_API_VERSION) -> the NumPy release that introduced it. Source:
 # numpy/_core/code_generators/cversions.txt of numpy/numpy at 00be3ef9459634aaf074c450008857bdf131b151
 # ("Version 7 (NumPy 1.7)", "Version 8 Added interface to MapIterObject" with no release of its own,

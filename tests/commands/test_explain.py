@@ -163,6 +163,10 @@ MESSAGES = [
         "the value of the `num_workers` argument` to `num_workers=19` in the `DataLoader` to improve "
         "performance.",
     ),
+    (  # isl-org/Open3D#4877
+        "import.order_crash",
+        "large torch operation fails with Segmentation Fault if open3d is imported before torch",
+    ),
     (  # torchvision/extension.py _check_cuda_version (torchvision 0.16 and later)
         "companion.cuda_mismatch",
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "

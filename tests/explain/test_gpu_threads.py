@@ -1736,3 +1736,41 @@ def test_a_gpu_that_waits_for_data_is_too_few_dataloader_workers() -> None:
             assert evidence in lead.evidence, lead.evidence
     # a GPU busy at 100% is not this (constructed)
     assert "dataloader.input_bound" not in _ids("GPU-Util is 100% and memory is full.")
+
+
+def test_a_crash_that_depends_on_the_import_order_is_reordered() -> None:
+    # torch and another native library load their own copies of shared libraries; in one order the process
+    # crashes. The threads swapped the imports.
+    cases = [
+        # pytorch/pytorch#74547 (the other order works)
+        (
+            "# importing open3d before pytorch causes matmul to produce a segfault",
+            "the text says importing open3d before torch crashes",
+            "Import torch first",
+        ),
+        # isl-org/Open3D#4877 ('importing torch first works')
+        (
+            "# large torch operation fails with Segmentation Fault if open3d is imported before torch",
+            "the text says importing open3d before torch crashes",
+            "Import torch first",
+        ),
+        # pytorch/pytorch#19739 (import open3d before torch)
+        (
+            "# Importing open3d after PyTorch causes free(): invalid pointer",
+            "the text says importing open3d after torch crashes",
+            "Import open3d before torch",
+        ),
+        # isl-org/Open3D#6757 ('This however doesn't reproduce in the opposite order')
+        (
+            "# Segmentation fault when importing first PyTorch 2.2.2 and then Open3D 0.18.0",
+            "the text says importing Open3D after torch crashes",
+            "Import Open3D before torch",
+        ),
+    ]
+    for text, evidence, fix in cases:
+        lead = _one(text, "import.order_crash")
+        assert "import-order conflict between native libraries" in lead.cause
+        assert evidence in lead.evidence, lead.evidence
+        assert lead.fix.text.startswith(fix), lead.fix.text
+    # an import order told without a crash is not this (constructed)
+    assert "import.order_crash" not in _ids("Importing numpy before torch is the usual style.")
