@@ -1774,3 +1774,46 @@ def test_a_crash_that_depends_on_the_import_order_is_reordered() -> None:
         assert lead.fix.text.startswith(fix), lead.fix.text
     # an import order told without a crash is not this (constructed)
     assert "import.order_crash" not in _ids("Importing numpy before torch is the usual style.")
+
+
+def test_an_out_of_memory_after_some_batches_over_sequences_is_the_longest_examples() -> None:
+    # Batches of sequences differ in length; the one holding the longest examples does not fit, after many
+    # that did. The threads truncated or filtered the long examples (a maximum length).
+    cases = [
+        # foundation-model-stack/fms-hf-tuning#471 (samples longer than max_seq_len)
+        (
+            "# Long sequence samples exceeding max_seq_len are resulting in CUDA OOM while performing LoRA "
+            "SFT\n\nWhile running LoRA SFT the training failed with CUDA out of memory error at step 164.",
+            "",
+        ),
+        # salesforce/ALBEF#6 ('Length of the captions was long')
+        (
+            "While fine-tuning the network on larger dataset (on 8 A100 GPUs) for text to image retrieval, I "
+            "always face the issue of CUDA OUT OF MEMORY,  after running for 1000-1500 batches. If the batch "
+            "size is reduced to 16 (from 32), this issue is faced after 2500-3000 batches.",
+            "",
+        ),
+        # mymusise/ChatGLM-Tuning#72 (the reply: a smaller maximum length, --max_seq_length=256)
+        (
+            "Hi，我使用您的代码finetune 运行到16%的时候，出现CUDA out Of memory , "
+            "使用的alpaca数据集，gpu：1卡3090 15G， 请问这个问题需要怎么修改？\n\n"
+            "处理数据时，修改最大长度，比如 `--max_seq_length=256`。",
+            "the text gives the length limit: --max_seq_length=256",
+        ),
+    ]
+    for text, evidence in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert lead.fix.text.startswith("Batches differ in length"), lead.fix.text
+        assert "truncate the inputs" in lead.fix.text and "filter out the examples" in lead.fix.text
+        assert any("a batch of the longest examples" in line for line in lead.evidence), lead.evidence
+        if evidence:
+            assert evidence in lead.evidence, lead.evidence
+    # espnet/espnet#209 (long utterances removed from the recipe): the GPU's out-of-memory in words
+    assert "cuda.out_of_memory" in _ids(
+        "Utterances with more than 3000 frames (30 seconds) is causing GPU out-of-memory err"
+    )
+    # an out-of-memory at the first batch, or over images, keeps the usual levers (constructed)
+    lead = _one("CUDA out of memory at the first batch of the sentence classifier.", "cuda.out_of_memory")
+    assert not lead.fix.text.startswith("Batches differ in length")
+    lead = _one("CUDA out of memory after 300 steps of training the image classifier.", "cuda.out_of_memory")
+    assert not lead.fix.text.startswith("Batches differ in length")
