@@ -248,4 +248,22 @@ def analyse_input_bound(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+_META_KEY = re.compile(r"for ([\w.]{1,200}): copying from a non-meta parameter in the checkpoint to a meta")
+_DEVICE_MAP = re.compile(r"device_map\s{0,3}=\s{0,3}[\"']?(\w{1,20})|\bdevice\b[^\n]{0,20}?[\"'](auto)[\"']")
+
+
+def analyse_meta_load(text: str) -> Analysis:
+    """How many parameters the warning names, one of them, and a device_map the text sets."""
+    tail = text[-200_000:]
+    keys = [m[1] for _, m in zip(range(5000), _META_KEY.finditer(tail), strict=False)]
+    evidence = []
+    if keys:
+        many = f"{len(keys)} parameters" if len(keys) > 1 else "a parameter"
+        evidence.append(f"{many} stayed on the meta device (e.g. {keys[0]})")
+    mapped = last_match(_DEVICE_MAP, tail)
+    if mapped is not None:
+        evidence.append(f"the text sets device_map={mapped[1] or mapped[2]}")
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

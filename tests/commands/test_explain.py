@@ -167,6 +167,12 @@ MESSAGES = [
         "import.order_crash",
         "large torch operation fails with Segmentation Fault if open3d is imported before torch",
     ),
+    (  # torch/nn/modules/module.py _load_from_state_dict (torch 2.13)
+        "load.into_meta_parameters",
+        "UserWarning: for fc.weight: copying from a non-meta parameter in the checkpoint to a meta parameter "
+        "in the current model, which is a no-op. (Did you mean to pass `assign=True` to assign items in the "
+        "state dictionary to their corresponding key in the module instead of copying them in place?)",
+    ),
     (  # torchvision/extension.py _check_cuda_version (torchvision 0.16 and later)
         "companion.cuda_mismatch",
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "

@@ -1817,3 +1817,32 @@ def test_an_out_of_memory_after_some_batches_over_sequences_is_the_longest_examp
     assert not lead.fix.text.startswith("Batches differ in length")
     lead = _one("CUDA out of memory after 300 steps of training the image classifier.", "cuda.out_of_memory")
     assert not lead.fix.text.startswith("Batches differ in length")
+
+
+def test_a_state_dict_copied_into_meta_parameters_is_not_loaded() -> None:
+    # torch warns that copying into a meta parameter is a no-op: the model was built on the meta device
+    # (device_map="auto", init_empty_weights) and the weights never arrive.
+    cases = [
+        # hiyouga/LlamaFactory#4689 (DeepSpeed and LoRA; 'Cannot copy out of meta tensor; no data!')
+        "/opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py:2025: UserWarning: for "
+        "transformer.encoder.layers.0.self_attention.query_key_value.weight: copying from a non-meta "
+        "parameter in the checkpoint to a meta parameter in the current model, which is a no-op. (Did you "
+        "mean to pass `assign=True` to assign items in the state dictionary to their corresponding key in "
+        "the module instead of copying them in place?)",
+        # huggingface/transformers#37615 (models instantiated on the meta device)
+        "/usr/local/lib/python3.12/dist-packages/torch/nn/modules/module.py:2441: UserWarning: for "
+        "layer3.5.bn2.bias: copying from a non-meta parameter in the checkpoint to a meta parameter in the "
+        "current model, which is a no-op. (Did you mean to pass `assign=True` to assign items in the state "
+        "dictionary to their corresponding key in the module instead of copying them in place?)",
+        # vllm-project/llm-compressor#1119
+        "/root/miniconda3/lib/python3.12/site-packages/torch/nn/modules/module.py:2400: UserWarning: for "
+        "model.layers.23.input_layernorm.weight: copying from a non-meta parameter in the checkpoint to a "
+        "meta parameter in the current model, which is a no-op. (Did you mean to pass `assign=True` to "
+        "assign items in the state dictionary to their corresponding key in the module instead of copying "
+        "them in place?)",
+    ]
+    for text in cases:
+        lead = _one(text, "load.into_meta_parameters")
+        assert "meta device" in lead.cause and 'device_map="auto"' in lead.cause
+        assert 'device_map="cuda:0"' in lead.fix.text and "assign=True" in lead.fix.text
+        assert any("stayed on the meta device" in line for line in lead.evidence), lead.evidence
