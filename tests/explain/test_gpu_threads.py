@@ -1846,3 +1846,29 @@ def test_a_state_dict_copied_into_meta_parameters_is_not_loaded() -> None:
         assert "meta device" in lead.cause and 'device_map="auto"' in lead.cause
         assert 'device_map="cuda:0"' in lead.fix.text and "assign=True" in lead.fix.text
         assert any("stayed on the meta device" in line for line in lead.evidence), lead.evidence
+
+
+def test_an_extension_asking_for_libtorch_cpu_was_built_for_a_newer_torch() -> None:
+    # libtorch_cpu.so exists from torch 1.5 on; an extension built against it and imported with an older
+    # torch does not load. The threads rebuilt the extension (or matched the torch release).
+    cases = [
+        # xingyizhou/CenterTrack#229 (pytorch 1.4; DCNv2 built elsewhere)
+        '  File "/home/server/CenterTrack/src/lib/model/networks/DCNv2/dcn_v2.py", line 13, in <module>\n'
+        "    import _ext as _backend\n"
+        "ImportError: libtorch_cpu.so: cannot open shared object file: No such file or directory\n\n"
+        "My environment is :\nnvidia GPU:   RTX3090\ncuda 11.1,   cudnn 8.2\n"
+        "g++ version:  g++ (Ubuntu 7.5.0-3ubuntu1~18.04) 7.5.0\npython 3.6\npytorch 1.4, torchvision 0.5",
+        # alinlab/CSI#24 (pytorch 1.4; 'reinstalling the package with version 0.1.2, might resolve the
+        # issue')
+        '  File "/home/westlake/miniconda3/envs/zjl/lib/python3.6/site-packages/torchlars/lars.py", '
+        "line 6, in\nfrom torchlars._adaptive_lr import compute_adaptive_lr\n"
+        "ImportError: libtorch_cpu.so: cannot open shared object file: No such file or directory",
+        # open-mmlab/mmdetection#2658 (a compiled op)
+        "from . import deform_conv_ext\n"
+        "ImportError: libtorch_cpu.so: cannot open shared object file: No such file or directory",
+    ]
+    for text in cases:
+        lead = _one(text, "lib.cannot_open_shared_object")
+        assert "built against torch 1.5 or newer" in lead.cause, lead.cause
+        assert lead.fix.text.startswith("Rebuild the extension against the installed torch")
+        assert "missing: libtorch_cpu.so" in lead.evidence
