@@ -173,6 +173,10 @@ MESSAGES = [
         "in the current model, which is a no-op. (Did you mean to pass `assign=True` to assign items in the "
         "state dictionary to their corresponding key in the module instead of copying them in place?)",
     ),
+    (  # hrayrhar/limit-label-memorization#2
+        "device.run_on_cpu",
+        "Can I run the code without cuda. say, in CPU?",
+    ),
     (  # torchvision/extension.py _check_cuda_version (torchvision 0.16 and later)
         "companion.cuda_mismatch",
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "

@@ -1872,3 +1872,25 @@ def test_an_extension_asking_for_libtorch_cpu_was_built_for_a_newer_torch() -> N
         assert "built against torch 1.5 or newer" in lead.cause, lead.cause
         assert lead.fix.text.startswith("Rebuild the extension against the installed torch")
         assert "missing: libtorch_cpu.so" in lead.evidence
+
+
+def test_a_program_asked_to_run_without_a_gpu_runs_on_the_cpu() -> None:
+    # Programs written for CUDA on machines without an NVIDIA GPU: the threads ran them on the CPU through
+    # their device option (or made the device conditional).
+    cases = [
+        # salesforce/CodeGen#8 ('You would have to specify the device: --device cpu')
+        "# How to run in no-GPU system?\n\nHow to run in no-GPU system?\n\nIt gives me error No CUDA GPUs "
+        "are available because I dont have any NVIDIA graphics card.",
+        # hrayrhar/limit-label-memorization#2 ("Just set --device='cpu'")
+        "# about cuda\n\nCan I run the code without cuda. say, in CPU?",
+        # mingyuliutw/UNIT#76 (the .cuda() parts edited)
+        "Is there a way to run this code without having an Nvidia card. Is it possible to use your already "
+        "trained models running only in the CPU?",
+    ]
+    for text in cases:
+        lead = _one(text, "device.run_on_cpu")
+        assert "no NVIDIA GPU" in lead.cause
+        assert "--device cpu" in lead.fix.text and "use_cuda: false" in lead.fix.text
+        assert "map_location='cpu'" in lead.fix.text
+    # a question about the GPU is not this (constructed)
+    assert "device.run_on_cpu" not in _ids("How to run it on two GPUs?")
