@@ -200,12 +200,13 @@ def _driver_told(text: str) -> Analysis:
     named = [(int(m[1]), int(m[2])) for _, m in zip(range(20), _CUDA_TOLD.finditer(tail), strict=False)]
     evidence: list[str] = []
     supported = None
+    told = driver[1] if driver is not None else ""
     if driver is not None:
-        release = cuda_compat.parse_version(driver[1])
+        release = cuda_compat.parse_version(told)
         supported = cuda_compat._infer_driver_cuda(release, os_key) if release else None
         if supported is not None:
             up_to = cuda_compat.format_cuda(supported)
-            evidence.append(f"the text names driver {driver[1]}: it supports CUDA up to {up_to}")
+            evidence.append(f"the text names driver {told}: it supports CUDA up to {up_to}")
     wanted = max(named, default=None)
     need = cuda_compat.MIN_DRIVER.get(wanted, {}).get(os_key) if wanted else None
     if wanted is not None:
@@ -219,7 +220,7 @@ def _driver_told(text: str) -> Analysis:
         evidence=tuple(evidence),
         fix=Fix(
             f"Install the torch build (or conda cudatoolkit) for CUDA {older} or older, which driver "
-            f"{driver[1]} runs (conda: cudatoolkit={older}; pip: the matching cuXYZ index), or {update}.",
+            f"{told} runs (conda: cudatoolkit={older}; pip: the matching cuXYZ index), or {update}.",
         ),
     )
 
@@ -617,8 +618,48 @@ def analyse_missing_library(text: str) -> Analysis:
     evidence = (f"missing: {name}",) if name else ()
     for case in _LIBRARY_KINDS:
         if case.compiled.search(name or text[-300:]):
-            return _with_bundled_release(_with_cudnn_release(case.analysis(*evidence), name), name)
+            found = _with_bundled_release(_with_cudnn_release(case.analysis(*evidence), name), name)
+            return _built_for_other_cuda(found, name, text)
     return Analysis(evidence=evidence)
+
+
+# A CUDA runtime library of one release (libcudart.so.10.1) asked for where the text names another CUDA: a
+# compiled package built against that release (an extension's _ext, mmcv-full) does not match the installed
+# torch and CUDA (open-mmlab/mmcv#1224 and #1380, open-mmlab/mmdetection#6229, namtuanly/MTL-TabNet#5).
+_VERSIONED_RUNTIME = re.compile(
+    r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvrtc)\.so\.(\d{1,2})\.(\d)"
+)
+_CUDA_TEXT = re.compile(r"\bcuda(?:[ _-]?version)?\s{0,3}[:=：]?\s{0,3}(\d{1,2})\.(\d)\b", re.IGNORECASE)
+
+
+def _built_for_other_cuda(analysis: Analysis, name: str | None, text: str) -> Analysis:
+    """The runtime's release, against another CUDA the text names: the package asking was built for it."""
+    asked = _VERSIONED_RUNTIME.search(name or "")
+    if asked is None:
+        return analysis
+    wanted = (int(asked[1]), int(asked[2]))
+    named = {
+        (int(m[1]), int(m[2])) for _, m in zip(range(40), _CUDA_TEXT.finditer(text[-200_000:]), strict=False)
+    }
+    # from CUDA 11 on the runtime's soname carries the major release only (libcudart.so.11.0 for every 11.x)
+    whole_major = wanted[0] >= 11
+    others = sorted(c for c in named if (c[0] != wanted[0] if whole_major else c != wanted))
+    if not others:
+        return analysis
+    said = ", ".join(f"{a}.{b}" for a, b in others)
+    old = f"{wanted[0]}.x" if whole_major else f"{wanted[0]}.{wanted[1]}"
+    line = (
+        f"{name} is the runtime of CUDA {old}, and the text names CUDA {said}: a binary built against "
+        f"CUDA {old} does not match the installed CUDA"
+    )
+    fix = Fix(
+        f"A compiled package built against CUDA {old} asks for its runtime: find which import raises it "
+        "(the traceback's last module: an extension's _ext, mmcv-full's ops) and reinstall or rebuild that "
+        "package for the installed torch and its CUDA (a prebuilt wheel from the index of this torch and "
+        "CUDA pair, or built from source here), rather than installing the old CUDA.",
+        ('python -c "import torch; print(torch.__version__, torch.version.cuda)"',),
+    )
+    return replace(analysis, evidence=(*analysis.evidence, line), fix=fix)
 
 
 # A CUDA 11 library of the nvidia-*-cu11 wheels (cuBLAS, NVRTC ...): torch 1.13 and 2.0's PyPI wheels depend

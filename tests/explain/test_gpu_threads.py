@@ -1894,3 +1894,50 @@ def test_a_program_asked_to_run_without_a_gpu_runs_on_the_cpu() -> None:
         assert "map_location='cpu'" in lead.fix.text
     # a question about the GPU is not this (constructed)
     assert "device.run_on_cpu" not in _ids("How to run it on two GPUs?")
+
+
+def test_an_old_cuda_runtime_asked_for_beside_another_cuda_is_a_package_built_for_it() -> None:
+    # libcudart.so.10.2 asked for on a CUDA 11 machine: a compiled package (mmcv-full's ops) was built
+    # against CUDA 10.2. The threads reinstalled or rebuilt that package for their torch and CUDA.
+    cases = [
+        # open-mmlab/mmcv#1380 (mmcv-full 1.3.14 asks for 10.2 on CUDA 11.1; 1.3.13 worked)
+        (
+            "my environment\nGPU : GeForce RTX 3080\ncuda version 11.1\npytorch 1.9.0\n\nWhen I install "
+            "mmcv-full =1.3.14\nthere's an import error : libcudart.so.10.2: cannot open shared object file",
+            "10.2",
+            "11.1",
+        ),
+        # open-mmlab/mmdetection#6229 (NVIDIA-SMI's CUDA Version: 11.0)
+        (
+            "    ImportError: libcudart.so.10.2: cannot open shared object file: No such file or "
+            "directory   \n     \nand my Cuda is \n\n    NVIDIA-SMI 450.80.02    Driver Version: 450.80.02"
+            "    CUDA Version: 11.0\n\ni need to use Cuda 11.0 instead of 10.2 but don't know why it is read "
+            "the old version of Cuda",
+            "10.2",
+            "11.0",
+        ),
+        # open-mmlab/mmcv#1224 (the 1.3.10 wheel of the cu111 index; the 1.3.9 wheel worked)
+        (
+            "# cu111 pytorch 1.9.0 mmcv_full-1.3.10-cp37-cp37m-manylinux1_x86_64.whl looks for cuda 10.2 "
+            "instead of cuda 11.1\n\nImportError: libcudart.so.10.2: cannot open shared object file: No such "
+            "file or directory",
+            "10.2",
+            "11.1",
+        ),
+    ]
+    for text, old, other in cases:
+        lead = _one(text, "lib.cannot_open_shared_object")
+        if old:
+            assert any(
+                f"runtime of CUDA {old}, and the text names CUDA {other}" in line for line in lead.evidence
+            ), lead.evidence
+            assert lead.fix.text.startswith(
+                f"A compiled package built against CUDA {old} asks for its runtime"
+            )
+            assert "reinstall or rebuild that package" in lead.fix.text
+    # a runtime of the CUDA the text names is not this (constructed)
+    lead = _one(
+        "CUDA 11.8\nImportError: libcudart.so.11.0: cannot open shared object file",
+        "lib.cannot_open_shared_object",
+    )
+    assert not lead.fix.text.startswith("A compiled package built against CUDA")
