@@ -450,4 +450,15 @@ def analyse_unused_parameters(text: str) -> Analysis:
     )
 
 
+# Where the DataLoader runs the failing code: its worker loop, or its message for a worker's exception.
+_IN_WORKER = re.compile(r"_worker_loop|in DataLoader worker process \d{1,4}|utils/data/_utils/worker\.py")
+
+
+def analyse_initialization_error(text: str) -> Analysis:
+    """A traceback through a DataLoader worker: the forked worker touched CUDA."""
+    if last_match(_IN_WORKER, text[-200_000:]) is None:
+        return Analysis()
+    return Analysis(evidence=("raised in a DataLoader worker process: a forked worker touched CUDA",))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -177,6 +177,10 @@ MESSAGES = [
         "device.run_on_cpu",
         "Can I run the code without cuda. say, in CPU?",
     ),
+    (  # pytorch/pytorch#21092 (a CUDA default tensor type with DataLoader workers)
+        "cuda.initialization_error",
+        "RuntimeError: CUDA error: initialization error",
+    ),
     (  # torchvision/extension.py _check_cuda_version (torchvision 0.16 and later)
         "companion.cuda_mismatch",
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "

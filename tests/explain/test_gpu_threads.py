@@ -1941,3 +1941,34 @@ def test_an_old_cuda_runtime_asked_for_beside_another_cuda_is_a_package_built_fo
         "lib.cannot_open_shared_object",
     )
     assert not lead.fix.text.startswith("A compiled package built against CUDA")
+
+
+def test_a_cuda_initialization_error_in_a_dataloader_worker_is_cuda_in_a_forked_worker() -> None:
+    # cudaErrorInitializationError in a forked DataLoader worker that touched CUDA; the threads kept CUDA out
+    # of the workers (num_workers=0, CPU tensors from the dataset, spawn).
+    cases = [
+        # pytorch/pytorch#2517 (a collate_fn creating tensors on the device with num_workers > 0)
+        '  File "/path/to/miniconda3/envs/myenv/lib/python3.7/site-packages/torch/utils/data/dataloader.py", '
+        "line 138, in _worker_loop\n    samples = collate_fn([dataset[i] for i in batch_indices])\n"
+        '  File "/path/to/mycodebase/src/data.py", line 636, in _batch_helper\n'
+        "    (bs, max_nb_attr), dtype=torch.long, device=self.device)\n"
+        "RuntimeError: CUDA error: initialization error",
+        # feiyunzhang/i3d-non-local-pytorch#7 (default_collate's torch.tensor under a CUDA default type)
+        '  File "/usr/local/lib/python2.7/dist-packages/torch/utils/data/_utils/worker.py", line 99, in '
+        "_worker_loop\n    samples = collate_fn([dataset[i] for i in batch_indices])\n"
+        '  File "/usr/local/lib/python2.7/dist-packages/torch/utils/data/_utils/collate.py", line 68, in '
+        "default_collate\n    return [default_collate(samples) for samples in transposed]\n"
+        '  File "/usr/local/lib/python2.7/dist-packages/torch/utils/data/_utils/collate.py", line 59, in '
+        "default_collate\n    return torch.tensor(batch)\nRuntimeError: CUDA error: initialization error",
+        # epic-kitchens/C1-Action-Recognition-TSN-TRN-TSM#25 (crashes only with num_workers > 0)
+        "terminate called after throwing an instance of 'c10::Error'\n  what():  CUDA error: initialization "
+        "error\nException raised from insert_events at /opt/conda/conda-bld/pytorch_1607370172916/work/c10/"
+        "cuda/CUDACachingAllocator.cpp:717 (most recent call first):",
+    ]
+    for n, text in enumerate(cases):
+        lead = _one(text, "cuda.initialization_error")
+        assert "forked from one that had already initialised CUDA" in lead.cause
+        assert lead.fix.text.startswith("Keep CUDA out of the DataLoader workers")
+        assert "multiprocessing_context='spawn'" in lead.fix.text
+        if n < 2:
+            assert "raised in a DataLoader worker process: a forked worker touched CUDA" in lead.evidence
