@@ -182,7 +182,8 @@ def analyse_driver_too_old(text: str) -> Analysis:
     return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(plan.text, plan.commands))
 
 
-# A driver release as a writer gives it: "driver (450.36)", "driver version 418.87", "Driver Version: 470.86".
+# A driver release as a writer gives it: "driver (418.87)", "driver version 470.182.03", "Driver Version:
+# 470.86".
 _DRIVER_TOLD = re.compile(
     r"\bdriver\b(?:\s{1,3}version)?[\s:(]{0,4}(?:is\s{1,3})?(\d{3}\.\d{2,3}(?:\.\d{2,3})?)\b", re.IGNORECASE
 )
@@ -623,7 +624,7 @@ def analyse_missing_library(text: str) -> Analysis:
     return Analysis(evidence=evidence)
 
 
-# A CUDA runtime library of one release (libcudart.so.10.1) asked for where the text names another CUDA: a
+# A CUDA runtime library of one release (libcudart.so.10.2) asked for where the text names another CUDA: a
 # compiled package built against that release (an extension's _ext, mmcv-full) does not match the installed
 # torch and CUDA (open-mmlab/mmcv#1224 and #1380, open-mmlab/mmdetection#6229, namtuanly/MTL-TabNet#5).
 _VERSIONED_RUNTIME = re.compile(
@@ -885,7 +886,7 @@ def analyse_companion(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence), cause=cause, fix=fix)
 
 
-# torchvision/extension.py: "PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=12.1";
+# torchvision/extension.py: "PyTorch has CUDA Version=12.4 and torchvision has CUDA Version=11.8";
 # torchaudio/_extension/utils.py: "PyTorch has CUDA version 11.7 whereas TorchAudio has CUDA version 11.8".
 _COMPANION_CUDA = re.compile(
     r"PyTorch\s{1,8}has\s{1,8}CUDA\s{1,8}Version\s{0,8}[= ]\s{0,8}(\d{1,2})\.(\d{1,2})\s{1,8}"

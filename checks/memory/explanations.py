@@ -1113,7 +1113,7 @@ def analyse_cudnn(text: str) -> Analysis:
     return replace(analysis, evidence=(*analysis.evidence, line))
 
 
-# The torch release as the writer gives it: "pytorch=1.4.0", "torch 1.5.1+cu101", "PyTorch: 2.1.0".
+# The torch release as the writer gives it: "pytorch: 1.5.1+cu101", "pytorch:0.3.0", "torch==2.1.0".
 _TORCH_SAID = re.compile(
     r"\b(?:py)?torch(?:[ _]version)?\s{0,3}(?:==|=|:|：|\s)\s{0,3}"
     r"v?\d{1,2}\.\d{1,2}(?:\.\d{1,2})?(?:\+cu\d{2,3})?",

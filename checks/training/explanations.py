@@ -227,7 +227,7 @@ def analyse_mps_op(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
-# Lightning's suggestion: "(try 32 which is the number of cpus on this machine)" (1.x), "to `num_workers=19`"
+# Lightning's suggestion: "(try 128 which is the number of cpus on this machine)" (1.x), "to `num_workers=19`"
 # (2.x); a GPU utilization the writer gives ("Volatile GPU-util indicates 0%").
 _WORKERS_SUGGESTED = re.compile(
     r"\(try \d{1,4} which is the number of cpus on this machine\)|`num_workers=\d{1,4}`"

@@ -1359,12 +1359,12 @@ def test_torchvision_built_for_another_cuda_than_torch_quotes_both_and_one_index
     # torchvision/extension.py _check_cuda_version refuses a torchvision of another CUDA than torch's; the
     # threads reinstalled the packages from one index (torch's CUDA, or the companion's).
     cases = [
-        # m-bain/whisperX#320 ('uninstall torchvision and install it again while passing extra url of cuda
-        # 11.7')
+        # mathmanu/edgeai-torchvision#18 (a torchvision built from source against the system's CUDA 11.7)
         (
-            '"RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA '
-            'versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8".',
-            ("11.7", "11.8"),
+            "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions. "
+            "PyTorch has CUDA Version=11.3 and torchvision has CUDA Version=11.7. Please reinstall the "
+            "torchvision that matches your PyTorch install.",
+            ("11.3", "11.7"),
         ),
         # Linaqruf/kohya-trainer#164 ('!pip install torchvision==0.14.1 is ok')
         (
@@ -1373,12 +1373,12 @@ def test_torchvision_built_for_another_cuda_than_torch_quotes_both_and_one_index
             "torchvision that matches your PyTorch install.",
             ("11.7", "11.6"),
         ),
-        # geocine/sd-easy-mode#18 (the message wrapped by a rich traceback)
+        # 21Vipin/Medical-Image-Classification-using-deep-learning#3
         (
-            "RuntimeError: Detected that PyTorch and torchvision were compiled with different\nCUDA "
-            "versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA \nVersion=11.8. Please "
-            "reinstall the torchvision that matches your PyTorch \ninstall.",
-            ("11.7", "11.8"),
+            "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions. "
+            "PyTorch has CUDA Version=9.0 and torchvision has CUDA Version=10.0. Please reinstall the "
+            "torchvision that matches your PyTorch install.",
+            ("9.0", "10.0"),
         ),
         # deforum/deforum-stable-diffusion#348 (torchvision 0.16 and later say 'major versions')
         (
@@ -1387,8 +1387,14 @@ def test_torchvision_built_for_another_cuda_than_torch_quotes_both_and_one_index
             "the torchvision that matches your PyTorch install.",
             ("12.1", "11.8"),
         ),
-        # nerdyrodent/AVeryComfyNerd#8 ('you've mixed pytorch & torchvision versions up')
-        ("PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8.", ("11.7", "11.8")),
+        # the message wrapped by a rich traceback, and its figures alone (constructed)
+        (
+            "RuntimeError: Detected that PyTorch and torchvision were compiled with different\nCUDA major "
+            "versions. PyTorch has CUDA Version=12.4 and torchvision has CUDA \nVersion=12.1. Please "
+            "reinstall",
+            ("12.4", "12.1"),
+        ),
+        ("PyTorch has CUDA Version=12.6 and torchvision has CUDA Version=12.4.", ("12.6", "12.4")),
     ]
     for text, (ours, theirs) in cases:
         lead = _one(text, "companion.cuda_mismatch")
@@ -1453,7 +1459,7 @@ def test_a_missing_thc_header_is_torch_1_11_removing_thc() -> None:
 
 def test_state_dict_keys_that_differ_by_module_are_dataparallels_prefix() -> None:
     # A model wrapped in DataParallel keeps the real one as its submodule 'module': its checkpoint's keys
-    # begin with 'module.'. The threads stripped the prefix (k[7:]) or saved model.module.state_dict().
+    # begin with 'module.'. The threads stripped the prefix or saved model.module.state_dict().
     cases = [
         # HumaticsLAB/SEAM-Match-RCNN#3 (the pretrained checkpoint saved from the wrapped model)
         "RuntimeError: Error(s) in loading state_dict for VideoMatchRCNN:\n\t**Missing key(s) in state_dict: "
@@ -1473,7 +1479,7 @@ def test_state_dict_keys_that_differ_by_module_are_dataparallels_prefix() -> Non
         "state_dict: "
         '"module.backbone.body.conv1.weight", "module.backbone.body.bn1.weight",** '
         '"module.backbone.body.bn1.bias", "module.backbone.body.bn1.',
-        # meijieru/crnn.pytorch#60 (torch 0.2's wording; 'name = k[7:] # remove `module.`')
+        # meijieru/crnn.pytorch#60 (torch 0.2's wording; the prefix stripped from the keys)
         "I trained models using own dataset. But when I load the saved models, it keeps saying that "
         '"unexpected key "module.cnn.conv0.weight" in state_dict". What do I have to do?',
         # mks0601/3DMPPE_POSENET_RELEASE#41 (in words; the prefix removed with a loop)
@@ -1890,7 +1896,7 @@ def test_a_program_asked_to_run_without_a_gpu_runs_on_the_cpu() -> None:
     for text in cases:
         lead = _one(text, "device.run_on_cpu")
         assert "no NVIDIA GPU" in lead.cause
-        assert "--device cpu" in lead.fix.text and "use_cuda: false" in lead.fix.text
+        assert "--device cpu" in lead.fix.text and "--gpu_ids -1" in lead.fix.text
         assert "map_location='cpu'" in lead.fix.text
     # a question about the GPU is not this (constructed)
     assert "device.run_on_cpu" not in _ids("How to run it on two GPUs?")
