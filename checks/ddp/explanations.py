@@ -424,4 +424,41 @@ def analyse_first_gpu(text: str) -> Analysis:
     return Analysis(evidence=evidence, cause=_DATA_PARALLEL_CAUSE, fix=Fix(_DATA_PARALLEL_FIX))
 
 
+# The reducer's message for a model wrapped with static_graph=True whose graph changed between iterations.
+_STATIC_GRAPH = re.compile(r"not compatible with static_graph set to True", re.IGNORECASE)
+
+
+def analyse_unused_parameters(text: str) -> Analysis:
+    """The static_graph variant: the graph changed between iterations, which static_graph=True forbids."""
+    if last_match(_STATIC_GRAPH, text[-200_000:]) is None:
+        return Analysis()
+    return Analysis(
+        evidence=(
+            "the model was wrapped with static_graph=True, and a parameter used in one iteration went "
+            "unused in the next",
+        ),
+        cause=(
+            "The model was wrapped in DistributedDataParallel with static_graph=True, which promises the "
+            "same parameters are used every iteration, but a parameter used in one iteration got no "
+            "gradient in the next (a branch taken only on some steps)."
+        ),
+        fix=Fix(
+            "Drop static_graph=True and pass find_unused_parameters=True to DistributedDataParallel instead, "
+            "or make every iteration use the same parameters.",
+            ("model = DistributedDataParallel(model, device_ids=[rank], find_unused_parameters=True)",),
+        ),
+    )
+
+
+# Where the DataLoader runs the failing code: its worker loop, or its message for a worker's exception.
+_IN_WORKER = re.compile(r"_worker_loop|in DataLoader worker process \d{1,4}|utils/data/_utils/worker\.py")
+
+
+def analyse_initialization_error(text: str) -> Analysis:
+    """A traceback through a DataLoader worker: the forked worker touched CUDA."""
+    if last_match(_IN_WORKER, text[-200_000:]) is None:
+        return Analysis()
+    return Analysis(evidence=("raised in a DataLoader worker process: a forked worker touched CUDA",))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -162,7 +162,7 @@ def analyse_not_compiled(text: str) -> Analysis:
 def analyse_driver_too_old(text: str) -> Analysis:
     match = _last(r"found version (\d+)", text)
     if match is None:
-        return Analysis()
+        return _driver_told(text)
     found = int(match[1])
     version = cuda_compat.decode_cuda_int(found)
     if version is None:
@@ -180,6 +180,50 @@ def analyse_driver_too_old(text: str) -> Analysis:
             fix=Fix(f"Update the NVIDIA driver, or: {plan.text[0].lower()}{plan.text[1:]}", plan.commands),
         )
     return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(plan.text, plan.commands))
+
+
+# A driver release as a writer gives it: "driver (418.87)", "driver version 470.182.03", "Driver Version:
+# 470.86".
+_DRIVER_TOLD = re.compile(
+    r"\bdriver\b(?:\s{1,3}version)?[\s:(]{0,4}(?:is\s{1,3})?(\d{3}\.\d{2,3}(?:\.\d{2,3})?)\b", re.IGNORECASE
+)
+_CUDA_TOLD = re.compile(
+    r"\bCUDA(?:\s{0,3}toolkit)?\s{0,3}(?:>=?|version)?\s{0,3}(1\d)\.(\d)\b", re.IGNORECASE
+)
+
+
+def _driver_told(text: str) -> Analysis:
+    """A driver too old for a CUDA release, told in words: the driver release and the CUDA release the text
+    names, the newest CUDA that driver supports and the driver that CUDA release needs."""
+    tail = text[-200_000:]
+    driver = last_match(_DRIVER_TOLD, tail)
+    os_key = _seen(text).driver_os
+    named = [(int(m[1]), int(m[2])) for _, m in zip(range(20), _CUDA_TOLD.finditer(tail), strict=False)]
+    evidence: list[str] = []
+    supported = None
+    told = driver[1] if driver is not None else ""
+    if driver is not None:
+        release = cuda_compat.parse_version(told)
+        supported = cuda_compat._infer_driver_cuda(release, os_key) if release else None
+        if supported is not None:
+            up_to = cuda_compat.format_cuda(supported)
+            evidence.append(f"the text names driver {told}: it supports CUDA up to {up_to}")
+    wanted = max(named, default=None)
+    need = cuda_compat.MIN_DRIVER.get(wanted, {}).get(os_key) if wanted else None
+    if wanted is not None:
+        line = f"the text names CUDA {cuda_compat.format_cuda(wanted)}"
+        evidence.append(line + (f", which needs driver {need} or later ({os_key})" if need else ""))
+    if supported is None:
+        return Analysis(evidence=tuple(evidence))
+    older = cuda_compat.format_cuda(supported)
+    update = f"update the NVIDIA driver ({need} or later)" if need else "update the NVIDIA driver"
+    return Analysis(
+        evidence=tuple(evidence),
+        fix=Fix(
+            f"Install the torch build (or conda cudatoolkit) for CUDA {older} or older, which driver "
+            f"{told} runs (conda: cudatoolkit={older}; pip: the matching cuXYZ index), or {update}.",
+        ),
+    )
 
 
 # torch from a container image or its own build, not a wheel pip chose: NGC's images build it under
@@ -575,8 +619,48 @@ def analyse_missing_library(text: str) -> Analysis:
     evidence = (f"missing: {name}",) if name else ()
     for case in _LIBRARY_KINDS:
         if case.compiled.search(name or text[-300:]):
-            return _with_bundled_release(_with_cudnn_release(case.analysis(*evidence), name), name)
+            found = _with_bundled_release(_with_cudnn_release(case.analysis(*evidence), name), name)
+            return _built_for_other_cuda(found, name, text)
     return Analysis(evidence=evidence)
+
+
+# A CUDA runtime library of one release (libcudart.so.10.2) asked for where the text names another CUDA: a
+# compiled package built against that release (an extension's _ext, mmcv-full) does not match the installed
+# torch and CUDA (open-mmlab/mmcv#1224 and #1380, open-mmlab/mmdetection#6229, namtuanly/MTL-TabNet#5).
+_VERSIONED_RUNTIME = re.compile(
+    r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvrtc)\.so\.(\d{1,2})\.(\d)"
+)
+_CUDA_TEXT = re.compile(r"\bcuda(?:[ _-]?version)?\s{0,3}[:=：]?\s{0,3}(\d{1,2})\.(\d)\b", re.IGNORECASE)
+
+
+def _built_for_other_cuda(analysis: Analysis, name: str | None, text: str) -> Analysis:
+    """The runtime's release, against another CUDA the text names: the package asking was built for it."""
+    asked = _VERSIONED_RUNTIME.search(name or "")
+    if asked is None:
+        return analysis
+    wanted = (int(asked[1]), int(asked[2]))
+    named = {
+        (int(m[1]), int(m[2])) for _, m in zip(range(40), _CUDA_TEXT.finditer(text[-200_000:]), strict=False)
+    }
+    # from CUDA 11 on the runtime's soname carries the major release only (libcudart.so.11.0 for every 11.x)
+    whole_major = wanted[0] >= 11
+    others = sorted(c for c in named if (c[0] != wanted[0] if whole_major else c != wanted))
+    if not others:
+        return analysis
+    said = ", ".join(f"{a}.{b}" for a, b in others)
+    old = f"{wanted[0]}.x" if whole_major else f"{wanted[0]}.{wanted[1]}"
+    line = (
+        f"{name} is the runtime of CUDA {old}, and the text names CUDA {said}: a binary built against "
+        f"CUDA {old} does not match the installed CUDA"
+    )
+    fix = Fix(
+        f"A compiled package built against CUDA {old} asks for its runtime: find which import raises it "
+        "(the traceback's last module: an extension's _ext, mmcv-full's ops) and reinstall or rebuild that "
+        "package for the installed torch and its CUDA (a prebuilt wheel from the index of this torch and "
+        "CUDA pair, or built from source here), rather than installing the old CUDA.",
+        ('python -c "import torch; print(torch.__version__, torch.version.cuda)"',),
+    )
+    return replace(analysis, evidence=(*analysis.evidence, line), fix=fix)
 
 
 # A CUDA 11 library of the nvidia-*-cu11 wheels (cuBLAS, NVRTC ...): torch 1.13 and 2.0's PyPI wheels depend
@@ -802,6 +886,102 @@ def analyse_companion(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence), cause=cause, fix=fix)
 
 
+# torchvision/extension.py: "PyTorch has CUDA Version=12.4 and torchvision has CUDA Version=11.8";
+# torchaudio/_extension/utils.py: "PyTorch has CUDA version 11.7 whereas TorchAudio has CUDA version 11.8".
+_COMPANION_CUDA = re.compile(
+    r"PyTorch\s{1,8}has\s{1,8}CUDA\s{1,8}Version\s{0,8}[= ]\s{0,8}(\d{1,2})\.(\d{1,2})\s{1,8}"
+    r"(?:and|whereas)\s{1,8}(torchvision|TorchAudio)\s{1,8}has\s{1,8}CUDA\s{1,8}Version\s{0,8}[= ]\s{0,8}"
+    r"(\d{1,2})\.(\d{1,2})",
+    re.IGNORECASE,
+)
+
+
+def analyse_companion_cuda(text: str) -> Analysis:
+    """The two CUDA releases the message gives, and the one index for all three packages: torch's own."""
+    found = last_match(_COMPANION_CUDA, text[-200_000:])
+    if found is None:
+        return Analysis()
+    torch_cuda, companion, other = f"{found[1]}.{found[2]}", found[3], f"{found[4]}.{found[5]}"
+    name = "torchvision" if companion.lower() == "torchvision" else "torchaudio"
+    ours, theirs = f"cu{found[1]}{found[2]}", f"cu{found[4]}{found[5]}"
+    index = "https://download.pytorch.org/whl/"
+    return Analysis(
+        evidence=(
+            f"PyTorch has CUDA Version={torch_cuda} and {name} has CUDA Version={other}",
+            f"torch is a {ours} build, {name} a {theirs} build",
+        ),
+        fix=Fix(
+            f"Reinstall torch, torchvision and torchaudio in one command from one index, so that they "
+            f"share one CUDA: from {ours} to keep torch's CUDA {torch_cuda}, or from {theirs} to move torch "
+            f"to CUDA {other}. Pin the {name} release that pairs with the torch release (torchdoctor check "
+            "--only torch.stack names it).",
+            (
+                f"pip install --force-reinstall torch torchvision torchaudio --index-url {index}{ours}",
+                f"pip install --force-reinstall torch torchvision torchaudio --index-url {index}{theirs}",
+            ),
+        ),
+    )
+
+
+# xformers/_cpp_lib.py: "xFormers was built for:\n    PyTorch 2.3.0+cu121 with CUDA 1201 (you have
+# 2.1.0+cu121)"
+_XFORMERS_BUILT = re.compile(
+    r"PyTorch\s{1,4}(\S{1,40})\s{1,4}with\s{1,4}CUDA\s{1,4}\d{1,6}\s{1,4}\(you have\s{1,4}([^)\s]{1,40})\)"
+)
+_XFORMERS_NOT_BUILT = re.compile(r"xFormers wasn't build with CUDA support|xFormers can't load C\+\+/CUDA")
+_XFORMERS_ON_CPU = re.compile(r"device=cpu \(supported: \{'cuda'\}\)")
+
+
+def analyse_xformers(text: str) -> Analysis:
+    """The torch the wheel was built for and the one installed; tensors on the CPU told apart."""
+    tail = text[-200_000:]
+    built = last_match(_XFORMERS_BUILT, tail)
+    if built is not None:
+        return Analysis(
+            evidence=(f"xformers was built for PyTorch {built[1]}; the installed torch is {built[2]}",)
+        )
+    if last_match(_XFORMERS_NOT_BUILT, tail) is None and last_match(_XFORMERS_ON_CPU, tail) is not None:
+        return Analysis(
+            evidence=("every operator refuses device=cpu: the tensors are on the CPU",),
+            cause=(
+                "xformers' memory-efficient attention runs only on CUDA tensors, and the query, key and "
+                "value are on the CPU: the model (or its input) was not moved to the GPU, or CUDA is not "
+                "available."
+            ),
+            fix=Fix(
+                "Move the model and its inputs to the GPU (model.to('cuda')), check "
+                "torch.cuda.is_available(), or turn xformers off when running on the CPU."
+            ),
+        )
+    return Analysis()
+
+
+_ORDER_TOLD = re.compile(
+    r"\bimport(?:ing|ed)?\s{1,3}([\w.-]{1,40})\s{1,3}(before|after)\s{1,3}(?:importing\s{1,3})?(?:py)?torch\b"
+    r"|\bif\s{1,3}([\w.-]{1,40})\s{1,3}is\s{1,3}imported\s{1,3}(before|after)\s{1,3}(?:py)?torch\b"
+    r"|\bimporting\s{1,3}(?:first\s{1,3})?(?:py)?torch\b[^\n]{0,30}?\bthen\s{1,3}([\w.-]{1,40})",
+    re.IGNORECASE,
+)
+
+
+def analyse_import_order(text: str) -> Analysis:
+    """The order that crashes, as the text tells it, and the one to use."""
+    told = last_match(_ORDER_TOLD, text[-200_000:])
+    if told is None:
+        return Analysis()
+    other = told[1] or told[3] or told[5]
+    first = "torch" if (told[2] or told[4] or "after").lower() == "after" else other
+    if first == other:
+        evidence = f"the text says importing {other} before torch crashes"
+        fix = f"Import torch first, then {other} ({other} after torch), in every module of the program."
+    else:
+        evidence = f"the text says importing {other} after torch crashes"
+        fix = f"Import {other} before torch, in every module of the program (the entry script first)."
+    return Analysis(
+        evidence=(evidence,), fix=Fix(fix + " Or upgrade one of them to a release that does not clash.")
+    )
+
+
 # NumPy's C-API version (NPY_API_VERSION) -> the NumPy release that introduced it. Source:
 # numpy/_core/code_generators/cversions.txt of numpy/numpy at 00be3ef9459634aaf074c450008857bdf131b151
 # ("Version 7 (NumPy 1.7)", "Version 8 Added interface to MapIterObject" with no release of its own,
@@ -921,6 +1101,18 @@ def analyse_nvcc_arch(text: str) -> Analysis:
         (major, minor), said = named
         evidence.append(f"{said}: compute capability {major}.{minor}")
     return Analysis(evidence=tuple(evidence))
+
+
+def analyse_flash_attn_gpu(text: str) -> Analysis:
+    """The GPU (and its capability) the writer names, below Ampere's 8.0."""
+    named = _capability_named(text)
+    if named is None:
+        return Analysis()
+    (major, minor), said = named
+    line = f"{said}: compute capability {major}.{minor}"
+    if major < 8:
+        line += ", older than Ampere's 8.0"
+    return Analysis(evidence=(line,))
 
 
 def analyse_nvrtc_arch(text: str) -> Analysis:

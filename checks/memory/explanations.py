@@ -333,6 +333,7 @@ def analyse_oom(text: str) -> Analysis:
     if named is not None:
         analysis = replace(analysis, evidence=(*analysis.evidence, f"the text names the GPU as {named}"))
     analysis = _in_tiles(analysis, tail)
+    analysis = _long_examples(analysis, tail)
     smallest = (shown is not None and re.search(r"\D1[\"']?$", shown) is not None) or _ANY_BATCH.search(tail)
     figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
     if not smallest or figures or _while_loading_found(text):
@@ -361,6 +362,52 @@ _TILES_FIX = (
     "a tile, chop or patch option by another name), a smaller tile where it already tiles; or downscale the "
     "input image."
 )
+
+
+# An out-of-memory that comes after some batches ran ("after 4800 batch", "at step 164", "after running for
+# 1000-1500 batches", "运行到16%的时候": when the run reached 16%) in a run over sequences (text, captions,
+# speech, tokens): the batch that holds the longest examples is the one that does not fit. The threads capped
+# or filtered the length.
+_AFTER_SOME = re.compile(
+    r"\bafter\s{1,3}(?:(?:training|running)\s{1,3}(?:on\s{1,3}|for\s{1,3})?)?(?:some|a\s{1,3}few|several|many|"
+    r"a\s{1,3}while|\d[\d,]{0,8}(?:-\d{1,8})?|a\s{1,3}few\s{1,3}thousands?|thousands?)\s{0,3}(?:of\s{1,3})?"
+    r"(?:\w{1,12}\s{1,3})?(?:batch(?:es)?|steps?|iterations?|iters?|examples|samples|epochs?)\b"
+    r"|\bat\s{1,3}(?:step|iteration|iter|batch)\s{1,3}\d{1,9}\b"
+    r"|\bin\s{1,3}the\s{1,3}middle\s{1,3}of\s{1,3}(?:an?\s{1,3}|the\s{1,3})?epoch\b"
+    r"|(?:训练|运行|跑)到\s{0,3}\d{1,3}\s?%",
+    re.IGNORECASE,
+)
+_SEQUENCES = re.compile(
+    r"\b(?:seq2seq|sequences?|sentences?|captions?|texts?|utterances?|transcripts?|tokens?|speech|audio|ASR|TTS|"
+    r"NMT|SFT|LoRA|"
+    r"max[-_ ]?(?:seq(?:uence)?[-_ ]?)?len(?:gth)?|max[-_]duration|truncat\w{0,4})\b",
+    re.IGNORECASE,
+)
+_LENGTH_OPTION = re.compile(
+    r"(?<![\w-])-{0,2}max[-_ ](?:duration|seq(?:uence)?[-_ ]?len(?:gth)?|len(?:gth)?|tokens)"
+    r"\s{0,3}[=:]\s{0,3}\d{1,6}(?:\.\d{1,3})?",
+    re.IGNORECASE,
+)
+_LONG_EXAMPLES_FIX = (
+    "Batches differ in length, and the one that holds the longest examples (a long sentence, sequence or "
+    "utterance) needs far more memory than the typical batch, so the run fails after some batches however "
+    "many fit before: cap the length (truncate the inputs to a maximum length: max_seq_len, --truncate), or "
+    "filter out the examples (utterances) that are too long before training, and batch by length (bucketing, "
+    "a max-tokens or max-duration budget per batch) so that no batch holds many long ones; lower the batch "
+    "size only if that is not enough."
+)
+
+
+def _long_examples(analysis: Analysis, tail: str) -> Analysis:
+    """An out-of-memory after some batches ran, over sequences: the fix leads with capping the length."""
+    if last_match(_AFTER_SOME, tail) is None or last_match(_SEQUENCES, tail) is None:
+        return analysis
+    evidence = ["the GPU ran out after some batches had run, over sequences: a batch of the longest examples"]
+    option = last_match(_LENGTH_OPTION, tail)
+    if option is not None:
+        evidence.append(f"the text gives the length limit: {' '.join(option[0].split())}")
+    commands = analysis.fix.commands if analysis.fix is not None else ()
+    return replace(analysis, evidence=(*analysis.evidence, *evidence), fix=Fix(_LONG_EXAMPLES_FIX, commands))
 
 
 def _in_tiles(analysis: Analysis, tail: str) -> Analysis:
@@ -1058,7 +1105,20 @@ def analyse_cudnn(text: str) -> Analysis:
     status, algorithm = found[-1]
     key = "ALGORITHM" if algorithm else status.upper()
     evidence = "no cuDNN algorithm could run" if algorithm else f"CUDNN_STATUS_{key}"
-    return _status_analysis(_CUDNN_STATUSES, key, evidence, text)
+    analysis = _status_analysis(_CUDNN_STATUSES, key, evidence, text)
+    said = last_match(_TORCH_SAID, text[-200_000:]) if key == "EXECUTION_FAILED" else None
+    if said is None:
+        return analysis
+    line = f"the text gives the torch release: {' '.join(said[0].split())}"
+    return replace(analysis, evidence=(*analysis.evidence, line))
+
+
+# The torch release as the writer gives it: "pytorch: 1.5.1+cu101", "pytorch:0.3.0", "torch==2.1.0".
+_TORCH_SAID = re.compile(
+    r"\b(?:py)?torch(?:[ _]version)?\s{0,3}(?:==|=|:|：|\s)\s{0,3}"
+    r"v?\d{1,2}\.\d{1,2}(?:\.\d{1,2})?(?:\+cu\d{2,3})?",
+    re.IGNORECASE,
+)
 
 
 def _status_analysis(statuses: tuple[Case, ...], status: str, evidence: str, text: str = "") -> Analysis:

@@ -10,6 +10,7 @@ the real texts of tests/corpus/errors. This module holds their analysers.
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import Case, last_match
@@ -98,6 +99,70 @@ def analyse_size_mismatch(text: str) -> Analysis:
     )
 
 
+_KEY_LIST = re.compile(r"(Missing|Unexpected) key\(s\) in state_dict:")
+_QUOTED_KEY = re.compile(r"\"([^\"\s]{1,300})\"")
+_PREFIX = "module."
+
+
+def _keys_listed(text: str) -> dict[str, list[str]]:
+    """The first keys of the last Missing and Unexpected lists (at most 2,000 each)."""
+    starts = [(m[1].lower(), m.end()) for m in _KEY_LIST.finditer(text[-400_000:])]
+    lists: dict[str, list[str]] = {}
+    for n, (kind, start) in enumerate(starts):
+        end = starts[n + 1][1] if n + 1 < len(starts) else len(text[-400_000:])
+        window = text[-400_000:][start : min(end, start + 200_000)]
+        keys = [m[1] for m in islice(_QUOTED_KEY.finditer(window), 2000)]
+        lists[kind] = keys
+    return lists
+
+
+def analyse_module_prefix(text: str) -> Analysis:
+    """Which side carries 'module.', and whether the keys match once it is set aside."""
+    lists = _keys_listed(text)
+    missing, unexpected = lists.get("missing", []), lists.get("unexpected", [])
+    if not missing and not unexpected:
+        return Analysis()
+    evidence: list[str] = []
+    wrapped_model = bool(missing) and all(k.startswith(_PREFIX) for k in missing[:50])
+    wrapped_checkpoint = bool(unexpected) and all(k.startswith(_PREFIX) for k in unexpected[:50])
+    if wrapped_checkpoint and not wrapped_model:
+        evidence.append(f"the checkpoint's keys begin with 'module.' ({unexpected[0]}), the model's do not")
+    elif wrapped_model and not wrapped_checkpoint:
+        evidence.append(
+            f"the model's keys begin with 'module.' ({missing[0]}): it is wrapped, the checkpoint not"
+        )
+    bare = {k.removeprefix(_PREFIX) for k in missing}
+    if missing and unexpected and not bare & {k.removeprefix(_PREFIX) for k in unexpected}:
+        evidence.append(
+            f"with 'module.' set aside the keys still differ (the model's {missing[0]}, the checkpoint's "
+            f"{unexpected[0]})"
+        )
+        return Analysis(
+            evidence=tuple(evidence),
+            cause=(
+                "The checkpoint's keys are not the model's even with the 'module.' prefix set aside: it "
+                "holds another model, or another layout of it (a part wrapped on its own, a backbone's "
+                "pretrained weights), not the same weights under a prefix."
+            ),
+            fix=Fix(
+                "Load the checkpoint that was saved from this model, or load a part's weights into that "
+                "part (model.backbone.load_state_dict(state)); compare the keys "
+                "(list(state)[:5] against list(model.state_dict())[:5]) before renaming any."
+            ),
+        )
+    if wrapped_model and not wrapped_checkpoint:
+        return Analysis(
+            evidence=tuple(evidence),
+            fix=Fix(
+                "The model is wrapped in DataParallel (or DistributedDataParallel) and the checkpoint was "
+                "saved from the bare model: load it into model.module (model.module.load_state_dict(state)), "
+                "or load it before wrapping the model.",
+                ("model.module.load_state_dict(state)",),
+            ),
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
 def analyse_device_assert(text: str) -> Analysis:
     assertion = last_match(re.compile(r"Assertion `([^`\n]{1,200})` failed"), text)
     if assertion is None:
@@ -159,6 +224,45 @@ def analyse_mps_op(text: str) -> Analysis:
     evidence = [f"the operation without an MPS kernel: {op[1]}"]
     if re.search(r"will fall back to run on the CPU", text[op.start() : op.start() + 300]):
         evidence.append("a warning: PYTORCH_ENABLE_MPS_FALLBACK is on, the operation runs on the CPU")
+    return Analysis(evidence=tuple(evidence))
+
+
+# Lightning's suggestion: "(try 128 which is the number of cpus on this machine)" (1.x), "to `num_workers=19`"
+# (2.x); a GPU utilization the writer gives ("Volatile GPU-util indicates 0%").
+_WORKERS_SUGGESTED = re.compile(
+    r"\(try \d{1,4} which is the number of cpus on this machine\)|`num_workers=\d{1,4}`"
+)
+_UTILIZATION = re.compile(r"\bGPU[- ]?util(?:i[sz]ation)?\b[^\n%]{0,60}?\b(\d{1,3}) ?%", re.IGNORECASE)
+
+
+def analyse_input_bound(text: str) -> Analysis:
+    """The worker count Lightning suggests and the GPU utilization the writer gives."""
+    tail = text[-200_000:]
+    evidence = []
+    suggested = last_match(_WORKERS_SUGGESTED, tail)
+    if suggested is not None:
+        evidence.append(f"Lightning suggests {suggested[0].strip('()')}")
+    used = last_match(_UTILIZATION, tail)
+    if used is not None:
+        evidence.append(f"the text gives GPU utilization {used[1]}%")
+    return Analysis(evidence=tuple(evidence))
+
+
+_META_KEY = re.compile(r"for ([\w.]{1,200}): copying from a non-meta parameter in the checkpoint to a meta")
+_DEVICE_MAP = re.compile(r"device_map\s{0,3}=\s{0,3}[\"']?(\w{1,20})|\bdevice\b[^\n]{0,20}?[\"'](auto)[\"']")
+
+
+def analyse_meta_load(text: str) -> Analysis:
+    """How many parameters the warning names, one of them, and a device_map the text sets."""
+    tail = text[-200_000:]
+    keys = [m[1] for _, m in zip(range(5000), _META_KEY.finditer(tail), strict=False)]
+    evidence = []
+    if keys:
+        many = f"{len(keys)} parameters" if len(keys) > 1 else "a parameter"
+        evidence.append(f"{many} stayed on the meta device (e.g. {keys[0]})")
+    mapped = last_match(_DEVICE_MAP, tail)
+    if mapped is not None:
+        evidence.append(f"the text sets device_map={mapped[1] or mapped[2]}")
     return Analysis(evidence=tuple(evidence))
 
 

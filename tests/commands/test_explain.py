@@ -139,6 +139,62 @@ MESSAGES = [
         "cuda.visible_devices_not_applied",
         "But when I use CUDA_VISIBLE_DEVICES=x, it still works on GPU 0.",
     ),
+    (  # MVIG-SJTU/AlphAction#84 (pytorch 1.11.0+cu115)
+        "build.thc_headers_removed",
+        "AlphAction/alphaction/csrc/cuda/ROIPool3d_cuda.cu:4:10: fatal error: THC/THC.h: No such file or "
+        "directory",
+    ),
+    (  # pytorch/pytorch#3805 (torch 0.2's wording)
+        "load.module_prefix",
+        """it report the error that 'unexpected key "module.features.conv0.weight" in state_dict'.""",
+    ),
+    (  # microsoft/MInference#51 (flash-attn 2.6.0.post1 on a Tesla V100S)
+        "flash_attn.gpu_too_old",
+        "RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
+    ),
+    (  # Vchitect/SEINE#27
+        "xformers.not_built_for_torch",
+        "`cutlassF` is not supported because:\n    xFormers wasn't build with CUDA support\n    operator "
+        "wasn't built - see `python -m xformers.info` for more info",
+    ),
+    (  # pykale/pykale#448 (Lightning 2.x)
+        "dataloader.input_bound",
+        "The 'val_dataloader' does not have many workers which may be a bottleneck. Consider increasing "
+        "the value of the `num_workers` argument` to `num_workers=19` in the `DataLoader` to improve "
+        "performance.",
+    ),
+    (  # isl-org/Open3D#4877
+        "import.order_crash",
+        "large torch operation fails with Segmentation Fault if open3d is imported before torch",
+    ),
+    (  # torch/nn/modules/module.py _load_from_state_dict (torch 2.13)
+        "load.into_meta_parameters",
+        "UserWarning: for fc.weight: copying from a non-meta parameter in the checkpoint to a meta parameter "
+        "in the current model, which is a no-op. (Did you mean to pass `assign=True` to assign items in the "
+        "state dictionary to their corresponding key in the module instead of copying them in place?)",
+    ),
+    (  # hrayrhar/limit-label-memorization#2
+        "device.run_on_cpu",
+        "Can I run the code without cuda. say, in CPU?",
+    ),
+    (  # pytorch/pytorch#21092 (a CUDA default tensor type with DataLoader workers)
+        "cuda.initialization_error",
+        "RuntimeError: CUDA error: initialization error",
+    ),
+    (  # torchvision/extension.py _check_cuda_version (torchvision 0.16 and later)
+        "companion.cuda_mismatch",
+        "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "
+        "versions. PyTorch has CUDA Version=12.4 and torchvision has CUDA Version=11.8. Please reinstall the "
+        "torchvision that matches your PyTorch install.",
+    ),
+    (  # torch/csrc/distributed/c10d/reducer.cpp (the text of torch 2.13's libtorch_cpu.so)
+        "ddp.unused_parameters",
+        "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. "
+        "This error indicates that your module has parameters that were not used in producing loss. You can "
+        "enable unused parameter detection by passing the keyword argument `find_unused_parameters=True` to "
+        "`torch.nn.parallel.DistributedDataParallel`, and by \nmaking sure all `forward` function outputs "
+        "participate in calculating loss.",
+    ),
     (  # NiccoloCavagnero/PEM#10
         "dist.no_process_group",
         "RuntimeError: Default process group has not been initialized, please make sure to call "

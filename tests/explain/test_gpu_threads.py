@@ -1311,3 +1311,670 @@ def test_the_gpu_named_with_its_memory_is_quoted_as_written() -> None:
         "CUDA out of memory at epoch 100 16GB into the run, with cu118 16G wheels.", "cuda.out_of_memory"
     )
     assert not any("names the GPU as" in line for line in lead.evidence), lead.evidence
+
+
+def test_a_reduction_unfinished_in_the_prior_iteration_is_unused_parameters() -> None:
+    # DistributedDataParallel waits for a gradient of every parameter; a layer that takes no part in the
+    # loss leaves the reduction unfinished. The threads deleted the layer or set find_unused_parameters=True.
+    cases = [
+        # ImprintLab/MedSegDiff#27 (a parameterised layer defined in __init__ but not used in the forward)
+        "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. "
+        "This error indicates that your module has parameters that were not used in producing loss. You can "
+        "enable unused parameter detection by passing the keyword argument `find_unused_parameters=True` to "
+        "`torch.nn.parallel.DistributedDataParallel`, and by \nmaking sure all `forward` function outputs "
+        "participate in calculating loss.",
+        # HamPerdredes/SOOD#33 ('Set "find_unused_parameters=True" in config file may solve this issue.')
+        "# RuntimeError: Expected to have finished reduction in the prior iteration before starting a new "
+        "one. This error indicates that your module has parameters that were not used in producing loss.\n\n"
+        "how to solve this error?",
+        # ZhengYinan-AIR/Diffusion-Planner#65 ('find_unused_parameters=True is ok')
+        "Did anyone meet the same error during training? Seems not all parameters are used for calculating "
+        "loss.",
+        # open-mmlab/mmdetection3d#488 (resolved by setting find_unused_parameters = True, as PartA2 does)
+        "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. "
+        "This error indicates that your module has parameters that were not used in producing loss. You can "
+        "enable unused parameter detection by (1) passing the keyword argument `find_unused_parameters=True` "
+        "to `torch.nn.parallel.DistributedDataParallel`; (2) making sure all `forward` function outputs "
+        "participate in calculating loss.",
+    ]
+    for text in cases[:2] + cases[3:]:
+        lead = _one(text, "ddp.unused_parameters")
+        assert "unused parameters" in lead.cause and "never called in forward" in lead.cause
+        assert "find_unused_parameters=True" in lead.fix.text and "delete the unused layers" in lead.fix.text
+        assert "TORCH_DISTRIBUTED_DEBUG=DETAIL" in lead.fix.text
+    # prose alone, without the reducer's words, is not read as the error
+    assert "ddp.unused_parameters" not in _ids(cases[2])
+    # static_graph=True: the graph changed between iterations (torch 2.13's reducer text)
+    lead = _one(
+        "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. "
+        "This error indicates that your training graph has changed in this iteration, e.g., one parameter is "
+        "used in first iteration, but then got unused in the second iteration. this is not compatible with "
+        "static_graph set to True.",
+        "ddp.unused_parameters",
+    )
+    assert "static_graph=True" in lead.cause and "Drop static_graph=True" in lead.fix.text
+
+
+def test_torchvision_built_for_another_cuda_than_torch_quotes_both_and_one_index() -> None:
+    # torchvision/extension.py _check_cuda_version refuses a torchvision of another CUDA than torch's; the
+    # threads reinstalled the packages from one index (torch's CUDA, or the companion's).
+    cases = [
+        # mathmanu/edgeai-torchvision#18 (a torchvision built from source against the system's CUDA 11.7)
+        (
+            "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions. "
+            "PyTorch has CUDA Version=11.3 and torchvision has CUDA Version=11.7. Please reinstall the "
+            "torchvision that matches your PyTorch install.",
+            ("11.3", "11.7"),
+        ),
+        # Linaqruf/kohya-trainer#164 ('!pip install torchvision==0.14.1 is ok')
+        (
+            "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions. "
+            "PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.6. Please reinstall the "
+            "torchvision that matches your PyTorch install.",
+            ("11.7", "11.6"),
+        ),
+        # 21Vipin/Medical-Image-Classification-using-deep-learning#3
+        (
+            "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions. "
+            "PyTorch has CUDA Version=9.0 and torchvision has CUDA Version=10.0. Please reinstall the "
+            "torchvision that matches your PyTorch install.",
+            ("9.0", "10.0"),
+        ),
+        # deforum/deforum-stable-diffusion#348 (torchvision 0.16 and later say 'major versions')
+        (
+            "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major "
+            "versions. PyTorch has CUDA Version=12.1 and torchvision has CUDA Version=11.8. Please reinstall "
+            "the torchvision that matches your PyTorch install.",
+            ("12.1", "11.8"),
+        ),
+        # the message wrapped by a rich traceback, and its figures alone (constructed)
+        (
+            "RuntimeError: Detected that PyTorch and torchvision were compiled with different\nCUDA major "
+            "versions. PyTorch has CUDA Version=12.4 and torchvision has CUDA \nVersion=12.1. Please "
+            "reinstall",
+            ("12.4", "12.1"),
+        ),
+        ("PyTorch has CUDA Version=12.6 and torchvision has CUDA Version=12.4.", ("12.6", "12.4")),
+    ]
+    for text, (ours, theirs) in cases:
+        lead = _one(text, "companion.cuda_mismatch")
+        assert f"PyTorch has CUDA Version={ours} and torchvision has CUDA Version={theirs}" in lead.evidence
+        assert "from one index" in lead.fix.text
+        wheel = "cu" + ours.replace(".", "")
+        assert any(
+            c.endswith(f"--index-url https://download.pytorch.org/whl/{wheel}") for c in lead.fix.commands
+        )
+        assert "torch torchvision torchaudio" in lead.fix.commands[0]
+
+
+def test_nvcc_refusal_quoted_without_its_prefix_is_the_same_unknown_architecture() -> None:
+    # Titles and prose quote nvcc's refusal without "nvcc fatal :"; it is the same toolkit too old (or too
+    # new) for the architecture. The threads changed the CUDA toolkit or the architecture list.
+    cases = [
+        # NVIDIAGameWorks/kaolin#351 (a conda cudatoolkit-dev 10.1 shadowed CUDA 11 on PATH)
+        "# unsupported gpu architecture 'compute_86'. Unable to build for rtx 3090, cuda 11.0",
+        # CHONSPQX/modulated-deform-conv#11 (a 3090 with the project's lowest pytorch 1.7 and cuda11.0)
+        "# Unsupported gpu architecture 'compute_86'\n\nThanks for your great job. Our environment is linux "
+        "with gpu RTX3090 and the fixed lowest version of pytorch is 1.7 with cuda11.0.",
+        # facebookresearch/detectron2#3361 (the title; the build ran /usr/bin/nvcc)
+        "# Issue: RTX3090-Unsupported gpu architecture 'compute_86'",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "build.nvcc_unsupported_arch", _ids(text)
+        joined = _said(lead)
+        assert "compute_86" in joined and "CUDA 11.1" in joined, joined
+        assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text
+    # a GPU architecture named in other words is not nvcc's refusal (constructed)
+    assert "build.nvcc_unsupported_arch" not in _ids("Unsupported gpu architecture for this kernel: sm")
+
+
+def test_a_missing_thc_header_is_torch_1_11_removing_thc() -> None:
+    # torch 1.11 removed the THC headers; extensions that include them fail to compile. The threads ported
+    # the sources (or commented the include out) or built with an older torch.
+    cases = [
+        # CoinCheung/pytorch-loss#36 ('Latest pytorch has removed THC.h'; the port in #37)
+        "# fatal error: THC/THC.h: No such file or directory\n\nLatest pytorch has removed THC.h",
+        # MVIG-SJTU/AlphAction#84 ('You should use lower pytorch(such as 1.8.0) version')
+        "AlphAction/alphaction/csrc/cuda/ROIPool3d_cuda.cu:4:10: fatal error: THC/THC.h: No such file or "
+        "directory",
+        # PJLab-ADG/DetZero#19 (a localised gcc; the THC code commented out)
+        "# fatal error: THC/THC.h: 没有那个文件或目录\n\n"
+        "好像是pytorch版本太高了，我的版本是2.0.1，请问下有什么解决办法吗？",
+        # Mukosame/Zooming-Slow-Mo-CVPR-2020#74 (Torch 2.2.1+cu121)
+        " fatal error: THC/THC.h: No such file or directory\n    7 | #include <THC/THC.h>\n      |          "
+        "^~~~~~~~~~~\ncompilation terminated.\nerror: command '/usr/local/cuda/bin/nvcc' failed with exit "
+        "code 1",
+        # open-mmlab/mmcv#1582 (the headers moved into ATen)
+        "# fatal error: THC/THCDeviceUtils.cuh: No such file or directory #include <THC/THCDeviceUtils.cuh>",
+    ]
+    for text in cases:
+        lead = _one(text, "build.thc_headers_removed")
+        assert "PyTorch 1.11 removed" in lead.cause
+        assert "THCudaCheck with C10_CUDA_CHECK" in lead.fix.text and "older PyTorch" in lead.fix.text
+        assert "comment" in lead.fix.text
+    # a header of another library is not THC's (constructed)
+    assert "build.thc_headers_removed" not in _ids("fatal error: cuda_runtime.h: No such file or directory")
+
+
+def test_state_dict_keys_that_differ_by_module_are_dataparallels_prefix() -> None:
+    # A model wrapped in DataParallel keeps the real one as its submodule 'module': its checkpoint's keys
+    # begin with 'module.'. The threads stripped the prefix or saved model.module.state_dict().
+    cases = [
+        # HumaticsLAB/SEAM-Match-RCNN#3 (the pretrained checkpoint saved from the wrapped model)
+        "RuntimeError: Error(s) in loading state_dict for VideoMatchRCNN:\n\t**Missing key(s) in state_dict: "
+        '"backbone.body.conv1.weight", "backbone.body.bn1.weight", "backbone.body.bn1.bias",** '
+        '"backbone.body.bn1.running_mean", "backbone.body.bn1.running_var", '
+        '"backbone.body.layer1.0.conv1.weight", '
+        '"backbone.body.layer1.0.bn1.weight", "backbone.body.layer1.0.bn1.bias", '
+        '"backbone.body.layer1.0.bn1.running_mean", "backbone.body.layer1.0.bn1.running_var", '
+        '"backbone.body.layer1.0.conv2.weight", "backbone.body.layer1.0.bn2.weight", '
+        '"backbone.body.layer1.0.bn2.bias", "backbone.body.layer1.0.bn2.running_mean", '
+        '"backbone.body.layer1.0.bn2.running_var", "backbone.body.layer1.0.conv3.weight", '
+        '"backbone.body.layer1.0.bn3.weight", "backbone.body.layer1.0.bn3.bias", '
+        '"backbone.body.layer1.0.bn3.running_mean", "backbone.body.layer1.0.bn3.running_var", '
+        '"backbone.body.layer1.0.downsample.0.weight", "backbone.body.layer1.0.downsample.1.weight", '
+        'roi_heads.temporal_aggregator.newnlb.phi.weight", "roi_heads.temporal_aggregator.newnlb.phi.bias", '
+        '"roi_heads.temporal_aggregator.newnlb.concat_project.0.weight". \n**Unexpected key(s) in '
+        "state_dict: "
+        '"module.backbone.body.conv1.weight", "module.backbone.body.bn1.weight",** '
+        '"module.backbone.body.bn1.bias", "module.backbone.body.bn1.',
+        # meijieru/crnn.pytorch#60 (torch 0.2's wording; the prefix stripped from the keys)
+        "I trained models using own dataset. But when I load the saved models, it keeps saying that "
+        '"unexpected key "module.cnn.conv0.weight" in state_dict". What do I have to do?',
+        # mks0601/3DMPPE_POSENET_RELEASE#41 (in words; the prefix removed with a loop)
+        "I downloaded the pretrained models and tried loading the Human3.6M one in the Protocol1 folder, and "
+        'met this error caused by basically every layer names having "module." prepended to them. For '
+        'example, the loader expected "head.deconv_layers.7.running_var" but in the provided pretrained '
+        'weight, i got "module.head.deconv_layers.7.running_var"',
+        # whai362/pan_pp.pytorch#14 (save model.module.state_dict())
+        "# Trained model save/load with DataParallel.\n\nInstead of deleting the “module.” string from all "
+        "the state_dict keys, you can save your model with:",
+    ]
+    for text in cases:
+        lead = _one(text, "load.module_prefix")
+        assert "'module.' prefix" in lead.cause and "DataParallel" in lead.cause
+        assert "removeprefix('module.')" in lead.fix.text or "model.module" in lead.fix.text
+    lead = _one(cases[0], "load.module_prefix")
+    assert any("checkpoint's keys begin with 'module.'" in line for line in lead.evidence), lead.evidence
+    # bearpaw/pytorch-classification#27: 'module.features.0.weight' against 'features.module.0.weight' is
+    # another layout (only model.features wrapped), not a prefix to strip
+    lead = _one(
+        "RuntimeError: Error(s) in loading state_dict for DataParallel:\n        Missing key(s) in "
+        'state_dict: "module.features.0.weight", "module.features.0.bias", "module.features.3.weight", '
+        '"module.features.3.bias", "module.features.6.weight", "module.features.6.bias", '
+        '"module.features.8.weight", "module.features.8.bias", "module.features.10.weight", '
+        '"module.features.10.bias", "module.classifier.weight", "module.classifier.bias". \n        '
+        'Unexpected key(s) in state_dict: "features.module.0.weight", "features.module.0.bias", '
+        '"features.module.3.weight", "features.module.3.bias", "features.module.6.weight", '
+        '"features.module.6.bias", "features.module.8.weight", "feat',
+        "load.module_prefix",
+    )
+    assert "another layout" in lead.cause and "removeprefix" not in lead.fix.text
+    # keys that differ otherwise are not this (constructed)
+    assert "load.module_prefix" not in _ids(
+        'Missing key(s) in state_dict: "fc.weight", "fc.bias". Unexpected key(s) in state_dict: "head.w".'
+    )
+
+
+def test_flash_attention_on_a_gpu_before_ampere_is_the_gpu_not_the_install() -> None:
+    # flash-attn's kernels need compute capability 8.0 or newer; on a Turing or Volta GPU the threads
+    # turned FlashAttention off (standard attention instead) or moved to a newer GPU.
+    cases = [
+        # Dao-AILab/flash-attention#762 ('Quadro RTX 5000 is Turing card, not Ampere and not currently
+        # supported'); a T4 with attn_implementation="flash_attention_2"
+        (
+            "# RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n\nHi @tridao, all of my "
+            "GPUs are Tesla T4, but I still encountered this issue.",
+            "",
+        ),
+        # Wan-Video/Wan2.1#25 (flash attention replaced with attention)
+        (
+            "# RuntimeError: FlashAttention only supports Ampere GPUs or newer\n\nplease support old gpus\n"
+            "i have 4 2080ti 22Gb, but can not run this model",
+            "2080ti",
+        ),
+        # microsoft/MInference#51 ('How can I set FlashAttention to false?')
+        (
+            "GPU：Tesla V100S\nNVIDIA-SMI 470.57.02    Driver Version: 470.57.02    CUDA Version: 11.4\n"
+            '  File "/opt/huawei/python/3.10.12/lib/python3.10/site-packages/flash_attn/'
+            'flash_attn_interface.py", line 51, in _flash_attn_forward\n    out, q, k, v, out_padded, '
+            "softmax_lse, S_dmask, rng_state = flash_attn_cuda.fwd(\nRuntimeError: FlashAttention only "
+            "supports Ampere GPUs or newer.",
+            "V100",
+        ),
+        # komikndr/raylight#68 (2xRTX 5000 16GB: Turing)
+        (
+            "RuntimeError: FlashAttention only supports Ampere GPUs or newer. \n\n**System**\n- Ubuntu "
+            "24.04.4 LTS\n- PyTorch: 2.9.1+cu130, CUDA (PyTorch): 13.0\n- 2xRTX 5000 16GB (driver version: "
+            "590.48.01) with nvlink",
+            "",
+        ),
+    ]
+    for text, gpu in cases:
+        lead = _one(text, "flash_attn.gpu_too_old")
+        assert "Ampere" in lead.cause and "sm_80" in lead.cause
+        assert "Disable FlashAttention" in lead.fix.text and 'attn_implementation="sdpa"' in lead.fix.text
+        assert "nn.MultiheadAttention" in lead.fix.text
+        if gpu:
+            assert any(gpu in line and "older than Ampere" in line for line in lead.evidence), lead.evidence
+
+
+def test_cudnn_execution_failed_is_most_often_a_torch_built_for_an_older_cuda_than_the_gpu() -> None:
+    # A torch built for CUDA 9.x or 10.x on an RTX 20xx or 30xx GPU runs until cuDNN's kernels fail; the
+    # threads upgraded to a build for a CUDA the GPU supports (CUDA 11 for Ampere).
+    cases = [
+        # zzhang1987/Factor-Graph-Neural-Network#4 (an RTX 3080 Ti: 'you will have to use CUDA11')
+        (
+            "If the model is trained by CPU,  there is no Exception error. But if I enable CUDA, there is "
+            "always an error, RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED. \n\nmy environment: "
+            "pytorch: 1.5.1+cu101\n                                           CUDA 10.1",
+            "pytorch: 1.5.1+cu101",
+        ),
+        # multimodallearning/pytorch-mask-rcnn#94 (torch 0.3.0 with CUDA 9.0 on an RTX 2080)
+        (
+            "I can run demo.py with python demo.py on cpu ,but when i run on gpu, there is a bug "
+            ":RuntimeError: CUDNN_STATUS_EXECUTION_FAILED , maybe the version of python,pytorch,cuda is "
+            "incompatible,\nthis is my version what i use:\npytorch:0.3.0-cuda9.0\ngpu:rtx-2080\ncuda:9.0",
+            "pytorch:0.3.0",
+        ),
+        # yanx27/Pointnet_Pointnet2_pytorch#229 ('Solved, I find that 3090 need cuda at least 11.0')
+        (
+            "When I run ```python train_classification.py --model pointnet2_cls_ssg --use_normals --log_dir "
+            "pointnet2_cls_ssg_normal```,I met error CUDNN_STATUS_EXECUTION_FAILED。",
+            "",
+        ),
+    ]
+    for text, said in cases:
+        lead = _one(text, "cudnn.status_error")
+        assert "CUDA version older than the GPU needs" in lead.cause and "CUDA 11 build" in lead.cause
+        assert lead.fix.text.startswith("Upgrade PyTorch to a build for a CUDA the GPU supports")
+        assert "cudnn.enabled = False only works around it" in lead.fix.text
+        if said:
+            assert f"the text gives the torch release: {said}" in lead.evidence, lead.evidence
+    # the other statuses keep their causes (constructed)
+    lead = _one("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED", "cudnn.status_error")
+    assert "CUDA 11 build" not in lead.cause
+
+
+def test_a_driver_too_old_for_a_cuda_release_told_in_words_names_both() -> None:
+    # The driver limits the CUDA a torch build may use; told in words, with the driver release and the CUDA
+    # release. The threads installed a build for an older CUDA (or had the driver updated).
+    cases = [
+        # cirruslabs/linux-image-templates#64 (CUDA 13.0 needs driver 580)
+        (
+            "# The `ubuntu-runner-amd64-gpu:22.04` image's GPU driver is not compatible with its CUDA "
+            "toolkit\n\nThis image has an nvidia driver version of 550/570:",
+            (),
+        ),
+        # pytorch/pytorch#112553 (torch 2.0.1 ran; 2.1.0+cu121 needs a newer driver than 470)
+        (
+            "# torch 2.1.0 is not compatible with nvidia driver version 470.182.03 (GKE v1.25 COS "
+            "version)\n\ntorch v2.0.1 works fine on GKE k8s v1.25 COS which is using nvidia driver "
+            "v470.182.03.",
+            ("the text names driver 470.182.03: it supports CUDA up to 11.4",),
+        ),
+        # theialab/radfoam#20 (the maintainer: CUDA 12.x needs driver 525.60.13 or newer)
+        (
+            "# Is it possible to run this project under CUDA 11.3?\n\nThe administrator does not recommend "
+            "me to update the nvidia driver，so I can not use torch 2.x and CUDA 12.x",
+            (),
+        ),
+    ]
+    for text, evidence in cases:
+        lead = _one(text, "cuda.driver_too_old")
+        assert "newer CUDA than the installed driver supports" in lead.cause
+        for line in evidence:
+            assert line in lead.evidence, lead.evidence
+    # a driver release and a CUDA release named: the CUDA the driver runs and the driver the CUDA needs
+    # (constructed)
+    lead = _one(
+        "My NVIDIA driver (418.87) does not support CUDA 11.3, and I cannot update it.", "cuda.driver_too_old"
+    )
+    assert "the text names CUDA 11.3, which needs driver 465.19.01 or later (linux)" in lead.evidence, (
+        lead.evidence
+    )
+    assert lead.fix.text.startswith("Install the torch build (or conda cudatoolkit) for CUDA 10.1 or older")
+
+
+def test_xformers_without_its_cuda_operators_is_a_wheel_built_for_another_torch() -> None:
+    # xformers wheels pin one torch build; beside another one its C++/CUDA extensions do not load and no
+    # memory-efficient attention operator is left. The threads reinstalled xformers for their torch (or
+    # uninstalled it).
+    cases = [
+        # yangjianxin1/Firefly#258 (python -m xformers.info: built for 2.3.0+cu121, 2.1.0+cu121 installed)
+        (
+            "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
+            "     query       : shape=(1, 1024, 8, 4, 128) (torch.float32)\n"
+            "     key         : shape=(1, 1024, 8, 4, 128) (torch.float32)\n"
+            "     value       : shape=(1, 1024, 8, 4, 128) (torch.float32)\n\n"
+            "pip show xformers：\nName: xformers\nVersion: 0.0.26.post1\n\n python3 -m xformers.info：\n"
+            "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+            "    PyTorch 2.3.0+cu121 with CUDA 1201 (you have 2.1.0+cu121)\n"
+            "    Python  3.10.14 (you have 3.10.0)\n"
+            "  Please reinstall xformers (see https://github.com/facebookresearch/xformers#installing-xformers)",
+            "xformers was built for PyTorch 2.3.0+cu121; the installed torch is 2.1.0+cu121",
+        ),
+        # kijai/ComfyUI-DepthAnythingV2#27 (the maintainer: re-install it, or uninstall it)
+        (
+            "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
+            "     query       : shape=(1, 5617, 16, 64) (torch.float32)\n"
+            "     key         : shape=(1, 5617, 16, 64) (torch.float32)\n"
+            "     value       : shape=(1, 5617, 16, 64) (torch.float32)\n"
+            "     attn_bias   : <class 'NoneType'>\n"
+            "     p           : 0.0\n"
+            "`fa3F@0.0.0` is not supported because:\n"
+            "    xFormers wasn't build with CUDA support\n"
+            "    dtype=torch.float32 (supported: {torch.float16, torch.bfloat16})\n"
+            "    operator wasn't built - see `python -m xformers.info` for more info",
+            "",
+        ),
+        # cubiq/PuLID_ComfyUI#103
+        (
+            "No operator found for `memory_efficient_attention_forward` with inputs:\n"
+            "query : shape=(1, 577, 16, 64) (torch.float16)\n"
+            "key : shape=(1, 577, 16, 64) (torch.float16)\n"
+            "value : shape=(1, 577, 16, 64) (torch.float16)\n"
+            "attn_bias : <class 'NoneType'>\n"
+            "p : 0.0\n"
+            "`decoderF` is not supported because:\n"
+            "xFormers wasn't build with CUDA support\n"
+            "attn_bias type is <class 'NoneType'>",
+            "",
+        ),
+    ]
+    for text, evidence in cases:
+        lead = _one(text, "xformers.not_built_for_torch")
+        assert "built for another torch release" in lead.cause
+        assert lead.fix.text.startswith("Reinstall xformers built for the installed torch")
+        assert "python -m xformers.info" in lead.fix.commands
+        if evidence:
+            assert evidence in lead.evidence, lead.evidence
+    # facebookresearch/xformers#1143: the operators refuse CPU tensors, not a build
+    lead = _one(
+        "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n"
+        "     query       : shape=(1, 257, 6, 64) (torch.float32)\n"
+        "     key         : shape=(1, 257, 6, 64) (torch.float32)\n"
+        "     value       : shape=(1, 257, 6, 64) (torch.float32)\n"
+        "     attn_bias   : <class 'NoneType'>\n"
+        "     p           : 0.0\n"
+        "`fa2F@v2.5.7-pt` is not supported because:\n"
+        "    device=cpu (supported: {'cuda'})\n"
+        "    dtype=torch.float32 (supported: {torch.float16, torch.bfloat16})\n"
+        "`cutlassF-pt` is not supported because:\n"
+        "    device=cpu (supported: {'cuda'})",
+        "xformers.not_built_for_torch",
+    )
+    assert "on the CPU" in lead.cause and "model.to('cuda')" in lead.fix.text
+
+
+def test_a_gpu_that_waits_for_data_is_too_few_dataloader_workers() -> None:
+    # Lightning warns when a DataLoader has few workers; writers see the GPU's utilization low or at 0%.
+    # The threads raised num_workers (towards the number of CPU cores).
+    cases = [
+        # pykale/pykale#448 (Lightning 2.x's wording)
+        (
+            "The 'val_dataloader' does not have many workers which may be a bottleneck. Consider increasing "
+            "the value of the `num_workers` argument` to `num_workers=19` in the `DataLoader` to improve "
+            "performance.",
+            "Lightning suggests `num_workers=19`",
+        ),
+        # kuleshov-group/caduceus#29 ('You should be able to set number of workers with this param:
+        # loader.num_workers')
+        (
+            "PossibleUserWarning: The dataloader, val_dataloader 0, does not have many workers which may be "
+            "a bottleneck. Consider increasing the value of the `num_workers` argument` (try 128 which is "
+            "the number of cpus on this machine) in the `DataLoader` init to improve performance.",
+            "Lightning suggests try 128 which is the number of cpus on this machine",
+        ),
+        # poier/PreView#5 (the maintainer: the GPU waits for loading; use more workers)
+        (
+            "# Volatile GPU-Util is low and fluctuant\n\nHi, Thank you for your codes. And I changed to "
+            "another benchmark, but the volatile gpu-util is very low and fluctuant.",
+            "",
+        ),
+    ]
+    for text, evidence in cases:
+        lead = _one(text, "dataloader.input_bound")
+        assert "Data loading is the bottleneck" in lead.cause
+        assert "Raise num_workers" in lead.fix.text and "pin_memory=True" in lead.fix.text
+        if evidence:
+            assert evidence in lead.evidence, lead.evidence
+    # a GPU busy at 100% is not this (constructed)
+    assert "dataloader.input_bound" not in _ids("GPU-Util is 100% and memory is full.")
+
+
+def test_a_crash_that_depends_on_the_import_order_is_reordered() -> None:
+    # torch and another native library load their own copies of shared libraries; in one order the process
+    # crashes. The threads swapped the imports.
+    cases = [
+        # pytorch/pytorch#74547 (the other order works)
+        (
+            "# importing open3d before pytorch causes matmul to produce a segfault",
+            "the text says importing open3d before torch crashes",
+            "Import torch first",
+        ),
+        # isl-org/Open3D#4877 ('importing torch first works')
+        (
+            "# large torch operation fails with Segmentation Fault if open3d is imported before torch",
+            "the text says importing open3d before torch crashes",
+            "Import torch first",
+        ),
+        # pytorch/pytorch#19739 (import open3d before torch)
+        (
+            "# Importing open3d after PyTorch causes free(): invalid pointer",
+            "the text says importing open3d after torch crashes",
+            "Import open3d before torch",
+        ),
+        # isl-org/Open3D#6757 ('This however doesn't reproduce in the opposite order')
+        (
+            "# Segmentation fault when importing first PyTorch 2.2.2 and then Open3D 0.18.0",
+            "the text says importing Open3D after torch crashes",
+            "Import Open3D before torch",
+        ),
+    ]
+    for text, evidence, fix in cases:
+        lead = _one(text, "import.order_crash")
+        assert "import-order conflict between native libraries" in lead.cause
+        assert evidence in lead.evidence, lead.evidence
+        assert lead.fix.text.startswith(fix), lead.fix.text
+    # an import order told without a crash is not this (constructed)
+    assert "import.order_crash" not in _ids("Importing numpy before torch is the usual style.")
+
+
+def test_an_out_of_memory_after_some_batches_over_sequences_is_the_longest_examples() -> None:
+    # Batches of sequences differ in length; the one holding the longest examples does not fit, after many
+    # that did. The threads truncated or filtered the long examples (a maximum length).
+    cases = [
+        # foundation-model-stack/fms-hf-tuning#471 (samples longer than max_seq_len)
+        (
+            "# Long sequence samples exceeding max_seq_len are resulting in CUDA OOM while performing LoRA "
+            "SFT\n\nWhile running LoRA SFT the training failed with CUDA out of memory error at step 164.",
+            "",
+        ),
+        # salesforce/ALBEF#6 ('Length of the captions was long')
+        (
+            "While fine-tuning the network on larger dataset (on 8 A100 GPUs) for text to image retrieval, I "
+            "always face the issue of CUDA OUT OF MEMORY,  after running for 1000-1500 batches. If the batch "
+            "size is reduced to 16 (from 32), this issue is faced after 2500-3000 batches.",
+            "",
+        ),
+        # mymusise/ChatGLM-Tuning#72 (the reply: a smaller maximum length, --max_seq_length=256)
+        (
+            "Hi，我使用您的代码finetune 运行到16%的时候，出现CUDA out Of memory , "
+            "使用的alpaca数据集，gpu：1卡3090 15G， 请问这个问题需要怎么修改？\n\n"
+            "处理数据时，修改最大长度，比如 `--max_seq_length=256`。",
+            "the text gives the length limit: --max_seq_length=256",
+        ),
+    ]
+    for text, evidence in cases:
+        lead = _one(text, "cuda.out_of_memory")
+        assert lead.fix.text.startswith("Batches differ in length"), lead.fix.text
+        assert "truncate the inputs" in lead.fix.text and "filter out the examples" in lead.fix.text
+        assert any("a batch of the longest examples" in line for line in lead.evidence), lead.evidence
+        if evidence:
+            assert evidence in lead.evidence, lead.evidence
+    # espnet/espnet#209 (long utterances removed from the recipe): the GPU's out-of-memory in words
+    assert "cuda.out_of_memory" in _ids(
+        "Utterances with more than 3000 frames (30 seconds) is causing GPU out-of-memory err"
+    )
+    # an out-of-memory at the first batch, or over images, keeps the usual levers (constructed)
+    lead = _one("CUDA out of memory at the first batch of the sentence classifier.", "cuda.out_of_memory")
+    assert not lead.fix.text.startswith("Batches differ in length")
+    lead = _one("CUDA out of memory after 300 steps of training the image classifier.", "cuda.out_of_memory")
+    assert not lead.fix.text.startswith("Batches differ in length")
+
+
+def test_a_state_dict_copied_into_meta_parameters_is_not_loaded() -> None:
+    # torch warns that copying into a meta parameter is a no-op: the model was built on the meta device
+    # (device_map="auto", init_empty_weights) and the weights never arrive.
+    cases = [
+        # hiyouga/LlamaFactory#4689 (DeepSpeed and LoRA; 'Cannot copy out of meta tensor; no data!')
+        "/opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py:2025: UserWarning: for "
+        "transformer.encoder.layers.0.self_attention.query_key_value.weight: copying from a non-meta "
+        "parameter in the checkpoint to a meta parameter in the current model, which is a no-op. (Did you "
+        "mean to pass `assign=True` to assign items in the state dictionary to their corresponding key in "
+        "the module instead of copying them in place?)",
+        # huggingface/transformers#37615 (models instantiated on the meta device)
+        "/usr/local/lib/python3.12/dist-packages/torch/nn/modules/module.py:2441: UserWarning: for "
+        "layer3.5.bn2.bias: copying from a non-meta parameter in the checkpoint to a meta parameter in the "
+        "current model, which is a no-op. (Did you mean to pass `assign=True` to assign items in the state "
+        "dictionary to their corresponding key in the module instead of copying them in place?)",
+        # vllm-project/llm-compressor#1119
+        "/root/miniconda3/lib/python3.12/site-packages/torch/nn/modules/module.py:2400: UserWarning: for "
+        "model.layers.23.input_layernorm.weight: copying from a non-meta parameter in the checkpoint to a "
+        "meta parameter in the current model, which is a no-op. (Did you mean to pass `assign=True` to "
+        "assign items in the state dictionary to their corresponding key in the module instead of copying "
+        "them in place?)",
+    ]
+    for text in cases:
+        lead = _one(text, "load.into_meta_parameters")
+        assert "meta device" in lead.cause and 'device_map="auto"' in lead.cause
+        assert 'device_map="cuda:0"' in lead.fix.text and "assign=True" in lead.fix.text
+        assert any("stayed on the meta device" in line for line in lead.evidence), lead.evidence
+
+
+def test_an_extension_asking_for_libtorch_cpu_was_built_for_a_newer_torch() -> None:
+    # libtorch_cpu.so exists from torch 1.5 on; an extension built against it and imported with an older
+    # torch does not load. The threads rebuilt the extension (or matched the torch release).
+    cases = [
+        # xingyizhou/CenterTrack#229 (pytorch 1.4; DCNv2 built elsewhere)
+        '  File "/home/server/CenterTrack/src/lib/model/networks/DCNv2/dcn_v2.py", line 13, in <module>\n'
+        "    import _ext as _backend\n"
+        "ImportError: libtorch_cpu.so: cannot open shared object file: No such file or directory\n\n"
+        "My environment is :\nnvidia GPU:   RTX3090\ncuda 11.1,   cudnn 8.2\n"
+        "g++ version:  g++ (Ubuntu 7.5.0-3ubuntu1~18.04) 7.5.0\npython 3.6\npytorch 1.4, torchvision 0.5",
+        # alinlab/CSI#24 (pytorch 1.4; 'reinstalling the package with version 0.1.2, might resolve the
+        # issue')
+        '  File "/home/westlake/miniconda3/envs/zjl/lib/python3.6/site-packages/torchlars/lars.py", '
+        "line 6, in\nfrom torchlars._adaptive_lr import compute_adaptive_lr\n"
+        "ImportError: libtorch_cpu.so: cannot open shared object file: No such file or directory",
+        # open-mmlab/mmdetection#2658 (a compiled op)
+        "from . import deform_conv_ext\n"
+        "ImportError: libtorch_cpu.so: cannot open shared object file: No such file or directory",
+    ]
+    for text in cases:
+        lead = _one(text, "lib.cannot_open_shared_object")
+        assert "built against torch 1.5 or newer" in lead.cause, lead.cause
+        assert lead.fix.text.startswith("Rebuild the extension against the installed torch")
+        assert "missing: libtorch_cpu.so" in lead.evidence
+
+
+def test_a_program_asked_to_run_without_a_gpu_runs_on_the_cpu() -> None:
+    # Programs written for CUDA on machines without an NVIDIA GPU: the threads ran them on the CPU through
+    # their device option (or made the device conditional).
+    cases = [
+        # salesforce/CodeGen#8 ('You would have to specify the device: --device cpu')
+        "# How to run in no-GPU system?\n\nHow to run in no-GPU system?\n\nIt gives me error No CUDA GPUs "
+        "are available because I dont have any NVIDIA graphics card.",
+        # hrayrhar/limit-label-memorization#2 ("Just set --device='cpu'")
+        "# about cuda\n\nCan I run the code without cuda. say, in CPU?",
+        # mingyuliutw/UNIT#76 (the .cuda() parts edited)
+        "Is there a way to run this code without having an Nvidia card. Is it possible to use your already "
+        "trained models running only in the CPU?",
+    ]
+    for text in cases:
+        lead = _one(text, "device.run_on_cpu")
+        assert "no NVIDIA GPU" in lead.cause
+        assert "--device cpu" in lead.fix.text and "--gpu_ids -1" in lead.fix.text
+        assert "map_location='cpu'" in lead.fix.text
+    # a question about the GPU is not this (constructed)
+    assert "device.run_on_cpu" not in _ids("How to run it on two GPUs?")
+
+
+def test_an_old_cuda_runtime_asked_for_beside_another_cuda_is_a_package_built_for_it() -> None:
+    # libcudart.so.10.2 asked for on a CUDA 11 machine: a compiled package (mmcv-full's ops) was built
+    # against CUDA 10.2. The threads reinstalled or rebuilt that package for their torch and CUDA.
+    cases = [
+        # open-mmlab/mmcv#1380 (mmcv-full 1.3.14 asks for 10.2 on CUDA 11.1; 1.3.13 worked)
+        (
+            "my environment\nGPU : GeForce RTX 3080\ncuda version 11.1\npytorch 1.9.0\n\nWhen I install "
+            "mmcv-full =1.3.14\nthere's an import error : libcudart.so.10.2: cannot open shared object file",
+            "10.2",
+            "11.1",
+        ),
+        # open-mmlab/mmdetection#6229 (NVIDIA-SMI's CUDA Version: 11.0)
+        (
+            "    ImportError: libcudart.so.10.2: cannot open shared object file: No such file or "
+            "directory   \n     \nand my Cuda is \n\n    NVIDIA-SMI 450.80.02    Driver Version: 450.80.02"
+            "    CUDA Version: 11.0\n\ni need to use Cuda 11.0 instead of 10.2 but don't know why it is read "
+            "the old version of Cuda",
+            "10.2",
+            "11.0",
+        ),
+        # open-mmlab/mmcv#1224 (the 1.3.10 wheel of the cu111 index; the 1.3.9 wheel worked)
+        (
+            "# cu111 pytorch 1.9.0 mmcv_full-1.3.10-cp37-cp37m-manylinux1_x86_64.whl looks for cuda 10.2 "
+            "instead of cuda 11.1\n\nImportError: libcudart.so.10.2: cannot open shared object file: No such "
+            "file or directory",
+            "10.2",
+            "11.1",
+        ),
+    ]
+    for text, old, other in cases:
+        lead = _one(text, "lib.cannot_open_shared_object")
+        if old:
+            assert any(
+                f"runtime of CUDA {old}, and the text names CUDA {other}" in line for line in lead.evidence
+            ), lead.evidence
+            assert lead.fix.text.startswith(
+                f"A compiled package built against CUDA {old} asks for its runtime"
+            )
+            assert "reinstall or rebuild that package" in lead.fix.text
+    # a runtime of the CUDA the text names is not this (constructed)
+    lead = _one(
+        "CUDA 11.8\nImportError: libcudart.so.11.0: cannot open shared object file",
+        "lib.cannot_open_shared_object",
+    )
+    assert not lead.fix.text.startswith("A compiled package built against CUDA")
+
+
+def test_a_cuda_initialization_error_in_a_dataloader_worker_is_cuda_in_a_forked_worker() -> None:
+    # cudaErrorInitializationError in a forked DataLoader worker that touched CUDA; the threads kept CUDA out
+    # of the workers (num_workers=0, CPU tensors from the dataset, spawn).
+    cases = [
+        # pytorch/pytorch#2517 (a collate_fn creating tensors on the device with num_workers > 0)
+        '  File "/path/to/miniconda3/envs/myenv/lib/python3.7/site-packages/torch/utils/data/dataloader.py", '
+        "line 138, in _worker_loop\n    samples = collate_fn([dataset[i] for i in batch_indices])\n"
+        '  File "/path/to/mycodebase/src/data.py", line 636, in _batch_helper\n'
+        "    (bs, max_nb_attr), dtype=torch.long, device=self.device)\n"
+        "RuntimeError: CUDA error: initialization error",
+        # feiyunzhang/i3d-non-local-pytorch#7 (default_collate's torch.tensor under a CUDA default type)
+        '  File "/usr/local/lib/python2.7/dist-packages/torch/utils/data/_utils/worker.py", line 99, in '
+        "_worker_loop\n    samples = collate_fn([dataset[i] for i in batch_indices])\n"
+        '  File "/usr/local/lib/python2.7/dist-packages/torch/utils/data/_utils/collate.py", line 68, in '
+        "default_collate\n    return [default_collate(samples) for samples in transposed]\n"
+        '  File "/usr/local/lib/python2.7/dist-packages/torch/utils/data/_utils/collate.py", line 59, in '
+        "default_collate\n    return torch.tensor(batch)\nRuntimeError: CUDA error: initialization error",
+        # epic-kitchens/C1-Action-Recognition-TSN-TRN-TSM#25 (crashes only with num_workers > 0)
+        "terminate called after throwing an instance of 'c10::Error'\n  what():  CUDA error: initialization "
+        "error\nException raised from insert_events at /opt/conda/conda-bld/pytorch_1607370172916/work/c10/"
+        "cuda/CUDACachingAllocator.cpp:717 (most recent call first):",
+    ]
+    for n, text in enumerate(cases):
+        lead = _one(text, "cuda.initialization_error")
+        assert "forked from one that had already initialised CUDA" in lead.cause
+        assert lead.fix.text.startswith("Keep CUDA out of the DataLoader workers")
+        assert "multiprocessing_context='spawn'" in lead.fix.text
+        if n < 2:
+            assert "raised in a DataLoader worker process: a forked worker touched CUDA" in lead.evidence
