@@ -11,7 +11,7 @@ fixes) is searched, ignoring case and runs of white space, for the labels. A rec
 named (a record whose text holds no figure has ``figure`` null). Each frozen batch is reported apart; only the
 dev records' misses are listed.
 Target: 0.85 on the frozen batches whose misses were never studied (``misses_studied`` false in batches.json:
-threads no rule was tuned on), or on the whole test split where every batch was studied. Exit 1 when missed.
+threads no rule was tuned on). Exit 1 when missed, or when no batch is unseen (then nothing measures it).
 """
 
 from __future__ import annotations
@@ -93,12 +93,13 @@ def main() -> int:
         print(f"  frozen batch {batch['name']}: {hits}/{len(names)} = {share:.2f}{studied}")
         if not batch.get("misses_studied"):
             unseen += [results.get(name, False) for name in names]
-    measured = unseen or [v for k, v in results.items() if k.startswith("test/")]
-    which = "the batches whose misses were never studied" if unseen else "test"
-    if measured:
-        print(f"{which}: {sum(measured)}/{len(measured)} = {sum(measured) / len(measured):.2f}")
-    print(f"target: {TARGET:.2f} on {which}")
-    return 0 if measured and sum(measured) / len(measured) >= TARGET else 1
+    print(f"target: {TARGET:.2f} on the batches whose misses were never studied")
+    if not unseen:
+        # A score on threads the rules were tuned on says nothing of the next thread.
+        print("not measured: every frozen batch's misses were studied; label and freeze a new batch")
+        return 1
+    print(f"unseen: {sum(unseen)}/{len(unseen)} = {sum(unseen) / len(unseen):.2f}")
+    return 0 if sum(unseen) / len(unseen) >= TARGET else 1
 
 
 if __name__ == "__main__":
