@@ -14,10 +14,10 @@ from typing import Any
 
 from torchdoctor.checks.install import pairing
 from torchdoctor.checks.install.companions_probe import TRITON_NAMES
+from torchdoctor.checks.install.cuda_compat import WHEEL_ROOT
 from torchdoctor.checks.install.versions import outside, parse_version, release_line, satisfies
 from torchdoctor.model import Finding, Fix, Status
 
-_WHEEL_ROOT = "https://download.pytorch.org/whl"
 _LABEL_RE = re.compile(r"cpu|cu\d{2,3}|rocm\d+(?:\.\d+)*|xpu")
 _QUOTE_RE = re.compile(r"[<>*~!,\[\] ;]")
 
@@ -88,7 +88,7 @@ def install_command(name: str, version: str, torch_version: str, reinstall: bool
     if name in _BUILT_AGAINST_TORCH:
         command += " --no-build-isolation"
     if _is_nightly(torch_version) and name in _ON_TORCH_INDEX:
-        return f"{command} --pre {name} --index-url {_WHEEL_ROOT}/nightly/{label or 'cpu'}"
+        return f"{command} --pre {name} --index-url {WHEEL_ROOT}/nightly/{label or 'cpu'}"
     parsed = parse_version(version)
     if parsed is not None and len(parsed.release) < 3 and name in pairing.PAIRED and not reinstall:
         # The table names only the release line (torchvision's README for torch 1.x): pip picks the patch
@@ -97,7 +97,7 @@ def install_command(name: str, version: str, torch_version: str, reinstall: bool
     else:
         command += f" {name}=={version}"
     if label is not None:
-        command += f" --index-url {_WHEEL_ROOT}/{label}"
+        command += f" --index-url {WHEEL_ROOT}/{label}"
     return command
 
 

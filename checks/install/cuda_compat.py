@@ -483,7 +483,8 @@ def toolkit_reach(cuda: str | None, cc: tuple[int, int]) -> ToolkitReach:
 # Published builds
 # --------------------------------------------------------------------------------------------------
 
-_WHEEL_ROOT = "https://download.pytorch.org/whl"
+WHEEL_ROOT = "https://download.pytorch.org/whl"
+"""PyTorch's wheel index: a folder per build (``cu129``, ``cpu``, ``xpu``...), ``nightly/`` above them."""
 
 
 def wheel_index_url(cuda: str, nightly: bool = False) -> str:
@@ -491,7 +492,7 @@ def wheel_index_url(cuda: str, nightly: bool = False) -> str:
     version = _cuda_pair(cuda)
     if version is None:
         raise ValueError(f"not a CUDA version: {cuda!r}")
-    root = f"{_WHEEL_ROOT}/nightly" if nightly else _WHEEL_ROOT
+    root = f"{WHEEL_ROOT}/nightly" if nightly else WHEEL_ROOT
     return f"{root}/cu{version[0]}{version[1]}"
 
 
@@ -509,7 +510,7 @@ def install_command(torch_version: str, cuda: str | None) -> str:
     base = torch_version.split("+", 1)[0].strip()
     nightly = "dev" in base  # as torch's own hint does: nightlies live under /whl/nightly
     if cuda is None:
-        url = f"{_WHEEL_ROOT}/nightly/cpu" if nightly else f"{_WHEEL_ROOT}/cpu"
+        url = f"{WHEEL_ROOT}/nightly/cpu" if nightly else f"{WHEEL_ROOT}/cpu"
         label = "cpu"
     else:
         url = wheel_index_url(cuda, nightly=nightly)

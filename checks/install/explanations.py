@@ -903,8 +903,8 @@ def analyse_companion_cuda(text: str) -> Analysis:
         return Analysis()
     torch_cuda, companion, other = f"{found[1]}.{found[2]}", found[3], f"{found[4]}.{found[5]}"
     name = "torchvision" if companion.lower() == "torchvision" else "torchaudio"
-    ours, theirs = f"cu{found[1]}{found[2]}", f"cu{found[4]}{found[5]}"
-    index = "https://download.pytorch.org/whl/"
+    ours_index, theirs_index = cuda_compat.wheel_index_url(torch_cuda), cuda_compat.wheel_index_url(other)
+    ours, theirs = ours_index.rpartition("/")[2], theirs_index.rpartition("/")[2]
     return Analysis(
         evidence=(
             f"PyTorch has CUDA Version={torch_cuda} and {name} has CUDA Version={other}",
@@ -916,8 +916,8 @@ def analyse_companion_cuda(text: str) -> Analysis:
             f"to CUDA {other}. Pin the {name} release that pairs with the torch release (torchdoctor check "
             "--only torch.stack names it).",
             (
-                f"pip install --force-reinstall torch torchvision torchaudio --index-url {index}{ours}",
-                f"pip install --force-reinstall torch torchvision torchaudio --index-url {index}{theirs}",
+                f"pip install --force-reinstall torch torchvision torchaudio --index-url {ours_index}",
+                f"pip install --force-reinstall torch torchvision torchaudio --index-url {theirs_index}",
             ),
         ),
     )
