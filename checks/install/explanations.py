@@ -10,7 +10,7 @@ tests/corpus/errors. This module holds their analysers.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from torchdoctor.checks.install import (
@@ -88,16 +88,25 @@ def _plan(
 
 
 # The GPU the writer names beside a CPU-only torch. An AMD one ("I have AMD GPU", "AMD 6600XT", "the amd
-# graphics card I use", "7900xt", "Radeon RX 580"; not an AMD CPU), an Intel one (Arc, Iris Xe) or a Mac's is
-# no CUDA device: no CUDA build of torch can use it. An NVIDIA one ("RTX 4090", "GTX1650") is.
+# graphics card I use", "7900xt", "Radeon RX 580"; not an AMD CPU), an Intel one (Arc; HD, UHD or Iris
+# graphics), a Mac's, or one the writer says is not NVIDIA's is no CUDA device: no CUDA build of torch can use
+# it. An NVIDIA one ("RTX 4090", "GTX1650") is.
 _AMD_GPU = re.compile(
     r"\b(?:AMD|Radeon)\b(?!\s?(?:Ryzen|EPYC|Threadripper|Athlon|Opteron|FX\b|CPU|processor))[ \w()/-]{0,20}?"
     r"(?:\bGPUs?\b|\b(?:graphics|video) cards?\b|\bcards?\b|\bRX\s?\d{3,4}\w{0,3}|\b\d{4}\s?XTX?\b)"
     r"|\bRadeon\b(?:\s(?:RX\s?)?\d{3,4}\s?[A-Z]{0,3})?|\bRX\s?[4-9]\d{2,3}\s?(?:XTX|XT)?\b|\b[5-9]\d00\s?XTX?\b",
     re.IGNORECASE | re.ASCII,
 )
+# The Intel GPUs torch's XPU build supports: Arc (A and B series, Core Ultra's Arc graphics) and the Data
+# Center GPU Max ('Getting Started on Intel GPU', docs/source/notes/get_start_xpu.rst); the HD, UHD and Iris
+# graphics of older processors are not among them.
 _INTEL_GPU = re.compile(
-    r"\bIntel\b[ \w()/-]{0,20}?\b(?:Arc|Iris|Xe)\b(?:\s?[A-Z]?\d{3,4}M?)?", re.IGNORECASE | re.ASCII
+    r"\bIntel\b[ \w()/®™-]{0,20}?\b(?:Arc|Data Center GPU Max)\b(?:\s?[A-Z]?\d{3,4}M?)?", re.IGNORECASE
+)
+_INTEL_INTEGRATED = re.compile(
+    r"\bIntel\b(?:\(R\)|®)?[ \w-]{0,12}?\b(?:U?HD|Iris)\b(?: (?:Xe|Plus|Pro))?(?: Graphics)?(?: \d{3,4})?"
+    r"|\bIntel(?:\(R\)|®)? (?:integrated )?graphics(?: cards?)?\b(?: \d{3,4})?",
+    re.IGNORECASE,
 )
 _APPLE_GPU = re.compile(
     r"\bApple (?:M[1-4]|silicon)\b|\bM[1-4] (?:Pro|Max|Ultra|chip|Mac)\b|\bmacOS\b|\bMacBook", re.ASCII
@@ -107,9 +116,9 @@ _NVIDIA_GPU = re.compile(
     r"|\bNVIDIA (?:[A-Z]\d{2,3}|RTX|GeForce)\w{0,10}",
     re.ASCII,
 )
-_OTHER_GPU = (
+_OTHER_GPU: tuple[tuple[Callable[[str], re.Match[str] | None], str, str | None, str | None], ...] = (
     (
-        _AMD_GPU,
+        _AMD_GPU.search,
         "an AMD GPU",
         "CUDA is NVIDIA's alone: no CUDA build of torch can use an AMD GPU. torch runs on AMD GPUs through "
         "its ROCm build, which is published for Linux only (and only for the GPUs ROCm supports).",
@@ -119,7 +128,7 @@ _OTHER_GPU = (
         "option, or device='cpu'), through DirectML where the program supports it, or on an NVIDIA GPU.",
     ),
     (
-        _INTEL_GPU,
+        _INTEL_GPU.search,
         "an Intel GPU",
         "CUDA is NVIDIA's alone: no CUDA build of torch can use an Intel GPU; torch reaches Intel GPUs as "
         "the 'xpu' device of its XPU build.",
@@ -127,13 +136,23 @@ _OTHER_GPU = (
         "use device 'xpu' where the program allows it; or run on the CPU (device='cpu').",
     ),
     (
-        _APPLE_GPU,
+        _INTEL_INTEGRATED.search,
+        "an Intel integrated GPU",
+        "CUDA is NVIDIA's alone: no CUDA build of torch can use an Intel GPU, and torch's XPU build supports "
+        "Intel's Arc GPUs, not the HD, UHD or Iris graphics of older processors: no torch build computes on "
+        "this one.",
+        None,
+    ),
+    (
+        _APPLE_GPU.search,
         "a Mac",
         "A Mac has no NVIDIA GPU and torch has no CUDA build for macOS: its GPU is the 'mps' device.",
         "Use device 'mps' where the program allows it (torch.backends.mps.is_available()), or run on the "
         "CPU (the program's --cpu option, or device='cpu'); the code's .cuda() calls and device='cuda' must "
         "go.",
     ),
+    # the writer's words, read by the entry's own patterns; its cause and fix
+    (lambda text: _NOT_NVIDIA.first_match(text), "a GPU that is not NVIDIA's", None, None),
 )
 
 
@@ -151,12 +170,27 @@ def analyse_not_compiled(text: str) -> Analysis:
             f"the text names an NVIDIA GPU ({' '.join(nvidia[0].split())}): a CUDA build can use it"
         )
         return Analysis(evidence=tuple(evidence))
-    for pattern, which, cause, fix in _OTHER_GPU:
-        found = pattern.search(window)
-        if found is not None:
-            evidence.append(f"the text names {which} ({' '.join(found[0].split())}), which is no CUDA device")
-            return Analysis(evidence=tuple(evidence), cause=cause, fix=Fix(fix))
+    other = _gpu_not_cuda(window)
+    if other is not None:
+        return replace(other, evidence=(*evidence, *other.evidence))
     return Analysis(evidence=tuple(evidence))
+
+
+def _gpu_not_cuda(window: str) -> Analysis | None:
+    """The GPU the writer names that is no CUDA device, and the build (or the CPU) that reaches it."""
+    for search, which, cause, fix in _OTHER_GPU:
+        found = search(window)
+        if found is not None:
+            return Analysis(
+                evidence=(f"the text names {which} ({' '.join(found[0].split())}), which is no CUDA device",),
+                cause=cause or _NOT_NVIDIA.cause,
+                fix=Fix(fix) if fix else _NOT_NVIDIA.fix,
+            )
+    return None
+
+
+def analyse_not_nvidia(text: str) -> Analysis:
+    return _gpu_not_cuda(text[:_SEEN_WINDOW]) or Analysis()
 
 
 def analyse_driver_too_old(text: str) -> Analysis:
@@ -1132,6 +1166,28 @@ _CUDA_VERSION_SAID = re.compile(
 )
 _JETSON = re.compile(r"\bJetson\b|\bJetPack\b|\bL4T\b", re.IGNORECASE)
 _IMAGE_BUILT = re.compile(r"\bdocker\b|\bDockerfile\b|\bcontainer\b", re.IGNORECASE)
+# An environment made from a file or by a solver: conda's environment.yml, pip's requirements.txt, a package
+# whose dependencies bring torch.
+_ENV_FILE = re.compile(
+    r"\b(?:environment|env)\.ya?ml\b|\bya?ml file\b|\benvironment files?\b|\brequirements(?:\.txt)?\b"
+    r"|\b(?:conda|mamba) env (?:create|update)\b|\bsolver\b|\b(?:mamba|conda)\b[^\n]{0,40}?\binstalls?\b"
+    r"|\bautomatically installs\b",
+    re.IGNORECASE,
+)
+_ENV_FILE_CAUSE = (
+    "The environment file (or the dependencies of what was installed) does not ask for a CUDA build of "
+    "torch, so the solver is free to pick a CPU-only build, and does: conda-forge's cpu builds, the pytorch "
+    "channel's cpuonly variant, pip's default wheel on Windows and macOS, or a +cpu pin. A cudatoolkit "
+    "installed beside it does not change which torch build is picked."
+)
+_ENV_FILE_FIX = (
+    "Ask for the CUDA build in the environment file itself, then recreate the environment (conda env remove "
+    "-n <name>, then conda env create -f environment.yml: an update keeps the CPU build). With conda, "
+    "conda-forge's pytorch-gpu, or the build pinned as pytorch=*=*cuda*; for torch 2.5 and older from the "
+    "pytorch channel, pytorch-cuda=<12.x> with the channels pytorch and nvidia listed before conda-forge and "
+    "defaults. With pip (requirements.txt, or the pip: part of an environment.yml), --index-url "
+    "https://download.pytorch.org/whl/cu1XX with torch==<version>+cu1XX. "
+)
 
 
 def analyse_not_available(text: str) -> Analysis:
@@ -1160,6 +1216,12 @@ def analyse_not_available(text: str) -> Analysis:
                 "wheel was built for. " + base.text,
                 base.commands,
             ),
+        )
+    if _ENV_FILE.search(window) is not None:
+        return Analysis(
+            evidence=tuple(evidence),
+            cause=_ENV_FILE_CAUSE,
+            fix=Fix(_ENV_FILE_FIX + base.text, base.commands),
         )
     if _IMAGE_BUILT.search(window) is not None:
         return Analysis(
@@ -1259,5 +1321,46 @@ def analyse_invalid_argument(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+_OPENMP_PAIR = re.compile(
+    r"Initializing (lib\w{1,20}\.(dll|dylib|so(?:\.\d{1,3})?)),? but found ((?:lib)?\w{1,20}"
+    r"(?:\.(?:dll|dylib|so(?:\.\d{1,3})?))?) already initiali[sz]ed",
+    re.IGNORECASE,
+)
+_OPENMP_OS = {"dll": "Windows", "dylib": "macOS"}
+
+
+def analyse_openmp(text: str) -> Analysis:
+    """The two runtimes the message names (and so the OS), and the torch release the text shows; on Windows
+    the commands that find the copies there."""
+    window = text[-200_000:]
+    evidence: list[str] = []
+    pair = last_match(_OPENMP_PAIR, window)
+    system = None
+    if pair is not None:
+        system = _OPENMP_OS.get(pair[2].lower(), "Linux")
+        second = "another copy of it" if pair[3].lower() == pair[1].lower() else pair[3]
+        evidence.append(f"{pair[1]} was starting with {second} already loaded ({system})")
+    version = _seen(text).version
+    if version is not None:
+        evidence.append(f"the text shows torch {version}")
+    analysis = Analysis(evidence=tuple(evidence))
+    if system != "Windows" and _WINDOWS_SEEN.search(window) is None:
+        return analysis
+    base = _OPENMP.fix
+    return replace(
+        analysis,
+        fix=Fix(
+            base.text,
+            (
+                "conda install nomkl",
+                'conda list | findstr /i "mkl openmp numpy torch"',
+                'where /r "%CONDA_PREFIX%" libiomp5md.dll',
+            ),
+        ),
+    )
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
+_OPENMP = next(e for e in ENTRIES if e.id == "openmp.duplicate_runtime")
+_NOT_NVIDIA: Entry = next(e for e in ENTRIES if e.id == "gpu.not_nvidia")

@@ -14,6 +14,7 @@ from itertools import islice
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import Case, last_match
+from torchdoctor.inputs import conda_builds
 from torchdoctor.model import Fix
 
 _DEVICE_FORMS = catalogue_file.cases(__package__, "tensors.different_devices")
@@ -264,6 +265,63 @@ def analyse_meta_load(text: str) -> Analysis:
     if mapped is not None:
         evidence.append(f"the text sets device_map={mapped[1] or mapped[2]}")
     return Analysis(evidence=tuple(evidence))
+
+
+_UNPICKLABLE = re.compile(
+    r"""Can't (?:pickle|get) local object [`'"]?([\w.<>]{1,200})"""
+    r"|Can't pickle <(?:function|class) [^\n]{0,120}?>: attribute lookup ([\w.<>]{1,100}) on ([\w.]{1,100})"
+    r"""|Can't get attribute [`'"]([\w.]{1,100})[`'"] on <module [`'"]__(?:mp_)?main__"""
+)
+_SPAWNED_ON = (
+    (
+        re.compile(r"(?<![\w/])[A-Z]:\\[\w.-]|\bwin(?:dows|32|10|11)\b|popen_spawn_win32", re.IGNORECASE),
+        "Windows",
+    ),
+    (re.compile(r"\bmac ?OS\b|/Users/\w|\bdarwin\b", re.IGNORECASE), "macOS"),
+)
+
+
+def _unpicklable(found: re.Match[str]) -> str:
+    """What the message says could not be pickled, in words."""
+    if found[4] is not None:
+        return f"the class {found[4]}, defined in __main__ (a notebook or the script itself)"
+    if found[2] is not None:
+        what = "a lambda" if found[2] == "<lambda>" else found[2]
+        return f"{what} of {found[3]}, which pickle could not look up by its name"
+    name = found[1]
+    outer, local, inner = name.partition(".<locals>.")
+    if not local:
+        return name
+    what = "a lambda" if inner == "<lambda>" else inner
+    return f"{name}: {what}, defined inside {outer.removesuffix('.__init__')}()"
+
+
+def analyse_worker_pickling(text: str) -> Analysis:
+    """What could not be pickled, and the system that starts workers with spawn."""
+    tail = text[-200_000:]
+    evidence = []
+    found = last_match(_UNPICKLABLE, tail)
+    if found is not None:
+        evidence.append(f"what could not be pickled: {_unpicklable(found)}")
+    for pattern, system in _SPAWNED_ON:
+        if pattern.search(tail) is not None:
+            evidence.append(f"the text is on {system}, where worker processes are started with spawn")
+            break
+    return Analysis(evidence=tuple(evidence))
+
+
+def analyse_run_on_cpu(text: str) -> Analysis:
+    """A CUDA build of torch the text pins (a conda build string): a CPU build of the release replaces it."""
+    pinned = [b for b in conda_builds.named(text[-200_000:]) if b.cuda != "cpu"]
+    if not pinned:
+        return Analysis()
+    build = pinned[-1]
+    return Analysis(
+        evidence=(
+            f"the text names {build.written}: torch {build.version} built for CUDA {build.cuda}, which needs "
+            "an NVIDIA GPU; on the CPU a CPU-only build of the same release takes its place",
+        )
+    )
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -248,6 +248,19 @@ MESSAGES = [
         "host.out_of_memory",
         "RuntimeError: DataLoader worker (pid 75890) is killed by signal: Killed.",
     ),
+    (  # alievk/avatarify-python#452
+        "openmp.duplicate_runtime",
+        "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.",
+    ),
+    (  # openai/CLIP#151
+        "dataloader.worker_pickling",
+        "AttributeError: Can't pickle local object '_transform.<locals>.<lambda>'",
+    ),
+    (  # navinor/DameDaneGenerator#3
+        "gpu.not_nvidia",
+        "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "
+        "can be executed on non-Nvidia GPU.",
+    ),
 ]
 
 

@@ -1978,3 +1978,304 @@ def test_a_cuda_initialization_error_in_a_dataloader_worker_is_cuda_in_a_forked_
         assert "multiprocessing_context='spawn'" in lead.fix.text
         if n < 2:
             assert "raised in a DataLoader worker process: a forked worker touched CUDA" in lead.evidence
+
+
+def test_memory_an_evaluation_takes_without_no_grad_is_autograd_left_on_without_growth() -> None:
+    # Evaluation or inference that takes more memory than it needs, told without growth: the forward passes
+    # keep their graphs. The threads' fix: torch.no_grad() around the evaluation or inference.
+    cases = [
+        # facebookresearch/SlowFast#109 (the maintainer: 'it is okay to use it for memory conservation')
+        "2. The code does not use ```with torch.no_grad()``` before the prediction code block in "
+        "```perform_test``` in test_net.py. After adding it to the code, I see that the GPU memory "
+        "consumption is extremely decreased.",
+        # chrischoy/FCGF#15 (the maintainer: 'I'll update the evaluation codes')
+        "it is not really an issue but when performing the validation you can wrap the code in \nwith "
+        "torch.no_grad():\n\nsuch that the gradients are not computed. \n\nIt helps reduce the memory "
+        "consumption and makes the validation faster.",
+        # kan-bayashi/ParallelWaveGAN#26 (merged)
+        "Add torch.no_grad() in evaluation\n\nFix additional memory consuming in the evaluation.",
+        # maum-ai/voicefilter#6 (merged)
+        "use torch.no_grad scope when inferencing\n\nThis reduces the usage of GPU memory when inferencing "
+        "about half.\n\nMissing `torch.no_grad()` scope in `inference.py` was my mistake.",
+    ]
+    for text in cases:
+        entry = _one(text, "memory.graph_kept_in_eval")
+        assert "more GPU memory than it needs" in entry.cause and "autograd" in entry.cause
+        assert entry.fix.text.startswith("Run the whole evaluation loop under torch.no_grad()")
+    # no_grad already in place, memory not reduced, is not told as saved (constructed)
+    assert "memory.graph_kept_in_eval" not in _ids(
+        "with torch.no_grad(): the memory usage is not reduced at all during training."
+    )
+
+
+_OMP_HINT = (
+    "OMP: Hint This means that multiple copies of the OpenMP runtime have been linked into the program. That "
+    "is dangerous, since it can degrade performance or cause incorrect results. The best thing to do is to "
+    "ensure that only a single OpenMP runtime is linked into the process, e.g. by avoiding static linking of "
+    "the OpenMP runtime in any library. As an unsafe, unsupported, undocumented workaround you can set the "
+    "environment variable KMP_DUPLICATE_LIB_OK=TRUE to allow the program to continue to execute, but that "
+    "may cause crashes or silently produce incorrect results."
+)
+
+
+def test_omp_error_15_is_two_openmp_runtimes_in_one_process() -> None:
+    # Intel's (or LLVM's) OpenMP runtime aborts when a second copy starts: torch's own beside the one of a
+    # package linked with MKL. The threads kept one runtime (nomkl, the duplicate dll deleted, a clean
+    # environment) or set KMP_DUPLICATE_LIB_OK=TRUE.
+    cases = [
+        # kuaikuaikim/dface#36 (Windows: the copy in anaconda3\Library\bin deleted; KMP_DUPLICATE_LIB_OK)
+        (
+            "I encountered environment  bug that is OMP: Error #15: Initializing libiomp5md.dll, but found "
+            "libiomp5md.dll already initialized.",
+            "libiomp5md.dll was starting with another copy of it already loaded (Windows)",
+        ),
+        # JaidedAI/EasyOCR#549 (KMP_DUPLICATE_LIB_OK=TRUE and a reboot; 'conda install nomkl' suggested)
+        (
+            "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized.\n"
+            + _OMP_HINT
+            + "\n\nProcess finished with exit code 3\n```\nI set the environment variable "
+            "`KMP_DUPLICATE_LIB_OK=TRUE`, reboot the system, but it also fails.\nWindows 10 20H2 19042.1237, "
+            "Python 3.8.5, installed packages:",
+            "libiomp5md.dll was starting with another copy of it already loaded (Windows)",
+        ),
+        # kuprel/min-dalle#12 (an Intel Mac: libiomp5.dylib beside libomp.dylib)
+        (
+            "OMP: Error #15: Initializing libiomp5.dylib, but found libomp.dylib already initialized.\n"
+            + _OMP_HINT
+            + "\nAnyone else has seen this issue previously? The suggested remedy seems to work.\n\n"
+            'Intel MBP 16"',
+            "libiomp5.dylib was starting with libomp.dylib already loaded (macOS)",
+        ),
+        # jianchang512/ChatTTS-ui#22 (its first letters lost in the copy)
+        (
+            "Env: Python 3.10\n\nIssue summary:\n```\nP: Error #15: Initializing libomp.dylib, but found "
+            "libiomp5.dylib already initialized.\n" + _OMP_HINT,
+            "libomp.dylib was starting with libiomp5.dylib already loaded (macOS)",
+        ),
+    ]
+    for text, said in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "openmp.duplicate_runtime", _ids(text)
+        assert said in lead.evidence, lead.evidence
+        assert "Two copies of an OpenMP runtime" in lead.cause and "MKL" in lead.cause
+        assert "conda install nomkl" in lead.fix.text and "KMP_DUPLICATE_LIB_OK=TRUE" in lead.fix.text
+        assert "unsafe" in lead.fix.text
+        windows = "(Windows)" in said
+        assert ('where /r "%CONDA_PREFIX%" libiomp5md.dll' in lead.fix.commands) is windows
+    # pytorch/vision#6087 (torchvision's maintainer, a conda nightly on macOS; a clean environment fixed it)
+    text = (
+        "On MacOS, it started after updating to the latest nightly `1.13.0.dev20220525-py3.8_0` from core "
+        "(previously I was at `1.12.0.dev20220309-py3.8_0`, so the issue could have been introduced earlier "
+        "than May 25th). I'm receiving the following after importing torchvision:\n```\nOMP: Error #15: "
+        "Initializing libiomp5.dylib, but found libomp.dylib already initialized.\n"
+    )
+    assert "fresh environment whose torch and numpy come from one source" in _explained(text)[0].fix.text
+    # another OpenMP message is not this one (constructed)
+    assert "openmp.duplicate_runtime" not in _ids("OMP: Info #276: omp_set_nested routine deprecated")
+
+
+def test_an_environment_file_that_brings_a_cpu_only_torch_is_fixed_in_the_file() -> None:
+    # An environment file (or a package's dependencies) that does not ask for a CUDA build lets the solver
+    # pick a CPU-only torch. The threads asked for the CUDA build in the file and recreated the environment.
+    cases = [
+        # NRCan/geo-deep-learning#490 (fixed by #491: the version pinned 'to ensure gpu download')
+        "Conda environments built from our environment.yml install a cpu version of pytorch even on "
+        "machines with GPU.",
+        # chemprop/chemprop#183 (the pytorch channel preferred over conda-forge in the environment file)
+        "Wanted to bring to your notice that the installation from the `environment.yml` file seems to "
+        "install `cpu` versions of `pytorch` and `torchvision` instead of `gpu` ones. I found that this is "
+        "because it installs `pytorch` and `torchvision`  from the `conda-forge` channel instead of the "
+        "`pytorch` channel.",
+        # hpcaitech/FastFold#27 (the maintainers' #40 pinned torch==1.12.1+cu113)
+        "In current environment.yml conda not install cuda related package, that lead pytorch choose cpu "
+        "version instead cuda version. and will fail when python setup.py install or run the infer.py",
+        # mamba-org/mamba#1349 ('pytorch=*=*cuda*' with the nvidia channel 'resolved it')
+        "Mamba only installs the CPU version of PyTorch.",
+        # chengtan9907/OpenSTL#63 (cudatoolkit pinned in environment.yml; 'availiable' as written)
+        "Follow the command to install the environment test , torch.cuda.is_availiable() is false.",
+    ]
+    for n, text in enumerate(cases):
+        lead = _one(text, "cuda.not_available")
+        if n == len(cases) - 1:
+            assert "environment file" not in lead.cause  # no file named: the general answer
+            continue
+        assert lead.cause.startswith("The environment file (or the dependencies of what was installed)")
+        assert "CPU-only build" in lead.cause
+        assert lead.fix.text.startswith("Ask for the CUDA build in the environment file itself")
+        assert "pytorch=*=*cuda*" in lead.fix.text and "pytorch-gpu" in lead.fix.text
+        assert "https://download.pytorch.org/whl/cu1XX" in lead.fix.text
+    # photon-mosaic/photon-mosaic-pipeline#21 (a package's dependencies pin a +cpu wheel; the CUDA wheel
+    # installed after it from the cu124 index)
+    lead = _one(
+        "When [suite2p-NIU](https://github.com/neuroinformatics-unit/suite2p) is installed, it automatically "
+        "installs pytorch with CPU support only `torch==2.7.1+cpu`.",
+        "cuda.not_available",
+    )
+    assert "the text shows a CPU-only build (2.7.1+cpu)" in lead.evidence
+    assert "pip's default wheel on Windows and macOS, or a +cpu pin" in lead.cause
+    # a CPU build installed on purpose for a CPU-only machine is not this (constructed)
+    assert "cuda.not_available" not in _ids("I installed the CPU version of tensorflow on my laptop.")
+
+
+def test_an_object_dataloader_workers_cannot_unpickle_is_spawns_pickling() -> None:
+    # Workers started with spawn (Windows; macOS since Python 3.8) are sent the dataset and its functions by
+    # pickling: lambdas and local objects do not pickle, and a class of __main__ is not found in the worker.
+    # The threads moved them to module level or set num_workers=0.
+    cases = [
+        # openai/CLIP#151 (merged: the lambda replaced by a named function; 'not tested on Windows')
+        (
+            "This prevents the following error on Windows (when using a multi-process `DataLoader`, for "
+            "example):\n```\nAttributeError: Can't pickle local object '_transform.<locals>.<lambda>'\n```",
+            "what could not be pickled: _transform.<locals>.<lambda>: a lambda, defined inside _transform()",
+            "Windows",
+        ),
+        # qubvel-org/segmentation_models.pytorch#12 (Windows Server 2016; num_workers=0 worked)
+        (
+            'When I run "cars segmentation (camvid).ipynb", there was an error： AttributeError: Can\'t '
+            "pickle local object 'get_preprocessing_fn.<locals>._preprocess_input'\nThis error is in the "
+            '"train model for 40 epochs"',
+            "what could not be pickled: get_preprocessing_fn.<locals>._preprocess_input: _preprocess_input, "
+            "defined inside get_preprocessing_fn()",
+            None,
+        ),
+        # torcheeg/torcheeg#16 (the maintainer: no lambda functions for multi-process operations on Windows)
+        (
+            "`_pickle.PicklingError: Can't pickle <function <lambda> at 0x00000230131CD3A0>: attribute "
+            "lookup <lambda> on __main__ failed`",
+            "what could not be pickled: a lambda of __main__, which pickle could not look up by its name",
+            None,
+        ),
+        # Optimization-AI/LibAUC#60 (a notebook's Dataset class; removing the workers worked)
+        (
+            'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n  File '
+            '"C:\\Users\\Admin\\anaconda3\\envs\\dino\\lib\\multiprocessing\\spawn.py", line 116, in '
+            "spawn_main\n    exitcode = _main(fd, parent_sentinel)\n  File "
+            '"C:\\Users\\Admin\\anaconda3\\envs\\dino\\lib\\multiprocessing\\spawn.py", line 126, in _main\n'
+            "    self = reduction.pickle.load(from_parent)\nAttributeError: Can't get attribute "
+            "'ImageDataset' on <module '__main__' (built-in)>\n\nI am using Jupyter Notebook to run the code "
+            "with Python 3.10.14",
+            "what could not be pickled: the class ImageDataset, defined in __main__ (a notebook or the "
+            "script itself)",
+            "Windows",
+        ),
+        # Project-MONAI/MONAI#3928 (macOS: multiprocessing_context="fork" fixed it)
+        (
+            "I'm running macos conda-forge on the M1 architecture and testing the mednist_tutorial.ipynb and "
+            'other jupyter notebooks. I get the following error\n```  File "<string>", line 1, in <module>\n'
+            '  File "/opt/homebrew/Caskroom/miniforge/base/envs/pytorch_env/lib/python3.9/multiprocessing/'
+            'spawn.py", line 126, in _main\n    self = reduction.pickle.load(from_parent)\nAttributeError: '
+            "Can't get attribute 'MedNISTDataset' on <module '__main__' (built-in)>\n```",
+            "what could not be pickled: the class MedNISTDataset, defined in __main__ (a notebook or the "
+            "script itself)",
+            "macOS",
+        ),
+    ]
+    for text, said, system in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "dataloader.worker_pickling", _ids(text)
+        assert said in lead.evidence, lead.evidence
+        on = f"the text is on {system}, where worker processes are started with spawn"
+        assert (on in lead.evidence) is (system is not None), lead.evidence
+        assert "spawn" in lead.cause and "cannot be pickled" in lead.cause
+        assert "num_workers=0" in lead.fix.text and "if __name__ == '__main__':" in lead.fix.text
+    # an object that pickles but fails in the worker is not this (constructed)
+    assert "dataloader.worker_pickling" not in _ids(
+        "ValueError: Caught ValueError in DataLoader worker process 0."
+    )
+
+
+def test_a_gpu_the_writer_says_is_not_nvidias_is_no_cuda_device() -> None:
+    # CUDA runs on NVIDIA GPUs only: a writer whose GPU is another's (or integrated Intel graphics) is told
+    # the build that reaches it, or the CPU. The threads answered so ('it is NVIDIA or nothing').
+    cases = [
+        # titu1994/Neural-Style-Transfer#19 ('CUDA only supports NVidia GPUs. Not Intel HD graphics cards')
+        (
+            "this project whether support the Intel HD Graphics,is only support NVIDIA GPU?",
+            "an Intel integrated GPU (Intel HD Graphics)",
+        ),
+        # aelnouby/Text-to-Image-Synthesis#24 (run on the CPU with the .cuda() calls removed)
+        (
+            "# Can you run this without nvidia?\n\nI've tried to run your code but it required nvidia and I "
+            "don't have a nvidia graphic card ; can this work with other types of GPU?",
+            "a GPU that is not NVIDIA's (don't have a nvidia)",
+        ),
+        # facebookresearch/SymbolicMathematics#15 ('it is NVIDIA or nothing ... set --cpu true')
+        (
+            "I have an intel graphics card. \n\nTo verify that your GPU is CUDA-capable, go to your "
+            "distribution's equivalent of System Properties, or, from the command line, enter:\n$ lspci | "
+            "grep -i nvidia\n\nThe result is empty.",
+            "an Intel integrated GPU (intel graphics card)",
+        ),
+        # navinor/DameDaneGenerator#3 ('it must be run on a nvidia gpu')
+        (
+            "However, I didn't see hardware requirement on your repository that it still required to run on "
+            "Nvidia GPU or can be executed on non-Nvidia GPU.",
+            "a GPU that is not NVIDIA's (non-Nvidia)",
+        ),
+    ]
+    for text, named in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "gpu.not_nvidia", _ids(text)
+        assert f"the text names {named}, which is no CUDA device" in lead.evidence, lead.evidence
+        assert lead.cause.startswith("CUDA is NVIDIA's alone")
+        assert "on the CPU" in lead.fix.text and "NVIDIA GPU" in lead.fix.text
+    # Gourieff/ComfyUI-ReActor#46 (an Intel Arc GPU: torch's XPU build reaches it)
+    lead = _one(
+        "It does not work on Intel Arc graphics cards because the plugin calls for CUDA, which is not "
+        "supported by Intel graphics cards. Is it possible to fix it to support XPU devices?",
+        "gpu.not_nvidia",
+    )
+    assert "https://download.pytorch.org/whl/xpu" in lead.fix.text
+    # XPixelGroup/BasicSR#107 (Intel Iris Graphics 550 and a CPU-only torch: the CPU, not a CUDA build)
+    lead = _one(
+        "Running on a 2016 MBP with Intel Iris Graphics 550 1536 MB.\n\nI've read that it might be possible "
+        'to get this software running without CUDA. Is this possible? Currently getting this error:\n\nFile "'
+        '/usr/local/lib/python3.7/site-packages/torch/cuda/__init__.py", line 75, in _check_driver\n    '
+        'raise AssertionError("Torch not compiled with CUDA enabled")\nAssertionError: Torch not '
+        "compiled with CUDA enabled",
+        "torch.not_compiled_with_cuda",
+    )
+    assert "the text names an Intel integrated GPU (Intel Iris Graphics 550), which is no CUDA device" in (
+        lead.evidence
+    )
+    assert "not the HD, UHD or Iris graphics" in lead.cause and "on the CPU" in lead.fix.text
+    # a missing NVIDIA driver is not a GPU of another maker (constructed)
+    assert "gpu.not_nvidia" not in _ids("I don't have the nvidia driver installed yet.")
+
+
+def test_a_question_for_a_build_or_mode_without_cuda_is_running_on_the_cpu() -> None:
+    # Asking for a CPU-only build, a CPU mode or a way to compile without GPU support: the program's device
+    # option, or the project's own CPU-only build, or an NVIDIA GPU. The threads answered with each.
+    cases = [
+        # facebookarchive/C3D#288 (the author: 'CPU_ONLY is an option on Makefile.config')
+        "Does it support CPU_only mode? I can not compile C3D-v1.0 without CUDA environment.",
+        # dnouri/cuda-convnet#19 ('No, sorry.')
+        "Can it be compiled without GPU support? (in CPU only mode)",
+        # facebookresearch/deepcluster#51 ('We do not provide CPU mode only unfortunately.')
+        "Is there any other ways to run in CPU or other CUDA compatible modes?",
+        # yaushian/Tree-Transformer#7 (a merged change added the option)
+        "The code cannot be run without a working CUDA installation.\nIt would be beneficial to include the "
+        "option, e.g. to be able to modify the architecture or debug in a computer without GPUs.",
+        # NameFilled/Euktect#1 ('The CPU-only version is available now')
+        "I noticed that it need cuda and GPU when installing, is there an available version for CPU only? "
+        "Because I don't have an GPU on server.",
+        # CharlesShang/FastMaskRCNN#155 ('It can not run on computers without CUDA, unless you modified the
+        # code')
+        "Has anyone has been able to get the code up and running on a CPU with no CUDA?",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "device.run_on_cpu", _ids(text)
+        assert "a CPU-only build of its own where the project offers one" in lead.fix.text
+        assert "(a build option without GPU support" in lead.fix.text
+    # a conda pin of a CUDA build is quoted with its CUDA (constructed around the pin of an environment file)
+    lead = _one(
+        "The environment.yml pins pytorch=1.2.0=py3.7_cuda10.0.130_cudnn7.6.2_0.\nCan I run it on the CPU?",
+        "device.run_on_cpu",
+    )
+    assert lead.evidence == (
+        "the text names pytorch=1.2.0=py3.7_cuda10.0.130_cudnn7.6.2_0: torch 1.2.0 built for CUDA 10.0, "
+        "which needs an NVIDIA GPU; on the CPU a CPU-only build of the same release takes its place",
+    )
+    # a CPU-only torch installed by mistake is not a question of running on the CPU (constructed)
+    assert "device.run_on_cpu" not in _ids("pip installed a cpu-only build of torch, cuda is False")
