@@ -424,6 +424,73 @@ def analyse_first_gpu(text: str) -> Analysis:
     return Analysis(evidence=evidence, cause=_DATA_PARALLEL_CAUSE, fix=Fix(_DATA_PARALLEL_FIX))
 
 
+_LAUNCHER_VARIABLE = re.compile(
+    r"environment variable (RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT|LOCAL_RANK) expected"
+    r"|KeyError: ['\"](RANK|LOCAL_RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT)['\"]"
+    r"|^['\"](RANK|LOCAL_RANK|WORLD_SIZE)['\"]\s{0,4}\n\s{0,4}During handling",
+    re.MULTILINE,
+)
+# The writer says the machine has one GPU: "only one gpu", "a single GPU", "1 GPU", "单卡", "一个gpu".
+_ONE_GPU = re.compile(
+    r"\b(?:only (?:one|1)|a single|single|one|1)[ -]?gpu\b|单卡|一个 ?gpu|一张(?:显)?卡", re.IGNORECASE
+)
+
+
+def analyse_launcher_variables(text: str) -> Analysis:
+    """The variable the program missed, and one GPU where the writer says so: --nproc_per_node=1."""
+    tail = text[-200_000:]
+    evidence = []
+    missing = last_match(_LAUNCHER_VARIABLE, tail)
+    if missing is not None:
+        name = missing[1] or missing[2] or missing[3]
+        evidence.append(f"{name} is not set: the process was not started by a launcher")
+    if last_match(_ONE_GPU, tail) is not None:
+        evidence.append("the text says the machine has one GPU: one process, torchrun --nproc_per_node=1")
+    return Analysis(evidence=tuple(evidence))
+
+
+# The collective a traceback's frame calls ("dist.all_reduce(partial_tensor, ...)"), under its frame line.
+_COLLECTIVE_CALL = re.compile(
+    r"File \"?([^\",\n]{1,200}?)\"?, line (\d{1,6})[^\n]{0,200}\n[ \t]{0,40}[^\n]{0,120}?"
+    r"\b(?:dist|distributed)\.(all_reduce|broadcast\w{0,20}|all_gather\w{0,20}|reduce_scatter\w{0,20}|reduce"
+    r"|send|recv|isend|irecv|gather|scatter)\("
+)
+
+
+def analyse_cpu_tensor_on_nccl(text: str) -> Analysis:
+    """The device type the message names, and the collective the traceback shows with where it is called."""
+    tail = text[-200_000:]
+    evidence = []
+    if "device type cpu" in tail:
+        evidence.append(
+            "no NCCL backend for device type cpu: the tensor given to the collective is on the CPU"
+        )
+    call = last_match(_COLLECTIVE_CALL, tail)
+    if call is not None:
+        where = call[1].replace("\\", "/")
+        evidence.append(f"the collective: {call[3]}, called at {where}, line {call[2]}")
+    return Analysis(evidence=tuple(evidence))
+
+
+_GLOO_INTERFACE = re.compile(r"Unable to find address for: ?(\S{1,60})")
+_IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+
+
+def analyse_gloo_interface(text: str) -> Analysis:
+    """The name Gloo was given, and what is wrong with it where its form says: an exclusion list, an IP."""
+    found = last_match(_GLOO_INTERFACE, text[-200_000:])
+    if found is None:
+        return Analysis()
+    name = found[1].rstrip(".,;'\"`")
+    if name.startswith("^"):
+        line = f"Gloo was given '{name}': NCCL's exclusion syntax, which names no interface for Gloo"
+    elif _IPV4.fullmatch(name):
+        line = f"Gloo was given '{name}': an IP address where an interface name belongs"
+    else:
+        line = f"Gloo was given the interface '{name}', which this machine does not have"
+    return Analysis(evidence=(line,))
+
+
 # The reducer's message for a model wrapped with static_graph=True whose graph changed between iterations.
 _STATIC_GRAPH = re.compile(r"not compatible with static_graph set to True", re.IGNORECASE)
 

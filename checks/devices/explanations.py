@@ -521,4 +521,39 @@ def analyse_device_string(text: str) -> Analysis:
     return Analysis(evidence=(quoted,))
 
 
+_DATAPARALLEL_DEVICES = re.compile(
+    r"on device ?(\S{1,20}?) ?\(device_ids\[0\]\) ?but found one of them on device ?: ?(\S{1,20})"
+)
+_DATAPARALLEL_PLACES = catalogue_file.cases(__package__, "dataparallel.module_not_on_first_device")
+
+
+def analyse_dataparallel_device(text: str) -> Analysis:
+    """The first GPU of device_ids and where the message found the parameter: the CPU or another GPU."""
+    found = last_match(_DATAPARALLEL_DEVICES, text[-200_000:])
+    if found is None:
+        return Analysis()
+    first, elsewhere = found[1], found[2].rstrip(".,;:!)'\"")
+    line = f"DataParallel's first device is {first}; a parameter or buffer of the model was on {elsewhere}"
+    case = next((c for c in _DATAPARALLEL_PLACES if c.compiled.search(elsewhere)), None)
+    return Analysis(evidence=(line,)) if case is None else case.analysis(line)
+
+
+_EXCLUSIVE = re.compile(r"E\. Process|Exclusive[_ ]Process|exclusive[- ](?:process )?mode", re.IGNORECASE)
+
+
+def analyse_devices_unavailable(text: str) -> Analysis:
+    """The compute mode the text shows, and the GPU the program names: several processes on it meet this."""
+    tail = text[-200_000:]
+    evidence = []
+    if last_match(_EXCLUSIVE, tail) is not None:
+        evidence.append("the text shows a GPU in exclusive-process mode: one process at a time")
+    named = last_match(_NAMED, tail)
+    if named is not None:
+        index = next(group for group in named.groups() if group is not None)
+        evidence.append(
+            f"the program names cuda:{index}: in exclusive-process mode one process at a time can hold it"
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -169,11 +169,11 @@ def analyse_not_compiled(text: str) -> Analysis:
         evidence.append(
             f"the text names an NVIDIA GPU ({' '.join(nvidia[0].split())}): a CUDA build can use it"
         )
-        return Analysis(evidence=tuple(evidence))
-    other = _gpu_not_cuda(window)
-    if other is not None:
-        return replace(other, evidence=(*evidence, *other.evidence))
-    return Analysis(evidence=tuple(evidence))
+    else:
+        other = _gpu_not_cuda(window)
+        if other is not None:
+            return replace(other, evidence=(*evidence, *other.evidence))
+    return _from_env_file(text[-200_000:], tuple(evidence), _NOT_COMPILED.fix)
 
 
 def _gpu_not_cuda(window: str) -> Analysis | None:
@@ -1171,7 +1171,9 @@ _IMAGE_BUILT = re.compile(r"\bdocker\b|\bDockerfile\b|\bcontainer\b", re.IGNOREC
 _ENV_FILE = re.compile(
     r"\b(?:environment|env)\.ya?ml\b|\bya?ml file\b|\benvironment files?\b|\brequirements(?:\.txt)?\b"
     r"|\b(?:conda|mamba) env (?:create|update)\b|\bsolver\b|\b(?:mamba|conda)\b[^\n]{0,40}?\binstalls?\b"
-    r"|\bautomatically installs\b",
+    r"|\bautomatically installs\b"
+    # a conda environment's own folder in a traceback
+    r"|[\\/](?:\.conda|anaconda3|miniconda3|miniforge3|mambaforge)[\\/]envs[\\/]",
     re.IGNORECASE,
 )
 _ENV_FILE_CAUSE = (
@@ -1188,6 +1190,15 @@ _ENV_FILE_FIX = (
     "defaults. With pip (requirements.txt, or the pip: part of an environment.yml), --index-url "
     "https://download.pytorch.org/whl/cu1XX with torch==<version>+cu1XX. "
 )
+
+
+def _from_env_file(window: str, evidence: tuple[str, ...], base: Fix) -> Analysis:
+    """An environment made from a file or by a solver: the file's request for a build is the fix."""
+    if _ENV_FILE.search(window) is None:
+        return Analysis(evidence=evidence)
+    return Analysis(
+        evidence=evidence, cause=_ENV_FILE_CAUSE, fix=Fix(_ENV_FILE_FIX + base.text, base.commands)
+    )
 
 
 def analyse_not_available(text: str) -> Analysis:
@@ -1217,12 +1228,9 @@ def analyse_not_available(text: str) -> Analysis:
                 base.commands,
             ),
         )
-    if _ENV_FILE.search(window) is not None:
-        return Analysis(
-            evidence=tuple(evidence),
-            cause=_ENV_FILE_CAUSE,
-            fix=Fix(_ENV_FILE_FIX + base.text, base.commands),
-        )
+    from_file = _from_env_file(window, tuple(evidence), base)
+    if from_file.cause is not None:
+        return from_file
     if _IMAGE_BUILT.search(window) is not None:
         return Analysis(
             evidence=tuple(evidence),
@@ -1360,7 +1368,57 @@ def analyse_openmp(text: str) -> Analysis:
     )
 
 
+# The nvcc path a failed build shows, quoted by the build ("unable to execute
+# '/usr/local/cuda:/usr/local/cuda-9.0/bin/nvcc'", "nvcc not found at '/opt/cuda/bin/nvcc'"), else as a
+# shell or a title gives it ("/bin/sh: 1: :/usr/local/cuda/bin/nvcc: not found").
+_NVCC_QUOTED = re.compile(
+    r"(?:nvcc not found at|unable to execute|No such file or directory:?) ['\"]([^\n]{0,300}?/bin/nvcc)['\"]"
+)
+_NVCC_PATH = re.compile(
+    r"((?:[A-Za-z]:)?[^\s'\"`]{0,300}?/bin/nvcc)['\"`]{0,2}:? (?:No such file or directory|not found)",
+    re.IGNORECASE,
+)
+
+
+def analyse_cuda_home(text: str) -> Analysis:
+    """The nvcc path the build tried, and what is wrong with CUDA_HOME where the path shows it: a list of
+    paths or a stray ':', quotes inside it, its bin folder."""
+    tail = text[-200_000:]
+    found = last_match(_NVCC_QUOTED, tail) or last_match(_NVCC_PATH, tail)
+    if found is None:
+        return Analysis()
+    path = found[1]
+    root = path.removesuffix("/bin/nvcc")
+    evidence = [f"the build looked for nvcc at {path}"]
+    if ":" in root.removeprefix(root[:2] if root[1:2] == ":" else ""):
+        evidence.append(f"CUDA_HOME holds '{root}': more than one path or a stray ':', not one toolkit root")
+    elif "'" in root or '"' in root:
+        evidence.append(f"CUDA_HOME holds quotes ({root}): they become part of the path")
+    elif root.endswith("/bin"):
+        evidence.append(f"CUDA_HOME is the toolkit's bin folder ({root}), not its root")
+    else:
+        evidence.append(f"no nvcc at {path}: no CUDA toolkit there, or CUDA_HOME points at the wrong one")
+    return Analysis(evidence=tuple(evidence))
+
+
+_CUDA_MISMATCH = re.compile(
+    r"The detected CUDA version \((\d{1,2}\.\d{1,2})\) mismatches the version that was used to compile"
+    r"\s{0,20}PyTorch \((\d{1,2}\.\d{1,2})\)"
+)
+
+
+def analyse_cuda_version_mismatch(text: str) -> Analysis:
+    """The toolkit's CUDA and torch's, as the message gives them."""
+    found = last_match(_CUDA_MISMATCH, text[-200_000:])
+    if found is None:
+        return Analysis()
+    return Analysis(
+        evidence=(f"the CUDA toolkit found is {found[1]}; the installed torch was built for CUDA {found[2]}",)
+    )
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
+_NOT_COMPILED = next(e for e in ENTRIES if e.id == "torch.not_compiled_with_cuda")
 _OPENMP = next(e for e in ENTRIES if e.id == "openmp.duplicate_runtime")
 _NOT_NVIDIA: Entry = next(e for e in ENTRIES if e.id == "gpu.not_nvidia")

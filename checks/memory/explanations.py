@@ -139,7 +139,7 @@ _BATCH_SAID = re.compile(
     r"(?<![\w-])(?:--?)?(?:[a-z]{1,12}_){0,4}batch[ _-]?size(?:_[a-z]{1,12})?\b"
     r"(?:[ \t]*(?:[=:]|is|was|of|to|as|set|reduced|changed|lowered|decreased|per (?:device|gpu)"
     r"|from[ \t]*\d{1,5}[ \t]*to)){0,3}"
-    r"[ \t]*[\"']?\d{1,5}\b[\"']?",
+    r"[ \t]*[\"'(]?\d{1,5}\b[\"')]?",
     re.IGNORECASE
     | re.ASCII,  # "默认的batch_size=6": a Chinese character before it is no letter of the option
 )
@@ -148,15 +148,25 @@ _EVAL_BATCH = re.compile(r"(?:eval|val|valid|test)_batch", re.IGNORECASE)
 _BATCHES_READ = 64  # a bound on the matches read, however often a log repeats its options
 
 
-def batch_said(text: str) -> str | None:
-    """The last batch size the text states (not an evaluation batch's), as written."""
-    shown = None
+def batches_said(text: str) -> list[str]:
+    """The batch sizes the text states (not an evaluation batch's), as written, each size once: one that
+    failed and one that worked are both quoted."""
+    shown: dict[str, str] = {}
     for n, found in enumerate(_BATCH_SAID.finditer(text[-200_000:])):
         if n >= _BATCHES_READ:
             break
         if _EVAL_BATCH.search(found[0]) is None:
-            shown = " ".join(found[0].split())
-    return shown
+            said = " ".join(found[0].split())
+            size = re.findall(r"\d+", said)[-1]
+            shown.pop(size, None)  # a size said again counts where it was said last
+            shown[size] = said
+    return list(shown.values())
+
+
+def batch_said(text: str) -> str | None:
+    """The last batch size the text states (not an evaluation batch's), as written."""
+    said = batches_said(text)
+    return said[-1] if said else None
 
 
 # The input size the writer states, as written: an image's width and height ("640x360", "1024×1024",
@@ -203,12 +213,14 @@ _ANY_BATCH = re.compile(
 _OCCUPIED = (
     "A batch of 1 (or any batch, as the text says) does not fit, so the step's size is not what fills the "
     "GPU: the GPU the job runs on is occupied (another process or a zombie of an earlier run holds it; the "
-    "program may run on another GPU than the one meant), or the model alone does not fit it."
+    "program may run on another GPU than the one meant), the model alone does not fit it, or one input alone "
+    "is too large (the longest document, sentence or audio file, the largest image)."
 )
 _OCCUPIED_FIX = (
     "See what holds each GPU (nvidia-smi) and run on a free GPU: CUDA_VISIBLE_DEVICES=<index of a free one> "
     "exported or on the same command line, before the first CUDA call, with cuda:0 in the code; if the GPU "
-    "is free and it still fails, the model alone is too large for it: "
+    "is free and it still fails, either one input is too large (split long documents and audio into "
+    "shorter pieces, or truncate them to a maximum length) or the model alone is too large for it: "
 )
 
 
@@ -322,8 +334,12 @@ def analyse_oom(text: str) -> Analysis:
             return growing
     analysis = _analyse_oom_fix(text)
     tail = text[-200_000:]
-    shown = batch_said(tail)
-    if shown is not None:
+    batches = batches_said(tail)
+    shown = batches[-1] if batches else None
+    if len(batches) > 1:
+        line = f"the text gives the batch sizes: {', '.join(batches[-3:])}"
+        analysis = replace(analysis, evidence=(*analysis.evidence, line))
+    elif shown is not None:
         analysis = replace(analysis, evidence=(*analysis.evidence, f"the text gives the batch size: {shown}"))
     sizes = input_sizes_said(tail)
     if sizes:
@@ -333,7 +349,9 @@ def analyse_oom(text: str) -> Analysis:
     if named is not None:
         analysis = replace(analysis, evidence=(*analysis.evidence, f"the text names the GPU as {named}"))
     analysis = _in_tiles(analysis, tail)
-    analysis = _long_examples(analysis, tail)
+    longest = _long_examples(analysis, tail)
+    analysis = longest if longest is not analysis else _long_inputs(analysis, tail)
+    analysis = _video(analysis, tail)
     smallest = (shown is not None and re.search(r"\D1[\"']?$", shown) is not None) or _ANY_BATCH.search(tail)
     figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
     if not smallest or figures or _while_loading_found(text):
@@ -408,6 +426,51 @@ def _long_examples(analysis: Analysis, tail: str) -> Analysis:
         evidence.append(f"the text gives the length limit: {' '.join(option[0].split())}")
     commands = analysis.fix.commands if analysis.fix is not None else ()
     return replace(analysis, evidence=(*analysis.evidence, *evidence), fix=Fix(_LONG_EXAMPLES_FIX, commands))
+
+
+# The writer names long inputs: "long audio", "large wav files", "very long sentences", "longest document".
+_LONG_INPUTS = re.compile(
+    r"\b(?:long|longer|longest|large|huge|very long)\s(?:audios?|wav(?: files?)?|sentences?|documents?|"
+    r"utterances?|sequences?|texts?|inputs?|prompts?|contexts?)\b"
+    r"|\b(?:audio|utterance|sentence|document|input|chunk|segment)s? (?:is|are) (?:too |very )?long\b",
+    re.IGNORECASE,
+)
+_LONG_INPUTS_FIX = (
+    "One long input needs memory for its whole length at once: split long documents and audio into shorter "
+    "pieces (the program's chunk option, or by hand) or truncate them to a maximum length, and skip the "
+    "inputs that still do not fit. "
+)
+
+
+def _leading(analysis: Analysis, line: str, lever: str) -> Analysis:
+    """``analysis`` with ``line`` among its evidence and its fix led by ``lever``."""
+    base = analysis.fix or _OOM.fix
+    return replace(analysis, evidence=(*analysis.evidence, line), fix=Fix(lever + base.text, base.commands))
+
+
+def _long_inputs(analysis: Analysis, tail: str) -> Analysis:
+    """Long inputs the writer names: the fix leads with splitting or truncating them."""
+    found = last_match(_LONG_INPUTS, tail)
+    if found is None:
+        return analysis
+    line = f"the text names long inputs ({' '.join(found[0].split())}): one of them can fill the GPU"
+    return _leading(analysis, line, _LONG_INPUTS_FIX)
+
+
+# A video input: "my custom video", "the input video is only 10 seconds", "1k-2k frames".
+_VIDEO = re.compile(r"\bvideos?\b|\b\d[\d.,k-]{0,8}\s?frames\b|\bFPS\b", re.IGNORECASE)
+_VIDEO_FIX = (
+    "A video model's memory grows with the frames it takes at once and their resolution: process a shorter "
+    "video or fewer frames at a time (the program's chunk, window or num_frames option; split a long video "
+    "into segments and join the results) or a lower resolution (infer smaller, upsample after). "
+)
+
+
+def _video(analysis: Analysis, tail: str) -> Analysis:
+    """A video input: the fix leads with fewer frames at a time or a lower resolution."""
+    if last_match(_VIDEO, tail) is None or _TRAINING.search(tail) is not None:
+        return analysis
+    return _leading(analysis, "the input is a video: memory grows with its frames and resolution", _VIDEO_FIX)
 
 
 def _in_tiles(analysis: Analysis, tail: str) -> Analysis:
@@ -1181,3 +1244,4 @@ def analyse_host_oom(text: str) -> Analysis:
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
+_OOM: Entry = next(e for e in ENTRIES if e.id == "cuda.out_of_memory")

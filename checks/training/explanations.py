@@ -52,16 +52,37 @@ def _two_gpus_fix(other: str) -> Fix:
     )
 
 
+# A model split over the GPUs by accelerate: device_map="auto" (or "balanced", "sequential") in the text.
+_SPLIT_BY_DEVICE_MAP = re.compile(
+    r"""device_map\s{0,3}=\s{0,3}["'](?:auto|balanced(?:_low_0)?|sequential)["']""", re.IGNORECASE
+)
+_SPLIT_CAUSE = (
+    "The model was split over the GPUs (device_map='auto' puts its layers on several GPUs), and the model's "
+    "own code combines tensors that sit on two of them (text embeddings with image features, position ids "
+    "with the queries) without moving one: that model code does not support being split."
+)
+_SPLIT_FIX = Fix(
+    "Load the model on one GPU where it fits: device_map={'': 0} (or 'cuda'), or CUDA_VISIBLE_DEVICES=0 "
+    "before the program starts; or update the model's code (its trust_remote_code files) to a version that "
+    "supports the split, or move the tensors to the same device where that code combines them "
+    "(x.to(y.device)); a hand-written device_map that keeps those parts on one GPU also works."
+)
+
+
 def analyse_devices(text: str) -> Analysis:
     found = _last_form(_DEVICE_FORMS, text)
     if found is None:
         return Analysis()
     evidence, matched = found
     gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
-    if len(gpus) >= 2:
-        other = next((g for g in gpus if g != "0"), gpus[0])
-        return Analysis(evidence=(evidence,), cause=_TWO_GPUS_CAUSE, fix=_two_gpus_fix(other))
-    return Analysis(evidence=(evidence,))
+    if len(gpus) < 2:
+        return Analysis(evidence=(evidence,))
+    split = last_match(_SPLIT_BY_DEVICE_MAP, text[-200_000:])
+    if split is not None:
+        line = f"the text loads the model with {' '.join(split[0].split())}: split over the GPUs"
+        return Analysis(evidence=(evidence, line), cause=_SPLIT_CAUSE, fix=_SPLIT_FIX)
+    other = next((g for g in gpus if g != "0"), gpus[0])
+    return Analysis(evidence=(evidence,), cause=_TWO_GPUS_CAUSE, fix=_two_gpus_fix(other))
 
 
 def analyse_dtypes(text: str) -> Analysis:

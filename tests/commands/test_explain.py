@@ -256,6 +256,33 @@ MESSAGES = [
         "dataloader.worker_pickling",
         "AttributeError: Can't pickle local object '_transform.<locals>.<lambda>'",
     ),
+    (  # Megvii-BaseDetection/YOLOX#119
+        "gloo.interface_not_found",
+        "RuntimeError: [enforce fail at /pytorch/third_party/gloo/gloo/transport/tcp/device.cc:83] ifa != "
+        "nullptr. Unable to find address for: ib0",
+    ),
+    (  # pytorch/examples#1030
+        "dist.cpu_tensor_on_nccl",
+        "RuntimeError: Tensors must be CUDA and dense",
+    ),
+    (  # PKUHaoWang/EmbodiedOcc2#6
+        "build.cuda_version_mismatch",
+        "RuntimeError:\n    The detected CUDA version (12.2) mismatches the version that was used to "
+        "compile\n    PyTorch (11.3). Please make sure to use the same CUDA versions.",
+    ),
+    (  # BUTSpeechFIT/safe_gpu#1
+        "cuda.devices_unavailable",
+        "RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable",
+    ),
+    (  # STVIR/pysot#215
+        "dist.launcher_variables_missing",
+        "KeyError: 'RANK'",
+    ),
+    (  # open-mmlab/mmcv#922
+        "dataparallel.module_not_on_first_device",
+        "module must have its parameters and buffers on device cuda:0 (device_ids[0]) but found one of them "
+        "on device: cpu",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -2279,3 +2279,464 @@ def test_a_question_for_a_build_or_mode_without_cuda_is_running_on_the_cpu() -> 
     )
     # a CPU-only torch installed by mistake is not a question of running on the CPU (constructed)
     assert "device.run_on_cpu" not in _ids("pip installed a cpu-only build of torch, cuda is False")
+
+
+def test_dataparallel_with_the_model_off_its_first_gpu_names_where_the_model_was() -> None:
+    # nn.DataParallel copies the module from device_ids[0] at every forward: a model left on the CPU (a CPU
+    # run still wrapped) or moved to another GPU fails its check. The threads moved the model or unwrapped it.
+    cases = [
+        # otenim/GLCIC-PyTorch#8 (a DataParallel model in the CPU predict script; the maintainer's fix)
+        (
+            "HI, I trained a model with enabling data_parallel flag, and when I want to test with the "
+            "command:\npython predict.py  ...\nI got the error: RuntimeError: module must have its "
+            "parameters and buffers on device cuda:0 (device_ids[0]) but found one of them on device: cpu",
+            "cpu",
+        ),
+        # open-mmlab/mmcv#922 ('MMDataParallel only supports single GPU training')
+        (
+            "I'm trying to run the model on CPU but got the error\n> module must have its parameters and "
+            "buffers on device cuda:0 (device_ids[0]) but found one of them on device: cpu\n\nDoes "
+            "MMDataParallel model support on running with CPU #?",
+            "cpu",
+        ),
+        # Morizeyao/GPT2-Chinese#165 (two RTX 2080; device='cuda' made 'cuda:0')
+        (
+            "> 训练使用2个rtx2080显卡报错：RuntimeError: module must have its parameters and buffers on "
+            "device cuda:0 (device_ids[0]) but found one of them on device: cuda:1",
+            "cuda:1",
+        ),
+        # open-mmlab/mmdetection#2632 (spaces lost around the parenthesis)
+        (
+            "module must have its parameters and buffers on device cuda:0(device_ids[0])but found one of "
+            "them on device :cuda:1",
+            "cuda:1",
+        ),
+    ]
+    for text, elsewhere in cases:
+        lead = _one(text, "dataparallel.module_not_on_first_device")
+        assert lead.evidence == (
+            f"DataParallel's first device is cuda:0; a parameter or buffer of the model was on {elsewhere}",
+        )
+        if elsewhere == "cpu":
+            assert "found the model on the CPU" in lead.cause
+            assert "wrap only when more than one GPU is used (if len(device_ids) > 1)" in lead.fix.text
+        else:
+            assert "the model was moved to another GPU" in lead.cause
+            assert "device_ids=[1, 0]" in lead.fix.text and "CUDA_VISIBLE_DEVICES=" in lead.fix.text
+
+
+def test_a_distributed_script_run_with_plain_python_misses_the_launchers_variables() -> None:
+    # The launcher (torchrun, torch.distributed.launch) sets RANK, LOCAL_RANK and WORLD_SIZE for each process;
+    # a script written for it and run with plain python finds none. The threads started it through the
+    # launcher, with --nproc_per_node=1 on one GPU.
+    cases = [
+        # OpenLMLab/LOMO#31 (the maintainer: run.sh's launcher sets LOCAL_RANK)
+        (
+            "File ~\\anaconda3\\envs\\pytorch-fast\\lib\\os.py:680, in _Environ.__getitem__(self, key)\n    "
+            "677     value = self._data[self.encodekey(key)]\n    678 except KeyError:\n    679     # raise "
+            "KeyError with the original key value\n--> 680     raise KeyError(key) from None\n    681 return "
+            "self.decodevalue(value)\n\nKeyError: 'LOCAL_RANK'",
+            "LOCAL_RANK",
+            False,
+        ),
+        # Theodore-PKU/MC-DDPM#1 (the key alone, then Python's chained exception)
+        (
+            "'LOCAL_RANK'\n\nDuring handling of the above exception, another exception occurred:\n\n  File "
+            '"/hdd1/MC_DDPM/utils/dist_util.py", line 22, in setup_dist\n    th.cuda.set_device(int('
+            'os.environ["LOCAL_RANK"]))',
+            "LOCAL_RANK",
+            False,
+        ),
+        # STVIR/pysot#215 (one GPU: torch.distributed.launch --nproc_per_node=1)
+        (
+            "当我单卡运行python tools/train.py --cfg siamrpn_r50_l234_dwxcorr_otb/config.yaml"
+            "时,遇到下面的问题:\n"
+            '  File "/home/aibc/anaconda2/envs/py36_pytorch1_2/lib/python3.6/os.py", line 669, in '
+            "__getitem__\n    raise KeyError(key) from None\nKeyError: 'RANK'\n应该怎么解决呢?",
+            "RANK",
+            True,
+        ),
+        # zhengchen1999/DAT#31 ('Got KeyError: 'RANK' when train on single GPU')
+        (
+            "# Got KeyError: 'RANK' when train on single GPU\n\nroot@autodl-container:~/DAT# python "
+            "basicsr/train.py -opt options/Train/train_DAT_light_x2.yml --launcher pytorch\nKeyError: 'RANK'",
+            "RANK",
+            True,
+        ),
+    ]
+    for text, name, one_gpu in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "dist.launcher_variables_missing", _ids(text)
+        assert f"{name} is not set: the process was not started by a launcher" in lead.evidence
+        said = "the text says the machine has one GPU: one process, torchrun --nproc_per_node=1"
+        assert (said in lead.evidence) is one_gpu, lead.evidence
+        assert "run with plain python" in lead.cause
+        assert lead.fix.text.startswith("Start it through the launcher: torchrun --nproc_per_node=")
+    # a variable no launcher sets is not this (constructed after microsoft/MeshTransformer#16's)
+    assert "dist.launcher_variables_missing" not in _ids("KeyError: 'NODE_RANK'")
+
+
+def test_a_collective_on_a_cpu_tensor_with_nccl_names_the_call() -> None:
+    # NCCL moves CUDA tensors only: a CPU tensor given to a collective fails. The threads moved it to the GPU
+    # or gave CPU tensors a gloo group.
+    cases = [
+        # pytorch/examples#1030 (fixed by #1034: torch.cuda.FloatTensor under NCCL)
+        ("## Current Behavior\n\nIt outputs:\n```\nRuntimeError: Tensors must be CUDA and dense\n```", None),
+        # huggingface/trl#715 (the statistic moved to the GPU before dist.all_reduce 'resolves my problem')
+        (
+            'Get error when using PPOTrainer with multi GPUs:\n```\nFile "/home/t-jingweiyi/miniconda3/envs/'
+            'torch2/lib/python3.10/site-packages/trl/trainer/ppo_trainer.py", line 879, in '
+            "gather_stats\nstats = self.gather_stats(stats)\n....\nRuntimeError: RuntimeError Tensors must "
+            "be CUDA and dense: \n```",
+            None,
+        ),
+        # zai-org/CogVLM#328 (dist.broadcast of a CPU tensor in SwissArmyTransformer)
+        (
+            "RuntimeError: No backend type associated with device type cpu\n  File "
+            '"/usr/local/lib/python3.10/dist-packages/sat/training/deepspeed_training.py", line 180, in '
+            'setup_model_untrainable_params_and_optimizer\n    dist.broadcast(\n  File "/usr/local/lib/'
+            'python3.10/dist-packages/torch/distributed/distributed_c10d.py", line 1906, in broadcast\n    '
+            "work = default_pg.broadcast([tensor], opts)\nRuntimeError: No backend type associated with "
+            "device type cpu",
+            "the collective: broadcast, called at /usr/local/lib/python3.10/dist-packages/sat/training/"
+            "deepspeed_training.py, line 180",
+        ),
+    ]
+    for text, call in cases:
+        lead = _one(text, "dist.cpu_tensor_on_nccl")
+        assert "tensor on the CPU while the process group runs NCCL" in lead.cause
+        assert (
+            "backend='cpu:gloo,cuda:nccl'" in lead.fix.text and "t.to(f'cuda:{local_rank}')" in lead.fix.text
+        )
+        if call is not None:
+            assert call in lead.evidence, lead.evidence
+            assert any("device type cpu" in line for line in lead.evidence)
+
+
+def test_gloo_told_an_interface_the_machine_lacks_names_what_it_was_given() -> None:
+    # Gloo binds to the interface GLOO_SOCKET_IFNAME names; one the machine lacks, an IP address or NCCL's
+    # exclusion syntax fails. The threads set an interface the machine has, or none.
+    cases = [
+        # Megvii-BaseDetection/YOLOX#119 (ib0 from the program's launch code; fixed upstream)
+        (
+            "RuntimeError: [enforce fail at /pytorch/third_party/gloo/gloo/transport/tcp/device.cc:83] ifa "
+            "!= nullptr. Unable to find address for: ib0",
+            "Gloo was given the interface 'ib0', which this machine does not have",
+        ),
+        # spark-arena/sparkrun#275 (eth0 injected on a machine without it)
+        (
+            "Running a vLLM recipe in solo mode fails during Gloo initialization:\n\n```text\nRuntimeError: "
+            "Unable to find address for: eth0\n```",
+            "Gloo was given the interface 'eth0', which this machine does not have",
+        ),
+        # AMD-AGI/Primus#1063 (merged: no IP address as a fallback for *_SOCKET_IFNAME)
+        (
+            "Where it is missing the fallback put an IP address into NCCL_SOCKET_IFNAME/GLOO_SOCKET_IFNAME, "
+            'which take an interface name, and every rank died in Gloo with "Unable to find address for: '
+            '<ip>".',
+            None,
+        ),
+        # NVIDIA/Megatron-LM#436 ('an incorrect setting of GLOO_SOCKET_IFNAME')
+        (
+            "RuntimeError: [enforce fail at /root/pytorch/third_party/gloo/gloo/transport/tcp/device.cc:83] "
+            "ifa != nullptr. Unable to find address for: bond1",
+            "Gloo was given the interface 'bond1', which this machine does not have",
+        ),
+    ]
+    for text, said in cases:
+        lead = _one(text, "gloo.interface_not_found")
+        if said is not None:
+            assert lead.evidence == (said,)
+        assert "GLOO_SOCKET_IFNAME" in lead.cause and "ip -4 route get" in lead.fix.text
+    # an IP address and NCCL's exclusion list are told as such (constructed)
+    assert _one("Unable to find address for: 10.1.2.3", "gloo.interface_not_found").evidence == (
+        "Gloo was given '10.1.2.3': an IP address where an interface name belongs",
+    )
+    assert _one("Unable to find address for: ^docker", "gloo.interface_not_found").evidence == (
+        "Gloo was given '^docker': NCCL's exclusion syntax, which names no interface for Gloo",
+    )
+
+
+def test_all_devices_busy_or_unavailable_is_an_exclusive_gpu_held_by_another_process() -> None:
+    # cudaErrorDevicesUnavailable: a GPU in exclusive-process mode that another process holds (often another
+    # process of the same job on cuda:0). The threads gave each process its own GPU (set_device per rank).
+    cases = [
+        # karpathy/nanoGPT#116 (merged: torch.cuda.set_device per rank on GPUs in exclusive process mode)
+        (
+            "I've been trying to run this code on a HPC node with 4 gpus, however after compiling the model "
+            "it would immediately run into `RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or "
+            "unavailable`. \nAfter a lot debugging (i thought there was something wrong with the environment "
+            "setup) it seems the only problem is the GPUs are in exclusive process mode.",
+            True,
+        ),
+        # BUTSpeechFIT/safe_gpu#1 (the parent's tensor holds the GPU its DDP workers need)
+        (
+            "On SGE server the GPUs are set in Exclusive Process Mode. This mode makes sure that there is "
+            "just one process running on any GPU at the time.\n\nThe error is indicated by the following "
+            "message:\n```\nRuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable\nCUDA "
+            "kernel errors might be asynchronously reported at some other API call,so the stacktrace below "
+            "might be incorrect.\n```",
+            True,
+        ),
+        # jade-hpc-gpu/jade-hpc-gpu.github.io#40 (torch 0.3's THC form; the cluster's GPUs in E. Process)
+        (
+            "THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1518244421288/work/torch/lib/THC/"
+            "THCStream.cpp line=40 error=46 : all CUDA-capable devices are busy or unavailable",
+            False,
+        ),
+    ]
+    for text, exclusive in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.devices_unavailable", _ids(text)
+        said = "the text shows a GPU in exclusive-process mode: one process at a time"
+        assert (said in lead.evidence) is exclusive, lead.evidence
+        assert "exclusive-process compute mode" in lead.cause
+        assert lead.fix.text.startswith("Give each process its own GPU before any CUDA work")
+        assert "sudo nvidia-smi -i <index> -c DEFAULT" in lead.fix.text
+    # huggingface/pytorch-image-models#1033 (two ranks through slurm, on GPUs in exclusive mode)
+    lead = _one(
+        "I run the code `./distributed_train.sh` to use 2 gpus for `resnet50` through slurm on a shared "
+        "cluster. Before the code I also set `export CUDA_VISIBLE_DEVICES=0,1`. \n\nThe cluster I run the "
+        "code on has GPUs in exclusive process/exclusive mode and I don't have permissions to change it "
+        "otherwise. Since the DDP code in `train.py` already creates one process per GPU, I guess I "
+        "shouldn't be running into this error. The summary of error I get: `RuntimeError: CUDA error: all "
+        "CUDA-capable devices are busy or unavailable`.",
+        "cuda.devices_unavailable",
+    )
+    assert "the text shows a GPU in exclusive-process mode: one process at a time" in lead.evidence
+    # the device the program names is quoted (constructed)
+    lead = _one(
+        "model.to('cuda:0') in both processes\nRuntimeError: CUDA error: all CUDA-capable devices are busy "
+        "or unavailable",
+        "cuda.devices_unavailable",
+    )
+    assert "the program names cuda:0: in exclusive-process mode one process at a time can hold it" in (
+        lead.evidence
+    )
+
+
+def test_tensors_on_two_gpus_of_a_model_split_by_device_map_name_the_split() -> None:
+    # device_map="auto" splits a model over the GPUs; model code that combines tensors of two of its parts
+    # without moving one fails. The threads loaded the model on one GPU, or moved the tensors in its code.
+    cases = [
+        # OpenGVLab/InternVL#229 (the maintainer: a hand-written device_map)
+        (
+            "模型加载使用model = AutoModel.from_pretrained(\n    path,\n    torch_dtype=torch.float16,\n    "
+            "low_cpu_mem_usage=True,\n    trust_remote_code=True,\n    "
+            "device_map='auto').eval()\n想问下tensor应该怎么处理呀？不管是把数据放不到cuda上都会报错，"
+            "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+            "cuda:0 and cuda:1!",
+            "device_map='auto'",
+        ),
+        # QwenLM/Qwen-VL#202 (four T4s; the maintainers: device_map="cuda", or two GPUs)
+        (
+            '采用4张T4显卡执行推理，模型分布式处理device_map="auto"，出现bug：RuntimeError: Expected all '
+            "tensors to be on the same device, but found at least two devices, cuda:2 and cuda:3!",
+            'device_map="auto"',
+        ),
+    ]
+    for text, written in cases:
+        lead = _one(text, "tensors.different_devices")
+        assert f"the text loads the model with {written}: split over the GPUs" in lead.evidence
+        assert lead.cause.startswith("The model was split over the GPUs")
+        assert "device_map={'': 0}" in lead.fix.text and "x.to(y.device)" in lead.fix.text
+    # Vision-CAIR/MiniGPT-4#44 (the split is in the program's code, not the text: the general answer,
+    # which names device_map='auto' among its causes)
+    lead = _one(
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+        "and cuda:1!",
+        "tensors.different_devices",
+    )
+    assert "device_map='auto'" in lead.cause and "CUDA_VISIBLE_DEVICES=1" in lead.fix.text
+
+
+def test_no_nvcc_where_cuda_home_points_says_what_is_wrong_with_it() -> None:
+    # torch.utils.cpp_extension runs CUDA_HOME/bin/nvcc: CUDA_HOME holding several paths, a stray ':',
+    # quotes or the bin folder gives a path with no nvcc. The threads exported CUDA_HOME as the toolkit's
+    # root.
+    cases = [
+        # open-mmlab/mmdetection#2113 (CUDA_HOME was ':/usr/local/cuda-9.0'; the title as the issue gives it)
+        (
+            "# /usr/local/cuda-9.0/bin/nvcc': No such file or directory",
+            "/usr/local/cuda-9.0/bin/nvcc",
+            "no nvcc",
+        ),
+        # chengdazhi/Deformable-Convolution-V2-PyTorch#86 ('export CUDA_HOME=/usr/local/cuda')
+        (
+            "After running this command in sh make.sh, it reported this error `/bin/sh: 1: "
+            ":/usr/local/cuda/bin/nvcc: not found`, but I found this file on this path of my computer",
+            ":/usr/local/cuda/bin/nvcc",
+            "stray ':'",
+        ),
+        # IDEA-Research/GroundingDINO#165 ('export CUDA_HOME=/usr/local/cuda')
+        (
+            "# help！！error: [Errno 2] No such file or directory: '/usr/local/cuda-11.8:/bin/nvcc'",
+            "/usr/local/cuda-11.8:/bin/nvcc",
+            "stray ':'",
+        ),
+        # MVIG-SJTU/AlphaPose#765 (quotes written into CUDA_HOME)
+        (
+            "unable to execute \"'/usr/local/cuda'/bin/nvcc\": No such file or directory\nerror: command "
+            "\"'/usr/local/cuda'/bin/nvcc\" failed with exit status 1",
+            "'/usr/local/cuda'/bin/nvcc",
+            "quotes",
+        ),
+    ]
+    for text, path, wrong in cases:
+        lead = _one(text, "build.cuda_home_unset")
+        assert lead.evidence[0] == f"the build looked for nvcc at {path}", lead.evidence
+        assert wrong in lead.evidence[1], lead.evidence
+        assert "export CUDA_HOME=" in lead.fix.text
+    # lbin/DCNv2#25 warns of CUDA_HOME=...:$PATH and of its bin folder (constructed from those forms)
+    lead = _one(
+        "unable to execute '/usr/local/cuda-11.0/bin/bin/nvcc': No such file or directory",
+        "build.cuda_home_unset",
+    )
+    assert "CUDA_HOME is the toolkit's bin folder (/usr/local/cuda-11.0/bin), not its root" in lead.evidence
+    # torch 2.x's own words (torch/utils/cpp_extension.py)
+    for text in (
+        "FileNotFoundError: nvcc not found at '/opt/cuda/bin/nvcc'. Ensure CUDA path '/opt/cuda' is correct.",
+        "CUDA was not found on the system, please set the CUDA_HOME or the CUDA_PATHenvironment variable or "
+        "add NVCC to your system PATH. The extension compilation will fail.",
+    ):
+        assert _explained(text)[0].id == "build.cuda_home_unset", _ids(text)
+
+
+def test_a_cuda_toolkit_of_another_major_release_than_torch_names_both() -> None:
+    # cpp_extension refuses a toolkit whose CUDA major release differs from torch's. The threads installed a
+    # torch for that CUDA, or pointed the build at a toolkit of torch's CUDA.
+    cases = [
+        # kodenii/Responsible-Visual-Editing#4 (the maintainer: a torch for the CUDA installed, or that CUDA)
+        (
+            " raise RuntimeError(CUDA_MISMATCH_MESSAGE.format(cuda_str_version, torch.version.cuda))\n"
+            "RuntimeError: \nThe detected CUDA version (12.4) mismatches the version that was used to "
+            "compile\nPyTorch (11.8). Please make sure to use the same CUDA versions.",
+            "12.4",
+            "11.8",
+        ),
+        # PKUHaoWang/EmbodiedOcc2#6 ('fixed by directly install pytorch in detected CUDA version')
+        (
+            "` RuntimeError:\n    The detected CUDA version (12.2) mismatches the version that was used to "
+            "compile\n    PyTorch (11.3). Please make sure to use the same CUDA versions.`\nhow to solve the "
+            "problem?",
+            "12.2",
+            "11.3",
+        ),
+        # ghostpad/ghostpad#9 (a CUDA_PATH pointing at the system's toolkit)
+        (
+            "Trying to run on my linux machine with Nvidia RTX 3080, I am getting this error on "
+            "`install_requirements`\n```\nRuntimeError:\n      The detected CUDA version (12.3) mismatches "
+            "the version that was used to compile\n      PyTorch (11.8). Please make sure to use the same "
+            "CUDA versions.\n```",
+            "12.3",
+            "11.8",
+        ),
+    ]
+    for text, toolkit, built in cases:
+        lead = _one(text, "build.cuda_version_mismatch")
+        assert lead.evidence == (
+            f"the CUDA toolkit found is {toolkit}; the installed torch was built for CUDA {built}",
+        )
+        assert "major release" in lead.cause and "CUDA_HOME" in lead.fix.text and "CUDA_PATH" in lead.fix.text
+
+
+def test_a_cpu_only_torch_in_a_conda_environment_is_fixed_in_its_environment_file() -> None:
+    # A conda environment made from a file (or by the solver) that does not ask for a CUDA build holds a
+    # CPU-only torch. The threads pinned the CUDA build in the file (cudatoolkit, the pytorch channel).
+    cases = [
+        # astooke/rlpyt#146 (cudatoolkit=10. made 10.0 in linux_cuda10.yml: 'PyTorch is GPU version')
+        "I run my codes(Using rlpyt GpuSampler) on a GPU machine, which has CUDA installed:\n> # "
+        "nvidia-smi\n> NVIDIA-SMI 410.72       Driver Version: 410.72       CUDA Version: 10.0\nbut I got "
+        '"AssertionError: Torch not compiled with CUDA enabled" error.\nBy the way, here is how my Anaconda '
+        "rlpyt env installed:\n> conda env create -f linux_cuda10.yml\nAnyone knows why this happened? "
+        "Thanks a lot.",
+        # openclimatefix-archives/satflow#18 ('conda install pytorch::pytorch' fixed it)
+        "When using conda to install rasterio, cfgrib, cartopy, satpy and Pytorch, there are inconsistencies "
+        "in requirements and, if Pytorch is then installed, `torch.cuda.is_available()` returns `False`.",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id in ("torch.not_compiled_with_cuda", "cuda.not_available"), _ids(text)
+        assert lead.cause.startswith("The environment file (or the dependencies of what was installed)")
+        assert lead.fix.text.startswith("Ask for the CUDA build in the environment file itself")
+    # a traceback through a conda environment's folder (constructed around the folder's form)
+    lead = _one(
+        '  File "C:\\Users\\me\\.conda\\envs\\sd\\lib\\site-packages\\torch\\cuda\\__init__.py", line 449, '
+        "in get_device_properties\n    _lazy_init()\nAssertionError: Torch not compiled with CUDA enabled",
+        "torch.not_compiled_with_cuda",
+    )
+    assert "conda env create -f environment.yml" in lead.fix.text
+
+
+def test_an_out_of_memory_of_long_inputs_or_video_leads_with_splitting_them() -> None:
+    # One long input (audio, a document) or a video's frames need memory for their whole length at once. The
+    # threads split, truncated or chunked them, or lowered the resolution.
+    long_inputs = [
+        # mbzuai-nlp/ArTST#11 ('You need to split audio and process them individually')
+        (
+            "# Cuda out of memory if the audio is long\n\nWhenever i try long audio in inference i get cuda "
+            "out of memory errors, is there a chunk_length or something like that to enable longer audios "
+            "transcribing ?",
+            "longer audios",
+        ),
+        # alibabasglab/MossFormer2#5 (inference on a long recording)
+        (
+            "# CUDA out of memory of long wav files\n\nthank you for sharing this project- it is very "
+            "interesting. I have come across a CUDA memory issue trying to running inference on long wav "
+            "files:",
+            "long wav files",
+        ),
+        # Carleslc/AudioToText#1 (the maintainer's note: a shorter audio file, or the long one split)
+        (
+            "# OutOfMemoryError: CUDA out of memory\n\nIf you encounter this error in Google Colab, it means "
+            "that your GPU has run out of RAM memory.\n\nThis usually happens with free accounts when using "
+            "large models or long audio files.",
+            "long audio",
+        ),
+    ]
+    for text, said in long_inputs:
+        lead = _one(text, "cuda.out_of_memory")
+        assert f"the text names long inputs ({said}): one of them can fill the GPU" in lead.evidence
+        assert lead.fix.text.startswith("One long input needs memory for its whole length at once")
+    videos = [
+        # hkchengrex/XMem#30 ('infer at a lower resolution and upsample the masks after')
+        "Hi~ I'm using this repo to test my custom video, but get CUDA out of memory error. The resolution "
+        "of my video is 4k, video length is 60s at 25FPS.",
+        # Nightmare-n/DepthAnyVideo#9 (fewer frames, a lower max_resolution, a smaller decode chunk)
+        "```\ntorch.OutOfMemoryError: CUDA out of memory. See documentation for Memory Management  "
+        "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)\n```\nAfter testing, the "
+        "input video is only 10 seconds. As expected, the GPU memory crashed.",
+        # MCG-NKU/E2FGVI#74 ('divide the 1000-frame video into smaller segments')
+        "My videos are ~ 1 min long (30 FPS) which leads to between 1k-2k frames... I am on an A100 GPU but "
+        "I keep running out of memory.",
+    ]
+    for text in videos:
+        lead = _one(text, "cuda.out_of_memory")
+        assert "the input is a video: memory grows with its frames and resolution" in lead.evidence
+        assert lead.fix.text.startswith("A video model's memory grows with the frames it takes at once")
+        assert (
+            "a shorter video or fewer frames at a time" in lead.fix.text
+            and "lower resolution" in lead.fix.text
+        )
+
+
+def test_an_out_of_memory_of_one_batch_size_that_works_at_another_quotes_both() -> None:
+    # A text that gives the batch size that failed and the one that worked: both are the figures.
+    cases = [
+        # chenxi116/DeepLabv3.pytorch#16 (the default 16 fails on 12 GB, 8 trains)
+        (
+            'I\'m experiencing a "CUDA out of memory error" during the train if I use the default batch '
+            "size (16); I'm able to train only if I set the batch size to 8.",
+            "the text gives the batch sizes: batch size (16), batch size to 8",
+        ),
+        # lx865712528/EMNLP2018-JMEE#17 (32 fails at validation on 16 GB, 16 works)
+        (
+            "when I set the batch_size = 32, after the Epoch 1 training, the validiation will CUDA Error: "
+            "out of memory. My device is T100, GPU[16G] \nAslo, when set batch_size = 16, it will be OK but "
+            "two slow.",
+            "the text gives the batch sizes: batch_size = 32, batch_size = 16",
+        ),
+    ]
+    for text, said in cases:
+        found = [e for e in _explained(text) if e.id in ("cuda.out_of_memory", "memory.graph_kept_in_eval")]
+        assert any(said in e.evidence for e in found), [e.evidence for e in found]
