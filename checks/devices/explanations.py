@@ -13,6 +13,7 @@ import re
 
 from torchdoctor.checks.devices import cvd
 from torchdoctor.explain import Analysis, Entry, catalogue_file
+from torchdoctor.explain.cpu_path import cpu_path
 from torchdoctor.explain.model import last_match
 from torchdoctor.model import Fix
 
@@ -345,6 +346,9 @@ def analyse_no_gpus(text: str) -> Analysis:
         )
     if _SAYS_AVAILABLE.search(text[-200_000:]) is not None:
         return _hidden_from_the_process(text, "ran")
+    on_cpu = cpu_path(text)
+    if on_cpu is not None:
+        return on_cpu
     shown = _cvd_evidence(text)
     return Analysis(evidence=(shown,) if shown else ())
 

@@ -22,6 +22,7 @@ from torchdoctor.checks.install import (
     unpublished,
 )
 from torchdoctor.explain import Analysis, Entry, catalogue_file
+from torchdoctor.explain.cpu_path import cpu_path
 from torchdoctor.explain.model import last_match
 from torchdoctor.inputs import collect_env
 from torchdoctor.model import Fix
@@ -170,6 +171,9 @@ def analyse_not_compiled(text: str) -> Analysis:
             f"the text names an NVIDIA GPU ({' '.join(nvidia[0].split())}): a CUDA build can use it"
         )
     else:
+        on_cpu = cpu_path(text)
+        if on_cpu is not None:
+            return replace(on_cpu, evidence=(*evidence, *on_cpu.evidence))
         other = _gpu_not_cuda(window)
         if other is not None:
             return replace(other, evidence=(*evidence, *other.evidence))
@@ -645,10 +649,34 @@ _PRELOAD = re.compile(r"(lib\w{1,30}\.so[*\[\]0-9.-]{0,24}) not found in the sys
 _LIBRARY_KINDS = catalogue_file.cases(__package__, "lib.cannot_open_shared_object")
 
 
+# The loader's own words when a program (not a Python import) starts: a C++ libtorch application, or a
+# binding of another language (Rust's tch, Haskell's hasktorch) that links libtorch.
+_PROGRAM_START = re.compile(
+    r"error while loading shared libraries: ((?:libtorch|libc10)\w{0,20}\.so[\w.]{0,12})"
+)
+_LOADER_PATH_CAUSE = (
+    "A program built against libtorch (a C++ application, or a binding of another language such as Rust's "
+    "tch or Haskell's hasktorch) cannot find libtorch's own libraries when it starts: the dynamic loader "
+    "looks in the program's rpath, LD_LIBRARY_PATH and the system's folders, and libtorch's lib folder is in "
+    "none of them (a shell without the variable set, or a program installed or moved without its rpath)."
+)
+_LOADER_PATH_FIX = Fix(
+    "Put libtorch's lib folder on the loader's path: export LD_LIBRARY_PATH=/path/to/libtorch/lib:"
+    "$LD_LIBRARY_PATH (with pip's torch, the lib folder inside the torch package), as the binding's setup "
+    "script does; or link the program with that folder in its rpath (CMake's INSTALL_RPATH, or "
+    "-Wl,-rpath,/path/to/libtorch/lib).",
+    ("python -c \"import os, torch; print(os.path.join(os.path.dirname(torch.__file__), 'lib'))\"",),
+)
+
+
 def analyse_missing_library(text: str) -> Analysis:
     preload = last_match(_PRELOAD, text)
     if preload is not None:
         return _nvidia_wheels_missing(preload[1])
+    started = last_match(_PROGRAM_START, text[-200_000:])
+    if started is not None:
+        line = f"a program (not a Python import) could not load {started[1]} when it started"
+        return Analysis(evidence=(line,), cause=_LOADER_PATH_CAUSE, fix=_LOADER_PATH_FIX)
     name = _missing_library_name(text)
     evidence = (f"missing: {name}",) if name else ()
     for case in _LIBRARY_KINDS:
@@ -1137,7 +1165,7 @@ def analyse_nvcc_arch(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
-def analyse_flash_attn_gpu(text: str) -> Analysis:
+def analyse_before_ampere(text: str) -> Analysis:
     """The GPU (and its capability) the writer names, below Ampere's 8.0."""
     named = _capability_named(text)
     if named is None:
@@ -1415,6 +1443,33 @@ def analyse_cuda_version_mismatch(text: str) -> Analysis:
     return Analysis(
         evidence=(f"the CUDA toolkit found is {found[1]}; the installed torch was built for CUDA {found[2]}",)
     )
+
+
+_PYBIND_CALL = re.compile(
+    r"(\w{1,80})\(\): incompatible function arguments\. The following argument types are supported:"
+    r"\s{0,200}?(?:1\.\s{0,4})?\(((?:[^()\n]|\([^()\n]{0,200}\)){0,2000})\)"
+)
+# The module the call goes through ("causal_conv1d_cuda.causal_conv1d_fwd("): its package, by its name.
+_EXTENSION_MODULE = re.compile(r"\b(\w{1,60}?)(?:_cuda|_C|_ext|_cpp)?\.(\w{1,80})\(")
+
+
+def analyse_incompatible_arguments(text: str) -> Analysis:
+    """The function, the number of arguments its compiled form takes, and its package where the call shows
+    the module."""
+    tail = text[-200_000:]
+    found = last_match(_PYBIND_CALL, tail)
+    if found is None:
+        return Analysis()
+    function, signature = found[1], found[2]
+    taken = len(re.findall(r"\barg\d{1,3}:", signature))
+    line = f"{function}() was called with other arguments than its compiled form takes"
+    evidence = [line + (f" ({taken} arguments)" if taken else "")]
+    for call in _EXTENSION_MODULE.finditer(tail):
+        if call[2] == function and call[1] != function:
+            package = call[1].replace("_", "-")
+            evidence.append(f"the compiled function is {call[1]}'s (the {package} package, by its name)")
+            break
+    return Analysis(evidence=tuple(evidence))
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -10,6 +10,7 @@ the real texts of tests/corpus/errors. This module holds their analysers.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from itertools import islice
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
@@ -185,15 +186,35 @@ def analyse_module_prefix(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+# Segmentation training: its labels are the usual index out of range (raw ids, colours, a void value).
+_SEGMENTATION = re.compile(
+    r"\b(?:cityscapes|ADE20K|Pascal ?VOC|VOC20\d\d|COCO-?Stuff|segmentation|segment\w{0,8}\.py"
+    r"|label (?:images?|maps?|files?)|labelIds|SpatialClassNLLCriterion|nll_loss2d)\b",
+    re.IGNORECASE | re.ASCII,  # "用的cityscapes": a Chinese character before it is no letter of the word
+)
+_SEGMENTATION_FIX = Fix(
+    "A segmentation label image must hold class indices from 0 to num_classes - 1, and its void value must "
+    "be the loss's ignore_index: Cityscapes' gtFine *_labelIds.png hold the 34 raw ids, so train on the "
+    "*_labelTrainIds.png that cityscapesScripts' createTrainIdLabelImgs.py makes (19 classes, 255 for void); "
+    "colour label images hold RGB values, to be converted to class indices; and the void value (255) needs "
+    "ignore_index=255 in the loss (CrossEntropyLoss(ignore_index=255)) or a remap. Check labels.unique() of "
+    "a few images on the CPU.",
+    ("CUDA_LAUNCH_BLOCKING=1 python train.py",),
+)
+
+
 def analyse_device_assert(text: str) -> Analysis:
     assertion = last_match(re.compile(r"Assertion `([^`\n]{1,200})` failed"), text)
-    if assertion is None:
-        return Analysis()
-    evidence = f"assertion: {assertion[1]}"
-    for case in _ASSERTIONS:
-        if case.compiled.search(assertion[1]):
-            return case.analysis(evidence)
-    return Analysis(evidence=(evidence,))
+    analysis = Analysis()
+    if assertion is not None:
+        evidence = f"assertion: {assertion[1]}"
+        case = next((c for c in _ASSERTIONS if c.compiled.search(assertion[1])), None)
+        analysis = case.analysis(evidence) if case is not None else Analysis(evidence=(evidence,))
+    segmentation = last_match(_SEGMENTATION, text[-200_000:])
+    if segmentation is None:
+        return analysis
+    line = f"the text is about segmentation ({segmentation[0]}): its label images hold the class indices"
+    return replace(analysis, evidence=(*analysis.evidence, line), fix=_SEGMENTATION_FIX)
 
 
 _SCALE = re.compile(r"(?:reducing loss scale to|reducing to) ([\d.]+(?:e[+-]?\d+)?)", re.IGNORECASE)

@@ -283,6 +283,15 @@ MESSAGES = [
         "module must have its parameters and buffers on device cuda:0 (device_ids[0]) but found one of them "
         "on device: cpu",
     ),
+    (  # weipu-zhang/STORM#4
+        "dtype.bf16_unsupported",
+        "RuntimeError: Current CUDA Device does not support bfloat16.",
+    ),
+    (  # Jiaxin-Ye/DepMamba#3
+        "extension.incompatible_arguments",
+        "TypeError: causal_conv1d_fwd(): incompatible function arguments. The following argument types are "
+        "supported:",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

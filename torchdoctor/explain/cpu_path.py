@@ -1,0 +1,53 @@
+"""A program asked to run on the CPU that still calls CUDA: the writer's words for its CPU mode, and the
+program's own CUDA call a traceback shows (a frame outside torch whose source line calls torch.cuda or
+.cuda()). The "no GPU" messages (no CUDA GPUs, a CPU-only torch) read with these say that the program, not
+the machine or the install, is what to change: the merged fixes of ultralytics/yolov3#1637,
+foundation-model-stack/foundation-model-stack#226, amanchadha/iSeeBetter#1 and mhpi/generic_deltamodel#113
+guarded such calls."""
+
+from __future__ import annotations
+
+import re
+
+from torchdoctor.explain.model import Analysis, last_match
+from torchdoctor.model import Fix
+
+# "I am using CPU only", "even when using device='cpu'", "CUDA error even when using cpu yaml", "--device cpu"
+_CPU_MODE = re.compile(
+    r"\b(?:using|use|run|running|on)\s(?:the\s|a\s)?cpu[ _-]only\b|\b(?:even|still)\b[^\n]{0,40}?\bcpu\b"
+    r"|(?:--device|\bdevice)\s?[=: ]\s?['\"]?cpu\b|\bcpu (?:yaml|config|mode)\b",
+    re.IGNORECASE,
+)
+# A frame of the program (not torch's own files) and the source line under it calling CUDA.
+_PROGRAM_CUDA_CALL = re.compile(
+    r"File \"([^\"\n]{1,300})\", line (\d{1,6}), in (\w{1,100})\n[ \t]{1,40}([^\n]{0,160}?"
+    r"(?:torch\.cuda\.\w{1,40}\(|\.cuda\(\)|device=['\"]cuda)[^\n]{0,80})"
+)
+_TORCH_FILE = re.compile(r"[/\\]torch[/\\]")
+CAUSE = (
+    "The program was asked to run on the CPU, but it still calls CUDA on that path: a "
+    "torch.cuda.synchronize() or empty_cache() in its timing or clean-up code, a .cuda() or device='cuda' "
+    "written without a check, a default that picks the GPU; with no usable GPU (or a CPU-only torch) that "
+    "call fails."
+)
+FIX = Fix(
+    "Guard the program's CUDA calls with the device it chose (if device.type == 'cuda': "
+    "torch.cuda.synchronize(), or if torch.cuda.is_available():), or update the program to a release that "
+    "does; check that every part of it follows its device option."
+)
+
+
+def cpu_path(text: str) -> Analysis | None:
+    """The program's own CUDA call and its CPU mode, where the text shows either with a CPU mode: None
+    where the writer does not say the program runs on the CPU."""
+    tail = text[-200_000:]
+    mode = last_match(_CPU_MODE, tail)
+    if mode is None:
+        return None
+    evidence = [f"the text runs the program on the CPU ({' '.join(mode[0].split())})"]
+    calls = [c for c in _PROGRAM_CUDA_CALL.finditer(tail[:200_000]) if _TORCH_FILE.search(c[1]) is None]
+    if calls:
+        call = calls[-1]
+        where = call[1].replace("\\", "/")
+        evidence.append(f"the program calls CUDA at {where}, line {call[2]} ({call[3]}): {call[4].strip()}")
+    return Analysis(evidence=tuple(evidence), cause=CAUSE, fix=FIX)
