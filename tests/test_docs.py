@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from torchdoctor.explain import catalogue
 
 from support import cli_env, invoke, validated_report, write_distribution
 
@@ -241,3 +244,13 @@ def test_the_cli_reference_check_fails_on_a_stale_page(
     assert "is stale" in capsys.readouterr().err
     assert CLI_REFERENCE.main(["--write"]) == 0
     assert CLI_REFERENCE.main(["--check"]) == 0
+
+
+def test_the_explain_page_counts_the_messages_and_real_texts_there_are() -> None:
+    page = (DOCS / "commands" / "explain.md").read_text()
+    said = re.search(r"It knows (\d+) messages, tested on (\d+) real texts", page)
+    assert said is not None
+    texts = sum(
+        len(json.loads(path.read_text())) for path in (REPO / "tests" / "corpus" / "errors").glob("*/*.json")
+    )
+    assert (int(said[1]), int(said[2])) == (len(catalogue.installed()), texts)
