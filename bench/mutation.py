@@ -55,6 +55,16 @@ TORCH_FACTS_ENV = "TDTEST_TORCH_FACTS"  # tests/support.py: the facts of torch, 
 # test that starts a torchdoctor process or imports torch is left to the full suite where it only repeats
 # what the in-process tests assert.
 MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "conda_builds": (
+        "torchdoctor/inputs/conda_builds.py",
+        ("tests/inputs/test_conda_builds.py", "tests/explain/test_gpu_threads.py"),
+        "conda or build_or_mode",
+    ),
+    "cpu_path": (
+        "torchdoctor/explain/cpu_path.py",
+        ("tests/explain/test_gpu_threads.py",),
+        "still_calls_cuda",
+    ),
     "cvd": ("checks/devices/cvd.py", ("tests/checks/devices",), ""),
     "visible_devices_judge": ("checks/devices/visible_devices_judge.py", ("tests/checks/devices",), ""),
     "alloc_conf": (
