@@ -48,3 +48,11 @@ def test_packages_are_read_as_environment_files_and_conda_list_write_them() -> N
     )
     # a version without a build string, and pytorch-mutex, are not packages with a build (constructed)
     assert conda_builds.named("pytorch=1.12.0\npytorch-mutex 1.0 cuda pytorch") == []
+
+
+def test_a_text_is_read_for_its_first_fifty_packages() -> None:
+    # the bound of what is read, however often a log repeats its packages (constructed)
+    pins = "\n".join(f"pytorch=1.{n}.0=py3.8_cuda11.3_cudnn8.2.0_0" for n in range(60))
+    found = conda_builds.named(pins)
+    assert len(found) == conda_builds.MAX_NAMED == 50
+    assert found[-1].version == "1.49.0"
