@@ -62,8 +62,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
     ),
     "cpu_path": (
         "torchdoctor/explain/cpu_path.py",
-        ("tests/explain/test_gpu_threads.py",),
-        "still_calls_cuda",
+        ("tests/explain/test_cpu_path.py", "tests/explain/test_gpu_threads.py"),
+        "cpu_path or still_calls_cuda",
     ),
     "cvd": ("checks/devices/cvd.py", ("tests/checks/devices",), ""),
     "visible_devices_judge": ("checks/devices/visible_devices_judge.py", ("tests/checks/devices",), ""),

@@ -37,15 +37,19 @@ FIX = Fix(
 )
 
 
+WINDOW = 200_000
+"""The end of a text that is read: where a traceback and the words around the error are."""
+
+
 def cpu_path(text: str) -> Analysis | None:
     """The program's own CUDA call and its CPU mode, where the text shows either with a CPU mode: None
     where the writer does not say the program runs on the CPU."""
-    tail = text[-200_000:]
+    tail = text[-WINDOW:]
     mode = last_match(_CPU_MODE, tail)
     if mode is None:
         return None
     evidence = [f"the text runs the program on the CPU ({' '.join(mode[0].split())})"]
-    calls = [c for c in _PROGRAM_CUDA_CALL.finditer(tail[:200_000]) if _TORCH_FILE.search(c[1]) is None]
+    calls = [c for c in _PROGRAM_CUDA_CALL.finditer(tail) if _TORCH_FILE.search(c[1]) is None]
     if calls:
         call = calls[-1]
         where = call[1].replace("\\", "/")
