@@ -41,3 +41,16 @@ def test_only_the_end_of_a_text_is_read() -> None:
     assert cpu_path.cpu_path(at_edge) is not None
     beyond = said + " " * (cpu_path.WINDOW + 1 - len(said) - len(ERROR)) + ERROR
     assert cpu_path.cpu_path(beyond) is None
+
+
+def test_a_program_line_that_names_a_torch_folder_is_still_the_programs() -> None:
+    text = (
+        "python run.py --device cpu\n"
+        + _frame("/home/me/proj/load.py", 3, "load", 'model = torch.load("/data/torch/model.pt").cuda()')
+        + ERROR
+    )
+    found = cpu_path.cpu_path(text)
+    assert found is not None
+    assert found.evidence[-1].startswith("the program calls CUDA at /home/me/proj/load.py")
+    # the window is the end every explanation analyser reads (text[-200_000:])
+    assert cpu_path.WINDOW == 200_000
