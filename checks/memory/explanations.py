@@ -338,16 +338,16 @@ def analyse_oom(text: str) -> Analysis:
     shown = batches[-1] if batches else None
     if len(batches) > 1:
         line = f"the text gives the batch sizes: {', '.join(batches[-3:])}"
-        analysis = replace(analysis, evidence=(*analysis.evidence, line))
+        analysis = analysis.with_evidence(line)
     elif shown is not None:
-        analysis = replace(analysis, evidence=(*analysis.evidence, f"the text gives the batch size: {shown}"))
+        analysis = analysis.with_evidence(f"the text gives the batch size: {shown}")
     sizes = input_sizes_said(tail)
     if sizes:
         line = f"the text gives the input size{'s' if len(sizes) > 1 else ''}: {', '.join(sizes)}"
-        analysis = replace(analysis, evidence=(*analysis.evidence, line))
+        analysis = analysis.with_evidence(line)
     named = gpu_named_with_memory(tail)
     if named is not None:
-        analysis = replace(analysis, evidence=(*analysis.evidence, f"the text names the GPU as {named}"))
+        analysis = analysis.with_evidence(f"the text names the GPU as {named}")
     analysis = _in_tiles(analysis, tail)
     longest = _long_examples(analysis, tail)
     analysis = longest if longest is not analysis else _long_inputs(analysis, tail)
@@ -1173,7 +1173,7 @@ def analyse_cudnn(text: str) -> Analysis:
     if said is None:
         return analysis
     line = f"the text gives the torch release: {' '.join(said[0].split())}"
-    return replace(analysis, evidence=(*analysis.evidence, line))
+    return analysis.with_evidence(line)
 
 
 # The torch release as the writer gives it: "pytorch: 1.5.1+cu101", "pytorch:0.3.0", "torch==2.1.0".
@@ -1196,7 +1196,7 @@ def _status_analysis(statuses: tuple[Case, ...], status: str, evidence: str, tex
     if said is None:
         return analysis
     line = f"the text gives the batch size: {said}"
-    return replace(analysis, evidence=(*analysis.evidence, line))
+    return analysis.with_evidence(line)
 
 
 # The kernel's line for the process it killed: for the machine or a memory cgroup (a container), with the

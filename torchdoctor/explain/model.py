@@ -10,7 +10,7 @@ from __future__ import annotations
 import collections
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any
 
@@ -120,6 +120,10 @@ class Analysis:
     fix: Fix | None = None
     cause: str | None = None
     check: str | None = None
+
+    def with_evidence(self, *lines: str) -> Analysis:
+        """This analysis with ``lines`` after its evidence."""
+        return replace(self, evidence=(*self.evidence, *lines))
 
 
 @dataclass(frozen=True)
