@@ -177,7 +177,9 @@ def analyse_not_compiled(text: str) -> Analysis:
         other = _gpu_not_cuda(window)
         if other is not None:
             return replace(other, evidence=(*evidence, *other.evidence))
-    return _from_env_file(text[-200_000:], tuple(evidence), _NOT_COMPILED.fix)
+    return _from_env_file(text[-200_000:], tuple(evidence), _NOT_COMPILED.fix) or Analysis(
+        evidence=tuple(evidence)
+    )
 
 
 def _gpu_not_cuda(window: str) -> Analysis | None:
@@ -1220,10 +1222,11 @@ _ENV_FILE_FIX = (
 )
 
 
-def _from_env_file(window: str, evidence: tuple[str, ...], base: Fix) -> Analysis:
-    """An environment made from a file or by a solver: the file's request for a build is the fix."""
+def _from_env_file(window: str, evidence: tuple[str, ...], base: Fix) -> Analysis | None:
+    """An environment made from a file or by a solver: the file's request for a build is the fix. None where
+    the text shows neither."""
     if _ENV_FILE.search(window) is None:
-        return Analysis(evidence=evidence)
+        return None
     return Analysis(
         evidence=evidence, cause=_ENV_FILE_CAUSE, fix=Fix(_ENV_FILE_FIX + base.text, base.commands)
     )
@@ -1257,7 +1260,7 @@ def analyse_not_available(text: str) -> Analysis:
             ),
         )
     from_file = _from_env_file(window, tuple(evidence), base)
-    if from_file.cause is not None:
+    if from_file is not None:
         return from_file
     if _IMAGE_BUILT.search(window) is not None:
         return Analysis(
