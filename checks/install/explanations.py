@@ -358,6 +358,34 @@ _EXTENSION_BUILT = re.compile(
     r"|\bbuilt (?:it )?with (?:pytorch|torch)\b",
     re.IGNORECASE,
 )
+# An extension's own check macro reports a failed launch in words torch never prints: "CUDA kernel failed
+# : no kernel image ..." (the PointNet++ family's CUDA_CHECK_ERRORS) or "cudaCheckError() failed", often
+# with the extension's source file ("at L:231 in .../pointnet2/_ext_src/src/sampling_gpu.cu"); a .cu file
+# of torch's own tree (aten/, c10/, THC) is no such sign.
+_EXTENSION_REPORT = re.compile(r"\bCUDA kernel failed\b|\bcudaCheckError\(\) failed", re.IGNORECASE)
+_CUDA_SOURCE = re.compile(r"\w\.cuh?(?![\w.])")
+_TORCH_SOURCE = re.compile(
+    r"aten[/\\]|c10[/\\]|\bTHCU?N?N?[/\\]|caffe2[/\\]|torch[/\\]csrc[/\\]", re.IGNORECASE
+)
+_CUDA_SOURCES_TRIED = 40  # a bound on the source files looked at, however long the text
+_SOURCE_PATH_CHARS = 300  # a path is short: the reader looks back no further for its start
+
+
+def _extension_built(text: str) -> bool:
+    """Whether the text shows a CUDA extension built here: its module or build, the writer's words, its check
+    macro's report, or a CUDA source file that is not torch's own."""
+    if _EXTENSION_BUILT.search(text) or _EXTENSION_REPORT.search(text):
+        return True
+    for n, source in enumerate(_CUDA_SOURCE.finditer(text)):
+        if n >= _CUDA_SOURCES_TRIED:
+            break
+        before = text[max(0, source.start() - _SOURCE_PATH_CHARS) : source.end()]
+        path = before.split()[-1]
+        if _TORCH_SOURCE.search(path) is None:
+            return True
+    return False
+
+
 _EXTENSION_CAUSE = (
     "The kernel that failed is most likely a CUDA extension's (a package's own compiled kernels) built here "
     "without this GPU's architecture: an extension carries only the architectures it was compiled for "
@@ -374,7 +402,7 @@ def analyse_no_kernel(text: str) -> Analysis:
     shows an extension built here, else after the fix for torch's own build."""
     analysis = _analyse_no_kernel(text)
     if not analysis.evidence:
-        shared = _shared_gpu_name(text)
+        shared = _shared_gpu_name(text) or _gpus_of_several_capabilities(text)
         if shared is not None:
             analysis = replace(analysis, evidence=(shared,))
     capabilities = list(
@@ -388,7 +416,7 @@ def analyse_no_kernel(text: str) -> Analysis:
         "separated by ';' (\"7.0;8.0\")."
     )
     base = analysis.fix or _ENTRY_FIX
-    if _EXTENSION_BUILT.search(text[-200_000:]) is None:
+    if not _extension_built(text[-200_000:]):
         extra = (
             " If torch's own operations run on this GPU and the error comes from a package's CUDA extension "
             f"built from source, rebuild that extension {rebuild}"
@@ -525,6 +553,25 @@ def _capability_named(text: str) -> tuple[tuple[int, int], str] | None:
     stated = last_match(_CC_SAID, tail)
     if stated is not None:
         return (int(stated[1]), int(stated[2])), f"the text gives compute capability {stated[1]}.{stated[2]}"
+    found = _gpu_models_named(tail)
+    if len(found) != 1:
+        return None
+    [(cc, name)] = found.items()
+    return cc, f"the text names the {name}"
+
+
+def _gpus_of_several_capabilities(text: str) -> str | None:
+    """The GPU models the text names when they differ in compute capability ("runs on the P100, fails on the
+    RTX A6000"), each with its capability: a build or extension may have kernels for one and not the other."""
+    found = _gpu_models_named(text[-200_000:])
+    if len(found) < 2:
+        return None
+    each = ", ".join(f"the {name} ({major}.{minor})" for (major, minor), name in sorted(found.items()))
+    return f"the text names GPUs of different compute capabilities: {each}"
+
+
+def _gpu_models_named(tail: str) -> dict[tuple[int, int], str]:
+    """Each compute capability of the GPU models the text names, with the first model said of it."""
     found: dict[tuple[int, int], str] = {}
     for n, match in enumerate(_GPU_SAID.finditer(tail)):
         if n >= _GPU_NAMES_TRIED:
@@ -536,10 +583,7 @@ def _capability_named(text: str) -> tuple[tuple[int, int], str] | None:
                 table = _TABLE_NAMES.get(name, name)
                 found.setdefault(cc, said if said.lower() == table.lower() else f"{said} (the {table})")
                 break
-    if len(found) != 1:
-        return None
-    [(cc, name)] = found.items()
-    return cc, f"the text names the {name}"
+    return found
 
 
 def _no_kernel_for(sm: int, text: str, after: str, named: str | None = None) -> Analysis:

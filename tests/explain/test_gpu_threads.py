@@ -817,6 +817,104 @@ def test_no_kernel_image_from_an_extension_built_here_names_its_rebuild() -> Non
     assert not lead.fix.text.startswith("Rebuild") and "TORCH_CUDA_ARCH_LIST" in lead.fix.text
 
 
+def test_an_extensions_own_report_of_a_missing_kernel_names_the_extension() -> None:
+    # torch reports a failed launch as "CUDA error: ..."; an extension's own check macro says "CUDA kernel
+    # failed : ..." (the PointNet++ family's CUDA_CHECK_ERRORS) or "cudaCheckError() failed", often with its
+    # source file. The kernel without an image is the extension's: the threads rebuilt it (another CUDA, the
+    # package's setup run again) or ran it on a GPU it was built for.
+    cases = [
+        # facebookresearch/PointContrast#31 ('consider to change your cuda version other than 9.0 / 10.2')
+        (
+            "'sample_gpu.cu' error\n```\nCUDA kernel failed : no kernel image is available for execution on "
+            "the device\nvoid furthest_point_sampling_kernel_wrapper(int, int, int, const float*, float*, "
+            "int*) "
+            "at L:233 in "
+            "/private/home/yufeiy2/ssl3d/PointContrast/downstream/votenet_det_new/models/backbone/"
+            "pointnet2/_ext_src/src/sampling_gpu.cu\n```",
+            "",
+        ),
+        # mkt1412/GraspGPT_public#8 (the PointNet2 extension reinstalled with setup.py)
+        (
+            "# CUDA kernel failed : no kernel image is available for execution on the device\n\nHi team, "
+            "thank "
+            "you so much for your work. \n\nI got a problem as the tittle shows. A lot of search work has "
+            "been "
+            "done, I eventially found it is an old problem of PointNet2.",
+            "",
+        ),
+        # paul007pl/MVP_Benchmark#20 ('go the the mm3d_pn2 directory and the do `pip install -v -e . `')
+        (
+            "# CUDA kernel failed : no kernel image is available for execution on the device\n\nAny idea, "
+            "why "
+            "this issue may be coming? This is coming for ecg and vrcnet. Not for pcn.",
+            "",
+        ),
+        # pytorch/pytorch#124024 ('the external `CUDAExtension` in the linked repo wasn't built with support
+        # for your (rather ancient) GPU')
+        ("# CUDA kernel failed: no kernel image is available for execution on the device", ""),
+        # CSAILVision/unifiedparsing#6 ('My GPU is K80, which not compatible. I change to GPU V100-SXM2. then
+        # it works')
+        (
+            "# error: cudaCheckError() failed : no kernel image is available for execution on the device\n\n"
+            "when i run ./demo_test.sh file, i get the error:\n\ncudaCheckError() failed : no kernel image "
+            "is "
+            "available for execution on the device",
+            "",
+        ),
+    ]
+    for text, gpu in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.no_kernel_image", _ids(text)
+        assert "extension" in lead.cause and gpu in _said(lead)
+        assert lead.fix.text.startswith("Rebuild the CUDA extension"), lead.fix.text
+    # a .cu file of torch's own tree is no sign of an extension (constructed around torch's path)
+    lead = _explained(
+        "/pytorch/aten/src/ATen/native/cuda/Loss.cu:102: RuntimeError: CUDA error: no kernel image is "
+        "available for execution on the device"
+    )[0]
+    assert not lead.fix.text.startswith("Rebuild"), lead.fix.text
+
+
+def test_gpus_of_different_capabilities_named_in_one_text_are_each_said_with_theirs() -> None:
+    # "It runs on one GPU and not on the other": a build (or an extension) with kernels for one capability
+    # and not the other. Each GPU is said with its capability rather than none because they differ.
+    cases = [
+        # uzh-rpg/rpg_vid2e#41 (a docker image of pytorch 1.6 / CUDA 10.2, which has no sm_86)
+        (
+            "# I can run on gtx1080ti, but can't run on rtx 2080ti or rtx 3090, I always meet the error "
+            "below."
+            "\n\n ```python\nRuntimeError: CUDA error: no kernel image is available for execution on the "
+            "device\n```\nAnd my docker environment is: cuda10.2, cudnn7, pytorch1.6, python3.7.",
+            ["gtx1080ti (the GeForce GTX 1080 Ti) (6.1)", "(7.5)", "rtx 3090 (the GeForce RTX 3090) (8.6)"],
+        ),
+        # CSAILVision/unifiedparsing#6 (the reporter: 'My GPU is K80, which not compatible. I change to GPU
+        # V100-SXM2. then it works'; the text here runs through that comment, where the GPUs are named)
+        (
+            "cudaCheckError() failed : no kernel image is available for execution on the device\n\ndoes "
+            "someone know how to solve it? \n\nThanks!\n\nqiuyinglin · comment · 2018-11-15\nok, i finally "
+            "figure out. My GPU is K80, which not compatible.  I change to GPU V100-SXM2. then it works",
+            ["K80 (the Tesla K80) (3.7)", "V100 (the Tesla V100) (7.0)"],
+        ),
+        # pytorch/pytorch#156968 (a program built and packaged on an RTX 4090D, run on an RTX 3050 Ti)
+        (
+            "# no kernel image is available for execution on the device\n\nI successfully ran "
+            "simple_trainer.py"
+            "(gsplat) on a computer with an RTX 4090D GPU, CUDA 11.8, and PyTorch 2.4.0,python 3.10.16; then "
+            "packaged it using PyInstaller. When running the packaged program on a computer with an RTX "
+            "3050 Ti "
+            "GPU, I encountered the following error.\n\n![Image](https://github.com/user-attachments/assets/"
+            "f92f83fd-5c0f-4e19-b582-8dc52d3a4442)\n\nHowever, this program could run normally on another "
+            "computer equipped with an RTX 4060 GPU.",
+            ["RTX 3050 Ti (the GeForce RTX 3050 Ti) (8.6)", "RTX 4060 (the GeForce RTX 4060) (8.9)"],
+        ),
+    ]
+    for text, gpus in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.no_kernel_image", _ids(text)
+        said = _said(lead)
+        assert all(gpu in said for gpu in gpus), lead.evidence
+
+
 def test_a_gpu_name_several_models_share_is_said_with_each_capability() -> None:
     # 'TITAN X' is the GeForce GTX TITAN X (Maxwell, 5.2) or the NVIDIA TITAN X (Pascal, 6.1): both said
     # rather than one guessed (constructed around the message).
@@ -1652,7 +1750,8 @@ def test_xformers_without_its_cuda_operators_is_a_wheel_built_for_another_torch(
             "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
             "    PyTorch 2.3.0+cu121 with CUDA 1201 (you have 2.1.0+cu121)\n"
             "    Python  3.10.14 (you have 3.10.0)\n"
-            "  Please reinstall xformers (see https://github.com/facebookresearch/xformers#installing-xformers)",
+            "  Please reinstall xformers (see "
+            "https://github.com/facebookresearch/xformers#installing-xformers)",
             "xformers was built for PyTorch 2.3.0+cu121; the installed torch is 2.1.0+cu121",
         ),
         # kijai/ComfyUI-DepthAnythingV2#27 (the maintainer: re-install it, or uninstall it)
