@@ -70,11 +70,58 @@ _SPLIT_FIX = Fix(
 )
 
 
+# A tensor's move on a line of its own, its result dropped: "img.to(device)", "x.cuda()  # ...", a graph's
+# "G.to_device('cuda')"; a statement of a module ("model.to(device)", "self.net.cuda()") moves it in place.
+_UNASSIGNED_MOVE = re.compile(
+    r"^[ \t`>]*((\w{1,60}(?:\.\w{1,60}){0,4})\.(?:to|cuda|to_device)\([^()\n]{0,80}\))"
+    r"[ \t]*`?[ \t]*(?:#[^\n]*)?$",
+    re.MULTILINE,
+)
+_MODULE_NAME = re.compile(
+    r"model|net|module|layer|encoder|decoder|classifier|criterion|loss|backbone|head|^self$", re.IGNORECASE
+)
+_MOVES_READ = 20  # a bound on the statements looked at, however long the text
+_GRAPH_FIX = Fix(
+    "Put the graph and its features on one device before assigning them: g = g.to(device) (a DGL graph's "
+    ".to() returns a new graph, and from DGL 0.5 a graph and its features must share a device), then "
+    "g.ndata['feat'] = feat.to(device); or build the graph with its features on the CPU and move it once "
+    "at the end."
+)
+
+
+def unassigned_moves(text: str) -> list[str]:
+    """The statements in ``text`` that move a tensor (or a graph) without keeping the result, in order."""
+    return list(_unassigned_moves(text))
+
+
+def _unassigned_moves(text: str) -> dict[str, str]:
+    """Each statement of :func:`unassigned_moves` with the name it moves."""
+    moves: dict[str, str] = {}
+    for found in islice(_UNASSIGNED_MOVE.finditer(text[-200_000:]), _MOVES_READ):
+        if _MODULE_NAME.search(found[2].rsplit(".", 1)[-1]) is None:
+            moves.setdefault(found[1], found[2])
+    return moves
+
+
 def analyse_devices(text: str) -> Analysis:
     found = _last_form(_DEVICE_FORMS, text)
     if found is None:
         return Analysis()
     evidence, matched = found
+    if matched.startswith("Cannot assign"):
+        return Analysis(evidence=(evidence,), fix=_GRAPH_FIX)
+    moves = _unassigned_moves(text)
+    if moves:
+        line = (
+            f"the text moves with {', '.join(moves)} without keeping the result: a tensor's move returns a "
+            "new tensor, and the one named stays where it was"
+        )
+        assign = "; ".join(f"{name} = {move}" for move, name in moves.items())
+        fix = Fix(
+            f"Assign the result of each move: {assign}. Module.to() moves a module in place; a tensor's "
+            ".to() and .cuda() return a new tensor."
+        )
+        return Analysis(evidence=(evidence, line), fix=fix)
     gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
     if len(gpus) < 2:
         return Analysis(evidence=(evidence,))

@@ -7,6 +7,7 @@ import json
 from functools import cache
 from pathlib import Path
 
+from torchdoctor.checks.training import explanations as training_explanations
 from torchdoctor.explain import Explanation, catalogue, explain
 
 THREADS = Path(__file__).resolve().parents[1] / "corpus" / "threads" / "dev"
@@ -3074,3 +3075,100 @@ def test_a_program_run_on_the_cpu_that_still_calls_cuda_is_changed_not_the_insta
         "torch.not_compiled_with_cuda",
     )
     assert not lead.cause.startswith("The program was asked to run on the CPU")
+
+
+def test_a_tensor_moved_without_keeping_the_result_is_named_with_its_assignment() -> None:
+    # A tensor's .to() and .cuda() return a new tensor (a module's move itself): "img.to(device)" on a line of
+    # its own leaves img on the CPU, and the next operation meets the model's CUDA weights. The threads
+    # assigned the result.
+    # lukemelas/EfficientNet-PyTorch#52 ('Did you even try `img = img.to(device)`'; the reporter thanked)
+    text = (
+        "Hi there! Thanks for your great repo, but i faced with some difficulties while trying to inference "
+        "on "
+        "device ('cuda:0'). My code: \n`device = torch.device('cuda:0')`\n`tfms = transforms.Compose("
+        "[transforms.Resize(224), transforms.ToTensor(), transforms.Normalize([0.485, 0.456, 0.406], [0.229, "
+        "0.224, 0.225]),])`\n`img = tfms(Image.open('img.png')).unsqueeze(0)`\n`img.to(device)`\n"
+        "`model.to(device)`\n`model.eval()`\n`with torch.no_grad():\n    outputs = model(img)`\nAnd thrown "
+        "error: \n`RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) "
+        "should "
+        "be the same`"
+    )
+    lead = _explained(text)[0]
+    assert lead.id == "tensors.different_devices", _ids(text)
+    assert any("img.to(device)" in line and "returns a new tensor" in line for line in lead.evidence)
+    assert not any("model.to(device)" in line for line in lead.evidence), lead.evidence
+    assert "img = img.to(device)" in lead.fix.text, lead.fix.text
+    # the statements as the threads show them, each read alone
+    cases = [
+        # huggingface/accelerate#2251 ('You'd have to change it to `t = t.to(batch.device)`. `.to` is not
+        # in-place.')
+        (
+            "It's really strange. Why above code works?? Why below code not works?\n```python\nt, weights = "
+            "self.schedule_sampler.sample(batch.shape[0])\nt.to(batch.device)\nweights.to(batch.device)\n```",
+            ["t.to(batch.device)", "weights.to(batch.device)"],
+        ),
+        # hunkim/PyTorchZeroToAll#6 (merged: 'x.cuda()       # this is not okay (x is still a cpu tensor)')
+        (
+            "```python\n# If model is an instance of nn.Module\nmodel.cuda()   # this is okay (inplace "
+            "operation)\n\n# If x is a tensor\nx.cuda()       # this is not okay (x is still a cpu tensor)\n"
+            "x = x.cuda()   # this is okay\n```",
+            ["x.cuda()"],
+        ),
+        # daniilidis-group/neural_renderer#52 (merged): prose without a statement, so nothing is read
+        ("torch.Tensor.to is not in-place, need an assignment.", []),
+    ]
+    for text, moves in cases:
+        assert training_explanations.unassigned_moves(text) == moves, text
+    # without such a statement, the cause still says it of the message alone (the message as torch words it)
+    lead = _explained(
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+        "and cpu!"
+    )[0]
+    assert "returns a new tensor" in lead.cause and "x = x.to(device)" in lead.fix.text
+
+
+def test_a_dgl_feature_on_another_device_than_its_graph_is_a_device_mismatch() -> None:
+    # DGL (0.5 on) refuses a node or edge feature on another device than its graph; DGLGraph.to() returns a
+    # new graph. The threads moved the graph (or built it on the CPU and moved it once, with its features).
+    cases = [
+        # phython96/GNAS-MP#1 ('it is just neet to move the graph to GPU, the latest dgl could also run')
+        (
+            "when i try to run the sh scripts/search_sbms_cluster.sh [gpu_id] , something wrong happened:\n\n"
+            'dgl._ffi.base.DGLError: Cannot assign node feature "h" on device cuda:0 to a graph on device '
+            "cpu. Call DGLGraph.to() to copy the graph to the same device.\n\nhow can I run the code?",
+            "cuda:0",
+        ),
+        # LunaBlack/KGAT-pytorch#9 (merged #10: 'using `DGLGraph.to` to copy data to GPU')
+        (
+            "Hello，author. When I ran your codes, there was an error:\n~/notebooks/ZY/KGAT/main_kgat.py in "
+            "train(args)\n    113         train_nodes = train_nodes.to(device)\n    114         train_edges "
+            "= "
+            "train_edges.to(device)\n--> 115     train_graph.ndata['id'] = train_nodes.to(device)\n    116  "
+            "   "
+            "train_graph.edata['type'] = train_edges.to(device)\nDGLError: Cannot assign node feature "
+            '"id" on '
+            "device cuda:0 to a graph on device cpu. Call DGLGraph.to() to copy the graph to the same "
+            "device.",
+            "cuda:0",
+        ),
+        # WangXuhongCN/OCGNN#4 (the maintainer: 'caused by the updating of DGL library, and I already fixed
+        # this bug'); the title as the reporter typed it
+        (
+            "# Cannot assign one feature \u201cnorm\u201d on device coda:0 to a graph on device cpu.Call "
+            "DGLGraph.to() to copy the graph to the same device.",
+            "coda:0",
+        ),
+        # Graph-Learning-Benchmarks/gli#48 (merged #64: 'the graph will be moved to the specified device at
+        # the end of `read_glb_graph()`')
+        (
+            "    raise DGLError('Cannot assign node feature \"{}\" on device {} to a graph on'\n"
+            'dgl._ffi.base.DGLError: Cannot assign node feature "NodeFeature" on device cpu to a graph on '
+            "device cuda:0. Call DGLGraph.to() to copy the graph to the same device.",
+            "cuda:0",
+        ),
+    ]
+    for text, device in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "tensors.different_devices", _ids(text)
+        assert any(device in line and "graph" in line for line in lead.evidence), lead.evidence
+        assert "g = g.to(device)" in lead.fix.text, lead.fix.text
