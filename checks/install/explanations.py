@@ -870,7 +870,72 @@ def analyse_undefined_symbol(text: str) -> Analysis:
     companion = _companion_of(where, symbol, text)
     if companion is not None:
         return _companion_symbol(evidence, companion, text)
+    package = _package_of(library[1] if library else "", text[max(0, match.start() - 300) : match.start()])
+    if package is not None and (_TORCH_ABI.search(symbol) or symbol.startswith(("_ZTIN3c10", "THP"))):
+        return Analysis(
+            evidence=tuple(evidence),
+            cause=(
+                f"The {package} build does not match the installed torch (a version mismatch): its compiled "
+                "module was built against another torch or CUDA release and calls torch's functions by C++ "
+                "names this torch does not have."
+            ),
+            fix=_package_reinstall(package),
+        )
     return Analysis(evidence=tuple(evidence), fix=_undefined_symbol_fix(where, symbol))
+
+
+# The package a compiled module belongs to: its folder under site-packages ("site-packages/torch_scatter/
+# _version_cuda.so", a path the terminal may have broken over two lines), or, for a module installed at the
+# top level, the package that installs it (flash-attn's flash_attn_2_cuda).
+_PACKAGE_FOLDER = re.compile(r"(?:site|dist)-packages[/\\](\w{1,60})[/\\]")
+_TOP_LEVEL_MODULES = {
+    "flash_attn_2_cuda": "flash_attn",
+    "flash_attn_cuda": "flash_attn",
+    "selective_scan_cuda": "mamba_ssm",
+    "causal_conv1d_cuda": "causal_conv1d",
+    "amp_C": "apex",
+    "fused_layer_norm_cuda": "apex",
+}
+_NOT_A_PACKAGE = frozenset({"torch", "nvidia", "torchvision", "torchaudio", "torchtext"})
+_PIP_NAMES = {
+    "flash_attn": "flash-attn",
+    "fast_transformers": "pytorch-fast-transformers",
+    "mmcv": "mmcv-full",
+}
+_PYG_PACKAGES = frozenset({"torch_scatter", "torch_sparse", "torch_cluster", "torch_spline_conv", "pyg_lib"})
+
+
+def _package_of(library: str, before: str) -> str | None:
+    """The Python package whose compiled module ``library`` is, from its path or the text just before it."""
+    module = library.replace("\\", "/").rsplit("/", 1)[-1].split(".", 1)[0]
+    folders = [*_PACKAGE_FOLDER.findall(library), _TOP_LEVEL_MODULES.get(module)]
+    folders += reversed(_PACKAGE_FOLDER.findall(before))
+    return next((f for f in folders if f and f not in _NOT_A_PACKAGE), None)
+
+
+def _package_reinstall(package: str) -> Fix:
+    pip = _PIP_NAMES.get(package, package.replace("_", "-"))
+    if package in _PYG_PACKAGES:
+        return Fix(
+            f"Install the {package} wheel made for the installed torch and its CUDA, from PyG's index: pip "
+            f"uninstall -y {pip}; pip install {pip} -f https://data.pyg.org/whl/torch-<torch version>+<cuda "
+            'tag>.html (python -c "import torch; print(torch.__version__)" prints both, e.g. 2.1.0+cu121).'
+        )
+    if package == "mmcv":
+        return Fix(
+            "Install the mmcv build made for the installed torch and its CUDA, from OpenMMLab's index: pip "
+            "uninstall -y mmcv-full mmcv; pip cache remove 'mmcv*'; pip install mmcv-full -f "
+            "https://download.openmmlab.com/mmcv/dist/<cuda tag>/torch<torch version>/index.html (mim "
+            "install "
+            "mmcv-full picks it; mmcv 2.x is the package mmcv), then rebuild what was compiled against it "
+            "(pip install -e . in mmdet3d, mmrotate...)."
+        )
+    return Fix(
+        f"Rebuild {package} against the installed torch: pip uninstall -y {pip}; pip install {pip} "
+        "--no-build-isolation --no-cache-dir (it builds against the torch already installed; "
+        "--no-cache-dir keeps pip from reusing a wheel built for another torch), or install its prebuilt "
+        "wheel made for this torch, CUDA and Python."
+    )
 
 
 _COMPANIONS = ("torchvision", "torchaudio", "torchtext")

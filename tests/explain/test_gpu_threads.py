@@ -3172,3 +3172,54 @@ def test_a_dgl_feature_on_another_device_than_its_graph_is_a_device_mismatch() -
         assert lead.id == "tensors.different_devices", _ids(text)
         assert any(device in line and "graph" in line for line in lead.evidence), lead.evidence
         assert "g = g.to(device)" in lead.fix.text, lead.fix.text
+
+
+def test_a_package_whose_compiled_module_misses_a_torch_symbol_is_named_with_its_reinstall() -> None:
+    # A package's compiled module calls torch by its mangled C++ names: built against another torch (or
+    # CUDA) release, it does not load. The package is named (by its site-packages folder or its module) and
+    # reinstalled for the installed torch: a source build (flash-attn), PyG's or OpenMMLab's wheel index.
+    cases = [
+        # ayulockin/neurips-llm-efficiency-challenge#12 (the owner: 'FLASH_ATTENTION_FORCE_BUILD=TRUE pip
+        # install flash-attn'; the reporter: 'It works.')
+        (
+            '**ImportError:** lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", line 10, in '
+            "<module>\n    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /lib/python3.10/"
+            "site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
+            "_ZN3c104cuda9SetDeviceEi",
+            "flash_attn",
+            "pip install flash-attn --no-build-isolation",
+        ),
+        # xmlyqing00/AFB-URR#7 ('You need to download the corresponding version from
+        # https://github.com/rusty1s/pytorch_scatter regarding your environment'; 'I got it!')
+        (
+            "Do you know what caused this problem when I was running your code?\nOSError: /GPUFS/.conda/envs/"
+            "tor17/lib/python3.6/site-packages/torch_scatter/_version_cuda.so: undefined symbol: "
+            "_ZN3c105ErrorC1ENS_14SourceLocationESs",
+            "torch_scatter",
+            "data.pyg.org",
+        ),
+        # fundamentalvision/BEVFormer#181 ('caused by mismatch of cuda versions between mmcv and pytorch';
+        # the precompiled mmcv-full wheel for cu111/torch1.9.0 solved it)
+        (
+            "I followd the instructions for install but there's import error from mmcv\nThe problem is as "
+            "follows\n\npython3.8/site-packages/mmcv/_ext.cpython-38-x86_64-linux-gnu.so: undefined symbol: "
+            "_ZNK2at10TensorBase8data_ptrIdEEPT_v\n\nI installed mmcv-full==1.4.0 and all the version of "
+            "packages are same with the recommendation.",
+            "mmcv",
+            "download.openmmlab.com",
+        ),
+        # idiap/fast-transformers#127 (installing from source helped another user); the path as pasted,
+        # broken over two lines
+        (
+            "ImportError: \n/home/pcpt3/.conda/envs/gt4sd/lib/python3.8/site-packages/fast_transformers/"
+            "causal_product/causal_product_\ncpu.cpython-38-x86_64-linux-gnu.so: undefined symbol: "
+            "_ZTIN3c1021AutogradMetaInterfaceE",
+            "fast_transformers",
+            "--no-build-isolation",
+        ),
+    ]
+    for text, package, fix in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "lib.undefined_symbol", _ids(text)
+        assert f"{package} build" in lead.cause and "version mismatch" in lead.cause, lead.cause
+        assert fix in lead.fix.text, lead.fix.text
