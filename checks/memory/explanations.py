@@ -13,6 +13,7 @@ import itertools
 import re
 from dataclasses import dataclass, replace
 
+from torchdoctor.checks.memory import gpus_said
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import Case, last_match
 from torchdoctor.model import Fix
@@ -349,6 +350,7 @@ def analyse_oom(text: str) -> Analysis:
     if named is not None:
         analysis = analysis.with_evidence(f"the text names the GPU as {named}")
     analysis = _in_tiles(analysis, tail)
+    analysis = _one_of_several(analysis, tail)
     longest = _long_examples(analysis, tail)
     analysis = longest if longest is not analysis else _long_inputs(analysis, tail)
     analysis = _video(analysis, tail)
@@ -471,6 +473,37 @@ def _video(analysis: Analysis, tail: str) -> Analysis:
     if last_match(_VIDEO, tail) is None or _TRAINING.search(tail) is not None:
         return analysis
     return _leading(analysis, "the input is a video: memory grows with its frames and resolution", _VIDEO_FIX)
+
+
+# The job ran out on one GPU: the message names it ("(GPU 0; ...", "GPU 0 has a total capacity"), or the
+# writer says so ("only use one GPU", "only first GPU has been utilized").
+_ONE_GPU_RAN_OUT = re.compile(
+    r"\(GPU \d{1,2};|\bGPU \d{1,2} has a total capac|\bon GPU \d{1,2}\b"
+    r"|\bonly\s(?:uses?|utili[sz]e[sd]?|using|runs?\son|loads?\sonto)\s(?:one|a\ssingle|the\sfirst|1)\sGPU\b"
+    r"|\bonly\s(?:the\s)?first\sGPU\b",
+    re.IGNORECASE,
+)
+
+
+def _one_of_several(analysis: Analysis, tail: str) -> Analysis:
+    """A machine the text says has several GPUs, and a job that ran out on one of them without being spread
+    over the others: the fix leads with spreading it."""
+    machine = gpus_said.machine_gpus(tail)
+    if machine is None or _ONE_GPU_RAN_OUT.search(tail) is None or gpus_said.already_spread(tail):
+        return analysis
+    count, words = machine
+    line = (
+        f"the text says the machine has {count} GPUs ({words}), and the job ran out of memory on one of them"
+    )
+    every = ",".join(str(index) for index in range(count))
+    lever = (
+        f"The job runs on a single GPU of the {count} the machine has: spread it over them. Train with one "
+        f"process per GPU (torchrun --nproc_per_node={count} train.py, or the program's own launcher or GPU "
+        f"option, such as --gpus {every}), the batch per GPU lowered so that the total batch stays; split a "
+        "model too large for one GPU over them (device_map='auto' in transformers/accelerate, or the "
+        "program's model-parallel option). "
+    )
+    return _leading(analysis, line, lever)
 
 
 def _in_tiles(analysis: Analysis, tail: str) -> Analysis:

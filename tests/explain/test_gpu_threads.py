@@ -3223,3 +3223,56 @@ def test_a_package_whose_compiled_module_misses_a_torch_symbol_is_named_with_its
         assert lead.id == "lib.undefined_symbol", _ids(text)
         assert f"{package} build" in lead.cause and "version mismatch" in lead.cause, lead.cause
         assert fix in lead.fix.text, lead.fix.text
+
+
+def test_an_oom_on_one_gpu_of_a_machine_with_several_spreads_the_job_over_them() -> None:
+    # The writer says the machine has several GPUs, and the job ran out on one (GPU 0, or "only uses one
+    # GPU"): the program runs on one of them. The threads launched one process per GPU or split the model.
+    cases = [
+        # hkchengrex/STCN#46 (the maintainer: 'If you set `nproc_per_node=1`, it will only use one GPU';
+        # nproc_per_node set to the GPUs, the batch per GPU lowered)
+        (
+            "The model is too big to run on one GPU, so I try to run the model with two GPUs and "
+            "`nproc_per_node=1` (the training command is `CUDA_VISIBLE_DEVICES=2,3 OMP_NUM_THREADS=4 python "
+            "-m "
+            "torch.distributed.launch  --master_port -29500  --nproc_per_node=1 train.py --id retrain_s0 "
+            "--stage 0`) . However, the code only use one GPU and still report `cuda out of memory`.",
+            2,
+        ),
+        # openai/guided-diffusion#72 ('the error is resolved by using the mpiexec')
+        (
+            "I am facing the same problem \nI have 8 GPUs on my node, but I am getting the error of Cuda "
+            "out of "
+            "memory on GPU 0 only apparently the code is not utilising all other 7 GPUs \n\nCuda is "
+            "available "
+            ":  True\nCuda Visible Devices :  8\n\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to "
+            "allocate 1024.00 MiB (GPU 0; 39.59 GiB total capacity; 36.02 GiB already allocated; 410.19 MiB "
+            "free; 37.59 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try "
+            "setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and "
+            "PYTORCH_CUDA_ALLOC_CONF",
+            8,
+        ),
+        # Facico/Chinese-Vicuna#224 (four 10 GB 3080s; the maintainer: multi-GPU inference is supported by
+        # the newer version)
+        (
+            "我这里尝试使用llama-13b-hf做推理，设备是4张10G 3080，上游模型应该就18G，"
+            "但在加载lora模型时，就会报下列错误。\n"
+            "`log\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 26.00 MiB (GPU 0; "
+            "10.00 "
+            "GiB total capacity; 8.82 GiB already allocated; 0 bytes free; 8.82 GiB reserved in total by "
+            "PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid "
+            "fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF\n`",
+            4,
+        ),
+    ]
+    for text, gpus in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.out_of_memory", _ids(text)
+        assert any(f"has {gpus} GPUs" in line for line in lead.evidence), lead.evidence
+        assert f"--nproc_per_node={gpus}" in lead.fix.text and "device_map" in lead.fix.text, lead.fix.text
+    # the job already on several GPUs, each running out (DeepGraphLearning/NBFNet#11's near-miss, constructed)
+    lead = _explained(
+        "I have 4 GPUs and run torchrun --nproc_per_node=4 train.py\ntorch.cuda.OutOfMemoryError: CUDA out "
+        "of memory. Tried to allocate 20.00 MiB (GPU 3; 10.00 GiB total capacity)"
+    )[0]
+    assert not any("GPUs" in line for line in lead.evidence), lead.evidence

@@ -1,0 +1,60 @@
+"""How many GPUs a pasted text says the machine has ("8 GPUs on my node", "two GPUs", "RTX 4090 * 4卡",
+"4张10G 3080"), and whether the job already runs on several of them (a launcher with several processes,
+DataParallel, a model split by device_map)."""
+
+from __future__ import annotations
+
+import re
+from itertools import islice
+
+_WORDS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "ten": 10,
+    "sixteen": 16,
+}
+_NUMBER = r"(\d{1,2}|two|three|four|five|six|seven|eight|ten|sixteen)"
+_MODEL = r"(?:NVIDIA\s)?(?:RTX|GTX|Tesla|Quadro|TITAN|[AHLVP]\d{2,3}|[1-5]0[5-9]0)[\w -]{0,12}?"
+# "8 GPUs", "two GPUs", "4 x A100 GPUs", "2 RTX 3090 cards"; "4x A100", "8×V100"; "RTX 4090 * 4", "A100 x 8";
+# "4卡", "4张卡", "4块3090" (Chinese counts cards with 张 and 块).
+_MACHINE_GPUS = re.compile(
+    rf"(?<![\w.]){_NUMBER}\s{{0,2}}(?:[x×*]\s{{0,2}})?(?:[\w-]{{1,20}}\s){{0,2}}?"
+    r"(?:GPUs|cards|graphics cards)\b"
+    rf"|(?<![\w.])(\d{{1,2}})\s{{0,2}}[x×*]\s{{0,2}}{_MODEL}(?![\w])"
+    rf"|\b{_MODEL}\s{{0,2}}[x×*]\s{{0,2}}(\d{{1,2}})(?!\d)"
+    r"|(?<!\d)(\d{1,2})\s?(?:张|块)|(?<!\d)(\d{1,2})\s?卡",
+    re.IGNORECASE,
+)
+# The job on several GPUs already: more than one process per node, DataParallel, a split model.
+_ALREADY_SPREAD = re.compile(
+    r"--?nproc[_-]per[_-]node[= ]\s{0,2}(?:[2-9]|\d{2})\b"
+    r"|\b(?:DataParallel|DistributedDataParallel|deepspeed)\b"
+    r"|device_map\s{0,3}=\s{0,3}[\"'](?:auto|balanced)",
+    re.IGNORECASE,
+)
+
+
+_COUNTS_READ = 40  # a bound on the counts looked at, however long the text
+
+
+def machine_gpus(text: str) -> tuple[int, str] | None:
+    """The number of GPUs the text says the machine has (two or more: the largest count it gives, as "8 GPUs
+    on my node ... all other 7 GPUs" says 8), with the words that say it."""
+    counts: list[tuple[int, str]] = []
+    for found in islice(_MACHINE_GPUS.finditer(text), _COUNTS_READ):
+        said = next(group for group in found.groups() if group)
+        counts.append((_WORDS.get(said.lower()) or int(said), " ".join(found[0].split())))
+    if not counts:
+        return None
+    count, words = max(counts, key=lambda item: item[0])
+    return (count, words) if count >= 2 else None
+
+
+def already_spread(text: str) -> bool:
+    """Whether the text shows the job on several GPUs already."""
+    return _ALREADY_SPREAD.search(text) is not None
