@@ -20,6 +20,7 @@ from torchdoctor.checks.install import (
     install_plan,
     pairing,
     unpublished,
+    xpu_build,
 )
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.cpu_path import cpu_path
@@ -180,6 +181,10 @@ def analyse_not_compiled(text: str) -> Analysis:
     return _from_env_file(text[-200_000:], tuple(evidence), _NOT_COMPILED.fix) or Analysis(
         evidence=tuple(evidence)
     )
+
+
+def analyse_no_xpu(text: str) -> Analysis:
+    return Analysis(evidence=xpu_build.evidence(text[-200_000:], _seen(text).version))
 
 
 def _gpu_not_cuda(window: str) -> Analysis | None:

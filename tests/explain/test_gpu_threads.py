@@ -3276,3 +3276,43 @@ def test_an_oom_on_one_gpu_of_a_machine_with_several_spreads_the_job_over_them()
         "of memory. Tried to allocate 20.00 MiB (GPU 3; 10.00 GiB total capacity)"
     )[0]
     assert not any("GPUs" in line for line in lead.evidence), lead.evidence
+
+
+def test_a_torch_without_xpu_support_is_told_with_the_build_that_has_it() -> None:
+    # 'xpu' needs a torch built with it (torch 2.5 on: the whl/xpu index) or, before, the XPU build of
+    # intel-extension-for-pytorch, imported; a CPU wheel, a CPU-only extension or a program set to 'xpu' on a
+    # machine without an Intel GPU has none.
+    cases = [
+        # vladmandic/sdnext#4357 (the maintainer: 'you have torch cpu version. run `webui --use-ipex
+        # --reinstall` once so correct torch gets installed')
+        (
+            "AssertionError: Torch not compiled with XPU enabled\n``` \n\n### Version Platform "
+            "Description\n\n"
+            "CPU : 13th Gen Intel Core i9-13900K\nRAM : 64 GB\nGPU : Intel Arc A750 8GB",
+            "Intel Arc A750",
+        ),
+        # intel/intel-xpu-backend-for-triton#2014 ('pytorch was installed in the local environment from pypi
+        # without xpu support'; the reporter agreed)
+        (
+            "~/intel-xpu-backend-for-triton$ python python/tutorials/01-vector-add.py \nTraceback (most "
+            'recent call last):\n  File "/home/jovyan/intel-xpu-backend-for-triton/python/tutorials/'
+            "01-vector-add.py\", line 85, in <module>\n    x = torch.rand(size, device='xpu')\n  File "
+            '"/home/jovyan/.conda/envs/'
+            'test/lib/python3.9/site-packages/torch/xpu/__init__.py", line 118, in _lazy_init\n    raise '
+            'AssertionError("Torch not compiled with XPU enabled")\nAssertionError: Torch not compiled with '
+            "XPU enabled",
+            "",
+        ),
+        # luosiallen/latent-consistency-model#71 (the reporter set the program's device to "cuda": resolved)
+        (
+            "    return t.to(device, dtype if t.is_floating_point() or t.is_complex() else None, "
+            "non_blocking)\nRuntimeError: PyTorch is not linked with support for xpu devices",
+            "",
+        ),
+    ]
+    for text, gpu in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "torch.not_compiled_with_xpu", _ids(text)
+        assert "no XPU support" in lead.cause and gpu in _said(lead), lead
+        assert "https://download.pytorch.org/whl/xpu" in lead.fix.text, lead.fix.text
+        assert "import intel_extension_for_pytorch" in lead.fix.text and "'cuda'" in lead.fix.text
