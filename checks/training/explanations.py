@@ -145,7 +145,21 @@ def analyse_dtypes(text: str) -> Analysis:
                 "float64 usually comes from NumPy arrays (torch.from_numpy keeps their float64)",
             )
         )
+    if _FULL_PRECISION.search(text[-200_000:]) and not _NO_HALF.search(text[-200_000:]):
+        line = "the text runs a Stable Diffusion UI with --precision full but without --no-half"
+        return Analysis(evidence=(evidence, line), fix=_NO_HALF_FIX)
     return Analysis(evidence=(evidence,))
+
+
+# The hlky/sygil Stable Diffusion UI: --precision full runs the sampler in float32, while the weights stay in
+# half unless --no-half is given too ("Both --no-half and --precision full are required").
+_FULL_PRECISION = re.compile(r"--precision[ =]full\b", re.IGNORECASE)
+_NO_HALF = re.compile(r"--no-half\b(?!-)", re.IGNORECASE)
+_NO_HALF_FIX = Fix(
+    "--precision full needs --no-half too, or the model's weights stay in half while its inputs are float: "
+    "launch with both, python scripts/webui.py --precision full --no-half (in scripts/relauncher.py for the "
+    "hlky/sygil UI, in COMMANDLINE_ARGS for AUTOMATIC1111's)."
+)
 
 
 def analyse_size_mismatch(text: str) -> Analysis:

@@ -3316,3 +3316,57 @@ def test_a_torch_without_xpu_support_is_told_with_the_build_that_has_it() -> Non
         assert "no XPU support" in lead.cause and gpu in _said(lead), lead
         assert "https://download.pytorch.org/whl/xpu" in lead.fix.text, lead.fix.text
         assert "import intel_extension_for_pytorch" in lead.fix.text and "'cuda'" in lead.fix.text
+
+
+def test_stable_diffusion_in_half_precision_is_run_with_the_uis_full_precision_flags() -> None:
+    # fp16 overflows to NaN in a Stable Diffusion UNet or VAE (the GTX 16xx series above all): a plain green
+    # or black image, or the UI's own NaN check. The threads ran the UI in full precision with its flags; in
+    # the hlky/sygil UI, --precision full without --no-half leaves the weights in half: Half against Float.
+    cases = [
+        # basujindal/stable-diffusion#121 (the reporter: green only without --precision full; the maintainer:
+        # 'a know issue with GTX series GPUs')
+        (
+            "If I don't set `--precision full`, I get after the computation a plain green image (a constant "
+            "color). I tried 3-4 different combinations, with and without the full precision. In the latter "
+            "case, I only got this green output.",
+            "--precision full",
+        ),
+        # invoke-ai/InvokeAI#50 (the maintainer: 'passing the -F (full-precision) flag to dream.py')
+        (
+            "It runs without any error, but it generates images where all pixels are the same shade of green "
+            "(#007B00).",
+            "-F",
+        ),
+        # CompVis/stable-diffusion#69 ('Use basujindal's optimized script and the switch --precision full';
+        # 'the 1660 getting NaNs using fp16')
+        (
+            "It runs well, but it generates images where all pixels are the same shade of green, "
+            "specifically "
+            "#007B00. ",
+            "--precision full",
+        ),
+        # continue-revolution/sd-webui-animatediff#352 ('If I started with command --no-half, then it is
+        # ok!'); the title
+        ("# [Bug]: A tensor with all NaNs was produced in VAE without --no-half", "--no-half-vae"),
+    ]
+    for text, flag in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "sd.half_precision_nan", _ids(text)
+        assert "NaN" in lead.cause and "GTX 16" in lead.cause, lead.cause
+        assert flag in lead.fix.text and "--no-half" in lead.fix.text, lead.fix.text
+    # AUTOMATIC1111/stable-diffusion-webui#28 (the hlky UI run with --precision full alone; the install guide
+    # quoted there: 'Add --precision full --no-half')
+    text = (
+        "I tryed to change start line in `relauncher.py` to\n>    os.system(\"python scripts/webui.py "
+        "--precision full\")\n\nafter ensuring the presence of:\n- model.ckpt\n- GFPGANv1.3.pth\n- "
+        "RealESRGAN_x4plus.pth\n- RealESRGAN_x4plus_anime_6B.pth\n\nand a new Test for a 128x128 Img, I "
+        "foubnd in my browser console: \n\n`CRASHED:<br><textarea rows=\\\"5\\\" style=\\\"color:white;"
+        "background: black;width: -webkit-fill-available;font-family: monospace;font-size: "
+        "small;font-weight: "
+        "bold;\\\">expected scalar type Half but found Float</textarea><br><br>Please wait while the program "
+        'restarts."`'
+    )
+    lead = _explained(text)[0]
+    assert lead.id == "tensors.different_dtypes", _ids(text)
+    assert any("--precision full" in line and "--no-half" in line for line in lead.evidence), lead.evidence
+    assert "--precision full --no-half" in lead.fix.text, lead.fix.text
