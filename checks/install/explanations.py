@@ -183,6 +183,23 @@ def analyse_not_compiled(text: str) -> Analysis:
     )
 
 
+# The module the message names, and the last file of the traceback before it: the one that imports it.
+_MISSING_MODULE = re.compile(r"No module names?d?\s[‘'\"`]?([\w-]{1,60}(?:\.[\w-]{1,60}){0,5})")
+_FRAME_FILE = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
+
+
+def analyse_extension_not_built(text: str) -> Analysis:
+    """The extension the message names, with the file of the traceback that imports it."""
+    found = last_match(_MISSING_MODULE, text[-200_000:])
+    if found is None:
+        return Analysis()
+    line = f"the missing module {found[1]} is a compiled extension, built from its sources"
+    importer = last_match(_FRAME_FILE, text[-200_000:][max(0, found.start() - 800) : found.start()])
+    if importer is not None:
+        line += f" (imported by {importer[1]}: its setup.py is in a folder near it)"
+    return Analysis(evidence=(line,))
+
+
 def analyse_no_xpu(text: str) -> Analysis:
     return Analysis(evidence=xpu_build.evidence(text[-200_000:], _seen(text).version))
 

@@ -3370,3 +3370,59 @@ def test_stable_diffusion_in_half_precision_is_run_with_the_uis_full_precision_f
     assert lead.id == "tensors.different_dtypes", _ids(text)
     assert any("--precision full" in line and "--no-half" in line for line in lead.evidence), lead.evidence
     assert "--precision full --no-half" in lead.fix.text, lead.fix.text
+
+
+def test_a_compiled_extension_that_was_never_built_is_built_where_its_setup_py_is() -> None:
+    # A project's own CUDA extension (chamfer, pointnet2_ops, correlation_cuda, mmcv._ext) exists only as
+    # sources until it is compiled: importing it first says no such module. The threads built it in its
+    # folder (python setup.py install, pip install .), or installed the package that ships the ops.
+    cases = [
+        # Tangshitao/Dense-Scene-Matching#1 ('cd libs/model/ops python setup.py install'; confirmed)
+        (
+            '  File "libs/model/ops/correlation/functions/corr.py", line 3, in <module>\n    import '
+            "correlation_cuda\nModuleNotFoundError: No module named 'correlation_cuda'\n```",
+            "correlation_cuda",
+            "python setup.py install",
+        ),
+        # Julie-tang00/Point-BERT#3 ('Go to `extensions/chamfer_dist` and run `python setup.py install
+        # --user`')
+        (
+            "\"ModuleNotFoundError: No module named 'chamfer'. \" I want to install chamfer by pip install "
+            "chamfer, but it reminds ",
+            "chamfer",
+            "python setup.py install",
+        ),
+        # noahcao/Pixel2Mesh#30 ('please compile the modules in external/chamfer'), as the writer words it
+        (
+            "I have a problem during runing your codes.\n`No module name chamfer`\nI have run your scripts, "
+            "but why?",
+            "chamfer",
+            "python setup.py install",
+        ),
+        # jsll/pytorch_6dof-graspnet#5 ('Did you install this
+        # https://github.com/erikwijmans/Pointnet2_PyTorch?'; 'Problem solved')
+        (
+            "I got this error when I try to run 'train.py':\nNo module named 'pointnet2-ops'.   \nI realized "
+            "that this module is linked to PointNet++,  but I still do not know how to install the module "
+            "after browsing the PointNet++ repo.",
+            "pointnet2-ops",
+            "pointnet2_ops_lib",
+        ),
+        # XLearning-SCU/2022-CVPR-AirNet#5 ('use command "pip install mmcv-full" instead of "pip install
+        # mmcv"')
+        (
+            "ModuleNotFoundError: No module named 'mmcv._ext' is displayed after installation according to "
+            "the "
+            "YAML file.\nhow can I solve it?",
+            "mmcv._ext",
+            "mmcv-full",
+        ),
+    ]
+    for text, module, fix in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "extension.not_built", _ids(text)
+        assert any(module in line for line in lead.evidence), lead.evidence
+        assert "never built" in lead.cause and fix in lead.fix.text, lead.fix.text
+    # a module of PyPI's own is no extension (constructed)
+    assert "extension.not_built" not in _ids("ModuleNotFoundError: No module named 'tqdm'")
+    assert "extension.not_built" not in _ids("ModuleNotFoundError: No module named 'torch._C'")
