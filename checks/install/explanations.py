@@ -201,7 +201,10 @@ def analyse_extension_not_built(text: str) -> Analysis:
 
 
 def analyse_no_xpu(text: str) -> Analysis:
-    return Analysis(evidence=xpu_build.evidence(text[-200_000:], _seen(text).version))
+    tail = text[-200_000:]
+    nvidia = last_match(_NVIDIA_GPU, tail)
+    named = " ".join(nvidia[0].split()) if nvidia is not None else None
+    return Analysis(evidence=xpu_build.evidence(tail, _seen(text).version, named))
 
 
 def _gpu_not_cuda(window: str) -> Analysis | None:

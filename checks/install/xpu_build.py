@@ -19,14 +19,11 @@ _INTEL_GPU = re.compile(
     r"(?=\s{0,3}(?:\d+\s?GB|\n|$|,|\)))",
     re.IGNORECASE | re.MULTILINE,
 )
-_NVIDIA_GPU = re.compile(
-    r"\b(?:GeForce|RTX|GTX|Tesla|Quadro)\s?[A-Z]?\s?\d{3,4}(?:\s?Ti)?\b"
-    r"|\bNVIDIA (?:[A-Z]\d{2,3}|RTX|GeForce)\w{0,10}"
-)
 
 
-def evidence(text: str, torch_version: str | None) -> tuple[str, ...]:
-    """The lines of evidence the text gives: the extension's release and build, torch's, and the GPU."""
+def evidence(text: str, torch_version: str | None, nvidia_gpu: str | None) -> tuple[str, ...]:
+    """The lines of evidence the text gives: the extension's release and build, torch's, and the GPU (an
+    NVIDIA GPU the text names is ``nvidia_gpu``)."""
     lines: list[str] = []
     ipex = last_match(_IPEX_VERSION, text)
     if ipex is not None:
@@ -44,10 +41,6 @@ def evidence(text: str, torch_version: str | None) -> tuple[str, ...]:
         lines.append(
             f"the text names an Intel GPU ({' '.join(intel[0].split())}): torch's XPU build can use it"
         )
-    nvidia = last_match(_NVIDIA_GPU, text)
-    if nvidia is not None:
-        lines.append(
-            f"the text names an NVIDIA GPU ({' '.join(nvidia[0].split())}): the program's device is 'cuda', "
-            "not 'xpu'"
-        )
+    if nvidia_gpu is not None:
+        lines.append(f"the text names an NVIDIA GPU ({nvidia_gpu}): the program's device is 'cuda', not xpu")
     return tuple(lines)
