@@ -65,6 +65,12 @@ MODULES: dict[str, tuple[str, tuple[str, ...], str]] = {
         ("tests/explain/test_cpu_path.py", "tests/explain/test_gpu_threads.py"),
         "cpu_path or still_calls_cuda",
     ),
+    "gpus_said": ("checks/memory/gpus_said.py", ("tests/checks/memory/test_gpus_said.py",), ""),
+    "xpu_build": (
+        "checks/install/xpu_build.py",
+        ("tests/checks/install/test_xpu_build.py", "tests/explain/test_gpu_threads.py"),
+        "xpu",
+    ),
     "cvd": ("checks/devices/cvd.py", ("tests/checks/devices",), ""),
     "visible_devices_judge": ("checks/devices/visible_devices_judge.py", ("tests/checks/devices",), ""),
     "alloc_conf": (
