@@ -17,7 +17,7 @@ _IPEX_VERSION = re.compile(
 _INTEL_GPU = re.compile(
     r"\bIntel(?:\(R\)|®)?\s(?:Arc|Iris|UHD|HD|Data Center GPU)\b[\w ()™®-]{0,24}?"
     r"(?=\s{0,3}(?:\d+\s?GB|\n|$|,|\)))",
-    re.IGNORECASE | re.MULTILINE,
+    re.IGNORECASE,
 )
 
 

@@ -7,18 +7,8 @@ from __future__ import annotations
 import re
 from itertools import islice
 
-_WORDS = {
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "ten": 10,
-    "sixteen": 16,
-}
-_NUMBER = r"(\d{1,2}|two|three|four|five|six|seven|eight|ten|sixteen)"
+_WORDS = {"two": 2, "three": 3, "four": 4, "eight": 8}
+_NUMBER = rf"(\d{{1,2}}|{'|'.join(_WORDS)})"
 _MODEL = r"(?:NVIDIA\s)?(?:RTX|GTX|Tesla|Quadro|TITAN|[AHLVP]\d{2,3}|[1-5]0[5-9]0)[\w -]{0,12}?"
 # "8 GPUs", "two GPUs", "4 x A100 GPUs", "2 RTX 3090 cards"; "4x A100", "8×V100"; "RTX 4090 * 4", "A100 x 8";
 # "4卡", "4张卡", "4块3090" (Chinese counts cards with 张 and 块).

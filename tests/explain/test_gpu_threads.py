@@ -3426,3 +3426,31 @@ def test_a_compiled_extension_that_was_never_built_is_built_where_its_setup_py_i
     # a module of PyPI's own is no extension (constructed)
     assert "extension.not_built" not in _ids("ModuleNotFoundError: No module named 'tqdm'")
     assert "extension.not_built" not in _ids("ModuleNotFoundError: No module named 'torch._C'")
+
+
+def test_cudnn_not_supported_names_the_contiguous_input_and_the_large_input_levers() -> None:
+    # CUDNN_STATUS_NOT_SUPPORTED: a non-contiguous input (a permute or transpose before a cuDNN call; the
+    # threads added .contiguous()), or an input too large for a cuDNN kernel (a smaller batch; another
+    # algorithm with cudnn.benchmark = True), or a cuDNN of its own bugs (another torch or cudatoolkit).
+    cases = [
+        # lightaime/sgas#9 (the maintainer: 'you can try to add contiguous'; '.contiguous()' added as default
+        # since more people reported it)
+        "I have run the env_install step by step, But when I run the code "
+        "\"sgas/gcn_point/main_modelnet.py\", "
+        "I have the error:\nRuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if "
+        "you "
+        "passed in a non-contiguous input.",
+        # microsoft/NeuronBlocks#26 ('When I set a smaller batch size, it goes pretty well')
+        "When I set the batch size as 128, there will occurs an problem. CUDNN_STATUS_NOT_SUPPORTED. This "
+        "error "
+        "may appear if you passed in a non-contiguous input. When I set a smaller batch size, it goes pretty "
+        "well.",
+        # megvii-research/DPGN#15 ('the version of cudatoolkit must be 10.1')
+        "   `RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a "
+        "non-contiguous input. `",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cudnn.status_error", _ids(text)
+        assert ".contiguous()" in lead.fix.text and "smaller batch" in lead.fix.text, lead.fix.text
+        assert "cudnn.benchmark = True" in lead.fix.text and "cudatoolkit" in lead.fix.text

@@ -21,6 +21,8 @@ def test_a_cpu_release_of_the_extension_is_told_from_an_xpu_build() -> None:
 def test_the_gpu_the_text_names_says_which_device_the_program_needs() -> None:
     intel = xpu_build.evidence("GPU : Intel Arc A750 8GB", None, None)
     assert intel == ("the text names an Intel GPU (Intel Arc A750): torch's XPU build can use it",)
+    lower = xpu_build.evidence("my intel arc a770, on Windows", None, None)
+    assert lower == ("the text names an Intel GPU (intel arc a770): torch's XPU build can use it",)
     nvidia = xpu_build.evidence("device = 'xpu'", None, "RTX 3090")
     assert nvidia == ("the text names an NVIDIA GPU (RTX 3090): the program's device is 'cuda', not xpu",)
     message = "RuntimeError: PyTorch is not linked with support for xpu devices"
