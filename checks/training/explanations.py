@@ -162,6 +162,21 @@ _NO_HALF_FIX = Fix(
 )
 
 
+# The dtype the text loads the model in: torch.float16, torch_dtype="float16", fp16, half().
+_FLOAT16_SAID = re.compile(
+    r"\btorch\.float16\b|\btorch_dtype\s{0,3}=\s{0,3}[\"']?(?:float16|fp16|half)\b|\bfp16\b|\.half\(\)",
+    re.IGNORECASE,
+)
+
+
+def analyse_nonfinite_probabilities(text: str) -> Analysis:
+    """The float16 the text loads the model in, if it says so."""
+    said = last_match(_FLOAT16_SAID, text[-200_000:])
+    if said is None:
+        return Analysis()
+    return Analysis(evidence=(f"the text runs the model in float16 ({said[0]})",))
+
+
 def analyse_size_mismatch(text: str) -> Analysis:
     found = re.findall(
         r"size mismatch for (\S+): copying a param with shape torch\.Size\(\[([^\]]*)\]\) from checkpoint, "

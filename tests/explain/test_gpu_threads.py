@@ -3357,13 +3357,13 @@ def test_stable_diffusion_in_half_precision_is_run_with_the_uis_full_precision_f
     # AUTOMATIC1111/stable-diffusion-webui#28 (the hlky UI run with --precision full alone; the install guide
     # quoted there: 'Add --precision full --no-half')
     text = (
-        "I tryed to change start line in `relauncher.py` to\n>    os.system(\"python scripts/webui.py "
-        "--precision full\")\n\nafter ensuring the presence of:\n- model.ckpt\n- GFPGANv1.3.pth\n- "
+        'I tryed to change start line in `relauncher.py` to\n>    os.system("python scripts/webui.py '
+        '--precision full")\n\nafter ensuring the presence of:\n- model.ckpt\n- GFPGANv1.3.pth\n- '
         "RealESRGAN_x4plus.pth\n- RealESRGAN_x4plus_anime_6B.pth\n\nand a new Test for a 128x128 Img, I "
-        "foubnd in my browser console: \n\n`CRASHED:<br><textarea rows=\\\"5\\\" style=\\\"color:white;"
+        'foubnd in my browser console: \n\n`CRASHED:<br><textarea rows=\\"5\\" style=\\"color:white;'
         "background: black;width: -webkit-fill-available;font-family: monospace;font-size: "
         "small;font-weight: "
-        "bold;\\\">expected scalar type Half but found Float</textarea><br><br>Please wait while the program "
+        'bold;\\">expected scalar type Half but found Float</textarea><br><br>Please wait while the program '
         'restarts."`'
     )
     lead = _explained(text)[0]
@@ -3436,7 +3436,7 @@ def test_cudnn_not_supported_names_the_contiguous_input_and_the_large_input_leve
         # lightaime/sgas#9 (the maintainer: 'you can try to add contiguous'; '.contiguous()' added as default
         # since more people reported it)
         "I have run the env_install step by step, But when I run the code "
-        "\"sgas/gcn_point/main_modelnet.py\", "
+        '"sgas/gcn_point/main_modelnet.py", '
         "I have the error:\nRuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if "
         "you "
         "passed in a non-contiguous input.",
@@ -3454,3 +3454,59 @@ def test_cudnn_not_supported_names_the_contiguous_input_and_the_large_input_leve
         assert lead.id == "cudnn.status_error", _ids(text)
         assert ".contiguous()" in lead.fix.text and "smaller batch" in lead.fix.text, lead.fix.text
         assert "cudnn.benchmark = True" in lead.fix.text and "cudatoolkit" in lead.fix.text
+
+
+def test_sampling_from_nonfinite_probabilities_is_float16_overflow_with_bfloat16_as_the_fix() -> None:
+    # generate() samples with torch.multinomial; logits that overflowed float16 (a model trained in bf16,
+    # long inputs, a fine-tune) give inf or NaN probabilities. The threads loaded the model in bfloat16 or
+    # float32.
+    cases = [
+        # InternLM/InternEvo#278 (the reporter: torch.bfloat16 or torch.float32 work, torch.float16 fails)
+        (
+            "    next_tokens = torch.multinomial(probs, num_samples=1).squeeze(1)\nRuntimeError: probability "
+            "tensor contains either `inf`, `nan` or element < 0\n```\n\n这个错误是由于model load进来的时候"
+            "torch_dtype的，如果我改成`torch_type=torch.bfloat16`或者`torch.float32`都是没有问题的，但是"
+            "`torch.float16`会存在这个问题",
+            True,
+        ),
+        # OpenBMB/MiniCPM-V#549 (the maintainer: 'probably a precision overflow: try fp32')
+        (
+            "v2.6模型正常，使用原始模型可以正常推理，微调过后出现 RuntimeError: probability tensor contains "
+            "either "
+            "inf, nan or element < 0",
+            False,
+        ),
+        # joydeb28/llm-lab#3 (the owner: 'in pipeline add torch_dtype=torch.bfloat16'); the title
+        ("# RuntimeError: probability tensor contains either `inf`, `nan` or element < 0", False),
+    ]
+    for text, float16_said in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "generation.nonfinite_probabilities", _ids(text)
+        assert "float16" in lead.cause and "overflow" in lead.cause, lead.cause
+        assert "torch_dtype=torch.bfloat16" in lead.fix.text and "float32" in lead.fix.text, lead.fix.text
+        assert any("float16" in line for line in lead.evidence) == float16_said, lead.evidence
+
+
+def test_a_tensor_past_32_bit_indexing_is_told_with_the_size_to_cut() -> None:
+    # Kernels that index with 32-bit integers refuse a tensor of 2**31 elements or more: a batch, an image
+    # or an audio too large at once. The threads made the batch smaller or split the input.
+    cases = [
+        # aask1357/hilcodec#7 (the maintainer: 'the simplest solution is to reduce the batch size')
+        "the error i get is \n\n```[rank0]: RuntimeError: Expected canUse32BitIndexMath(input) && "
+        "canUse32BitIndexMath(output) to be true, but got false. ```\nwhich means we're trying to fit a very "
+        "large tensor all at once.",
+        # huggingface/diffusers#2306 ('I can go up to batch size 14, but for >=15 I receive this error')
+        "Running the Stable Diffusion 2 generation pipeline with fp16, attention slicing and batch size 16 "
+        'outputs error message: "RuntimeError: upsample_nearest_nhwc only supports output tensors with less '
+        'than INT_MAX elements". EDIT: I can go up to batch size 14, but for >=15 I receive this error.',
+        # Rikorose/DeepFilterNet#121's title (the maintainer, in #113 of the same repository: 'split your
+        # files manually into small segments like 1 min')
+        "# RuntimeError: Expected canUse32BitIndexMath(input) && canUse32BitIndexMath(output) to be true, "
+        "but "
+        "got false.",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "tensors.int32_index_limit", _ids(text)
+        assert "2,147,483,647" in lead.cause, lead.cause
+        assert "smaller batch" in lead.fix.text and "split" in lead.fix.text, lead.fix.text
