@@ -257,13 +257,47 @@ _CUDA_TOLD = re.compile(
 )
 
 
+_NVCC_RELEASE = re.compile(r"\bCuda compilation tools, release (1\d)\.(\d)\b", re.IGNORECASE)
+
+
+def analyse_unsupported_ptx(text: str) -> Analysis:
+    return _driver_told(text)
+
+
+def analyse_invalid_device_function(text: str) -> Analysis:
+    """The GPU the text names, and the torch and CUDA releases it gives: the extension's CUDA is torch's."""
+    evidence: list[str] = []
+    named = _capability_named(text)
+    if named is not None:
+        (major, minor), said = named
+        evidence.append(f"{said}: compute capability {major}.{minor}")
+    else:
+        several = _gpus_of_several_capabilities(text)
+        if several is not None:
+            evidence.append(several)
+    tail = text[-200_000:]
+    torch_version = _versions_seen(tail).get("torch")
+    cuda = last_match(_CUDA_NAMED, tail)
+    said = [f"PyTorch {torch_version}"] if torch_version else []
+    said += [f"CUDA {cuda[1]}.{cuda[2]}"] if cuda is not None else []
+    if said:
+        evidence.append(
+            f"the text gives {' and '.join(said)}: an extension is built with the CUDA torch was built for"
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
 def _driver_told(text: str) -> Analysis:
     """A driver too old for a CUDA release, told in words: the driver release and the CUDA release the text
     names, the newest CUDA that driver supports and the driver that CUDA release needs."""
     tail = text[-200_000:]
     driver = last_match(_DRIVER_TOLD, tail)
     os_key = _seen(text).driver_os
-    named = [(int(m[1]), int(m[2])) for _, m in zip(range(20), _CUDA_TOLD.finditer(tail), strict=False)]
+    named = [
+        (int(m[1]), int(m[2]))
+        for pattern in (_CUDA_TOLD, _NVCC_RELEASE)
+        for _, m in zip(range(20), pattern.finditer(tail), strict=False)
+    ]
     evidence: list[str] = []
     supported = None
     told = driver[1] if driver is not None else ""

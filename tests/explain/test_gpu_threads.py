@@ -3510,3 +3510,72 @@ def test_a_tensor_past_32_bit_indexing_is_told_with_the_size_to_cut() -> None:
         assert lead.id == "tensors.int32_index_limit", _ids(text)
         assert "2,147,483,647" in lead.cause, lead.cause
         assert "smaller batch" in lead.fix.text and "split" in lead.fix.text, lead.fix.text
+
+
+def test_invalid_device_function_is_a_kernel_not_built_for_this_gpu_or_this_cuda() -> None:
+    # cudaErrorInvalidDeviceFunction (98; 8 before CUDA 10.1): the function has no code for this GPU, most
+    # often an extension built here for other architectures or with another CUDA toolkit than torch's. The
+    # threads rebuilt it with the CUDA torch was built for.
+    cases = [
+        # zzangjinsun/NLSPN_ECCV20#6 ('keep them the same': PyTorch's CUDA and the one DCN is compiled with)
+        (
+            "Hello, I have successfully compiled deformable_conv though, I met this large amount of outputs "
+            "in "
+            "print logs below while the training can keep going. \n```\nerror in "
+            "modulated_deformable_col2im_coord_cuda: invalid device function\nerror in "
+            "modulated_deformable_col2im_cuda: invalid device function\nerror in "
+            "modulated_deformable_im2col_cuda: invalid device function\n```",
+            "",
+        ),
+        # HuiZeng/Image-Adaptive-3DLUT#17 (the torch 1.6 wheel is for CUDA 10.1/10.2: CUDA 10.2 worked)
+        (
+            "PyTorch: 1.6, CUDA: 10.0\nAccording to the README, modified the code, and also modified the "
+            "`setup.sh` to`export CUDA_HOME=/usr/local/cuda-10.0`.\nBut when I try to run `demo_eval.py`, I "
+            "meet the error:\n\n> `cudaCheckError() failed : invalid device function`\n> `Process finished "
+            "with exit code 139`",
+            "CUDA 10.0",
+        ),
+        # PeizeSun/TransTrack#2's title (torch and cudatoolkit reinstalled to match the built op)
+        ("# error in ms_deformable_col2im_cuda: invalid device function", ""),
+        # matteo-ronchetti/torch-radon#11's title (the maintainer: 'a CUDA function not being compiled for
+        # the device architecture of your GPU')
+        ("# RuntimeError: CUDA error: invalid device function", ""),
+    ]
+    for text, said in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.invalid_device_function", _ids(text)
+        assert "architecture" in lead.cause and "torch.version.cuda" in lead.fix.text, lead
+        assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text and said in _said(lead), lead
+
+
+def test_ptx_of_an_unsupported_toolchain_is_a_driver_older_than_the_cuda_that_made_it() -> None:
+    # The driver JIT-compiles PTX only from toolkits it knows: PTX from a newer CUDA than the driver's fails.
+    # The threads updated the driver.
+    cases = [
+        # Pointcept/PointTransformerV2#7's title (driver 470.57.02 for 450.80.02: 'it stopped giving errors')
+        ("# RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.", []),
+        # BachiLi/diffvg#84 ('resolved by upgrading nvidia driver')
+        (
+            "after installation, I ran:\n`python app/single_cirle.py`\nand encountered:\n\nCUDA Runtime "
+            "Error: the provided PTX was compiled with an unsupported toolchain. at "
+            "diffvg/scene.cpp:35\n\nMy "
+            "torch version is 1.8.1.",
+            [],
+        ),
+        # MadryLab/trak#68 ('updating driver to 530.35 and cuda version to 12.1 solve the problem')
+        (
+            "# RuntimeError: CUDA error: the provided PTX was compiled with an unsupported "
+            "toolchain.\n\nWhat "
+            "might be the caused of this problem, example code:\nimport "
+            "fast_jl\n\nfast_jl.project_rademacher_8"
+            "(torch.zeros(\n8, 1_000, device=device), 512, 0, num_sms)\n\ncuda version: Cuda compilation "
+            "tools, release 11.8, V11.8.89\n\nnvidia driver: 460.91.03",
+            ["driver 460.91.03", "CUDA 11.8"],
+        ),
+    ]
+    for text, said in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.unsupported_ptx", _ids(text)
+        assert "newer" in lead.cause and "driver" in lead.cause, lead.cause
+        assert "Update the NVIDIA driver" in lead.fix.text or "update the NVIDIA driver" in lead.fix.text
+        assert all(figure in " ".join(lead.evidence) for figure in said), lead.evidence
