@@ -528,4 +528,22 @@ def analyse_initialization_error(text: str) -> Analysis:
     return Analysis(evidence=("raised in a DataLoader worker process: a forked worker touched CUDA",))
 
 
+# The argument the launcher passed, as the error quotes it, and the option the script's usage line shows.
+_LOCAL_RANK_PASSED = re.compile(r"unrecognized arguments:[^\n]{0,200}?(--?local[-_]rank(?:=\d{1,4})?)")
+_LOCAL_RANK_TAKEN = re.compile(r"\[(--local[-_]rank) LOCAL_RANK\]")
+
+
+def analyse_local_rank_argument(text: str) -> Analysis:
+    """The argument the launcher passed and, where the usage line shows it, the one the script takes."""
+    tail = text[-200_000:]
+    passed = last_match(_LOCAL_RANK_PASSED, tail)
+    if passed is None:
+        return Analysis()
+    line = f"the launcher passed {passed[1]}"
+    taken = last_match(_LOCAL_RANK_TAKEN, tail)
+    if taken is not None and taken[1] != passed[1].split("=")[0]:
+        line += f"; the script's usage shows it takes {taken[1]}"
+    return Analysis(evidence=(line,))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

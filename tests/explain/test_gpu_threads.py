@@ -3579,3 +3579,33 @@ def test_ptx_of_an_unsupported_toolchain_is_a_driver_older_than_the_cuda_that_ma
         assert "newer" in lead.cause and "driver" in lead.cause, lead.cause
         assert "Update the NVIDIA driver" in lead.fix.text or "update the NVIDIA driver" in lead.fix.text
         assert all(figure in " ".join(lead.evidence) for figure in said), lead.evidence
+
+
+def test_a_script_that_does_not_take_the_launchers_local_rank_argument_accepts_both_spellings() -> None:
+    # torch.distributed.launch passes --local-rank=N from torch 2.0 on (--local_rank before); a script whose
+    # argparse has only the underscore rejects it. The threads renamed the option, used torchrun (which
+    # passes no argument: LOCAL_RANK is in the environment), or the torch the project pins.
+    cases = [
+        # skycrapers/TecoGAN-PyTorch#31 (the reporter's fix: add_argument('--local-rank', ...))
+        "# Unrecognized arguments: --local-rank\n\n```\nmain.py: error: unrecognized arguments: "
+        "--local-rank=0\n"
+        "main.py: error: unrecognized arguments: --local-rank=1\nERROR:torch.distributed.elastic."
+        "multiprocessing.api:failed (exitcode: 2) local_rank: 0 (pid: 622423) of binary: "
+        "/home/rong/anaconda3/"
+        "envs/tecogan/bin/python\n```",
+        # megvii-research/NAFNet#134 (the rename; 'when i follow your change，it works！')
+        "# train.py: error: unrecognized arguments: --local-rank=0\n\nEncounter this error when trying to "
+        "train GoPro datasets:\n`python -m torch.distributed.launch --nproc_per_node=1 --master_port=4321 "
+        "train.py -opt options/train/GoPro/NAFNet-width32.yml --launcher pytorch`\n\nHow to fix?",
+        # OFA-Sys/Chinese-CLIP#74 (torch.distributed.launch replaced by torchrun)
+        "# 报错main.py: error: unrecognized arguments: --local-rank=0",
+        # lmy98129/VLPD#6 (the maintainer: the torch the project pins, 1.10.0+cu113)
+        "usage: trainval_distributed.py [-h] [--work-dir WORK_DIR] [--local_rank LOCAL_RANK]\n"
+        "trainval_distributed.py: error: unrecognized arguments: --local-rank=1",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "dist.local_rank_argument", _ids(text)
+        assert "--local-rank" in lead.cause and "torch 2.0" in lead.cause, lead.cause
+        assert "'--local-rank', '--local_rank'" in lead.fix.text and "torchrun" in lead.fix.text
+        assert any("--local-rank=" in line for line in lead.evidence), lead.evidence
