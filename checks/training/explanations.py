@@ -103,6 +103,35 @@ def _unassigned_moves(text: str) -> dict[str, str]:
     return moves
 
 
+# torch 1.9 on names the tensor on the other device: "(when checking argument for argument target in method
+# wrapper_nll_loss_forward)" (torch 1.9 spelt it "arugment"). What each name is, and the move that fixes it.
+_ARGUMENT_NAMED = re.compile(r"when checking ar(?:gu|ug)ment for argument (\w{1,40}) in method (\w{1,80})")
+_ARGUMENTS: dict[str, tuple[str, str]] = {
+    "target": (
+        "the loss's target: the labels",
+        "Move the labels with the inputs before the loss: labels = labels.to(device) (y = y.to(device)); a "
+        "DataLoader gives them on the CPU like the inputs.",
+    ),
+    "index": (
+        "an index tensor (token ids, indices)",
+        "Move the index to the device of the tensor it indexes: index = index.to(x.device).",
+    ),
+}
+
+
+def _argument_moved(evidence: str, text: str) -> Analysis:
+    """``evidence`` with the argument torch names on the other device, and its move where it is known."""
+    named = last_match(_ARGUMENT_NAMED, text[-200_000:])
+    if named is None:
+        return Analysis(evidence=(evidence,))
+    what, move = _ARGUMENTS.get(named[1], (None, None))
+    line = f"the tensor on the other device is argument {named[1]} of {named[2]}" + (
+        f": {what}" if what else ""
+    )
+    audit = " torchdoctor.audit(model, *inputs) lists every tensor with its device."
+    return Analysis(evidence=(evidence, line), fix=Fix(move + audit) if move else None)
+
+
 def analyse_devices(text: str) -> Analysis:
     found = _last_form(_DEVICE_FORMS, text)
     if found is None:
@@ -124,7 +153,7 @@ def analyse_devices(text: str) -> Analysis:
         return Analysis(evidence=(evidence, line), fix=fix)
     gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
     if len(gpus) < 2:
-        return Analysis(evidence=(evidence,))
+        return _argument_moved(evidence, text)
     split = last_match(_SPLIT_BY_DEVICE_MAP, text[-200_000:])
     if split is not None:
         line = f"the text loads the model with {' '.join(split[0].split())}: split over the GPUs"

@@ -3609,3 +3609,46 @@ def test_a_script_that_does_not_take_the_launchers_local_rank_argument_accepts_b
         assert "--local-rank" in lead.cause and "torch 2.0" in lead.cause, lead.cause
         assert "'--local-rank', '--local_rank'" in lead.fix.text and "torchrun" in lead.fix.text
         assert any("--local-rank=" in line for line in lead.evidence), lead.evidence
+
+
+def test_the_argument_torch_names_in_a_device_mismatch_says_which_tensor_to_move() -> None:
+    # torch 1.9 on adds "(when checking argument for argument X in method Y)": X is the tensor on the other
+    # device. 'target' of a loss is the labels: the threads moved them (y = y.to(device)); 'index' is an
+    # index tensor, moved to the device of the tensor it indexes.
+    cases = [
+        # mosaicml/composer#1092 (the maintainer: 'we forgot some calls to set `y = y.to(device)`')
+        (
+            "`RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+            "cuda:0 and cpu! (when checking argument for argument target in method "
+            "wrapper_nll_loss_forward)`",
+            "argument target",
+            "labels = labels.to(device)",
+        ),
+        # asahi417/lmppl#12 (merged: the model inputs, which carry the labels, moved to cuda:0)
+        (
+            "Previous error: \n> RuntimeError: Expected all tensors to be on the same device, but found at "
+            "least two devices, cuda:0 and cpu! (when checking argument for argument target in method "
+            "wrapper_CUDA_nll_loss_forward)",
+            "argument target",
+            "labels = labels.to(device)",
+        ),
+        # JieyuZ2/wrench#4 (the code fixed to put meta_target with the outputs; torch 1.9's 'arugment')
+        (
+            "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+            "cuda:0 and cpu! (when checking arugment for argument target in method wrapper_nll_loss_forward)",
+            "argument target",
+            "labels = labels.to(device)",
+        ),
+        # haoosz/ConceptExpress#5 ('prompt_ids.to(latents.device)')
+        (
+            "_**RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+            "cuda:0 and cpu! (when checking argument for argument index in method wrapper__index_select)**_",
+            "argument index",
+            "index = index.to(x.device)",
+        ),
+    ]
+    for text, argument, fix in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "tensors.different_devices", _ids(text)
+        assert any(argument in line for line in lead.evidence), lead.evidence
+        assert fix in lead.fix.text, lead.fix.text
