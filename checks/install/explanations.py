@@ -1335,9 +1335,22 @@ def analyse_nvcc_arch(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+# The capability as Text Generation Inference logs it ("GPU with CUDA capability 7 5 is not supported").
+_CAPABILITY_SPACED = re.compile(r"GPU with CUDA (?:is )?capability (\d) (\d) is not supported")
+
+
 def analyse_before_ampere(text: str) -> Analysis:
-    """The GPU (and its capability) the writer names, below Ampere's 8.0."""
-    named = _capability_named(text)
+    """The GPU (and its capability) the writer names, below Ampere's 8.0; flash-attn 1.x's own floor."""
+    if "is_sm75" in text:
+        return Analysis(
+            evidence=("flash-attn 1.x asserts an Ampere (sm_8x) or Turing (sm_75) GPU: this one is older",)
+        )
+    spaced = last_match(_CAPABILITY_SPACED, text[-200_000:])
+    named = (
+        ((int(spaced[1]), int(spaced[2])), "the log gives the GPU's capability")
+        if spaced is not None
+        else _capability_named(text)
+    )
     if named is None:
         return Analysis()
     (major, minor), said = named

@@ -3652,3 +3652,39 @@ def test_the_argument_torch_names_in_a_device_mismatch_says_which_tensor_to_move
         assert lead.id == "tensors.different_devices", _ids(text)
         assert any(argument in line for line in lead.evidence), lead.evidence
         assert fix in lead.fix.text, lead.fix.text
+
+
+def test_flash_attention_refused_in_the_words_of_its_engines_names_the_capability() -> None:
+    # Text Generation Inference and LoRAX log the refusal with the capability spaced ("capability 7 5"),
+    # flash-attn 1.x asserts sm8x or sm75: the GPU is older than the kernels need. The threads ran standard
+    # attention (or an engine path without FlashAttention 2).
+    cases = [
+        # MiuLab/Taiwan-LLM#33 (the TGI warning quoted; vllm used on the V100 instead)
+        (
+            "```\nWARN text_generation_launcher: Unable to use Flash Attention V2: GPU with CUDA capability "
+            "7 5 "
+            "is not supported for Flash Attention V2\n```",
+            "compute capability 7.5",
+        ),
+        # QwenLM/Qwen3-VL#67 (a docker image with the xformers backend for the 2080 Ti)
+        (
+            "I used the docker image environment provided in the document. When I tried to start it using "
+            "vllm, "
+            "I got an error FlashAttention only supports Ampere GPUs or newer. \nMy graphics card is 2080ti "
+            ".",
+            "7.5",
+        ),
+        # junjie18/CMT#9 (flash-attn 1.x on a V100: FlashMHA replaced with nn.MultiheadAttention)
+        (
+            "the flash-attn module generates  **_RuntimeError: Expected is_sm8x || is_sm75 to be true, but "
+            "got "
+            "false.  (Could this error message be improved?  If so, please report an enhancementequest to "
+            "PyTorc_**h.) ",
+            "sm_75",
+        ),
+    ]
+    for text, said in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "flash_attn.gpu_too_old", _ids(text)
+        assert said in _said(lead), lead
+        assert 'attn_implementation="sdpa"' in lead.fix.text and "nn.MultiheadAttention" in lead.fix.text
