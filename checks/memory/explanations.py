@@ -1035,8 +1035,8 @@ _GPU_MEMORY_SAID = re.compile(
     r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|显卡|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b|\b[AHKLPTV]\d{1,4}\b)"
     r"[^\n.;]{0,25}?"
     r"(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G)\b)(?!\s?(?:of\s)?(?:system\s)?(?:RAM|DDR|disk|SSD|内存))"
-    r"|\b(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|G))\s?(?:of\s|的)?"
-    r"(?:VRAM|GPU memory|graphics memory|video memory|显存|显卡"
+    r"|\b(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|G))[ \t]?(?:of\s|的)?"
+    r"(?:VRAM|GPU memory|graphics? memory|video memory|显存|显卡"
     r"|(?:NVIDIA\s)?(?:GPU|graphics card|video card|card)s?\b)",
     # ASCII word boundaries: in Chinese text a figure or a GPU's name touches the characters around it
     # ("一张16GB的V100", "RTX3090（24GB显存）"), which Unicode \b counts as letters
@@ -1067,9 +1067,22 @@ def gpu_named_with_memory(text: str) -> str | None:
     return said + ")" if "(" in said else said
 
 
+# The GPU's memory under its own label, as a machine is listed line by line ("VRam: 6gb", "Video memory: 6144
+# MB", "显存：24G"): it wins over any figure near a GPU's name, which may be the RAM line's.
+_VRAM_LABELLED = re.compile(
+    r"(?:\b(?:VRAM|video memory|graphics? memory|GPU memory)|显存)"
+    r"[ \t]{0,3}[:：=-]?[ \t]{0,3}(\d{1,3}(?:\.\d{1,2})?[ \t]?(?:GB|GiB|Gb|G)\b|\d{3,6}[ \t]?MB\b)",
+    re.IGNORECASE | re.ASCII,
+)
+
+
 def gpu_memory_said(text: str) -> str | None:
     """The GPU's memory as the text's writer states it, as written ("8Gb"); None where it states none."""
-    found = _GPU_MEMORY_SAID.search(text[:100_000])
+    head = text[:100_000]
+    labelled = _VRAM_LABELLED.search(head)
+    if labelled is not None and labelled[1] is not None:
+        return " ".join(labelled[1].split())
+    found = _GPU_MEMORY_SAID.search(head)
     return None if found is None else " ".join((found[1] or found[2]).split())
 
 

@@ -3688,3 +3688,23 @@ def test_flash_attention_refused_in_the_words_of_its_engines_names_the_capabilit
         assert lead.id == "flash_attn.gpu_too_old", _ids(text)
         assert said in _said(lead), lead
         assert 'attn_implementation="sdpa"' in lead.fix.text and "nn.MultiheadAttention" in lead.fix.text
+
+
+def test_the_gpus_memory_is_the_vram_figure_of_a_machine_listed_with_its_ram() -> None:
+    # Writers list the machine line by line: "Ram: 16gb" above "VRam: 6gb". The GPU's memory is the VRAM
+    # figure, never the RAM line's; the threads sized the fix to the VRAM (a smaller model or batch, a GPU
+    # with more memory).
+    from torchdoctor.checks.memory.explanations import gpu_memory_said
+
+    cases = {
+        # iperov/DeepFaceLab#252 (the maintainer: the model did not fit on this GPU; trim the model)
+        "Intel(R) Core(TM) i7-9700K CPU @ 3.60GHz (8 CPUs), ~3.6GHz\nRam: 16gb\nGC: GTX 1660 Ti\nVRam: 6gb\n"
+        "Os: Windows 10": "6gb",
+        # VITA-Group/FasterSeg#56 (the author: 'capable GPU memory is required')
+        "Core Intel i5-9300H \n8 GB RAM\nNVIDIA GeForce GTX 1650 (4GB graphic memory)": "4GB",
+        # lllyasviel/Fooocus#1684 (the maintainer: remove --always-high-vram: 6 GB holds not every model)
+        "GPU:\nDriver version: 531.18\nTotal memory: 14299 MB\nVideo memory: 6144 MB GDDR6\nShared memory: "
+        "8155 MB\n\nRAM:\n16 GB": "6144 MB",
+    }
+    for text, size in cases.items():
+        assert gpu_memory_said(text) == size, text
