@@ -200,6 +200,31 @@ def analyse_extension_not_built(text: str) -> Analysis:
     return Analysis(evidence=(line,))
 
 
+_TORCH_CHECK_MISSING = re.compile(r"TORCH_CHECK[’'\"]?(?: was not declared|\s{1,3}is undefined)")
+
+
+def analyse_torch_macro(text: str) -> Analysis:
+    """TORCH_CHECK missing is the other way round: the torch is older than the code."""
+    torch_version = _versions_seen(text[-200_000:]).get("torch")
+    said = (f"the text gives torch {torch_version}",) if torch_version else ()
+    if last_match(_TORCH_CHECK_MISSING, text[-200_000:]) is None:
+        return Analysis(
+            evidence=("the extension uses AT_CHECK: it was written for torch 1.4 or older", *said)
+        )
+    return Analysis(
+        evidence=("the extension uses TORCH_CHECK, which the installed torch lacks", *said),
+        cause=(
+            "The extension uses TORCH_CHECK, which PyTorch added in 1.2 (AT_CHECK before): the installed "
+            "torch "
+            "is older than the code it compiles."
+        ),
+        fix=Fix(
+            "Install torch 1.2 or later, or the extension's revision written for the installed torch (or "
+            "add '#ifndef TORCH_CHECK / #define TORCH_CHECK AT_CHECK / #endif' to its sources)."
+        ),
+    )
+
+
 def analyse_no_xpu(text: str) -> Analysis:
     tail = text[-200_000:]
     nvidia = last_match(_NVIDIA_GPU, tail)

@@ -3708,3 +3708,47 @@ def test_the_gpus_memory_is_the_vram_figure_of_a_machine_listed_with_its_ram() -
     }
     for text, size in cases.items():
         assert gpu_memory_said(text) == size, text
+
+
+def test_an_extension_written_for_another_torch_names_the_macro_that_changed() -> None:
+    # torch's C++ checks moved from AT_CHECK to TORCH_CHECK (1.2) and AT_CHECK went (1.5); THC went in 1.11.
+    # An extension that does not compile on one of these names tells which way: the threads renamed the
+    # macro, removed the THC state, or installed the torch the code was written for.
+    at_check = [
+        # gmt710/AlphaPose_yolovx#7 ('Replace all AT_CHECK with TORCH_CHECK'; accepted)
+        "detector/nms/src/nms_cuda.cpp:4:23: error: \u2018AT_CHECK\u2019 was not declared in this scope\n "
+        '#define CHECK_CUDA(x) AT_CHECK(x.type().is_cuda(), #x, " must be a CUDAtensor ")',
+        # xinntao/EDVR#146 ('replacing AT_CHECK with TORCH_CHECK. But it worked for me!')
+        "c++ code inside dcn will not built since AT_CHECK is deprecated and will thourgh not defined "
+        "error.\n"
+        'Recommended replace AT_CHECK with TORCH_CHECK to support torch 1.5\n\nThis solved issue is found in '
+        "[https://github.com/open-mmlab/mmdetection/issues/2513](url), which i solved my problem \"AT_CHECK "
+        "was "
+        'not declared in this scope"by this solution.',
+        # LianaWang/TextRay#2 (the maintainer: 'I use 1.3.1 and in the new versions its TORCH_CHECK')
+        "src/iou_cuda.cpp:4:23: error: \u2018AT_CHECK\u2019 was not declared in this scope",
+    ]
+    for text in at_check:
+        lead = _explained(text)[0]
+        assert lead.id == "build.torch_macro_changed", _ids(text)
+        assert "AT_CHECK" in lead.cause and "1.5" in lead.cause, lead.cause
+        assert "sed -i 's/AT_CHECK/TORCH_CHECK/g'" in lead.fix.text, lead.fix.text
+    # yifita/DSS#2 (the reverse: the code needs torch 1.2; the maintainer pinned the revision for 1.1.0)
+    lead = _explained(
+        '"pytorch_points/_ext/torch_batch_svd.cpp:39:16: error: \u2018TORCH_CHECK\u2019 was not declared in '
+        'this scope"'
+    )[0]
+    assert lead.id == "build.torch_macro_changed", lead
+    assert "older" in lead.cause and "1.2" in lead.fix.text, lead
+    # THC, removed in torch 1.11, in the compilers' other words
+    thc = [
+        # Tangshitao/QuadTreeAttention#17 (merged: the unused state commented out)
+        "error: \u2018THCState\u2019 does not name a type; did you mean \u2018THPDtype\u2019? After comment "
+        "out "
+        "the unused `state`, success.",
+        # hasanirtiza/Pedestron#164 (the maintainer: 'your pytorch version seem too high')
+        '# mmdet/ops/roi_align/src/roi_align_kernel.cu(145): error: identifier "THCudaCheck" is undefined',
+    ]
+    for text in thc:
+        lead = _explained(text)[0]
+        assert lead.id == "build.thc_headers_removed", _ids(text)
