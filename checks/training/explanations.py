@@ -206,6 +206,20 @@ def analyse_nonfinite_probabilities(text: str) -> Analysis:
     return Analysis(evidence=(f"the text runs the model in float16 ({said[0]})",))
 
 
+_INT32_SAID = re.compile(
+    r"numel needs to be smaller than int32_t max|canUse32BitIndexMath\(\w{1,20}\)"
+    r"|input tensor must fit into 32-bit index math|less than INT_MAX elements"
+)
+
+
+def analyse_int32_limit(text: str) -> Analysis:
+    """The limit as the message words it."""
+    said = last_match(_INT32_SAID, text[-200_000:])
+    if said is None:
+        return Analysis()
+    return Analysis(evidence=(f"the kernel indexes with 32-bit integers: {said[0]}",))
+
+
 def analyse_size_mismatch(text: str) -> Analysis:
     found = re.findall(
         r"size mismatch for (\S+): copying a param with shape torch\.Size\(\[([^\]]*)\]\) from checkpoint, "

@@ -3509,6 +3509,7 @@ def test_a_tensor_past_32_bit_indexing_is_told_with_the_size_to_cut() -> None:
         lead = _explained(text)[0]
         assert lead.id == "tensors.int32_index_limit", _ids(text)
         assert "2,147,483,647" in lead.cause, lead.cause
+        assert any("INT_MAX" in line or "canUse32BitIndexMath" in line for line in lead.evidence), lead
         assert "smaller batch" in lead.fix.text and "split" in lead.fix.text, lead.fix.text
 
 
