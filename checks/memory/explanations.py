@@ -1201,7 +1201,20 @@ def analyse_cublas(text: str) -> Analysis:
     if not statuses:
         return Analysis()
     status = statuses[-1].upper()
-    return _status_analysis(_CUBLAS_STATUSES, status, f"CUBLAS_STATUS_{status}", text)
+    analysis = _status_analysis(_CUBLAS_STATUSES, status, f"CUBLAS_STATUS_{status}", text)
+    if status != "INVALID_VALUE":
+        return analysis
+    tail = text[-200_000:]
+    said = [
+        " ".join(m[0].split()) for m in (last_match(_TORCH_SAID, tail), last_match(_CUDA_SAID, tail)) if m
+    ]
+    if not said:
+        return analysis
+    return analysis.with_evidence(f"the text gives {' and '.join(said)}: the torch and CUDA to match")
+
+
+# A CUDA release as the writer gives it: "CUDA11.3", "cuda 11.3", "CUDA Version: 11.4".
+_CUDA_SAID = re.compile(r"\bCUDA(?:[ _]?version)?[ :]{0,3}1\d\.\d\b", re.IGNORECASE)
 
 
 _CUDNN_STATUSES = catalogue_file.cases(__package__, "cudnn.status_error")

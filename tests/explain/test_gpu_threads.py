@@ -3753,3 +3753,40 @@ def test_an_extension_written_for_another_torch_names_the_macro_that_changed() -
     for text in thc:
         lead = _explained(text)[0]
         assert lead.id == "build.thc_headers_removed", _ids(text)
+
+
+def test_cublas_invalid_value_from_a_torch_and_cuda_that_do_not_match_names_the_versions() -> None:
+    # CUBLAS_STATUS_INVALID_VALUE in a plain GEMM is most often torch and CUDA that do not match (a cuBLAS
+    # of another CUDA loaded first): the threads took other CUDAs off LD_LIBRARY_PATH, or changed torch or
+    # the CUDA toolkit to the release the project uses.
+    gemm = (
+        "# RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling `cublasSgemm( handle, opa, "
+        "opb, m, "
+        "n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`"
+    )
+    cases = [
+        # Fictionarry/TalkingGaussian#14's title (the maintainer: 'Ensure pytorch and cudatoolkit version in
+        # the conda environment match'; the reporter: 'After updating it to 11.3.1, this issue was resolved')
+        (gemm, None),
+        # bennyguo/nerfren#6 (the maintainer: 'probably a torch/cuda version mismatch')
+        (
+            "Hi, when I running the script 'nerfren/scripts/nerfren/train_mirror.sh' for training phase,  \n"
+            "meeting the Error 'RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling "
+            "`cublasSgemm( "
+            "handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`'? ",
+            None,
+        ),
+        # THUYimingLi/Untargeted_Backdoor_Watermark#2, title and description ('I've solved this problem,
+        # torch 1.12.1')
+        (
+            gemm + "\n\nHi~I'm running train_UBW_P.py with torch 1.13.1+cu117 and python 3.7\nreceive such "
+            'error when calling "./UBW-P/core/attacks/base.py", line 196, in train: loss.backward()',
+            "torch 1.13.1+cu117",
+        ),
+    ]
+    for text, version in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cublas.status_error", _ids(text)
+        assert "version mismatch" in lead.cause, lead.cause
+        assert "unset LD_LIBRARY_PATH" in lead.fix.text and "downgraded torch" in lead.fix.text, lead.fix
+        assert version is None or any(version in line for line in lead.evidence), lead.evidence
