@@ -292,6 +292,45 @@ MESSAGES = [
         "TypeError: causal_conv1d_fwd(): incompatible function arguments. The following argument types are "
         "supported:",
     ),
+    (  # LianaWang/TextRay#2
+        "build.torch_macro_changed",
+        "src/iou_cuda.cpp:4:23: error: \u2018AT_CHECK\u2019 was not declared in this scope",
+    ),
+    (  # matteo-ronchetti/torch-radon#11
+        "cuda.invalid_device_function",
+        "RuntimeError: CUDA error: invalid device function",
+    ),
+    (  # BachiLi/diffvg#84
+        "cuda.unsupported_ptx",
+        "CUDA Runtime Error: the provided PTX was compiled with an unsupported toolchain. at "
+        "diffvg/scene.cpp:35",
+    ),
+    (  # megvii-research/NAFNet#134
+        "dist.local_rank_argument",
+        "train.py: error: unrecognized arguments: --local-rank=0",
+    ),
+    (  # Tangshitao/Dense-Scene-Matching#1
+        "extension.not_built",
+        "ModuleNotFoundError: No module named 'correlation_cuda'",
+    ),
+    (  # joydeb28/llm-lab#3
+        "generation.nonfinite_probabilities",
+        "RuntimeError: probability tensor contains either `inf`, `nan` or element < 0",
+    ),
+    (  # continue-revolution/sd-webui-animatediff#352
+        "sd.half_precision_nan",
+        "[Bug]: A tensor with all NaNs was produced in VAE without --no-half",
+    ),
+    (  # aask1357/hilcodec#7
+        "tensors.int32_index_limit",
+        "RuntimeError: Expected canUse32BitIndexMath(input) && canUse32BitIndexMath(output) to be true, but "
+        "got "
+        "false.",
+    ),
+    (  # intel/intel-xpu-backend-for-triton#2014
+        "torch.not_compiled_with_xpu",
+        "AssertionError: Torch not compiled with XPU enabled",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

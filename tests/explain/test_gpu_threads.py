@@ -3722,8 +3722,8 @@ def test_an_extension_written_for_another_torch_names_the_macro_that_changed() -
         # xinntao/EDVR#146 ('replacing AT_CHECK with TORCH_CHECK. But it worked for me!')
         "c++ code inside dcn will not built since AT_CHECK is deprecated and will thourgh not defined "
         "error.\n"
-        'Recommended replace AT_CHECK with TORCH_CHECK to support torch 1.5\n\nThis solved issue is found in '
-        "[https://github.com/open-mmlab/mmdetection/issues/2513](url), which i solved my problem \"AT_CHECK "
+        "Recommended replace AT_CHECK with TORCH_CHECK to support torch 1.5\n\nThis solved issue is found in "
+        '[https://github.com/open-mmlab/mmdetection/issues/2513](url), which i solved my problem "AT_CHECK '
         "was "
         'not declared in this scope"by this solution.',
         # LianaWang/TextRay#2 (the maintainer: 'I use 1.3.1 and in the new versions its TORCH_CHECK')
