@@ -128,8 +128,10 @@ def _argument_moved(evidence: str, text: str) -> Analysis:
     line = f"the tensor on the other device is argument {named[1]} of {named[2]}" + (
         f": {what}" if what else ""
     )
-    audit = " torchdoctor.audit(model, *inputs) lists every tensor with its device."
-    return Analysis(evidence=(evidence, line), fix=Fix(move + audit) if move else None)
+    if move is None:
+        return Analysis(evidence=(evidence, line))
+    general = next(entry for entry in ENTRIES if entry.id == "tensors.different_devices").fix
+    return Analysis(evidence=(evidence, line), fix=Fix(f"{move} {general.text}", general.commands))
 
 
 def analyse_devices(text: str) -> Analysis:
