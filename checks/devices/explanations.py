@@ -37,6 +37,13 @@ _GPU_LIST = re.compile(
     re.IGNORECASE,
 )
 
+# The same list written in code or a config: "device_ids=[0,1,2,3]", "TRAIN_DEVICES = [0,1]",
+# "GPUS: (0,1,2,3)".
+_GPU_LIST_IN_CODE = re.compile(
+    r"\b(?:device_ids|\w{0,20}DEVICES|GPUS|gpu_ids)\s{0,3}[=:]\s{0,3}[\[(]\s{0,2}"
+    r"(\d{1,2}(?:\s{0,2},\s{0,2}\d{1,2}){1,15})\s{0,2},?\s{0,2}[\])]",
+)
+
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "a single": 1, "single": 1, "only one": 1}
 # "I have one GPU", "I use 3 GPUs", "only 1 gpu", "I have just 1 GPU card (RTX4090)", "a single card 4090":
 # how many GPUs the writer says the machine has, and the words with the card's model where they name it.
@@ -100,7 +107,7 @@ def analyse_ordinal(text: str) -> Analysis:
     if said is not None and seen is None and not visible:
         evidence.append(f"the text says the machine has {_gpus(said[0])} ('{said[1]}')")
     count = seen if seen is not None else len(visible) or stated
-    gpu_list = last_match(_GPU_LIST, text[-200_000:])
+    gpu_list = last_match(_GPU_LIST, text[-200_000:]) or last_match(_GPU_LIST_IN_CODE, text[-200_000:])
     asked_list: list[int] = []
     if gpu_list is not None and match is None:
         asked_list = [int(index) for index in re.findall(r"\d{1,2}", gpu_list[1])]

@@ -3790,3 +3790,55 @@ def test_cublas_invalid_value_from_a_torch_and_cuda_that_do_not_match_names_the_
         assert "version mismatch" in lead.cause, lead.cause
         assert "unset LD_LIBRARY_PATH" in lead.fix.text and "downgraded torch" in lead.fix.text, lead.fix
         assert version is None or any(version in line for line in lead.evidence), lead.evidence
+
+
+def test_dataparallel_given_gpus_the_machine_lacks_is_an_invalid_device_ordinal() -> None:
+    # DataParallel checks every id in device_ids: "AssertionError: Invalid device id" is a GPU list written
+    # for a machine with more GPUs (device_ids=[0,1,2,3], a config's GPUS, --ngpu). The threads listed the
+    # GPUs present (device_ids=[0]).
+    cases = [
+        # torralba-lab/im2recipe-Pytorch#11 (device_ids=[0,1,2,3] on a machine with one GPU)
+        (
+            '  File "test.py", line 31, in main\n    model.visionMLP = '
+            "torch.nn.DataParallel(model.visionMLP, "
+            'device_ids=[0,1,2,3])\n  File "/home/foodvision/anaconda3/envs/py27/lib/python2.7/site-packages/'
+            'torch/nn/parallel/data_parallel.py", line 111, in __init__\n    '
+            "_check_balance(self.device_ids)\n"
+            '  File "/home/foodvision/anaconda3/envs/py27/lib/python2.7/site-packages/torch/nn/parallel/'
+            'data_parallel.py", line 17, in _check_balance\n    dev_props = '
+            "[torch.cuda.get_device_properties(i) "
+            'for i in device_ids]\n  File "/home/foodvision/anaconda3/envs/py27/lib/python2.7/site-packages/'
+            'torch/cuda/__init__.py", line 292, in get_device_properties\n    raise AssertionError("Invalid '
+            'device id")\nAssertionError: Invalid device id',
+            "0, 1, 2, 3",
+        ),
+        # leoxiaobin/deep-high-resolution-net.pytorch#145 (#27 of the same repository: device_ids=[0])
+        (
+            '    raise AssertionError("Invalid device id")\nAssertionError: Invalid device id\n\n'
+            "henbucuoshanghai \u00b7 comment \u00b7 2019-11-25\nI have to have 4 gpus ????????????\n\n"
+            "henbucuoshanghai \u00b7 comment \u00b7 2019-11-25\nGPUS: (0,1,2,3)??????????????",
+            "0, 1, 2, 3",
+        ),
+        # lzx1413/PytorchSSD#50 (the GPU default changed to the GPU present, or --ngpu)
+        (
+            'Traceback (most recent call last):\n  File "train_test.py", line 183, in <module>\n    net = '
+            "torch.nn.DataParallel(net, device_ids=list(range(args.ngpu)))\n  File "
+            '"/home/cv2018/anaconda3/lib/'
+            'python3.6/site-packages/torch/nn/parallel/data_parallel.py", line 102, in __init__\n    '
+            "_check_balance(self.device_ids)\n  File "
+            '"/home/cv2018/anaconda3/lib/python3.6/site-packages/torch/'
+            'nn/parallel/data_parallel.py", line 17, in _check_balance\n    dev_props = '
+            '[torch.cuda.get_device_properties(i) for i in device_ids]\n  File "/home/cv2018/anaconda3/lib/'
+            'python3.6/site-packages/torch/nn/parallel/data_parallel.py", line 17, in <listcomp>\n    '
+            "dev_props "
+            '= [torch.cuda.get_device_properties(i) for i in device_ids]\n  File "/home/cv2018/anaconda3/lib/'
+            'python3.6/site-packages/torch/cuda/__init__.py", line 292, in get_device_properties\n    raise '
+            'AssertionError("Invalid device id")\nAssertionError: Invalid device id',
+            "",
+        ),
+    ]
+    for text, listed in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.invalid_device_ordinal", _ids(text)
+        assert listed in " ".join(lead.evidence), lead.evidence
+        assert "device_ids=[0]" in lead.fix.text, lead.fix.text
