@@ -121,14 +121,17 @@ _AT_INFERENCE_FIX = (
     "torch.no_grad(), with model.eval()), so the levers are the input size (a lower resolution or a shorter "
     "sequence, or tiles of a large image), the batch (down to 1), and the model's own memory: "
     + _MODEL_LEVERS
-    + "; or a GPU with more memory."
+    + "; or a larger GPU (more GPU memory)."
 )
 _A_MODEL_FIX = (
     "A pretrained model run on a GPU too small for it is held mostly by its weights: "
     + _MODEL_LEVERS
-    + "; or a GPU with more memory."
+    + "; or a larger GPU (more GPU memory)."
 )
-_MODEL_AFTER = "If the model's weights alone fill the GPU, " + _MODEL_LEVERS + "."
+_MODEL_AFTER = (
+    "If the model's weights alone fill the GPU, " + _MODEL_LEVERS + "; or run it on a larger GPU (more GPU "
+    "memory)."
+)
 
 
 # The batch size the writer states ("batch_size = 60", "--batch-size 32", "the batch size to 4", "batch size
@@ -708,7 +711,7 @@ class Figures:
 _SMALLER_STEP = (
     "Make the step fit the GPU: lower the batch size (gradient accumulation keeps the effective batch), use "
     "shorter sequences or a smaller image size, mixed precision (torch.autocast) and gradient checkpointing; "
-    "or use a GPU with more memory."
+    "or use a larger GPU (more GPU memory)."
 )
 
 
@@ -836,7 +839,8 @@ def _fits_free(evidence: list[str], requested: float, free: float, total: float 
         check="gpu.memory",
         fix=Fix(
             "Leave the GPU room to spare rather than relying on its last free piece: smaller allocations (a "
-            "smaller batch or input, half precision, a smaller model) or a GPU with more memory; on Windows "
+            "smaller batch or input, half precision, a smaller model) or a larger GPU (more GPU memory); on "
+            "Windows "
             "close other programs that use the GPU and make sure RAM and the page file have room; watch "
             "nvidia-smi while the job runs for another process on the GPU.",
             ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",),
@@ -876,7 +880,7 @@ def _spilled(evidence: list[str], allocated: float, total: float) -> Analysis:
         "memory (Windows' CUDA sysmem fallback, or unified memory), slowly, and then ran out of that too.",
         fix=Fix(
             "Make the job fit the GPU: a smaller batch (gradient accumulation keeps the effective batch), "
-            "mixed precision, activation checkpointing; or use a GPU with more memory."
+            "mixed precision, activation checkpointing; or use a larger GPU (more GPU memory)."
         ),
     )
 
@@ -1112,7 +1116,8 @@ def _oom_without_figures(message: str, text: str) -> Analysis:
         fix=Fix(
             f"Make the step fit {said}: lower the batch size (gradient accumulation keeps the effective "
             "batch) or the input size (resolution, sequence length), use mixed precision and activation "
-            "checkpointing or a smaller model; or use a GPU with more memory. nvidia-smi shows whether "
+            "checkpointing or a smaller model; or use a larger GPU (more GPU memory). nvidia-smi shows "
+            "whether "
             "another process holds part of it.",
             ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",),
         ),

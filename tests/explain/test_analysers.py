@@ -396,7 +396,7 @@ def test_an_oom_of_a_job_that_holds_most_of_the_gpu_is_a_step_that_does_not_fit(
 def test_a_large_cache_beside_the_allocated_memory_says_fragmentation_first_and_a_smaller_step_too() -> None:
     explanation = lead("cuda.out_of_memory", "test", 7)  # 4.94 GiB cached beside 8.77 GiB allocated
     assert explanation.cause.index("fragmented") < explanation.cause.index("the step needs more memory")
-    assert "lower the batch size" in explanation.fix.text and "more memory" in explanation.fix.text
+    assert "lower the batch size" in explanation.fix.text and "a larger GPU" in explanation.fix.text
     assert explanation.check == "gpu.fragmentation"
 
 

@@ -3842,3 +3842,32 @@ def test_dataparallel_given_gpus_the_machine_lacks_is_an_invalid_device_ordinal(
         assert lead.id == "cuda.invalid_device_ordinal", _ids(text)
         assert listed in " ".join(lead.evidence), lead.evidence
         assert "device_ids=[0]" in lead.fix.text, lead.fix.text
+
+
+def test_an_oom_fix_names_a_larger_gpu_when_the_job_needs_more_than_the_gpu_has() -> None:
+    # When the smallest settings still do not fit (the project needs more memory than the card has), the
+    # threads' fix was a larger GPU: the maintainers named the memory the project needs.
+    cases = [
+        # paulengstler/invisible-stitch#7 ('I switched to a cloud server with an A40 which as 48GB VRAM and no
+        # longer got this error')
+        "I'm getting an error `torch.cuda.OutOfMemoryError: CUDA out of memory.`. I am using a GeForce RTX "
+        "4070 Ti which has 12 GB of memory. Is that too little for this project? If so, what GPU "
+        "configuration "
+        "is recommended?",
+        # arctanxarc/UniCTokens#3 ('It at least needs 48GB. You can switch to a GPU with sufficient VRAM.')
+        "# CUDA Out of Memory Error on 32GB V100 \u2013 How Much VRAM is Required?\n\nHello, I\u2019m using "
+        "a "
+        "32GB V100 GPU but encountered a CUDA out of memory error during training. How much VRAM should I "
+        "use "
+        "instead?",
+        # LambdaLabsML/examples#48 (another user: 'you need at least >=30 VRAM ... so I switched to A6000')
+        "RuntimeError: CUDA out of memory. Tried to allocate 128.00 MiB (GPU 0; 23.68 GiB total capacity; "
+        "20.57 GiB already allocated; 94.44 MiB free; 20.74 GiB reserved in total by PyTorch) If reserved "
+        "memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  See "
+        "documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF\n\nFu**king it! Can you help "
+        "me?\n\nBy the way, all the size and works are 1 ! ! !",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id == "cuda.out_of_memory", _ids(text)
+        assert "a larger GPU" in lead.fix.text, lead.fix.text

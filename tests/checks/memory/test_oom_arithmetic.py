@@ -157,7 +157,7 @@ def test_a_thc_oom_without_figures_is_weighed_against_the_gpu_memory_the_writer_
         and "outside PyTorch's caching allocator" not in analysis.evidence[0]
     )
     assert analysis.cause is not None and "more memory than the GPU's" in analysis.cause
-    assert analysis.fix is not None and "a GPU with more memory" in analysis.fix.text
+    assert analysis.fix is not None and "a larger GPU (more GPU memory)" in analysis.fix.text
 
 
 def test_the_machines_ram_is_not_read_as_the_gpus_memory() -> None:
@@ -268,7 +268,7 @@ def test_the_catalogues_oom_fix_names_the_models_own_memory_where_the_figures_de
         # https://github.com/TencentARC/GFPGAN/issues/328 (a 2 GB laptop GPU; max_split_size_mb did not help)
         f"{_TRIED}154.00 MiB (GPU 0; 1.96 GiB total capacity; 775.63 MiB already allocated; 99.88 MiB free; "
         "920.00 MiB reserved in total by PyTorch)",
-        # https://github.com/OPIXray-author/OPIXray/issues/5 (the answer: a GPU with more memory)
+        # https://github.com/OPIXray-author/OPIXray/issues/5 (the answer: a larger GPU (more GPU memory))
         f"{_TRIED}264.00 MiB (GPU 0; 2.00 GiB total capacity; 788.51 MiB already allocated; 145.93 MiB free; "
         "1.02 GiB reserved in total by PyTorch)",
         # https://github.com/AliaksandrSiarohin/first-order-model/issues/73 (--cpu worked, then a 6 GB card)
@@ -282,7 +282,7 @@ def test_on_a_small_gpu_the_context_and_display_are_set_apart_from_the_jobs_shar
     analysis = analyse_oom(text)
     assert analysis.cause is not None and "the step needs more memory than the GPU has" in analysis.cause
     assert analysis.fix is not None
-    assert "a GPU with more memory" in analysis.fix.text and "run it on the CPU" in analysis.fix.text
+    assert "a larger GPU (more GPU memory)" in analysis.fix.text and "run it on the CPU" in analysis.fix.text
 
 
 @pytest.mark.parametrize(
@@ -308,7 +308,7 @@ def test_a_request_well_below_the_free_memory_is_no_full_gpu_and_no_other_holder
     analysis = analyse_oom(text)
     assert analysis.cause is not None and analysis.cause.startswith("The request fits the")
     assert "taken by something other" not in analysis.cause and "fills the GPU" not in analysis.cause
-    assert analysis.fix is not None and "a GPU with more memory" in analysis.fix.text
+    assert analysis.fix is not None and "a larger GPU (more GPU memory)" in analysis.fix.text
 
 
 @pytest.mark.parametrize(
