@@ -24,7 +24,7 @@ from torchdoctor.checks.install import (
 )
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.cpu_path import cpu_path
-from torchdoctor.explain.model import last_match
+from torchdoctor.explain.model import last_match, quoted
 from torchdoctor.inputs import collect_env
 from torchdoctor.model import Fix
 
@@ -303,12 +303,11 @@ def analyse_invalid_device_function(text: str) -> Analysis:
     tail = text[-200_000:]
     torch_version = _versions_seen(tail).get("torch")
     cuda = last_match(_CUDA_NAMED, tail)
-    said = [f"PyTorch {torch_version}"] if torch_version else []
-    said += [f"CUDA {cuda[1]}.{cuda[2]}"] if cuda is not None else []
-    if said:
-        evidence.append(
-            f"the text gives {' and '.join(said)}: an extension is built with the CUDA torch was built for"
-        )
+    releases = [f"PyTorch {torch_version}"] if torch_version else []
+    releases += [f"CUDA {cuda[1]}.{cuda[2]}"] if cuda is not None else []
+    if releases:
+        said = " and ".join(releases)
+        evidence.append(f"the text gives {said}: an extension is built with the CUDA torch was built for")
     return Analysis(evidence=tuple(evidence))
 
 
@@ -1646,11 +1645,12 @@ _CUDA_MISMATCH = re.compile(
 
 def analyse_cuda_version_mismatch(text: str) -> Analysis:
     """The toolkit's CUDA and torch's, as the message gives them."""
-    found = last_match(_CUDA_MISMATCH, text[-200_000:])
-    if found is None:
-        return Analysis()
-    return Analysis(
-        evidence=(f"the CUDA toolkit found is {found[1]}; the installed torch was built for CUDA {found[2]}",)
+    return quoted(
+        _CUDA_MISMATCH,
+        text,
+        lambda found: (
+            f"the CUDA toolkit found is {found[1]}; the installed torch was built for CUDA {found[2]}"
+        ),
     )
 
 

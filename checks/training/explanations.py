@@ -14,7 +14,7 @@ from dataclasses import replace
 from itertools import islice
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
-from torchdoctor.explain.model import Case, last_match
+from torchdoctor.explain.model import Case, last_match, quoted
 from torchdoctor.inputs import conda_builds
 from torchdoctor.model import Fix
 
@@ -202,10 +202,7 @@ _FLOAT16_SAID = re.compile(
 
 def analyse_nonfinite_probabilities(text: str) -> Analysis:
     """The float16 the text loads the model in, if it says so."""
-    said = last_match(_FLOAT16_SAID, text[-200_000:])
-    if said is None:
-        return Analysis()
-    return Analysis(evidence=(f"the text runs the model in float16 ({said[0]})",))
+    return quoted(_FLOAT16_SAID, text, lambda said: f"the text runs the model in float16 ({said[0]})")
 
 
 _INT32_SAID = re.compile(
@@ -216,10 +213,7 @@ _INT32_SAID = re.compile(
 
 def analyse_int32_limit(text: str) -> Analysis:
     """The limit as the message words it."""
-    said = last_match(_INT32_SAID, text[-200_000:])
-    if said is None:
-        return Analysis()
-    return Analysis(evidence=(f"the kernel indexes with 32-bit integers: {said[0]}",))
+    return quoted(_INT32_SAID, text, lambda said: f"the kernel indexes with 32-bit integers: {said[0]}")
 
 
 def analyse_size_mismatch(text: str) -> Analysis:

@@ -40,6 +40,13 @@ def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     return _last_in(pattern, text, 0, len(text))
 
 
+def quoted(pattern: re.Pattern[str], text: str, line: Callable[[re.Match[str]], str]) -> Analysis:
+    """An analysis whose one line of evidence is ``line`` of the last match of ``pattern`` in the text's
+    last 200,000 characters (where a message is); none where it does not match."""
+    found = last_match(pattern, text[-200_000:])
+    return Analysis() if found is None else Analysis(evidence=(line(found),))
+
+
 def any_space(pattern: str) -> str:
     """``pattern`` with each space it writes (outside a character class, not escaped) matching any one white
     space character: a long message pasted from a terminal or a rendered page often breaks its line where
