@@ -495,6 +495,13 @@ def _ids(text: str) -> list[str]:
     return [e.id for e in _explained(text)]
 
 
+def _led_by(text: str, entry_id: str) -> Explanation:
+    """The lead explanation of ``text``, which must be ``entry_id``'s."""
+    found = _explained(text)
+    assert found and found[0].id == entry_id, [e.id for e in found]
+    return found[0]
+
+
 def _one(text: str, entry_id: str) -> Explanation:
     found = [e for e in _explained(text) if e.id == entry_id]
     assert found, (entry_id, _ids(text))
@@ -518,8 +525,7 @@ def test_an_extension_build_without_a_cuda_toolkit_it_can_find_names_cuda_home()
         "      [end of output]",
     ]
     for text in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "build.cuda_home_unset", _ids(text)
+        lead = _led_by(text, "build.cuda_home_unset")
         assert "nvcc" in lead.cause and "CUDA toolkit" in lead.cause
         assert "export CUDA_HOME=" in lead.fix.text and "nvcc --version" in " ".join(lead.fix.commands)
 
@@ -543,8 +549,7 @@ def test_a_distributed_call_without_a_process_group_names_syncbatchnorm_on_one_g
         "init_process_group.**",
     ]
     for text in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "dist.no_process_group", _ids(text)
+        lead = _led_by(text, "dist.no_process_group")
         assert "init_process_group" in lead.cause and "SyncBatchNorm" in lead.cause
         assert "BatchNorm" in lead.fix.text and "torchrun --nproc_per_node=1" in lead.fix.text
 
@@ -585,8 +590,7 @@ def test_nvcc_that_does_not_know_the_architecture_is_an_other_or_older_toolkit()
         ),
     ]
     for text, arch, said in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "build.nvcc_unsupported_arch", _ids(text)
+        lead = _led_by(text, "build.nvcc_unsupported_arch")
         joined = _said(lead)
         assert arch in joined and said in joined, joined
         assert "which nvcc" in lead.fix.commands and "CUDA toolkit" in lead.fix.text
@@ -625,8 +629,7 @@ def test_nvrtc_that_does_not_know_the_gpu_is_a_torch_cuda_older_than_the_gpu() -
         ),
     ]
     for text, gpu in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cuda.nvrtc_unknown_arch", _ids(text)
+        lead = _led_by(text, "cuda.nvrtc_unknown_arch")
         joined = _said(lead)
         assert gpu in joined and "sm_8" in joined, joined
         assert "newer" in lead.fix.text and "cu118" in lead.fix.text
@@ -651,8 +654,7 @@ def test_the_first_gpu_running_out_under_dataparallel_names_its_gathering() -> N
         "compute losses on GPU#0.",
     ]
     for text in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "ddp.all_on_first_gpu", _ids(text)
+        lead = _led_by(text, "ddp.all_on_first_gpu")
         assert "DataParallel" in lead.cause and "gathers" in lead.cause, lead.cause
         assert "DistributedDataParallel" in lead.fix.text and "batch size" in lead.fix.text
         assert "nccl.hang" not in _ids(text)
@@ -696,8 +698,7 @@ def test_tensors_on_two_gpus_are_told_apart_from_a_cpu_and_gpu_mismatch() -> Non
         ),
     ]
     for text, devices in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "tensors.different_devices", _ids(text)
+        lead = _led_by(text, "tensors.different_devices")
         assert any(devices in line for line in lead.evidence), lead.evidence
         assert "two GPUs" in lead.cause and "current device" in lead.cause
         assert "CUDA_VISIBLE_DEVICES=" in lead.fix.text and "set_device" in lead.fix.text
@@ -772,8 +773,7 @@ def test_a_cudnn_or_cublas_memory_error_quotes_the_batch_size_the_text_gives() -
         ),
     ]
     for text, batch in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cudnn.status_error", _ids(text)
+        lead = _led_by(text, "cudnn.status_error")
         assert f"the text gives the batch size: {batch}" in lead.evidence, lead.evidence
 
 
@@ -808,8 +808,7 @@ def test_no_kernel_image_from_an_extension_built_here_names_its_rebuild() -> Non
         ),
     ]
     for text, gpu in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cuda.no_kernel_image", _ids(text)
+        lead = _led_by(text, "cuda.no_kernel_image")
         assert "extension" in lead.cause and gpu in _said(lead)
         assert lead.fix.text.startswith("Rebuild the CUDA extension"), lead.fix.text
         assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text
@@ -864,8 +863,7 @@ def test_an_extensions_own_report_of_a_missing_kernel_names_the_extension() -> N
         ),
     ]
     for text, gpu in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cuda.no_kernel_image", _ids(text)
+        lead = _led_by(text, "cuda.no_kernel_image")
         assert "extension" in lead.cause and gpu in _said(lead)
         assert lead.fix.text.startswith("Rebuild the CUDA extension"), lead.fix.text
     # a .cu file of torch's own tree is no sign of an extension (constructed around torch's path)
@@ -910,8 +908,7 @@ def test_gpus_of_different_capabilities_named_in_one_text_are_each_said_with_the
         ),
     ]
     for text, gpus in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cuda.no_kernel_image", _ids(text)
+        lead = _led_by(text, "cuda.no_kernel_image")
         said = _said(lead)
         assert all(gpu in said for gpu in gpus), lead.evidence
 
@@ -1065,8 +1062,7 @@ def test_a_process_the_kernel_killed_for_host_ram_is_not_a_gpu_out_of_memory() -
         ),
     ]
     for text, figure in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "host.out_of_memory", _ids(text)
+        lead = _led_by(text, "host.out_of_memory")
         assert "host RAM, not of GPU memory" in lead.cause
         assert "num_workers=0" in lead.fix.text and "more RAM" in lead.fix.text
         assert "free -m" in lead.fix.commands
@@ -1108,8 +1104,7 @@ def test_torch_not_reaching_the_gpu_told_in_prose_names_the_cpu_only_build() -> 
         ("# torch.cuda.is_available() returns False", ""),
     ]
     for text, figure in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cuda.not_available", _ids(text)
+        lead = _led_by(text, "cuda.not_available")
         assert "CPU-only build" in lead.cause and "toolkit" in lead.cause
         assert "--index-url https://download.pytorch.org/whl/cu" in lead.fix.text
         assert "pip uninstall torch" in lead.fix.text
@@ -1144,8 +1139,7 @@ def test_nccl_asked_for_on_windows_is_told_to_use_gloo_where_the_program_sets_it
         '# warnings.warn("PyTorch is not compiled with NCCL support")\n\nNCLL is not available on windows',
     ]
     for text in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "nccl.not_built", _ids(text)
+        lead = _led_by(text, "nccl.not_built")
         assert "Windows" in lead.cause and "built without NCCL" in lead.cause, lead.cause
         assert "backend='gloo'" in lead.fix.text and "config" in lead.fix.text and "Linux" in lead.fix.text
     # NCCL on Linux keeps the general answer (constructed)
@@ -1178,8 +1172,7 @@ def test_an_import_from_torch_six_names_the_package_written_for_an_older_torch()
         ),
     ]
     for text, _ in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "torch.private_module_removed", _ids(text)
+        lead = _led_by(text, "torch.private_module_removed")
         assert "version mismatch" in lead.cause and "removed the module in 2.0" in lead.cause
         assert "Upgrade the package" in lead.fix.text and "older torch" in lead.fix.text
         assert any("import collections.abc as container_abcs" in line for line in lead.evidence)
@@ -1226,8 +1219,7 @@ def test_an_invalid_device_string_says_what_is_wrong_with_it() -> None:
         ),
     ]
     for text, evidence, fix in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "device.invalid_string", _ids(text)
+        lead = _led_by(text, "device.invalid_string")
         assert "at most one index" in lead.cause
         assert any(evidence in line for line in lead.evidence), lead.evidence
         assert fix in lead.fix.text, lead.fix.text
@@ -1276,8 +1268,7 @@ def test_a_cuda_invalid_argument_of_an_old_torch_names_the_build_and_its_cuda() 
         ),
     ]
     for text, figures in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cuda.invalid_argument", _ids(text)
+        lead = _led_by(text, "cuda.invalid_argument")
         assert "build" in lead.cause and "CUDA 9 build on an RTX 20xx" in lead.cause
         assert "Reinstall PyTorch" in lead.fix.text and "CUDA version supports this GPU" in lead.fix.text
         for figure in figures:
@@ -1519,8 +1510,7 @@ def test_nvcc_refusal_quoted_without_its_prefix_is_the_same_unknown_architecture
         "# Issue: RTX3090-Unsupported gpu architecture 'compute_86'",
     ]
     for text in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "build.nvcc_unsupported_arch", _ids(text)
+        lead = _led_by(text, "build.nvcc_unsupported_arch")
         joined = _said(lead)
         assert "compute_86" in joined and "CUDA 11.1" in joined, joined
         assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text
@@ -2151,8 +2141,7 @@ def test_omp_error_15_is_two_openmp_runtimes_in_one_process() -> None:
         ),
     ]
     for text, said in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "openmp.duplicate_runtime", _ids(text)
+        lead = _led_by(text, "openmp.duplicate_runtime")
         assert said in lead.evidence, lead.evidence
         assert "Two copies of an OpenMP runtime" in lead.cause and "MKL" in lead.cause
         assert "conda install nomkl" in lead.fix.text and "KMP_DUPLICATE_LIB_OK=TRUE" in lead.fix.text
@@ -2271,8 +2260,7 @@ def test_an_object_dataloader_workers_cannot_unpickle_is_spawns_pickling() -> No
         ),
     ]
     for text, said, system in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "dataloader.worker_pickling", _ids(text)
+        lead = _led_by(text, "dataloader.worker_pickling")
         assert said in lead.evidence, lead.evidence
         on = f"the text is on {system}, where worker processes are started with spawn"
         assert (on in lead.evidence) is (system is not None), lead.evidence
@@ -2314,8 +2302,7 @@ def test_a_gpu_the_writer_says_is_not_nvidias_is_no_cuda_device() -> None:
         ),
     ]
     for text, named in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "gpu.not_nvidia", _ids(text)
+        lead = _led_by(text, "gpu.not_nvidia")
         assert f"the text names {named}, which is no CUDA device" in lead.evidence, lead.evidence
         assert lead.cause.startswith("CUDA is NVIDIA's alone")
         assert "on the CPU" in lead.fix.text and "NVIDIA GPU" in lead.fix.text
@@ -2364,8 +2351,7 @@ def test_a_question_for_a_build_or_mode_without_cuda_is_running_on_the_cpu() -> 
         "Has anyone has been able to get the code up and running on a CPU with no CUDA?",
     ]
     for text in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "device.run_on_cpu", _ids(text)
+        lead = _led_by(text, "device.run_on_cpu")
         assert "a CPU-only build of its own where the project offers one" in lead.fix.text
         assert "(a build option without GPU support" in lead.fix.text
     # a conda pin of a CUDA build is quoted with its CUDA (constructed around the pin of an environment file)
@@ -2480,8 +2466,7 @@ def test_a_distributed_script_run_with_plain_python_misses_the_launchers_variabl
         ),
     ]
     for text, name, one_gpu in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "dist.launcher_variables_missing", _ids(text)
+        lead = _led_by(text, "dist.launcher_variables_missing")
         assert f"{name} is not set: the process was not started by a launcher" in lead.evidence
         said = "the text says the machine has one GPU: one process, torchrun --nproc_per_node=1"
         assert (said in lead.evidence) is one_gpu, lead.evidence
@@ -2606,8 +2591,7 @@ def test_all_devices_busy_or_unavailable_is_an_exclusive_gpu_held_by_another_pro
         ),
     ]
     for text, exclusive in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cuda.devices_unavailable", _ids(text)
+        lead = _led_by(text, "cuda.devices_unavailable")
         said = "the text shows a GPU in exclusive-process mode: one process at a time"
         assert (said in lead.evidence) is exclusive, lead.evidence
         assert "exclusive-process compute mode" in lead.cause
@@ -2888,8 +2872,7 @@ def test_bfloat16_on_a_gpu_before_ampere_names_the_gpu_and_float16() -> None:
         ),
     ]
     for text, capability in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "dtype.bf16_unsupported", _ids(text)
+        lead = _led_by(text, "dtype.bf16_unsupported")
         assert any(capability in line for line in lead.evidence), lead.evidence
         assert "compute capability 8.0 (Ampere)" in lead.cause
         assert lead.fix.text.startswith("Use float16") and "torch.cuda.is_bf16_supported()" in lead.fix.text
@@ -3093,8 +3076,7 @@ def test_a_tensor_moved_without_keeping_the_result_is_named_with_its_assignment(
         "should "
         "be the same`"
     )
-    lead = _explained(text)[0]
-    assert lead.id == "tensors.different_devices", _ids(text)
+    lead = _led_by(text, "tensors.different_devices")
     assert any("img.to(device)" in line and "returns a new tensor" in line for line in lead.evidence)
     assert not any("model.to(device)" in line for line in lead.evidence), lead.evidence
     assert "img = img.to(device)" in lead.fix.text, lead.fix.text
@@ -3168,8 +3150,7 @@ def test_a_dgl_feature_on_another_device_than_its_graph_is_a_device_mismatch() -
         ),
     ]
     for text, device in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "tensors.different_devices", _ids(text)
+        lead = _led_by(text, "tensors.different_devices")
         assert any(device in line and "graph" in line for line in lead.evidence), lead.evidence
         assert "g = g.to(device)" in lead.fix.text, lead.fix.text
 
@@ -3219,8 +3200,7 @@ def test_a_package_whose_compiled_module_misses_a_torch_symbol_is_named_with_its
         ),
     ]
     for text, package, fix in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "lib.undefined_symbol", _ids(text)
+        lead = _led_by(text, "lib.undefined_symbol")
         assert f"{package} build" in lead.cause and "version mismatch" in lead.cause, lead.cause
         assert fix in lead.fix.text, lead.fix.text
 
@@ -3266,8 +3246,7 @@ def test_an_oom_on_one_gpu_of_a_machine_with_several_spreads_the_job_over_them()
         ),
     ]
     for text, gpus in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cuda.out_of_memory", _ids(text)
+        lead = _led_by(text, "cuda.out_of_memory")
         assert any(f"has {gpus} GPUs" in line for line in lead.evidence), lead.evidence
         assert f"--nproc_per_node={gpus}" in lead.fix.text and "device_map" in lead.fix.text, lead.fix.text
     # the job already on several GPUs, each running out (DeepGraphLearning/NBFNet#11's near-miss, constructed)
@@ -3311,8 +3290,7 @@ def test_a_torch_without_xpu_support_is_told_with_the_build_that_has_it() -> Non
         ),
     ]
     for text, gpu in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "torch.not_compiled_with_xpu", _ids(text)
+        lead = _led_by(text, "torch.not_compiled_with_xpu")
         assert "no XPU support" in lead.cause and gpu in _said(lead), lead
         assert "https://download.pytorch.org/whl/xpu" in lead.fix.text, lead.fix.text
         assert "import intel_extension_for_pytorch" in lead.fix.text and "'cuda'" in lead.fix.text
@@ -3350,8 +3328,7 @@ def test_stable_diffusion_in_half_precision_is_run_with_the_uis_full_precision_f
         ("# [Bug]: A tensor with all NaNs was produced in VAE without --no-half", "--no-half-vae"),
     ]
     for text, flag in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "sd.half_precision_nan", _ids(text)
+        lead = _led_by(text, "sd.half_precision_nan")
         assert "NaN" in lead.cause and "GTX 16" in lead.cause, lead.cause
         assert flag in lead.fix.text and "--no-half" in lead.fix.text, lead.fix.text
     # AUTOMATIC1111/stable-diffusion-webui#28 (the hlky UI run with --precision full alone; the install guide
@@ -3366,8 +3343,7 @@ def test_stable_diffusion_in_half_precision_is_run_with_the_uis_full_precision_f
         'bold;\\">expected scalar type Half but found Float</textarea><br><br>Please wait while the program '
         'restarts."`'
     )
-    lead = _explained(text)[0]
-    assert lead.id == "tensors.different_dtypes", _ids(text)
+    lead = _led_by(text, "tensors.different_dtypes")
     assert any("--precision full" in line and "--no-half" in line for line in lead.evidence), lead.evidence
     assert "--precision full --no-half" in lead.fix.text, lead.fix.text
 
@@ -3419,8 +3395,7 @@ def test_a_compiled_extension_that_was_never_built_is_built_where_its_setup_py_i
         ),
     ]
     for text, module, fix in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "extension.not_built", _ids(text)
+        lead = _led_by(text, "extension.not_built")
         assert any(module in line for line in lead.evidence), lead.evidence
         assert "never built" in lead.cause and fix in lead.fix.text, lead.fix.text
     # a module of PyPI's own is no extension (constructed)
@@ -3450,8 +3425,7 @@ def test_cudnn_not_supported_names_the_contiguous_input_and_the_large_input_leve
         "non-contiguous input. `",
     ]
     for text in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cudnn.status_error", _ids(text)
+        lead = _led_by(text, "cudnn.status_error")
         assert ".contiguous()" in lead.fix.text and "smaller batch" in lead.fix.text, lead.fix.text
         assert "cudnn.benchmark = True" in lead.fix.text and "cudatoolkit" in lead.fix.text
 
@@ -3480,8 +3454,7 @@ def test_sampling_from_nonfinite_probabilities_is_float16_overflow_with_bfloat16
         ("# RuntimeError: probability tensor contains either `inf`, `nan` or element < 0", False),
     ]
     for text, float16_said in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "generation.nonfinite_probabilities", _ids(text)
+        lead = _led_by(text, "generation.nonfinite_probabilities")
         assert "float16" in lead.cause and "overflow" in lead.cause, lead.cause
         assert "torch_dtype=torch.bfloat16" in lead.fix.text and "float32" in lead.fix.text, lead.fix.text
         assert any("float16" in line for line in lead.evidence) == float16_said, lead.evidence
@@ -3506,8 +3479,7 @@ def test_a_tensor_past_32_bit_indexing_is_told_with_the_size_to_cut() -> None:
         "got false.",
     ]
     for text in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "tensors.int32_index_limit", _ids(text)
+        lead = _led_by(text, "tensors.int32_index_limit")
         assert "2,147,483,647" in lead.cause, lead.cause
         assert any("INT_MAX" in line or "canUse32BitIndexMath" in line for line in lead.evidence), lead
         assert "smaller batch" in lead.fix.text and "split" in lead.fix.text, lead.fix.text
@@ -3543,8 +3515,7 @@ def test_invalid_device_function_is_a_kernel_not_built_for_this_gpu_or_this_cuda
         ("# RuntimeError: CUDA error: invalid device function", ""),
     ]
     for text, said in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cuda.invalid_device_function", _ids(text)
+        lead = _led_by(text, "cuda.invalid_device_function")
         assert "architecture" in lead.cause and "torch.version.cuda" in lead.fix.text, lead
         assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text and said in _said(lead), lead
 
@@ -3575,8 +3546,7 @@ def test_ptx_of_an_unsupported_toolchain_is_a_driver_older_than_the_cuda_that_ma
         ),
     ]
     for text, said in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cuda.unsupported_ptx", _ids(text)
+        lead = _led_by(text, "cuda.unsupported_ptx")
         assert "newer" in lead.cause and "driver" in lead.cause, lead.cause
         assert "Update the NVIDIA driver" in lead.fix.text or "update the NVIDIA driver" in lead.fix.text
         assert all(figure in " ".join(lead.evidence) for figure in said), lead.evidence
@@ -3605,8 +3575,7 @@ def test_a_script_that_does_not_take_the_launchers_local_rank_argument_accepts_b
         "trainval_distributed.py: error: unrecognized arguments: --local-rank=1",
     ]
     for text in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "dist.local_rank_argument", _ids(text)
+        lead = _led_by(text, "dist.local_rank_argument")
         assert "--local-rank" in lead.cause and "torch 2.0" in lead.cause, lead.cause
         assert "'--local-rank', '--local_rank'" in lead.fix.text and "torchrun" in lead.fix.text
         assert any("--local-rank=" in line for line in lead.evidence), lead.evidence
@@ -3649,8 +3618,7 @@ def test_the_argument_torch_names_in_a_device_mismatch_says_which_tensor_to_move
         ),
     ]
     for text, argument, fix in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "tensors.different_devices", _ids(text)
+        lead = _led_by(text, "tensors.different_devices")
         assert any(argument in line for line in lead.evidence), lead.evidence
         assert fix in lead.fix.text, lead.fix.text
 
@@ -3685,8 +3653,7 @@ def test_flash_attention_refused_in_the_words_of_its_engines_names_the_capabilit
         ),
     ]
     for text, said in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "flash_attn.gpu_too_old", _ids(text)
+        lead = _led_by(text, "flash_attn.gpu_too_old")
         assert said in _said(lead), lead
         assert 'attn_implementation="sdpa"' in lead.fix.text and "nn.MultiheadAttention" in lead.fix.text
 
@@ -3730,8 +3697,7 @@ def test_an_extension_written_for_another_torch_names_the_macro_that_changed() -
         "src/iou_cuda.cpp:4:23: error: \u2018AT_CHECK\u2019 was not declared in this scope",
     ]
     for text in at_check:
-        lead = _explained(text)[0]
-        assert lead.id == "build.torch_macro_changed", _ids(text)
+        lead = _led_by(text, "build.torch_macro_changed")
         assert "AT_CHECK" in lead.cause and "1.5" in lead.cause, lead.cause
         assert "sed -i 's/AT_CHECK/TORCH_CHECK/g'" in lead.fix.text, lead.fix.text
     # yifita/DSS#2 (the reverse: the code needs torch 1.2; the maintainer pinned the revision for 1.1.0)
@@ -3751,8 +3717,7 @@ def test_an_extension_written_for_another_torch_names_the_macro_that_changed() -
         '# mmdet/ops/roi_align/src/roi_align_kernel.cu(145): error: identifier "THCudaCheck" is undefined',
     ]
     for text in thc:
-        lead = _explained(text)[0]
-        assert lead.id == "build.thc_headers_removed", _ids(text)
+        lead = _led_by(text, "build.thc_headers_removed")
 
 
 def test_cublas_invalid_value_from_a_torch_and_cuda_that_do_not_match_names_the_versions() -> None:
@@ -3785,8 +3750,7 @@ def test_cublas_invalid_value_from_a_torch_and_cuda_that_do_not_match_names_the_
         ),
     ]
     for text, version in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cublas.status_error", _ids(text)
+        lead = _led_by(text, "cublas.status_error")
         assert "version mismatch" in lead.cause, lead.cause
         assert "unset LD_LIBRARY_PATH" in lead.fix.text and "downgraded torch" in lead.fix.text, lead.fix
         assert version is None or any(version in line for line in lead.evidence), lead.evidence
@@ -3838,8 +3802,7 @@ def test_dataparallel_given_gpus_the_machine_lacks_is_an_invalid_device_ordinal(
         ),
     ]
     for text, listed in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cuda.invalid_device_ordinal", _ids(text)
+        lead = _led_by(text, "cuda.invalid_device_ordinal")
         assert listed in " ".join(lead.evidence), lead.evidence
         assert "device_ids=[0]" in lead.fix.text, lead.fix.text
 
@@ -3868,6 +3831,5 @@ def test_an_oom_fix_names_a_larger_gpu_when_the_job_needs_more_than_the_gpu_has(
         "me?\n\nBy the way, all the size and works are 1 ! ! !",
     ]
     for text in cases:
-        lead = _explained(text)[0]
-        assert lead.id == "cuda.out_of_memory", _ids(text)
+        lead = _led_by(text, "cuda.out_of_memory")
         assert "a larger GPU" in lead.fix.text, lead.fix.text
