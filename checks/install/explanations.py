@@ -517,8 +517,10 @@ def analyse_no_kernel(text: str) -> Analysis:
 
 
 _ENTRY_FIX = Fix(
-    "Install a torch build whose arch list covers this GPU (torchdoctor check --only torch.build names the "
-    "build and prints the pip command)."
+    "Upgrade PyTorch to a build whose arch list covers this GPU: a GPU newer than the installed build needs "
+    "a newer torch (pip install --upgrade torch torchvision torchaudio from the index of a CUDA the driver "
+    "supports), an old GPU dropped from the list an older torch (torchdoctor check --only torch.build names "
+    "the build and prints the pip command)."
 )
 _SHARED_NAME = re.compile(
     r"\b(?:(?:GeForce )?GTX |NVIDIA )?TITAN(?: (?:Xp|X|V|RTX|Z|Black))?\b", re.IGNORECASE
@@ -716,7 +718,7 @@ def _no_kernel_for(sm: int, text: str, after: str, named: str | None = None) -> 
         release = _seen(text).release
         installed = cuda_compat.parse_version(release)
         if installed is None or installed < (cuda_compat.parse_version(first) or ()):
-            fix = f"Upgrade torch to {first} or newer with a CUDA {first_cuda} or newer build. {fix}"
+            fix = f"Upgrade PyTorch to {first} or newer with a CUDA {first_cuda} or newer build. {fix}"
     return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(fix, plan.commands))
 
 

@@ -3833,3 +3833,19 @@ def test_an_oom_fix_names_a_larger_gpu_when_the_job_needs_more_than_the_gpu_has(
     for text in cases:
         lead = _led_by(text, "cuda.out_of_memory")
         assert "a larger GPU" in lead.fix.text, lead.fix.text
+
+
+def test_no_kernel_image_on_a_gpu_newer_than_the_build_upgrades_pytorch() -> None:
+    # Most builds without kernels for the GPU are older than the GPU: the threads upgraded PyTorch (a newer
+    # release, or a build for a newer CUDA). The fix says so first, the computed plan after it.
+    records = json.loads((ERRORS / "cuda.no_kernel_image.json").read_text())
+    texts = {record["source"]: record["text"] for record in records}
+    for source in ("sconlyshootery/FeatDepth#68", "INK-USC/RE-Net#77", "Hellod035/LeggedLab#26"):
+        lead = _led_by(texts[source], "cuda.no_kernel_image")
+        assert "Upgrade PyTorch" in lead.fix.text, (source, lead.fix.text)
+    # without a GPU named, the general fix says which way (constructed around torch's message)
+    lead = _led_by(
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+        "cuda.no_kernel_image",
+    )
+    assert lead.fix.text.startswith("Upgrade PyTorch") and "an older torch" in lead.fix.text, lead.fix.text

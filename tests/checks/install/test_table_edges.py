@@ -353,7 +353,7 @@ def test_2_15s_release_notice_outranks_its_wheels_own_table_of_cuda_builds() -> 
 _NO_KERNEL = "no kernel image is available for execution on the device"
 _GPU_IN_PROSE = [
     # https://github.com/vllm-project/vllm/issues/19906 (title)
-    (f"RTX5080 got CUDA error: {_NO_KERNEL}", "sm_120", "Upgrade torch to 2.7 or newer with a CUDA 12.8"),
+    (f"RTX5080 got CUDA error: {_NO_KERNEL}", "sm_120", "Upgrade PyTorch to 2.7 or newer with a CUDA 12.8"),
     # https://github.com/pytorch/pytorch/issues/30532
     (
         "Version 1.3 no longer supporting Tesla K40m?\nI am using a Tesla K40m, installed pytorch 1.3 with "
