@@ -129,8 +129,7 @@ _A_MODEL_FIX = (
     + "; or a larger GPU (more GPU memory)."
 )
 _MODEL_AFTER = (
-    "If the model's weights alone fill the GPU, " + _MODEL_LEVERS + "; or run it on a larger GPU (more GPU "
-    "memory)."
+    "If the model's weights alone fill the GPU, " + _MODEL_LEVERS + " or on a larger GPU (more GPU memory)."
 )
 
 
@@ -803,8 +802,9 @@ def _exhausted(evidence: list[str], total: float, held: float) -> Analysis:
         "are too large for this GPU).",
         fix=Fix(
             "Lower the batch size (with gradient accumulation to keep the effective batch) or the input size "
-            "(resolution, sequence length), use mixed precision and activation checkpointing, or a GPU with "
-            "more memory.",
+            "(resolution, sequence length), use mixed precision and activation checkpointing, or a larger "
+            "GPU "
+            "(more GPU memory).",
         ),
     )
 
