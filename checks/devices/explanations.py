@@ -107,7 +107,8 @@ def analyse_ordinal(text: str) -> Analysis:
     if said is not None and seen is None and not visible:
         evidence.append(f"the text says the machine has {_gpus(said[0])} ('{said[1]}')")
     count = seen if seen is not None else len(visible) or stated
-    gpu_list = last_match(_GPU_LIST, text[-200_000:]) or last_match(_GPU_LIST_IN_CODE, text[-200_000:])
+    tail = text[-200_000:]
+    gpu_list = last_match(_GPU_LIST, tail) or last_match(_GPU_LIST_IN_CODE, tail)
     asked_list: list[int] = []
     if gpu_list is not None and match is None:
         asked_list = [int(index) for index in re.findall(r"\d{1,2}", gpu_list[1])]

@@ -190,11 +190,12 @@ _FRAME_FILE = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
 
 def analyse_extension_not_built(text: str) -> Analysis:
     """The extension the message names, with the file of the traceback that imports it."""
-    found = last_match(_MISSING_MODULE, text[-200_000:])
+    tail = text[-200_000:]
+    found = last_match(_MISSING_MODULE, tail)
     if found is None:
         return Analysis()
     line = f"the missing module {found[1]} is a compiled extension, built from its sources"
-    importer = last_match(_FRAME_FILE, text[-200_000:][max(0, found.start() - 800) : found.start()])
+    importer = last_match(_FRAME_FILE, tail[max(0, found.start() - 800) : found.start()])
     if importer is not None:
         line += f" (imported by {importer[1]}: its setup.py is in a folder near it)"
     return Analysis(evidence=(line,))

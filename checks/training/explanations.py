@@ -130,7 +130,7 @@ def _argument_moved(evidence: str, text: str) -> Analysis:
     )
     if move is None:
         return Analysis(evidence=(evidence, line))
-    general = next(entry for entry in ENTRIES if entry.id == "tensors.different_devices").fix
+    general = _DEVICES.fix
     return Analysis(evidence=(evidence, line), fix=Fix(f"{move} {general.text}", general.commands))
 
 
@@ -176,7 +176,8 @@ def analyse_dtypes(text: str) -> Analysis:
                 "float64 usually comes from NumPy arrays (torch.from_numpy keeps their float64)",
             )
         )
-    if _FULL_PRECISION.search(text[-200_000:]) and not _NO_HALF.search(text[-200_000:]):
+    tail = text[-200_000:]
+    if _FULL_PRECISION.search(tail) and not _NO_HALF.search(tail):
         line = "the text runs a Stable Diffusion UI with --precision full but without --no-half"
         return Analysis(evidence=(evidence, line), fix=_NO_HALF_FIX)
     return Analysis(evidence=(evidence,))
@@ -482,3 +483,4 @@ def analyse_run_on_cpu(text: str) -> Analysis:
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
+_DEVICES: Entry = next(e for e in ENTRIES if e.id == "tensors.different_devices")
