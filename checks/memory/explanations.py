@@ -110,6 +110,10 @@ _RUNS_A_MODEL = re.compile(
     re.IGNORECASE,
 )
 _TRAINING = re.compile(r"\.backward\(|optimizer\.step\(|\bloss\.backward\b|\btrain(?:ing)? step\b")
+# The input-size lever and the shortfall, in the words the threads' answers use ("reduce the image size",
+# "reduce the resolution of training image", "1G显存确实有点小": 1 GB of GPU memory is indeed small).
+_INPUT_SIZE = "a smaller image size or a lower resolution, shorter sequences"
+_NOT_ENOUGH = "not enough GPU memory for it as set: the GPU is too small for this step"
 _MODEL_LEVERS = (
     "make the model itself take less of the GPU: half precision (model.half(), torch_dtype=torch.float16), "
     "8-bit or 4-bit quantized weights (load_in_8bit, load_in_4bit), offloading part of it to the CPU (the "
@@ -223,7 +227,8 @@ _OCCUPIED_FIX = (
     "See what holds each GPU (nvidia-smi) and run on a free GPU: CUDA_VISIBLE_DEVICES=<index of a free one> "
     "exported or on the same command line, before the first CUDA call, with cuda:0 in the code; if the GPU "
     "is free and it still fails, either one input is too large (split long documents and audio into "
-    "shorter pieces, or truncate them to a maximum length) or the model alone is too large for it: "
+    "shorter pieces, or truncate them to a maximum length; a smaller image size or a lower resolution) or "
+    "the model alone is too large for it: "
 )
 
 
@@ -708,9 +713,9 @@ class Figures:
 
 
 _SMALLER_STEP = (
-    "Make the step fit the GPU: lower the batch size (gradient accumulation keeps the effective batch), use "
-    "shorter sequences or a smaller image size, mixed precision (torch.autocast) and gradient checkpointing; "
-    "or use a larger GPU (more GPU memory)."
+    "Make the step fit the GPU: lower the batch size (gradient accumulation keeps the effective batch) or "
+    f"the input size ({_INPUT_SIZE}), use mixed precision (torch.autocast) and gradient checkpointing; or "
+    "use a larger GPU (more GPU memory)."
 )
 
 
@@ -723,7 +728,8 @@ def _does_not_fit(
     f = figures
     lines = [f"this job holds {_gib(f.held)} of the GPU's {_gib(f.total)}: its own memory is most of the GPU"]
     fit = (
-        f"the step needs more memory than the GPU has: this job itself holds {_gib(f.held)} of "
+        f"the step needs more memory than the GPU has ({_NOT_ENOUGH}): this job itself holds {_gib(f.held)} "
+        f"of "
         f"{_gib(f.total)}, and the batch with its activations (or the model and optimizer state) does not "
         "fit beside it"
     )
@@ -787,8 +793,8 @@ def _large_request(evidence: list[str], requested: float, total: float) -> Analy
         "computation (an activation of a large batch, image or sequence, or an attention matrix) is too "
         "large for this GPU, more memory than the step can get beside the model.",
         fix=Fix(
-            "Make that one operation smaller: a smaller input (image resolution, sequence length) or batch "
-            "size, or process it in chunks (memory-efficient attention with "
+            f"Make that one operation smaller: a smaller input ({_INPUT_SIZE}) or batch size, or process it "
+            "in chunks (memory-efficient attention with "
             "torch.nn.functional.scaled_dot_product_attention, tiled or sliced inference)."
         ),
     )
@@ -798,13 +804,12 @@ def _exhausted(evidence: list[str], total: float, held: float) -> Analysis:
     return Analysis(
         evidence=(*evidence, f"this job holds {_gib(held)} of the GPU's {_gib(total)}: the GPU is full"),
         cause=f"The job itself fills the GPU: it holds {_gib(held)} of {_gib(total)}, and the step needs "
-        "more memory than the GPU has left (the batch, the activations, the model or the optimizer state "
-        "are too large for this GPU).",
+        f"more memory than the GPU has left ({_NOT_ENOUGH}: the batch, the activations, the model or the "
+        "optimizer state are too large for this GPU).",
         fix=Fix(
             "Lower the batch size (with gradient accumulation to keep the effective batch) or the input size "
-            "(resolution, sequence length), use mixed precision and activation checkpointing, or a larger "
-            "GPU "
-            "(more GPU memory).",
+            f"({_INPUT_SIZE}), use mixed precision and activation checkpointing, or a larger GPU (more GPU "
+            "memory).",
         ),
     )
 
@@ -912,8 +917,8 @@ def _larger_than_gpu(evidence: list[str], total: float | None) -> Analysis:
         "(an activation of a huge batch, sequence or image, or an attention matrix) is too large, whatever "
         "else is on the GPU.",
         fix=Fix(
-            "Make that one operation smaller: a smaller batch, sequence length or resolution, or process it "
-            "in chunks (memory-efficient attention with torch.nn.functional.scaled_dot_product_attention, "
+            f"Make that one operation smaller: a smaller batch or input ({_INPUT_SIZE}), or process it in "
+            "chunks (memory-efficient attention with torch.nn.functional.scaled_dot_product_attention, "
             "tiled or sliced inference)."
         ),
     )
@@ -1115,7 +1120,7 @@ def _oom_without_figures(message: str, text: str) -> Analysis:
         "part of it.",
         fix=Fix(
             f"Make the step fit {said}: lower the batch size (gradient accumulation keeps the effective "
-            "batch) or the input size (resolution, sequence length), use mixed precision and activation "
+            f"batch) or the input size ({_INPUT_SIZE}), use mixed precision and activation "
             "checkpointing or a smaller model; or use a larger GPU (more GPU memory). nvidia-smi shows "
             "whether "
             "another process holds part of it.",

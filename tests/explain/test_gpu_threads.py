@@ -3849,3 +3849,43 @@ def test_no_kernel_image_on_a_gpu_newer_than_the_build_upgrades_pytorch() -> Non
         "cuda.no_kernel_image",
     )
     assert lead.fix.text.startswith("Upgrade PyTorch") and "an older torch" in lead.fix.text, lead.fix.text
+
+
+def test_a_step_too_large_for_the_gpu_says_the_gpu_has_not_enough_memory_and_names_the_image_size() -> None:
+    # The maintainers' words for a job whose own memory fills the card: the GPU is too small for it ('1G显存确实
+    # 有点小': 1 GB of VRAM is indeed small), and the levers are a smaller image or a lower resolution, or
+    # the CPU.
+    too_small = [
+        # PeterL1n/BackgroundMattingV2#142 (the maintainer: '1G显存确实有点小')
+        "# CUDA out of memory\n\n你好，\nRuntimeError: CUDA out of memory. Tried to allocate 72.00 MiB (GPU 0; "
+        "1024.00 MiB total capacity; 378.05 MiB already allocated; 0 bytes free; 418.00 MiB reserved in total "
+        "by PyTorch)\n\n除了更换更高更强的GPU，有无其他的解决方案，谢谢",
+        # tamarott/SinGAN#144 (the reporter: 'I was able to train my network by using the CPU instead of the
+        # GPU')
+        "Can someone help me how to solve the \"CUDA out of memory\" error ? I think it has to do something "
+        "with reducing the batch size but I am not sure where in the code I can do that.\n"
+        '  File "c:\\Projects\\PK\\Phd\\Paper4_GAN\\SinGAN-master\\SinGAN\\training.py", line 162, in '
+        "train_single_scale\n    gradient_penalty.backward()\nRuntimeError: CUDA out of memory. Tried to "
+        "allocate 30.00 MiB (GPU 0; 2.00 GiB total capacity; 1.16 GiB already allocated; 18.86 MiB free; 1.28 "
+        "GiB reserved in total by PyTorch)",
+    ]
+    for text in too_small:
+        lead = _led_by(text, "cuda.out_of_memory")
+        assert "not enough GPU memory" in lead.cause, lead.cause
+        assert "run it on the CPU" in lead.fix.text and "a lower resolution" in lead.fix.text, lead.fix.text
+    smaller_image = [
+        # sangwoomo/instagan#14 (the maintainer: 'you can reduce image resolution, by controlling
+        # `--fineSizeH` and `--fineSizeW`')
+        "# CUDA error: out of memory\n\nthans fou you good job\nI use a 1080ti gpu,and it out of memory,how can "
+        "I train with my gpu,is there any idea?  thankyou very much",
+        # artmamedov/artroom-stable-diffusion#20 (the maintainer: 'you need to either reduce the image size,
+        # lower the speed, or try a smaller model')
+        "# Cuda Out of memory. How do I bypass this?",
+        # jgkwak95/AU-GAN#4 (the maintainer: 'You might meet OOM if your gpu has small memory ... I suggest you
+        # to reduce the resolution of training image')
+        "# when i tried to start the training It shows error 'CUDA OUT OF MEMORY' even with reduced batch "
+        "size of 1. what is the possible solution please?",
+    ]
+    for text in smaller_image:
+        lead = _led_by(text, "cuda.out_of_memory")
+        assert "a smaller image size or a lower resolution" in lead.fix.text, lead.fix.text
