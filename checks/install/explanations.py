@@ -201,6 +201,53 @@ def analyse_extension_not_built(text: str) -> Analysis:
     return Analysis(evidence=(line,))
 
 
+# The op the message names: mmcv's "nms is not compiled with GPU support", maskrcnn-benchmark's "(nms at
+# .../csrc/nms.h:22)" after the message.
+_OP_WITHOUT_GPU = re.compile(
+    r"\b(\w{1,60}) is not compiled with GPU support|not compiled with GPU support \((\w{1,60}) at ",
+    re.IGNORECASE,
+)
+
+
+def analyse_built_without_cuda(text: str) -> Analysis:
+    """The op the message names, built without its CUDA code."""
+    found = last_match(_OP_WITHOUT_GPU, text[-200_000:])
+    if found is None:
+        return Analysis()
+    return Analysis(evidence=(f"the op {found[1] or found[2]} was built without its CUDA code",))
+
+
+_HOST_COMPILER_LIMIT = re.compile(
+    r"gcc versions? (?:later|newer) than (\d{1,2})(?:\.\d{1,2})? (?:is|are) not supported"
+    r"|Only the versions between (\d{4}) and (\d{4})",
+    re.IGNORECASE,
+)
+
+
+def analyse_host_compiler(text: str) -> Analysis:
+    """The newest compiler this CUDA accepts, as its message says, in the fix."""
+    found = last_match(_HOST_COMPILER_LIMIT, text[-200_000:])
+    if found is None:
+        return Analysis()
+    if found[1] is None:
+        return Analysis(
+            evidence=(f"this CUDA accepts Visual Studio {found[2]} to {found[3]} only ({found[0]})",)
+        )
+    newest = found[1]
+    return Analysis(
+        evidence=(f"this CUDA accepts gcc {newest} at the newest ({found[0]})",),
+        fix=Fix(
+            f"Build with gcc {newest} or older: install it and point the build at it, CC=gcc-{newest} "
+            f"CXX=g++-{newest} python setup.py install (or sudo update-alternatives --install "
+            f"/usr/bin/gcc gcc /usr/bin/gcc-{newest} 60 and the same for g++; with conda, conda install -c "
+            f"conda-forge gxx_linux-64={newest}); or use a newer CUDA toolkit that supports this gcc, of "
+            "torch's CUDA major release. nvcc's -allow-unsupported-compiler skips the check, at the risk of "
+            "a broken build.",
+            ("gcc --version", "nvcc --version"),
+        ),
+    )
+
+
 _TORCH_CHECK_MISSING = re.compile(r"TORCH_CHECK[’'\"]?(?: was not declared|\s{1,3}is undefined)")
 
 

@@ -331,6 +331,15 @@ MESSAGES = [
         "torch.not_compiled_with_xpu",
         "AssertionError: Torch not compiled with XPU enabled",
     ),
+    (  # chen742/PiPa#12
+        "extension.built_without_cuda",
+        "RuntimeError: nms is not compiled with GPU support",
+    ),
+    (  # jwyang/faster-rcnn.pytorch#568
+        "build.unsupported_host_compiler",
+        "/usr/local/cuda/include/crt/host_config.h:119:2: error: #error -- unsupported GNU version! gcc "
+        "versions later than 6 are not supported!",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -3889,3 +3889,70 @@ def test_a_step_too_large_for_the_gpu_says_the_gpu_has_not_enough_memory_and_nam
     for text in smaller_image:
         lead = _led_by(text, "cuda.out_of_memory")
         assert "a smaller image size or a lower resolution" in lead.fix.text, lead.fix.text
+
+
+def test_an_op_not_compiled_with_gpu_support_is_the_projects_extension_built_without_cuda() -> None:
+    # maskrcnn-benchmark's setup.py compiles the CUDA sources (WITH_CUDA) only where torch.cuda.is_available()
+    # and CUDA_HOME were true at build time; the C++ op raises 'Not compiled with GPU support' otherwise. The
+    # threads rebuilt it with CUDA found: CUDA_HOME, nvcc, FORCE_CUDA=1, the old build folder deleted.
+    cases = [
+        # chen742/PiPa#12 (the maintainer: 're-install your CUDA environment and then delete the build/ folder
+        # before re-compile mmcv')
+        "I installed the codebase following your instruction, but got the below error, \ncould you helpme ? "
+        'any suggestion is good.\n\n"RuntimeError: nms is not compiled with GPU support"',
+        # microsoft/GLIP#41 (built on a slurm head node without a GPU; 'I delete all compiled material ... and
+        # then reinstall the repo by `python setup.py build develop --user`. Then, the issue has been
+        # resolved.')
+        "# RuntimeError: Not compiled with GPU support\n\n@Haotian-Zhang `CUDA_HOME` is set, and cuda is "
+        "obviously available",
+        # facebookresearch/maskrcnn-benchmark#230 ('setting the environment variable FORCE_CUDA to 1 before
+        # building/installing the project resolved this issue for me')
+        "# Not compiled with GPU support",
+        # xingyizhou/CenterTrack#79 (DCNv2: nvcc missing, 'conda install -c conda-forge cudatoolkit-dev', then
+        # DCNv2 compiled again)
+        "# RuntimeError: Not compiled with GPU support (my eviroment is pytorch 1.4.0 ubuntu18.04)",
+    ]
+    for text in cases:
+        lead = _led_by(text, "extension.built_without_cuda")
+        said = _said(lead)
+        assert "CUDA_HOME" in said and "FORCE_CUDA=1" in said and "rm -rf build" in said, said
+    # torch's own CPU-only build is another message and another entry
+    assert _ids("AssertionError: Torch not compiled with CUDA enabled")[0] == "torch.not_compiled_with_cuda"
+    # the op the message names is quoted
+    assert "nms" in " ".join(_led_by(cases[0], "extension.built_without_cuda").evidence)
+
+
+def test_nvcc_refusing_the_host_compiler_names_the_gcc_limit_and_an_older_gcc() -> None:
+    # CUDA's host_config.h refuses a gcc newer than the CUDA release supports; the threads built with an older
+    # gcc (update-alternatives, CC/CXX) or took a newer CUDA.
+    cases = [
+        # jwyang/faster-rcnn.pytorch#568 ('I solved it by installing `gcc-5`')
+        (
+            "`In file included from /usr/local/cuda/include/host_config.h:50:0,\n                 from "
+            "/usr/local/cuda/include/cuda_runtime.h:78,\n                 from <command-line>:0:\n"
+            "/usr/local/cuda/include/crt/host_config.h:119:2: error: #error -- unsupported GNU version! gcc "
+            "versions later than 6 are not supported!\n #error -- unsupported GNU version! gcc versions later "
+            "than 6 are not supported!\n  ^~~~~\nerror: command '/usr/local/cuda/bin/nvcc' failed with exit "
+            "status 1`",
+            "gcc versions later than 6",
+        ),
+        # teddykoker/torchsort#39 (CC and CXX pointed at gcc-7; the maintainer: 'Thanks for ... providing a
+        # fix!')
+        (
+            "while installing the package I ran into the problem that the CUDA version used to install my torch "
+            "installation (CUDA 9.2) is not compatible with recent g++ versions (7 or higher). The error looks "
+            "something like this:\n\n    /usr/lib/cuda-9.2/include/crt/host_config.h:119:2: error: #error -- "
+            "unsupported GNU version! gcc versions later than 7 are not supported!",
+            "gcc versions later than 7",
+        ),
+        # darglein/ADOP#37 (the reporter recompiled with gcc-7.5)
+        (
+            "# unsupported GNU version! gcc versions later than 8 are not supported!\n\nbuild follow src/README "
+            "but error occured!\n\ngcc=9.3,g++=9.3\nubuntu=20.04",
+            "gcc versions later than 8",
+        ),
+    ]
+    for text, limit in cases:
+        lead = _led_by(text, "build.unsupported_host_compiler")
+        said = _said(lead)
+        assert limit in said and "update-alternatives" in said and "CC=" in said, said
