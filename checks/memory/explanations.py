@@ -914,12 +914,14 @@ def _larger_than_gpu(evidence: list[str], total: float | None) -> Analysis:
     return Analysis(
         evidence=(*evidence, f"one request is larger than {whole}"),
         cause="A single allocation asks for more memory than the GPU has: one tensor of the computation "
-        "(an activation of a huge batch, sequence or image, or an attention matrix) is too large, whatever "
-        "else is on the GPU.",
+        "is too large, whatever else is on the GPU. Most often the input is too large for one pass (an "
+        "image's resolution, an audio's or a sequence's length, a video's frames: the memory grows with "
+        "it), or the batch, or an attention matrix over it.",
         fix=Fix(
-            f"Make that one operation smaller: a smaller batch or input ({_INPUT_SIZE}), or process it in "
-            "chunks (memory-efficient attention with torch.nn.functional.scaled_dot_product_attention, "
-            "tiled or sliced inference)."
+            f"Make that one operation smaller: a smaller batch or input ({_INPUT_SIZE}), or run the input in "
+            "pieces and join the outputs: tiles or patches of a large image, segments (chunks) of a long "
+            "audio or video (the program's tile, chop or chunk option, or by hand); for attention, "
+            "memory-efficient attention with torch.nn.functional.scaled_dot_product_attention."
         ),
     )
 

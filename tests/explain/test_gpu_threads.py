@@ -3956,3 +3956,27 @@ def test_nvcc_refusing_the_host_compiler_names_the_gcc_limit_and_an_older_gcc() 
         lead = _led_by(text, "build.unsupported_host_compiler")
         said = _said(lead)
         assert limit in said and "update-alternatives" in said and "CC=" in said, said
+
+
+def test_a_request_larger_than_the_gpu_names_the_input_and_running_it_in_pieces() -> None:
+    # One allocation larger than the whole card came from an input too large for one pass (a huge image); the
+    # threads cropped it, ran it in patches or tiles (the program's chop option), or gave a smaller image.
+    cases = [
+        # Fannovel16/comfy_controlnet_preprocessors#50 ('My image wasn't cropped to 512 and was huge')
+        "I only have 3 nodes in comfy, loadimage, normalmappreprocessor, and saveimage. I got this:\n\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 218.96 GiB\n\nAny suggestions "
+        "appreciated. Nvidia gpu with 8gb.\nThanks!",
+        # lbc12345/SeD#5 (the maintainer: 'You may try to crop your image into patches first')
+        "# test error\n\nThis error occurred when I was testing, only loading a picture, why\nRuntimeError: "
+        "CUDA out of memory. Tried to allocate 87.95 GiB (GPU 0; 44.48 GiB total capacity; 22.69 GiB already "
+        "allocated; 19.28 GiB free; 23.92 GiB reserved in total by PyTorch)",
+        # zsyOAOA/ResShift#4 (the maintainer: 'Try to the option of "--chop_size 256"'; 'The changes worked!')
+        "`torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 128.00 GiB (GPU 0; 24.00 GiB "
+        "total capacity; 6.71 GiB already allocated; 12.96 GiB free; 8.74 GiB reserved in total by PyTorch) "
+        "If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  See "
+        "doc\nOnly have 1 GPU with 24GB, is there any way to run this?",
+    ]
+    for text in cases:
+        lead = _led_by(text, "cuda.out_of_memory")
+        assert "the input is too large for one pass" in lead.cause, lead.cause
+        assert "tiles or patches" in lead.fix.text and "segments" in lead.fix.text, lead.fix.text
