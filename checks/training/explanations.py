@@ -319,6 +319,49 @@ _SEGMENTATION_FIX = Fix(
 )
 
 
+# A sequence longer than the model's position table: the traceback or the writer names the position
+# embeddings or the model's length limit ("position_embeddings", "max sequence length (512)",
+# "max_length=512", "the length of the sequence", "input_ids\"].shape = (1, 625)").
+_POSITIONS = re.compile(
+    r"\bpos(?:ition)?(?:al)?[ _]?(?:embed\w{0,10}|ids)\b|\bmax_position_embeddings\b"
+    r"|\bmax(?:imum)?[ _](?:seq(?:uence)?[ _]|sentence[ _]|input[ _])?len(?:gth)?\b"
+    r"(?:\s{0,2}=\s{0,2}\d{1,6})?"
+    r"|\b(?:length|size) of the (?:sequence|input|sentence)s?\b|\b(?:sequence|sentence) length\b"
+    r"|\binput_ids\W{0,5}\.shape\s{0,2}=\s{0,2}\(\d{1,4}, ?\d{3,6}\)",
+    re.IGNORECASE,
+)
+_POSITIONS_CAUSE = (
+    "A sequence is longer than the model's position table: the position embeddings have "
+    "max_position_embeddings rows (512 for BERT and RoBERTa, 128 for some small models, 4096 for Longformer; "
+    "a hand-written model's positional table its own size), and a longer input indexes past the last one."
+)
+_POSITIONS_FIX = Fix(
+    "Truncate the inputs to the model's own maximum, special tokens included: tokenizer(..., "
+    "truncation=True, max_length=<the model's max_position_embeddings>) "
+    "(model.config.max_position_embeddings says it), or split long inputs into pieces that fit; drop the "
+    "examples that are longer in training. A larger max_position_embeddings in the config adds no trained "
+    "positions: that needs a model pretrained (or enlarged and fine-tuned) with a longer table.",
+    (
+        "python -c \"from transformers import AutoConfig; print(AutoConfig.from_pretrained('<model>')."
+        'max_position_embeddings)"',
+    ),
+)
+
+
+def _past_positions(analysis: Analysis, text: str) -> Analysis:
+    """An index error the text ties to the position table or a length limit: a sequence too long."""
+    found = last_match(_POSITIONS, text[-200_000:])
+    if found is None:
+        return analysis
+    line = f"the text names the position table or the input's length ({' '.join(found[0].split())})"
+    return Analysis(evidence=(*analysis.evidence, line), cause=_POSITIONS_CAUSE, fix=_POSITIONS_FIX)
+
+
+def analyse_index_out_of_range(text: str) -> Analysis:
+    """An embedding's index error: a position past the table where the text says so."""
+    return _past_positions(Analysis(), text)
+
+
 def analyse_device_assert(text: str) -> Analysis:
     assertion = last_match(re.compile(r"Assertion `([^`\n]{1,200})` failed"), text)
     analysis = Analysis()
@@ -328,7 +371,7 @@ def analyse_device_assert(text: str) -> Analysis:
         analysis = case.analysis(evidence) if case is not None else Analysis(evidence=(evidence,))
     segmentation = last_match(_SEGMENTATION, text[-200_000:])
     if segmentation is None:
-        return analysis
+        return _past_positions(analysis, text)
     line = f"the text is about segmentation ({segmentation[0]}): its label images hold the class indices"
     return replace(analysis, evidence=(*analysis.evidence, line), fix=_SEGMENTATION_FIX)
 

@@ -340,6 +340,10 @@ MESSAGES = [
         "/usr/local/cuda/include/crt/host_config.h:119:2: error: #error -- unsupported GNU version! gcc "
         "versions later than 6 are not supported!",
     ),
+    (  # VinAIResearch/BERTweet#46
+        "embedding.index_out_of_range",
+        'Hi, I encountered an error: "IndexError: index out of range in self." Below is my code.',
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

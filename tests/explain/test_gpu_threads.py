@@ -3980,3 +3980,58 @@ def test_a_request_larger_than_the_gpu_names_the_input_and_running_it_in_pieces(
         lead = _led_by(text, "cuda.out_of_memory")
         assert "the input is too large for one pass" in lead.cause, lead.cause
         assert "tiles or patches" in lead.fix.text and "segments" in lead.fix.text, lead.fix.text
+
+
+def test_an_index_past_the_position_table_is_a_sequence_longer_than_the_models_maximum() -> None:
+    # A device-side assert (or the CPU's 'index out of range in self') in an embedding whose text names the
+    # position embeddings or the model's maximum length: the threads truncated the inputs to the model's own
+    # maximum; a larger max_position_embeddings in the config does not help.
+    cases = [
+        # yzhangcs/parser#42 ('the script stopped crashing when I removed the example which had a length longer
+        # than that')
+        (
+            '  File "/usr/local/lib/python3.6/dist-packages/transformers/modeling_bert.py", line 177, in '
+            "forward\n    embeddings = inputs_embeds + position_embeddings + token_type_embeddings\n"
+            "RuntimeError: CUDA error: device-side assert triggered\n```\nWhen trying to figure out what was "
+            "wrong and running the script with `CUDA_LAUNCH_BLOCKING=1`, I found out some clues about it being "
+            "an indexing problem (going out of bounds somewhere). This lead me to think it had something to do "
+            "with BERT's limited max sequence length (512)",
+            "cuda.device_side_assert",
+        ),
+        # jpWang/LiLT#47 ('set max_length=512, it works!')
+        (
+            "FUNSD,     lilt-roberta-en-base\nreturn torch.embedding(weight, input, padding_idx, "
+            "scale_grad_by_freq, sparse)\nRuntimeError: CUDA error: device-side assert triggered\n  7%|▋"
+            "         | 143/2000 [00:28<06:06,  5.06it/s]\nwhile I find the reason, I find a features's size "
+            'is 625. batch["input_ids"].shape = (1, 625) . Could you tell me how to fix it.Thanks a lot!',
+            "cuda.device_side_assert",
+        ),
+        # VinAIResearch/BERTweet#46 (the maintainer: 'You're using the base model which has a max sequence
+        # length of 128')
+        (
+            'Hi, I encountered an error: "IndexError: index out of range in self." Below is my code. Can you '
+            "help identify where the problem is? Is it related to the length of the sequence?\n```\n"
+            "pretrain_model = 'vinai/bertweet-base'\ntokenizer = AutoTokenizer.from_pretrained(pretrain_model)"
+            "\ninputs = tokenizer(text, return_tensors=\"pt\", padding='max_length', truncation=True, "
+            "max_length=512)\n```",
+            "embedding.index_out_of_range",
+        ),
+        # pzelasko/daseg#11 (the reporter: 'the error is due to the absolute positional embeddings in
+        # Longformer which was 4098')
+        (
+            "Hello again, I faced this error when the input text exceeded certain number of characters "
+            '(15987) to be exact, or about 3k words approximately\n"    return torch.embedding(weight, input, '
+            'padding_idx, scale_grad_by_freq, sparse)\nIndexError: index out of range in self "',
+            "embedding.index_out_of_range",
+        ),
+    ]
+    for text, entry_id in cases:
+        lead = _led_by(text, entry_id)
+        assert "position" in lead.cause and "max_position_embeddings" in lead.cause, lead.cause
+        assert "truncation=True" in lead.fix.text, lead.fix.text
+    # a token id past the vocabulary, with no sign of length, stays the vocabulary's case
+    vocabulary = (
+        "IndexError: index out of range in self\nI added new tokens to the tokenizer with add_tokens and "
+        "forgot resize_token_embeddings"
+    )
+    assert "resize_token_embeddings" in _led_by(vocabulary, "embedding.index_out_of_range").fix.text
