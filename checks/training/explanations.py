@@ -412,9 +412,24 @@ def analyse_fp16(text: str) -> Analysis:
     )
 
 
+_PIPELINE_ON_CPU = re.compile(r"loaded with `(?:torch_)?dtype=torch\.float16` cannot run with `cpu` device")
+_PIPELINE_ON_CPU_FIX = Fix(
+    "Run the pipeline on the GPU: pipe.to('cuda'), with a CUDA build of torch that sees the GPU "
+    "(torch.cuda.is_available() True; a script that picks 'cuda' only when it is True otherwise falls back "
+    "to the CPU), and an offload or low-memory option that moves it back to the GPU before it runs; or load "
+    "it in float32 to run on the CPU (torch_dtype=torch.float32). A program that parks the pipeline on the "
+    "CPU between steps on purpose prints the warning harmlessly when it runs.",
+    ('python -c "import torch; print(torch.__version__, torch.cuda.is_available())"',),
+)
+
+
 def analyse_half_on_cpu(text: str) -> Analysis:
     op = last_match(re.compile(r"\"(\w{1,80})\" not implemented for 'Half'"), text)
-    return Analysis(evidence=(f"the kernel without float16 support: {op[1]}",)) if op else Analysis()
+    evidence = (f"the kernel without float16 support: {op[1]}",) if op else ()
+    if last_match(_PIPELINE_ON_CPU, text[-200_000:]) is None:
+        return Analysis(evidence=evidence)
+    line = "diffusers warns that a float16 pipeline is on the CPU"
+    return Analysis(evidence=(*evidence, line), fix=_PIPELINE_ON_CPU_FIX)
 
 
 def analyse_mps_op(text: str) -> Analysis:

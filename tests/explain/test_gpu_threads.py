@@ -4035,3 +4035,28 @@ def test_an_index_past_the_position_table_is_a_sequence_longer_than_the_models_m
         "forgot resize_token_embeddings"
     )
     assert "resize_token_embeddings" in _led_by(vocabulary, "embedding.index_out_of_range").fix.text
+
+
+def test_diffusers_warning_of_a_float16_pipeline_on_the_cpu_is_half_precision_on_the_cpu() -> None:
+    # diffusers warns when a float16 pipeline is on the CPU; the threads ran it on the GPU (torch that sees
+    # it, the program's offload fixed) or in float32.
+    cases = [
+        # Vchitect/Latte#23 (the maintainer: the script picks the GPU when torch sees one: check the machine)
+        "HI I have successfully loaded t2v model using \n bash sample/t2v.sh\nbut it shows the model is running "
+        "on cpu, how to set it to run on GPU, thanks\nPipelines loaded with `dtype=torch.float16` cannot run "
+        "with `cpu` device. It is not recommended to move them to `cpu` as running them will fail. Please make "
+        "sure to use an accelerator to run the pipeline in inference, due to the lack of support for`float16` "
+        "operations on this device in PyTorch. Plea",
+        # Tencent-Hunyuan/Hunyuan3D-1#33 (--save_memory left the pipeline on the CPU; fixed in the code)
+        "启动使用了--save_memory参数，让他加载到cpu那里，但生成obj的时候出现下面错误：\nPipelines loaded with "
+        "`dtype=torch.float16` cannot run with `cpu` device. It is not recommended to move them to `cpu` as "
+        "running them will fail.",
+        # Shiriluz/Word-As-Image#13 (another user: torch_dtype=torch.float32 worked)
+        "After preprocessing I get this message:\n   'Pipelines loaded with `torch_dtype=torch.float16` cannot "
+        "run with `cpu` device. It is not recommended to move them to `cpu` as \n   running them will fail.'",
+    ]
+    for text in cases:
+        lead = _led_by(text, "cpu.half_not_implemented")
+        said = _said(lead)
+        assert "pipe.to('cuda')" in said and "torch_dtype=torch.float32" in said, said
+        assert any("float16 pipeline" in line for line in lead.evidence), lead.evidence
