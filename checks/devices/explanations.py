@@ -536,6 +536,21 @@ def analyse_device_string(text: str) -> Analysis:
 _DATAPARALLEL_DEVICES = re.compile(
     r"on device ?(\S{1,20}?) ?\(device_ids\[0\]\) ?but found one of them on device ?: ?(\S{1,20})"
 )
+_REPLICA = re.compile(r"Caught StopIteration in replica (\d{1,3}) on device (\d{1,3})")
+
+
+def analyse_replica_stopiteration(text: str) -> Analysis:
+    """The replica and GPU the message names."""
+    found = last_match(_REPLICA, text[-200_000:])
+    if found is None:
+        return Analysis()
+    return Analysis(
+        evidence=(
+            f"replica {found[1]} on GPU {found[2]} found no parameters of its own (torch 1.5 or later)",
+        )
+    )
+
+
 _DATAPARALLEL_PLACES = catalogue_file.cases(__package__, "dataparallel.module_not_on_first_device")
 
 

@@ -344,6 +344,10 @@ MESSAGES = [
         "embedding.index_out_of_range",
         'Hi, I encountered an error: "IndexError: index out of range in self." Below is my code.',
     ),
+    (  # kimiyoung/transformer-xl#123
+        "dataparallel.replica_without_parameters",
+        "StopIteration: Caught StopIteration in replica 0 on device 0.",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -4060,3 +4060,28 @@ def test_diffusers_warning_of_a_float16_pipeline_on_the_cpu_is_half_precision_on
         said = _said(lead)
         assert "pipe.to('cuda')" in said and "torch_dtype=torch.float32" in said, said
         assert any("float16 pipeline" in line for line in lead.evidence), lead.evidence
+
+
+def test_stopiteration_in_a_dataparallel_replica_is_next_of_parameters_in_a_replica_without_them() -> None:
+    # Since torch 1.5 a DataParallel replica holds no parameters of its own (replicate.py sets them as plain
+    # attributes), so next(self.parameters()) in forward raises StopIteration; the threads took the device
+    # from the input, ran one GPU, or kept torch 1.4.
+    cases = [
+        # soobinseo/Transformer-TTS#39 ('downgrade pytorch to 1.4.0'; another user: solved)
+        "# Caught StopIteration in replica 1 on device 1 error\n\nI have successfully prepared the data but when "
+        "I run the python script **train_transformer.py** I get the following error _**StopIteration: Caught "
+        "StopIteration in replica 1 on device 1.**_ How can I resolve this one?",
+        # kimiyoung/transformer-xl#123 (nn.ParameterList leaves the replica empty; torch 1.4.0 confirmed)
+        "# StopIteration: Caught StopIteration in replica 0 on device 0.",
+        # espnet/espnet#2169, fixed by espnet/espnet#2492 ('From pytorch1.5, there are no ways to derive the
+        # device number from torch.nn.module in DataParallel.forward()')
+        "# Multi-GPU training failure with PyTorch 1.5.1\n```\nException in main training loop: Caught "
+        "StopIteration in replica 0 on device 0.\nOriginal Traceback (most recent call last):\n  File "
+        '"/home/huang18/VC/Experiments/espnet/tools/venv/lib/python3.6/site-packages/torch/nn/parallel/'
+        'parallel_apply.py", line 60, in _worker\n    output = module(*input, **kwargs)',
+    ]
+    for text in cases:
+        lead = _led_by(text, "dataparallel.replica_without_parameters")
+        said = _said(lead)
+        assert "next(self.parameters())" in said and "x.device" in said and "model.module" in said, said
+        assert "replica" in " ".join(lead.evidence), lead.evidence
