@@ -134,6 +134,36 @@ def _argument_moved(evidence: str, text: str) -> Analysis:
     return Analysis(evidence=(evidence, line), fix=Fix(f"{move} {general.text}", general.commands))
 
 
+# A model run by nn.DataParallel: its wrapper, its frames, its replicas, or the writer's multi-GPU words.
+_DATAPARALLEL = re.compile(
+    r"data[_ ]?parallel|\breplicas?\b|\bmulti[- ]?gpus?\b|\bmGPUs\b"
+    r"|\b(?:several|multiple|[2-9]) gpus\b|\bdevice_ids\s{0,2}=",
+    re.IGNORECASE,
+)
+_REPLICAS_CAUSE = (
+    "Under nn.DataParallel each GPU runs a replica of the model, and an operation got tensors on two GPUs: a "
+    "tensor the model makes on a fixed GPU (torch.cuda.FloatTensor(...), .cuda(), device='cuda:0') or keeps "
+    "outside its registered parameters and buffers (a plain tensor attribute, submodules in a plain Python "
+    "list) stays on the first GPU while the replica runs on another."
+)
+_REPLICAS_FIX = Fix(
+    "Make tensors inside forward on the input's device (torch.zeros(..., device=x.device), "
+    "x.new_zeros(...), t.to(x.device)) instead of .cuda() or a fixed GPU; keep submodules in nn.ModuleList "
+    "or nn.ModuleDict and tensors as buffers (self.register_buffer), so that DataParallel copies them to "
+    "each GPU. Or run on one GPU (CUDA_VISIBLE_DEVICES=0), or train with DistributedDataParallel, one "
+    "process per GPU.",
+    ("CUDA_VISIBLE_DEVICES=0 python train.py",),
+)
+
+
+def _on_two_gpus(evidence: str, text: str) -> Analysis:
+    """Tensors on two GPUs that the message does not name: DataParallel's replicas where the text shows it."""
+    if last_match(_DATAPARALLEL, text[-200_000:]) is not None:
+        line = "the text runs the model under DataParallel (a replica per GPU)"
+        return Analysis(evidence=(evidence, line), cause=_REPLICAS_CAUSE, fix=_REPLICAS_FIX)
+    return Analysis(evidence=(evidence,), cause=_TWO_GPUS_CAUSE, fix=_two_gpus_fix("<index>"))
+
+
 def analyse_devices(text: str) -> Analysis:
     found = _last_form(_DEVICE_FORMS, text)
     if found is None:
@@ -153,6 +183,8 @@ def analyse_devices(text: str) -> Analysis:
             ".to() and .cuda() return a new tensor."
         )
         return Analysis(evidence=(evidence, line), fix=fix)
+    if matched.startswith("arguments are located"):
+        return _on_two_gpus(evidence, text)
     gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
     if len(gpus) < 2:
         return _argument_moved(evidence, text)

@@ -4085,3 +4085,38 @@ def test_stopiteration_in_a_dataparallel_replica_is_next_of_parameters_in_a_repl
         said = _said(lead)
         assert "next(self.parameters())" in said and "x.device" in said and "model.module" in said, said
         assert "replica" in " ".join(lead.evidence), lead.evidence
+
+
+def test_arguments_located_on_different_gpus_is_tensors_on_two_gpus_and_under_dataparallel_a_replica() -> None:
+    # torch 0.4 to 1.x said 'arguments are located on different GPUs' where torch 2 says 'Expected all tensors
+    # to be on the same device'. Under DataParallel a tensor made on a fixed GPU, or a submodule in a plain
+    # list, is not copied to each replica (junyanz/BicycleGAN#40, richzhang/PerceptualSimilarity#35:
+    # nn.ModuleList).
+    dataparallel = [
+        # BangLiu/QANet-PyTorch#3
+        "I want to run QANet with 4 gpus and I change some related settings as:\n\n```\nmodel = "
+        "nn.DataParallel(model, device_ids=[0, 1, 2, 3])\n```\nI am using `torch 0.4.0` and `cuda 9.0`.  And I "
+        "meet with a runtime error `arguments are located on different GPUs` as follow:",
+        # lvwj19/PPR-Net-plus#20
+        "-RuntimeError: arguments are located on different GPUs at "
+        "/pytorch/aten/src/THC/generic/THCTensorMathBlas.cu:481\nI dont understand why would it be,hoping you "
+        'can help me solve this.\n\n  File "/home/lg/anaconda3/envs/pprnet/lib/python3.6/site-packages/torch/'
+        'nn/parallel/data_parallel.py", line 152, in forward\n    outputs = self.parallel_apply(replicas, '
+        "inputs, kwargs)",
+        # WonwoongCho/GDWCT#7
+        "When I set the DATA_PARALLEL True, I met a runtime error: arguments are located on different GPUs. "
+        "Anyone knows how to solve it? Thx",
+    ]
+    for text in dataparallel:
+        lead = _led_by(text, "tensors.different_devices")
+        assert "DataParallel" in lead.cause and "replica" in lead.cause, lead.cause
+        assert "nn.ModuleList" in lead.fix.text and "x.device" in lead.fix.text, lead.fix.text
+    # HsinYingLee/DRIT#6 (one model on self.gpu, a tensor made on the current GPU: z.cuda(self.gpu) fixed it)
+    drit = (
+        '# Bug: "arguments are located on different GPUs"\n\nWhen running the code it encounters an error '
+        "at: https://github.com/HsinYingLee/DRIT/blob/master/src/model.py#L362-L367\n because "
+        "`self.z_random` is generated without specifying the GPU here:\n```python\n  def get_z_random(self, "
+        "batchSize, nz, random_type='gauss'):\n    z = torch.cuda.FloatTensor(batchSize, nz)\n```"
+    )
+    lead = _led_by(drit, "tensors.different_devices")
+    assert "two GPUs" in lead.cause and "current device" in lead.cause, lead.cause
