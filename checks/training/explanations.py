@@ -134,6 +134,34 @@ def _argument_moved(evidence: str, text: str) -> Analysis:
     return Analysis(evidence=(evidence, line), fix=Fix(f"{move} {general.text}", general.commands))
 
 
+# A tensor made without a device in the code the text shows ("torch.zeros(X.shape[0], n)",
+# "torch.randn(mu.shape)"), not moved on the same line, or a layer built and called inside forward
+# ("nn.BatchNorm2d(num_features=c)(x)"): on the CPU, whatever device the model is on.
+_MADE_ON_CPU = re.compile(
+    r"\btorch\.(?:zeros|ones|randn|rand|randint|empty|full|arange|eye|linspace|tensor|FloatTensor|LongTensor)"
+    r"\((?:[^()\n]|\([^()\n]{0,80}\)){0,200}\)(?!\s{0,2}\.(?:to|cuda|type_as)\()"
+    # a layer with parameters (not an activation, dropout or pooling)
+    r"|\bnn\.(?!(?:Leaky)?ReLU\d?\b|[GS]ELU\b|Sigmoid\b|Tanh\b|Dropout\w{0,3}\b|Softmax\b|Identity\b|Flatten\b"
+    r"|\w{0,10}Pool\w{0,4}\b|Upsample\w{0,10}\b)[A-Z]\w{1,40}\((?:[^()\n]|\([^()\n]{0,80}\)){0,200}\)(?=\()"
+)
+_MADE_ON_CPU_FIX = Fix(
+    "Make the tensor on the device of the input it meets: torch.zeros(..., device=x.device) (likewise "
+    "torch.randn, torch.arange), x.new_zeros(...), torch.randn_like(x), or .to(x.device); build layers in "
+    "__init__, not inside forward, so that model.to(device) moves their parameters; a tensor the model keeps "
+    "goes in self.register_buffer().",
+)
+_MADE_READ = 20  # a bound on the calls looked at, however long the text
+
+
+def _made_on_cpu(text: str) -> list[str]:
+    """The calls in ``text`` that make a tensor (or a layer) without a device, in order."""
+    made = []
+    for found in islice(_MADE_ON_CPU.finditer(text[-200_000:]), _MADE_READ):
+        if "device" not in found[0]:
+            made.append(found[0])
+    return list(dict.fromkeys(made))
+
+
 # A model run by nn.DataParallel: its wrapper, its frames, its replicas, or the writer's multi-GPU words.
 _DATAPARALLEL = re.compile(
     r"data[_ ]?parallel|\breplicas?\b|\bmulti[- ]?gpus?\b|\bmGPUs\b"
@@ -186,6 +214,13 @@ def analyse_devices(text: str) -> Analysis:
     if matched.startswith("arguments are located"):
         return _on_two_gpus(evidence, text)
     gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
+    made = _made_on_cpu(text) if len(gpus) < 2 else []
+    if made:
+        line = (
+            f"the code shown makes {', '.join(made[:3])} without a device: on the CPU, whatever device the "
+            "model is on"
+        )
+        return Analysis(evidence=(evidence, line), fix=_MADE_ON_CPU_FIX)
     if len(gpus) < 2:
         return _argument_moved(evidence, text)
     split = last_match(_SPLIT_BY_DEVICE_MAP, text[-200_000:])

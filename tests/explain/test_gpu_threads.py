@@ -4120,3 +4120,45 @@ def test_arguments_located_on_different_gpus_is_tensors_on_two_gpus_and_under_da
     )
     lead = _led_by(drit, "tensors.different_devices")
     assert "two GPUs" in lead.cause and "current device" in lead.cause, lead.cause
+
+
+def test_a_tensor_or_layer_made_inside_the_model_without_a_device_is_the_one_on_the_cpu() -> None:
+    # torch.zeros/randn/arange without device= make a CPU tensor, and a layer built inside forward is never
+    # moved by model.to(); the threads made them on the input's device (or built the layer in __init__).
+    cases = [
+        # benedekrozemberczki/pytorch_geometric_temporal#18 (#20: 'H = torch.zeros(...).to(X.device)'; the
+        # maintainer: 'all of the hidden state and cell state definitions were redefined')
+        (
+            "# RuntimeError: All input tensors must be on the same device. Received cuda:0 and cpu\n\nWhy the "
+            "initial hidden `H` won't be moved to `GPU`?\n```python\nclass DCRNN(torch.nn.Module):\n    def "
+            "_set_hidden_state(self, X, H):\n        if H is None:\n            H = torch.zeros(X.shape[0], "
+            "self.out_channels)\n        return H\n```",
+            "torch.zeros(X.shape[0], self.out_channels)",
+        ),
+        # lucidrains/slot-attention#7 (the maintainer: 'Fixed in 1.1.1')
+        (
+            "When I run the code on GPU, I got the following error:\n> RuntimeError: Expected all tensors to be "
+            "on the same device, but found at least two devices, cuda:0 and cpu!\nI think that it's because in "
+            "line 43\n ```\nslots = mu + sigma * torch.randn(mu.shape)\n```\n`torch.randn()` generate random "
+            "numbers on CPU, but the `mu` and `sigma` are on GPU. So I get the this error.",
+            "torch.randn(mu.shape)",
+        ),
+        # syuu1987/geekTime-semantic-segmentation#1 (the reporter: nn.BatchNorm2d belongs in __init__ so that
+        # all parameters are on cuda:0)
+        (
+            "# RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+            "cuda:0 and cpu!\n\n问题解决了!\n def forward(self, input):\n        x = self.conv1(input)\n        x "
+            "= nn.BatchNorm2d(num_features=self.features)(x)\n        x = nn.ReLU(inplace=True)(x)",
+            "nn.BatchNorm2d(num_features=self.features)",
+        ),
+    ]
+    for text, made in cases:
+        lead = _led_by(text, "tensors.different_devices")
+        assert any(made in line for line in lead.evidence), lead.evidence
+        assert "device=x.device" in lead.fix.text and "__init__" in lead.fix.text, lead.fix.text
+    # made on the input's device already: not the cause
+    fixed = (
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+        "and cpu!\nH = torch.zeros(X.shape[0], self.out_channels, device=X.device)"
+    )
+    assert not any("torch.zeros" in line for line in _led_by(fixed, "tensors.different_devices").evidence)
