@@ -224,9 +224,32 @@ _HOST_COMPILER_LIMIT = re.compile(
 )
 
 
+_STD_FUNCTION = re.compile(r"parameter packs not expa")
+_GCC_HEADERS = re.compile(r"c\+\+/(\d{1,2}(?:\.\d{1,2}){0,2})/bits/std_function\.h")
+_STD_FUNCTION_CAUSE = (
+    "The nvcc of this CUDA 11 release cannot parse the C++ headers of the gcc it compiles the host side with "
+    "(gcc 11's std_function.h): the host compiler is newer than that nvcc handles, though no version check "
+    "refused it."
+)
+_STD_FUNCTION_FIX = Fix(
+    "Build with CUDA 11.8 or newer (a toolkit of torch's CUDA major release; the nvcc that runs: which nvcc, "
+    "and CUDA_HOME); or with gcc 10 as nvcc's host compiler: CC=gcc-10 CXX=g++-10 python setup.py install "
+    "(torch's extension builder passes CC to nvcc as -ccbin; with conda, conda install -c conda-forge "
+    "gxx_linux-64=10). Switching /usr/bin/gcc alone may not reach nvcc.",
+    ("nvcc --version", "gcc --version"),
+)
+
+
 def analyse_host_compiler(text: str) -> Analysis:
-    """The newest compiler this CUDA accepts, as its message says, in the fix."""
-    found = last_match(_HOST_COMPILER_LIMIT, text[-200_000:])
+    """The newest compiler this CUDA accepts, as its message says, in the fix; gcc 11's std_function.h that
+    CUDA 11's nvcc cannot parse."""
+    tail = text[-200_000:]
+    if last_match(_STD_FUNCTION, tail) is not None:
+        line = "nvcc cannot parse the gcc headers' std_function.h (<functional>): a CUDA 11 nvcc before 11.8"
+        headers = last_match(_GCC_HEADERS, tail)
+        said = (f"the headers are those of gcc {headers[1]} ({headers[0]})",) if headers else ()
+        return Analysis(evidence=(line, *said), cause=_STD_FUNCTION_CAUSE, fix=_STD_FUNCTION_FIX)
+    found = last_match(_HOST_COMPILER_LIMIT, tail)
     if found is None:
         return Analysis()
     if found[1] is None:

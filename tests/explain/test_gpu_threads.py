@@ -4162,3 +4162,26 @@ def test_a_tensor_or_layer_made_inside_the_model_without_a_device_is_the_one_on_
         "and cpu!\nH = torch.zeros(X.shape[0], self.out_channels, device=X.device)"
     )
     assert not any("torch.zeros" in line for line in _led_by(fixed, "tensors.different_devices").evidence)
+
+
+def test_nvcc_failing_on_gcc_11s_std_function_is_a_host_compiler_too_new_for_that_cuda() -> None:
+    # nvcc of CUDA 11.5 and 11.7 cannot parse gcc 11's <functional>; the threads installed CUDA 11.8 or built
+    # with gcc 10 (torch's extension builder hands CC to nvcc as -ccbin).
+    cases = [
+        # turboderp/exllama#65 (nvcc 11.5; the maintainer: a newer toolkit; the reporter: 'It worked!'), the
+        # spaces inside 'expa nded' as the terminal pasted them
+        "/usr/include/c++/11/bits/std_function.h:435:145: error: parameter packs not expa                  "
+        "nded with ‘...’:\n  435 |         function(_Functor&& __f)\n[2/5] /usr/bin/nvcc  "
+        "-DTORCH_EXTENSION_NAME=exllama_ext",
+        # chensong1995/HybridPose#77 ('I installed CUDA 11.8 and now I get two warning but no errors')
+        "# /usr/include/c++/11/bits/std_function.h:435:145: error: parameter packs not expanded with ‘...’:",
+        # NVlabs/tiny-cuda-nn#231 (another user: reverting to gcc-10/g++-10 built it)
+        "      /usr/include/c++/11/bits/std_function.h:530:146: error: parameter packs not expanded with "
+        "‘...’:\n        530 |         operator=(_Functor&& __f)\n      ninja: build stopped: subcommand "
+        "failed.",
+    ]
+    for text in cases:
+        lead = _led_by(text, "build.unsupported_host_compiler")
+        said = _said(lead)
+        assert "CUDA 11.8" in said and "CC=gcc-10" in said and "std_function.h" in said, said
+        assert "the headers are those of gcc 11 (c++/11/bits/std_function.h)" in lead.evidence, lead.evidence
