@@ -185,6 +185,10 @@ def analyse_not_compiled(text: str) -> Analysis:
 
 # The module the message names, and the last file of the traceback before it: the one that imports it.
 _MISSING_MODULE = re.compile(r"No module names?d?\s[‘'\"`]?([\w-]{1,60}(?:\.[\w-]{1,60}){0,5})")
+_MISSING_NAME = re.compile(
+    r"cannot import name\s[‘'\"`]([\w-]{1,60})[’'\"`]"
+    r"(?:\s{1,3}from\s{1,3}[‘'\"`]([\w-]{1,60}(?:\.[\w-]{1,60}){0,5})[’'\"`])?"
+)
 _FRAME_FILE = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
 
 
@@ -192,9 +196,15 @@ def analyse_extension_not_built(text: str) -> Analysis:
     """The extension the message names, with the file of the traceback that imports it."""
     tail = text[-200_000:]
     found = last_match(_MISSING_MODULE, tail)
-    if found is None:
+    name = last_match(_MISSING_NAME, tail)
+    if name is not None and (found is None or name.start() > found.start()):
+        module = f"{name[2]}.{name[1]}" if name[2] else name[1]
+        found = name
+    elif found is not None:
+        module = found[1]
+    else:
         return Analysis()
-    line = f"the missing module {found[1]} is a compiled extension, built from its sources"
+    line = f"the missing module {module} is a compiled extension, built from its sources"
     importer = last_match(_FRAME_FILE, tail[max(0, found.start() - 800) : found.start()])
     if importer is not None:
         line += f" (imported by {importer[1]}: its setup.py is in a folder near it)"

@@ -4185,3 +4185,44 @@ def test_nvcc_failing_on_gcc_11s_std_function_is_a_host_compiler_too_new_for_tha
         said = _said(lead)
         assert "CUDA 11.8" in said and "CC=gcc-10" in said and "std_function.h" in said, said
         assert "the headers are those of gcc 11 (c++/11/bits/std_function.h)" in lead.evidence, lead.evidence
+
+
+def test_an_extension_import_that_cannot_import_its_compiled_name_is_an_extension_never_built() -> None:
+    # 'cannot import name' of the project's compiled ops (pcdet's iou3d_nms_cuda, a _C) is the extension not
+    # built here; the threads ran the project's python setup.py develop (build develop).
+    cases = [
+        # djiajunustc/Voxel-R-CNN#10 (the maintainer: 'Have your run "python setup.py develop" ?')
+        (
+            '  File "/data/Voxel-R-CNN/pcdet/ops/iou3d_nms/iou3d_nms_utils.py", line 9, in <module>\n    from . '
+            "import iou3d_nms_cuda\nImportError: cannot import name 'iou3d_nms_cuda' from "
+            "'pcdet.ops.iou3d_nms' (unknown location)\n`\nNot sure what's up? Are the paths wrong?",
+            "pcdet.ops.iou3d_nms.iou3d_nms_cuda",
+        ),
+        # Livox-SDK/livox_detection#48 (a later user: 'python3 setup.py develop')
+        (
+            "When I run the command **python3 test_ros.py --pt ../pt/livox_model_1.pt** under **tools** I get "
+            "the following error:\n**ImportError: cannot import name 'iou3d_nms_cuda' from "
+            "'livoxdetection.ops.iou3d_nms' (unknown location)**",
+            "livoxdetection.ops.iou3d_nms.iou3d_nms_cuda",
+        ),
+        # Tramac/awesome-semantic-segmentation-pytorch#25 ('thanks I just ran it and the problem solved')
+        (
+            "When i try to run demo.py in windows 10 pytorch 1.1stable cuda10\nTraceback (most recent call "
+            "last):\nImportError: cannot import name '_C'\nProcess finished with exit code 1",
+            "_C",
+        ),
+        # AmingWu/VDD-DAOD#4 ('Please run python setup.py develop in the lib directory.' 'Thank you! It works!')
+        (
+            "I want to run your training code, but when i run da_train_net_gl.py\nI meet follow message: "
+            "ImportError: cannot import name '_C' from 'model'",
+            "model._C",
+        ),
+    ]
+    for text, module in cases:
+        lead = _led_by(text, "extension.not_built")
+        assert f"the missing module {module} is a compiled extension" in " ".join(lead.evidence), lead.evidence
+        assert "python setup.py develop" in lead.fix.text, lead.fix.text
+    # torch's own _C, imported from inside torch's source tree, is no project extension
+    assert "extension.not_built" not in _ids(
+        "ImportError: cannot import name '_C' from partially initialized module 'torch'"
+    )
