@@ -331,6 +331,23 @@ def _changed_underneath(analysis: Analysis, text: str) -> Analysis | None:
     )
 
 
+_SHARED_MEMORY = re.compile(r"Required: (\d{4,7}),\s{0,3},?\s{0,3}Hardware limit(?:ation)?: (\d{4,7})")
+
+
+def analyse_triton_shared_memory(text: str) -> Analysis:
+    """The shared memory the kernel asked for against the GPU's limit, as Triton gives them."""
+    found = last_match(_SHARED_MEMORY, text[-200_000:])
+    if found is None:
+        return Analysis()
+    required, limit = int(found[1]), int(found[2])
+    return Analysis(
+        evidence=(
+            f"the kernel needs {required} bytes of shared memory per block, the GPU allows {limit} bytes "
+            f"({required / limit:.1f} times as much)",
+        )
+    )
+
+
 def analyse_oom(text: str) -> Analysis:
     """:func:`_analyse_oom` with the batch size the text states, if any, among the evidence. A message
     without figures from a job whose batch is 1 already (or fails whatever the batch) is a GPU already

@@ -348,6 +348,11 @@ MESSAGES = [
         "dataparallel.replica_without_parameters",
         "StopIteration: Caught StopIteration in replica 0 on device 0.",
     ),
+    (  # triton-lang/triton#1561
+        "triton.out_of_shared_memory",
+        "triton.runtime.autotuner.OutOfResources: out of resource: shared memory, Required: 196608, Hardware "
+        "limit: 166912. Reducing block sizes or `num_stages` may help.",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -4226,3 +4226,45 @@ def test_an_extension_import_that_cannot_import_its_compiled_name_is_an_extensio
     assert "extension.not_built" not in _ids(
         "ImportError: cannot import name '_C' from partially initialized module 'torch'"
     )
+
+
+def test_tritons_out_of_shared_memory_is_a_kernel_configuration_too_large_for_this_gpu() -> None:
+    # A Triton kernel's block sizes and num_stages need more shared memory per block than the GPU has; the
+    # threads lowered num_stages or the block size, or named the GPU as unsupported.
+    cases = [
+        # alipay/PainlessInferenceAcceleration#35 (the maintainer set num_stages to 2 for sm86), retyped
+        (
+            "When I run flood's `example/simple_example.py` I get the error: "
+            "`triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 163842, Hardware "
+            "limitation: 101376. reducing the block size or `num_stages` may help`.\nRTX3090 24G",
+            "163842",
+            "101376",
+        ),
+        # OpenSpaceAI/DEST3D#2 (the maintainers reduced chunk_scan_fwd_kernel's num_stages)
+        (
+            "请问有人遇到 triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: "
+            "589824, Hardware limit: 101376. Reducing block sizes or num_stages may help. 这个报错吗？",
+            "589824",
+            "101376",
+        ),
+        # FlashML-org/FreeToken#246 (the maintainer: 'rtx20 series not supported')
+        (
+            "# window 11 启动过程中出现 Required: 98304, , Hardware limit: 65536. rtx2080ti 22G\n\n[16:10:33] "
+            "stdout/INFO  triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: "
+            "98304, Hardware limit: 65536. Reducing block sizes or `num_stages` may help.",
+            "98304",
+            "65536",
+        ),
+        # triton-lang/triton#1561 (num_stages 4 -> 3 on an A100), the older exception path
+        (
+            "triton.runtime.autotuner.OutOfResources: out of resource: shared memory, Required: 196608, "
+            "Hardware limit: 166912. Reducing block sizes or `num_stages` may help.",
+            "196608",
+            "166912",
+        ),
+    ]
+    for text, required, limit in cases:
+        lead = _led_by(text, "triton.out_of_shared_memory")
+        said = _said(lead)
+        assert f"{required} bytes" in said and f"{limit} bytes" in said, lead.evidence
+        assert "num_stages" in lead.fix.text and "block sizes" in lead.fix.text, lead.fix.text
