@@ -560,6 +560,17 @@ _EXTENSION_CAUSE = (
 _CAPABILITY_SAID = re.compile(r"compute capability (\d{1,2}\.\d)\b")
 
 
+# A torch that comes with an application's Docker image or container ("Image: ghcr.io/...", "this container",
+# "your docker").
+_BUNDLED = re.compile(r"\bdocker(?:file|hub)?\b|\bcontainers?\b|\b(?:ghcr|docker)\.io/", re.IGNORECASE)
+_BUNDLED_FIX = (
+    "The torch that fails comes with the application (its Docker image or container), so installing torch "
+    "in another Python does not change it: update the application to its latest release, or use its image "
+    "built for this GPU (for an RTX 50xx, one with a newer PyTorch built for CUDA 12.8 or later), or rebuild "
+    "the image with a newer PyTorch in its Dockerfile."
+)
+
+
 def analyse_no_kernel(text: str) -> Analysis:
     """:func:`_analyse_no_kernel`, with a GPU name several models share said with each capability, and the
     rebuild of a CUDA extension with the GPU's capability in TORCH_CUDA_ARCH_LIST: leading where the text
@@ -580,6 +591,14 @@ def analyse_no_kernel(text: str) -> Analysis:
         "separated by ';' (\"7.0;8.0\")."
     )
     base = analysis.fix or _ENTRY_FIX
+    bundle = last_match(_BUNDLED, text[-200_000:])
+    if bundle is not None and not _extension_built(text[-200_000:]):
+        line = f"the text runs a torch bundled in an application's image ({' '.join(bundle[0].split())})"
+        return replace(
+            analysis,
+            evidence=(*analysis.evidence, line),
+            fix=Fix(f"{_BUNDLED_FIX} Inside the bundle, the same holds: {base.text}", base.commands),
+        )
     if not _extension_built(text[-200_000:]):
         extra = (
             " If torch's own operations run on this GPU and the error comes from a package's CUDA extension "

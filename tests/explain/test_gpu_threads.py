@@ -3852,22 +3852,22 @@ def test_no_kernel_image_on_a_gpu_newer_than_the_build_upgrades_pytorch() -> Non
 
 
 def test_a_step_too_large_for_the_gpu_says_the_gpu_has_not_enough_memory_and_names_the_image_size() -> None:
-    # The maintainers' words for a job whose own memory fills the card: the GPU is too small for it ('1G显存确实
-    # 有点小': 1 GB of VRAM is indeed small), and the levers are a smaller image or a lower resolution, or
-    # the CPU.
+    # The maintainers' words for a job whose own memory fills the card: the GPU is too small for it
+    # ('1G显存确实有点小': 1 GB of VRAM is indeed small), and the levers are a smaller image or a lower
+    # resolution, or the CPU.
     too_small = [
         # PeterL1n/BackgroundMattingV2#142 (the maintainer: '1G显存确实有点小')
-        "# CUDA out of memory\n\n你好，\nRuntimeError: CUDA out of memory. Tried to allocate 72.00 MiB (GPU 0; "
-        "1024.00 MiB total capacity; 378.05 MiB already allocated; 0 bytes free; 418.00 MiB reserved in total "
-        "by PyTorch)\n\n除了更换更高更强的GPU，有无其他的解决方案，谢谢",
+        "# CUDA out of memory\n\n你好，\nRuntimeError: CUDA out of memory. Tried to allocate 72.00 MiB (GPU "
+        "0; 1024.00 MiB total capacity; 378.05 MiB already allocated; 0 bytes free; 418.00 MiB reserved in "
+        "total by PyTorch)\n\n除了更换更高更强的GPU，有无其他的解决方案，谢谢",
         # tamarott/SinGAN#144 (the reporter: 'I was able to train my network by using the CPU instead of the
         # GPU')
-        "Can someone help me how to solve the \"CUDA out of memory\" error ? I think it has to do something "
+        'Can someone help me how to solve the "CUDA out of memory" error ? I think it has to do something '
         "with reducing the batch size but I am not sure where in the code I can do that.\n"
         '  File "c:\\Projects\\PK\\Phd\\Paper4_GAN\\SinGAN-master\\SinGAN\\training.py", line 162, in '
         "train_single_scale\n    gradient_penalty.backward()\nRuntimeError: CUDA out of memory. Tried to "
-        "allocate 30.00 MiB (GPU 0; 2.00 GiB total capacity; 1.16 GiB already allocated; 18.86 MiB free; 1.28 "
-        "GiB reserved in total by PyTorch)",
+        "allocate 30.00 MiB (GPU 0; 2.00 GiB total capacity; 1.16 GiB already allocated; 18.86 MiB free; "
+        "1.28 GiB reserved in total by PyTorch)",
     ]
     for text in too_small:
         lead = _led_by(text, "cuda.out_of_memory")
@@ -3876,13 +3876,13 @@ def test_a_step_too_large_for_the_gpu_says_the_gpu_has_not_enough_memory_and_nam
     smaller_image = [
         # sangwoomo/instagan#14 (the maintainer: 'you can reduce image resolution, by controlling
         # `--fineSizeH` and `--fineSizeW`')
-        "# CUDA error: out of memory\n\nthans fou you good job\nI use a 1080ti gpu,and it out of memory,how can "
-        "I train with my gpu,is there any idea?  thankyou very much",
+        "# CUDA error: out of memory\n\nthans fou you good job\nI use a 1080ti gpu,and it out of memory,how "
+        "can I train with my gpu,is there any idea?  thankyou very much",
         # artmamedov/artroom-stable-diffusion#20 (the maintainer: 'you need to either reduce the image size,
         # lower the speed, or try a smaller model')
         "# Cuda Out of memory. How do I bypass this?",
-        # jgkwak95/AU-GAN#4 (the maintainer: 'You might meet OOM if your gpu has small memory ... I suggest you
-        # to reduce the resolution of training image')
+        # jgkwak95/AU-GAN#4 (the maintainer: 'You might meet OOM if your gpu has small memory ... I suggest
+        # you to reduce the resolution of training image')
         "# when i tried to start the training It shows error 'CUDA OUT OF MEMORY' even with reduced batch "
         "size of 1. what is the possible solution please?",
     ]
@@ -3929,26 +3929,26 @@ def test_nvcc_refusing_the_host_compiler_names_the_gcc_limit_and_an_older_gcc() 
         # jwyang/faster-rcnn.pytorch#568 ('I solved it by installing `gcc-5`')
         (
             "`In file included from /usr/local/cuda/include/host_config.h:50:0,\n                 from "
-            "/usr/local/cuda/include/cuda_runtime.h:78,\n                 from <command-line>:0:\n"
-            "/usr/local/cuda/include/crt/host_config.h:119:2: error: #error -- unsupported GNU version! gcc "
-            "versions later than 6 are not supported!\n #error -- unsupported GNU version! gcc versions later "
-            "than 6 are not supported!\n  ^~~~~\nerror: command '/usr/local/cuda/bin/nvcc' failed with exit "
-            "status 1`",
+            "/usr/local/cuda/include/cuda_runtime.h:78,\n                 from "
+            "<command-line>:0:\n/usr/local/cuda/include/crt/host_config.h:119:2: error: #error -- "
+            "unsupported GNU version! gcc versions later than 6 are not supported!\n #error -- unsupported "
+            "GNU version! gcc versions later than 6 are not supported!\n  ^~~~~\nerror: command "
+            "'/usr/local/cuda/bin/nvcc' failed with exit status 1`",
             "gcc versions later than 6",
         ),
         # teddykoker/torchsort#39 (CC and CXX pointed at gcc-7; the maintainer: 'Thanks for ... providing a
         # fix!')
         (
-            "while installing the package I ran into the problem that the CUDA version used to install my torch "
-            "installation (CUDA 9.2) is not compatible with recent g++ versions (7 or higher). The error looks "
-            "something like this:\n\n    /usr/lib/cuda-9.2/include/crt/host_config.h:119:2: error: #error -- "
-            "unsupported GNU version! gcc versions later than 7 are not supported!",
+            "while installing the package I ran into the problem that the CUDA version used to install my "
+            "torch installation (CUDA 9.2) is not compatible with recent g++ versions (7 or higher). The "
+            "error looks something like this:\n\n    /usr/lib/cuda-9.2/include/crt/host_config.h:119:2: "
+            "error: #error -- unsupported GNU version! gcc versions later than 7 are not supported!",
             "gcc versions later than 7",
         ),
         # darglein/ADOP#37 (the reporter recompiled with gcc-7.5)
         (
-            "# unsupported GNU version! gcc versions later than 8 are not supported!\n\nbuild follow src/README "
-            "but error occured!\n\ngcc=9.3,g++=9.3\nubuntu=20.04",
+            "# unsupported GNU version! gcc versions later than 8 are not supported!\n\nbuild follow "
+            "src/README but error occured!\n\ngcc=9.3,g++=9.3\nubuntu=20.04",
             "gcc versions later than 8",
         ),
     ]
@@ -3963,18 +3963,18 @@ def test_a_request_larger_than_the_gpu_names_the_input_and_running_it_in_pieces(
     # threads cropped it, ran it in patches or tiles (the program's chop option), or gave a smaller image.
     cases = [
         # Fannovel16/comfy_controlnet_preprocessors#50 ('My image wasn't cropped to 512 and was huge')
-        "I only have 3 nodes in comfy, loadimage, normalmappreprocessor, and saveimage. I got this:\n\n"
-        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 218.96 GiB\n\nAny suggestions "
-        "appreciated. Nvidia gpu with 8gb.\nThanks!",
+        "I only have 3 nodes in comfy, loadimage, normalmappreprocessor, and saveimage. I got "
+        "this:\n\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 218.96 GiB\n\nAny "
+        "suggestions appreciated. Nvidia gpu with 8gb.\nThanks!",
         # lbc12345/SeD#5 (the maintainer: 'You may try to crop your image into patches first')
         "# test error\n\nThis error occurred when I was testing, only loading a picture, why\nRuntimeError: "
-        "CUDA out of memory. Tried to allocate 87.95 GiB (GPU 0; 44.48 GiB total capacity; 22.69 GiB already "
-        "allocated; 19.28 GiB free; 23.92 GiB reserved in total by PyTorch)",
+        "CUDA out of memory. Tried to allocate 87.95 GiB (GPU 0; 44.48 GiB total capacity; 22.69 GiB "
+        "already allocated; 19.28 GiB free; 23.92 GiB reserved in total by PyTorch)",
         # zsyOAOA/ResShift#4 (the maintainer: 'Try to the option of "--chop_size 256"'; 'The changes worked!')
         "`torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 128.00 GiB (GPU 0; 24.00 GiB "
         "total capacity; 6.71 GiB already allocated; 12.96 GiB free; 8.74 GiB reserved in total by PyTorch) "
-        "If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  See "
-        "doc\nOnly have 1 GPU with 24GB, is there any way to run this?",
+        "If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  "
+        "See doc\nOnly have 1 GPU with 24GB, is there any way to run this?",
     ]
     for text in cases:
         lead = _led_by(text, "cuda.out_of_memory")
@@ -3987,22 +3987,22 @@ def test_an_index_past_the_position_table_is_a_sequence_longer_than_the_models_m
     # position embeddings or the model's maximum length: the threads truncated the inputs to the model's own
     # maximum; a larger max_position_embeddings in the config does not help.
     cases = [
-        # yzhangcs/parser#42 ('the script stopped crashing when I removed the example which had a length longer
-        # than that')
+        # yzhangcs/parser#42 ('the script stopped crashing when I removed the example which had a length
+        # longer than that')
         (
             '  File "/usr/local/lib/python3.6/dist-packages/transformers/modeling_bert.py", line 177, in '
-            "forward\n    embeddings = inputs_embeds + position_embeddings + token_type_embeddings\n"
-            "RuntimeError: CUDA error: device-side assert triggered\n```\nWhen trying to figure out what was "
-            "wrong and running the script with `CUDA_LAUNCH_BLOCKING=1`, I found out some clues about it being "
-            "an indexing problem (going out of bounds somewhere). This lead me to think it had something to do "
-            "with BERT's limited max sequence length (512)",
+            "forward\n    embeddings = inputs_embeds + position_embeddings + "
+            "token_type_embeddings\nRuntimeError: CUDA error: device-side assert triggered\n```\nWhen "
+            "trying to figure out what was wrong and running the script with `CUDA_LAUNCH_BLOCKING=1`, I "
+            "found out some clues about it being an indexing problem (going out of bounds somewhere). This "
+            "lead me to think it had something to do with BERT's limited max sequence length (512)",
             "cuda.device_side_assert",
         ),
         # jpWang/LiLT#47 ('set max_length=512, it works!')
         (
             "FUNSD,     lilt-roberta-en-base\nreturn torch.embedding(weight, input, padding_idx, "
-            "scale_grad_by_freq, sparse)\nRuntimeError: CUDA error: device-side assert triggered\n  7%|▋"
-            "         | 143/2000 [00:28<06:06,  5.06it/s]\nwhile I find the reason, I find a features's size "
+            "scale_grad_by_freq, sparse)\nRuntimeError: CUDA error: device-side assert triggered\n  7%|▋    "
+            "     | 143/2000 [00:28<06:06,  5.06it/s]\nwhile I find the reason, I find a features's size "
             'is 625. batch["input_ids"].shape = (1, 625) . Could you tell me how to fix it.Thanks a lot!',
             "cuda.device_side_assert",
         ),
@@ -4010,18 +4010,18 @@ def test_an_index_past_the_position_table_is_a_sequence_longer_than_the_models_m
         # length of 128')
         (
             'Hi, I encountered an error: "IndexError: index out of range in self." Below is my code. Can you '
-            "help identify where the problem is? Is it related to the length of the sequence?\n```\n"
-            "pretrain_model = 'vinai/bertweet-base'\ntokenizer = AutoTokenizer.from_pretrained(pretrain_model)"
-            "\ninputs = tokenizer(text, return_tensors=\"pt\", padding='max_length', truncation=True, "
-            "max_length=512)\n```",
+            "help identify where the problem is? Is it related to the length of the "
+            "sequence?\n```\npretrain_model = 'vinai/bertweet-base'\ntokenizer = "
+            'AutoTokenizer.from_pretrained(pretrain_model)\ninputs = tokenizer(text, return_tensors="pt", '
+            "padding='max_length', truncation=True, max_length=512)\n```",
             "embedding.index_out_of_range",
         ),
         # pzelasko/daseg#11 (the reporter: 'the error is due to the absolute positional embeddings in
         # Longformer which was 4098')
         (
             "Hello again, I faced this error when the input text exceeded certain number of characters "
-            '(15987) to be exact, or about 3k words approximately\n"    return torch.embedding(weight, input, '
-            'padding_idx, scale_grad_by_freq, sparse)\nIndexError: index out of range in self "',
+            '(15987) to be exact, or about 3k words approximately\n"    return torch.embedding(weight, '
+            'input, padding_idx, scale_grad_by_freq, sparse)\nIndexError: index out of range in self "',
             "embedding.index_out_of_range",
         ),
     ]
@@ -4042,18 +4042,19 @@ def test_diffusers_warning_of_a_float16_pipeline_on_the_cpu_is_half_precision_on
     # it, the program's offload fixed) or in float32.
     cases = [
         # Vchitect/Latte#23 (the maintainer: the script picks the GPU when torch sees one: check the machine)
-        "HI I have successfully loaded t2v model using \n bash sample/t2v.sh\nbut it shows the model is running "
-        "on cpu, how to set it to run on GPU, thanks\nPipelines loaded with `dtype=torch.float16` cannot run "
-        "with `cpu` device. It is not recommended to move them to `cpu` as running them will fail. Please make "
-        "sure to use an accelerator to run the pipeline in inference, due to the lack of support for`float16` "
-        "operations on this device in PyTorch. Plea",
+        "HI I have successfully loaded t2v model using \n bash sample/t2v.sh\nbut it shows the model is "
+        "running on cpu, how to set it to run on GPU, thanks\nPipelines loaded with `dtype=torch.float16` "
+        "cannot run with `cpu` device. It is not recommended to move them to `cpu` as running them will "
+        "fail. Please make sure to use an accelerator to run the pipeline in inference, due to the lack of "
+        "support for`float16` operations on this device in PyTorch. Plea",
         # Tencent-Hunyuan/Hunyuan3D-1#33 (--save_memory left the pipeline on the CPU; fixed in the code)
-        "启动使用了--save_memory参数，让他加载到cpu那里，但生成obj的时候出现下面错误：\nPipelines loaded with "
-        "`dtype=torch.float16` cannot run with `cpu` device. It is not recommended to move them to `cpu` as "
-        "running them will fail.",
+        "启动使用了--save_memory参数，让他加载到cpu那里，但生成obj的时候出现下面错误：\nPipelines loaded "
+        "with `dtype=torch.float16` cannot run with `cpu` device. It is not recommended to move them to "
+        "`cpu` as running them will fail.",
         # Shiriluz/Word-As-Image#13 (another user: torch_dtype=torch.float32 worked)
-        "After preprocessing I get this message:\n   'Pipelines loaded with `torch_dtype=torch.float16` cannot "
-        "run with `cpu` device. It is not recommended to move them to `cpu` as \n   running them will fail.'",
+        "After preprocessing I get this message:\n   'Pipelines loaded with `torch_dtype=torch.float16` "
+        "cannot run with `cpu` device. It is not recommended to move them to `cpu` as \n   running them "
+        "will fail.'",
     ]
     for text in cases:
         lead = _led_by(text, "cpu.half_not_implemented")
@@ -4068,9 +4069,9 @@ def test_stopiteration_in_a_dataparallel_replica_is_next_of_parameters_in_a_repl
     # from the input, ran one GPU, or kept torch 1.4.
     cases = [
         # soobinseo/Transformer-TTS#39 ('downgrade pytorch to 1.4.0'; another user: solved)
-        "# Caught StopIteration in replica 1 on device 1 error\n\nI have successfully prepared the data but when "
-        "I run the python script **train_transformer.py** I get the following error _**StopIteration: Caught "
-        "StopIteration in replica 1 on device 1.**_ How can I resolve this one?",
+        "# Caught StopIteration in replica 1 on device 1 error\n\nI have successfully prepared the data but "
+        "when I run the python script **train_transformer.py** I get the following error _**StopIteration: "
+        "Caught StopIteration in replica 1 on device 1.**_ How can I resolve this one?",
         # kimiyoung/transformer-xl#123 (nn.ParameterList leaves the replica empty; torch 1.4.0 confirmed)
         "# StopIteration: Caught StopIteration in replica 0 on device 0.",
         # espnet/espnet#2169, fixed by espnet/espnet#2492 ('From pytorch1.5, there are no ways to derive the
@@ -4078,7 +4079,8 @@ def test_stopiteration_in_a_dataparallel_replica_is_next_of_parameters_in_a_repl
         "# Multi-GPU training failure with PyTorch 1.5.1\n```\nException in main training loop: Caught "
         "StopIteration in replica 0 on device 0.\nOriginal Traceback (most recent call last):\n  File "
         '"/home/huang18/VC/Experiments/espnet/tools/venv/lib/python3.6/site-packages/torch/nn/parallel/'
-        'parallel_apply.py", line 60, in _worker\n    output = module(*input, **kwargs)',
+        'parallel_apply.py", '
+        "line 60, in _worker\n    output = module(*input, **kwargs)",
     ]
     for text in cases:
         lead = _led_by(text, "dataparallel.replica_without_parameters")
@@ -4087,7 +4089,9 @@ def test_stopiteration_in_a_dataparallel_replica_is_next_of_parameters_in_a_repl
         assert "replica" in " ".join(lead.evidence), lead.evidence
 
 
-def test_arguments_located_on_different_gpus_is_tensors_on_two_gpus_and_under_dataparallel_a_replica() -> None:
+def test_arguments_located_on_different_gpus_is_tensors_on_two_gpus_and_under_dataparallel_a_replica() -> (
+    None
+):
     # torch 0.4 to 1.x said 'arguments are located on different GPUs' where torch 2 says 'Expected all tensors
     # to be on the same device'. Under DataParallel a tensor made on a fixed GPU, or a submodule in a plain
     # list, is not copied to each replica (junyanz/BicycleGAN#40, richzhang/PerceptualSimilarity#35:
@@ -4095,13 +4099,15 @@ def test_arguments_located_on_different_gpus_is_tensors_on_two_gpus_and_under_da
     dataparallel = [
         # BangLiu/QANet-PyTorch#3
         "I want to run QANet with 4 gpus and I change some related settings as:\n\n```\nmodel = "
-        "nn.DataParallel(model, device_ids=[0, 1, 2, 3])\n```\nI am using `torch 0.4.0` and `cuda 9.0`.  And I "
-        "meet with a runtime error `arguments are located on different GPUs` as follow:",
+        "nn.DataParallel(model, device_ids=[0, 1, 2, 3])\n```\nI am using `torch 0.4.0` and `cuda 9.0`.  "
+        "And I meet with a runtime error `arguments are located on different GPUs` as follow:",
         # lvwj19/PPR-Net-plus#20
         "-RuntimeError: arguments are located on different GPUs at "
-        "/pytorch/aten/src/THC/generic/THCTensorMathBlas.cu:481\nI dont understand why would it be,hoping you "
-        'can help me solve this.\n\n  File "/home/lg/anaconda3/envs/pprnet/lib/python3.6/site-packages/torch/'
-        'nn/parallel/data_parallel.py", line 152, in forward\n    outputs = self.parallel_apply(replicas, '
+        "/pytorch/aten/src/THC/generic/THCTensorMathBlas.cu:481\nI dont understand why would it be,hoping "
+        "you "
+        "can help me solve this.\n\n  File "
+        '"/home/lg/anaconda3/envs/pprnet/lib/python3.6/site-packages/torch/nn/parallel/data_parallel.py", '
+        "line 152, in forward\n    outputs = self.parallel_apply(replicas, "
         "inputs, kwargs)",
         # WonwoongCho/GDWCT#7
         "When I set the DATA_PARALLEL True, I met a runtime error: arguments are located on different GPUs. "
@@ -4129,26 +4135,26 @@ def test_a_tensor_or_layer_made_inside_the_model_without_a_device_is_the_one_on_
         # benedekrozemberczki/pytorch_geometric_temporal#18 (#20: 'H = torch.zeros(...).to(X.device)'; the
         # maintainer: 'all of the hidden state and cell state definitions were redefined')
         (
-            "# RuntimeError: All input tensors must be on the same device. Received cuda:0 and cpu\n\nWhy the "
-            "initial hidden `H` won't be moved to `GPU`?\n```python\nclass DCRNN(torch.nn.Module):\n    def "
-            "_set_hidden_state(self, X, H):\n        if H is None:\n            H = torch.zeros(X.shape[0], "
-            "self.out_channels)\n        return H\n```",
+            "# RuntimeError: All input tensors must be on the same device. Received cuda:0 and cpu\n\nWhy "
+            "the initial hidden `H` won't be moved to `GPU`?\n```python\nclass DCRNN(torch.nn.Module):\n    "
+            "def _set_hidden_state(self, X, H):\n        if H is None:\n            H = "
+            "torch.zeros(X.shape[0], self.out_channels)\n        return H\n```",
             "torch.zeros(X.shape[0], self.out_channels)",
         ),
         # lucidrains/slot-attention#7 (the maintainer: 'Fixed in 1.1.1')
         (
-            "When I run the code on GPU, I got the following error:\n> RuntimeError: Expected all tensors to be "
-            "on the same device, but found at least two devices, cuda:0 and cpu!\nI think that it's because in "
-            "line 43\n ```\nslots = mu + sigma * torch.randn(mu.shape)\n```\n`torch.randn()` generate random "
-            "numbers on CPU, but the `mu` and `sigma` are on GPU. So I get the this error.",
+            "When I run the code on GPU, I got the following error:\n> RuntimeError: Expected all tensors "
+            "to be on the same device, but found at least two devices, cuda:0 and cpu!\nI think that it's "
+            "because in line 43\n ```\nslots = mu + sigma * torch.randn(mu.shape)\n```\n`torch.randn()` "
+            "generate random numbers on CPU, but the `mu` and `sigma` are on GPU. So I get the this error.",
             "torch.randn(mu.shape)",
         ),
         # syuu1987/geekTime-semantic-segmentation#1 (the reporter: nn.BatchNorm2d belongs in __init__ so that
         # all parameters are on cuda:0)
         (
             "# RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
-            "cuda:0 and cpu!\n\n问题解决了!\n def forward(self, input):\n        x = self.conv1(input)\n        x "
-            "= nn.BatchNorm2d(num_features=self.features)(x)\n        x = nn.ReLU(inplace=True)(x)",
+            "cuda:0 and cpu!\n\n问题解决了!\n def forward(self, input):\n        x = self.conv1(input)\n    "
+            "    x = nn.BatchNorm2d(num_features=self.features)(x)\n        x = nn.ReLU(inplace=True)(x)",
             "nn.BatchNorm2d(num_features=self.features)",
         ),
     ]
@@ -4158,8 +4164,8 @@ def test_a_tensor_or_layer_made_inside_the_model_without_a_device_is_the_one_on_
         assert "device=x.device" in lead.fix.text and "__init__" in lead.fix.text, lead.fix.text
     # made on the input's device already: not the cause
     fixed = (
-        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
-        "and cpu!\nH = torch.zeros(X.shape[0], self.out_channels, device=X.device)"
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+        "cuda:0 and cpu!\nH = torch.zeros(X.shape[0], self.out_channels, device=X.device)"
     )
     assert not any("torch.zeros" in line for line in _led_by(fixed, "tensors.different_devices").evidence)
 
@@ -4193,15 +4199,16 @@ def test_an_extension_import_that_cannot_import_its_compiled_name_is_an_extensio
     cases = [
         # djiajunustc/Voxel-R-CNN#10 (the maintainer: 'Have your run "python setup.py develop" ?')
         (
-            '  File "/data/Voxel-R-CNN/pcdet/ops/iou3d_nms/iou3d_nms_utils.py", line 9, in <module>\n    from . '
+            '  File "/data/Voxel-R-CNN/pcdet/ops/iou3d_nms/iou3d_nms_utils.py", line 9, in <module>\n    '
+            "from . "
             "import iou3d_nms_cuda\nImportError: cannot import name 'iou3d_nms_cuda' from "
             "'pcdet.ops.iou3d_nms' (unknown location)\n`\nNot sure what's up? Are the paths wrong?",
             "pcdet.ops.iou3d_nms.iou3d_nms_cuda",
         ),
         # Livox-SDK/livox_detection#48 (a later user: 'python3 setup.py develop')
         (
-            "When I run the command **python3 test_ros.py --pt ../pt/livox_model_1.pt** under **tools** I get "
-            "the following error:\n**ImportError: cannot import name 'iou3d_nms_cuda' from "
+            "When I run the command **python3 test_ros.py --pt ../pt/livox_model_1.pt** under **tools** I "
+            "get the following error:\n**ImportError: cannot import name 'iou3d_nms_cuda' from "
             "'livoxdetection.ops.iou3d_nms' (unknown location)**",
             "livoxdetection.ops.iou3d_nms.iou3d_nms_cuda",
         ),
@@ -4211,7 +4218,8 @@ def test_an_extension_import_that_cannot_import_its_compiled_name_is_an_extensio
             "last):\nImportError: cannot import name '_C'\nProcess finished with exit code 1",
             "_C",
         ),
-        # AmingWu/VDD-DAOD#4 ('Please run python setup.py develop in the lib directory.' 'Thank you! It works!')
+        # AmingWu/VDD-DAOD#4 ('Please run python setup.py develop in the lib directory.' 'Thank you! It
+        # works!')
         (
             "I want to run your training code, but when i run da_train_net_gl.py\nI meet follow message: "
             "ImportError: cannot import name '_C' from 'model'",
@@ -4220,7 +4228,9 @@ def test_an_extension_import_that_cannot_import_its_compiled_name_is_an_extensio
     ]
     for text, module in cases:
         lead = _led_by(text, "extension.not_built")
-        assert f"the missing module {module} is a compiled extension" in " ".join(lead.evidence), lead.evidence
+        assert f"the missing module {module} is a compiled extension" in " ".join(lead.evidence), (
+            lead.evidence
+        )
         assert "python setup.py develop" in lead.fix.text, lead.fix.text
     # torch's own _C, imported from inside torch's source tree, is no project extension
     assert "extension.not_built" not in _ids(
@@ -4235,8 +4245,8 @@ def test_tritons_out_of_shared_memory_is_a_kernel_configuration_too_large_for_th
         # alipay/PainlessInferenceAcceleration#35 (the maintainer set num_stages to 2 for sm86), retyped
         (
             "When I run flood's `example/simple_example.py` I get the error: "
-            "`triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 163842, Hardware "
-            "limitation: 101376. reducing the block size or `num_stages` may help`.\nRTX3090 24G",
+            "`triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 163842, "
+            "Hardware limitation: 101376. reducing the block size or `num_stages` may help`.\nRTX3090 24G",
             "163842",
             "101376",
         ),
@@ -4249,9 +4259,9 @@ def test_tritons_out_of_shared_memory_is_a_kernel_configuration_too_large_for_th
         ),
         # FlashML-org/FreeToken#246 (the maintainer: 'rtx20 series not supported')
         (
-            "# window 11 启动过程中出现 Required: 98304, , Hardware limit: 65536. rtx2080ti 22G\n\n[16:10:33] "
-            "stdout/INFO  triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: "
-            "98304, Hardware limit: 65536. Reducing block sizes or `num_stages` may help.",
+            "# window 11 启动过程中出现 Required: 98304, , Hardware limit: 65536. rtx2080ti "
+            "22G\n\n[16:10:33] stdout/INFO  triton.runtime.errors.OutOfResources: out of resource: shared "
+            "memory, Required: 98304, Hardware limit: 65536. Reducing block sizes or `num_stages` may help.",
             "98304",
             "65536",
         ),
@@ -4268,3 +4278,35 @@ def test_tritons_out_of_shared_memory_is_a_kernel_configuration_too_large_for_th
         said = _said(lead)
         assert f"{required} bytes" in said and f"{limit} bytes" in said, lead.evidence
         assert "num_stages" in lead.fix.text and "block sizes" in lead.fix.text, lead.fix.text
+
+
+def test_no_kernel_image_in_a_torch_an_application_bundles_names_the_applications_newer_release() -> None:
+    # A torch inside an application's Docker image is changed by the application's own release or image, not
+    # by pip in another Python: the threads pinned or pulled an image with a newer
+    # PyTorch, or the maintainers published one.
+    cases = [
+        # CoreWorxLab/CAAL#4 (merged #5: the image tag that ships PyTorch 2.7.1+cu128)
+        "The current GPU image fails to start on NVIDIA RTX 5080 cards (Blackwell "
+        "architecture).\nRuntimeError: Failed to load Kokoro model: CUDA error: no kernel image is "
+        "available for execution on the device\nEnvironment:\nGPU: NVIDIA GeForce RTX 5080\nDriver Version: "
+        "570.xx+ (CUDA 12.8)\nImage: ghcr.io/remsky/kokoro-fastapi-gpu:latest",
+        # lmoe/wyoming-xtts#1 (a :cu128 image pushed; 'It is works now.')
+        "I tried to run this container, but got a "
+        "warning:\n```\n/opt/venv/lib/python3.11/site-packages/torch/cuda/__init__.py:287: "
+        "UserWarning:\nNVIDIA GeForce RTX 5060 Ti with CUDA capability sm_120 is not compatible with the "
+        "current PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_50 sm_60 "
+        "sm_70 sm_75 sm_80 sm_86 sm_90.\n```",
+        # laituan245/EL-Dockers#1 (the maintainer published a :cu11 image)
+        "I am using 3090 GPU but find your docker `laituan245/wikidata_el_demo` can not support it. It "
+        "seems that the torch version in docker is lower than "
+        "1.11.\n```\n/opt/conda/envs/aida_coreference/lib/python3.6/site-packages/torch/cuda/"
+        "__init__.py:143: "
+        "UserWarning:\nGeForce RTX 3090 with CUDA capability sm_86 is not compatible with the current "
+        "PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 "
+        "sm_70.\n```",
+    ]
+    for text in cases:
+        lead = _led_by(text, "cuda.no_kernel_image")
+        assert lead.fix.text.startswith("The torch that fails comes with the application"), lead.fix.text
+        assert "latest release" in lead.fix.text and "newer PyTorch" in lead.fix.text, lead.fix.text
+        assert any("bundled" in line for line in lead.evidence), lead.evidence
