@@ -231,6 +231,18 @@ def analyse_devices(text: str) -> Analysis:
     return Analysis(evidence=(evidence,), cause=_TWO_GPUS_CAUSE, fix=_two_gpus_fix(other))
 
 
+# The traceback's code line just before the message: the statement that converts.
+_CONVERTING_LINE = re.compile(r"\n[ \t]{2,12}(\S[^\n]{0,200})\n[^\n]{0,40}can't convert (?:cuda|CUDA)")
+
+
+def analyse_cuda_to_numpy(text: str) -> Analysis:
+    """The statement that converts, where the traceback shows it."""
+    found = last_match(_CONVERTING_LINE, text[-200_000:])
+    if found is None:
+        return Analysis()
+    return Analysis(evidence=(f"the conversion: {found[1].strip()}",))
+
+
 def analyse_dtypes(text: str) -> Analysis:
     found = _last_form(_DTYPE_FORMS, text)
     if found is None:

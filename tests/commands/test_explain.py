@@ -353,6 +353,11 @@ MESSAGES = [
         "triton.runtime.autotuner.OutOfResources: out of resource: shared memory, Required: 196608, Hardware "
         "limit: 166912. Reducing block sizes or `num_stages` may help.",
     ),
+    (  # wengong-jin/hgraph2graph#35
+        "tensors.cuda_to_numpy",
+        "TypeError: can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "
+        "host memory first.",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

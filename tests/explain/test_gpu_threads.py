@@ -4310,3 +4310,44 @@ def test_no_kernel_image_in_a_torch_an_application_bundles_names_the_application
         assert lead.fix.text.startswith("The torch that fails comes with the application"), lead.fix.text
         assert "latest release" in lead.fix.text and "newer PyTorch" in lead.fix.text, lead.fix.text
         assert any("bundled" in line for line in lead.evidence), lead.evidence
+
+
+def test_a_cuda_tensor_handed_to_numpy_is_copied_to_the_cpu_first_with_the_line_that_converts_it() -> None:
+    # NumPy works on host memory: .numpy(), np.sum or np.asarray on a CUDA tensor raise this; the threads
+    # added .cpu() at the line that converts.
+    cases = [
+        # ztxz16/fastllm#231 (the fix: 'dict[key].cpu().numpy().astype(ori_np_data_type)')
+        (
+            "Traceback (most recent call last):\n  File "
+            '"/home/zengzijian/ai_code/fastllm/build/tools/fastllm_pytools/torch2flm.py", line 156, in '
+            "tofile\n    cur = dict[key].numpy().astype("
+            "ori_np_data_type)\nTypeError: can't convert cuda:0 device type tensor to numpy. Use "
+            "Tensor.cpu() to copy the tensor to host memory first.",
+            "cur = dict[key].numpy().astype(ori_np_data_type)",
+        ),
+        # Hzzone/pytorch-openpose#16 (merged: 'output = self.model(data).cpu().numpy()')
+        (
+            "# TypeError: can't convert CUDA tensor to numpy. Use Tensor.cpu() to copy the tensor to host "
+            "memory first.\n\nI fixed this by changing the line in python/hand.py:\noutput = "
+            "self.model(data).numpy()",
+            None,
+        ),
+        # wengong-jin/hgraph2graph#35 ('This pull request solves it': the tensor moved to the CPU first)
+        (
+            "I was getting the following error from line 96: \n\n```\nTypeError: can't convert cuda:0 "
+            "device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.\n```",
+            None,
+        ),
+        # xiaxin1998/DHCN#14 (np.sum on a CUDA tensor)
+        (
+            "model.py的第40行“ item_embeddings = np.sum(final, 0) / (self.layers+1)” 报错：\nTypeError: "
+            "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host "
+            "memory first.",
+            None,
+        ),
+    ]
+    for text, line in cases:
+        lead = _led_by(text, "tensors.cuda_to_numpy")
+        assert ".detach().cpu().numpy()" in lead.fix.text and "host memory" in lead.cause, lead
+        if line is not None:
+            assert any(line in said for said in lead.evidence), lead.evidence
