@@ -162,6 +162,20 @@ def _made_on_cpu(text: str) -> list[str]:
     return list(dict.fromkeys(made))
 
 
+# A web UI's low-VRAM mode: A1111's --medvram/--lowvram, ComfyUI's lowvram ("loading in lowvram mode").
+_LOW_VRAM = re.compile(r"--(?:med|low)vram\b|\b(?:med|low)vram\b", re.IGNORECASE)
+_LOW_VRAM_CAUSE = (
+    "A web UI's low-VRAM mode (--medvram, --lowvram; ComfyUI's lowvram) keeps parts of the model (the text "
+    "encoder, the VAE, blocks of the UNet) on the CPU and moves each to the GPU only when the UI's own code "
+    "runs it; an extension or custom node that puts its tensors on the UI's main device (cuda:0), or calls a "
+    "part the UI has left on the CPU, meets the other device."
+)
+_LOW_VRAM_FIX = Fix(
+    "Start the UI without --medvram or --lowvram (ComfyUI: --normalvram) where the GPU has the memory, or "
+    "update the extension (or custom node) to a release that supports the low-VRAM mode; its own fix is to "
+    "make its tensors on the device of the module it calls (next(module.parameters()).device), not the UI's "
+    "main device."
+)
 # A model run by nn.DataParallel: its wrapper, its frames, its replicas, or the writer's multi-GPU words.
 _DATAPARALLEL = re.compile(
     r"data[_ ]?parallel|\breplicas?\b|\bmulti[- ]?gpus?\b|\bmGPUs\b"
@@ -214,6 +228,10 @@ def analyse_devices(text: str) -> Analysis:
     if matched.startswith("arguments are located"):
         return _on_two_gpus(evidence, text)
     gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
+    low_vram = last_match(_LOW_VRAM, text[-200_000:]) if len(gpus) < 2 else None
+    if low_vram is not None:
+        line = f"the UI runs in a low-VRAM mode ({low_vram[0]}): parts of the model wait on the CPU"
+        return Analysis(evidence=(evidence, line), cause=_LOW_VRAM_CAUSE, fix=_LOW_VRAM_FIX)
     made = _made_on_cpu(text) if len(gpus) < 2 else []
     if made:
         line = (

@@ -4351,3 +4351,30 @@ def test_a_cuda_tensor_handed_to_numpy_is_copied_to_the_cpu_first_with_the_line_
         assert ".detach().cpu().numpy()" in lead.fix.text and "host memory" in lead.cause, lead
         if line is not None:
             assert any(line in said for said in lead.evidence), lead.evidence
+
+
+def test_a_device_mismatch_under_a_web_uis_low_vram_mode_is_an_extension_meeting_its_cpu_parts() -> None:
+    # --medvram/--lowvram (ComfyUI's lowvram) keep parts of the model on the CPU until the UI's own code runs
+    # them; an extension that puts its tensors on the main device meets them. The threads ran without the
+    # option or took the extension's fix.
+    cases = [
+        # kohya-ss/sd-webui-additional-networks#12 ('Tested ... with both --medvram and --lowvram, and it
+        # works fine'; #7: 'you can't use the extension with --medvram or --lowvram')
+        "Trying to use the extension with --medvram or --lowvram results in following "
+        "crash:\n`RuntimeError: Expected all tensors to be on the same device, but found at least two "
+        "devices, cuda:0 and cpu! (when checking argument for argument mat2 in method wrapper_mm)`",
+        # camenduru/stable-diffusion-webui#7 ('people saying that removing the --medvram line solves it')
+        "When I try to prompt an image this appears. I saw people saying that removing the --medvram line "
+        "solves it but then the program does not launch\n\nRuntimeError: Expected all tensors to be on the "
+        "same device, but found at least two devices, cpu and cuda:0",
+        # Lightricks/ComfyUI-LTXVideo#135 (a node under ComfyUI's lowvram;
+        # Kosinkadink/ComfyUI-AnimateDiff-Evolved#372: 'comfy's lowvram system does not cast tensors to
+        # device, only named modules and their associated weights/bias')
+        "# LTXVPromptEnhancer node lowvram err Expected all tensors to be on the same device, but found at "
+        "least two devices, cpu and cuda:0! (when checking argument for argument mat2 in method "
+        "wrapper_CUDA_bmm)",
+    ]
+    for text in cases:
+        lead = _led_by(text, "tensors.different_devices")
+        assert "low-VRAM" in lead.cause and "extension" in lead.cause, lead.cause
+        assert "without --medvram" in lead.fix.text and "update the extension" in lead.fix.text, lead.fix.text
