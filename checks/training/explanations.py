@@ -73,7 +73,7 @@ _SPLIT_FIX = Fix(
 # A tensor's move on a line of its own, its result dropped: "img.to(device)", "x.cuda()  # ...", a graph's
 # "G.to_device('cuda')"; a statement of a module ("model.to(device)", "self.net.cuda()") moves it in place.
 _UNASSIGNED_MOVE = re.compile(
-    r"^[ \t`>]*((\w{1,60}(?:\.\w{1,60}){0,4})\.(?:to|cuda|to_device)\([^()\n]{0,80}\))"
+    r"^[ \t`>]*((\w{1,60}(?:\.\w{1,60}){0,4})\.(?:to|cuda|to_device)\(([^()\n]{0,80})\))"
     r"[ \t]*`?[ \t]*(?:#[^\n]*)?$",
     re.MULTILINE,
 )
@@ -81,6 +81,8 @@ _MODULE_NAME = re.compile(
     r"model|net|module|layer|encoder|decoder|classifier|criterion|loss|backbone|head|^self$", re.IGNORECASE
 )
 _MOVES_READ = 20  # a bound on the statements looked at, however long the text
+_QUOTED_ARGUMENT = re.compile(r"\s{0,3}[\"']([^\"'\n]{0,80})[\"']")
+_DEVICE_NAME = re.compile(r"(?:cpu|cuda|mps|xpu|meta|hpu|npu)(?::\d{1,2})?", re.IGNORECASE)
 _GRAPH_FIX = Fix(
     "Put the graph and its features on one device before assigning them: g = g.to(device) (a DGL graph's "
     ".to() returns a new graph, and from DGL 0.5 a graph and its features must share a device), then "
@@ -98,6 +100,9 @@ def _unassigned_moves(text: str) -> dict[str, str]:
     """Each statement of :func:`unassigned_moves` with the name it moves."""
     moves: dict[str, str] = {}
     for found in islice(_UNASSIGNED_MOVE.finditer(text[-200_000:]), _MOVES_READ):
+        quoted = _QUOTED_ARGUMENT.match(found[3])
+        if quoted is not None and _DEVICE_NAME.fullmatch(quoted[1]) is None:
+            continue  # .to("file.cif"): a method of another object, no device
         if _MODULE_NAME.search(found[2].rsplit(".", 1)[-1]) is None:
             moves.setdefault(found[1], found[2])
     return moves

@@ -4378,3 +4378,15 @@ def test_a_device_mismatch_under_a_web_uis_low_vram_mode_is_an_extension_meeting
         lead = _led_by(text, "tensors.different_devices")
         assert "low-VRAM" in lead.cause and "extension" in lead.cause, lead.cause
         assert "without --medvram" in lead.fix.text and "update the extension" in lead.fix.text, lead.fix.text
+
+
+def test_a_to_call_whose_argument_is_a_file_name_is_no_device_move() -> None:
+    # Constructed from the form generatebio/chroma's README uses (Protein.to("x.cif") writes a file): a .to()
+    # whose argument is a quoted string that is no device is not a tensor's move left unkept.
+    text = (
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+        'and cpu!\nprotein = chroma.design(protein)\nprotein.to("1GFP-redesign.cif")\nimg.to("cuda")'
+    )
+    lead = _led_by(text, "tensors.different_devices")
+    moves = " ".join(lead.evidence)
+    assert 'img.to("cuda")' in moves and "1GFP-redesign.cif" not in moves, lead.evidence
