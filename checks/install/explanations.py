@@ -296,8 +296,7 @@ def analyse_torch_macro(text: str) -> Analysis:
         evidence=("the extension uses TORCH_CHECK, which the installed torch lacks", *said),
         cause=(
             "The extension uses TORCH_CHECK, which PyTorch added in 1.2 (AT_CHECK before): the installed "
-            "torch "
-            "is older than the code it compiles."
+            "torch is older than the code it compiles."
         ),
         fix=Fix(
             "Install torch 1.2 or later, or the extension's revision written for the installed torch (or "
@@ -1111,9 +1110,8 @@ def _package_reinstall(package: str) -> Fix:
             "Install the mmcv build made for the installed torch and its CUDA, from OpenMMLab's index: pip "
             "uninstall -y mmcv-full mmcv; pip cache remove 'mmcv*'; pip install mmcv-full -f "
             "https://download.openmmlab.com/mmcv/dist/<cuda tag>/torch<torch version>/index.html (mim "
-            "install "
-            "mmcv-full picks it; mmcv 2.x is the package mmcv), then rebuild what was compiled against it "
-            "(pip install -e . in mmdet3d, mmrotate...)."
+            "install mmcv-full picks it; mmcv 2.x is the package mmcv), then rebuild what was compiled "
+            "against it (pip install -e . in mmdet3d, mmrotate...)."
         )
     return Fix(
         f"Rebuild {package} against the installed torch: pip uninstall -y {pip}; pip install {pip} "

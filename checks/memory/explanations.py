@@ -745,10 +745,9 @@ def _does_not_fit(
     f = figures
     lines = [f"this job holds {_gib(f.held)} of the GPU's {_gib(f.total)}: its own memory is most of the GPU"]
     fit = (
-        f"the step needs more memory than the GPU has ({_NOT_ENOUGH}): this job itself holds {_gib(f.held)} "
-        f"of "
-        f"{_gib(f.total)}, and the batch with its activations (or the model and optimizer state) does not "
-        "fit beside it"
+        f"the step needs more memory than the GPU has ({_NOT_ENOUGH}): this job itself holds "
+        f"{_gib(f.held)} of {_gib(f.total)}, and the batch with its activations (or the model and optimizer "
+        "state) does not fit beside it"
     )
     frag_first = False
     frag = ""
@@ -862,9 +861,8 @@ def _fits_free(evidence: list[str], requested: float, free: float, total: float 
         fix=Fix(
             "Leave the GPU room to spare rather than relying on its last free piece: smaller allocations (a "
             "smaller batch or input, half precision, a smaller model) or a larger GPU (more GPU memory); on "
-            "Windows "
-            "close other programs that use the GPU and make sure RAM and the page file have room; watch "
-            "nvidia-smi while the job runs for another process on the GPU.",
+            "Windows close other programs that use the GPU and make sure RAM and the page file have room; "
+            "watch nvidia-smi while the job runs for another process on the GPU.",
             ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",),
         ),
     )
@@ -1141,8 +1139,7 @@ def _oom_without_figures(message: str, text: str) -> Analysis:
             f"Make the step fit {said}: lower the batch size (gradient accumulation keeps the effective "
             f"batch) or the input size ({_INPUT_SIZE}), use mixed precision and activation "
             "checkpointing or a smaller model; or use a larger GPU (more GPU memory). nvidia-smi shows "
-            "whether "
-            "another process holds part of it.",
+            "whether another process holds part of it.",
             ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",),
         ),
     )

@@ -168,7 +168,7 @@ def _made_on_cpu(text: str) -> list[str]:
 
 
 # A web UI's low-VRAM mode: A1111's --medvram/--lowvram, ComfyUI's lowvram ("loading in lowvram mode").
-_LOW_VRAM = re.compile(r"--(?:med|low)vram\b|\b(?:med|low)vram\b", re.IGNORECASE)
+_LOW_VRAM = re.compile(r"(?:--)?\b(?:med|low)vram\b", re.IGNORECASE)
 _LOW_VRAM_CAUSE = (
     "A web UI's low-VRAM mode (--medvram, --lowvram; ComfyUI's lowvram) keeps parts of the model (the text "
     "encoder, the VAE, blocks of the UNet) on the CPU and moves each to the GPU only when the UI's own code "
