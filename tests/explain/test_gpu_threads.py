@@ -4393,3 +4393,22 @@ def test_a_to_call_whose_argument_is_a_file_name_is_no_device_move() -> None:
     lead = _led_by(text, "tensors.different_devices")
     moves = " ".join(lead.evidence)
     assert 'img.to("cuda")' in moves and "1GFP-redesign.cif" not in moves, lead.evidence
+
+
+def test_a_deserialize_on_cuda_message_cut_after_cuda_or_retyped_is_the_map_location_one() -> None:
+    # Titles cut torch.load's message after 'on a CUDA' (torch's own source line, raise
+    # RuntimeError('Attempting to deserialize object on a CUDA ', is pasted as a title too), and writers
+    # retype its verb.
+    cases = [
+        # hkchengrex/Cutie#37 (a CPU-only computer: 'torch.cuda.is_available() must be False if you don't have
+        # a GPU device')
+        "# Attempting to deserialize object on a CUDA",
+        # HelixNGC7293/DeforumStableDiffusionLocal#66
+        "# RuntimeError('Attempting to deserialize object on a CUDA '",
+        # jackaduma/CycleGAN-VC2#10 (its title, retyped with an input method's full stops; read before)
+        "# RuntimeError： Attempting todeserialize object on a CUDA device but torch。cuda.is_available() "
+        "is False。",
+    ]
+    for text in cases:
+        lead = _led_by(text, "load.map_location")
+        assert "map_location='cpu'" in lead.fix.text, lead.fix.text
