@@ -1300,6 +1300,21 @@ _WORKERS_SAID = re.compile(
 )
 
 
+_CPU_ASKED = re.compile(
+    r"DefaultCPUAllocator: (?:not enough memory|can't allocate memory): you tried to allocate "
+    r"(\d{1,15}) bytes"
+)
+
+
+def analyse_cpu_allocator(text: str) -> Analysis:
+    """The host RAM the failed allocation asked for."""
+    found = last_match(_CPU_ASKED, text[-200_000:])
+    if found is None:
+        return Analysis()
+    asked = int(found[1])
+    return Analysis(evidence=(f"torch asked for {asked} bytes ({asked / 2**30:.2f} GiB) of host RAM",))
+
+
 def analyse_host_oom(text: str) -> Analysis:
     """What the text shows of the host's out-of-memory: the kernel's line (a memory cgroup's limit or the
     machine's RAM, the process and the memory it held), a DataLoader worker killed, the workers option."""

@@ -4412,3 +4412,47 @@ def test_a_deserialize_on_cuda_message_cut_after_cuda_or_retyped_is_the_map_loca
     for text in cases:
         lead = _led_by(text, "load.map_location")
         assert "map_location='cpu'" in lead.fix.text, lead.fix.text
+
+
+def test_torchs_cpu_allocator_out_of_memory_is_host_ram_with_the_bytes_and_where_the_job_runs() -> None:
+    # DefaultCPUAllocator failing is host RAM, not the GPU's: the threads gave the program more RAM or
+    # virtual memory, a smaller batch, or ran it on the GPU where it had run on the CPU.
+    cases = [
+        # easydiffusion/easydiffusion#289 (the maintainer: not enough RAM; a user: 'Increasing virtual memory
+        # on windows fixed this issue for me')
+        (
+            "Extend: RuntimeError: [enforce fail at "
+            "C:\\cb\\pytorch_1000000000000\\work\\c10\\core\\impl\\alloc_cpu.cpp:81] data. "
+            "DefaultCPUAllocator: not enough memory: you tried to allocate 151781376 bytes.",
+            "151781376 bytes (0.14 GiB)",
+        ),
+        # NeverGiveU/CartoonGAN-pytorch#1 (the maintainer: not enough memory on the CPU; train on the GPU with
+        # CUDA_VISIBLE_DEVICES)
+        (
+            "# Error：RuntimeError: [enforce fail at CPUAllocator.cpp:64] . DefaultCPUAllocator: can't "
+            "allocate memory: you tried to allocate 67108864 bytes. Error code 12 (Cannot allocate memory)",
+            "67108864 bytes (0.06 GiB)",
+        ),
+        # varunagrawal/tiny-faces-pytorch#12 (the maintainer: a GPU; half the batch size)
+        (
+            '"RuntimeError: [enforce fail at ..\\c10\\core\\CPUAllocator.cpp:72] data. DefaultCPUAllocator: '
+            'not enough memory: you tried to allocate 113246208 bytes. Buy new RAM!"\nI use my laptop with '
+            "8G "
+            "memory.(windows)",
+            "113246208 bytes (0.11 GiB)",
+        ),
+        # MaximeVandegar/Papers-in-100-Lines-of-Code#10 ('I am using my CPU instead of my GPU is that the
+        # cause')
+        (
+            '" RuntimeError: [enforce fail at '
+            "C:\\b\\abs_bao0hdcrdh\\croot\\pytorch_1675190257512\\work\\c10\\"
+            "core\\impl\\alloc_cpu.cpp:81] data. DefaultCPUAllocator: not enough memory: you tried to "
+            "allocate "
+            '1981808640 bytes."',
+            "1981808640 bytes (1.85 GiB)",
+        ),
+    ]
+    for text, asked in cases:
+        lead = _led_by(text, "host.cpu_allocator")
+        assert any(asked in line for line in lead.evidence), lead.evidence
+        assert "page file" in lead.fix.text and "CUDA build" in lead.fix.text, lead.fix.text
