@@ -536,6 +536,31 @@ def analyse_device_string(text: str) -> Analysis:
 _DATAPARALLEL_DEVICES = re.compile(
     r"on device ?(\S{1,20}?) ?\(device_ids\[0\]\) ?but found one of them on device ?: ?(\S{1,20})"
 )
+# The text runs on a GPU other than cuda:0: "cuda:1", "gpu 2", "other than device:0", "isn't `cuda:0`".
+_OTHER_THAN_FIRST = re.compile(
+    r"\bcuda:([1-9]\d?)\b|\b(?:gpu|device)(?:[ _-]?id)?\s{0,2}[=:]?\s{0,2}([1-9]\d?)\b"
+    r"|\bother than (?:device[: ]?|cuda:|gpu ?)?0\b|\bdevice ?!= ?0\b|\b(?:isn't|not)\W{0,3}cuda:0\b",
+    re.IGNORECASE,
+)
+_SET_DEVICE_FIX = Fix(
+    "Make the GPU the job runs on the current device before the model is built: torch.cuda.set_device(N) "
+    "(kernels, custom ops and tensors made on the default device go to the current device, cuda:0 unless "
+    "set), or run with CUDA_VISIBLE_DEVICES=N so that it is the only GPU and cuda:0 in the code. Then, if it "
+    "persists, find the kernel with CUDA_LAUNCH_BLOCKING=1.",
+    ("CUDA_LAUNCH_BLOCKING=1 python train.py",),
+)
+
+
+def analyse_illegal_access(text: str) -> Analysis:
+    """A GPU other than cuda:0 in the text: the current device left at cuda:0 leads the fix."""
+    found = last_match(_OTHER_THAN_FIRST, text[-200_000:])
+    if found is None:
+        return Analysis()
+    said = " ".join(found[0].split())
+    line = f"the text runs on a GPU other than cuda:0 ({said}): the current device stays cuda:0 unless set"
+    return Analysis(evidence=(line,), fix=_SET_DEVICE_FIX)
+
+
 _REPLICA = re.compile(r"Caught StopIteration in replica (\d{1,3}) on device (\d{1,3})")
 
 

@@ -364,6 +364,10 @@ MESSAGES = [
         "alloc_cpu.cpp:81] data. DefaultCPUAllocator: not enough memory: you tried to allocate 151781376 "
         "bytes.",
     ),
+    (  # daerduoCarey/PyTorchEMD#9
+        "cuda.illegal_memory_access",
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -4456,3 +4456,34 @@ def test_torchs_cpu_allocator_out_of_memory_is_host_ram_with_the_bytes_and_where
         lead = _led_by(text, "host.cpu_allocator")
         assert any(asked in line for line in lead.evidence), lead.evidence
         assert "page file" in lead.fix.text and "CUDA build" in lead.fix.text, lead.fix.text
+
+
+def test_an_illegal_memory_access_on_a_gpu_other_than_cuda0_is_the_current_device_left_at_0() -> None:
+    # Kernels launch on the current device, which stays cuda:0 unless torch.cuda.set_device says otherwise;
+    # code that makes tensors on the default device, or custom ops that launch there, meet tensors of cuda:N.
+    # The threads set the device, or made the GPU the only one visible.
+    cases = [
+        # ant-research/EasyTemporalPointProcess#75 (merged: the device set across the torch context)
+        " Sometimes PyTorch may not switch the active device context for all operations. This causes "
+        "illegal memory access error especially when using cuda devices other than device:0",
+        # daerduoCarey/PyTorchEMD#9 (the maintainer: 'try CUDA_VISIBLE_DEVICES=2 python train.py')
+        'Hi, I have met a problem "RuntimeError: CUDA error: an illegal memory access was encountered" when '
+        "specified a  gpu device other than device 0. For example, if there are more than one gpu device, I "
+        "want to specify gpu 2 to train a model.",
+        # jonbarron/robust_loss_pytorch#3 (merged: torch.cuda.set_device for the GPU in use)
+        "If someone is using this repo on a GPU that isn't `cuda:0`, and they haven't run "
+        "`torch.cuda.set_device(X)` where X is their GPU, then all of the `torch.as_tensor(Y)` calls in "
+        "`util.py` will be put on the wrong device and cause an error. Specifically this error:\n\n> File "
+        '"/home/relh/solar/robust_loss_pytorch/distribution.py", line 201, in nllfun\n>     assert (scale >= '
+        "0).all()\n> RuntimeError: CUDA error: an illegal memory access was encountered",
+    ]
+    for text in cases:
+        lead = _led_by(text, "cuda.illegal_memory_access")
+        said = _said(lead)
+        assert "torch.cuda.set_device" in lead.fix.text and "CUDA_VISIBLE_DEVICES" in said, said
+        assert any("other than cuda:0" in line for line in lead.evidence), lead.evidence
+    # without a GPU other than cuda:0 in the text, the general reading and CUDA_LAUNCH_BLOCKING
+    lead = _led_by(
+        "RuntimeError: CUDA error: an illegal memory access was encountered", "cuda.illegal_memory_access"
+    )
+    assert "CUDA_LAUNCH_BLOCKING=1" in _said(lead), _said(lead)
