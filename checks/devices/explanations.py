@@ -551,8 +551,29 @@ _SET_DEVICE_FIX = Fix(
 )
 
 
+# Isaac Gym's GPU PhysX: its source paths and plugin ("PxgNarrowphaseCore.cpp", "[carb.gym.plugin]").
+_PHYSX = re.compile(r"\bPhysX\b|\bcarb\.gym\b|\bPxg\w{1,40}|\bisaacgym\b|\blegged_gym\b", re.IGNORECASE)
+_PHYSX_CAUSE = (
+    "Isaac Gym's GPU PhysX keeps its own GPU buffers beside PyTorch's (the contact pairs, the environments' "
+    "state, the terrain's mesh) and reports running out of them as an illegal memory access: the simulation "
+    "asked for more than they hold or than the GPU has left."
+)
+_PHYSX_FIX = Fix(
+    "Give the simulation less to hold: fewer parallel environments (num_envs, --num_envs), a smaller "
+    "max_gpu_contact_pairs in the sim's physx config (legged_gym's 2**24 is meant for 8000 environments and "
+    "more; 2**18 ran on an RTX 3060), a smaller terrain (num_rows, num_cols); run it once with the "
+    "simulation on the CPU (--sim_device=cpu) to confirm.",
+    ("nvidia-smi",),
+)
+
+
 def analyse_illegal_access(text: str) -> Analysis:
-    """A GPU other than cuda:0 in the text: the current device left at cuda:0 leads the fix."""
+    """Isaac Gym's PhysX reports its own buffers running out so; elsewhere a GPU other than cuda:0 in the
+    text: the current device left at cuda:0 leads the fix."""
+    physx = last_match(_PHYSX, text[-200_000:])
+    if physx is not None:
+        line = f"the text is Isaac Gym's GPU PhysX ({physx[0]}): its own GPU buffers"
+        return Analysis(evidence=(line,), cause=_PHYSX_CAUSE, fix=_PHYSX_FIX)
     found = last_match(_OTHER_THAN_FIRST, text[-200_000:])
     if found is None:
         return Analysis()

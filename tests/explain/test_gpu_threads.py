@@ -4487,3 +4487,32 @@ def test_an_illegal_memory_access_on_a_gpu_other_than_cuda0_is_the_current_devic
         "RuntimeError: CUDA error: an illegal memory access was encountered", "cuda.illegal_memory_access"
     )
     assert "CUDA_LAUNCH_BLOCKING=1" in _said(lead), _said(lead)
+
+
+def test_isaac_gyms_physx_illegal_memory_access_is_its_gpu_buffers_run_out() -> None:
+    # Isaac Gym's GPU PhysX keeps its own GPU buffers (contacts, environments, terrain) beside PyTorch's and
+    # reports running out of them as an illegal memory access; the threads lowered num_envs, the contact
+    # pairs or the terrain.
+    cases = [
+        # leggedrobotics/legged_gym#64 ('i solve this problem ! ... max_gpu_contact_pairs ... you need to
+        # reduce this parameter')
+        "when i run python train.py --task=anymal_c_rough \ni get this error ,what should i "
+        "do?\n\n/buildAgent/work/99bede84aa0a52c2/source/physx/src/NpScene.cpp (3509) : internal error : "
+        "PhysX Internal CUDA error. Simulation can not continue!\n\n[Error] [carb.gym.plugin] Gym cuda "
+        "error: an illegal memory access was encountered: "
+        "../../../source/plugins/carb/gym/impl/Gym/GymPhysX.cpp: 1459",
+        # Improbable-AI/dribblebot#1 (the maintainer: the terrain takes memory as a large trimesh: reduce it)
+        "I tried the training with num_envs = [16, 100, 500, 4000] and non of them is working with the "
+        "following error:\n\n_internal error : PhysX Internal CUDA error. Simulation can not "
+        "continue!\n[Error] [carb.gym.plugin] Gym cuda error: an illegal memory access was encountered: "
+        "../../../source/plugins/carb/gym/impl/Gym/GymPhysX.cpp: 1459\nSegmentation fault (core dumped)_",
+        # isaac-sim/IsaacGymEnvs#45 (a user: 'Solution is to decrease batch size , contact nums, env_nums')
+        "# RuntimeError: CUDA error: an illegal memory access was encountered\n\nI keep getting this at "
+        "random time periods during my training. The specific error: "
+        "\n\n/buildAgent/work/45f70df4210b2e3e/source/gpunarrowphase/src/PxgNarrowphaseCore.cpp (9908) : "
+        "internal error : GPU compressContactStage1 fail to launch kernel stage 1!!",
+    ]
+    for text in cases:
+        lead = _led_by(text, "cuda.illegal_memory_access")
+        assert "num_envs" in lead.fix.text and "max_gpu_contact_pairs" in lead.fix.text, lead.fix.text
+        assert "PhysX" in lead.cause, lead.cause
