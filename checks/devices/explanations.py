@@ -14,7 +14,7 @@ import re
 from torchdoctor.checks.devices import cvd
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.cpu_path import cpu_path
-from torchdoctor.explain.model import last_match
+from torchdoctor.explain.model import last_match, quoted
 from torchdoctor.model import Fix
 
 _ORDINAL = re.compile(r"device(?:_index)?=(\d+), num_gpus=(\d*)")
@@ -587,13 +587,10 @@ _REPLICA = re.compile(r"Caught StopIteration in replica (\d{1,3}) on device (\d{
 
 def analyse_replica_stopiteration(text: str) -> Analysis:
     """The replica and GPU the message names."""
-    found = last_match(_REPLICA, text[-200_000:])
-    if found is None:
-        return Analysis()
-    return Analysis(
-        evidence=(
-            f"replica {found[1]} on GPU {found[2]} found no parameters of its own (torch 1.5 or later)",
-        )
+    return quoted(
+        _REPLICA,
+        text,
+        lambda f: f"replica {f[1]} on GPU {f[2]} found no parameters of its own (torch 1.5 or later)",
     )
 
 

@@ -221,10 +221,7 @@ _OP_WITHOUT_GPU = re.compile(
 
 def analyse_built_without_cuda(text: str) -> Analysis:
     """The op the message names, built without its CUDA code."""
-    found = last_match(_OP_WITHOUT_GPU, text[-200_000:])
-    if found is None:
-        return Analysis()
-    return Analysis(evidence=(f"the op {found[1] or found[2]} was built without its CUDA code",))
+    return quoted(_OP_WITHOUT_GPU, text, lambda f: f"the op {f[1] or f[2]} was built without its CUDA code")
 
 
 _HOST_COMPILER_LIMIT = re.compile(
@@ -590,15 +587,17 @@ def analyse_no_kernel(text: str) -> Analysis:
         "separated by ';' (\"7.0;8.0\")."
     )
     base = analysis.fix or _ENTRY_FIX
-    bundle = last_match(_BUNDLED, text[-200_000:])
-    if bundle is not None and not _extension_built(text[-200_000:]):
+    tail = text[-200_000:]
+    built_here = _extension_built(tail)
+    bundle = last_match(_BUNDLED, tail)
+    if bundle is not None and not built_here:
         line = f"the text runs a torch bundled in an application's image ({' '.join(bundle[0].split())})"
         return replace(
             analysis,
             evidence=(*analysis.evidence, line),
             fix=Fix(f"{_BUNDLED_FIX} Inside the bundle, the same holds: {base.text}", base.commands),
         )
-    if not _extension_built(text[-200_000:]):
+    if not built_here:
         extra = (
             " If torch's own operations run on this GPU and the error comes from a package's CUDA extension "
             f"built from source, rebuild that extension {rebuild}"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from torchdoctor.checks.memory import gpus_said
 from torchdoctor.explain import Analysis, Entry, catalogue_file
-from torchdoctor.explain.model import Case, last_match
+from torchdoctor.explain.model import Case, last_match, quoted
 from torchdoctor.model import Fix
 
 _SIZE = r"(\d+(?:\.\d+)?) ?([KMGTP]i?B|bytes)"
@@ -334,18 +334,17 @@ def _changed_underneath(analysis: Analysis, text: str) -> Analysis | None:
 _SHARED_MEMORY = re.compile(r"Required: (\d{4,7}),\s{0,3},?\s{0,3}Hardware limit(?:ation)?: (\d{4,7})")
 
 
+def _shared_memory_line(found: re.Match[str]) -> str:
+    required, limit = int(found[1]), int(found[2])
+    return (
+        f"the kernel needs {required} bytes of shared memory per block, the GPU allows {limit} bytes "
+        f"({required / limit:.1f} times as much)"
+    )
+
+
 def analyse_triton_shared_memory(text: str) -> Analysis:
     """The shared memory the kernel asked for against the GPU's limit, as Triton gives them."""
-    found = last_match(_SHARED_MEMORY, text[-200_000:])
-    if found is None:
-        return Analysis()
-    required, limit = int(found[1]), int(found[2])
-    return Analysis(
-        evidence=(
-            f"the kernel needs {required} bytes of shared memory per block, the GPU allows {limit} bytes "
-            f"({required / limit:.1f} times as much)",
-        )
-    )
+    return quoted(_SHARED_MEMORY, text, _shared_memory_line)
 
 
 def analyse_oom(text: str) -> Analysis:
@@ -1308,11 +1307,11 @@ _CPU_ASKED = re.compile(
 
 def analyse_cpu_allocator(text: str) -> Analysis:
     """The host RAM the failed allocation asked for."""
-    found = last_match(_CPU_ASKED, text[-200_000:])
-    if found is None:
-        return Analysis()
-    asked = int(found[1])
-    return Analysis(evidence=(f"torch asked for {asked} bytes ({asked / 2**30:.2f} GiB) of host RAM",))
+    return quoted(
+        _CPU_ASKED,
+        text,
+        lambda f: f"torch asked for {int(f[1])} bytes ({int(f[1]) / 2**30:.2f} GiB) of host RAM",
+    )
 
 
 def analyse_host_oom(text: str) -> Analysis:

@@ -211,6 +211,23 @@ def _on_two_gpus(evidence: str, text: str) -> Analysis:
     return Analysis(evidence=(evidence,), cause=_TWO_GPUS_CAUSE, fix=_two_gpus_fix("<index>"))
 
 
+def _cpu_and_gpu(evidence: str, tail: str) -> Analysis:
+    """A tensor on the CPU meeting one on a GPU: a web UI's low-VRAM mode, a tensor or layer the code shown
+    makes without a device, or the argument torch names."""
+    low_vram = last_match(_LOW_VRAM, tail)
+    if low_vram is not None:
+        line = f"the UI runs in a low-VRAM mode ({low_vram[0]}): parts of the model wait on the CPU"
+        return Analysis(evidence=(evidence, line), cause=_LOW_VRAM_CAUSE, fix=_LOW_VRAM_FIX)
+    made = _made_on_cpu(tail)
+    if made:
+        line = (
+            f"the code shown makes {', '.join(made[:3])} without a device: on the CPU, whatever device the "
+            "model is on"
+        )
+        return Analysis(evidence=(evidence, line), fix=_MADE_ON_CPU_FIX)
+    return _argument_moved(evidence, tail)
+
+
 def analyse_devices(text: str) -> Analysis:
     found = _last_form(_DEVICE_FORMS, text)
     if found is None:
@@ -218,7 +235,8 @@ def analyse_devices(text: str) -> Analysis:
     evidence, matched = found
     if matched.startswith("Cannot assign"):
         return Analysis(evidence=(evidence,), fix=_GRAPH_FIX)
-    moves = _unassigned_moves(text)
+    tail = text[-200_000:]
+    moves = _unassigned_moves(tail)
     if moves:
         line = (
             f"the text moves with {', '.join(moves)} without keeping the result: a tensor's move returns a "
@@ -231,22 +249,11 @@ def analyse_devices(text: str) -> Analysis:
         )
         return Analysis(evidence=(evidence, line), fix=fix)
     if matched.startswith("arguments are located"):
-        return _on_two_gpus(evidence, text)
+        return _on_two_gpus(evidence, tail)
     gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
-    low_vram = last_match(_LOW_VRAM, text[-200_000:]) if len(gpus) < 2 else None
-    if low_vram is not None:
-        line = f"the UI runs in a low-VRAM mode ({low_vram[0]}): parts of the model wait on the CPU"
-        return Analysis(evidence=(evidence, line), cause=_LOW_VRAM_CAUSE, fix=_LOW_VRAM_FIX)
-    made = _made_on_cpu(text) if len(gpus) < 2 else []
-    if made:
-        line = (
-            f"the code shown makes {', '.join(made[:3])} without a device: on the CPU, whatever device the "
-            "model is on"
-        )
-        return Analysis(evidence=(evidence, line), fix=_MADE_ON_CPU_FIX)
     if len(gpus) < 2:
-        return _argument_moved(evidence, text)
-    split = last_match(_SPLIT_BY_DEVICE_MAP, text[-200_000:])
+        return _cpu_and_gpu(evidence, tail)
+    split = last_match(_SPLIT_BY_DEVICE_MAP, tail)
     if split is not None:
         line = f"the text loads the model with {' '.join(split[0].split())}: split over the GPUs"
         return Analysis(evidence=(evidence, line), cause=_SPLIT_CAUSE, fix=_SPLIT_FIX)
@@ -260,10 +267,7 @@ _CONVERTING_LINE = re.compile(r"\n[ \t]{2,12}(\S[^\n]{0,200})\n[^\n]{0,40}can't 
 
 def analyse_cuda_to_numpy(text: str) -> Analysis:
     """The statement that converts, where the traceback shows it."""
-    found = last_match(_CONVERTING_LINE, text[-200_000:])
-    if found is None:
-        return Analysis()
-    return Analysis(evidence=(f"the conversion: {found[1].strip()}",))
+    return quoted(_CONVERTING_LINE, text, lambda f: f"the conversion: {f[1].strip()}")
 
 
 def analyse_dtypes(text: str) -> Analysis:
