@@ -15,6 +15,7 @@ from itertools import islice
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import Case, last_match, quoted
+from torchdoctor.explain.statement import failing_statement
 from torchdoctor.inputs import conda_builds
 from torchdoctor.model import Fix
 
@@ -232,7 +233,15 @@ def analyse_devices(text: str) -> Analysis:
     found = _last_form(_DEVICE_FORMS, text)
     if found is None:
         return Analysis()
-    evidence, matched = found
+    analysis = _devices(text, *found)
+    statement = failing_statement(text, text.rfind(found[1]))
+    if statement is None:
+        return analysis
+    line = f"the failing statement, {statement}: one of its tensors is on the other device"
+    return replace(analysis, evidence=(*analysis.evidence, line))
+
+
+def _devices(text: str, evidence: str, matched: str) -> Analysis:
     if matched.startswith("Cannot assign"):
         return Analysis(evidence=(evidence,), fix=_GRAPH_FIX)
     tail = text[-200_000:]

@@ -4516,3 +4516,100 @@ def test_isaac_gyms_physx_illegal_memory_access_is_its_gpu_buffers_run_out() -> 
         lead = _led_by(text, "cuda.illegal_memory_access")
         assert "num_envs" in lead.fix.text and "max_gpu_contact_pairs" in lead.fix.text, lead.fix.text
         assert "PhysX" in lead.cause, lead.cause
+
+
+def test_a_device_mismatch_quotes_the_programs_failing_statement() -> None:
+    # The statement the traceback shows failing names the tensors that meet on two devices: the threads fixed
+    # that line (moved 'predict' and 'gt', used labels_cuda, moved the INF mask, stopped utils.py putting its
+    # anchors on the GPU). torch's own frames (tensor.py, module.py) are not the program's statement.
+    cases = [
+        # pxq0312/SFANet-crowd-counting#5 ('solved the issue by taking predict and gt on cuda')
+        (
+            'Traceback (most recent call last):\n  File "train.py", line 90, in <module>\n    mae += '
+            "torch.abs(predict.sum() - gt).item()\nRuntimeError: Expected all tensors to be on the same "
+            "device, but found at least two devices, cuda:0 and cpu!",
+            "train.py, line 90",
+            "mae += torch.abs(predict.sum() - gt).item()",
+        ),
+        # jiawangbai/TA-LBF#2 ('Fixed with replacing labels_cuda'; the maintainer: 'Sure, it is correct')
+        (
+            "I got error for attack_one.py file. Should I replace labels_cuda instead of lables? \nFile "
+            '"attack_one.py", line 235, in <listcomp>    \n pa_acc = len([i for i in range(len(output)) if '
+            "labels[i] == pred[i] and i != target_idx and i not in aux_idx]) / \\   \nFile "
+            '"...../anaconda3/lib/python3.7/site-packages/torch/tensor.py", line 27, in wrapped    \n return '
+            "f(*args, **kwargs) \nRuntimeError: Expected all tensors to be on the same device, but found at "
+            "least two devices, cuda:0 and cpu!",
+            "attack_one.py, line 235",
+            "labels[i] == pred[i]",
+        ),
+        # signatrix/efficientdet#26 (the reporter: utils.py makes its variables on the GPU whenever
+        # torch.cuda.is_available())
+        (
+            'Traceback (most recent call last):\n  File "DEMO.py", line 112, in <module>\n    test(opt)\n  '
+            'File "DEMO.py", line 77, in test\n    scores, labels, boxes = model(new_image)\n  File '
+            '"/home/gerkulesovr/anaconda3/envs/pytorch/lib/python3.7/site-packages/'
+            'torch/nn/modules/module.py", '
+            "line 541, in __call__\n    result = self.forward(*input, **kwargs)\n  File "
+            '"/home/gerkulesovr/Projects/Detectors/efficientdet/src/model.py", line 275, in forward\n    '
+            "transformed_anchors = self.regressBoxes(anchors, regression)\n  File "
+            '"/home/gerkulesovr/anaconda3/envs/pytorch/lib/python3.7/site-packages/'
+            'torch/nn/modules/module.py", '
+            "line 541, in __call__\n    result = self.forward(*input, **kwargs)\n  File "
+            '"/home/gerkulesovr/Projects/Detectors/efficientdet/src/utils.py", line 34, in forward\n    '
+            "pred_ctr_x = ctr_x + dx * widths\nRuntimeError: expected device cpu but got device cuda:0",
+            "efficientdet/src/utils.py, line 34",
+            "pred_ctr_x = ctr_x + dx * widths",
+        ),
+        # Serge-weihao/CCNet-Pure-Pytorch#6, IPython's arrows (the maintainer: the INF mask is made with
+        # .cuda())
+        (
+            "<ipython-input-8-4aaeaf6263b1> in forward(self, x)\n     24         proj_value_H = "
+            "proj_value.permute(0,3,1,2).contiguous().view(m_batchsize*width,-1,height)\n     25         "
+            "proj_value_W = "
+            "proj_value.permute(0,2,1,3).contiguous().view(m_batchsize*height,-1,width)\n---> 26         "
+            "energy_H = (torch.bmm(proj_query_H, proj_key_H)+self.INF(m_batchsize, height, "
+            "width)).view(m_batchsize,width,height,height).permute(0,2,1,3)\n     27         energy_W = "
+            "torch.bmm(proj_query_W, proj_key_W).view(m_batchsize,height,width,width)\n\nRuntimeError: "
+            "Expected object of type torch.FloatTensor but found type torch.cuda.FloatTensor for argument "
+            "#3 'other'",
+            "<ipython-input-8-4aaeaf6263b1>, line 26",
+            "self.INF(m_batchsize, height, width)",
+        ),
+    ]
+    for text, where, code in cases:
+        lead = _led_by(text, "tensors.different_devices")
+        line = next((line for line in lead.evidence if line.startswith("the failing statement")), "")
+        assert where in line and code in line, lead.evidence
+    # a message without a traceback quotes no statement
+    lead = _led_by(
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+        "cuda:0 and cpu!",
+        "tensors.different_devices",
+    )
+    assert not any(line.startswith("the failing statement") for line in lead.evidence), lead.evidence
+
+
+def test_torch_1_2_to_1_5s_expected_device_but_got_device_is_a_device_mismatch() -> None:
+    # TensorIterator of torch 1.2 to 1.5 words a device mismatch "expected device cuda:0 but got device cpu"
+    # (index_put_ still says it "... for value tensor").
+    cases = [
+        # dawnranger/pytorch-AGNN#5 (a reply: put self.beta on the GPU)
+        (
+            'File ".../pytorch-AGNN\\agnn\\model.py", line 28, in forward\n    torch.div(torch.mm(x, x.t()), '
+            "torch.mm(norm2, norm2.t()) + 1e-7)\nRuntimeError: expected device cpu but got device cuda:0",
+            "devices involved: cpu and cuda:0",
+        ),
+        # fangchangma/self-supervised-depth-completion#42 (the pull request moves the model with the data)
+        (
+            "my PR fixes the following bug:\n`RuntimeError: expected device cuda:0 but got device "
+            "cpu`\n\n... while running this command:\n`python main.py --cpu --evaluate [path2checkpoint]`",
+            "devices involved: cuda:0 and cpu",
+        ),
+        # meta-pytorch/captum#202 (a title)
+        ("# `RuntimeError: expected device cpu but got device cuda:0 {", "devices involved: cpu and cuda:0"),
+    ]
+    for text, devices in cases:
+        lead = _led_by(text, "tensors.different_devices")
+        assert devices in lead.evidence, lead.evidence
+    lead = _led_by(cases[0][0], "tensors.different_devices")
+    assert any("model.py, line 28" in line and "torch.mm(norm2" in line for line in lead.evidence)

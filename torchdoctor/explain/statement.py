@@ -1,0 +1,64 @@
+"""The program's statement that failed, as a pasted traceback shows it: the last frame before the message
+that is not torch's own (torch's frames say only that an operation ran), with the source line under it.
+
+Python's frames (``File "train.py", line 90, in <module>`` and the line below, a log's or a quote's prefix
+allowed) and IPython's (``<ipython-input-8-...> in forward(self, x)``, then ``---> 26 code``) are read."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+WINDOW = 200_000
+"""The end of a text that is read: a traceback is just before its message."""
+
+_LONGEST = 160
+"""The longest statement quoted; a longer one is cut."""
+
+# One alternation, so that the text is read once: a Python frame with the line under it, an IPython header
+# (its file and function), an IPython arrow (its line number and code).
+_FRAMES = re.compile(
+    r"File \"(?P<file>[^\"\n]{1,300})\", line (?P<line>\d{1,7}), in (?P<func>[\w<>.]{1,100})[ \t]*\n"
+    r"(?:[>|]|\[[^\]\n]{1,30}\]:?)?[ \t]{1,40}(?P<code>\S[^\n]{0,400})"
+    r"|^(?P<cell>[^\s(]{1,300}) in (?P<cell_func>[\w<>.]{1,100})\("
+    r"|^[ \t]{0,8}-{1,6}>[ \t]{0,4}(?P<arrow_line>\d{1,7})[ \t]+(?P<arrow_code>\S[^\n]{0,400})",
+    re.MULTILINE,
+)
+_TORCH_FILE = re.compile(r"[/\\]torch[/\\]|^torch[/\\]")
+_NOT_CODE = re.compile(r"File \"|^\^+$|^~+$|^[\w.]*(?:Error|Exception)\b")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A frame of the program and its source line."""
+
+    file: str
+    line: str
+    function: str
+    code: str
+
+    def __str__(self) -> str:
+        code = self.code if len(self.code) <= _LONGEST else self.code[: _LONGEST - 3] + "..."
+        return f"{self.file}, line {self.line} (in {self.function}): {code}"
+
+
+def failing_statement(text: str, end: int | None = None) -> Statement | None:
+    """The program's last statement before ``end`` (the message's position) in ``text``, or None where no
+    frame of the program with its source line is shown."""
+    stop = len(text) if end is None else end
+    start = max(0, stop - WINDOW)
+    found: Statement | None = None
+    cell = cell_func = ""
+    for frame in _FRAMES.finditer(text, start, stop):
+        if frame["cell"] is not None:
+            cell, cell_func = frame["cell"].strip(), frame["cell_func"]
+            continue
+        if frame["arrow_line"] is not None:
+            file, line, function, code = cell, frame["arrow_line"], cell_func, frame["arrow_code"]
+        else:
+            file, line, function, code = frame["file"], frame["line"], frame["func"], frame["code"]
+        code = code.strip()
+        if not file or _TORCH_FILE.search(file) or _NOT_CODE.search(code):
+            continue
+        found = Statement(file.replace("\\", "/"), line, function, code)
+    return found
