@@ -86,7 +86,7 @@ def test_every_area_with_explanations_has_its_file_and_every_file_is_registered(
 def test_the_shipped_patterns_are_python_3_10s(path: Path) -> None:
     # what tests/test_packaging.py looks for in the string constants of the modules
     document = tomllib.loads(path.read_text(encoding="utf-8"))
-    patterns = [p for entry in document["entry"] for p in entry["patterns"]]
+    patterns = [p for entry in document["entry"] for p in (*entry["patterns"], *entry.get("symptoms", ()))]
     patterns += [case["pattern"] for entry in document["entry"] for case in entry.get("case", ())]
     newer = [p for p in patterns if "(?>" in p or re.search(r"(?<!\\)[*+?}]\+", p)]
     assert not newer, newer
@@ -240,8 +240,8 @@ def test_a_plugins_broken_file_costs_its_catalogue_one_line_naming_the_file(
         catalogue.load(entry)
     assert str(refused.value) == (
         f"acme-explain[acme] failed to import: CatalogueFileError: {where}: entry 'acme.broke': "
-        "unknown key 'fixed' (the keys are id, title, patterns, cause, fix, commands, check, source, "
-        "analyse, case)"
+        "unknown key 'fixed' (the keys are id, title, patterns, cause, fix, symptoms, commands, check, "
+        "source, analyse, case)"
     )
 
 

@@ -4613,3 +4613,31 @@ def test_torch_1_2_to_1_5s_expected_device_but_got_device_is_a_device_mismatch()
         assert devices in lead.evidence, lead.evidence
     lead = _led_by(cases[0][0], "tensors.different_devices")
     assert any("model.py, line 28" in line and "torch.mm(norm2" in line for line in lead.evidence)
+
+
+def test_a_programs_own_words_that_it_found_no_gpu_and_runs_on_the_cpu_are_torch_not_reaching_it() -> None:
+    # A program that falls back to the CPU logs it in its own words ('No GPU found, use CPU instead'), or its
+    # writer says cuda.is_available() gives false without torch's prefix; the threads' cause was a CPU-only
+    # torch (ChatTTS-ui's maintainer: install the GPU build of torch, --index-url .../cu121).
+    cases = [
+        # jianchang512/ChatTTS-ui#35
+        "# No GPU found, use CPU instead\n\nCUDA版本12.4\n已参考教程安装Cuda工具、cudnn仍然无法使用GPU\n"
+        "日志：\nINFO:ChatTTS.core:Load from local: D:/Another "
+        "APP/Chat-TTS/chatTTS-ui/models\\pzc163\\chatTTS\nWARNING:ChatTTS.utils.gpu_utils:No GPU found, use "
+        "CPU instead\nINFO:ChatTTS.core:use cpu",
+        # Mangio621/Mangio-RVC-Fork#108 (a reply asks for the torch build: 'It works on torch 2.0.0')
+        '# No supported Nvidia GPU found\n\n"No supported Nvidia GPU found, use CPU instead\nCUDA is not '
+        'available. Make sure you have an NVIDIA GPU and CUDA installed."\n\nObviously I have Nvidia GPU '
+        "and "
+        "CUDA and it works for another soft.",
+        # zyddnys/manga-image-translator#210 (the readme was changed: the requirements' torch is a CPU build
+        # on Windows)
+        "# requirements里torch "
+        "install时默认是cpu版本，所以cuda.is_available()只会返回false，导致--use-cuda不能使用",
+    ]
+    for text in cases:
+        lead = _led_by(text, "cuda.not_available")
+        assert "CPU-only build" in lead.cause
+        assert "--index-url https://download.pytorch.org/whl/cu" in lead.fix.text
+    # a program told to use the CPU says so without a GPU missing (constructed)
+    assert "cuda.not_available" not in _ids("INFO: --device cpu given, using CPU")

@@ -204,7 +204,9 @@ def test_required_text_is_what_every_match_contains(pattern: str, pieces: tuple[
 def test_every_catalogue_pattern_matches_only_texts_that_hold_its_required_text() -> None:
     texts = [text for _, text in _corpus()]
     for entry in ENTRIES:
-        for pattern, pieces in zip(entry.compiled, entry.required, strict=True):
+        patterns = (*entry.compiled, *entry.compiled_symptoms)
+        pairs = zip(patterns, (*entry.required, *entry.required_symptoms), strict=True)
+        for pattern, pieces in pairs:
             for text in texts:
                 if pieces and pattern.search(text):
                     assert any(piece in text.casefold() for piece in pieces), (entry.id, pattern.pattern)
@@ -257,3 +259,23 @@ def test_a_message_followed_on_its_line_by_a_frame_or_anything_else_is_recognise
 ) -> None:
     """Only the frame and what follows it on the line are code: the message before it is still read."""
     assert _ids(text)[0] == expected
+
+
+def test_symptoms_explain_a_text_only_where_no_message_is_recognised() -> None:
+    failed = Entry("init.failed", "Init", (r"CUDA initialization: \w+",), "cause", Fix("fix"))
+    fallback = Entry(
+        "no.gpu",
+        "No GPU",
+        (r"is_available\(\) is False",),
+        "cause",
+        Fix("fix"),
+        symptoms=(r"use CPU instead",),
+    )
+    text = "UserWarning: CUDA initialization: failed\nNo GPU found, use CPU instead"
+    assert [e.id for e in explain(text, [fallback, failed])] == ["init.failed"]
+    # alone, the symptom explains the text, and it quotes its line
+    alone = explain("No GPU found, use CPU instead\nAssertionError", [fallback, failed])
+    assert [e.id for e in alone] == ["no.gpu"] and alone[0].line == "No GPU found, use CPU instead"
+    # found by a message, the entry takes its place by that message
+    later = text + "\ntorch.cuda.is_available() is False"
+    assert [e.id for e in explain(later, [fallback, failed])] == ["no.gpu", "init.failed"]

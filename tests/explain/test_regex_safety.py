@@ -34,7 +34,12 @@ def inputs() -> dict[str, str]:
     """1 MiB lines: 'a's, spaces, every corpus text on one line, and the catalogue's own literal pieces (so
     that every pattern starts matching over and over and has to give up)."""
     corpus = " ".join(record["text"].replace("\n", " ") for _, _, record in splits.error_records())
-    pieces = " ".join(piece for entry in ENTRIES for required in entry.required for piece in required)
+    pieces = " ".join(
+        piece
+        for entry in ENTRIES
+        for required in (*entry.required, *entry.required_symptoms)
+        for piece in required
+    )
     return {
         "a": "a" * MIB,
         "spaces": " " * MIB,
@@ -61,7 +66,11 @@ def _case_patterns() -> list[tuple[str, int, re.Pattern[str]]]:
     return found
 
 
-PATTERNS = [(entry.id, n, pattern) for entry in ENTRIES for n, pattern in enumerate(entry.compiled)]
+PATTERNS = [
+    (entry.id, n, pattern)
+    for entry in ENTRIES
+    for n, pattern in enumerate((*entry.compiled, *entry.compiled_symptoms))
+]
 CASE_PATTERNS = _case_patterns()
 
 

@@ -24,6 +24,9 @@ The file is a list of ``[[entry]]`` tables, one per message ``torchdoctor explai
 - ``patterns`` (required, at least one): regular expressions (Python's ``re``, matched ignoring case) that
   recognise the message; write them as literal strings, ``'...'`` (``'''...'''`` where one holds a quote),
   so that a backslash is the expression's own.
+- ``symptoms``: patterns, written alike, of the effect told in words rather than of a message (a program's
+  log line "No GPU found, use CPU instead", the writer's prose): they explain a text only where no entry
+  recognises a message in it.
 - ``cause``, ``fix`` (required): what went wrong, and what to do about it.
 - ``commands``: shell commands the fix suggests.
 - ``check``: the id of the check that tells more (``torchdoctor check --only <check>``).
@@ -70,7 +73,7 @@ FILE_NAME = "explanations.toml"
 
 _ENTRY_KEYS = (
     ("id", "title", "patterns", "cause", "fix"),
-    ("commands", "check", "source", "analyse", "case"),
+    ("symptoms", "commands", "check", "source", "analyse", "case"),
 )
 _CASE_KEYS = (("pattern",), ("evidence", "cause", "fix", "commands", "check"))
 """The keys of an entry and of a case: those required, the others."""
@@ -193,10 +196,13 @@ def _item(table: object, where: str) -> _Item:
         raise CatalogueFileError(f"{where}: [[entry.case]] tables are for an analyser, and it has no analyse")
     for n, pattern in enumerate(values["patterns"], 1):
         _compiles(pattern, f"{where}: pattern {n}")
+    for n, pattern in enumerate(values.get("symptoms", ()), 1):
+        _compiles(pattern, f"{where}: symptom {n}")
     fields = {
         "id": values["id"],
         "title": values["title"],
         "patterns": tuple(values["patterns"]),
+        "symptoms": tuple(values.get("symptoms", ())),
         "cause": values["cause"],
         "fix": Fix(values["fix"], tuple(values.get("commands", ()))),
         "check": values.get("check"),
@@ -239,10 +245,10 @@ def _type_problem(key: str, value: object) -> str | None:
     """What is wrong with ``value`` as the value of ``key``; None when nothing is."""
     if key == "case":
         return None if isinstance(value, list) and value else "is not a list of [[entry.case]] tables"
-    if key in ("patterns", "commands"):
+    if key in ("patterns", "symptoms", "commands"):
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             return "is not a list of non-empty strings"
-        return "is empty" if key == "patterns" and not value else None
+        return "is empty" if key != "commands" and not value else None
     if not isinstance(value, str):
         return f"is not a string but {_toml_type(value)}"
     return "is empty" if not value and key != "source" else None

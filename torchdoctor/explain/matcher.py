@@ -7,8 +7,9 @@ are removed and the lines that are source code rather than messages are blanked:
 stands for the error it raises. Blanking keeps every offset, so positions and lines stay those of the text.
 
 In a traceback the last recognised error is the one that stopped the program, so it leads; the others
-follow as "also in this text". Each explanation quotes the line of its entry's last match. Pure: no I/O;
-the catalogue is passed in.
+follow as "also in this text". An entry's symptoms (the effect in a program's or a writer's words)
+explain a text only where no message is recognised: the message says why. Each explanation quotes the line
+of its entry's last match. Pure: no I/O; the catalogue is passed in.
 """
 
 from __future__ import annotations
@@ -81,25 +82,33 @@ def _prepared(text: str) -> tuple[Prepared, str]:
 def explain(text: str, entries: Sequence[Entry]) -> list[Explanation]:
     """Every entry that recognises something in ``text``, the last error in the text first."""
     prepared, folded = _prepared(text)
-    found = []
+    found: list[tuple[bool, Explanation]] = []
     for entry in entries:
         match = entry.last_match(prepared.searchable, folded)
+        by_message = match is not None
+        if match is None:
+            match = entry.last_symptom(prepared.searchable, folded)
         if match is None:
             continue
         analysis = _analyse(entry, prepared.clean)
         found.append(
-            Explanation(
-                id=entry.id,
-                title=entry.title,
-                line=quote(prepared.clean, _anchor(entry, prepared.searchable, match)),
-                position=match.start(),
-                evidence=analysis.evidence,
-                cause=analysis.cause or entry.cause,
-                fix=analysis.fix or entry.fix,
-                check=analysis.check or entry.check,
+            (
+                by_message,
+                Explanation(
+                    id=entry.id,
+                    title=entry.title,
+                    line=quote(prepared.clean, _anchor(entry, prepared.searchable, match)),
+                    position=match.start(),
+                    evidence=analysis.evidence,
+                    cause=analysis.cause or entry.cause,
+                    fix=analysis.fix or entry.fix,
+                    check=analysis.check or entry.check,
+                ),
             )
         )
-    return sorted(found, key=lambda e: e.position, reverse=True)
+    if any(by_message for by_message, _ in found):
+        found = [pair for pair in found if pair[0]]
+    return [explanation for _, explanation in sorted(found, key=lambda pair: pair[1].position, reverse=True)]
 
 
 def quote(text: str, position: int) -> str:
@@ -134,7 +143,8 @@ def _anchor(entry: Entry, text: str, match: re.Match[str]) -> int:
     recognises something: a message that several patterns recognise is quoted from its beginning."""
     start, end = _line_at(text, match.start())
     start = max(start, match.start() - MAX_LINE)
-    found = (m.start() for p in entry.compiled if (m := p.search(text, start, end)) is not None)
+    patterns = (*entry.compiled, *entry.compiled_symptoms)
+    found = (m.start() for p in patterns if (m := p.search(text, start, end)) is not None)
     return min(found, default=match.start())
 
 

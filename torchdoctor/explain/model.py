@@ -165,14 +165,20 @@ class Entry:
     source: str = ""
     """Where the message text comes from (torch source, a research note, an issue)."""
     analyse: Callable[[str], Analysis] | None = None
+    symptoms: tuple[str, ...] = ()
+    """Patterns of the effect told in words (a program's log line, the writer's prose), not of a message:
+    they explain a text only where no entry recognises a message in it."""
     compiled: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
     required: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
     """For each pattern, the text one piece of which a match contains (:func:`required_text`)."""
+    compiled_symptoms: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
+    required_symptoms: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        wrapped = tuple(any_space(p) for p in self.patterns)
-        object.__setattr__(self, "compiled", tuple(re.compile(p, re.IGNORECASE) for p in wrapped))
-        object.__setattr__(self, "required", tuple(required_text(p) for p in wrapped))
+        for kind, patterns in (("", self.patterns), ("_symptoms", self.symptoms)):
+            wrapped = tuple(any_space(p) for p in patterns)
+            object.__setattr__(self, f"compiled{kind}", tuple(re.compile(p, re.IGNORECASE) for p in wrapped))
+            object.__setattr__(self, f"required{kind}", tuple(required_text(p) for p in wrapped))
 
     def first_match(self, text: str) -> re.Match[str] | None:
         matches = [m for m in (p.search(text) for p in self.compiled) if m is not None]
@@ -185,20 +191,34 @@ class Entry:
         A pattern runs only where its required text occurs: first around the last occurrence (the lines
         before and after it), and over the whole text only when it does not match there.
         """
-        folded = text.casefold() if folded is None else folded
-        aligned = len(folded) == len(text)  # casefold kept every character, so offsets agree
-        matches = []
-        for pattern, pieces in zip(self.compiled, self.required, strict=True):
-            at = max((folded.rfind(piece) for piece in pieces), default=0)
-            if at < 0:
-                continue
-            start, end = _lines_around(text, at) if pieces and aligned else (0, 0)
-            match = _last_in(pattern, text, start, end) if end > start else None
-            if match is None and (start, end) != (0, len(text)):
-                match = last_match(pattern, text)
-            if match is not None:
-                matches.append(match)
-        return max(matches, key=lambda m: m.start()) if matches else None
+        return _last_of(self.compiled, self.required, text, folded)
+
+    def last_symptom(self, text: str, folded: str | None = None) -> re.Match[str] | None:
+        """The match of any symptom that starts last in ``text``, as :meth:`last_match` finds it."""
+        return _last_of(self.compiled_symptoms, self.required_symptoms, text, folded)
+
+
+def _last_of(
+    compiled: tuple[re.Pattern[str], ...],
+    required: tuple[tuple[str, ...], ...],
+    text: str,
+    folded: str | None,
+) -> re.Match[str] | None:
+    """The match of any of ``compiled`` that starts last in ``text``: see :meth:`Entry.last_match`."""
+    folded = text.casefold() if folded is None else folded
+    aligned = len(folded) == len(text)  # casefold kept every character, so offsets agree
+    matches = []
+    for pattern, pieces in zip(compiled, required, strict=True):
+        at = max((folded.rfind(piece) for piece in pieces), default=0)
+        if at < 0:
+            continue
+        start, end = _lines_around(text, at) if pieces and aligned else (0, 0)
+        match = _last_in(pattern, text, start, end) if end > start else None
+        if match is None and (start, end) != (0, len(text)):
+            match = last_match(pattern, text)
+        if match is not None:
+            matches.append(match)
+    return max(matches, key=lambda m: m.start()) if matches else None
 
 
 def _lines_around(text: str, position: int) -> tuple[int, int]:
