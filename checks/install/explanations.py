@@ -1462,6 +1462,19 @@ def analyse_nvcc_arch(text: str) -> Analysis:
 _CAPABILITY_SPACED = re.compile(r"GPU with CUDA (?:is )?capability (\d) (\d) is not supported")
 
 
+# flash-attn 1.x's variable-length functions, which flash-attn 2 renamed flash_attn_varlen_*.
+_UNPADDED = re.compile(r"flash_attn_unpadded_(\w{0,30})")
+
+
+def analyse_flash_attn_v1_names(text: str) -> Analysis:
+    """The 1.x name the code asks for, and its flash-attn 2 name."""
+    return quoted(
+        _UNPADDED,
+        text,
+        lambda found: f"the code asks for {found[0]}, which flash-attn 2 calls flash_attn_varlen_{found[1]}",
+    )
+
+
 def analyse_before_ampere(text: str) -> Analysis:
     """The GPU (and its capability) the writer names, below Ampere's 8.0; flash-attn 1.x's own floor."""
     if "is_sm75" in text:

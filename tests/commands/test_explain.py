@@ -368,6 +368,11 @@ MESSAGES = [
         "cuda.illegal_memory_access",
         "RuntimeError: CUDA error: an illegal memory access was encountered",
     ),
+    (  # RLHF-V/RLHF-V#7
+        "flash_attn.v1_names",
+        "ImportError: cannot import name 'flash_attn_unpadded_qkvpacked_func' from "
+        "'flash_attn.flash_attn_interface'",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -4641,3 +4641,44 @@ def test_a_programs_own_words_that_it_found_no_gpu_and_runs_on_the_cpu_are_torch
         assert "--index-url https://download.pytorch.org/whl/cu" in lead.fix.text
     # a program told to use the CPU says so without a GPU missing (constructed)
     assert "cuda.not_available" not in _ids("INFO: --device cpu given, using CPU")
+
+
+def test_flash_attn_1_names_missing_from_flash_attn_2_are_its_rename_to_varlen() -> None:
+    # flash-attn 2 renamed flash_attn_unpadded_* to flash_attn_varlen_*; code written for 1.x fails to import
+    # them. The threads renamed the calls or pinned flash-attn 1.x (1.0.9).
+    cases = [
+        # DachengLi1/LongChat#30 (the maintainer: 'Please consider renaming the function based on
+        # flash-attn2')
+        (
+            "flash_attn installed, but got ImportErrorImportError\n\nImportErrorImportError: : cannot import "
+            "name 'flash_attn_unpadded_qkvpacked_func'",
+            "flash_attn_varlen_qkvpacked_func",
+        ),
+        # RLHF-V/RLHF-V#7 (the reporter: 'flash_attn_unpadded_qkvpacked_func ->
+        # flash_attn_varlen_qkvpacked_func Making such change will solve this problem.')
+        (
+            '  File "~/codes_MLLM/RLHF-V/muffin/muffin/train/llama_flash_attn_monkey_patch.py", line 12, in '
+            "<module>\n    from flash_attn.flash_attn_interface import flash_attn_unpadded_qkvpacked_func\n"
+            "ImportError: cannot import name 'flash_attn_unpadded_qkvpacked_func' from "
+            "'flash_attn.flash_attn_interface' "
+            "(~/miniconda3/envs/muffin/lib/python3.10/site-packages/flash_attn-2.4.2-py3.10-linux-x86_64.egg/"
+            "flash_attn/flash_attn_interface.py)",
+            "flash_attn_varlen_qkvpacked_func",
+        ),
+        # princeton-nlp/LLM-Shearing#33 (the reporter: 'I found these functions have been renamed')
+        (
+            "# AttributeError: module 'flash_attn.flash_attn_interface' has no attribute "
+            "'flash_attn_unpadded_func'\n\nrun llmshearing/scripts/pruning.sh on A100 have an error",
+            "flash_attn_varlen_func",
+        ),
+        # wenyuqing/panacea#29 (users: 'You should use flash-attn==1.0.9')
+        (
+            "# ImportError: cannot import name 'flash_attn_unpadded_kvpacked_func' from "
+            "'flash_attn.flash_attn_interface'",
+            "flash_attn_varlen_kvpacked_func",
+        ),
+    ]
+    for text, renamed in cases:
+        lead = _led_by(text, "flash_attn.v1_names")
+        said = _said(lead)
+        assert renamed in said and "flash-attn==1.0.9" in said, said
