@@ -567,10 +567,52 @@ _BUNDLED_FIX = (
 )
 
 
+# ROCm's words for an AMD GPU whose gfx target it was not built for, and the target where the text names it
+# (rocBLAS's "for GPU arch : gfx1031", rocminfo's "amdgcn-amd-amdhsa--gfx1032", a gfx id in words).
+_ROCM_NO_KERNEL = re.compile(r"hipErrorNoBinaryForGpu|TensileLibrary\w{0,30}\.dat", re.IGNORECASE)
+_GFX = re.compile(r"\b(?:GPU arch\s?:\s?|amdhsa--)?(gfx\d[0-9a-f]{2,3})\b", re.IGNORECASE)
+# The HIP SDK on Windows (ZLUDA runs on it): its paths and names.
+_HIP_SDK_WINDOWS = re.compile(r"[A-Z]:\\[^\n]{0,80}?ROCm|\bHIP SDK\b|\bZLUDA\b|rocblas\.dll", re.IGNORECASE)
+_ROCM_CAUSE = (
+    "ROCm has no kernels for this AMD GPU's architecture (its gfx target): ROCm, its rocBLAS and the torch "
+    "built for it are compiled for a list of gfx targets, and consumer cards outside it (the RX 6600 and "
+    "6700 are gfx1032 and gfx1031, laptop APUs gfx1035 and gfx1103, a card newer than the release) get "
+    "none."
+)
+_ROCM_FIX_LINUX = (
+    "On Linux, let ROCm run the card as the supported target of its family, set before the program starts: "
+    "HSA_OVERRIDE_GFX_VERSION=10.3.0 for RDNA2 and RDNA1 cards (gfx103x, gfx101x), 11.0.0 for RDNA3 "
+    "(gfx110x); or install a ROCm release (and its torch build) that lists the card. Where the gfx named is "
+    "a processor's integrated GPU picked before the card (gfx1036), hide it with HIP_VISIBLE_DEVICES."
+)
+_ROCM_FIX_WINDOWS = (
+    "On Windows the HIP SDK (which ZLUDA runs on) has no rocBLAS kernels for this card: replace its "
+    "rocblas.dll and rocblas\\library folder (in the SDK's bin folder) with a build for the card's gfx "
+    "target made for the same HIP SDK version (the community ROCmLibs releases), or wait for a HIP SDK that "
+    "supports it. "
+)
+
+
+def _rocm_no_kernel(text: str) -> Analysis | None:
+    """An AMD GPU that ROCm was not built for, where the text shows ROCm's words for it."""
+    tail = text[-200_000:]
+    if last_match(_ROCM_NO_KERNEL, tail) is None:
+        return None
+    gfx = last_match(_GFX, tail)
+    evidence = () if gfx is None else (f"the GPU's architecture: {gfx[1].lower()}",)
+    windows = last_match(_HIP_SDK_WINDOWS, tail) is not None
+    fix = (_ROCM_FIX_WINDOWS if windows else "") + _ROCM_FIX_LINUX
+    return Analysis(evidence=evidence, cause=_ROCM_CAUSE, fix=Fix(fix, ("rocminfo | grep gfx",)))
+
+
 def analyse_no_kernel(text: str) -> Analysis:
     """:func:`_analyse_no_kernel`, with a GPU name several models share said with each capability, and the
     rebuild of a CUDA extension with the GPU's capability in TORCH_CUDA_ARCH_LIST: leading where the text
-    shows an extension built here, else after the fix for torch's own build."""
+    shows an extension built here, else after the fix for torch's own build. An AMD GPU that ROCm was not
+    built for gets ROCm's own fixes."""
+    rocm = _rocm_no_kernel(text)
+    if rocm is not None:
+        return rocm
     analysis = _analyse_no_kernel(text)
     if not analysis.evidence:
         shared = _shared_gpu_name(text) or _gpus_of_several_capabilities(text)

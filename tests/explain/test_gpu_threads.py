@@ -4682,3 +4682,39 @@ def test_flash_attn_1_names_missing_from_flash_attn_2_are_its_rename_to_varlen()
         lead = _led_by(text, "flash_attn.v1_names")
         said = _said(lead)
         assert renamed in said and "flash-attn==1.0.9" in said, said
+
+
+def test_an_amd_gpu_whose_gfx_target_rocm_was_not_built_for_gets_the_override_or_the_windows_libraries() -> (
+    None
+):
+    # ROCm (its torch build, rocBLAS's Tensile library) is built for a list of gfx targets; a consumer card
+    # outside it fails with hipErrorNoBinaryForGpu or rocBLAS's missing TensileLibrary.dat. The threads set
+    # HSA_OVERRIDE_GFX_VERSION=10.3.0 on Linux, or replaced the HIP SDK's rocBLAS files on Windows.
+    linux = [
+        # ROCm/legacy-rocm-build#2061 (the reporter: 'it is as simple as export
+        # HSA_OVERRIDE_GFX_VERSION=10.3.0')
+        "# ROCm for koboldai hipErrorNoBinaryForGpu: Unable to find code object for all current "
+        "devices!\n\ni have an rx 6600 and a i5 8400 i just want to try an old model for gpu test and it "
+        "just spits out hipErrorNoBinaryForGpu: Unable to find code object for all current devices! every "
+        "time i dont know much about ROCm or anything and would like to know  if i did something wrong im "
+        "using arch and installed rocm with AUR like this \nyay -S rocm-hip-sdk rocm-opencl-sdk",
+        # AshleyYakeley/stable-diffusion-rocm#4 (the reporter: the variable 'tricks ROCm into treating your
+        # card as a Navi 21 card')
+        "making attention of type 'vanilla' with 512 in_channels\n\"hipErrorNoBinaryForGpu: Unable to find "
+        'code object for all current devices!"\nAborted (core dumped)',
+        # gbtb/nix-stable-diffusion#10 ('export HSA_OVERRIDE_GFX_VERSION=10.3.0 worked on my navi10 card')
+        "$ python scripts/preload_models.py\n/opt/amdgpu/share/libdrm/amdgpu.ids: No such file or "
+        'directory\n"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"',
+    ]
+    for text in linux:
+        lead = _led_by(text, "cuda.no_kernel_image")
+        assert "HSA_OVERRIDE_GFX_VERSION=10.3.0" in lead.fix.text and "gfx" in lead.cause, _said(lead)
+    # CS1o/Stable-Diffusion-Info#33 (the guide's author: the custom gfx1201 files made for HIP SDK 6.2)
+    windows = (
+        "I followed your guide for ComfyUI with ZLUDA, and ran into the issue of \n```\nrocBLAS error: "
+        "Cannot read C:\\Program Files\\AMD\\ROCm\\6.2\\bin/rocblas/library/TensileLibrary.dat: No such "
+        "file or directory for GPU arch : gfx1201\nrocBLAS error: Could not initialize Tensile host\n```"
+    )
+    lead = _led_by(windows, "cuda.no_kernel_image")
+    assert any("gfx1201" in line for line in lead.evidence), lead.evidence
+    assert "rocblas.dll" in lead.fix.text and "library" in lead.fix.text, lead.fix.text
