@@ -547,6 +547,45 @@ def analyse_half_on_cpu(text: str) -> Analysis:
     return Analysis(evidence=(*evidence, line), fix=_PIPELINE_ON_CPU_FIX)
 
 
+# The dtype MPS refused, and what to do for each: "Trying to convert ComplexFloat to the MPS backend".
+_MPS_DTYPE = re.compile(r"Trying to convert (\w{1,40}) to the MPS backend|MPS (BFloat16) is only supported")
+_MPS_DTYPE_FIXES = (
+    (
+        "Float8",
+        "MPS has no float8: the model's weights are an fp8 checkpoint (Flux, SD3.5 and Wan *_fp8 files) "
+        "made for NVIDIA GPUs. Use the model's fp16 or bf16 checkpoint, or a GGUF quantization of it, or "
+        "load with the loader's weight dtype set to default or fp16.",
+    ),
+    (
+        "ComplexDouble",
+        "complex128 has no MPS type: cast to complex64 (and float64 to float32) before moving to MPS: "
+        "x.to(torch.complex64).",
+    ),
+    (
+        "Complex",
+        "Complex tensors (an FFT's output) run on MPS only on macOS 14 or newer with a torch that supports "
+        "them: upgrade macOS and torch, or run the complex operation on the CPU (torch.fft.fftn(x.cpu()), "
+        "then .to('mps') on the result).",
+    ),
+    (
+        "BFloat16",
+        "bfloat16 runs on MPS only on macOS 14 (Sonoma) or newer with torch 2.3 or newer: upgrade both, or "
+        "load the model in float16 or float32.",
+    ),
+    ("Double", "MPS has no float64: cast to float32 before moving to MPS (x.float(), or np.float32 arrays)."),
+)
+
+
+def analyse_mps_dtype(text: str) -> Analysis:
+    found = last_match(_MPS_DTYPE, text[-200_000:])
+    if found is None:
+        return Analysis()
+    dtype = found[1] or found[2]
+    fix = next((f for prefix, f in _MPS_DTYPE_FIXES if dtype.startswith(prefix)), None)
+    evidence = (f"the dtype MPS refused: {dtype}",)
+    return Analysis(evidence=evidence) if fix is None else Analysis(evidence=evidence, fix=Fix(fix))
+
+
 def analyse_mps_op(text: str) -> Analysis:
     op = last_match(re.compile(r"operator '([\w:.]{1,100})' is not current"), text)
     if op is None:

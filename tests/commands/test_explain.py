@@ -373,6 +373,11 @@ MESSAGES = [
         "ImportError: cannot import name 'flash_attn_unpadded_qkvpacked_func' from "
         "'flash_attn.flash_attn_interface'",
     ),
+    (  # orchidas/DiffGFDN#3
+        "mps.dtype_unsupported",
+        "TypeError: Trying to convert ComplexDouble to the MPS backend but it does not have support for that "
+        "dtype.",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -4718,3 +4718,37 @@ def test_an_amd_gpu_whose_gfx_target_rocm_was_not_built_for_gets_the_override_or
     lead = _led_by(windows, "cuda.no_kernel_image")
     assert any("gfx1201" in line for line in lead.evidence), lead.evidence
     assert "rocblas.dll" in lead.fix.text and "library" in lead.fix.text, lead.fix.text
+
+
+def test_a_dtype_the_apple_gpu_lacks_is_named_with_the_dtype_it_can_take() -> None:
+    # MPS maps each dtype to a Metal type and refuses the rest: 'Trying to convert X to the MPS backend but
+    # it does not have support for that dtype.' The threads cast to a dtype MPS has or used other weights.
+    cases = [
+        # orchidas/DiffGFDN#3 (the owner: 'explicitly cast everything to float32 and complex64')
+        (
+            "# MPS cannot handle double data type\n\nAfter merging the GPU implementation, which does a "
+            "stricter check for the datatypes before passing them onto the training device, I am getting "
+            "errors when calling the collate function:\n``TypeError: Trying to convert ComplexDouble to the "
+            "MPS backend but it does not have support for that dtype.``",
+            "ComplexDouble",
+            "complex64",
+        ),
+        # Comfy-Org/ComfyUI#10866 (an fp8 checkpoint on a Mac)
+        (
+            "Requested to load WAN22_S2V\n0 models unloaded.\n!!! Exception during processing !!! Trying to "
+            "convert Float8_e4m3fn to the MPS backend but it does not have support for that dtype.",
+            "Float8_e4m3fn",
+            "fp16",
+        ),
+        # pytorch/pytorch#148420
+        (
+            "MPS use Flux.1\n\nError：Trying to convert Float8_e4m3fn to the MPS backend but it does not "
+            "have support for that dtype.",
+            "Float8_e4m3fn",
+            "GGUF",
+        ),
+    ]
+    for text, dtype, remedy in cases:
+        lead = _led_by(text, "mps.dtype_unsupported")
+        assert any(dtype in line for line in lead.evidence), lead.evidence
+        assert remedy in lead.fix.text, lead.fix.text
