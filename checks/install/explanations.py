@@ -25,6 +25,7 @@ from torchdoctor.checks.install import (
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.cpu_path import cpu_path
 from torchdoctor.explain.model import last_match, quoted
+from torchdoctor.explain.statement import failing_statement
 from torchdoctor.inputs import collect_env
 from torchdoctor.model import Fix
 
@@ -1502,6 +1503,23 @@ def analyse_nvcc_arch(text: str) -> Analysis:
 
 # The capability as Text Generation Inference logs it ("GPU with CUDA capability 7 5 is not supported").
 _CAPABILITY_SPACED = re.compile(r"GPU with CUDA (?:is )?capability (\d) (\d) is not supported")
+
+
+def analyse_quantized_move(text: str) -> Analysis:
+    """The program's statement that moves the quantized model, where the traceback shows it."""
+    tail = text[-200_000:]
+    statement = failing_statement(tail, _last_start(_QUANTIZED_MOVE, tail), own_code=True)
+    if statement is None:
+        return Analysis()
+    return Analysis(evidence=(f"the program moves the model at {statement}",))
+
+
+_QUANTIZED_MOVE = re.compile(r"is not supported for `?4-bit`? or `?8-bit`?")
+
+
+def _last_start(pattern: re.Pattern[str], text: str) -> int:
+    found = last_match(pattern, text)
+    return len(text) if found is None else found.start()
 
 
 # flash-attn 1.x's variable-length functions, which flash-attn 2 renamed flash_attn_varlen_*.

@@ -378,6 +378,12 @@ MESSAGES = [
         "TypeError: Trying to convert ComplexDouble to the MPS backend but it does not have support for that "
         "dtype.",
     ),
+    (  # kyegomez/swarms#450
+        "bitsandbytes.quantized_model_moved",
+        "ValueError: `.to` is not supported for `4-bit` or `8-bit` bitsandbytes models. Please use the model "
+        "as it is, since the model has already been set to the correct devices and casted to the correct "
+        "`dtype`.",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -4752,3 +4752,55 @@ def test_a_dtype_the_apple_gpu_lacks_is_named_with_the_dtype_it_can_take() -> No
         lead = _led_by(text, "mps.dtype_unsupported")
         assert any(dtype in line for line in lead.evidence), lead.evidence
         assert remedy in lead.fix.text, lead.fix.text
+
+
+def test_moving_a_bitsandbytes_quantized_model_is_refused_and_the_move_is_named() -> None:
+    # transformers refuses .to() and .cuda() on a model loaded in 4-bit or 8-bit with bitsandbytes: it is on
+    # its device already. The threads removed the call (or upgraded bitsandbytes and transformers).
+    cases = [
+        # kyegomez/swarms#450 (merged: 'Remove breaking .to(device)')
+        (
+            "Remove breaking .to(device) \nIssue:\n```python\nValueError: `.to` is not supported for "
+            "`4-bit` or `8-bit` bitsandbytes models. Please use the model as it is, since the model has "
+            "already been set to the correct devices and casted to the correct `dtype`.\n```",
+            None,
+        ),
+        # FoundationVision/Groma#15 (the author: 'How about deleting `.cuda()`')
+        (
+            '  File "/mnt/zhang/project/Groma-main/groma/eval/run_groma.py", line 58, in eval_model\n    '
+            "model = "
+            "GromaModel.from_pretrained(model_name, **kwargs).cuda()        \n  File "
+            '"/opt/conda/envs/groma/lib/python3.9/site-packages/transformers/modeling_utils.py", line 1998, '
+            "in "
+            "cuda\n    raise ValueError(\nValueError: Calling `cuda()` is not supported for `4-bit` or "
+            "`8-bit` quantized models. Please use the model as it is, since the model has already been set "
+            "to the correct devices and casted to the correct `dtype`.",
+            "run_groma.py, line 58",
+        ),
+        # nuprl/MultiPL-E#137 (the reporter: 'Remove .cuda from line 16 of automodel.py')
+        (
+            '  File "/content/MultiPL-E/automodel.py", line 16, in __init__\n    ).cuda()\n  File '
+            '"/usr/local/lib/python3.10/dist-packages/accelerate/big_modeling.py", line 454, in wrapper\n   '
+            " "
+            "return fn(*args, **kwargs)\n  File "
+            '"/usr/local/lib/python3.10/dist-packages/transformers/modeling_utils.py", line 2543, in cuda\n '
+            "   "
+            "raise ValueError(\nValueError: Calling `cuda()` is not supported for `4-bit` or `8-bit` "
+            "quantized models. Please use the model as it is, since the model has already been set to the "
+            "correct devices and casted to the correct `dtype`.",
+            "automodel.py, line 16",
+        ),
+        # D3voz/joy-caption-alpha-two-gui-mod#2 (comment out text_model.to(device); or transformers 4.47.0)
+        (
+            "I got the error:\n`An error occurred while loading models: .to is not supported for 4-bit or "
+            "8-bit bitsandbytes models. Please use the model as it is, since the model has already been set "
+            "to the correct devices and casted to the correct dtype.`\nwhen trying to load the models.",
+            None,
+        ),
+    ]
+    for text, where in cases:
+        lead = _led_by(text, "bitsandbytes.quantized_model_moved")
+        said = _said(lead)
+        assert "remove" in lead.fix.text.lower() and "upgrade bitsandbytes" in lead.fix.text.lower(), said
+        if where is not None:
+            assert any(where in line for line in lead.evidence), lead.evidence

@@ -35,6 +35,20 @@ def test_ipythons_arrow_names_the_cell_and_its_line() -> None:
     assert failing_statement(text) == expected
 
 
+def test_a_raise_is_not_the_failing_statement_and_installed_packages_can_be_left_out() -> None:
+    text = (
+        '  File "run.py", line 58, in main\n    model = Model.from_pretrained(name).cuda()\n  File '
+        '"/env/lib/python3.9/site-packages/transformers/modeling_utils.py", line 1998, in cuda\n    '
+        'return self._move()\n  File "/env/lib/python3.9/site-packages/transformers/modeling_utils.py", '
+        "line 2001, in _move\n    raise ValueError(\nValueError: boom"
+    )
+    assert failing_statement(text).file.endswith("modeling_utils.py")  # type: ignore[union-attr]
+    assert failing_statement(text).line == "1998"  # type: ignore[union-attr]
+    assert failing_statement(text, own_code=True) == Statement(
+        "run.py", "58", "main", "model = Model.from_pretrained(name).cuda()"
+    )
+
+
 def test_a_frame_without_its_source_line_and_a_message_alone_name_no_statement() -> None:
     assert failing_statement('  File "a.py", line 3, in f\nRuntimeError: boom') is None
     assert failing_statement("RuntimeError: Expected all tensors to be on the same device") is None

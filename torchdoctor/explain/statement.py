@@ -25,7 +25,8 @@ _FRAMES = re.compile(
     re.MULTILINE,
 )
 _TORCH_FILE = re.compile(r"[/\\]torch[/\\]|^torch[/\\]")
-_NOT_CODE = re.compile(r"File \"|^\^+$|^~+$|^[\w.]*(?:Error|Exception)\b")
+_NOT_CODE = re.compile(r"File \"|^\^+$|^~+$|^[\w.]*(?:Error|Exception)\b|^raise\b")
+_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
 
 
 @dataclass(frozen=True)
@@ -42,9 +43,11 @@ class Statement:
         return f"{self.file}, line {self.line} (in {self.function}): {code}"
 
 
-def failing_statement(text: str, end: int | None = None) -> Statement | None:
+def failing_statement(text: str, end: int | None = None, *, own_code: bool = False) -> Statement | None:
     """The program's last statement before ``end`` (the message's position) in ``text``, or None where no
-    frame of the program with its source line is shown."""
+    frame of the program with its source line is shown; a ``raise`` is where an error was reported, not the
+    statement that failed. ``own_code``: only the program's own files, not the installed packages it calls
+    (site-packages, dist-packages)."""
     stop = len(text) if end is None else end
     start = max(0, stop - WINDOW)
     found: Statement | None = None
@@ -59,6 +62,8 @@ def failing_statement(text: str, end: int | None = None) -> Statement | None:
             file, line, function, code = frame["file"], frame["line"], frame["func"], frame["code"]
         code = code.strip()
         if not file or _TORCH_FILE.search(file) or _NOT_CODE.search(code):
+            continue
+        if own_code and _INSTALLED.search(file):
             continue
         found = Statement(file.replace("\\", "/"), line, function, code)
     return found
