@@ -193,9 +193,37 @@ _MISSING_NAME = re.compile(
 _FRAME_FILE = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
 
 
+# A package's compiled _C that failed to load: its own warning, or the name missing where an op calls it.
+_C_NOT_LOADED = re.compile(r"Failed to load custom C\+\+ ops|name ['\"`]_C['\"`] is not defined")
+_C_NOT_LOADED_FIX = Fix(
+    "Reinstall the package so that its C++/CUDA ops are compiled: with CUDA_HOME set to the CUDA toolkit "
+    "(the one torch was built with) and the GPU visible, since its setup.py builds the CUDA ops only where "
+    "it finds CUDA: export CUDA_HOME=/usr/local/cuda-<version>, remove the old build folder, then pip "
+    "install --no-build-isolation -e . (or python setup.py build install in its ops folder, as its README "
+    'says); check with python -c "from <package> import _C".',
+    ('python -c "import torch; from torch.utils.cpp_extension import CUDA_HOME; print(CUDA_HOME)"',),
+)
+
+
+def _c_not_loaded(tail: str) -> Analysis | None:
+    found = last_match(_C_NOT_LOADED, tail)
+    if found is None:
+        return None
+    line = (
+        "the package's compiled _C did not load: its import is wrapped in a try, so the missing build shows "
+        "where an op calls it"
+    )
+    statement = failing_statement(tail, found.start())
+    evidence = (line,) if statement is None else (line, f"the op is called at {statement}")
+    return Analysis(evidence=evidence, fix=_C_NOT_LOADED_FIX)
+
+
 def analyse_extension_not_built(text: str) -> Analysis:
     """The extension the message names, with the file of the traceback that imports it."""
     tail = text[-200_000:]
+    not_loaded = _c_not_loaded(tail)
+    if not_loaded is not None:
+        return not_loaded
     found = last_match(_MISSING_MODULE, tail)
     name = last_match(_MISSING_NAME, tail)
     if name is not None and (found is None or name.start() > found.start()):

@@ -4804,3 +4804,25 @@ def test_moving_a_bitsandbytes_quantized_model_is_refused_and_the_move_is_named(
         assert "remove" in lead.fix.text.lower() and "upgrade bitsandbytes" in lead.fix.text.lower(), said
         if where is not None:
             assert any(where in line for line in lead.evidence), lead.evidence
+
+
+def test_a_package_whose_compiled_c_ops_failed_to_load_was_installed_without_building_them() -> None:
+    # GroundingDINO and the projects built on it import their compiled _C inside a try ('Failed to load custom
+    # C++ ops. Running on CPU mode Only!'), so an install that built no CUDA op shows as "name '_C' is not
+    # defined" where the op is called. The threads rebuilt it with CUDA_HOME set and the GPU visible.
+    cases = [
+        # ok-robot/ok-robot#4 (the reporter: 'I solved this problem by installing GroundingDINO, with python
+        # setup.py build / python setup.py install')
+        "I' m using cuda 11.8+torch2.1.0, same as our repo.\nWhile running `python demo.py --debug`, I can "
+        "choose pick/place and object. Then error occurs as `NameError: name '_C' is not defined`.",
+        # HeliosZhao/Make-A-Protagonist#6 (a reply: 'This error due to your GroundingDINO building without
+        # nvcc'; the maintainer: rebuild)
+        "# name '_C' is not defined",
+        # longzw1997/Open-GroundingDino#7 (the maintainer: build the CUDA ops, cd models/GroundingDINO/ops,
+        # python setup.py build install)
+        '# Error: "Failed to load custom C++ ops. Running on CPU mode Only!"\n\n请问是对单卡的显存要求高吗',
+    ]
+    for text in cases:
+        lead = _led_by(text, "extension.not_built")
+        assert "CUDA_HOME" in lead.fix.text and "setup.py" in lead.fix.text, lead.fix.text
+        assert any("_C" in line or "C++ ops" in line for line in lead.evidence), lead.evidence
