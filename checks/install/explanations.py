@@ -240,6 +240,39 @@ def analyse_extension_not_built(text: str) -> Analysis:
     return Analysis(evidence=(line,))
 
 
+# A JIT-built extension: the plugin or extension the message names, and a build waiting on a stale lock.
+_PLUGIN_NAMED = re.compile(
+    r"Setting up PyTorch plugin [\"“”]?(\w{1,80})|Error building extension ['\"`](\w{1,80})"
+    r"|Failed to build CUDA kernels for (\w{1,60})"
+    r"|torch_extensions[/\\](?:[^\n]{0,200}[/\\])?(\w{1,80})\.so\b"
+)
+_BUILD_FAILED = re.compile(
+    r"\.\.\. ?Failed|Error building extension|ninja: build stopped|returned non-zero exit"
+    r"|Failed to build CUDA"
+)
+
+
+def analyse_build_failed(text: str) -> Analysis:
+    """The extension the text names, and a build that waits rather than fails: a stale lock."""
+    tail = text[-200_000:]
+    named = last_match(_PLUGIN_NAMED, tail)
+    name = None if named is None else next(group for group in named.groups() if group)
+    evidence = () if name is None else (f"the extension built on first use: {name}",)
+    if last_match(_BUILD_FAILED, tail) is not None:
+        return Analysis(evidence=evidence)
+    cause = (
+        "An earlier build of this extension was interrupted (Ctrl-C, a killed job) and left its lock file in "
+        "the torch_extensions cache: every later run waits on that lock forever instead of building."
+    )
+    fix = Fix(
+        "Remove the extension's cache folder and run again: rm -rf ~/.cache/torch_extensions (on Windows "
+        "%LOCALAPPDATA%\\torch_extensions\\torch_extensions\\Cache; TORCH_EXTENSIONS_DIR where set). The "
+        "first build takes a minute or two; let it finish.",
+        ("rm -rf ~/.cache/torch_extensions",),
+    )
+    return Analysis(evidence=evidence, cause=cause, fix=fix)
+
+
 # The op the message names: mmcv's "nms is not compiled with GPU support", maskrcnn-benchmark's "(nms at
 # .../csrc/nms.h:22)" after the message.
 _OP_WITHOUT_GPU = re.compile(
@@ -969,6 +1002,10 @@ _LOADER_PATH_FIX = Fix(
 )
 
 
+# A library under torch's JIT build cache: an extension built on first use whose build failed.
+_JIT_LIBRARY = re.compile(r"torch_extensions[/\\][^\n:]{0,300}?\.so(?=: cannot open)")
+
+
 def analyse_missing_library(text: str) -> Analysis:
     preload = last_match(_PRELOAD, text)
     if preload is not None:
@@ -979,6 +1016,10 @@ def analyse_missing_library(text: str) -> Analysis:
         return Analysis(evidence=(line,), cause=_LOADER_PATH_CAUSE, fix=_LOADER_PATH_FIX)
     name = _missing_library_name(text)
     evidence = (f"missing: {name}",) if name else ()
+    built_here = last_match(_JIT_LIBRARY, text[-200_000:])
+    if built_here is not None:
+        line = f"the missing library is one torch builds on first use, in its cache ({built_here[0]})"
+        return Analysis(evidence=(*evidence, line), cause=_JIT_ENTRY.cause, fix=_JIT_ENTRY.fix)
     for case in _LIBRARY_KINDS:
         if case.compiled.search(name or text[-300:]):
             found = _with_bundled_release(_with_cudnn_release(case.analysis(*evidence), name), name)
@@ -1886,3 +1927,4 @@ _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
 _NOT_COMPILED = next(e for e in ENTRIES if e.id == "torch.not_compiled_with_cuda")
 _OPENMP = next(e for e in ENTRIES if e.id == "openmp.duplicate_runtime")
 _NOT_NVIDIA: Entry = next(e for e in ENTRIES if e.id == "gpu.not_nvidia")
+_JIT_ENTRY: Entry = next(e for e in ENTRIES if e.id == "extension.build_failed")

@@ -384,6 +384,10 @@ MESSAGES = [
         "as it is, since the model has already been set to the correct devices and casted to the correct "
         "`dtype`.",
     ),
+    (  # camlab-ethz/ConvolutionalNeuralOperator#4
+        "extension.build_failed",
+        'Setting up PyTorch plugin "filtered_lrelu_plugin"... Failed!',
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

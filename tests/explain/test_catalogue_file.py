@@ -86,7 +86,9 @@ def test_every_area_with_explanations_has_its_file_and_every_file_is_registered(
 def test_the_shipped_patterns_are_python_3_10s(path: Path) -> None:
     # what tests/test_packaging.py looks for in the string constants of the modules
     document = tomllib.loads(path.read_text(encoding="utf-8"))
-    patterns = [p for entry in document["entry"] for p in (*entry["patterns"], *entry.get("symptoms", ()))]
+    patterns = [
+        p for entry in document["entry"] for p in (*entry.get("patterns", ()), *entry.get("symptoms", ()))
+    ]
     patterns += [case["pattern"] for entry in document["entry"] for case in entry.get("case", ())]
     newer = [p for p in patterns if "(?>" in p or re.search(r"(?<!\\)[*+?}]\+", p)]
     assert not newer, newer
@@ -249,3 +251,13 @@ def test_a_file_is_parsed_once_per_process(plugin: str) -> None:
     importlib.import_module(f"{plugin}.explanations")
     parsed = catalogue_file._file(plugin, catalogue_file.FILE_NAME)
     assert catalogue_file._file(plugin, catalogue_file.FILE_NAME) is parsed
+
+
+def test_an_entry_may_be_recognised_by_symptoms_alone_but_by_something() -> None:
+    symptoms_only = GOOD.replace("patterns = ['acme broke: (\\w+)']", "symptoms = ['acme wobbles']")
+    (entry,) = parse(symptoms_only, WHERE).entries(NAMESPACE)
+    assert (entry.patterns, entry.symptoms) == ((), ("acme wobbles",))
+    assert not _schema_refuses(symptoms_only)
+    message = _refusal(GOOD.replace("patterns = ['acme broke: (\\w+)']\n", ""))
+    assert message == f"{WHERE}: entry 'acme.broke': 'patterns' is missing"
+    assert _schema_refuses(GOOD.replace("patterns = ['acme broke: (\\w+)']\n", ""))

@@ -4826,3 +4826,47 @@ def test_a_package_whose_compiled_c_ops_failed_to_load_was_installed_without_bui
         lead = _led_by(text, "extension.not_built")
         assert "CUDA_HOME" in lead.fix.text and "setup.py" in lead.fix.text, lead.fix.text
         assert any("_C" in line or "C++ ops" in line for line in lead.evidence), lead.evidence
+
+
+def test_an_extension_built_on_first_use_that_failed_names_the_toolkit_and_the_cache() -> None:
+    # torch.utils.cpp_extension.load (StyleGAN2/3's upfirdn2d, bias_act and filtered_lrelu plugins) builds
+    # with ninja, nvcc and the host compiler on first use; a failed or interrupted build leaves no .so, or a
+    # lock in the torch_extensions cache. The threads installed nvcc (a CUDA toolkit of torch's release),
+    # ninja, or deleted the cache.
+    cases = [
+        # NVlabs/stylegan2-ada-pytorch#97 (a user: conda's cuda-toolkit 'lacked nvcc'; installing the
+        # toolkit fixed it)
+        "ninja: build stopped: subcommand failed.\n  warnings.warn('Failed to build CUDA kernels for "
+        "bias_act. Falling back to slow reference implementation. Details:\\n\\n' + "
+        "traceback.format_exc())\nSetting up "
+        'PyTorch plugin "upfirdn2d_plugin"... Failed!',
+        # rotemtzaban/STIT#5 (the maintainer: 'StyleGAN2 requires having CUDA toolkit 11.0 or later')
+        'Setting up PyTorch plugin "upfirdn2d_plugin"... '
+        "Failed!\n/mnt/95d2aa3d-99e9-4600-91b1-2fcecff0dec5/AI_Tools/STIT/torch_utils/ops/upfirdn2d.py:34: "
+        "UserWarning: Failed to build CUDA kernels for upfirdn2d. Falling back to slow reference "
+        "implementation. Details:\nsubprocess.CalledProcessError: Command '['ninja', '-v']' returned "
+        "non-zero exit status 1.",
+        # camlab-ethz/ConvolutionalNeuralOperator#4 (the maintainer: 'You need to install cuda toolkit and
+        # ninja')
+        'Setting up PyTorch plugin "filtered_lrelu_plugin"... Failed!',
+        # justinpinkney/clip2latent#9 (the maintainer: 'make sure you have ninja installed? `pip install
+        # ninja`')
+        '# Setting up PyTorch plugin "bias_act_plugin"... Failed!',
+        # NVlabs/stylegan2-ada-pytorch#215 (the .so the failed build never wrote)
+        "~/.cache/torch_extensions/upfirdn2d_plugin/upfirdn2d_plugin.so: cannot open shared object file: No "
+        "such file or directory\n  warnings.warn('Failed to build CUDA kernels for upfirdn2d. Falling back "
+        "to slow reference implementation.",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        said = _said(lead)
+        assert "nvcc" in said and "pip install ninja" in said and "torch_extensions" in said, (lead.id, said)
+    # NVlabs/stylegan3#82 (the maintainer: an interrupted build leaves a lock file; a user: 'Completely
+    # remove: $HOME/.cache/torch_extensions ... This fixed it for me')
+    hang = (
+        "I am attempting to use your library and my first step was to try to use one of the pre-trained "
+        "network example.  However, was calling the generator, it keeps getting stuck at this message:\n> "
+        'Setting up PyTorch plugin "bias_act_plugin"... '
+    )
+    lead = _led_by(hang, "extension.build_failed")
+    assert "lock" in lead.cause and "rm -rf ~/.cache/torch_extensions" in _said(lead), _said(lead)

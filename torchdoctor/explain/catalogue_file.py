@@ -21,12 +21,13 @@ The file is a list of ``[[entry]]`` tables, one per message ``torchdoctor explai
 
 - ``id`` (required): unique in the file, no spaces; ``torchdoctor explain <id>`` shows the entry.
 - ``title`` (required): the first line printed.
-- ``patterns`` (required, at least one): regular expressions (Python's ``re``, matched ignoring case) that
-  recognise the message; write them as literal strings, ``'...'`` (``'''...'''`` where one holds a quote),
-  so that a backslash is the expression's own.
+- ``patterns`` (required, at least one, unless the entry has ``symptoms``): regular expressions (Python's
+  ``re``, matched ignoring case) that recognise the message; write them as literal strings, ``'...'``
+  (``'''...'''`` where one holds a quote), so that a backslash is the expression's own.
 - ``symptoms``: patterns, written alike, of the effect told in words rather than of a message (a program's
-  log line "No GPU found, use CPU instead", the writer's prose): they explain a text only where no entry
-  recognises a message in it.
+  log line "No GPU found, use CPU instead", the writer's prose), or of a message that only wraps another (a
+  build's "Error building extension" after the compiler's own error): they explain a text only where no
+  entry recognises a message in it. An entry with symptoms may have no ``patterns``.
 - ``cause``, ``fix`` (required): what went wrong, and what to do about it.
 - ``commands``: shell commands the fix suggests.
 - ``check``: the id of the check that tells more (``torchdoctor check --only <check>``).
@@ -187,21 +188,24 @@ def _label(table: object, n: int) -> str:
 
 
 def _item(table: object, where: str) -> _Item:
-    values = _checked(table, _ENTRY_KEYS, where)
+    required, optional = _ENTRY_KEYS
+    if isinstance(table, dict) and "patterns" not in table and "symptoms" in table:
+        required = tuple(key for key in required if key != "patterns")  # recognised by its symptoms alone
+    values = _checked(table, (required, optional), where)
     if "analyse" in values and not _FUNCTION_NAME.fullmatch(values["analyse"]):
         raise CatalogueFileError(f"{where}: analyse = {values['analyse']!r} is not a function name")
     if re.search(r"\s", values["id"]):
         raise CatalogueFileError(f"{where}: the id {values['id']!r} has a space")
     if "case" in values and "analyse" not in values:
         raise CatalogueFileError(f"{where}: [[entry.case]] tables are for an analyser, and it has no analyse")
-    for n, pattern in enumerate(values["patterns"], 1):
+    for n, pattern in enumerate(values.get("patterns", ()), 1):
         _compiles(pattern, f"{where}: pattern {n}")
     for n, pattern in enumerate(values.get("symptoms", ()), 1):
         _compiles(pattern, f"{where}: symptom {n}")
     fields = {
         "id": values["id"],
         "title": values["title"],
-        "patterns": tuple(values["patterns"]),
+        "patterns": tuple(values.get("patterns", ())),
         "symptoms": tuple(values.get("symptoms", ())),
         "cause": values["cause"],
         "fix": Fix(values["fix"], tuple(values.get("commands", ()))),
