@@ -1083,6 +1083,27 @@ _GPU_NAMED_WITH_MEMORY = re.compile(
 )
 
 
+# device_map="auto" (or "balanced", "sequential") in the text: accelerate placing the model's layers.
+_DEVICE_MAP_AUTO = re.compile(
+    r"""device_map\s{0,3}=\s{0,3}["']?(?:auto|balanced|sequential)\b""", re.IGNORECASE
+)
+
+
+def analyse_meta_weights(text: str) -> Analysis:
+    """The device_map and the GPU's memory the text gives."""
+    tail = text[-200_000:]
+    evidence = []
+    device_map = last_match(_DEVICE_MAP_AUTO, tail)
+    if device_map is not None:
+        evidence.append(
+            f"the text loads with {' '.join(device_map[0].split())}: accelerate offloads what does not fit"
+        )
+    memory = gpu_named_with_memory(tail) or gpu_memory_said(tail)
+    if memory is not None:
+        evidence.append(f"the text gives the GPU's memory: {memory}")
+    return Analysis(evidence=tuple(evidence))
+
+
 def gpu_named_with_memory(text: str) -> str | None:
     """The GPU's model with its memory as the writer wrote them together ("V100-32G"); None where none."""
     found = _GPU_NAMED_WITH_MEMORY.search(text[:100_000])

@@ -388,6 +388,10 @@ MESSAGES = [
         "extension.build_failed",
         'Setting up PyTorch plugin "filtered_lrelu_plugin"... Failed!',
     ),
+    (  # vllm-project/llm-compressor#1432
+        "meta.weights_without_data",
+        "NotImplementedError: Cannot copy out of meta tensor; no data!",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -4870,3 +4870,61 @@ def test_an_extension_built_on_first_use_that_failed_names_the_toolkit_and_the_c
     )
     lead = _led_by(hang, "extension.build_failed")
     assert "lock" in lead.cause and "rm -rf ~/.cache/torch_extensions" in _said(lead), _said(lead)
+
+
+def test_weights_left_on_the_meta_device_are_a_model_offloaded_because_it_did_not_fit() -> None:
+    # accelerate leaves on 'meta' (shapes without data) the layers device_map="auto" offloads when the GPU is
+    # too small; running or moving the model then meets them. The threads loaded it to fit one device
+    # (8-bit, device_map={'': 0}, a larger GPU) or without device_map (low_cpu_mem_usage=False).
+    cases = [
+        # tloen/alpaca-lora#368 (users: 'device_map="auto" was still offloading to cpu'; 8-bit on one GPU):
+        # the title, then the traceback's last frames as the excerpt shows them
+        (
+            "# NotImplementedError: Cannot copy out of meta tensor; no data!\n\n"
+            '  File "/Users/assmdx/llma/ld/alpaca-lora/finetune.py", line 236, in train\n    trainer = '
+            'transformers.Trainer(\n  File "/Users/assmdx/llma/ld/lib/python3.10/site-packages/transformers/'
+            'trainer.py", line 498, in __init__\n    self._move_model_to_device(model, args.device)',
+            None,
+        ),
+        # vllm-project/llm-compressor#1432 (the reporter: 'The problem was with the offloading. It is working
+        # perfectly when I use only the GPU or the CPU.')
+        (
+            "I am encountering the following error when using device_map=auto. However, it is okay with the "
+            "CPU. Has anyone encountered this issue before? I was trying to run the "
+            "examples/awq_one_shor.py file. How can I solve this error?\n`NotImplementedError: Cannot copy "
+            "out of meta tensor; no data!`",
+            "device_map=auto",
+        ),
+        # InternLM/xtuner#273 (the reporter: low_cpu_mem_usage=False 'solved' it, 'not to pass the
+        # device_map parameter')
+        ("# NotImplementedError: Cannot copy out of meta tensor; no data!", None),
+        # generative-ai-on-aws/generative-ai-on-aws#4 (the reporter: 'It seems to be insufficient VRAM')
+        (
+            "# NotImplementedError: Cannot copy out of meta tensor; no data!\n\nI am following along on "
+            "this notebook for Llama 2 finetuning. \nhttps://github.com/generative-ai-on-aws/"
+            "generative-ai-on-aws/blob/9155632d0c30ae40a0d60240b95495db73b4d7e1/05_finetune/"
+            "01_fine_tune_dolly_llama2_huggingface.ipynb\nI am running a AWS Sagemaker studio with an "
+            "ml.g5xlarge instance and Sagemaker Distribution 1.2.",
+            None,
+        ),
+    ]
+    for text, shown in cases:
+        lead = _led_by(text, "meta.weights_without_data")
+        said = _said(lead)
+        assert "offload" in lead.cause and "load_in_8bit" in said and "low_cpu_mem_usage=False" in said, said
+        if shown is not None:
+            assert any(shown in line for line in lead.evidence), lead.evidence
+    # torch's own words with a GPU: xorbitsai/inference#1486 (the reporter:
+    # '是资源不够，我使用量化int4就好了': not enough resources, int4 quantization fixed it)
+    lead = _led_by(
+        "# Tensor on device meta is not on the expected device cuda:0!", "meta.weights_without_data"
+    )
+    assert "load_in_4bit" in lead.fix.text
+    # with the GPU's memory the writer gives (constructed)
+    text = "RuntimeError: Tensor on device meta is not on the expected device cuda:0!\nMy GPU has 6GB."
+    lead = _led_by(text, "meta.weights_without_data")
+    assert any("6GB" in line for line in lead.evidence), lead.evidence
+    # torchdoctor run's emulated GPUs live on 'meta': a CPU tensor meeting one is still a device mismatch
+    assert _ids("RuntimeError: Tensor on device cpu is not on the expected device meta!") == [
+        "tensors.different_devices"
+    ]
