@@ -347,10 +347,70 @@ def analyse_triton_shared_memory(text: str) -> Analysis:
     return quoted(_SHARED_MEMORY, text, _shared_memory_line)
 
 
+# A request as the message or its writer gives it ("Tried to allocate 131062.02 GiB", "trying to allocate
+# 133792483MiB"), a compiled extension's call in the text, and thrust's allocation failing inside one.
+_REQUEST_SAID = re.compile(
+    r"\b(?:tried|trying) to allocate\s{0,3}(\d{1,15}(?:\.\d{1,4})?)\s{0,2}([KMGTP]i?B)\b", re.IGNORECASE
+)
+_EXTENSION_CALL = re.compile(
+    r"\b_C\.(\w{1,60})\(|\b(diff[_-]gaussian[_-]rasterization|simple[_-]knn|distCUDA2|tinycudann)\b",
+    re.IGNORECASE,
+)
+_THRUST_ALLOCATION = re.compile(r"bad[_ ]?alloc(?:ation)?: cudaErrorMemoryAllocation", re.IGNORECASE)
+_NO_INPUT_BYTES = 2**40
+"""A request of a tebibyte or more: no tensor a model makes of its input is that large on any GPU; such a size
+is computed from garbage (a compiled kernel for another GPU, an overflow)."""
+_MISBUILT_CAUSE = (
+    "The request is a size a compiled CUDA extension computed wrong, not memory the job needs: an extension "
+    "(3D Gaussian splatting's diff_gaussian_rasterization and simple_knn, a project's own ops) built for "
+    "another GPU architecture or against another CUDA (a wheel built elsewhere, a build folder from another "
+    "machine, an nvcc other than torch's CUDA) runs kernels that read their sizes wrong."
+)
+_MISBUILT_FIX = Fix(
+    "Rebuild the extension on this machine for this GPU: pip uninstall it, remove its build folder, then "
+    'TORCH_CUDA_ARCH_LIST="<this GPU\'s capability, e.g. 8.6>" pip install --no-build-isolation '
+    "./submodules/diff-gaussian-rasterization (the same for simple-knn and the project's other ops), with an "
+    "nvcc of torch's CUDA release. Only if the rebuilt extension still asks for more than the GPU has is the "
+    "scene or input too large.",
+    (
+        'python -c "import torch; print(torch.version.cuda, torch.cuda.get_device_capability())"',
+        "nvcc --version",
+    ),
+)
+
+
+def _misbuilt_extension(text: str) -> Analysis | None:
+    """An out-of-memory whose request a compiled extension computed wrong: a tebibyte or more, or more than
+    the GPU from an extension's call, or thrust's allocation failing in one."""
+    tail = text[-200_000:]
+    said = last_match(_REQUEST_SAID, tail)
+    requested = None if said is None else _bytes(said[1], said[2])
+    call = last_match(_EXTENSION_CALL, tail)
+    message = _last_message(_FIGURES_START, tail) if said is not None else ""
+    total = _first_size(message, r"total capac\w* of SIZE", r"SIZE total capacity") if message else None
+    absurd = requested is not None and requested >= _NO_INPUT_BYTES
+    beyond = call is not None and requested is not None and total is not None and requested > total
+    thrust = call is not None and last_match(_THRUST_ALLOCATION, tail) is not None
+    if not (absurd or beyond or thrust):
+        return None
+    evidence = []
+    if said is not None:
+        evidence.append(f"the request: {' '.join(said[0].split())}")
+    if absurd:
+        evidence.append("a tebibyte or more: no input makes a tensor that large; the size is garbage")
+    if call is not None:
+        evidence.append(f"the allocation comes from a compiled extension: {call[0].rstrip('(')}")
+    return Analysis(evidence=tuple(evidence), cause=_MISBUILT_CAUSE, fix=_MISBUILT_FIX)
+
+
 def analyse_oom(text: str) -> Analysis:
     """:func:`_analyse_oom` with the batch size the text states, if any, among the evidence. A message
     without figures from a job whose batch is 1 already (or fails whatever the batch) is a GPU already
-    occupied, or a model too large for it: the fix leads with finding a free GPU."""
+    occupied, or a model too large for it: the fix leads with finding a free GPU. A request a compiled
+    extension computed wrong is said first."""
+    misbuilt = _misbuilt_extension(text)
+    if misbuilt is not None:
+        return misbuilt
     if not _while_loading_found(text):
         base = _analyse_oom(text)
         growing = _growing(base, text) or _changed_underneath(base, text)

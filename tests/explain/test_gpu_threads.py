@@ -4928,3 +4928,37 @@ def test_weights_left_on_the_meta_device_are_a_model_offloaded_because_it_did_no
     assert _ids("RuntimeError: Tensor on device cpu is not on the expected device meta!") == [
         "tensors.different_devices"
     ]
+
+
+def test_an_absurd_request_from_a_compiled_rasterizer_is_the_extension_built_for_another_gpu() -> None:
+    # A CUDA extension built for another GPU or CUDA (3D Gaussian splatting's diff_gaussian_rasterization and
+    # simple_knn) computes a garbage buffer size: tens of thousands of GiB, or more than the GPU has. The
+    # threads rebuilt it on this GPU (TORCH_CUDA_ARCH_LIST, the build folder removed) or with another toolkit.
+    cases = [
+        # donydchen/mvsplat#104 (the maintainer: compile diff-gaussian-rasterization on the target GPU)
+        "# torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 131062.02 GiB. GPU 0 has a total "
+        "capacity of 44.53 GiB of whic",
+        # graphdeco-inria/diff-gaussian-rasterization#93 (the reporter: 'Solved. use cuda toolkit version of
+        # 11.8 in conda env instead.')
+        "# Tried to allocate 131060.03 GiB\n\nHello,\nThank you for the work!\nI am using GPS_Gaussian "
+        "which uses your library for Gaussian rendering. The compilation with `pip install -e "
+        "submodules/diff-gaussian-rasterization` is OK. But the problem starts from here `num_rendered, "
+        "color, radii, geomBuffer, binningBuffer, imgBuffer, invdepths = _C.rasterize_gaussians(*args)`, it "
+        "reports to allocate 131TB memory which is weird.",
+        # ashawkey/diff-gaussian-rasterization#27 ('you compiled this lib on one type of GPU, and try to call
+        # this lib on another type')
+        "# Solution for CUDA out of memory, trying to allocate 133792483MiB",
+    ]
+    for text in cases:
+        lead = _led_by(text, "cuda.out_of_memory")
+        said = _said(lead)
+        assert "TORCH_CUDA_ARCH_LIST" in said and "extension" in lead.cause, said
+    # graphdeco-inria/gaussian-splatting#99: simple_knn's own allocation (two commenters: the rebuild with
+    # TORCH_CUDA_ARCH_LIST solved it)
+    text = (
+        '  File "C:\\gaussian-splatting\\scene\\gaussian_model.py", line 134, in create_from_pcd\n'
+        "    dist2 = torch.clamp_min(distCUDA2(torch.from_numpy(np.asarray(pcd.points)).float().cuda()), "
+        "0.0000001)\nMemoryError: bad allocation: cudaErrorMemoryAllocation: out of memory"
+    )
+    lead = _led_by(text, "cuda.out_of_memory")
+    assert "TORCH_CUDA_ARCH_LIST" in _said(lead) and "distCUDA2" in " ".join(lead.evidence), lead.evidence
