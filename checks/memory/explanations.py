@@ -381,7 +381,8 @@ _MISBUILT_FIX = Fix(
 
 def _misbuilt_extension(text: str) -> Analysis | None:
     """An out-of-memory whose request a compiled extension computed wrong: a tebibyte or more, or more than
-    the GPU from an extension's call, or thrust's allocation failing in one."""
+    the GPU (any GPU, where the message gives no capacity) from an extension's call, or thrust's allocation
+    failing in one."""
     tail = text[-200_000:]
     said = last_match(_REQUEST_SAID, tail)
     requested = None if said is None else _bytes(said[1], said[2])
@@ -389,7 +390,8 @@ def _misbuilt_extension(text: str) -> Analysis | None:
     message = _last_message(_FIGURES_START, tail) if said is not None else ""
     total = _first_size(message, r"total capac\w* of SIZE", r"SIZE total capacity") if message else None
     absurd = requested is not None and requested >= _NO_INPUT_BYTES
-    beyond = call is not None and requested is not None and total is not None and requested > total
+    capacity = LARGEST_GPU_BYTES if total is None else total
+    beyond = call is not None and requested is not None and requested > capacity
     thrust = call is not None and last_match(_THRUST_ALLOCATION, tail) is not None
     if not (absurd or beyond or thrust):
         return None
