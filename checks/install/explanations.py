@@ -23,7 +23,7 @@ from torchdoctor.checks.install import (
     xpu_build,
 )
 from torchdoctor.explain import Analysis, Entry, catalogue_file
-from torchdoctor.explain.cpu_path import cpu_path
+from torchdoctor.explain.cpu_path import cpu_path, restored_on_cuda
 from torchdoctor.explain.model import last_match, quoted
 from torchdoctor.explain.statement import failing_statement
 from torchdoctor.inputs import collect_env
@@ -159,9 +159,29 @@ _OTHER_GPU: tuple[tuple[Callable[[str], re.Match[str] | None], str, str | None, 
 )
 
 
+# A "no GPU" message: where it is, so that only what comes before it is read for its cause.
+_NO_CUDA_MESSAGE = re.compile(
+    r"Found no NVIDIA driver|Torch not compiled with CUDA enabled|module 'torch\._C' has no attribute '_cuda_"
+)
+
+
+def _restored(text: str) -> Analysis | None:
+    """The message raised while torch.load restored tensors saved on a GPU, where the text shows the load."""
+    message = last_match(_NO_CUDA_MESSAGE, text)
+    return None if message is None else restored_on_cuda(text, message.start())
+
+
+def analyse_no_driver(text: str) -> Analysis:
+    return _restored(text) or Analysis()
+
+
 def analyse_not_compiled(text: str) -> Analysis:
     """A CPU-only torch: the build the text shows, and the GPU its writer names. With a GPU that is no
-    NVIDIA one, installing a CUDA build is no answer: the build that reaches that GPU, or the CPU."""
+    NVIDIA one, installing a CUDA build is no answer: the build that reaches that GPU, or the CPU. Raised
+    while torch.load restored a checkpoint saved on a GPU, map_location is the fix."""
+    restored = _restored(text)
+    if restored is not None:
+        return restored
     evidence: list[str] = []
     seen = _seen(text)
     if seen.version is not None and "+cpu" in seen.version:

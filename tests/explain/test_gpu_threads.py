@@ -4962,3 +4962,55 @@ def test_an_absurd_request_from_a_compiled_rasterizer_is_the_extension_built_for
     )
     lead = _led_by(text, "cuda.out_of_memory")
     assert "TORCH_CUDA_ARCH_LIST" in _said(lead) and "distCUDA2" in " ".join(lead.evidence), lead.evidence
+
+
+def test_no_gpu_messages_raised_while_torch_load_restores_cuda_tensors_name_map_location() -> None:
+    # torch.load puts each tensor back on the device it was saved from, so a checkpoint saved on a GPU asks
+    # for CUDA on a machine (or a torch) without it; the fix is map_location, not a driver or a CUDA build.
+    cases = [
+        # twtygqyy/pytorch-vdsr#7 (the maintainer's change: torch.load(opt.model, map_location=lambda
+        # storage, loc: storage))
+        (
+            "When running test.py on an image with default parameters, the following is output:\nTraceback "
+            '(most recent call last):\n  File "test.py", line 39, in <module>\n    model = '
+            'torch.load(opt.model)["model"]\n  File '
+            '"/home/jack/.local/lib/python3.6/site-packages/torch/serialization.py", line 231, in load\n    '
+            "return _load(f, map_location, pickle_module)\n  File "
+            '"/home/jack/.local/lib/python3.6/site-packages/torch/serialization.py", line 379, in _load\n   '
+            " result = unpickler.load()\n  File "
+            '"/home/jack/.local/lib/python3.6/site-packages/torch/cuda/__init__.py", line 266, in '
+            "_lazy_new\n    _lazy_init()\n  File "
+            '"/home/jack/.local/lib/python3.6/site-packages/torch/cuda/__init__.py", line 84, in '
+            "_lazy_init\n    _check_driver()\n  File "
+            '"/home/jack/.local/lib/python3.6/site-packages/torch/cuda/__init__.py", line 58, in '
+            '_check_driver\n    http://www.nvidia.com/Download/index.aspx""")\nAssertionError: '
+            "\nFound no NVIDIA driver on your system. Please check that you\nhave an NVIDIA GPU and "
+            "installed a driver from\nhttp://www.nvidia.com/Download/index.aspx",
+            "cuda.no_driver",
+        ),
+        # pytorch/pytorch#992 ('serialization storage remapping is trying to load somewhere in the codepath')
+        (
+            "> I get an error when loading a cuda tensor on a CPU only machine.  Here is the code I use: "
+            "https://gist.github.com/jzbontar/b50f8c9dd22e49ff68c7c91dad63166a. The error is: "
+            "AssertionError('\\nFound no NVIDIA driver on your system... Both machines use pytorch version "
+            "0.1.10.",
+            "cuda.no_driver",
+        ),
+        # pytorch/pytorch#7921 (torch 0.4's error for a CUDA tensor loaded on a CPU-only machine; the merged
+        # change makes torch.load say to use map_location)
+        (
+            "Before, doing torch.load(...) on a CUDA tensor on a CPU-only machine\nwould raise an "
+            "unreadable error:\n\n```\n~/pytorch/pytorch/torch/cuda/__init__.py in __enter__(self)\n    223 "
+            "        if self.idx is -1:\n    224             return\n--> 225         self.prev_idx = "
+            "torch._C._cuda_getDevice()\n    226         if self.prev_idx != self.idx:\n    227             "
+            "torch._C._cuda_setDevice(self.idx)\n\nAttributeError: module 'torch._C' has no attribute "
+            "'_cuda_getDevice'\n```",
+            "torch.not_compiled_with_cuda",
+        ),
+    ]
+    for text, entry_id in cases:
+        lead = _led_by(text, entry_id)
+        assert "map_location='cpu'" in lead.fix.text and "torch.load" in lead.cause, _said(lead)
+    # the same messages with no checkpoint in sight keep their own reading
+    lead = _led_by("AssertionError: Torch not compiled with CUDA enabled", "torch.not_compiled_with_cuda")
+    assert "map_location" not in lead.fix.text

@@ -1,9 +1,10 @@
 """A program asked to run on the CPU that still calls CUDA: the writer's words for its CPU mode, and the
 program's own CUDA call a traceback shows (a frame outside torch whose source line calls torch.cuda or
-.cuda()). The "no GPU" messages (no CUDA GPUs, a CPU-only torch) read with these say that the program, not
-the machine or the install, is what to change: the merged fixes of ultralytics/yolov3#1637,
+.cuda()); and torch.load restoring tensors saved on a GPU, which asks for CUDA wherever it runs. The "no
+GPU" messages (no CUDA GPUs, a CPU-only torch) read with these say that the program, not the machine or the
+install, is what to change: the merged fixes of ultralytics/yolov3#1637,
 foundation-model-stack/foundation-model-stack#226, amanchadha/iSeeBetter#1 and mhpi/generic_deltamodel#113
-guarded such calls."""
+guarded such calls; twtygqyy/pytorch-vdsr's loads the checkpoint with map_location."""
 
 from __future__ import annotations
 
@@ -55,3 +56,33 @@ def cpu_path(text: str) -> Analysis | None:
         where = call[1].replace("\\", "/")
         evidence.append(f"the program calls CUDA at {where}, line {call[2]} ({call[3]}): {call[4].strip()}")
     return Analysis(evidence=tuple(evidence), cause=CAUSE, fix=FIX)
+
+
+# torch.load restoring a tensor saved on a GPU: its frames (serialization.py's restore_location and
+# _cuda_deserialize), the program's call, or the writer's words ("loading a cuda tensor on a CPU only
+# machine").
+_RESTORING = re.compile(
+    r"_cuda_deserialize|default_restore_location|restore_location\(|\btorch\.load\("
+    r"|\bload(?:ing|s|ed)?\s(?:a\s|the\s)?(?:cuda|gpu)\s(?:tensors?|models?|checkpoints?|weights)\b",
+    re.IGNORECASE,
+)
+RESTORED_CAUSE = (
+    "torch.load puts each tensor back on the device it was saved from: a checkpoint saved on a GPU asks for "
+    "CUDA as it loads, and this machine (or this torch) has none to give."
+)
+RESTORED_FIX = Fix(
+    "Load the checkpoint onto the CPU, then move the model where it runs: torch.load(path, "
+    "map_location='cpu') (torch 0.x: map_location=lambda storage, loc: storage), then "
+    "model.load_state_dict(...) and model.to(device); every torch.load on the program's CPU path needs it."
+)
+
+
+def restored_on_cuda(text: str, before: int | None = None) -> Analysis | None:
+    """A "no GPU" message that torch.load raised restoring CUDA tensors, where the text up to ``before``
+    (the message) shows the load; None where it does not."""
+    end = len(text) if before is None else before
+    found = last_match(_RESTORING, text[max(0, end - WINDOW) : end])
+    if found is None:
+        return None
+    line = f"the error came from torch.load restoring tensors saved on a GPU ({' '.join(found[0].split())})"
+    return Analysis(evidence=(line,), cause=RESTORED_CAUSE, fix=RESTORED_FIX)
