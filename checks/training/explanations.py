@@ -270,6 +270,25 @@ def _devices(text: str, evidence: str, matched: str) -> Analysis:
     return Analysis(evidence=(evidence,), cause=_TWO_GPUS_CAUSE, fix=_two_gpus_fix(other))
 
 
+# The device the lengths were on ("but got 1D cuda:0 Long tensor").
+_LENGTHS_ON = re.compile(
+    r"lengths['\"`]? argument should be a 1D CPU int64 tensor, but got \w{1,4} (\S{1,12}) (\w{1,12}) tensor"
+)
+
+
+def analyse_lengths_on_gpu(text: str) -> Analysis:
+    """The device and dtype of the lengths, and the program's statement that passes them."""
+    tail = text[-200_000:]
+    found = last_match(_LENGTHS_ON, tail)
+    if found is None:
+        return Analysis()
+    evidence = [f"the lengths are a {found[2]} tensor on {found[1]}"]
+    statement = failing_statement(tail, found.start(), own_code=True)
+    if statement is not None:
+        evidence.append(f"the program passes them at {statement}")
+    return Analysis(evidence=tuple(evidence))
+
+
 # The traceback's code line just before the message: the statement that converts.
 _CONVERTING_LINE = re.compile(r"\n[ \t]{2,12}(\S[^\n]{0,200})\n[^\n]{0,40}can't convert (?:cuda|CUDA)")
 

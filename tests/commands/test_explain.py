@@ -392,6 +392,10 @@ MESSAGES = [
         "meta.weights_without_data",
         "NotImplementedError: Cannot copy out of meta tensor; no data!",
     ),
+    (  # LauraRuis/multimodal_seq2seq_gSCAN#2
+        "rnn.lengths_on_gpu",
+        "RuntimeError: 'lengths' argument should be a 1D CPU int64 tensor, but got 1D cuda:0 Long tensor",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -5014,3 +5014,39 @@ def test_no_gpu_messages_raised_while_torch_load_restores_cuda_tensors_name_map_
     # the same messages with no checkpoint in sight keep their own reading
     lead = _led_by("AssertionError: Torch not compiled with CUDA enabled", "torch.not_compiled_with_cuda")
     assert "map_location" not in lead.fix.text
+
+
+def test_pack_padded_sequences_lengths_on_the_gpu_must_move_to_the_cpu() -> None:
+    # From torch 1.7, pack_padded_sequence takes its lengths only as a CPU int64 tensor (or a list): code
+    # written for 1.5 and 1.6 passes lengths that sit on the GPU with the batch. The threads added .cpu().
+    cases = [
+        # YiwuZhong/Sub-GC#15 (the maintainer: 'you can simply "a.cpu()"')
+        (
+            " _pack_padded_sequence() code line I faced RuntimeError: 'lengths' argument should be a 1D CPU "
+            "int64 tensor, but got 1D cuda:0 Long tensor. how to resolve this error?",
+            "cuda:0",
+        ),
+        # LauraRuis/multimodal_seq2seq_gSCAN#2 (merged: 'Transfer lengths argument to CPU')
+        (
+            'File "anaconda3/envs/gscan/lib/python3.7/site-packages/torch/nn/utils/rnn.py", line 244, in '
+            "pack_padded_sequence\n    _VF._pack_padded_sequence(input, lengths, batch_first)\nRuntimeError: "
+            "'lengths' argument should be a 1D CPU int64 tensor, but got 1D cuda:0 Long tensor",
+            "cuda:0",
+        ),
+        # molecularsets/moses#97 (another GPU: cuda:1)
+        (
+            "# RuntimeError: 'lengths' argument should be a 1D CPU int64 tensor, but got 1D cuda:1 Long "
+            "tensor\n\nI run the code  use cuda, but I face this problem, so how can I solvie the problem?",
+            "cuda:1",
+        ),
+        # shenweichen/DeepCTR-Torch#240 (works on the CPU, fails with cuda): the title
+        (
+            "# Getting \"RuntimeError: 'lengths' argument should be a 1D CPU int64 tensor, but got 1D cuda:0 "
+            'Long tensor"',
+            "cuda:0",
+        ),
+    ]
+    for text, device in cases:
+        lead = _led_by(text, "rnn.lengths_on_gpu")
+        assert "lengths.cpu()" in lead.fix.text and "1.7" in lead.cause, _said(lead)
+        assert any(device in line for line in lead.evidence), lead.evidence
