@@ -396,6 +396,10 @@ MESSAGES = [
         "rnn.lengths_on_gpu",
         "RuntimeError: 'lengths' argument should be a 1D CPU int64 tensor, but got 1D cuda:0 Long tensor",
     ),
+    (  # yxgeee/MMT-plus#4
+        "apex.not_installed",
+        "ModuleNotFoundError: No module named 'apex'",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

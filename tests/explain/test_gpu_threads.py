@@ -5050,3 +5050,24 @@ def test_pack_padded_sequences_lengths_on_the_gpu_must_move_to_the_cpu() -> None
         lead = _led_by(text, "rnn.lengths_on_gpu")
         assert "lengths.cpu()" in lead.fix.text and "1.7" in lead.cause, _said(lead)
         assert any(device in line for line in lead.evidence), lead.evidence
+
+
+def test_nvidia_apex_missing_is_built_from_its_github_source_not_pip_installed() -> None:
+    # NVIDIA apex (amp, fused optimizers, SyncBatchNorm) is not on PyPI under its name: 'pip install apex'
+    # and 'apexpy' are other packages. The threads built it from github.com/NVIDIA/apex.
+    cases = [
+        # mjq11302010044/RRPN_pytorch#10 (a reply: git clone https://github.com/NVIDIA/apex.git, setup.py
+        # install --cuda_ext --cpp_ext)
+        "# No module named 'apex'\n\nwhen i test the demo.py, it put out this problem. could you give some "
+        "advice.",
+        # yxgeee/MMT-plus#4 (the maintainer: 'You need to install `apex` (https://github.com/NVIDIA/apex).')
+        "# ModuleNotFoundError: No module named 'apex'\n\nWhen I run `CUDA_VISIBLE_DEVICES=0 "
+        "./scripts/test.sh $ARCH_REID $PATH_REID $ARCH_CAMERA $PATH_CAMERA`.",
+        # p-lambda/incontext-learning#3 (the maintainer: the steps to build apex from its git repository)
+        "# pip install apex==0.1 not found\n\npip install apex==0.1 not found.\nIs there any alternate for "
+        "this.\n\nI tried to pip install apex ( latest version of apex ), will it be sufficient",
+    ]
+    for text in cases:
+        lead = _led_by(text, "apex.not_installed")
+        said = _said(lead)
+        assert "git clone https://github.com/NVIDIA/apex" in said and "PyPI" in lead.cause, said
