@@ -1879,8 +1879,14 @@ _NVCC_PATH = re.compile(
 
 def analyse_cuda_home(text: str) -> Analysis:
     """The nvcc path the build tried, and what is wrong with CUDA_HOME where the path shows it: a list of
-    paths or a stray ':', quotes inside it, its bin folder."""
+    paths or a stray ':', quotes inside it, its bin folder. A build of mmcv is pip's fallback for a wheel
+    it did not find: the pre-built wheel comes first."""
     tail = text[-200_000:]
+    mmcv = next((m for p in _MMCV_ENTRY.compiled_symptoms if (m := last_match(p, tail)) is not None), None)
+    if mmcv is not None:
+        shown = mmcv[0].strip("/\\")
+        line = f"pip is compiling mmcv from source ({shown})"
+        return Analysis(evidence=(line,), fix=_MMCV_ENTRY.fix)
     found = last_match(_NVCC_QUOTED, tail) or last_match(_NVCC_PATH, tail)
     if found is None:
         return Analysis()
@@ -1948,3 +1954,4 @@ _NOT_COMPILED = next(e for e in ENTRIES if e.id == "torch.not_compiled_with_cuda
 _OPENMP = next(e for e in ENTRIES if e.id == "openmp.duplicate_runtime")
 _NOT_NVIDIA: Entry = next(e for e in ENTRIES if e.id == "gpu.not_nvidia")
 _JIT_ENTRY: Entry = next(e for e in ENTRIES if e.id == "extension.build_failed")
+_MMCV_ENTRY: Entry = next(e for e in ENTRIES if e.id == "mmcv.built_from_source")

@@ -400,6 +400,11 @@ MESSAGES = [
         "apex.not_installed",
         "ModuleNotFoundError: No module named 'apex'",
     ),
+    (  # open-mmlab/mmgeneration#517
+        "mmcv.built_from_source",
+        "Collecting mmcv-full\n  Using cached mmcv-full-1.7.2.tar.gz (607 kB)\n  Preparing metadata "
+        "(setup.py) ... error",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

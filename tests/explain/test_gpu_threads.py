@@ -5071,3 +5071,37 @@ def test_nvidia_apex_missing_is_built_from_its_github_source_not_pip_installed()
         lead = _led_by(text, "apex.not_installed")
         said = _said(lead)
         assert "git clone https://github.com/NVIDIA/apex" in said and "PyPI" in lead.cause, said
+
+
+def test_mmcv_compiled_for_want_of_a_prebuilt_wheel_gets_the_openmmlab_wheel_index() -> None:
+    # mmcv-full on PyPI is a source archive that compiles its CUDA ops (and needs a CUDA toolkit); OpenMMLab
+    # publishes built wheels per torch and CUDA pair. The maintainers pointed to the pre-built package.
+    cases = [
+        # open-mmlab/mmdetection#7418 (pip compiling mmcv-full's setup.py)
+        "python setup.py egg_info did not run successfully.\n  │ exit code: 1\n  ╰─> [14 lines of output]\n "
+        "     "
+        'Traceback (most recent call last):\n        File "<string>", line 2, in <module>\n        File '
+        '"<pip-setuptools-caller>", line 34, in <module>\n        File '
+        '"/tmp/pip-install-q9gvk_ly/mmcv-full_7aa35194dee441b2bf1af874ee187013/setup.py", line 389, in '
+        "<module>\n          ext_modules=get_extensions(),\n        File "
+        '"/tmp/pip-install-q9gvk_ly/mmcv-full_7aa35194dee441b2bf1af874ee187013/setup.py", line 308, in '
+        "get_extensions\n          ext_ops = extension(\n        File "
+        '"/home/xl/anaconda3/envs/torch/lib/python3.9/site-packages/torch/utils/cpp_extension.py", line 867, '
+        "in CUDAExtension\n          library_dirs += library_paths(cuda=True)\n        File "
+        '"/home/xl/anaconda3/envs/torch/lib/python3.9/site-packages/torch/utils/cpp_extension.py", line 975, '
+        "in library_paths\n          if (not os.path.exists(_join_cuda_home(lib_dir)) and\n        File "
+        '"/home/xl/anaconda3/envs/torch/lib/python3.9/site-packages/torch/utils/cpp_extension.py", line '
+        "1982, in _join_cuda_home\n          raise EnvironmentError('CUDA_HOME environment variable is not "
+        "set. '\n      OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA "
+        "install root.",
+        # open-mmlab/mmgeneration#517 (mim found no wheel for torch 2.5.0 and cu121 and compiled the archive)
+        "mim install mmcv-full\n\nNo modifications were made to the code. I am using vast.ai cloud GPU "
+        "environment 'pytorch_2.5.0-cuda12.1-cudnn9-runtime'.\n\nError trackeback. \n\n```Looking in links: "
+        "https://download.openmmlab.com/mmcv/dist/cu121/torch2.5.0/index.html\nCollecting mmcv-full\n  "
+        "Using cached mmcv-full-1.7.2.tar.gz (607 kB)\n  Preparing metadata (setup.py) ... error\n  error: "
+        "subprocess-exited-with-error",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        said = _said(lead)
+        assert "download.openmmlab.com/mmcv/dist" in said and "pre-built" in said, (lead.id, said)
