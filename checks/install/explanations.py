@@ -1877,12 +1877,20 @@ _NVCC_PATH = re.compile(
 )
 
 
+# The writer installing mmcv: "pip install mmcv-full", "mim install mmcv", "安装MMCV报错" (installing MMCV
+# failed).
+_MMCV_INSTALLED = re.compile(
+    r"\b(?:pip3?|mim) install\s(?:-U\s)?mmcv(?:-full)?\b|(?:\binstall\w{0,3}\s|安装)mmcv", re.IGNORECASE
+)
+
+
 def analyse_cuda_home(text: str) -> Analysis:
     """The nvcc path the build tried, and what is wrong with CUDA_HOME where the path shows it: a list of
     paths or a stray ':', quotes inside it, its bin folder. A build of mmcv is pip's fallback for a wheel
     it did not find: the pre-built wheel comes first."""
     tail = text[-200_000:]
-    mmcv = next((m for p in _MMCV_ENTRY.compiled_symptoms if (m := last_match(p, tail)) is not None), None)
+    built = (*_MMCV_ENTRY.compiled_symptoms, _MMCV_INSTALLED)
+    mmcv = next((m for p in built if (m := last_match(p, tail)) is not None), None)
     if mmcv is not None:
         shown = mmcv[0].strip("/\\")
         line = f"pip is compiling mmcv from source ({shown})"

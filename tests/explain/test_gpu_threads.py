@@ -5101,6 +5101,14 @@ def test_mmcv_compiled_for_want_of_a_prebuilt_wheel_gets_the_openmmlab_wheel_ind
         "Using cached mmcv-full-1.7.2.tar.gz (607 kB)\n  Preparing metadata (setup.py) ... error\n  error: "
         "subprocess-exited-with-error",
     ]
+    # open-mmlab/mmcv#3217: the writer's own install command, and no nvcc where CUDA_HOME points
+    cases.append(
+        "CUDA_HOME=~/miniconda3/envs/env_name/lib/python3.10/site-packages/nvidia pip install mmcv-full \n\n"
+        "### Reproduces the problem - command or script\n\n"
+        "CUDA_HOME=~/miniconda3/envs/env_name/lib/python3.10/site-packages/nvidia mim install mmcv-full \n\n"
+        "### Reproduces the problem - error message\n\n    error: [Errno 2] No such file or directory: "
+        "'~/miniconda3/envs/env_name/lib/python3.10/site-packages/nvidia/bin/nvcc'"
+    )
     for text in cases:
         lead = _explained(text)[0]
         said = _said(lead)
