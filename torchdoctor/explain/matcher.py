@@ -7,9 +7,9 @@ are removed and the lines that are source code rather than messages are blanked:
 stands for the error it raises. Blanking keeps every offset, so positions and lines stay those of the text.
 
 In a traceback the last recognised error is the one that stopped the program, so it leads; the others
-follow as "also in this text". An entry's symptoms (the effect in a program's or a writer's words)
-explain a text only where no message is recognised: the message says why. Each explanation quotes the line
-of its entry's last match. Pure: no I/O; the catalogue is passed in.
+follow as "also in this text". An entry's symptoms (the effect in a program's or a writer's words, or a
+message that only wraps another) explain a text only where no message is recognised: the message says why.
+Each explanation quotes the line of its entry's last match. Pure: no I/O; the catalogue is passed in.
 """
 
 from __future__ import annotations

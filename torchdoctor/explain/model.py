@@ -166,8 +166,8 @@ class Entry:
     """Where the message text comes from (torch source, a research note, an issue)."""
     analyse: Callable[[str], Analysis] | None = None
     symptoms: tuple[str, ...] = ()
-    """Patterns of the effect told in words (a program's log line, the writer's prose), not of a message:
-    they explain a text only where no entry recognises a message in it."""
+    """Patterns of the effect told in words (a program's log line, the writer's prose) or of a message that
+    only wraps another: they explain a text only where no entry recognises a message in it."""
     compiled: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
     required: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
     """For each pattern, the text one piece of which a match contains (:func:`required_text`)."""
