@@ -188,7 +188,8 @@ def _label(table: object, n: int) -> str:
 
 
 def _item(table: object, where: str) -> _Item:
-    required, optional = _ENTRY_KEYS
+    required: tuple[str, ...] = _ENTRY_KEYS[0]
+    optional: tuple[str, ...] = _ENTRY_KEYS[1]
     if isinstance(table, dict) and "patterns" not in table and "symptoms" in table:
         required = tuple(key for key in required if key != "patterns")  # recognised by its symptoms alone
     values = _checked(table, (required, optional), where)
