@@ -159,6 +159,34 @@ _OTHER_GPU: tuple[tuple[Callable[[str], re.Match[str] | None], str, str | None, 
 )
 
 
+# pip building a package (its metadata, its wheel): the package's setup.py runs in pip's isolated build
+# environment, which has only its declared build requirements.
+_PIP_BUILDING = re.compile(
+    r"Getting requirements to build (?:wheel|editable)|Preparing metadata|egg_info|Building wheels? for"
+    r"|\bon pip install\b|\bpip3? install\b[^\n]{0,80}\n[^\n]{0,200}No module named",
+    re.IGNORECASE,
+)
+_BUILD_ISOLATION_FIX = Fix(
+    "pip builds the package in an isolated environment with only its declared build requirements, and its "
+    "setup.py imports torch: install torch first, then the package with pip install --no-build-isolation "
+    "<package> (or pip install --no-build-isolation -e . in its folder).",
+    ("pip install --no-build-isolation .",),
+)
+
+
+def analyse_torch_missing(text: str) -> Analysis:
+    """pip's build of a package, where the text shows it; else the program's import of torch."""
+    tail = text[-200_000:]
+    building = last_match(_PIP_BUILDING, tail)
+    if building is not None:
+        line = f"pip is building a package ({' '.join(building[0].split())[:60]}): its setup.py imports torch"
+        return Analysis(evidence=(line,), fix=_BUILD_ISOLATION_FIX)
+    statement = failing_statement(tail, own_code=True)
+    return (
+        Analysis() if statement is None else Analysis(evidence=(f"the program imports torch at {statement}",))
+    )
+
+
 # A "no GPU" message: where it is, so that only what comes before it is read for its cause.
 _NO_CUDA_MESSAGE = re.compile(
     r"Found no NVIDIA driver|Torch not compiled with CUDA enabled|module 'torch\._C' has no attribute '_cuda_"

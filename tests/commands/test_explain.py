@@ -405,6 +405,10 @@ MESSAGES = [
         "Collecting mmcv-full\n  Using cached mmcv-full-1.7.2.tar.gz (607 kB)\n  Preparing metadata "
         "(setup.py) ... error",
     ),
+    (  # NVIDIA-AI-IOT/trt_pose#137
+        "torch.not_installed",
+        "ModuleNotFoundError: No module named 'torch'",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -5113,3 +5113,42 @@ def test_mmcv_compiled_for_want_of_a_prebuilt_wheel_gets_the_openmmlab_wheel_ind
         lead = _explained(text)[0]
         said = _said(lead)
         assert "download.openmmlab.com/mmcv/dist" in said and "pre-built" in said, (lead.id, said)
+
+
+def test_no_module_named_torch_is_torch_missing_from_the_python_that_runs_the_program() -> None:
+    # The CUDA toolkit or driver installs no torch; pip and python can be two environments; sudo runs the
+    # system's Python; pip builds a package that imports torch in an isolated environment without it.
+    cases = [
+        # pytorch/pytorch#172808 (a maintainer: 'pip and python commands look at different environment.
+        # Using `python -m pip` instead of `pip`'): the title, then the description from 'when i do'
+        (
+            "# ModuleNotFoundError: No module named 'torch'\n\nwhen i do `pip list'\nI can see the below "
+            "packages installed \n```\ntorch                    2.9.1+cu130\ntorchvision              "
+            "0.24.1+cu130\n\n```\n\nBut when i do `import torch` it says No module .",
+            "python -m pip install torch",
+        ),
+        # NVIDIA-AI-IOT/trt_pose#137 (the reporter: 'I had not installed torch, torchvision, and torchaudio
+        # on sudo')
+        (
+            "I am trying to run this line from `README.md`: `sudo python3 setup.py install --plugins` in "
+            "part 2 of it, but I keep getting the error ```ModuleNotFoundError: No module named 'torch'```.",
+            "sudo",
+        ),
+        # lkwq007/stablediffusion-infinity#168
+        (
+            "# No module named 'torch'\n\nHello,\n\nI installed the program on Windows as instructed, but "
+            "I'm "
+            'encountering the aforementioned "no module named torch" error, even if it\'s now installed in '
+            "said "
+            "environment.",
+            "python -m pip install torch",
+        ),
+        # ridgerchu/matmulfreellm#8 (pip building the package: torch absent from its build environment)
+        ("# Error on pip install: ModuleNotFoundError: No module named 'torch'", "--no-build-isolation"),
+    ]
+    for text, said in cases:
+        lead = _led_by(text, "torch.not_installed")
+        assert said in _said(lead), _said(lead)
+    # a module of torch missing, or a companion, is not torch missing
+    assert "torch.not_installed" not in _ids("ModuleNotFoundError: No module named 'torchvision'")
+    assert "torch.not_installed" not in _ids("ModuleNotFoundError: No module named 'torch._six'")
