@@ -570,11 +570,12 @@ _PHYSX_FIX = Fix(
 def analyse_illegal_access(text: str) -> Analysis:
     """Isaac Gym's PhysX reports its own buffers running out so; elsewhere a GPU other than cuda:0 in the
     text: the current device left at cuda:0 leads the fix."""
-    physx = last_match(_PHYSX, text[-200_000:])
+    tail = text[-200_000:]
+    physx = last_match(_PHYSX, tail)
     if physx is not None:
         line = f"the text is Isaac Gym's GPU PhysX ({physx[0]}): its own GPU buffers"
         return Analysis(evidence=(line,), cause=_PHYSX_CAUSE, fix=_PHYSX_FIX)
-    found = last_match(_OTHER_THAN_FIRST, text[-200_000:])
+    found = last_match(_OTHER_THAN_FIRST, tail)
     if found is None:
         return Analysis()
     said = " ".join(found[0].split())

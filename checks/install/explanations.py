@@ -1625,18 +1625,14 @@ _CAPABILITY_SPACED = re.compile(r"GPU with CUDA (?:is )?capability (\d) (\d) is 
 def analyse_quantized_move(text: str) -> Analysis:
     """The program's statement that moves the quantized model, where the traceback shows it."""
     tail = text[-200_000:]
-    statement = failing_statement(tail, _last_start(_QUANTIZED_MOVE, tail), own_code=True)
+    message = last_match(_QUANTIZED_MOVE, tail)
+    statement = failing_statement(tail, None if message is None else message.start(), own_code=True)
     if statement is None:
         return Analysis()
     return Analysis(evidence=(f"the program moves the model at {statement}",))
 
 
 _QUANTIZED_MOVE = re.compile(r"is not supported for `?4-bit`? or `?8-bit`?")
-
-
-def _last_start(pattern: re.Pattern[str], text: str) -> int:
-    found = last_match(pattern, text)
-    return len(text) if found is None else found.start()
 
 
 # flash-attn 1.x's variable-length functions, which flash-attn 2 renamed flash_attn_varlen_*.

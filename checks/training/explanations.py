@@ -24,13 +24,13 @@ _DTYPE_FORMS = catalogue_file.cases(__package__, "tensors.different_dtypes")
 _ASSERTIONS = catalogue_file.cases(__package__, "cuda.device_side_assert")
 
 
-def _last_form(forms: tuple[Case, ...], text: str) -> tuple[str, str] | None:
-    """The evidence of the case that matches last in ``text``, its groups put in, and the text it matched."""
+def _last_form(forms: tuple[Case, ...], text: str) -> tuple[str, re.Match[str]] | None:
+    """The evidence of the case that matches last in ``text``, its groups put in, and its match."""
     found = [(m, case) for case in forms if (m := last_match(case.compiled, text))]
     if not found:
         return None
     match, case = max(found, key=lambda item: item[0].start())
-    return (case.evidence or "").format(*match.groups()), match[0]
+    return (case.evidence or "").format(*match.groups()), match
 
 
 _GPU_ORDINAL = re.compile(r"\bcuda:(\d{1,2})\b")
@@ -101,8 +101,8 @@ def _unassigned_moves(text: str) -> dict[str, str]:
     """Each statement of :func:`unassigned_moves` with the name it moves."""
     moves: dict[str, str] = {}
     for found in islice(_UNASSIGNED_MOVE.finditer(text[-200_000:]), _MOVES_READ):
-        quoted = _QUOTED_ARGUMENT.match(found[3])
-        if quoted is not None and _DEVICE_NAME.fullmatch(quoted[1]) is None:
+        argument = _QUOTED_ARGUMENT.match(found[3])
+        if argument is not None and _DEVICE_NAME.fullmatch(argument[1]) is None:
             continue  # .to("file.cif"): a method of another object, no device
         if _MODULE_NAME.search(found[2].rsplit(".", 1)[-1]) is None:
             moves.setdefault(found[1], found[2])
@@ -233,8 +233,9 @@ def analyse_devices(text: str) -> Analysis:
     found = _last_form(_DEVICE_FORMS, text)
     if found is None:
         return Analysis()
-    analysis = _devices(text, *found)
-    statement = failing_statement(text, text.rfind(found[1]))
+    evidence, match = found
+    analysis = _devices(text, evidence, match[0])
+    statement = failing_statement(text, match.start())
     if statement is None:
         return analysis
     line = f"the failing statement, {statement}: one of its tensors is on the other device"
@@ -302,8 +303,8 @@ def analyse_dtypes(text: str) -> Analysis:
     found = _last_form(_DTYPE_FORMS, text)
     if found is None:
         return Analysis()
-    evidence, matched = found
-    if "double" in matched.lower():
+    evidence, match = found
+    if "double" in match[0].lower():
         return Analysis(
             evidence=(
                 evidence,
