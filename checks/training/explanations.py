@@ -15,7 +15,7 @@ from itertools import islice
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import Case, last_match, quoted
-from torchdoctor.explain.statement import failing_statement
+from torchdoctor.explain.statement import failing_statement, installed_package
 from torchdoctor.inputs import conda_builds
 from torchdoctor.model import Fix
 
@@ -239,7 +239,29 @@ def analyse_devices(text: str) -> Analysis:
     if statement is None:
         return analysis
     line = f"the failing statement, {statement}: one of its tensors is on the other device"
-    return replace(analysis, evidence=(*analysis.evidence, line))
+    analysis = replace(analysis, evidence=(*analysis.evidence, line))
+    package = installed_package(statement.file)
+    return analysis if package is None else _in_library(analysis, package)
+
+
+def _in_library(analysis: Analysis, package: str) -> Analysis:
+    """The tensors meet inside an installed library's code, not the program's."""
+    line = f"the failing statement is inside the installed package {package}, not in the program's own code"
+    cause = (
+        f"The tensors meet inside {package}'s code: {package} makes or keeps a tensor on the CPU while "
+        "the rest is on the GPU (a bug of that release of the library: a tensor not moved to the GPU), or "
+        f"the program gave {package} an object (a metric, a loss, a module, an input) that it did not move "
+        "to the same device."
+    )
+    advice = (
+        f"Upgrade {package} (pip install --upgrade with its pip name): libraries fix such device bugs in "
+        "later releases. Where the newest release still fails, move what the program gives it to the device "
+        f"(metric.to(device), loss.to(device)), or report it to {package}'s maintainers with this traceback."
+    )
+    if analysis.fix is None:
+        return replace(analysis, evidence=(*analysis.evidence, line), cause=cause, fix=Fix(advice))
+    fix = Fix(f"{advice} {analysis.fix.text}", analysis.fix.commands)
+    return replace(analysis, evidence=(*analysis.evidence, line), cause=cause, fix=fix)
 
 
 def _devices(text: str, evidence: str, matched: str) -> Analysis:

@@ -5152,3 +5152,30 @@ def test_no_module_named_torch_is_torch_missing_from_the_python_that_runs_the_pr
     # a module of torch missing, or a companion, is not torch missing
     assert "torch.not_installed" not in _ids("ModuleNotFoundError: No module named 'torchvision'")
     assert "torch.not_installed" not in _ids("ModuleNotFoundError: No module named 'torch._six'")
+
+
+def test_a_device_mismatch_inside_an_installed_library_names_the_library_and_its_upgrade() -> None:
+    # The failing statement is the library's: its bug, fixed in a later release (darts 0.11.0,
+    # neuralforecast's losses made modules in PR #311, gcastle 1.0.3rc3), or an object the program did not
+    # move (torchmetrics#917). Nixtla/neuralforecast#307, from Colab:
+    text = (
+        "RuntimeError                              Traceback (most recent call last)\n[<ipython-input-9"
+        "-a05534e5c6e2>](https://localhost:8080/#) in <module>\n----> 1 fcst.fit(df=Y_train_df)\n\n33 f"
+        "rames\n[/usr/local/lib/python3.7/dist-packages/neuralforecast/losses/pytorch.py](https://local"
+        "host:8080/#) in __call__(self, y, y_hat, mask)\n    418         sq     = torch.maximum(-error,"
+        " torch.zeros_like(error))\n    419         s1_q   = torch.maximum(error, torch.zeros_like(erro"
+        "r))\n--> 420         mqloss = (self.quantiles * sq + (1 - self.quantiles) * s1_q)\n    421 \n "
+        "   422         # Match y/weights dimensions and compute weighted average\n\nRuntimeError: Expe"
+        "cted all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"
+    )
+    lead = _led_by(text, "tensors.different_devices")
+    assert any("inside the installed package neuralforecast" in line for line in lead.evidence), lead.evidence
+    assert "neuralforecast's code" in lead.cause and "Upgrade neuralforecast" in lead.fix.text
+    # the program's own file is not a library (pxq0312/SFANet-crowd-counting#5)
+    own = (
+        'Traceback (most recent call last):\n  File "train.py", line 90, in <module>\n    mae += '
+        "torch.abs(predict.sum() - gt).item()\nRuntimeError: Expected all tensors to be on the same "
+        "device, but found at least two devices, cuda:0 and cpu!"
+    )
+    lead = _led_by(own, "tensors.different_devices")
+    assert not any("installed package" in line for line in lead.evidence), lead.evidence

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 
-from torchdoctor.explain.statement import Statement, failing_statement
+from torchdoctor.explain.statement import (
+    TORCH_MODULES,
+    Statement,
+    failing_statement,
+    installed_package,
+    is_torch_file,
+)
 
 from growth import linear, repeated
 
@@ -77,3 +86,93 @@ def test_a_long_statement_is_cut_when_quoted() -> None:
 )
 def test_reading_frames_is_linear(unit: str) -> None:
     assert linear(failing_statement, repeated(unit), 40_000)
+
+
+def test_a_librarys_own_folder_named_torch_is_the_librarys_code_not_torchs() -> None:
+    # Only the package torch is torch: castle/algorithms/gradient/rl/torch/ (huawei-noah/trustworthyAI#53, the
+    # device mismatch gcastle's RL algorithm made), ray/rllib/models/torch/ (ray-project/ray) and nncf/torch/
+    # (openvinotoolkit/nncf) are libraries' folders. The tracebacks are built here around those real paths.
+    for library_file in (
+        "/root/miniconda3/envs/cdt/lib/python3.8/site-packages/castle/algorithms/gradient/rl/torch/models/"
+        "actor_graph.py",
+        "/home/u/.venv/lib/python3.10/site-packages/ray/rllib/models/torch/fcnet.py",
+        "/opt/conda/lib/python3.9/site-packages/nncf/torch/quantization/layers.py",
+        "/home/u/ray/rllib/models/torch/fcnet.py",
+    ):
+        assert not is_torch_file(library_file), library_file
+        text = f'  File "{library_file}", line 139, in f\n    y = a + b\nRuntimeError: boom'
+        assert failing_statement(text) == Statement(library_file, "139", "f", "y = a + b")
+    # torch's own files: installed (POSIX, Windows), a source tree (pytorch/pytorch#81881's
+    # /home/atalman/torch/backends/...), a PyInstaller bundle (alievk/avatarify-python#103's torchf\torch\),
+    # torch 1.x's torch/tensor.py
+    for torch_file in (
+        "/usr/lib/python3/site-packages/torch/nn/modules/module.py",
+        "C:\\Python39\\lib\\site-packages\\torch\\nn\\modules\\module.py",
+        "/home/atalman/torch/backends/cudnn/__init__.py",
+        "torchf\\torch\\_utils.py",
+        "/anaconda3/lib/python3.7/site-packages/torch/tensor.py",
+    ):
+        assert is_torch_file(torch_file), torch_file
+
+
+def test_the_torch_modules_named_are_the_installed_torchs() -> None:
+    torch_folder = Path(importlib.util.find_spec("torch").origin).parent  # type: ignore[arg-type, union-attr]
+    missing = [name for name in TORCH_MODULES if not any(torch_folder.glob(f"{name}*"))]
+    assert not missing, missing
+
+
+def test_the_installed_package_of_a_frame_is_named() -> None:
+    # darts (unit8co/darts#413, a comment: fixed in darts 0.11.0) and torchmetrics
+    # (Lightning-AI/torchmetrics#206): the last frames before the cut are the library's own
+    darts = (
+        '  File "/home/nozberkman/projects/transformer-exercise/venv/lib/python3.9/site-packages/darts/'
+        'utils/torch.py", line 65, in decorator\n    return decorated(self, *args, **kwargs)\n  File "/'
+        "home/nozberkman/projects/transformer-exercise/venv/lib/python3.9/site-packages/darts/models/to"
+        'rch_forecasting_model.py", line 431, in fit\n    self.fit_from_dataset(train_dataset, val_data'
+        'set, verbose, epochs)\n  File "/home/nozberkman/projects/transformer-exercise/venv/lib/python3'
+        '.9/site-packages/darts/utils/torch.py", line 65, in decorator\n    return decorated(self, *arg'
+        's, **kwargs)\n  File "/home/nozberkman/projects/transformer-exercise/venv/lib/python3.9/site-p'
+        'ackages/darts/models/torch_forecasting_model.py", line 519, in fit_from_dataset\n    self._tra'
+        'in(train_loader, val_loader, tb_writer, verbose, train_num_epochs)\n  File "/home/nozberkman/p'
+        "rojects/transformer-exercise/venv/lib/python3.9/site-packages/darts/models/torch_forecasting_m"
+        'odel.py", line 825, in _train\n    validation_loss = self._evaluate_validation_loss(val_loader'
+        ')\n  File "/home/nozberkman/projects/transformer-exercise/venv/lib/python3.9/site-packages/dar'
+        'ts/models/torch_forecasting_model.py", line 850, in _evaluate_validat'
+    )
+    statement = failing_statement(darts)
+    assert statement is not None and statement.line == "825", statement
+    assert installed_package(statement.file) == "darts"
+    torchmetrics = (
+        'Traceback (most recent call last):\n  File "<stdin>", line 1, in <module>\n  File "/users-1/an'
+        'aconda3/envs/E1/lib/python3.8/site-packages/torch/nn/modules/module.py", line 889, in _call_im'
+        'pl\n    result = self.forward(*input, **kwargs)\n  File "/users-1/anaconda3/envs/E1/lib/python'
+        '3.8/site-packages/torchmetrics/metric.py", line 152, in forward\n    self.update(*args, **kwar'
+        'gs)\n  File "/users-1/anaconda3/envs/E1/lib/python3.8/site-packages/torchmetrics/metric.py", l'
+        'ine 199, in wrapped_func\n    return update(*args, **kwargs)\n  File "/users-1/anaconda3/envs/'
+        "E1/lib/python3.8/site-packages/torchmetrics/cl"
+    )
+    statement = failing_statement(torchmetrics)
+    assert statement is not None and statement.line == "199", statement
+    assert installed_package(statement.file) == "torchmetrics"
+    assert installed_package("train.py") is None
+
+
+def test_colabs_linked_ipython_frames_name_the_cell_and_its_line() -> None:
+    # Nixtla/neuralforecast#307, from Colab: each frame's file is a Markdown link
+    text = (
+        "RuntimeError                              Traceback (most recent call last)\n[<ipython-input-9"
+        "-a05534e5c6e2>](https://localhost:8080/#) in <module>\n----> 1 fcst.fit(df=Y_train_df)\n\n33 f"
+        "rames\n[/usr/local/lib/python3.7/dist-packages/neuralforecast/losses/pytorch.py](https://local"
+        "host:8080/#) in __call__(self, y, y_hat, mask)\n    418         sq     = torch.maximum(-error,"
+        " torch.zeros_like(error))\n    419         s1_q   = torch.maximum(error, torch.zeros_like(erro"
+        "r))\n--> 420         mqloss = (self.quantiles * sq + (1 - self.quantiles) * s1_q)\n    421 \n "
+        "   422         # Match y/weights dimensions and compute weighted average\n\nRuntimeError: Expe"
+        "cted all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"
+    )
+    expected = Statement(
+        "/usr/local/lib/python3.7/dist-packages/neuralforecast/losses/pytorch.py",
+        "420",
+        "__call__",
+        "mqloss = (self.quantiles * sq + (1 - self.quantiles) * s1_q)",
+    )
+    assert failing_statement(text) == expected

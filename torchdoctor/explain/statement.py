@@ -20,13 +20,52 @@ _LONGEST = 160
 _FRAMES = re.compile(
     r"File \"(?P<file>[^\"\n]{1,300})\", line (?P<line>\d{1,7}), in (?P<func>[\w<>.]{1,100})[ \t]*\n"
     r"(?:[>|]|\[[^\]\n]{1,30}\]:?)?[ \t]{1,40}(?P<code>\S[^\n]{0,400})"
-    r"|^(?P<cell>[^\s(]{1,300}) in (?P<cell_func>[\w<>.]{1,100})\("
+    # Colab links the file of an IPython frame: [/usr/.../losses.py](https://localhost:8080/#) in f(
+    r"|^(?:\[(?P<linked>[^\]\n]{1,300})\]\([^)\s]{1,100}\)|(?P<cell>[^\s(]{1,300}))"
+    r" in (?P<cell_func>[\w<>.]{1,100})\("
     r"|^[ \t]{0,8}-{1,6}>[ \t]{0,4}(?P<arrow_line>\d{1,7})[ \t]+(?P<arrow_code>\S[^\n]{0,400})",
     re.MULTILINE,
 )
-_TORCH_FILE = re.compile(r"[/\\]torch[/\\]|^torch[/\\]")
+# Where packages are installed; the name after it is the package a frame belongs to.
+_INSTALLED_ROOT = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<package>[\w.-]{1,100})[/\\]")
+# torch's own files outside an installed tree (a source checkout, a relative path): ``torch/`` followed by one
+# of torch's modules or packages. A library's own folder named torch (castle/algorithms/gradient/rl/torch/,
+# ray/rllib/models/torch/, nncf/torch/) is not torch.
+TORCH_MODULES = (
+    *(
+        "amp",
+        "ao",
+        "autograd",
+        "backends",
+        "compiler",
+        "cpu",
+        "cuda",
+        "distributed",
+        "distributions",
+        "export",
+    ),
+    *(
+        "fft",
+        "func",
+        "functional",
+        "fx",
+        "hub",
+        "jit",
+        "library",
+        "linalg",
+        "mps",
+        "multiprocessing",
+        "nested",
+    ),
+    *("nn", "onnx", "optim", "overrides", "profiler", "quantization", "random", "serialization", "sparse"),
+    *("special", "storage", "testing", "utils", "xpu"),
+)
+"""Public modules and packages of torch that tracebacks show (tests hold them to the installed torch);
+private ones (``_tensor``, ``_utils``, ``__init__``) are any name with a leading underscore."""
+_TORCH_SOURCE = re.compile(
+    rf"(?:^|[/\\])torch[/\\](?:_\w+|tensor|{'|'.join(TORCH_MODULES)})(?:[/\\.]|$)"  # torch 1.x: tensor.py
+)
 _NOT_CODE = re.compile(r"File \"|^\^+$|^~+$|^[\w.]*(?:Error|Exception)\b|^raise\b")
-_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
 
 
 @dataclass(frozen=True)
@@ -53,17 +92,33 @@ def failing_statement(text: str, end: int | None = None, *, own_code: bool = Fal
     found: Statement | None = None
     cell = cell_func = ""
     for frame in _FRAMES.finditer(text, start, stop):
-        if frame["cell"] is not None:
-            cell, cell_func = frame["cell"].strip(), frame["cell_func"]
+        if frame["cell_func"] is not None:
+            cell, cell_func = (frame["cell"] or frame["linked"]).strip(), frame["cell_func"]
             continue
         if frame["arrow_line"] is not None:
             file, line, function, code = cell, frame["arrow_line"], cell_func, frame["arrow_code"]
         else:
             file, line, function, code = frame["file"], frame["line"], frame["func"], frame["code"]
         code = code.strip()
-        if not file or _TORCH_FILE.search(file) or _NOT_CODE.search(code):
+        if not file or is_torch_file(file) or _NOT_CODE.search(code):
             continue
-        if own_code and _INSTALLED.search(file):
+        if own_code and installed_package(file) is not None:
             continue
         found = Statement(file.replace("\\", "/"), line, function, code)
     return found
+
+
+def installed_package(file: str) -> str | None:
+    """The installed package ``file`` belongs to (the folder after the last site-packages or dist-packages),
+    or None for a file outside an installed tree: the program's own."""
+    roots = list(_INSTALLED_ROOT.finditer(file))
+    return roots[-1]["package"] if roots else None
+
+
+def is_torch_file(file: str) -> bool:
+    """Whether ``file`` is one of torch's own: installed as the package torch, or a torch module in a source
+    tree."""
+    package = installed_package(file)
+    if package is not None:
+        return package == "torch"
+    return _TORCH_SOURCE.search(file) is not None
