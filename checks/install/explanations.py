@@ -111,8 +111,14 @@ _INTEL_INTEGRATED = re.compile(
     r"|\bIntel(?:\(R\)|®)? (?:integrated )?graphics(?: cards?)?\b(?: \d{3,4})?",
     re.IGNORECASE,
 )
+# A Mac as writers name it, in any case: Apple silicon, an M-series chip beside a word that makes it Apple's
+# ("m1 macbook pro", "M3 Pro", "M1 machine", "an M series chip"; Tesla M4 and M40 are NVIDIA's), the Mac
+# itself ("Macbook", "on mac", "(OSX)", "macOS") or conda's and pip's platform tags (osx-arm64, macosx_).
 _APPLE_GPU = re.compile(
-    r"\bApple (?:M[1-4]|silicon)\b|\bM[1-4] (?:Pro|Max|Ultra|chip|Mac)\b|\bmacOS\b|\bMacBook", re.ASCII
+    r"\bApple\s(?:M[1-5]|silicon|chip)\b"
+    r"|\bM[1-5]\s?(?:Pro|Max|Ultra|chip|Mac\w{0,4}|machine|Air)\b|\bM[\s-]?series\s(?:chip|Mac)"
+    r"|\b(?:i?Mac(?!\s?address)|MacBook\w{0,4}|mac\s?OS(?:\sX)?|OS\s?X)\b|\bosx-arm64\b|\bmacosx_\w",
+    re.ASCII | re.IGNORECASE,
 )
 _NVIDIA_GPU = re.compile(
     r"\b(?:GeForce|RTX|GTX|Tesla|Quadro)\s?[A-Z]?\s?\d{3,4}(?:\s?Ti)?\b"

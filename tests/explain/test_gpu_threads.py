@@ -5179,3 +5179,58 @@ def test_a_device_mismatch_inside_an_installed_library_names_the_library_and_its
     )
     lead = _led_by(own, "tensors.different_devices")
     assert not any("installed package" in line for line in lead.evidence), lead.evidence
+
+
+def test_a_cpu_only_torch_on_a_mac_named_in_any_case_or_form_is_the_mps_device() -> None:
+    # A Mac as users name it beside "Torch not compiled with CUDA enabled" (title and description joined):
+    # each thread's fix was device 'mps' or the CPU.
+    cases = [
+        # dwrensha/acronymy-assistant#2 (the reporter: 'yah mps works')
+        (
+            "# AssertionError: Torch not compiled with CUDA enabled\n\nnot sure why..? im on an m1 macbook "
+            "pro if that helps.",
+            "m1 macbook",
+        ),
+        # vietai/mTet#7 (the maintainer: 'just remove .to('cuda') to run the model on CPU')
+        (
+            "# Got error 'AssertionError: Torch not compiled with CUDA enabled' on Macbook M1 pro\n\nI have "
+            "tried the example on my Macbook M1 pro but got this error:\n=>outputs = "
+            "model.generate(tokenizer(inputs, return_tensors=\"pt\", padding=True).input_ids.to('cuda'), "
+            'max_length=512)\nraise AssertionError("Torch not compiled with CUDA enabled")\nAssertionError: '
+            "Torch not compiled with CUDA enabled",
+            "Macbook",
+        ),
+        # yuvraj108c/ComfyUI-FLOAT#23 (the maintainer points to a fork that supports mps)
+        (
+            "# Torch not compiled with CUDA enabled\n\nis this possible to support mps? \n\nas an apple "
+            "silicon user, it reports error - Torch not compiled with CUDA enabled when loading the float "
+            "model.",
+            "apple silicon",
+        ),
+        # nlpyang/PreSumm#159 (a later answer: device = "mps" instead of device="cuda")
+        (
+            "# (OSX) Torch not compiled with CUDA enabled\n\nReceiving assertion error below. "
+            "\n`AssertionError: Torch not compiled with CUDA enabled`\nCheck links [pytorch issue "
+            "30664](https://github.com/pytorch/pytorch/issues/30664), which seems focused on PC. Is there "
+            "work around for Mac where CUDA-capable GPUs aren't available?",
+            "OSX",
+        ),
+    ]
+    for text, named in cases:
+        lead = _led_by(text, "torch.not_compiled_with_cuda")
+        assert f"the text names a Mac ({named}), which is no CUDA device" in lead.evidence, lead.evidence
+        assert "'mps'" in lead.fix.text and "CPU" in lead.fix.text
+    # Bayi-Hu/BERT4ETH_PyTorch#4 (fix: --device default 'mps'); without the word Macbook (constructed)
+    chip = (
+        "For people who use their Macbook with an M series chip, when you run into a problem like \n\n> "
+        "AssertionError: Torch not compiled with CUDA enabled"
+    )
+    for text, named in ((chip, "Macbook"), (chip.replace("their Macbook with ", ""), "M series chip")):
+        lead = _led_by(text, "torch.not_compiled_with_cuda")
+        assert f"the text names a Mac ({named}), which is no CUDA device" in lead.evidence, lead.evidence
+    # NVIDIA's Tesla M4 and M40, and a MAC address, are no Mac (constructed)
+    for text in (
+        "Torch not compiled with CUDA enabled on a Tesla M40 machine",
+        "Torch not compiled with CUDA enabled; the MAC address of the node is printed above",
+    ):
+        assert not any("a Mac" in line for e in _explained(text) for line in e.evidence), text
