@@ -733,25 +733,22 @@ def _analyse_oom(text: str) -> Analysis:
         evidence.append("exhaustion: free memory plus the allocator's cache is less than the request")
     if dominates and (fragmented or large_outside):
         assert total is not None and held is not None
-        return _does_not_fit(
-            evidence,
-            message,
-            Figures(requested, total, held, allocated, unallocated, outside if large_outside else None),
-            fragmented=fragmented,
-            together=together,
+        figures = Figures(requested, total, held, allocated, unallocated, outside if large_outside else None)
+        return _on_small_gpu(
+            _does_not_fit(evidence, message, figures, fragmented=fragmented, together=together), total
         )
     if fragmented:
-        return _fragmented(evidence, message, together=together)
+        return _on_small_gpu(_fragmented(evidence, message, together=together), total)
     if total is not None and requested >= LARGE_REQUEST_SHARE * total:
-        return _large_request(evidence, requested, total)
+        return _on_small_gpu(_large_request(evidence, requested, total), total)
     if (
         total is not None
         and held is not None
         and free is not None
         and (full or free + (unallocated or 0) < requested)
     ):
-        return _exhausted(evidence, total, held)
-    return Analysis(evidence=tuple(evidence))
+        return _on_small_gpu(_exhausted(evidence, total, held), total)
+    return _on_small_gpu(Analysis(evidence=tuple(evidence)), total)
 
 
 LARGEST_GPU_BYTES = 192 * 10**9
@@ -776,6 +773,31 @@ FRAGMENTATION_FIRST = 0.5
 cache that could serve the request CACHE_MANY_TIMES over and is at least CACHE_SHARE of the GPU."""
 CACHE_MANY_TIMES = 4
 CACHE_SHARE = 0.1
+SMALL_GPU_BYTES = 4.1 * 2**30
+"""A GPU of at most this much memory (4 GB cards report 3.8 to 4.0 GiB, 2 GB cards 1.95 to 2.00 GiB) is
+smaller than many models need at all, whatever the settings: the threads on such cards were answered with the
+program's minimum GPU memory, or ran it on a larger GPU."""
+
+
+def _on_small_gpu(analysis: Analysis, total: float | None) -> Analysis:
+    """A reading of the step's own memory on a GPU of SMALL_GPU_BYTES or less, with the GPU's size said."""
+    if total is None or total > SMALL_GPU_BYTES:
+        return analysis
+    small = (
+        f"This GPU is small ({_gib(total)} in all): many models need more GPU memory than it has at all, so "
+        "not enough GPU memory may be the whole answer; compare the program's stated minimum GPU memory."
+    )
+    larger = (
+        f"Where the program needs more than this GPU's {_gib(total)} (its stated minimum, the GPU its "
+        "authors used), run it on a GPU with more memory, or on the CPU."
+    )
+    fix = Fix(larger) if analysis.fix is None else Fix(f"{analysis.fix.text} {larger}", analysis.fix.commands)
+    return replace(
+        analysis,
+        evidence=(*analysis.evidence, f"a small GPU: {_gib(total)} in all"),
+        cause=small if analysis.cause is None else f"{analysis.cause} {small}",
+        fix=fix,
+    )
 
 
 @dataclass(frozen=True)

@@ -5234,3 +5234,37 @@ def test_a_cpu_only_torch_on_a_mac_named_in_any_case_or_form_is_the_mps_device()
         "Torch not compiled with CUDA enabled; the MAC address of the node is printed above",
     ):
         assert not any("a Mac" in line for e in _explained(text) for line in e.evidence), text
+
+
+def test_an_out_of_memory_on_a_gpu_of_four_gib_or_less_says_the_gpu_is_small() -> None:
+    # Each thread was answered with the GPU's size: "4GB memory might be not enough"
+    # (cherubicXN/afm_cvpr2019#8), "It will require a change in voxel sizes in order to fit 2GB GPU memory"
+    # (zju3dv/NeuralRecon#49), "1G of GPU is really small" (MichalBusta/E2E-MLT#37).
+    cases = [
+        (
+            "RuntimeError: CUDA out of memory. Tried to allocate 25.00 MiB (GPU 0; 3.94 GiB total capacity; "
+            "3.14 GiB already allocated; 21.56 MiB free; 634.00 KiB cached)\n  \ndo you have this "
+            "problem?how to deal with it?",
+            "3.94 GiB",
+        ),
+        (
+            "Because my gpu memory is too small, when I run demo.py I get the following "
+            "error\n`RuntimeError: CUDA out of memory. Tried to allocate 666.00 MiB (GPU 0; 2.00 GiB total "
+            "capacity; 557.62 MiB already allocated; 549.02 MiB free; 662.00 MiB reserved in total by "
+            "PyTorch)`\nHow do I modify the code so that it can run on 2G memory, thanks!",
+            "2.00 GiB",
+        ),
+        (
+            "Hello, I have met a problem when training the model as follow:\n\n**RuntimeError: CUDA out of "
+            "memory. Tried to allocate 128.00 MiB (GPU 0; 983.69 MiB total capacity; 209.53 MiB already "
+            "allocated; 69.56 MiB free; 6.47 MiB cached)**\n\ncould you give me any solutions?\nThank you!",
+            "0.96 GiB",
+        ),
+    ]
+    for text, size in cases:
+        lead = _led_by(text, "cuda.out_of_memory")
+        assert f"a small GPU: {size} in all" in lead.evidence, lead.evidence
+        assert f"This GPU is small ({size} in all)" in lead.cause and "GPU with more memory" in lead.fix.text
+    # a 5.80 GiB GPU is not one (constructed from the first message)
+    lead = _led_by(cases[0][0].replace("3.94 GiB total", "5.80 GiB total"), "cuda.out_of_memory")
+    assert not any(line.startswith("a small GPU") for line in lead.evidence), lead.evidence
