@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from torchdoctor.checks.devices import cvd
+from torchdoctor.checks.training.explanations import asked_for_cpu
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.cpu_path import cpu_path
 from torchdoctor.explain.model import last_match, quoted
@@ -354,7 +355,7 @@ def analyse_no_gpus(text: str) -> Analysis:
         )
     if _SAYS_AVAILABLE.search(text[-200_000:]) is not None:
         return _hidden_from_the_process(text, "ran")
-    on_cpu = cpu_path(text)
+    on_cpu = cpu_path(text) or asked_for_cpu(text)
     if on_cpu is not None:
         return on_cpu
     shown = _cvd_evidence(text)

@@ -22,6 +22,7 @@ from torchdoctor.checks.install import (
     unpublished,
     xpu_build,
 )
+from torchdoctor.checks.training.explanations import asked_for_cpu
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.cpu_path import cpu_path, restored_on_cuda
 from torchdoctor.explain.model import last_match, quoted
@@ -206,7 +207,13 @@ def _restored(text: str) -> Analysis | None:
 
 
 def analyse_no_driver(text: str) -> Analysis:
-    return _restored(text) or Analysis()
+    return (
+        _restored(text)
+        or asked_for_cpu(text)
+        or cpu_path(text)
+        or _gpu_not_cuda(text[:_SEEN_WINDOW])
+        or Analysis()
+    )
 
 
 def analyse_not_compiled(text: str) -> Analysis:
@@ -230,7 +237,7 @@ def analyse_not_compiled(text: str) -> Analysis:
         on_cpu = cpu_path(text)
         if on_cpu is not None:
             return replace(on_cpu, evidence=(*evidence, *on_cpu.evidence))
-        other = _gpu_not_cuda(window)
+        other = _gpu_not_cuda(window) or asked_for_cpu(text)
         if other is not None:
             return replace(other, evidence=(*evidence, *other.evidence))
     return _from_env_file(text[-200_000:], tuple(evidence), _NOT_COMPILED.fix) or Analysis(

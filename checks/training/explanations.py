@@ -736,5 +736,17 @@ def analyse_run_on_cpu(text: str) -> Analysis:
     )
 
 
+def asked_for_cpu(text: str) -> Analysis | None:
+    """The writer asking to run the program on the CPU (device.run_on_cpu's words): read beside a no-GPU
+    message (no driver, no GPUs, a CPU-only torch), its explanation is that entry's, since installing a
+    driver or a CUDA build is not what the writer wants; None where the writer does not ask."""
+    found = _RUN_ON_CPU.last_symptom(text[-200_000:])
+    if found is None:
+        return None
+    line = f"the writer asks to run the program on the CPU ({' '.join(found[0].split())})"
+    return Analysis(evidence=(line,), cause=_RUN_ON_CPU.cause, fix=_RUN_ON_CPU.fix)
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _DEVICES: Entry = next(e for e in ENTRIES if e.id == "tensors.different_devices")
+_RUN_ON_CPU: Entry = next(e for e in ENTRIES if e.id == "device.run_on_cpu")

@@ -1983,8 +1983,10 @@ def test_a_program_asked_to_run_without_a_gpu_runs_on_the_cpu() -> None:
         "Is there a way to run this code without having an Nvidia card. Is it possible to use your already "
         "trained models running only in the CPU?",
     ]
-    for text in cases:
-        lead = _one(text, "device.run_on_cpu")
+    # beside a message ("No CUDA GPUs are available") the message's explanation carries the same reading
+    read_by = ("cuda.no_gpus_available", "device.run_on_cpu", "device.run_on_cpu")
+    for text, entry_id in zip(cases, read_by, strict=True):
+        lead = _one(text, entry_id)
         assert "no NVIDIA GPU" in lead.cause
         assert "--device cpu" in lead.fix.text and "--gpu_ids -1" in lead.fix.text
         assert "map_location='cpu'" in lead.fix.text
@@ -5268,3 +5270,60 @@ def test_an_out_of_memory_on_a_gpu_of_four_gib_or_less_says_the_gpu_is_small() -
     # a 5.80 GiB GPU is not one (constructed from the first message)
     lead = _led_by(cases[0][0].replace("3.94 GiB total", "5.80 GiB total"), "cuda.out_of_memory")
     assert not any(line.startswith("a small GPU") for line in lead.evidence), lead.evidence
+
+
+def test_a_no_gpu_message_from_a_writer_asking_to_run_on_the_cpu_is_read_as_that_wish() -> None:
+    # "Found no NVIDIA driver" where the writer wants the CPU: the fix was the program's CPU option or
+    # removing its .cuda() calls, not installing a driver.
+    cases = [
+        # junyanz/pytorch-CycleGAN-and-pix2pix#734 ('--gpu_ids -1'; the reporter: 'solved!')
+        "In the prerequisites is saying CPU or NVIDIA GPU + CUDA CuDNN, is that means I can run without "
+        "NVIDIA and CUDA but in CPU? I'm having the error: Found no NVIDIA driver on your system. Please "
+        "check that you\nhave an NVIDIA GPU and installed a driver "
+        "from\nhttp://www.nvidia.com/Download/index.aspx\nI need to install NVIDIA driver even if I only "
+        "use CPU?",
+        # shubhtuls/factored3d#5 (the maintainer: comment out the .cuda() calls)
+        'Hi,\nI am trying to run "cli_demo.py" on my system which does not have any gpu. Is there any '
+        "way to run it on cpu only?\n\nThis is the (partial) error log I'm getting when running cli_demo"
+        '.py:\n```\n\nTraceback (most recent call last):\n  File "cli_demo.py", line 32, in <module>\n    '
+        'tester.init_testing()\n  File "/home/jelly/factored3d/../factored3d/nnutils/test_utils.py", line '
+        "97, in init_testing\n    self.define_model()\n  File "
+        '"/home/jelly/factored3d/../factored3d/demo/demo_utils.py", line 131, in define_model\n    '
+        'self.load_oc3d_model()\n  File "/home/jelly/factored3d/../factored3d/demo/demo_utils.py", line 91, '
+        "in load_oc3d_model\n    self.oc3"
+        "d_model = self.oc3d_model.cuda(device_id=self.opts.gpu_id)\n.\n.\n.\nAssertionError: \nFound no "
+        "NVIDIA driver on your system. Please check that you\nhave an NVIDIA GPU and installed a driver "
+        "from\nhttp://www.nvidia.com/Download/index.aspx\n\n```",
+        # ali-vilab/dreamtalk#12 (a project member: pull the latest code and add --device=cpu)
+        "Hello,\n\nwhen i run the following command - \n\n```\npython inference_for_demo_video.py "
+        "\\\n--wav_path data/audio/acknowledgement_english.m4a \\\n--style_clip_path "
+        "data/style_clip/3DMM/M030_front_neutral_level1_001.mat \\\n--pose_path "
+        "data/pose/RichardShelby_front_neutral_level1_001.mat \\\n--image_path "
+        "data/src_img/uncropped/male_face.png \\\n--cfg_scale 1.0 \\\n--max_gen_len 30 \\\n--output_name "
+        "acknowledgement_english@M030_front_neutral_level1_001@male_face\n```\nI get the error "
+        "\n\n`RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU "
+        "and installed a driver from http://www.nvidia.com/Download/index.aspx`\n\nmy question is if it is "
+        "possible to use the cpu instead and if so how to achieve it?\n\nBest regards,\nStanko",
+        # ShuweiShao/AF-SfMLearner#39 ('I am using the CPU for this step'; the maintainer: remove .cuda())
+        "您好，我正在使用Endovis or "
+        "SCARED进行evaluation，在evaluate_depth.py的evaluate(options.parse())"
+        "和encoder.cuda()出现了报错信息：RuntimeError: "
+        "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a "
+        "driver from "
+        "http://www.nvidia.com/Download/index.aspx\n运行这一步时我使用的是cpu，请问有办法规避这个报错吗？感谢您的解答",
+        # feiyuhuahuo/Yolact_minimal's kind of title: a CPU-only torch (constructed)
+        "# How to run on a CPU? It always hints 'Torch not compiled with CUDA enabled'",
+    ]
+    for text in cases:
+        lead = _explained(text)[0]
+        assert lead.id in ("cuda.no_driver", "device.run_on_cpu", "torch.not_compiled_with_cuda"), lead.id
+        assert "has to be run on the CPU" in lead.cause, (lead.id, lead.cause)
+        assert "--gpu_ids -1" in lead.fix.text and ".to(device) in place of .cuda()" in lead.fix.text
+    # a program's own log line is no wish of the writer (2noise/ChatTTS's words, constructed): still the
+    # driver's message with the driver's fix
+    lead = _led_by(
+        "WARNING:ChatTTS.utils.gpu_utils:No GPU found, use CPU instead\nRuntimeError: Found no NVIDIA "
+        "driver on your system.",
+        "cuda.no_driver",
+    )
+    assert "has to be run on the CPU" not in lead.cause
