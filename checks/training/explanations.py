@@ -722,6 +722,29 @@ def analyse_worker_pickling(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+# The program's own worker count as the text shows it ("num_workers=8", "--workers 4", "num_workers: 16").
+_WORKERS_SAID = re.compile(
+    r"\b(?:--?)?(?:num_workers|n_workers|workers)\b[ \t]*[=:]?[ \t]*\d{1,3}\b", re.IGNORECASE
+)
+
+
+def analyse_worker_exited(text: str) -> Analysis:
+    """The system that starts workers with spawn, and the worker count the text shows."""
+    tail = text[-200_000:]
+    evidence = []
+    workers = last_match(_WORKERS_SAID, tail)
+    if workers is not None:
+        evidence.append(f"the text sets the workers: {' '.join(workers[0].split())}")
+    for pattern, system in _SPAWNED_ON:
+        if pattern.search(tail) is not None:
+            evidence.append(
+                f"the text is on {system}, where worker processes are started with spawn and import the "
+                "script again: its code must be under if __name__ == '__main__':"
+            )
+            break
+    return Analysis(evidence=tuple(evidence))
+
+
 def analyse_run_on_cpu(text: str) -> Analysis:
     """A CUDA build of torch the text pins (a conda build string): a CPU build of the release replaces it."""
     pinned = [b for b in conda_builds.named(text[-200_000:]) if b.cuda != "cpu"]

@@ -409,6 +409,10 @@ MESSAGES = [
         "torch.not_installed",
         "ModuleNotFoundError: No module named 'torch'",
     ),
+    (  # michuanhaohao/reid-strong-baseline#29
+        "dataloader.worker_exited",
+        "RuntimeError: DataLoader worker (pid(s) 15927) exited unexpectedly",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

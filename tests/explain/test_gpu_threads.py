@@ -5327,3 +5327,45 @@ def test_a_no_gpu_message_from_a_writer_asking_to_run_on_the_cpu_is_read_as_that
         "cuda.no_driver",
     )
     assert "has to be run on the CPU" not in lead.cause
+
+
+def test_a_dataloader_worker_that_exited_unexpectedly_is_run_with_num_workers_0() -> None:
+    # The threads' fix was num_workers=0 (on Windows the alternative: the script under __main__).
+    cases = [
+        # buppt/ChineseNRE#23 (a commenter: set num_workers to 0)
+        "运行时出现这个问题\nraise RuntimeError('DataLoader worker (pid(s) {}) exited "
+        "unexpectedly'.format(pids_str))\n\nRuntimeError: DataLoader worker (pid(s) 16184, 7428) exited "
+        "unexpectedly\n应该怎么办？小白求解答，谢谢",
+        # michuanhaohao/reid-strong-baseline#29 (the reporter: num_workers changed to 0, it worked)
+        "您好，我遇到了raise RuntimeError('DataLoader worker (pid(s) {}) exited "
+        "unexpectedly'.format(pids_str))\nRuntimeError: DataLoader worker (pid(s) 15927) exited "
+        "unexpectedly的问题，我该怎样解决这个问题啊？谢谢您",
+        # xuebinqin/BASNet#32 (the reporter: solved with num_workers=0), on Windows
+        "Hi,\nI'm trying to run the test code but i'm getting the following error:\n  File "
+        '"C:/CP/DL_REPOSITORIES/BASNet/basnet_test.py", line 76, in <module>\n    for i_test, data_test in '
+        "enumerate(test_salobj_dataloader):\n  File "
+        '"C:\\ProgramData\\Anaconda3\\lib\\site-packages\\torch\\utils\\data\\dataloader.py", line 345, in '
+        "__next__\n    data = self._next_data()\n  File "
+        '"C:\\ProgramData\\Anaconda3\\lib\\site-packages\\torch\\utils\\data\\dataloader.py", line 841, in '
+        "_next_data\n    idx, data = self._get_data()\n  File "
+        '"C:\\ProgramData\\Anaconda3\\lib\\site-packages\\torch\\utils\\data\\dataloader.py", line 808, in '
+        "_get_data\n    success, data = self._try_get_data()\n  File "
+        '"C:\\ProgramData\\Anaconda3\\lib\\site-packages\\torch\\utils\\data\\dataloader.py", line 774, in '
+        "_try_get_data\n    raise RuntimeError('DataLoader worker (pid(s) {}) exited "
+        "unexpectedly'.format(pids_str))\nRuntimeError: DataLoader worker (pid(s) 16732) exited "
+        "unexpectedly\n\nCan you please help?",
+    ]
+    for text in cases:
+        lead = _led_by(text, "dataloader.worker_exited")
+        assert "num_workers=0" in lead.fix.text and "if __name__ == '__main__':" in lead.fix.text
+    assert any(line.startswith("the text is on Windows") for line in lead.evidence), lead.evidence
+    # the signals other entries read (hezhangsprinter/DCPDN#12's "Killed": host RAM; microsoft/RepPoints#18's
+    # bus error: shared memory)
+    assert _explained("RuntimeError: DataLoader worker (pid 19597) is killed by signal: Killed.")[0].id == (
+        "host.out_of_memory"
+    )
+    bus = (
+        "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared "
+        "memory (shm)."
+    )
+    assert _explained(bus)[0].id == "nccl.shm"
