@@ -228,7 +228,7 @@ def test_a_plugin_reads_its_own_file_with_the_same_reader(plugin: str) -> None:
     entry = registry.Entry("acme", f"{plugin}.explanations:ENTRIES", "acme-explain", "1.0")
     (found,) = catalogue.load(entry)
     assert found.analyse is importlib.import_module(f"{plugin}.explanations").analyse_acme
-    (explained,) = catalogue.match_here("boom: acme broke: spring", [found])
+    (explained,) = catalogue.match_here("boom: acme broke: spring", [found])["explanations"]  # type: ignore[misc]
     assert explained["evidence"] == ["an acme analyser read it"]
 
 

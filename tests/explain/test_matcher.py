@@ -165,12 +165,35 @@ def test_the_worker_path_gives_the_in_process_answer() -> None:
 
     def call(request: dict[str, Any]) -> dict[str, Any]:
         entries = by_catalogue[request["entry"]["value"]]  # type: ignore[index]
-        return {"explanations": catalogue.match_here(str(request["text"]), entries)}
+        return catalogue.match_here(str(request["text"]), entries)
 
     for name, text in _corpus()[::7]:
         merged = catalogue.explain_in_worker(text, call)  # type: ignore[arg-type]
         assert merged.problems == []
         assert merged.explanations == explain(text, ENTRIES), name
+
+
+def test_a_symptom_gives_way_to_another_catalogues_message_on_the_worker_path_too() -> None:
+    """Each catalogue is matched apart in the worker: a catalogue that found only a symptom must not lead
+    over another's message, as it would not in one catalogue (the GDR-Net#16 shape: a worker's bus error,
+    then "exited unexpectedly")."""
+    from torchdoctor.checking import registry
+
+    symptom = Entry("a.symptom", "A", (), "wraps", Fix("a"), symptoms=(r"exited unexpectedly",))
+    message = Entry("b.message", "B", (r"bus error",), "the cause", Fix("b"))
+    catalogues = {"one": [symptom], "two": [message]}
+
+    def call(request: dict[str, Any]) -> dict[str, Any]:
+        return catalogue.match_here(str(request["text"]), catalogues[request["entry"]["value"]])
+
+    found = [registry.Entry(name, name, "test", "1.0") for name in catalogues]
+    text = "killed by signal: Bus error\nworker exited unexpectedly"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(registry, "find_entries", lambda group: found)
+        merged = catalogue.explain_in_worker(text, call)  # type: ignore[arg-type]
+        assert [e.id for e in merged.explanations] == ["b.message"]
+        alone = catalogue.explain_in_worker("worker exited unexpectedly", call)  # type: ignore[arg-type]
+        assert [e.id for e in alone.explanations] == ["a.symptom"]
 
 
 def test_an_analysis_that_fails_keeps_the_explanation() -> None:

@@ -67,7 +67,7 @@ def explain_in_worker(text: str, call: Callable[[dict[str, object]], dict[str, o
     runner.HostedError when the worker gives no answer); the last error in the text first."""
     from torchdoctor.checking.runner import HostedError
 
-    explanations: list[Explanation] = []
+    answered: list[tuple[Explanation, bool]] = []
     problems: list[str] = []
     seen: set[str] = set()
     for entry in registry.find_entries(registry.EXPLANATIONS):
@@ -89,22 +89,27 @@ def explain_in_worker(text: str, call: Callable[[dict[str, object]], dict[str, o
                 continue
             if found.id not in seen:
                 seen.add(found.id)
-                explanations.append(found)
+                answered.append((found, answer.get("of_messages") is not False))
+    # symptoms explain a text only where no catalogue recognised a message in it, as in one catalogue
+    if any(of_messages for _, of_messages in answered):
+        answered = [pair for pair in answered if pair[1]]
+    explanations = [found for found, _ in answered]
     return Matched(sorted(explanations, key=lambda e: e.position, reverse=True), problems)
 
 
-def match_here(text: str, entries: Sequence[Entry]) -> list[dict[str, object]]:
-    """The explanations of ``text``; a text that is an entry's id (``torchdoctor explain load.map_location``,
-    as ``torchdoctor lint --show-fixes`` refers to them) is that entry."""
-    from torchdoctor.explain.matcher import explain
+def match_here(text: str, entries: Sequence[Entry]) -> dict[str, object]:
+    """``{"explanations": [...], "of_messages": bool}``: the explanations of ``text``, and whether they are
+    of messages rather than of symptoms alone; a text that is an entry's id (``torchdoctor explain
+    load.map_location``, as ``torchdoctor lint --show-fixes`` refers to them) is that entry."""
+    from torchdoctor.explain.matcher import explain_marked
 
     named = [e for e in entries if e.id == text.strip()]
     if named:
         entry = named[0]
-        return [
-            Explanation(entry.id, entry.title, entry.id, 0, (), entry.cause, entry.fix, entry.check).to_json()
-        ]
-    return [e.to_json() for e in explain(text, entries)]
+        found = Explanation(entry.id, entry.title, entry.id, 0, (), entry.cause, entry.fix, entry.check)
+        return {"explanations": [found.to_json()], "of_messages": True}
+    explanations, of_messages = explain_marked(text, entries)
+    return {"explanations": [e.to_json() for e in explanations], "of_messages": of_messages}
 
 
 _answered: dict[tuple[str, str], tuple[Entry, ...] | str] = {}
@@ -123,4 +128,4 @@ def answer(request: Mapping[str, Any]) -> dict[str, Any]:
     loaded = _answered[key]
     if isinstance(loaded, str):
         return {"failure": loaded}
-    return {"explanations": match_here(str(request.get("text") or ""), loaded)}
+    return match_here(str(request.get("text") or ""), loaded)

@@ -81,6 +81,12 @@ def _prepared(text: str) -> tuple[Prepared, str]:
 
 def explain(text: str, entries: Sequence[Entry]) -> list[Explanation]:
     """Every entry that recognises something in ``text``, the last error in the text first."""
+    return explain_marked(text, entries)[0]
+
+
+def explain_marked(text: str, entries: Sequence[Entry]) -> tuple[list[Explanation], bool]:
+    """:func:`explain`, and whether its explanations are of messages (False: of symptoms alone, which
+    another catalogue's message, matched apart, outranks)."""
     prepared, folded = _prepared(text)
     found: list[tuple[bool, Explanation]] = []
     for entry in entries:
@@ -106,9 +112,13 @@ def explain(text: str, entries: Sequence[Entry]) -> list[Explanation]:
                 ),
             )
         )
-    if any(by_message for by_message, _ in found):
+    of_messages = any(by_message for by_message, _ in found)
+    if of_messages:
         found = [pair for pair in found if pair[0]]
-    return [explanation for _, explanation in sorted(found, key=lambda pair: pair[1].position, reverse=True)]
+    ranked = [
+        explanation for _, explanation in sorted(found, key=lambda pair: pair[1].position, reverse=True)
+    ]
+    return ranked, of_messages
 
 
 def quote(text: str, position: int) -> str:
