@@ -1682,6 +1682,37 @@ def analyse_before_ampere(text: str) -> Analysis:
     return Analysis(evidence=(line,))
 
 
+# The FP8 checks' own figures ("compute capability >= 9.0 or 8.9", "8.9 or higher"), which are no GPU's;
+# and the GPU's capability as the FP8 checks and nvidia-smi's query print it ("Your GPU's capability is 8.6",
+# "compute_cap\n8.6", "with sm80").
+_FP8_FLOOR = re.compile(r"compute capability (?:>= ?9\.0(?: or 8\.9)?|8\.9 or higher)", re.IGNORECASE)
+_FP8_GPU_CAPABILITY = re.compile(
+    r"\bcapability is (\d{1,2})\.(\d)\b|\bcompute_cap\s{1,4}(\d{1,2})\.(\d)\b|\bsm_?([1-9])(\d)\b",
+    re.IGNORECASE,
+)
+
+
+def analyse_fp8(text: str) -> Analysis:
+    """The GPU's compute capability against FP8's 8.9, and a torch build without the kernel."""
+    tail = _FP8_FLOOR.sub(" ", text[-200_000:])
+    shown = last_match(_FP8_GPU_CAPABILITY, tail)
+    if shown is not None:
+        digits = [g for g in shown.groups() if g is not None]
+        named: tuple[tuple[int, int], str] | None = (
+            (int(digits[0]), int(digits[1])),
+            f"the text gives the GPU's capability ({' '.join(shown[0].split())})",
+        )
+    else:
+        named = _capability_named(tail)
+    if named is None:
+        return Analysis()
+    (major, minor), said = named
+    if (major, minor) >= (8, 9):
+        line = f"{said}: compute capability {major}.{minor}, which has FP8: the torch build is what lacks it"
+        return Analysis(evidence=(line,))
+    return Analysis(evidence=(f"{said}: compute capability {major}.{minor}, below the 8.9 that FP8 needs",))
+
+
 def analyse_nvrtc_arch(text: str) -> Analysis:
     """The GPU (and its capability) the writer names, which torch's NVRTC does not know."""
     named = _capability_named(text)

@@ -413,6 +413,11 @@ MESSAGES = [
         "dataloader.worker_exited",
         "RuntimeError: DataLoader worker (pid(s) 15927) exited unexpectedly",
     ),
+    (  # kijai/ComfyUI-PyramidFlowWrapper#43
+        "fp8.unsupported",
+        "RuntimeError: torch._scaled_mm is only supported on CUDA devices with compute capability >= 9.0 or "
+        "8.9, or ROCm MI300+",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

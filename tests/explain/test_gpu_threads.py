@@ -5369,3 +5369,52 @@ def test_a_dataloader_worker_that_exited_unexpectedly_is_run_with_num_workers_0(
         "memory (shm)."
     )
     assert _explained(bus)[0].id == "nccl.shm"
+
+
+def test_fp8_on_a_gpu_below_compute_capability_8_9_is_a_non_fp8_model_or_no_fast_mode() -> None:
+    # FP8 matmuls need Ada (8.9) or newer; each thread's fix was turning off the FP8 fast mode or a non-FP8
+    # model (title and description joined; QwenVL#28's excerpt has no title).
+    cases = [
+        # kijai/ComfyUI-HunyuanVideoWrapper#98 (the maintainer: fp8 fast mode won't work on a 3090; the
+        # reporter: that was it)
+        (
+            "# 3090Ti too old? Error: torch._scaled_mm is only supported on CUDA devices with compute "
+            "capability >= 9.0 or 8.9, or ROCm MI300+\n\nI'm getting the following error in the "
+            "sampler.\n\n```\ntorch._scaled_mm is only supported on CUDA devices with compute capability >= "
+            "9.0 or 8.9, or ROCm MI300+\n```",
+            "3090Ti (the GeForce RTX 3090 Ti)",
+        ),
+        # kijai/ComfyUI-PyramidFlowWrapper#43 (the maintainer: don't use the _fast version)
+        (
+            "# fp8-e4m3fn_fast : error on CUDA device?! : torch._scaled_mm is only supported on CUDA "
+            "devices with compute capability >= 9.0 or 8.9, or ROCm MI300+\n\nHi Folks,I use an RTX 3050 "
+            "and the PyramidFlowSampler still gives me the message:\n\n`torch._scaled_mm is only supported "
+            "on CUDA devices with compute capability >= 9.0 or 8.9, or ROCm MI300+`\n\nIve installed CUDA "
+            "Toolkit, CUDNN 9.0 and use the current driver 565.90\n\n```\n# ComfyUI Error Report\n## Error "
+            "Details\n- **Node Type:** PyramidFlowSampler\n- **Exception Type:** RuntimeError\n- "
+            "**Exception Message:** torch._scaled_mm is only supported on CUDA devices with compute "
+            "capability >= 9.0 or 8.9, or ROCm MI300+\n## Stack Trace\n```\n\nany ideas or solution?",
+            "RTX 3050 (the GeForce RTX 3050)",
+        ),
+        # 1038lab/ComfyUI-QwenVL#28 (the maintainer: use a non-FP8 variant)
+        (
+            "ERROR: FP8 models require a GPU with Compute "
+            "Capability 8.9 or higher (e.g., RTX 4090). Your GPU's capability is 8.6. Please select a "
+            "non-FP8 model.\n\n30系 不支持，还是  算力低得卡不支持。",
+            "capability is 8.6",
+        ),
+    ]
+    for text, named in cases:
+        lead = _led_by(text, "fp8.unsupported")
+        assert any(named in line and "below the 8.9 that FP8 needs" in line for line in lead.evidence), (
+            lead.evidence
+        )
+        assert "fast mode" in lead.fix.text and "non-FP8 variant" in lead.fix.text
+    # meta-pytorch/float8_experimental#197: an Ada card (8.9) refused by torch 2.2's ">= 9.0": the torch build
+    lead = _led_by(
+        "# RuntimeError: torch._scaled_mm is only supported on devices with compute capability >= "
+        "9.0)\n\nPossible to add support for the NVIDIA Ada Lovelace cards, which have a compute capability "
+        "of 8.9?",
+        "fp8.unsupported",
+    )
+    assert any("which has FP8: the torch build is what lacks it" in line for line in lead.evidence)
