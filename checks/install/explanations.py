@@ -26,7 +26,7 @@ from torchdoctor.checks.training.explanations import asked_for_cpu
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.cpu_path import cpu_path, restored_on_cuda
 from torchdoctor.explain.model import last_match, quoted
-from torchdoctor.explain.statement import failing_statement
+from torchdoctor.explain.statement import failing_statement, installed_package
 from torchdoctor.inputs import collect_env
 from torchdoctor.model import Fix
 
@@ -1084,7 +1084,8 @@ def analyse_missing_library(text: str) -> Analysis:
     for case in _LIBRARY_KINDS:
         if case.compiled.search(name or text[-300:]):
             found = _with_bundled_release(_with_cudnn_release(case.analysis(*evidence), name), name)
-            return _built_for_other_cuda(found, name, text)
+            other = _built_for_other_cuda(found, name, text)
+            return other if other is not found else _release_asked_by_a_package(found, name, text)
     return Analysis(evidence=evidence)
 
 
@@ -1094,6 +1095,75 @@ def analyse_missing_library(text: str) -> Analysis:
 _VERSIONED_RUNTIME = re.compile(
     r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvrtc)\.so\.(\d{1,2})\.(\d)"
 )
+# A CUDA library of one release (libcublasLt.so.11, libnvrtc.so.11.2) asked for by a package other than torch:
+# a build of that package for that CUDA (mxnet-cu101, onnxruntime-gpu's CUDA 11 build, pykeops).
+_RELEASE_ASKED = re.compile(
+    r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvrtc|cudnn)\.so\.(\d{1,2})(?:\.(\d))?"
+)
+# The package that loads it, where the text says so: onnxruntime's provider library, the last frame before
+# the message in an installed package (torch's own frames load torch's libraries), a pip name with a CUDA
+# suffix (mxnet-cu112, cupy-cuda12x, spconv-cu118), the writer's "during the import of pykeops".
+_ONNXRUNTIME_PROVIDER = re.compile(r"Failed to load library libonnxruntime_providers_cuda")
+_LAST_FRAME = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}')
+_CUDA_SUFFIXED = re.compile(r"\b([a-z][a-z0-9_]{1,30})-cu(?:da)?\d{2,3}[a-z]{0,4}\b", re.IGNORECASE)
+_IMPORT_SAID = re.compile(
+    r"\b(?:during|while|when|on)\s(?:the\s)?import(?:ing)?\s(?:of\s)?([a-z][a-z0-9_]{1,30})\b", re.IGNORECASE
+)
+_COLAB = re.compile(r"\b(?:google\s)?colab\b|/content/|colab\.research\.google", re.IGNORECASE)
+
+
+def _package_asking(text: str, end: int) -> str | None:
+    """The package other than torch that the text shows loading the missing library, or None."""
+    head = text[max(0, end - 200_000) : end]
+    if _ONNXRUNTIME_PROVIDER.search(head):
+        return "onnxruntime-gpu"
+    frame = last_match(_LAST_FRAME, head[-3000:])
+    package = None if frame is None else installed_package(frame[1])
+    if package is not None:
+        return None if package.startswith(("torch", "nvidia")) else package
+    said = last_match(_CUDA_SUFFIXED, head) or last_match(_IMPORT_SAID, head)
+    return None if said is None or said[1].lower().startswith("torch") else said[1].lower()
+
+
+def _release_asked_by_a_package(analysis: Analysis, name: str | None, text: str) -> Analysis:
+    """A versioned CUDA library asked for by another package than torch (or on Colab, whose CUDA moves on):
+    that package was built for that CUDA release."""
+    asked = _RELEASE_ASKED.search(name or "")
+    if asked is None:
+        return analysis
+    release = asked[1] if asked[2] is None else f"{asked[1]}.{asked[2]}"
+    at = text.rfind(name or "")
+    package = _package_asking(text, at if at >= 0 else len(text))
+    colab = _COLAB.search(text[-200_000:]) is not None
+    if package is None and not colab:
+        return analysis
+    evidence = list(analysis.evidence)
+    who = f"The package {package}" if package else "A package the program uses (not torch)"
+    if package is not None:
+        evidence.append(
+            f"{name} is asked for by {package}, not by torch: {package}'s build for CUDA {release}"
+        )
+    if colab:
+        evidence.append(
+            "the text runs on Google Colab, whose CUDA moves to newer releases: a build for an older CUDA no "
+            "longer finds its libraries there"
+        )
+    cause = (
+        f"{who} was built for CUDA {release} and asks for that release's {name}, which "
+        "this machine does not have (or not where the loader looks): the package's CUDA build does not match "
+        "the CUDA installed."
+    )
+    fix = Fix(
+        f"Install the build of {package or 'that package'} made for the CUDA this machine has (pip's "
+        "CUDA-suffixed builds such as mxnet-cu112 or cupy-cuda12x, onnxruntime-gpu's CUDA 12 build, a "
+        "newer release of the package), after checking which CUDA that is (nvcc -V, nvidia-smi, "
+        "torch.version.cuda); or install the CUDA "
+        f"{release} runtime it asks for and put it on LD_LIBRARY_PATH. Reinstalling torch does not help.",
+        ("nvcc -V", 'python -c "import torch; print(torch.version.cuda)"'),
+    )
+    return replace(analysis, evidence=tuple(evidence), cause=cause, fix=fix)
+
+
 _CUDA_TEXT = re.compile(r"\bcuda(?:[ _-]?version)?\s{0,3}[:=：]?\s{0,3}(\d{1,2})\.(\d)\b", re.IGNORECASE)
 
 

@@ -5418,3 +5418,59 @@ def test_fp8_on_a_gpu_below_compute_capability_8_9_is_a_non_fp8_model_or_no_fast
         "fp8.unsupported",
     )
     assert any("which has FP8: the torch build is what lacks it" in line for line in lead.evidence)
+
+
+def test_a_cuda_library_of_one_release_asked_for_by_another_package_than_torch_is_that_packages_build() -> (
+    None
+):
+    # libcublasLt.so.11 asked for by onnxruntime-gpu's CUDA 11 build on a CUDA 12 machine: the threads
+    # installed the package's build for the CUDA they had, not another torch.
+    cases = [
+        # fudan-generative-vision/champ#95 (the maintainer: the CUDA 12 build of onnxruntime-gpu; 'It works')
+        (
+            "Hi there, I got a issue on the final step of producing my own motion datas,\nwhen I was "
+            "running the command: \n\npython -m scripts.data_processors.dwpose.generate_dwpose --input "
+            "transferd_result/normal --output transferd_result/dwpose\n\nI got:\n\nFailed to load library "
+            "libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object "
+            "file: No such file or directory."
+        ),
+        # stepfun-ai/Step-Audio-EditX#3 (onnxruntime-gpu 1.17.0 pinned; 1.23.2 worked, the maintainer agreed)
+        (
+            "why `onnxruntime-gpu` needs to be `1.17.0`?\n\nI got error:\n```\n2025-11-08 "
+            "19:02:18.488301611 [E:onnxruntime:Default, provider_bridge_ort.cc:1546 "
+            "TryGetProviderInfo_CUDA] "
+            "\n/onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1209 onnxruntime::Provider& "
+            "onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : \nFAIL : Failed to load library "
+            "libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object "
+            "file: No such file or directory\n\n2025-11-08 19:02:18.488327179 [W:onnxruntime:Default, "
+            "onnxruntime_pybind_state.cc:861 CreateExecutionProviderInstance] Failed to create "
+            "\nCUDAExecutionProvider. Please reference "
+            "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirementsto "
+            "ensure all dependencies \nare met.\n```"
+        ),
+        # fudan-generative-vision/hallo#203 (nvcc says 12.1; a commenter: the requirements' 1.18.0 is the CUDA
+        # 11.x build)
+        (
+            "When I tried to run‘python scripts/inference.py --source_image examples/reference_images/1.jpg "
+            "--driving_audio examples/driving_audios/1.wav',I met the following error:FAIL : Failed to load "
+            "library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared "
+            "object file: No such file or directory.\nHere are the information of my cuda:\nnvcc: NVIDIA "
+            "(R) Cuda compiler driver\nCopyright (c) 2005-2023 NVIDIA Corporation\nBuilt on "
+            "Tue_Feb__7_19:32:13_PST_2023\nCuda compilation tools, release 12.1, V12.1.66\nBuild "
+            "cuda_12.1.r12.1/compiler.32415258_0"
+        ),
+    ]
+    for text in cases:
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        assert "libcublasLt.so.11 is asked for by onnxruntime-gpu, not by torch" in " ".join(lead.evidence)
+        assert lead.cause.startswith("The package onnxruntime-gpu was built for CUDA 11")
+        assert "made for the CUDA this machine has" in lead.fix.text and "Reinstalling torch" in lead.fix.text
+    # torch's own frames load torch's libraries, whatever package the script imported first (constructed)
+    lead = _led_by(
+        "from sentence_transformers import SentenceTransformer\n  File "
+        '"/usr/lib/python3.8/site-packages/torch/__init__.py", line 191, in _load_global_deps\n    '
+        "ctypes.CDLL(lib_path, mode=ctypes.RTLD_GLOBAL)\nOSError: libcublas.so.11: cannot open shared "
+        "object file: No such file or directory",
+        "lib.cannot_open_shared_object",
+    )
+    assert not any("asked for by" in line for line in lead.evidence), lead.evidence
