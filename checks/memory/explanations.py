@@ -140,10 +140,13 @@ _MODEL_AFTER = (
 # The batch size the writer states ("batch_size = 60", "--batch-size 32", "the batch size to 4", "batch size
 # is reduced to 2", "the batch size from 64 to 16"), an option's with a prefix or a suffix
 # ("--per_device_train_batch_size 1", '--train_batch_size="1"', "--dataloader_batch_size 8", "--batch_size_pre
-# 16") or the Hugging Face Trainer's log ("Instantaneous batch size per device = 8"): the lever the fix names,
-# quoted as written.
+# 16", "micro_batch_size: 4", "pp_microbatch_size=4"), a program's own name for it (detectron2's
+# IMS_PER_BATCH, mmdetection's samples_per_gpu, EDM's batch_gpu, "--bs 8", "batch=16") or the Hugging Face
+# Trainer's log ("Instantaneous batch size per device = 8"): the lever the fix names, quoted as written.
 _BATCH_SAID = re.compile(
-    r"(?<![\w-])(?:--?)?(?:[a-z]{1,12}_){0,4}batch[ _-]?size(?:_[a-z]{1,12})?\b"
+    r"(?<![\w-])(?:--?)?(?:(?:[a-z]{1,12}_){0,4}(?:micro_?|mini_?)?batch[ _-]?size(?:_[a-z]{1,12})?"
+    r"|(?:[a-z]{1,12}_){0,2}microbatch_size|ims_per_batch|(?:samples|imgs|images)_per_gpu|batch_gpu"
+    r"|bs(?=[ \t]{0,3}[=:]|[ \t]\d)|batch(?=[ \t]{0,3}=))\b"
     r"(?:[ \t]*(?:[=:]|is|was|of|to|as|set|reduced|changed|lowered|decreased|per (?:device|gpu)"
     r"|from[ \t]*\d{1,5}[ \t]*to)){0,3}"
     r"[ \t]*[\"'(]?\d{1,5}\b[\"')]?",
@@ -427,6 +430,7 @@ def analyse_oom(text: str) -> Analysis:
         analysis = analysis.with_evidence(line)
     elif shown is not None:
         analysis = analysis.with_evidence(f"the text gives the batch size: {shown}")
+    analysis = _batch_setting_named(analysis, shown)
     sizes = input_sizes_said(tail)
     if sizes:
         line = f"the text gives the input size{'s' if len(sizes) > 1 else ''}: {', '.join(sizes)}"
@@ -450,6 +454,21 @@ def analyse_oom(text: str) -> Analysis:
         check="gpu.memory",
         fix=Fix(_OCCUPIED_FIX + _MODEL_LEVERS + ".", commands),
     )
+
+
+# The program's own name for its batch setting, as written ("batch_gpu", "--per_device_train_batch_size",
+# "IMS_PER_BATCH", "--bs", "batch="), not the prose "batch size".
+_BATCH_SETTING = re.compile(r"-{0,2}[A-Za-z][\w.-]*_[\w.-]*|--?[\w.-]+|bs\b|batch(?=\s{0,3}=)", re.IGNORECASE)
+
+
+def _batch_setting_named(analysis: Analysis, shown: str | None) -> Analysis:
+    """A fix that lowers the batch, told which of the program's settings that is where the text shows it."""
+    setting = None if shown is None else _BATCH_SETTING.match(shown)
+    fix = analysis.fix or _OOM.fix
+    if setting is None or "batch" not in fix.text:
+        return analysis
+    line = f" In this program the batch is {shown}: lower {setting[0]}."
+    return replace(analysis, fix=Fix(fix.text + line, fix.commands))
 
 
 # An image upscaled or restored whole at test time: super-resolution and restoration programs ("--scale 4",
@@ -545,7 +564,10 @@ def _long_inputs(analysis: Analysis, tail: str) -> Analysis:
 
 
 # A video input: "my custom video", "the input video is only 10 seconds", "1k-2k frames".
-_VIDEO = re.compile(r"\bvideos?\b|\b\d[\d.,k-]{0,8}\s?frames\b|\bFPS\b", re.IGNORECASE)
+# "video memory", "video card" and "video RAM" are the GPU's, not a video input.
+_VIDEO = re.compile(
+    r"\bvideos?\b(?!\s?(?:memory|card|cards|ram|mem)\b)|\b\d[\d.,k-]{0,8}\s?frames\b|\bFPS\b", re.IGNORECASE
+)
 _VIDEO_FIX = (
     "A video model's memory grows with the frames it takes at once and their resolution: process a shorter "
     "video or fewer frames at a time (the program's chunk, window or num_frames option; split a long video "

@@ -7,6 +7,7 @@ import json
 from functools import cache
 from pathlib import Path
 
+from torchdoctor.checks.memory import explanations as memory_explanations
 from torchdoctor.checks.training import explanations as training_explanations
 from torchdoctor.explain import Explanation, catalogue, explain
 
@@ -5474,3 +5475,40 @@ def test_a_cuda_library_of_one_release_asked_for_by_another_package_than_torch_i
         "lib.cannot_open_shared_object",
     )
     assert not any("asked for by" in line for line in lead.evidence), lead.evidence
+
+
+def test_an_out_of_memory_names_the_programs_own_batch_setting_in_its_fix() -> None:
+    # The threads lowered the setting by its own name: "--batch_size 2" in the command
+    # (chaofengc/PSFRGAN#39, the maintainer: "It seems that `--batch_size 2` is in your command"); EDM's
+    # batch_gpu, detectron2's IMS_PER_BATCH, mmdetection's samples_per_gpu, "--bs" are read as batch sizes.
+    text = (
+        "# Cuda ran out of memory.\n\nHello, I am trying to train the enhancer model from scratch, but for "
+        "some reason the GPU runs out of memory.\nIt is a 12GB Nvidia gtx 1080, I have set it to batch size "
+        "of 1, I have tried using different image sizes (1024,720, and 512).\n\n`python train.py --gpus 1 "
+        "--model enhance --name PSFRGAN_V001 --g_lr 0.0001 --d_lr 0.0004 --beta1 0.5 --gan_mode 'hinge' "
+        "--lambda_pix 10 --lambda_fm 10 --lambda_ss 1000 --Dinput_nc 22 --D_num 3 --n_layers_D 4 "
+        "--batch_size 2 --dataset ffhq --dataroot ./datasets/FFHQ --visual_freq 100 --print_freq 10 "
+        "--n_epochs 25`\n\n![Screenshot from 2021-07-07 "
+        "11-15-48](https://user-images.githubusercontent.com/15378788/"
+        "124716276-f48aa900-df14-11eb-8962-52d502d69ba0.png)\n\nThanks for sharing your work."
+    )
+    lead = _led_by(text, "cuda.out_of_memory")
+    assert "In this program the batch is --batch_size 2: lower --batch_size." in lead.fix.text
+    for said in (
+        "change IMS_PER_BATCH 64 to 16",
+        "batch 128 and batch_gpu 64",
+        "samples_per_gpu=2",
+        "--bs 8",
+    ):
+        assert memory_explanations.batches_said(said), said
+    # the writer's prose is no setting's name (constructed)
+    lead = _led_by("RuntimeError: CUDA out of memory. I lowered the batch size to 4.", "cuda.out_of_memory")
+    assert "In this program the batch is" not in lead.fix.text
+    # "video memory" is the GPU's (IDEA-Research/DINO#76): no video input is read
+    lead = _led_by(
+        "# Does this project require a lot of RAM and video memory resources?\n\nDoes this project require "
+        "a lot of RAM and video memory resources? I'm using 11GB video memory, batch_size=2, and I get an "
+        "error: CUDA out of memory. It only works when I set batch_size to 1.",
+        "cuda.out_of_memory",
+    )
+    assert not any("the input is a video" in line for line in lead.evidence), lead.evidence
