@@ -418,6 +418,10 @@ MESSAGES = [
         "RuntimeError: torch._scaled_mm is only supported on CUDA devices with compute capability >= 9.0 or "
         "8.9, or ROCm MI300+",
     ),
+    (  # shubham-goel/ucmr#10
+        "multigpu.only_one_gpu_works",
+        "The code runs well with a single GPU, but it fails with multiple GPUs",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

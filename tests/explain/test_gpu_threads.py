@@ -5512,3 +5512,37 @@ def test_an_out_of_memory_names_the_programs_own_batch_setting_in_its_fix() -> N
         "cuda.out_of_memory",
     )
     assert not any("the input is a video" in line for line in lead.evidence), lead.evidence
+
+
+def test_a_program_that_runs_on_one_gpu_and_fails_on_several_is_its_multi_gpu_path() -> None:
+    # The writer's contrast, read beside whatever the several GPUs printed (title and description joined).
+    cases = [
+        # shubham-goel/ucmr#10 (the maintainer fixed the multi-GPU path: 'I didn't use multi-gpu training')
+        "# Multi-GPU training\n\nHi,\n\nI am trying to run the training code. The code runs well with a "
+        "single GPU, but it fails with multiple GPUs:\n`File "
+        '"/lib/python3.6/site-packages/torch/nn/parallel/_functions.py", line 54, in forward\n    assert '
+        "all(map(lambda i: i.is_cuda, inputs))\nAssertionError` \n\nThe error comes from `File "
+        '"/ucmr/src/experiments/camOpt_shape.py", line 635, in forward\n    self.return_dict = '
+        "self.model(input_dict)`\n\nI notice that there is data-parallel in your code so I suppose you use "
+        "multiple GPUs during training. Could you please let me know how to solve this problem?\n\nThanks!",
+        # clvrai/spirl#24 (the maintainer: 'I would resort to single-GPU training')
+        "# Caught RuntimeError in replica 1 on device 1.\n\nHi. \nI'm trying to learn a skill prior using "
+        "my personal dataset.\nIt works well when using single GPU, but I got the following error when "
+        "using multi-GPUs (two RTX 3090)\n\n![Screenshot from 2022-04-18 "
+        "19-10-59](https://user-images.githubusercontent.com/25500255/"
+        "163793910-1edd29c3-9961-4879-a4eb-bc3cd40e9e3e.png)\n\nHow can I solve this?",
+        # lucidrains/byol-pytorch#24 ('ddp' instead of 'dp'; the reporter: solved)
+        "# the error of the runing exampe code when i use 2 gpus\n\nHi! When I try to run the Pytorch "
+        "lightning example code. the training code is：\ntrainer = pl.Trainer(gpus=2, max_epochs=1000, "
+        "distributed_backend='dp')，trainer.fit(model, train_loader)\nI get the following "
+        "error：\n“AssertionError: hidden layer avgpool never emitted an output”\nbut when i use 1 gpu "
+        "there is no error。can you give me some advice?",
+    ]
+    for text in cases:
+        found = _one(text, "multigpu.only_one_gpu_works")
+        assert "CUDA_VISIBLE_DEVICES=0" in found.fix.text and "DistributedDataParallel" in found.fix.text
+    # "单卡训练没问题" (yeyupiaoling/VoiceprintRecognition-Pytorch#41's words, the sentence alone)
+    assert "multigpu.only_one_gpu_works" in _ids("多卡训练会报错，单卡训练没问题")
+    # the other way round, or one GPU without a contrast, is not this (constructed)
+    for text in ("It fails on a single GPU, works with two GPUs", "I have 1 GPU and it works fine."):
+        assert "multigpu.only_one_gpu_works" not in _ids(text), text
