@@ -1104,7 +1104,6 @@ _RELEASE_ASKED = re.compile(
 # the message in an installed package (torch's own frames load torch's libraries), a pip name with a CUDA
 # suffix (mxnet-cu112, cupy-cuda12x, spconv-cu118), the writer's "during the import of pykeops".
 _ONNXRUNTIME_PROVIDER = re.compile(r"Failed to load library libonnxruntime_providers_cuda")
-_LAST_FRAME = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}')
 _CUDA_SUFFIXED = re.compile(r"\b([a-z][a-z0-9_]{1,30})-cu(?:da)?\d{2,3}[a-z]{0,4}\b", re.IGNORECASE)
 _IMPORT_SAID = re.compile(
     r"\b(?:during|while|when|on)\s(?:the\s)?import(?:ing)?\s(?:of\s)?([a-z][a-z0-9_]{1,30})\b", re.IGNORECASE
@@ -1117,7 +1116,7 @@ def _package_asking(text: str, end: int) -> str | None:
     head = text[max(0, end - 200_000) : end]
     if _ONNXRUNTIME_PROVIDER.search(head):
         return "onnxruntime-gpu"
-    frame = last_match(_LAST_FRAME, head[-3000:])
+    frame = last_match(_FRAME_FILE, head[-3000:])
     package = None if frame is None else installed_package(frame[1])
     if package is not None:
         return None if package.startswith(("torch", "nvidia")) else package

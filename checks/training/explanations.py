@@ -708,6 +708,11 @@ def _unpicklable(found: re.Match[str]) -> str:
     return f"{name}: {what}, defined inside {outer.removesuffix('.__init__')}()"
 
 
+def _spawned_on(tail: str) -> str | None:
+    """The system the text is on where worker processes are started with spawn, or None."""
+    return next((system for pattern, system in _SPAWNED_ON if pattern.search(tail) is not None), None)
+
+
 def analyse_worker_pickling(text: str) -> Analysis:
     """What could not be pickled, and the system that starts workers with spawn."""
     tail = text[-200_000:]
@@ -715,10 +720,9 @@ def analyse_worker_pickling(text: str) -> Analysis:
     found = last_match(_UNPICKLABLE, tail)
     if found is not None:
         evidence.append(f"what could not be pickled: {_unpicklable(found)}")
-    for pattern, system in _SPAWNED_ON:
-        if pattern.search(tail) is not None:
-            evidence.append(f"the text is on {system}, where worker processes are started with spawn")
-            break
+    system = _spawned_on(tail)
+    if system is not None:
+        evidence.append(f"the text is on {system}, where worker processes are started with spawn")
     return Analysis(evidence=tuple(evidence))
 
 
@@ -735,13 +739,12 @@ def analyse_worker_exited(text: str) -> Analysis:
     workers = last_match(_WORKERS_SAID, tail)
     if workers is not None:
         evidence.append(f"the text sets the workers: {' '.join(workers[0].split())}")
-    for pattern, system in _SPAWNED_ON:
-        if pattern.search(tail) is not None:
-            evidence.append(
-                f"the text is on {system}, where worker processes are started with spawn and import the "
-                "script again: its code must be under if __name__ == '__main__':"
-            )
-            break
+    system = _spawned_on(tail)
+    if system is not None:
+        evidence.append(
+            f"the text is on {system}, where worker processes are started with spawn and import the script "
+            "again: its code must be under if __name__ == '__main__':"
+        )
     return Analysis(evidence=tuple(evidence))
 
 

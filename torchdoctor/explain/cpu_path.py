@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from torchdoctor.explain.model import Analysis, last_match
+from torchdoctor.explain.statement import is_torch_file
 from torchdoctor.model import Fix
 
 # "I am using CPU only", "even when using device='cpu'", "CUDA error even when using cpu yaml", "--device cpu"
@@ -24,7 +25,6 @@ _PROGRAM_CUDA_CALL = re.compile(
     r"File \"([^\"\n]{1,300})\", line (\d{1,6}), in (\w{1,100})\n[ \t]{1,40}([^\n]{0,160}?"
     r"(?:torch\.cuda\.\w{1,40}\(|\.cuda\(\)|device=['\"]cuda)[^\n]{0,80})"
 )
-_TORCH_FILE = re.compile(r"[/\\]torch[/\\]")
 CAUSE = (
     "The program was asked to run on the CPU, but it still calls CUDA on that path: a "
     "torch.cuda.synchronize() or empty_cache() in its timing or clean-up code, a .cuda() or device='cuda' "
@@ -50,7 +50,7 @@ def cpu_path(text: str) -> Analysis | None:
     if mode is None:
         return None
     evidence = [f"the text runs the program on the CPU ({' '.join(mode[0].split())})"]
-    calls = [c for c in _PROGRAM_CUDA_CALL.finditer(tail) if _TORCH_FILE.search(c[1]) is None]
+    calls = [c for c in _PROGRAM_CUDA_CALL.finditer(tail) if not is_torch_file(c[1])]
     if calls:
         call = calls[-1]
         where = call[1].replace("\\", "/")

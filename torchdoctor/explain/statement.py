@@ -31,35 +31,14 @@ _INSTALLED_ROOT = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<package>[\w.-
 # torch's own files outside an installed tree (a source checkout, a relative path): ``torch/`` followed by one
 # of torch's modules or packages. A library's own folder named torch (castle/algorithms/gradient/rl/torch/,
 # ray/rllib/models/torch/, nncf/torch/) is not torch.
+# fmt: off
 TORCH_MODULES = (
-    *(
-        "amp",
-        "ao",
-        "autograd",
-        "backends",
-        "compiler",
-        "cpu",
-        "cuda",
-        "distributed",
-        "distributions",
-        "export",
-    ),
-    *(
-        "fft",
-        "func",
-        "functional",
-        "fx",
-        "hub",
-        "jit",
-        "library",
-        "linalg",
-        "mps",
-        "multiprocessing",
-        "nested",
-    ),
-    *("nn", "onnx", "optim", "overrides", "profiler", "quantization", "random", "serialization", "sparse"),
-    *("special", "storage", "testing", "utils", "xpu"),
+    "amp", "ao", "autograd", "backends", "compiler", "cpu", "cuda", "distributed", "distributions", "export",
+    "fft", "func", "functional", "fx", "hub", "jit", "library", "linalg", "mps", "multiprocessing", "nested",
+    "nn", "onnx", "optim", "overrides", "profiler", "quantization", "random", "serialization", "sparse",
+    "special", "storage", "testing", "utils", "xpu",
 )
+# fmt: on
 """Public modules and packages of torch that tracebacks show (tests hold them to the installed torch);
 private ones (``_tensor``, ``_utils``, ``__init__``) are any name with a leading underscore."""
 _TORCH_SOURCE = re.compile(
