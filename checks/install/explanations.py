@@ -1721,6 +1721,72 @@ _QUANTIZED_MOVE = re.compile(r"is not supported for `?4-bit`? or `?8-bit`?")
 _UNPADDED = re.compile(r"flash_attn_unpadded_(\w{0,30})")
 
 
+# The name and the library of "cannot import name 'X' from 'pkg.sub'", and the library's version where the
+# text states it ("diffusers==0.25.0", "diffusers 0.21.4", "diffusers: 0.24.0").
+_NAME_FROM = re.compile(
+    r"cannot import name\s[‘'\"`](\w{1,80})[’'\"`]\s{1,3}from\s{1,3}[‘'\"`]([\w.]{1,80})[’'\"`]"
+)
+
+
+def analyse_name_missing(text: str) -> Analysis:
+    """The name, the library, and the library's version the text shows."""
+    tail = text[-200_000:]
+    found = last_match(_NAME_FROM, tail)
+    if found is None:
+        return Analysis()
+    library = found[2].split(".")[0]
+    evidence = [f"the installed {library} version has no {found[1]} (imported from {found[2]})"]
+    version = last_match(
+        re.compile(
+            rf"\b{re.escape(library)}\b\s{{0,3}}(?:==|:|\s)\s{{0,3}}v?(\d{{1,3}}\.\d{{1,3}}(?:\.\w{{1,10}})?)",
+            re.IGNORECASE,
+        ),
+        tail,
+    )
+    if version is not None:
+        evidence.append(f"the text shows {library} {version[1]}")
+    fix = Fix(
+        f"Install the release of {library} the program was written for: the version its requirements.txt, "
+        f"setup.py or README pins (pip install {library}==<version>; pip show {library} shows the installed "
+        "one), in the environment that runs the program; a name a newer release removed needs an older "
+        f"{library}. Or update the program to a version that follows {library}'s new API.",
+        (f"pip show {library}",),
+    )
+    return Analysis(evidence=tuple(evidence), fix=fix)
+
+
+# The mmcv release installed and the range the package accepts: "MMCV==2.2.0 is used but incompatible. Please
+# install mmcv>=2.0.0rc4, <2.2.0." (mmcv 1.x's packages: "mmcv>=1.3.17, <=1.8.0"; older ones print version
+# lists: "mmcv>=[1, 1, 2], <=[1, 2, 7]").
+_MMCV_LIST = re.compile(r"\[([\d, ]{1,20})\]")
+_MMCV_RANGE = re.compile(
+    r"MMCV==(\S{1,30}) is used but incompatible\. Please install mmcv(>=?(?:\[[\d, ]{1,20}\]|[\w.]{1,20})),"
+    r"\s{0,3}(<=?(?:\[[\d, ]{1,20}\]|\d[\w.]{0,19}?))\.?(?![\w.])"
+)
+
+
+def analyse_mmcv_range(text: str) -> Analysis:
+    """The installed mmcv and the range to install, in the command: mmcv-full for a 1.x range (the 1.x build
+    with the CUDA ops), mmcv from 2.0 on."""
+    found = last_match(_MMCV_RANGE, text[-200_000:])
+    if found is None:
+        return Analysis()
+    low, high = (
+        _MMCV_LIST.sub(lambda v: ".".join(v[1].replace(" ", "").split(",")), b) for b in found.groups()[1:]
+    )
+    package = "mmcv-full" if re.match(r"<=?1\.", high) else "mmcv"
+    wanted = f"{package}{low},{high}"
+    return Analysis(
+        evidence=(f"installed: mmcv {found[1]}; accepted: mmcv{found[2]}, {found[3]}",),
+        fix=Fix(
+            f"Install {package} in the range the package accepts, built for this torch and CUDA: mim install "
+            f'"{wanted}" (pip install -U openmim first; or the prebuilt wheel from download.openmmlab.com '
+            "for the torch and CUDA pair), not mmcv-lite or an unpinned pip install.",
+            ("pip install -U openmim", f'mim install "{wanted}"'),
+        ),
+    )
+
+
 def analyse_flash_attn_v1_names(text: str) -> Analysis:
     """The 1.x name the code asks for, and its flash-attn 2 name."""
     return quoted(

@@ -422,6 +422,14 @@ MESSAGES = [
         "multigpu.only_one_gpu_works",
         "The code runs well with a single GPU, but it fails with multiple GPUs",
     ),
+    (  # GaParmar/img2img-turbo#97
+        "package.name_missing",
+        "ImportError: cannot import name 'cached_download' from 'huggingface_hub'",
+    ),
+    (  # TMElyralab/MusePose#77
+        "mmcv.version_incompatible",
+        "AssertionError: MMCV==2.2.0 is used but incompatible. Please install mmcv>=2.0.0rc4, <2.2.0.",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

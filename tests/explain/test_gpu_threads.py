@@ -5546,3 +5546,105 @@ def test_a_program_that_runs_on_one_gpu_and_fails_on_several_is_its_multi_gpu_pa
     # the other way round, or one GPU without a contrast, is not this (constructed)
     for text in ("It fails on a single GPU, works with two GPUs", "I have 1 GPU and it works fine."):
         assert "multigpu.only_one_gpu_works" not in _ids(text), text
+
+
+def test_a_name_a_librarys_installed_release_lacks_is_the_release_the_program_was_written_for() -> None:
+    # Each thread installed the library's release the program was written for.
+    cases = [
+        # guoyww/AnimateDiff#367 (the maintainer: tested on diffusers 0.11.1)
+        (
+            "from diffusers.utils import DIFFUSERS_CACHE, SAFETENSORS_WEIGHTS_NAME, WEIGHTS_NAME, "
+            "is_safetensors_available ImportError: cannot import name 'DIFFUSERS_CACHE' from "
+            "'diffusers.utils' \n\nWhich version of diffusers should I install? I try on 0.11.1 and newest "
+            "version",
+            "diffusers",
+            "DIFFUSERS_CACHE",
+        ),
+        # PKU-YuanGroup/MagicTime#34 (the maintainer: diffusers==0.11.1 as requirements.txt pins)
+        (
+            "ImportError: cannot import name 'DIFFUSERS_CACHE' from 'diffusers.utils' "
+            "([/usr/local/lib/python3.10/dist-packages/diffusers/utils/__init__.py](https://6vgate2ylkpdhn-8888.proxy.runpod.net/lab/tree/workspace/usr/local/lib/python3.10/dist-packages/diffusers/utils/__init__.py))",
+            "diffusers",
+            "DIFFUSERS_CACHE",
+        ),
+        # GaParmar/img2img-turbo#97 (huggingface_hub==0.24.7; the reporter: thank!)
+        (
+            "PLease！ Search for solution！\nImportError: cannot import name 'cached_download' from "
+            "'huggingface_hub'",
+            "huggingface_hub",
+            "cached_download",
+        ),
+        # NVlabs/hymba#6 (transformers 4.47.0 works, 4.48.1 fails)
+        (
+            "With transformers-4.48.1 I get the following error:\n\n> ImportError: cannot import name "
+            "'is_torch_greater_or_equal_than_1_13' from 'transformers.pytorch_utils' "
+            "(/home/toolkit/.conda/envs/new_baseline_env/lib/python3.10/site-packages/transformers/"
+            "pytorch_utils.py)\n\ntransformers-4.47.0 worked for me.",
+            "transformers",
+            "is_torch_greater_or_equal_than_1_13",
+        ),
+        # torchmd/torchmd-cg#10 (pytorch-lightning 0.10.0 works, 1.0.1 fails)
+        (
+            "```\n$ conda list | grep pytorch-lightning\npytorch-lightning         1.0.1                    "
+            "pypi_0    pypi\n$ pwd\n~/torchmd-cg.git/tutorial\n$ python ../scripts/light_train.py -c "
+            'train.yaml\nTraceback (most recent call last):\n  File "../scripts/light_train.py", line 27, '
+            "in <module>\n    from pytorch_lightning.callbacks import LearningRateLogger\nImportError: "
+            "cannot import name 'LearningRateLogger' from 'pytorch_lightning.callbacks' "
+            "(/shared/raimis/opt/miniconda/envs/torchmd_cg/lib/python3.7/site-packages/pytorch_lightning/callbacks/__init__.py)\n```",
+            "pytorch_lightning",
+            "LearningRateLogger",
+        ),
+    ]
+    for text, library, name in cases:
+        lead = _led_by(text, "package.name_missing")
+        assert any(
+            line.startswith(f"the installed {library} version has no {name}") for line in lead.evidence
+        )
+        assert f"pip install {library}==<version>" in lead.fix.text, lead.fix.text
+    # the program's own module, and a project's compiled extension, are not a library's release (constructed)
+    assert "package.name_missing" not in _ids(
+        "ImportError: cannot import name 'helper' from 'utils' (/home/u/proj/utils.py)"
+    )
+    assert _explained("ImportError: cannot import name 'iou3d_nms_cuda' from 'pcdet.ops.iou3d_nms'")[
+        0
+    ].id == ("extension.not_built")
+
+
+def test_mmcv_outside_the_range_an_openmmlab_package_accepts_is_installed_inside_it() -> None:
+    # The message gives the range; each thread installed an mmcv (mmcv-full for 1.x) inside it.
+    cases = [
+        # TMElyralab/MusePose#77 (the reporter: resolved by mim install "mmcv==2.0.1")
+        (
+            "AssertionError: MMCV==2.2.0 is used but incompatible. Please install mmcv>=2.0.0rc4, <2.2.0.",
+            'mim install "mmcv>=2.0.0rc4,<2.2.0"',
+        ),
+        # chensnathan/SpatialFlow#8 (the maintainer: the mmcv-full 1.0.5 wheel)
+        (
+            "Dear Author：\nI have a problem，when I run this command:\n`pip install "
+            "mmcv-full==latest+torch1.5.0+cu101 -f "
+            "https://openmmlab.oss-accelerate.aliyuncs.com/mmcv/dist/index.html`\nmmcv-full's version will "
+            "be 1.2.0.\nthen,the program will report an error:\n` f'MMCV=={mmcv.__version__} is used but "
+            "incompatible. ' \\\nAssertionError: MMCV==1.2.0 is used but incompatible. Please install "
+            "mmcv>=1.0.5, <=1.0.5.`\nI have no idea about it. Can you give me an answer or some "
+            "advice？\n\nBest wishes",
+            'mim install "mmcv-full>=1.0.5,<=1.0.5"',
+        ),
+        # MengyangPu/EDTER#50 (the maintainer: mmcv-full 1.2.2 for torch 1.6)
+        (
+            "Can you tell me what version of Torch I have installed? I am using Torch version 1.13.1, but I "
+            "encountered an error when trying to install mmcv==1.7.1, which I downloaded based on the "
+            "corresponding version information provided on the mmcv official website。error asfollows：\n "
+            "MMCV==1.7.0 is used but incompatible. Please install mmcv>=[1, 1, 2], <=[1, 2, 7].",
+            'mim install "mmcv-full>=1.1.2,<=1.2.7"',
+        ),
+        # Tsinghua-MARS-Lab/futr3d#33 (mim install mmcv-full==1.6.2; 'resloved')
+        (
+            "The package I installed is shown below：\n![image](https://github.com/Tsinghua-MARS-Lab/futr3d/"
+            "assets/77523024/b5ed294e-e6ea-4bb4-aefa-5275e97f64e3)\n\n**ERROR**: MMCV==2.0.0 is used but "
+            "incompatible. Please install mmcv>=1.3.17, <=1.8.0.\nHow to solve this problem？Thanks",
+            'mim install "mmcv-full>=1.3.17,<=1.8.0"',
+        ),
+    ]
+    for text, command in cases:
+        lead = _led_by(text, "mmcv.version_incompatible")
+        assert command in lead.fix.commands, lead.fix.commands
