@@ -1721,6 +1721,47 @@ _QUANTIZED_MOVE = re.compile(r"is not supported for `?4-bit`? or `?8-bit`?")
 _UNPADDED = re.compile(r"flash_attn_unpadded_(\w{0,30})")
 
 
+# The module a ModuleNotFoundError names; the pip names of modules installed under another name; where the
+# program runs in an embedded Python (ComfyUI's portable build).
+_MODULE_MISSING = re.compile(r"No module named\s[‘'\"`]([A-Za-z_][\w.]{0,80})[’'\"`]")
+_PIP_NAMES = {
+    "cv2": "opencv-python",
+    "PIL": "Pillow",
+    "sklearn": "scikit-learn",
+    "yaml": "PyYAML",
+    "skimage": "scikit-image",
+    "google.protobuf": "protobuf",
+    "fitz": "PyMuPDF",
+    "Crypto": "pycryptodome",
+}
+_EMBEDDED_PYTHON = re.compile(r"python_embed(?:ed)?\b|ComfyUI_windows_portable", re.IGNORECASE)
+
+
+def analyse_not_installed(text: str) -> Analysis:
+    """The module, its pip name where it differs, and the Python the program runs in."""
+    tail = text[-200_000:]
+    found = last_match(_MODULE_MISSING, tail)
+    if found is None:
+        return Analysis()
+    module = found[1]
+    top = module.split(".")[0]
+    evidence = [f"missing module: {module}"]
+    pip_name = _PIP_NAMES.get(module) or _PIP_NAMES.get(top)
+    if pip_name is not None:
+        evidence.append(f"{top} is installed by the pip package {pip_name}")
+    if "." in module and pip_name is None:
+        evidence.append(
+            f"{module} is a module of the package {top}: where {top} is installed, it is another release of "
+            f"{top}, without that module"
+        )
+    if _EMBEDDED_PYTHON.search(tail) is not None:
+        evidence.append(
+            "the program runs in ComfyUI's embedded Python (python_embeded): packages go in with "
+            "python_embeded\\python.exe -m pip install ..."
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
 # The name and the library of "cannot import name 'X' from 'pkg.sub'", and the library's version where the
 # text states it ("diffusers==0.25.0", "diffusers 0.21.4", "diffusers: 0.24.0").
 _NAME_FROM = re.compile(

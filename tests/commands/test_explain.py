@@ -430,6 +430,10 @@ MESSAGES = [
         "mmcv.version_incompatible",
         "AssertionError: MMCV==2.2.0 is used but incompatible. Please install mmcv>=2.0.0rc4, <2.2.0.",
     ),
+    (  # paulpanwang/POPE#17
+        "package.not_installed",
+        "ModuleNotFoundError: No module named 'einops'",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -5648,3 +5648,41 @@ def test_mmcv_outside_the_range_an_openmmlab_package_accepts_is_installed_inside
     for text, command in cases:
         lead = _led_by(text, "mmcv.version_incompatible")
         assert command in lead.fix.commands, lead.fix.commands
+
+
+def test_a_package_not_in_the_python_that_runs_the_program_is_installed_there_by_its_pip_name() -> None:
+    # paulpanwang/POPE#17 (einops missing from the requirements; "pip install einops ... this worked for me"),
+    # title and description joined
+    text = (
+        "# no module name einops\n\nHello, i followed your tutorial, but when i run python3 visual_sam.py, "
+        "i got this error: Traceback (most recent call last):\n  File "
+        '"/home/apicoo3569/POPE/visual_sam.py", line 1, in <module>\n    from pope_model_api import *\n  '
+        'File "/home/apicoo3569/POPE/pope_model_api.py", line 53, in <module>\n    from src.matcher '
+        'import Matcher, default_cfg\n  File "/home/apicoo3569/POPE/src/matcher/__init__.py", line 1, in '
+        "<module>\n    from .matcher import Matcher\n  File "
+        '"/home/apicoo3569/POPE/src/matcher/matcher.py", line 3, in <module>\n    from einops.einops '
+        "import rearrange\nModuleNotFoundError: No module named 'einops'\n\nplease help me to fix. thank you"
+    )
+    lead = _led_by(text, "package.not_installed")
+    assert "missing module: einops" in lead.evidence and "-m pip install -r" in lead.fix.text
+    # chenfei-wu/TaskMatrix#356's title (pip install git+https://github.com/IDEA-Research/GroundingDINO.git)
+    lead = _led_by("# No module named 'groundingdino'", "package.not_installed")
+    assert "missing module: groundingdino" in lead.evidence
+    # cv2 is installed as opencv-python (neuralchen/SimSwap#390's answer; constructed around the message)
+    lead = _led_by("ModuleNotFoundError: No module named 'cv2'", "package.not_installed")
+    assert "cv2 is installed by the pip package opencv-python" in lead.evidence
+    # ComfyUI's embedded Python (PozzettiAndrea/ComfyUI-Sharp#15, FizzleDorf/ComfyUI_FizzNodes#110: the
+    # packages went in with python_embeded\\python.exe -m pip); constructed around the message
+    lead = _led_by(
+        "D:\\ComfyUI_windows_portable\\python_embeded\\python.exe -s ComfyUI\\main.py\nModuleNotFoundError: "
+        "No module named 'plyfile'",
+        "package.not_installed",
+    )
+    assert any("python_embeded" in line for line in lead.evidence), lead.evidence
+    # torch, apex, NumPy and a compiled extension keep their own entries
+    for text, entry_id in (
+        ("ModuleNotFoundError: No module named 'torch'", "torch.not_installed"),
+        ("ModuleNotFoundError: No module named 'apex'", "apex.not_installed"),
+        ("ModuleNotFoundError: No module named 'pointnet2_ops'", "extension.not_built"),
+    ):
+        assert _explained(text)[0].id == entry_id, text
