@@ -116,7 +116,10 @@ def test_a_librarys_own_folder_named_torch_is_the_librarys_code_not_torchs() -> 
 
 
 def test_the_torch_modules_named_are_the_installed_torchs() -> None:
-    torch_folder = Path(importlib.util.find_spec("torch").origin).parent  # type: ignore[arg-type, union-attr]
+    spec = importlib.util.find_spec("torch")
+    if spec is None or spec.origin is None:
+        pytest.skip("torch is not installed in this Python (CI's Python 3.10 step)")
+    torch_folder = Path(spec.origin).parent
     missing = [name for name in TORCH_MODULES if not any(torch_folder.glob(f"{name}*"))]
     assert not missing, missing
 
