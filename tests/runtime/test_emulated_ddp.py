@@ -1,7 +1,8 @@
 """DDP under ``torchrun ... -m torchdoctor run --gpus 2``: every rank sees the same two emulated GPUs and
 ``init_process_group("nccl")`` runs on gloo underneath. A correct script trains on cuda:0 and cuda:1 with one
 result; one that never calls set_device puts rank 1 on cuda:0, which the doctor names, and fails where a real
-machine fails."""
+machine fails. The mistakes of one rank are shown by that rank alone (LOCAL_RANK=1 in a group of one), as
+torchrun would start it: a process each costs a torch import."""
 
 from __future__ import annotations
 
@@ -31,8 +32,19 @@ def test_ddp_on_two_emulated_gpus() -> None:
     assert len({loss for _, _, loss in said}) == 1  # the ranks stayed in step
 
 
-def test_ranks_without_set_device_share_cuda0_and_fail_as_on_gpus() -> None:
-    ran = torchrun("--forget-set-device")
+def one_rank(*args: str) -> subprocess.CompletedProcess[str]:
+    """The script as torchrun starts its rank with LOCAL_RANK=1, alone in a group of one."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    group = {"RANK": "0", "WORLD_SIZE": "1", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": port}
+    env = cli_env(OMP_NUM_THREADS="1", LOCAL_RANK="1", **group)
+    command = [sys.executable, "-m", "torchdoctor", "run", "--gpus", "2", str(SCRIPTS / "emulated_ddp.py")]
+    return subprocess.run([*command, *args], capture_output=True, text=True, env=env, timeout=slack(120))
+
+
+def test_a_rank_without_set_device_lands_on_cuda0_and_fails_as_on_gpus() -> None:
+    ran = one_rank("--forget-set-device")
     assert ran.returncode != 0
     wrapped = marked_line("emulated_ddp.py", "wrapped")
     where = f"tests/runtime/scripts/emulated_ddp.py:{wrapped}"
@@ -45,16 +57,8 @@ def test_ranks_without_set_device_share_cuda0_and_fail_as_on_gpus() -> None:
 
 
 def test_device_ids_of_another_rank_are_named_apart_from_set_device() -> None:
-    # One rank alone (a group of one) is enough: LOCAL_RANK=1 calls set_device(1) and gives DDP device_ids=[0]
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = str(probe.getsockname()[1])
-    group = {"RANK": "0", "WORLD_SIZE": "1", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": port}
-    env = cli_env(OMP_NUM_THREADS="1", LOCAL_RANK="1", **group)
-    command = [sys.executable, "-m", "torchdoctor", "run", "--gpus", "2", str(SCRIPTS / "emulated_ddp.py")]
-    ran = subprocess.run(
-        [*command, "--device-ids-zero"], capture_output=True, text=True, env=env, timeout=slack(120)
-    )
+    # LOCAL_RANK=1 calls set_device(1) and gives DDP device_ids=[0]
+    ran = one_rank("--device-ids-zero")
     assert ran.returncode != 0
     where = f"tests/runtime/scripts/emulated_ddp.py:{marked_line('emulated_ddp.py', 'wrapped')} in <module>"
     said = f"LOCAL_RANK=1 wrapped its model with device_ids=[0] at {where}, not its own GPU cuda:1"
