@@ -1,8 +1,8 @@
-"""What every test run shares: two test processes where pytest-xdist is installed (the tests that import
-torch._dynamo in one of them), the facts of the installed torch measured by the import each test process makes
-anyway, the package compiled once for the many torchdoctor processes the tests start, one live run of every
-check and one saved report of this machine, and the host workers of the commands a test module invokes in
-process (support.invoke), ended with the module."""
+"""What every test run shares: one test process (``-n 2`` runs two where pytest-xdist is installed, the tests
+that import torch._dynamo in one of them), the facts of the installed torch measured by the import each
+test process makes anyway, the package compiled once for the many torchdoctor processes the tests start,
+one live run of every check and one saved report of this machine, and the host workers of the commands a
+test module invokes in process (support.invoke), ended with the module."""
 
 from __future__ import annotations
 
@@ -25,18 +25,16 @@ REPO = Path(__file__).resolve().parents[1]
 # Where PYTHONDONTWRITEBYTECODE is set, pytest would rewrite the asserts of every test module anew in each
 # test process of every run: let it keep them in the tests' own __pycache__, as it does by default.
 sys.dont_write_bytecode = False
-WORKERS = 2  # most end-to-end tests wait on subprocesses and deadlines, not on a CPU
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config) -> None:
-    """``-n 2 --dist loadscope`` unless ``-n`` or ``--dist`` was given, where pytest-xdist is installed;
-    without it, one process. A module's tests stay in one process, so a module-scoped fixture (a live
-    report, a wheel, a dry run) runs once, not once in each test process."""
+    """One test process unless ``-n`` is given: a second one imports torch, collects every module and starts
+    its own helpers again, about 20 s more CPU for a run about a minute shorter. With ``-n``, ``--dist
+    loadscope`` unless ``--dist`` was given: a module's tests stay in one process, so a module-scoped fixture
+    (a live report, a wheel, a dry run) runs once, not once in each test process."""
     if os.environ.get("PYTEST_XDIST_WORKER") or not config.pluginmanager.hasplugin("xdist"):
         return
-    if config.option.numprocesses is None and not config.option.collectonly and not config.option.usepdb:
-        config.option.numprocesses = WORKERS
     if config.option.numprocesses and config.option.dist == "no":
         config.option.dist = "loadscope"
 
