@@ -1092,14 +1092,11 @@ def analyse_missing_library(text: str) -> Analysis:
 # A CUDA runtime library of one release (libcudart.so.10.2) asked for where the text names another CUDA: a
 # compiled package built against that release (an extension's _ext, mmcv-full) does not match the installed
 # torch and CUDA (open-mmlab/mmcv#1224 and #1380, open-mmlab/mmdetection#6229, namtuanly/MTL-TabNet#5).
-_VERSIONED_RUNTIME = re.compile(
-    r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvrtc)\.so\.(\d{1,2})\.(\d)"
-)
+_CUDA_RUNTIME_LIBRARIES = "cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvrtc"
+_VERSIONED_RUNTIME = re.compile(rf"lib(?:{_CUDA_RUNTIME_LIBRARIES})\.so\.(\d{{1,2}})\.(\d)")
 # A CUDA library of one release (libcublasLt.so.11, libnvrtc.so.11.2) asked for by a package other than torch:
 # a build of that package for that CUDA (mxnet-cu101, onnxruntime-gpu's CUDA 11 build, pykeops).
-_RELEASE_ASKED = re.compile(
-    r"lib(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvrtc|cudnn)\.so\.(\d{1,2})(?:\.(\d))?"
-)
+_RELEASE_ASKED = re.compile(rf"lib(?:{_CUDA_RUNTIME_LIBRARIES}|cudnn)\.so\.(\d{{1,2}})(?:\.(\d))?")
 # The package that loads it, where the text says so: onnxruntime's provider library, the last frame before
 # the message in an installed package (torch's own frames load torch's libraries), a pip name with a CUDA
 # suffix (mxnet-cu112, cupy-cuda12x, spconv-cu118), the writer's "during the import of pykeops".

@@ -813,12 +813,12 @@ def _on_small_gpu(analysis: Analysis, total: float | None) -> Analysis:
         f"Where the program needs more than this GPU's {_gib(total)} (its stated minimum, the GPU its "
         "authors used), run it on a GPU with more memory, or on the CPU."
     )
-    fix = Fix(larger) if analysis.fix is None else Fix(f"{analysis.fix.text} {larger}", analysis.fix.commands)
+    cause, fix = analysis.cause or _OOM.cause, analysis.fix or _OOM.fix
     return replace(
         analysis,
         evidence=(*analysis.evidence, f"a small GPU: {_gib(total)} in all"),
-        cause=small if analysis.cause is None else f"{analysis.cause} {small}",
-        fix=fix,
+        cause=f"{cause} {small}",
+        fix=Fix(f"{fix.text} {larger}", fix.commands),
     )
 
 

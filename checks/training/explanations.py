@@ -258,9 +258,8 @@ def _in_library(analysis: Analysis, package: str) -> Analysis:
         "later releases. Where the newest release still fails, move what the program gives it to the device "
         f"(metric.to(device), loss.to(device)), or report it to {package}'s maintainers with this traceback."
     )
-    if analysis.fix is None:
-        return replace(analysis, evidence=(*analysis.evidence, line), cause=cause, fix=Fix(advice))
-    fix = Fix(f"{advice} {analysis.fix.text}", analysis.fix.commands)
+    base = analysis.fix or _DEVICES.fix
+    fix = Fix(f"{advice} {base.text}", base.commands)
     return replace(analysis, evidence=(*analysis.evidence, line), cause=cause, fix=fix)
 
 
