@@ -1258,9 +1258,9 @@ def _oom_without_figures(message: str, text: str) -> Analysis:
         return Analysis(evidence=tuple(evidence))
     return Analysis(
         evidence=(*evidence, f"the text says the GPU has {said}"),
-        cause=f"The step needs more memory than the GPU's {said} holds: the model, its optimizer state and "
-        "the batch with its activations (at this input size) do not fit together, or other processes hold "
-        "part of it.",
+        cause=f"Not enough GPU memory: the step needs more memory than the GPU's {said} holds: the model, "
+        "its optimizer state and the batch with its activations (at this input size) do not fit together, "
+        "or other processes hold part of it.",
         fix=Fix(
             f"Make the step fit {said}: lower the batch size (gradient accumulation keeps the effective "
             f"batch) or the input size ({_INPUT_SIZE}), use mixed precision and activation "

@@ -5686,3 +5686,57 @@ def test_a_package_not_in_the_python_that_runs_the_program_is_installed_there_by
         ("ModuleNotFoundError: No module named 'pointnet2_ops'", "extension.not_built"),
     ):
         assert _explained(text)[0].id == entry_id, text
+
+
+def test_a_gpu_out_of_memory_told_in_words_beside_the_gpu_is_the_step_too_large_for_it() -> None:
+    # No allocator message, only the writer's words beside the GPU; each thread's fix was a smaller batch
+    # (KellerJordan/modded-nanogpt#12: 'changing batchsize to 32 made working'; the maintainers of
+    # DAMO-DI-ML/NeurIPS2023-One-Fits-All#19: 'you can adjust the batch size to 512'; leftthomas/SimCLR#16:
+    # 'the result is obtained with batch size 512, not 1024'; layumi/Person_reID_baseline_pytorch#66:
+    # 'Please use --batchsize 64 or --batchsize 32 when testing').
+    cases = [
+        ("# I tried it on 8 L4OS (GPU 45GB in RAM), it failed with OOM error.", "45GB"),
+        (
+            "# Do you use multiple V100 when batch_size=2024\n\nMogicianXD · description · 2023-12-16\nAs "
+            "mentioned in [issue-11](https://github.com/DAMO-DI-ML/NeurIPS2023-One-Fits-All/issues/11#issue"
+            "comment-1835524907), you use a single V100 with memory of 32GB. However, I found it "
+            "out-of-memory in long-term forecasting on Electricity and Traffic datasets, of which your "
+            "scripts set the batch size to 2048.\n\nCould you provide the maximum GPU occupation in README? "
+            "I think it would be better to help the followers. Thanks!",
+            "32GB",
+        ),
+        (
+            "# Batch size 1024 in V100?\n\nFerranAlet · description · 2021-03-22\nHi,\n\nThanks for the "
+            "great codebase.\n\nI've tried training the proposed batch_size 1024 on a V100, but it runs out "
+            "of memory. Am I doing something wrong or is the limit the default 512 (instead of the proposed "
+            "1024 in README)? For me the memory for 512 is 29.9, close to the limit of 32.\n\nThanks!",
+            None,
+        ),
+        (
+            "# cuda runtime error(2):out of memory\n\nhuinsysu · description · 2018-09-10\nHi, I have "
+            "sucessfully trained the model. However, when I ran the test script, it didn't work due to the "
+            "runtime error. Would you please tell me how much is the size of your gpu. I run the test script "
+            "on a Titan with 12 GB memory... Thanks a lot!",
+            "12 GB",
+        ),
+    ]
+    for text, memory in cases:
+        lead = _led_by(text, "cuda.out_of_memory")
+        said = _said(lead)
+        assert "batch size" in lead.fix.text, lead.fix.text
+        assert memory is None or memory in said, (memory, lead.evidence)
+    # the GPU written before the words ('gpu oom'), as a short report gives it (constructed)
+    _led_by("# GPU OOM error when running test.py on my 16G card", "cuda.out_of_memory")
+    # the machine's RAM is not the GPU's memory, and the kernel's OOM killer is host.out_of_memory's
+    # (constructed)
+    for text in (
+        "Training on an RTX 3090 got OOM-killed, 32GB of RAM was not enough",
+        "I run on a V100 but the process is out of memory (host memory, 64 GB RAM)",
+    ):
+        assert "cuda.out_of_memory" not in _ids(text), text
+    # a message the text also holds leads (constructed)
+    _led_by(
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\nThen on the "
+        "V100 it failed with OOM error",
+        "cuda.no_kernel_image",
+    )
