@@ -5740,3 +5740,64 @@ def test_a_gpu_out_of_memory_told_in_words_beside_the_gpu_is_the_step_too_large_
         "V100 it failed with OOM error",
         "cuda.no_kernel_image",
     )
+
+
+def test_a_gpu_the_program_does_not_use_told_in_words_is_a_cpu_only_torch() -> None:
+    # The writer names the GPU and says the program runs on the CPU or cannot use the GPU, with no message of
+    # torch's but a warning; each was a CPU-only torch, reinstalled from a CUDA index
+    # (RVC-Project/Retrieval-based-Voice-Conversion-WebUI#618: 'Your pytorch version is wrong.(CPU version)';
+    # ultralytics/yolov5#7639, apple/ml-sharp#18, lucidrains/deep-daze#161: reinstalled with CUDA).
+    cases = [
+        # RVC-Project/Retrieval-based-Voice-Conversion-WebUI#618
+        (
+            "# GPU Detection mobile rtx 3060\n\ntcordata · description · "
+            "2023-06-23\n![image_2023-06-23_233446989](https://github.com/RVC-Project/Retrieval-based-Voice-C"
+            "onversion-WebUI/assets/137562569/93d1ef1f-e90c-4cd7-9cd6-dec76b344888)\n![Opera "
+            "Snapshot_2023-06-23_233507_localhost](https://github.com/RVC-Project/Retrieval-based-Voice-Conve"
+            "rsion-WebUI/assets/137562569/442f3388-d026-49d9-b9e0-274a8bcd1bca)\n\npytorch: Version: "
+            "2.0.1\ncuda cudnn:11.8\nnvidia driver:536.23\n\nI have mobile rtx 3060 (6gb) with ryzen 5600h "
+            "cpu\ntried to update everything etc. and still cant load the gpu\n\nany suggestions?\n"
+        ),
+        # ultralytics/yolov5#7639
+        (
+            "# Can't utilize Gpu\n\nGiaZ90 · description · 2022-04-29\n### Search before asking\n\n- [X] I "
+            "have searched the YOLOv5 [issues](https://github.com/ultralytics/yolov5/issues) and "
+            "[discussions](https://github.com/ultralytics/yolov5/discussions) and found no similar "
+            "questions.\n\n### Question\n\nI'm training a neural network with coco128 dataset and yolov5s "
+            "...actually yolo is using only Cpu for traning instead of my gpu (gtx 1080 ) and it works "
+            "fine.How can i use my gpu...i think the problem is the torch version\nas displayed in this code "
+            "line\n`YOLOv5  2022-4-22 torch 1.11.0+cpu CPU`\n generated after\n`python train.py --img 640 "
+            "--batch 16 --epochs 3 --data coco128.yaml --weights yolov5s.p` \nAny idea? Thank you\n"
+        ),
+        # apple/ml-sharp#18
+        (
+            "# Renders using CPU\n\ngitmattb · description · 2025-12-18\nThe renderer is using my CPU "
+            "instead of RTX 5090 on Windows 11. Is this expected behaviour? I can’t find any way to specify "
+            "what is used.\n"
+        ),
+        # lucidrains/deep-daze#161
+        (
+            "# torch wont use my GPU or so i think.\n\nbatbeat · description · 2021-08-04\nI'm not sure why "
+            "but I don't think torch is using my GPU (RTX 2080 super) it gives me this error "
+            "\n\n**error:**\n`:\\Users\\beaty\\AppData\\Local\\Programs\\Python\\Python39\\lib\\site-packages"
+            "\\torch\\cuda\\amp\\grad_scaler.py:115: UserWarning: torch.cuda.amp.GradScaler is enabled, but "
+            'CUDA is not available.  Disabling.\n  warnings.warn("torch.cuda.amp.GradScaler is enabled, but '
+            'CUDA is not available.  Disabling.")`\n\nAny help here?\n'
+        ),
+    ]
+    for text in cases:
+        lead = _led_by(text, "cuda.not_available")
+        assert "CPU-only build" in lead.cause and "download.pytorch.org/whl" in lead.fix.text
+    assert any("1.11.0+cpu" in line for line in _explained(cases[1])[0].evidence)
+    # the writer's words, as the threads' titles and descriptions give them (constructed)
+    for text in (
+        "Everything works but it is extremely slow because it only runs on the CPU. (4090)",
+        "the diarization does not seem to be using my GPU. I do have an RTX 4090",
+    ):
+        _led_by(text, "cuda.not_available")
+    # the GPU's memory is no GPU left unused, and a message leads (constructed)
+    assert "cuda.not_available" not in _ids("The model does not use the GPU memory efficiently on my 3090")
+    _led_by(
+        "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\nand it still cant load the gpu",
+        "cuda.out_of_memory",
+    )
