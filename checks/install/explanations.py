@@ -1106,6 +1106,13 @@ _IMPORT_SAID = re.compile(
     r"\b(?:during|while|when|on)\s(?:the\s)?import(?:ing)?\s(?:of\s)?([a-z][a-z0-9_]{1,30})\b", re.IGNORECASE
 )
 _COLAB = re.compile(r"\b(?:google\s)?colab\b|/content/|colab\.research\.google", re.IGNORECASE)
+# A compiled extension's import just before the message, as a traceback's last statement gives it ("from
+# detectron2 import _C", "from . import _ext", "import correlation_cuda"): that package loads the library.
+_EXTENSION_IMPORT = re.compile(
+    r"^[ \t>]*(?:from\s+([A-Za-z_][\w.]{0,60})\s+import\s+(?:_C|_ext|\w{1,40}_(?:cuda|ext|C))\b"
+    r"|import\s+([A-Za-z_]\w{0,40}_(?:cuda|ext|C))\b)",
+    re.MULTILINE,
+)
 
 
 def _package_asking(text: str, end: int) -> str | None:
@@ -1117,6 +1124,11 @@ def _package_asking(text: str, end: int) -> str | None:
     package = None if frame is None else installed_package(frame[1])
     if package is not None:
         return None if package.startswith(("torch", "nvidia")) else package
+    imported = last_match(_EXTENSION_IMPORT, head[-600:])
+    if imported is not None:
+        module = (imported[1] or imported[2]).split(".")[0]
+        if module and not module.startswith("torch"):
+            return module
     said = last_match(_CUDA_SUFFIXED, head) or last_match(_IMPORT_SAID, head)
     return None if said is None or said[1].lower().startswith("torch") else said[1].lower()
 
@@ -1153,8 +1165,9 @@ def _release_asked_by_a_package(analysis: Analysis, name: str | None, text: str)
         f"Install the build of {package or 'that package'} made for the CUDA this machine has (pip's "
         "CUDA-suffixed builds such as mxnet-cu112 or cupy-cuda12x, onnxruntime-gpu's CUDA 12 build, a "
         "newer release of the package), after checking which CUDA that is (nvcc -V, nvidia-smi, "
-        "torch.version.cuda); or install the CUDA "
-        f"{release} runtime it asks for and put it on LD_LIBRARY_PATH. Reinstalling torch does not help.",
+        "torch.version.cuda), or rebuild it from source here against the installed torch and CUDA; or "
+        f"install the CUDA {release} runtime it asks for and put it on LD_LIBRARY_PATH. Reinstalling torch "
+        "does not help.",
         ("nvcc -V", 'python -c "import torch; print(torch.version.cuda)"'),
     )
     return replace(analysis, evidence=tuple(evidence), cause=cause, fix=fix)
@@ -1267,6 +1280,41 @@ def _missing_library_name(text: str) -> str | None:
         return name[1].rsplit("/", 1)[-1] if name else None
     after = re.match(r"[^\",}\n]{1,260}", text[match.end() : match.end() + 260])
     return after[0].strip().rstrip(".").rsplit("\\", 1)[-1] if after else None
+
+
+# The file CTranslate2 (or cuDNN's loader) names, and the release it belongs to: cuBLAS of CUDA 11 or 12
+# (cublas64_12.dll, cublasLt64_11.dll, libcublas.so.12), or cuDNN 8 or 9 (cudnn_ops_infer64_8.dll,
+# cudnn_ops64_9.dll, libcudnn_ops.so.9).
+_CT2_LIBRARY = re.compile(
+    r"(?:Library |Could not locate )(\S{0,40}?(?:(cublas\w{0,4})64_(\d{2})\.dll"
+    r"|lib(cublas\w{0,4})\.so\.(\d{2})|(cudnn\w{0,20})64_(\d)\.dll|lib(cudnn\w{0,20})\.so\.(\d)))",
+    re.IGNORECASE,
+)
+_CT2_BUILDS = {
+    ("CUDA", "11"): "ctranslate2 3.x, built against CUDA 11 (its CUDA 12 builds are 4.0 and newer)",
+    ("CUDA", "12"): "ctranslate2 4.0 or newer, built against CUDA 12 (3.24.0 is the CUDA 11 build)",
+    ("cuDNN", "8"): "ctranslate2 4.4 or older, built against cuDNN 8 (4.5 and newer use cuDNN 9)",
+    ("cuDNN", "9"): "ctranslate2 4.5 or newer, built against cuDNN 9 (4.4.0 is the cuDNN 8 build)",
+}
+
+
+def analyse_ctranslate2_libraries(text: str) -> Analysis:
+    """The release of the library CTranslate2 could not load, and the ctranslate2 build that asks for it."""
+    found = last_match(_CT2_LIBRARY, text[-200_000:])
+    if found is None:
+        return Analysis()
+    name = found[1]
+    cublas = found[3] or found[5]
+    kind, release = ("CUDA", cublas) if cublas else ("cuDNN", found[7] or found[9])
+    build = _CT2_BUILDS.get((kind, release))
+    if build is None:
+        return Analysis(evidence=(f"missing: {name}",))
+    what = f"CUDA {release}'s cuBLAS" if kind == "CUDA" else f"cuDNN {release}"
+    return Analysis(
+        evidence=(f"missing: {name}, the file of {what}",),
+        cause=f"{name} is {what}: the installed build is {build}, and the machine has no {what} where the "
+        "loader looks (a CUDA version mismatch between the build and the libraries installed).",
+    )
 
 
 _TORCH_ABI = re.compile(r"_ZNK?(?:3c10|2at|5torch|6caffe2)")

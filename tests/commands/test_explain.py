@@ -434,6 +434,10 @@ MESSAGES = [
         "package.not_installed",
         "ModuleNotFoundError: No module named 'einops'",
     ),
+    (  # RVC-Boss/GPT-SoVITS#607
+        "ctranslate2.cuda_libraries",
+        "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -5801,3 +5801,107 @@ def test_a_gpu_the_program_does_not_use_told_in_words_is_a_cpu_only_torch() -> N
         "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\nand it still cant load the gpu",
         "cuda.out_of_memory",
     )
+
+
+def test_ctranslate2s_cuda_libraries_not_found_are_its_build_against_the_cuda_and_cudnn_installed() -> None:
+    # CTranslate2 (faster-whisper, WhisperX) loads cuBLAS and cuDNN itself; each thread's fix matched its
+    # build to the CUDA and cuDNN installed (m-bain/whisperX#899: torch 2.2.2's cuDNN 8, or an older
+    # ctranslate2; reriiasu/speech-to-text#12: 'try using CUDA 12 with cuDNN 8';
+    # Purfview/whisper-standalone-win#43: 'You need: CUDA v11.x ... cuDNN v8.x'; RVC-Boss/GPT-SoVITS#607:
+    # faster-whisper==0.10.1, below ctranslate2 4).
+    cases = [
+        # m-bain/whisperX#899
+        (
+            "# Could not locate `cudnn_ops_infer64_8.dll`. Please make sure it is in your library "
+            'path!\n\nYoungPhlo · description · 2024-10-16\nCommand:\n```pwsh\nwhisperx "audio/test.mp3" '
+            '--model "large-v3" --language "en"\n```\nError:\n```pwsh\nCould not locate '
+            "cudnn_ops_infer64_8.dll. Please make sure it is in your library path!\n```\n\nTook a look in "
+            "`.venv\\Lib\\site-packages\\torch\\lib` and saw `cudnn_ops_infer64_9.dll` instead of "
+            "`cudnn_ops_infer64_8.dll`\n\nI originally used these commands to set up `whisperX` "
+            "today:\n```pwsh\npy -3.10 -m venv venv\n.\\venv\\Scripts\\python.exe -m pip install --upgrade "
+            "pip wheel setuptools\npip install torch torchvision torchaudio --index-url "
+            "https://download.pytorch.org/whl/cu121\npip install git+https://github.com/m-bain/whisperx.git\n"
+            "```\n\nAfter seeing the error I ran:\n```pwsh\npip uninstall torch torchaudio torchvision\npip "
+            "install torch==2.2.2 torchvision==0.17.2 torchaudio==2.2.2 --index-url "
+            "https://download.pytorch.org/whl/cu121\n```\n\nand `cudnn_ops_infer64_8.dll` is in torch so the "
+            "original command runs now\n\n```\n- Operating System\nOS Name:         Microsoft Windows 10 "
+            "Pro\nVersion:         10.0.19045\nBuild:           19045\n\n- Environment\nPowerShell:      "
+            "5.1.19041.5007\nPython:          3.10.11\nGit:             2.41.0.windows.1\nNode.js:         "
+            "20.15.1\n```\n\nDaddyCodesAlot · comment · 2024-10-23\nIt could be the new ctranslate2 update "
+            "that bonked things. Downgrading ctranslate2 fixed this issue for me.\n\nI just used this "
+            "comma\n",
+            "cuDNN 8",
+        ),
+        # reriiasu/speech-to-text#12
+        (
+            "# Could not locate cudnn_ops_infer64_8.dll\n\nBob82u · description · 2024-04-03\nHello,\nI'm "
+            'encountering an error "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in '
+            'your library path!" \nwhen running the model with CUDA. Using CPU works '
+            "fine.\n\nSetup:\n•\tGeForce  RTX 2070 + 8G\n•\tCUDA Toolkit 11.4 (downloaded from "
+            "https://developer.nvidia.com/cuda-11-4-0-download-archive)\n•\tcuDNN 11.4-windows-x64-v8.2.2.26 "
+            "(downloaded from https://developer.download.nvidia.com/compute/redist/cudnn/v8.2.2/\n       "
+            "Extracted cudnn DLLs placed in: C:\\Program Files\\NVIDIA GPU Computing "
+            "Toolkit\\CUDA\\v11.4\\bin\\\n      \n      Environment path confirmed to the dll location.\n    "
+            "  where cudnn_ops_infer64_8.dll\n      C:\\Program Files\\NVIDIA GPU Computing "
+            "Toolkit\\CUDA\\v11.4\\bin\\cudnn_ops_infer64_8.dll\n      \nWould you have any suggestions to "
+            "fix this error? In case of compatibility issues, could you recommend compatible CUDA and cuDNN "
+            "versions with download links?\n",
+            "cuDNN 8",
+        ),
+        # Purfview/whisper-standalone-win#43
+        (
+            "# Library cublas64_11.dll is not found or cannot be loaded\n\nymilv · description · "
+            "2023-07-25\nWindows 11, Nvidia CUDA Toolkits has been installed, and CUDA path has been added "
+            "to Windows Path, but it cann't work.\n",
+            "CUDA 11",
+        ),
+        # RVC-Boss/GPT-SoVITS#607
+        (
+            "# ASR中调用faster whisper时，提示找不到cublas64_12.dll\n\nsipeter · description · "
+            '2024-02-26\nTraceback (most recent call last):\n  File "D:\\GSV\\GPT-SoVITS\\tools\\asr\\faster'
+            'whisper_asr.py", line 74, in execute_asr\n    for segment in segments:\n  File '
+            '"D:\\DEV\\anaconda3\\envs\\GPTSoVits\\lib\\site-packages\\faster_whisper\\transcribe.py", '
+            "line 941, in restore_speech_timestamps\n    for segment in segments:\n  File "
+            '"D:\\DEV\\anaconda3\\envs\\GPTSoVits\\lib\\site-packages\\faster_whisper\\transcribe.py", '
+            "line 445, in generate_segments\n    encoder_output = self.encode(segment)\n  File "
+            '"D:\\DEV\\anaconda3\\envs\\GPTSoVits\\lib\\site-packages\\faster_whisper\\transcribe.py", '
+            "line 629, in encode\n    return self.model.encode(features, to_cpu=to_cpu)\nRuntimeError: "
+            "Library cublas64_12.dll is not found or cannot be loaded\n\n在conda环境中，pytorch2.2.1+cu118，"
+            "用funasr转写中文，训练，推理都没有问题，但调用faster whisper时，提示找不到cublas64_12.dll。把整"
+            "合包中runtime拷贝到项目目录，运行则不会报错，尝试更换pytorch2.1.2+cu118，2.0.0+cu118都不能解决问"
+            "题；同样是faster-whisper 0.10.0，整合包中的transcribe.py与我项目中的transcribe.py文件内容不一致"
+            "，但即使将整合包中faster-whisper 0.10.0覆盖到项目中，故障现象依旧。是不是哪个依赖文件需要调用到c"
+            "ublas64_12.dll？\n",
+            "CUDA 12",
+        ),
+    ]
+    for text, release in cases:
+        lead = _led_by(text, "ctranslate2.cuda_libraries")
+        assert release in lead.cause, (release, lead.cause)
+        assert "ctranslate2==" in lead.fix.text and "nvidia-cudnn-cu12" in lead.fix.text
+    # the same message on Linux (constructed from the Windows one)
+    lead = _led_by(
+        "RuntimeError: Library libcublas.so.12 is not found or cannot be loaded", "ctranslate2.cuda_libraries"
+    )
+    assert "CUDA 12" in lead.cause
+
+
+def test_a_cuda_runtime_asked_for_by_an_extension_imported_without_frames_names_that_extension() -> None:
+    # 'from detectron2 import _C' just before the loader's message: detectron2's build asks for the runtime
+    # (facebookresearch/detectron2#2557: 'I use the wrong version of detectron2. Now it works';
+    # facebookresearch/frankmocap#178: 'install the Pytorch, Pytorch-3D that match the CUDA version').
+    cases = [
+        # facebookresearch/detectron2#2557
+        "# How to run detectron2 with CUDA 11.1\n\nHeliosZhao · description · 2021-01-28\nI worked with "
+        "Pytorch 1.7 and CUDA 11.1.\n\nActually, I successfully build the detectron2 CUDA 11.0 version (No "
+        "CUDA 11.1 version is available right?)\n\nBut I have trouble running the code\n\n```\nfrom "
+        "detectron2 import _C\nImportError: libcudart.so.11.0: cannot open shared object file: No such file "
+        "or directory\n\n```\n\nSo how can I use detectron2 with CUDA 11.1?\n",
+        # facebookresearch/frankmocap#178
+        "# error\n\nliuhaorandezhanghao · description · 2021-12-09\nfrom detectron2 import _C\nImportError: "
+        "libcudart.so.10.1: cannot open shared object file: No such file or directory\n",
+    ]
+    for text in cases:
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        assert "The package detectron2 was built for CUDA" in lead.cause, lead.cause
+        assert "rebuild it from source" in lead.fix.text
