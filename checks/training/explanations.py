@@ -259,8 +259,55 @@ def _in_library(analysis: Analysis, package: str) -> Analysis:
         f"(metric.to(device), loss.to(device)), or report it to {package}'s maintainers with this traceback."
     )
     base = analysis.fix or _DEVICES.fix
+    if analysis.cause is not None:
+        # the sides torch names say what the program left behind; the library only ran it
+        cause = (
+            f"{analysis.cause} The operation runs inside {package}'s code, on what the program gave it (or, "
+            f"where the program's own tensors and modules are all on one device, a bug of that release of "
+            f"{package})."
+        )
+        return replace(
+            analysis,
+            evidence=(*analysis.evidence, line),
+            cause=cause,
+            fix=Fix(f"{base.text} Where they already are, {advice[0].lower()}{advice[1:]}", base.commands),
+        )
     fix = Fix(f"{advice} {base.text}", base.commands)
     return replace(analysis, evidence=(*analysis.evidence, line), cause=cause, fix=fix)
+
+
+# The input's type and the weights' in torch's words ("Input type (torch.cuda.FloatTensor) and weight type
+# (torch.FloatTensor)", "Input type (MPSFloatType) and weight type (torch.FloatTensor)"): one on a GPU.
+_INPUT_AND_WEIGHTS = re.compile(r"Input type \(([\w.]+)\) and weight type \(([\w.]+)\)")
+_ON_GPU_TYPE = re.compile(r"^(?:torch\.cuda\.|CUDA|MPS|torch\.mps\.)")
+
+
+def _input_and_weights(evidence: str, sides: re.Match[str]) -> Analysis:
+    """The side on the CPU is the one the program did not move: the input, or the module's weights."""
+    if _ON_GPU_TYPE.match(sides[1]) and not _ON_GPU_TYPE.match(sides[2]):
+        return Analysis(
+            evidence=(evidence,),
+            cause="The input is on the GPU and the weights on the CPU: the module was never moved to the GPU "
+            "(a model built or loaded after the program's .to(device), or a module with weights of its own "
+            "that the program calls, such as a loss, a summary or a second model).",
+            fix=Fix(
+                "Move the module to the input's device, after its weights are loaded: model = "
+                "model.to(device) (or model.cuda()), and every module with weights that the program calls, "
+                "a loss module too (loss_fn = loss_fn.to(device))."
+            ),
+        )
+    if _ON_GPU_TYPE.match(sides[2]) and not _ON_GPU_TYPE.match(sides[1]):
+        return Analysis(
+            evidence=(evidence,),
+            cause="The input is on the CPU and the weights on the GPU: the input was never moved to the GPU, "
+            "or its move was not kept (a tensor's .to() returns a copy on that device).",
+            fix=Fix(
+                "Move the input to the model's device before the call and keep the result: x = x.to(device) "
+                "(or x = x.cuda()); where a library's predictor takes the input, pass it tensors on the "
+                "model's device or upgrade to a release that moves them."
+            ),
+        )
+    return Analysis(evidence=(evidence,))
 
 
 def _devices(text: str, evidence: str, matched: str) -> Analysis:
@@ -281,6 +328,9 @@ def _devices(text: str, evidence: str, matched: str) -> Analysis:
         return Analysis(evidence=(evidence, line), fix=fix)
     if matched.startswith("arguments are located"):
         return _on_two_gpus(evidence, tail)
+    sides = _INPUT_AND_WEIGHTS.search(matched)
+    if sides is not None:
+        return _input_and_weights(evidence, sides)
     gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
     if len(gpus) < 2:
         return _cpu_and_gpu(evidence, tail)

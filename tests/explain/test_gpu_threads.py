@@ -5905,3 +5905,70 @@ def test_a_cuda_runtime_asked_for_by_an_extension_imported_without_frames_names_
         lead = _led_by(text, "lib.cannot_open_shared_object")
         assert "The package detectron2 was built for CUDA" in lead.cause, lead.cause
         assert "rebuild it from source" in lead.fix.text
+
+
+def test_input_and_weight_types_on_two_devices_say_which_side_to_move() -> None:
+    # torch names the input's type and the weights': the side on the CPU is the one the program did not move
+    # (yuanyuanli85/Fast_Human_Pose_Estimation_Pytorch#7: 'push model to device. model = model.to(device)';
+    # yuta-hi/pytorch_similarity#1: 'loss = GradientCorrelationLoss2d().to(device)';
+    # sksq96/pytorch-summary#16: 'summary(model.to(device), ...)';
+    # IliaZenkov/transformer-cnn-emotion-recognition#6: 'you need to send your model weights to the GPU').
+    weights_on_cpu = [
+        # yuanyuanli85/Fast_Human_Pose_Estimation_Pytorch#7
+        "# RuntimeError: Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be "
+        "the same\n\nZhaoliangHe · description · 2019-03-04\nI am getting the above error (mentioned in "
+        "title) when i run the code:python tools/mpii_demo.py -a hg -s 2 -b 1 --mobile True --checkpoint "
+        "checkpoint/mpii_hg_s2_b1_mobile_fpd/model_best.pth.tar --in_res 256 --device cuda .what should I "
+        "do?",
+        # yuta-hi/pytorch_similarity#1
+        "# ERROR WHILE RUNNING ON GPU\n\nanuragdeshmukh · description · 2020-01-27\nHi, I;m getting this "
+        "error while running the loss on gpu\nRuntimeError: Input type (torch.cuda.FloatTensor) and weight "
+        "type (torch.FloatTensor) should be the same",
+        # sksq96/pytorch-summary#16
+        "# Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the "
+        "same\n\nsizhky · description · 2018-06-15\nHi,\n\nI'm getting the following error while trying to "
+        "print model summary. The model, however, is training without an issue (when not printing the "
+        "summary)\n\n```python\n...\n    print(summary(model, (3, 30, "
+        '16)))\n...\n```\n\n```python\nTraceback (most recent call last):\n  File "slideCNN-train.py", '
+        "line 57, in <module>\n    print(summary(model, (3, 30, 16)))\n  File "
+        '"/home/yeshwanth/.local/lib/python2.7/site-packages/torchsummary/torchsummary.py", line 56, in '
+        'summary\n    model(x)\n  File "/usr/lib64/python2.7/site-packages/torch/nn/modules/module.py", '
+        "line 491, in __call__\n    result = self.forward(*input, **kwargs)\n  File "
+        '"/usr/lib64/python2.7/site-packages/torch/nn/modules/container.py", line 91, in forward\n    '
+        'input = module(input)\n  File "/usr/lib64/python2.7/site-packages/torch/nn/modules/module.py", '
+        "line 491, in __call__\n    result = self.forward(*input, **kwargs)\n  File "
+        '"/usr/lib64/python2.7/site-packages/torch/nn/modules/conv.py", line 301, in forward\n    '
+        "self.padding, self.dilation, self.groups)\nRuntimeError: Input type (torch.cuda.FloatTensor) and "
+        "weight type (torch.FloatTensor) should be the same\n```",
+        # IliaZenkov/transformer-cnn-emotion-recognition#6
+        "# RuntimeError: Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be "
+        "the same\n\ntheblue9 · description · 2021-04-21\nHow do i get this problem?? I want to solve the "
+        "problem\n![스크린샷, 2021-04-21 19-16-05](https://user-images.githubusercontent.com/58159843/115537"
+        "707-0ffef400-a2d6-11eb-9fc8-7bac68169e57.png)",
+    ]
+    for text in weights_on_cpu:
+        lead = _led_by(text, "tensors.different_devices")
+        assert "The input is on the GPU and the weights on the CPU" in lead.cause, lead.cause
+        assert "model = model.to(device)" in lead.fix.text and "loss_fn.to(device)" in lead.fix.text
+    # the input left on the CPU, its move not kept (lukemelas/EfficientNet-PyTorch#52: 'img = img.to(device)')
+    lead = _led_by(
+        "# Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the "
+        "same\n\nLitvinchukAndrey · description · 2019-07-24\nHi there! Thanks for your great repo, but i "
+        "faced with some difficulties while trying to inference on device ('cuda:0'). My code: \n`device = "
+        "torch.device('cuda:0')`\n`tfms = transforms.Compose([transforms.Resize(224), "
+        "transforms.ToTensor(), transforms.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, "
+        "0.225]),])`\n`img = tfms(Image.open('img.png')).unsqueeze(0)`\n`img.to(device)`\n`model.to(device)`"
+        "\n`model.eval()`\n`with torch.no_grad():\n    outputs = model(img)`\nAnd thrown error: "
+        "\n`RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be "
+        "the same`",
+        "tensors.different_devices",
+    )
+    assert "img = img.to(device)" in lead.fix.text
+    # the same sides without a move in the text (constructed): the input is moved
+    lead = _led_by(
+        "RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the "
+        "same",
+        "tensors.different_devices",
+    )
+    assert "The input is on the CPU and the weights on the GPU" in lead.cause
+    assert "x = x.to(device)" in lead.fix.text
