@@ -440,6 +440,7 @@ def analyse_oom(text: str) -> Analysis:
         analysis = analysis.with_evidence(f"the text names the GPU as {named}")
     analysis = _in_tiles(analysis, tail)
     analysis = _one_of_several(analysis, tail)
+    analysis = _replicated(analysis, tail)
     longest = _long_examples(analysis, tail)
     analysis = longest if longest is not analysis else _long_inputs(analysis, tail)
     analysis = _video(analysis, tail)
@@ -611,6 +612,27 @@ def _one_of_several(analysis: Analysis, tail: str) -> Analysis:
         "program's model-parallel option). "
     )
     return _leading(analysis, line, lever)
+
+
+_JOB_HOLDS = "this job holds "
+_SHARD_FIX = (
+    "Each process holds a whole copy of the model, its gradients and its optimizer state (data parallel, "
+    "DeepSpeed ZeRO stage 1 or 2): shard them over the GPUs instead, DeepSpeed ZeRO stage 3 (with CPU "
+    "offload where that is still short) or PyTorch FSDP (accelerate's DeepSpeed or FSDP config), so that "
+    "each GPU holds its share; and lower the batch per GPU. "
+)
+
+
+def _replicated(analysis: Analysis, tail: str) -> Analysis:
+    """A job of one process per GPU whose own memory fills the GPU (or whose message gives no figures):
+    each process keeps a whole copy of the model's state, which sharding divides among the GPUs."""
+    processes = gpus_said.replicated(tail)
+    figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
+    fills = any(line.startswith(_JOB_HOLDS) for line in analysis.evidence)
+    if processes is None or (figures and not fills):
+        return analysis
+    line = f"the job runs one process per GPU ({processes}), each with a whole copy of the model"
+    return _leading(analysis, line, _SHARD_FIX)
 
 
 def _in_tiles(analysis: Analysis, tail: str) -> Analysis:
@@ -848,7 +870,7 @@ def _does_not_fit(
     the cache could also have served the request, is said beside it (first when the cache is large beside
     what is allocated), and memory held outside the job is named with how to find who holds it."""
     f = figures
-    lines = [f"this job holds {_gib(f.held)} of the GPU's {_gib(f.total)}: its own memory is most of the GPU"]
+    lines = [f"{_JOB_HOLDS}{_gib(f.held)} of the GPU's {_gib(f.total)}: its own memory is most of the GPU"]
     fit = (
         f"the step needs more memory than the GPU has ({_NOT_ENOUGH}): this job itself holds "
         f"{_gib(f.held)} of {_gib(f.total)}, and the batch with its activations (or the model and optimizer "
@@ -923,7 +945,7 @@ def _large_request(evidence: list[str], requested: float, total: float) -> Analy
 
 def _exhausted(evidence: list[str], total: float, held: float) -> Analysis:
     return Analysis(
-        evidence=(*evidence, f"this job holds {_gib(held)} of the GPU's {_gib(total)}: the GPU is full"),
+        evidence=(*evidence, f"{_JOB_HOLDS}{_gib(held)} of the GPU's {_gib(total)}: the GPU is full"),
         cause=f"The job itself fills the GPU: it holds {_gib(held)} of {_gib(total)}, and the step needs "
         f"more memory than the GPU has left ({_NOT_ENOUGH}: the batch, the activations, the model or the "
         "optimizer state are too large for this GPU).",

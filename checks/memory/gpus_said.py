@@ -20,11 +20,22 @@ _MACHINE_GPUS = re.compile(
     r"|(?<!\d)(\d{1,2})\s?(?:张|块)|(?<!\d)(\d{1,2})\s?卡",
     re.IGNORECASE,
 )
-# The job on several GPUs already: more than one process per node, DataParallel, a split model.
+# One process per GPU: a launcher's count above one, a log's rank above 0 ("[rank7]:"), DDP (mmengine's
+# MMDistributedDataParallel too), DeepSpeed, FSDP.
+_PROCESSES = (
+    r"--?nproc[_-]per[_-]node[= ]\s{0,2}(?:[2-9]|\d{2})\b|\bNPROC_PER_NODE=\s?(?:[2-9]|\d{2})\b"
+    r"|--num[_-]processes[= ]\s{0,2}(?:[2-9]|\d{2})\b|\[rank[1-9]\d{0,3}\]"
+    r"|DistributedDataParallel\b|\bdeepspeed\b|\bFSDP\b|FullyShardedDataParallel"
+)
+_SEVERAL_PROCESSES = re.compile(_PROCESSES, re.IGNORECASE)
+# The job on several GPUs already: several processes, DataParallel, a split model.
 _ALREADY_SPREAD = re.compile(
-    r"--?nproc[_-]per[_-]node[= ]\s{0,2}(?:[2-9]|\d{2})\b"
-    r"|\b(?:DataParallel|DistributedDataParallel|deepspeed)\b"
-    r"|device_map\s{0,3}=\s{0,3}[\"'](?:auto|balanced)",
+    rf"{_PROCESSES}|\bDataParallel\b|device_map\s{{0,3}}=\s{{0,3}}[\"'](?:auto|balanced)", re.IGNORECASE
+)
+# The model's state sharded over the processes already: ZeRO stage 3, FSDP, a model split by device_map.
+_SHARDED = re.compile(
+    r"zero[_ -]?(?:stage)?[_ :=\"']{0,3}3\b|\bzero3\b|\bFSDP\b|FullyShardedDataParallel|full_shard"
+    r"|device_map\s{0,3}=",
     re.IGNORECASE,
 )
 
@@ -48,3 +59,12 @@ def machine_gpus(text: str) -> tuple[int, str] | None:
 def already_spread(text: str) -> bool:
     """Whether the text shows the job on several GPUs already."""
     return _ALREADY_SPREAD.search(text) is not None
+
+
+def replicated(text: str) -> str | None:
+    """What in the text shows one process per GPU, each with a whole copy of the model (data parallel, ZeRO
+    stage 1 or 2), or None: one process, or the model's state sharded already."""
+    if _SHARDED.search(text) is not None:
+        return None
+    found = _SEVERAL_PROCESSES.search(text)
+    return None if found is None else " ".join(found[0].split())

@@ -5972,3 +5972,71 @@ def test_input_and_weight_types_on_two_devices_say_which_side_to_move() -> None:
     )
     assert "The input is on the CPU and the weights on the GPU" in lead.cause
     assert "x = x.to(device)" in lead.fix.text
+
+
+def test_an_out_of_memory_in_a_job_of_one_process_per_gpu_offers_sharding_not_spreading() -> None:
+    # Each process of a data-parallel job holds a whole copy of the model and its optimizer state; the
+    # threads' answer was sharding it (InternLM/xtuner#88: 'You are using DDP, so you need to ensure that
+    # each GPU can fully load' the model, DeepSpeed ZeRO; hiyouga/LlamaFactory#1158: 'with 4 cards you need
+    # ZeRO-3'; OptimalScale/LMFlow#213: 'use --deepspeed configs/ds_config_zero3.json').
+    cases = [
+        # InternLM/xtuner#88
+        "# CUDA out of memory\n\nRickMeow · description · 2023-09-01\n**Describe**\nCUDA out of memory. "
+        "\nI'm fine-tuning the llama-2-70B using 3 sets of machines containing 8\\*A100s "
+        "(40GB)=24\\*A100(40GB), and this error reported at first seemed like it should be an out-of-memory "
+        "issue, but a large enough amount of memory has been used in the calculations. \n\n**To "
+        "Reproduce**\n1. pip install xtuner\n2. I replaced the model address of the huggingface in "
+        "llama2_70b_qlora_open_platypus_e1.py with the Llama-2-70b-hf downloaded locally:\n```\n# "
+        "model\npretrained_model_name_or_path = '/mnt/model/Llama-2-70b-hf'\n# and also the "
+        "dataset\ndata_path = '/mnt/model/Open-Platypus'\n```\n3. \n```\nMaster(A100*8): NPROC_PER_NODE=8 "
+        "NNODES=3 NODE_RANK=0 PORT=34545 ADDR=192.168.0.6 xtuner train "
+        "llama2_70b_qlora_open_platypus_e1\n(and [A100*8]NODE_RANK=1,[A100*8]NODE_RANK=2)\n```\n\n**System "
+        "info**\n- OS: Ubuntu 20.04.6 LTS\n- Configured as 3 groups with 8*A100 graphics cards (total of 24 "
+        "A100-40G graphics cards)\n- Python = 3.10\n\n**ERROR record**\n\n```\nmodel = "
+        "MMDistributedDataParallel(torch.cudatorch.cuda\n..torch.cuda  File "
+        '"/mnt/anaconda/envs/xtuner/lib/python3.10/site-packages/mmengine/model/wrappers/distributed.py", '
+        "line 93, in __init__\nOutOfMemoryErrorOutOfMemoryError.: : OutOfMemoryErrorCUDA out of memory. "
+        "Tried to allocate 2.11 GiB (GPU 6; 39.45 GiB total capacity; 37.14 GiB already allocated; 1.60 GiB "
+        "free; 37.30 GiB reserved in total by PyTorch) If reser",
+        # hiyouga/LlamaFactory#1158
+        "# baichuan2-13b全参数训练，报out of memory\n\nFanWan · description · 2023-10-12\n训练环境： 4 * "
+        "A800 80G显卡\n\n启动脚本：\n\ndeepspeed --include localhost:4,5,6,7 --master_port $MASTER_PORT "
+        "src/train_bash.py\n--stage sft\n--model_name_or_path /home/work/record/llm_models/Baichuan2-13B-Cha"
+        "t\n--do_train\n--cutoff_len 1536\n--max_length 320\n--overwrite_output_dir\n--dataset "
+        "train_intent_args_all\n--template baichuan2\n--finetuning_type full\n--output_dir "
+        "output/$SAVE_MODEL_PATH\n--overwrite_cache\n--per_device_train_batch_size 1 "
+        "\\\n--gradient_accumulation_steps 1 \\\n--lr_scheduler_type cosine\n--logging_steps "
+        "100\n--save_steps 400\n--learning_rate 5e-5\n--num_train_epochs 5.0\n--plot_loss\n--deepspeed "
+        "ds_config.json\n--bf16 > log/train_${SAVE_MODEL_PATH}.log 2>&1 "
+        "&\n\n错误日志：\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.94 GiB (GPU "
+        "1; 79.35 GiB total capacity; 77.65 GiB already allocated; 316.12 MiB free; 77.66 GiB reserved in "
+        "total by PyTorch) If reserv ed memory is >> allocated memory try setting max_split_size_mb to "
+        "avoid fragmentation. See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF",
+        # OptimalScale/LMFlow#213
+        "# Inquiry about GPU configuration\n\nDaniel-1997 · description · 2023-04-12\nHello, I want to "
+        "finetune a llama 7B model from pinkmanlove/llama-7b-hf, however I met cuda out of memory error. "
+        "\nI have made some changes following previous issue such as :\n\n1. add --use_lora parameter\n2. "
+        "change --deepspeed parameter to configs/ds_config_zero2.json\n\nhowever, I still face the problem, "
+        "I wonder if it raised because the configuration of my GPU is not qualified, such as 16G is so "
+        "limited for llama7B. below is the configuration of my GPU: 2 16G "
+        "A4000.\n\n![image](https://user-images.githubusercontent.com/59271872/231338144-fb380801-2d8e-4cdf-"
+        "b1d4-1ad99a1758fb.png)\n\nI want to ask whether there are solutions under my situation via which I "
+        "can finetune llama using my GPUs,  Thank you for your reply.",
+    ]
+    for text in cases:
+        lead = _led_by(text, "cuda.out_of_memory")
+        said = _said(lead)
+        assert "ZeRO stage 3" in lead.fix.text and "FSDP" in lead.fix.text, lead.fix.text
+        assert "spread it over them" not in said
+    # ranks in a log are processes already spread (constructed from x-flux's kind of message)
+    rank_log = (
+        "[rank7]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 18.00 MiB. GPU 7 has a total "
+        "capacity of 79.15 GiB of which 17.62 MiB is free. Including non-PyTorch memory, this process has "
+        "79.12 GiB memory in use. Of the allocated memory 77.43 GiB is allocated by PyTorch, and 219.12 MiB "
+        "is reserved by PyTorch but unallocated. I use 8*a100 to finetune"
+    )
+    lead = _led_by(rank_log, "cuda.out_of_memory")
+    assert "spread it over them" not in lead.fix.text and "ZeRO stage 3" in lead.fix.text
+    # a job already sharded (ZeRO-3, FSDP) or on one process is not told to shard (constructed)
+    for text in (rank_log + " with deepspeed zero3", rank_log.replace("[rank7]: ", "")):
+        assert "ZeRO stage 3" not in _led_by(text, "cuda.out_of_memory").fix.text
