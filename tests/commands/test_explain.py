@@ -438,6 +438,10 @@ MESSAGES = [
         "ctranslate2.cuda_libraries",
         "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded",
     ),
+    (  # pytorch/pytorch#88038
+        "cufft.internal_error",
+        "RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -6040,3 +6040,54 @@ def test_an_out_of_memory_in_a_job_of_one_process_per_gpu_offers_sharding_not_sp
     # a job already sharded (ZeRO-3, FSDP) or on one process is not told to shard (constructed)
     for text in (rank_log + " with deepspeed zero3", rank_log.replace("[rank7]: ", "")):
         assert "ZeRO stage 3" not in _led_by(text, "cuda.out_of_memory").fix.text
+
+
+def test_cufft_internal_error_is_a_torch_build_whose_cufft_predates_the_gpu() -> None:
+    # cuFFT of CUDA 11.7 and older fails on Ada GPUs (RTX 40xx, L4); each thread's fix was a torch build for
+    # CUDA 11.8 or newer (pytorch/pytorch#88038: 'cufft library doesn't support forward compatibility
+    # guarantee'; haoheliu/AudioLDM#49, microsoft/NOTSOFAR1-Challenge#40, HazyResearch/hyena-dna#75,
+    # Anjok07/ultimatevocalremovergui#746: reinstalled from the cu118 index).
+    cases = [
+        # pytorch/pytorch#88038
+        "# CUFFT_INTERNAL_ERROR on RTX 4090\n\n### 🐛 Describe the bug\n\n```\n>>> import torch\n>>> "
+        'torch.fft.rfft(torch.randn(1000).cuda())\nTraceback (most recent call last):\n  File "<stdin>", '
+        "line 1, in <module>\nRuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR\n```\n\nThere is a discussion "
+        "on https://forums.developer.nvidia.com/t/bug-ubuntu-on-wsl2-rtx4090-related-cufft-runtime-error/230"
+        "883/7 .\n\n### Versions\n\nUsing pytorch installed with \nconda install pytorch torchvision "
+        "torchaudio pytorch-cuda=11.7 -c pytorch -c nvidia\n\ncc @ezyang @gchanan @zou3519 @peterjc123 "
+        "@mszhanyi @skyline75489 @nbcsm @ngimel @mruberry @peterbell10",
+        # haoheliu/AudioLDM#49
+        "# CUFFT_INTERNAL_ERROR\n\nWhen attempting to run app.py, an error is returned.\n``   return "
+        "_VF.stft(input, n_fft, hop_length, win_length, window,  # type: "
+        "ignore[attr-defined]\nRuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR``",
+        # microsoft/NOTSOFAR1-Challenge#40
+        "# CUFFT_INTERNAL_ERROR for certain hardware\n\nInstalling the repo as described will install torch "
+        "with cuda 11.7\n\nIf you are using a device such as RTX 4090, you will get an error when trying to "
+        "do diarization with nemo.\n\nFor example, if you just run `python run_inference.py` you will get "
+        "an error similar to this when torch.stft is called:\n\n```\nNOTSOFAR1-Challenge/diarization/word_ba"
+        'sed_diarization.py", line 105, in extract_speaker_embedding_for_words\n    _, tmp_embedding = '
+        "spk_model.forward(input_signal=word_wavs, input_signal_length=word_lens)\n\n...\n\nRuntimeError: "
+        "cuFFT error: CUFFT_INTERNAL_ERROR\n```\n\nAs https://github.com/pytorch/pytorch/issues/88038 "
+        "suggests, cuda 11.8 fixes the issue.\n\nUgrading pytorch to the latest stable version with cuda "
+        "11.8 fixes the issue, `pip3 install torch torchvision torchaudio --index-url "
+        "https://download.pytorch.org/whl/cu118`",
+        # HazyResearch/hyena-dna#75
+        "# RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR\n\nGetting this issue when I follow the "
+        "dependency installation verbatim. Running the model on a NVIDIA L4 with nvcc --version "
+        "11.7.\n\nThis was solved by downloading torch with cu118:\npip install torch==2.0.0 "
+        "torchvision==0.15.1 torchaudio==2.0.1 --index-url https://download.pytorch.org/whl/cu118\n\nI am "
+        "concerned that 11.7 is deprecated for torch.fft usage.",
+        # Anjok07/ultimatevocalremovergui#746
+        '# RuntimeError: "cuFFT error: CUFFT_INTERNAL_ERROR" on RTX4090 Debian based distro\n\ninstalled '
+        'with standard Linux procedure\nif using GPU conversion, RuntimeError: "cuFFT error: '
+        'CUFFT_INTERNAL_ERROR" is triggered\nOn the base system CUDA toolkit 11.8 is '
+        "installed\n\nSolution\ninstall inside an Anaconda env using standard Linux "
+        "procedure\nthen\n```\npip uninstall torch\npip uninstall nvidia-cublas-cu11\npip uninstall "
+        "nvidia-cuda-nvrtc-cu11   \npip uninstall nvidia-cuda-runtime-cu11 \npip uninstall "
+        "nvidia-cuda-runtime-cu11\npip uninstall torchmetrics\n\npip install torch torchvision torchaudio "
+        "--index-url https://download.pytorch.org/whl/cu118\npip install torchmetrics\n```\nworking "
+        "flowless.\n\nhope can be helpful to other people:",
+    ]
+    for text in cases:
+        lead = _led_by(text, "cufft.internal_error")
+        assert "CUDA 11.7 or older" in lead.cause and "download.pytorch.org/whl/cu118" in lead.fix.text
