@@ -753,6 +753,15 @@ def analyse_no_kernel(text: str) -> Analysis:
     )
     base = analysis.fix or _ENTRY_FIX
     tail = text[-200_000:]
+    companion = last_match(_TORCHVISION_KERNEL, tail)
+    if companion is not None and _TORCHVISION_BUILT.search(tail) is None:
+        line = f"the kernel that failed is torchvision's own ({companion[0]}), from its prebuilt wheel"
+        return replace(
+            analysis,
+            evidence=(*analysis.evidence, line),
+            cause=_TORCHVISION_KERNEL_CAUSE,
+            fix=Fix(f"{_TORCHVISION_KERNEL_FIX} {base.text}", base.commands),
+        )
     built_here = _extension_built(tail)
     bundle = last_match(_BUNDLED, tail)
     if bundle is not None and not built_here:
@@ -777,6 +786,28 @@ def analyse_no_kernel(text: str) -> Analysis:
         cause=_EXTENSION_CAUSE,
         fix=Fix(f"Rebuild the CUDA extension {rebuild}{torch_too}", base.commands),
     )
+
+
+# torchvision's own compiled kernels, as a message or traceback names them (a wheel's build path
+# /tmp/pip-req-build-*/torchvision/csrc/cuda/nms_cuda.cu, its _C.so, torchvision.ops); unless the text builds
+# torchvision itself, they came prebuilt with torchvision and are not an extension built here.
+_TORCHVISION_KERNEL = re.compile(r"torchvision[/\\]csrc[/\\][\w/\\.]{0,80}|torchvision[/\\]_C\.so\b")
+_TORCHVISION_BUILT = re.compile(
+    r"(?:setup\.py (?:install|develop)|pip install (?:-e )?\.)[^\n]{0,80}torchvision|torchvision[^\n]{0,40}"
+    r"(?:from|through) (?:the )?source",
+    re.IGNORECASE,
+)
+_TORCHVISION_KERNEL_CAUSE = (
+    "The kernel that failed is torchvision's own (its prebuilt ops, such as nms), not the program's: the "
+    "installed torchvision does not pair with the installed torch and GPU, a torchvision built for another "
+    "torch release or CUDA (installed apart from torch, from another index or by a requirements pin), or one "
+    "too old to carry this GPU's architecture."
+)
+_TORCHVISION_KERNEL_FIX = (
+    "Install the torchvision release that pairs with the installed torch, from the same index, in one "
+    "command with torch (pip install --force-reinstall torch torchvision torchaudio --index-url "
+    "https://download.pytorch.org/whl/cu1XX, a CUDA the driver supports and the GPU needs)."
+)
 
 
 _ENTRY_FIX = Fix(

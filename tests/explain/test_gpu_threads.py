@@ -6091,3 +6091,69 @@ def test_cufft_internal_error_is_a_torch_build_whose_cufft_predates_the_gpu() ->
     for text in cases:
         lead = _led_by(text, "cufft.internal_error")
         assert "CUDA 11.7 or older" in lead.cause and "download.pytorch.org/whl/cu118" in lead.fix.text
+
+
+def test_no_kernel_image_in_torchvisions_own_kernel_is_a_torchvision_that_does_not_pair_with_torch() -> None:
+    # torchvision's prebuilt nms_cuda (its wheel's build path, /tmp/pip-req-build-*/torchvision/csrc) is no
+    # extension built here: the maintainers' answer was the torchvision install
+    # (facebookresearch/detectron2#469: 'You installed or built a version of torchvision incompatible with
+    # your environment';
+    # sniklaus/3d-ken-burns#15: 'your installed TorchVision is not compatible with the PyTorch'), as for
+    # "Could not run 'torchvision::nms' with arguments from the 'CUDA' backend"
+    # (ltdrdata/ComfyUI-Impact-Pack#915: 'a version mismatch issue between torch dependencies').
+    cases = [
+        # facebookresearch/detectron2#469
+        "# RuntimeError: CUDA error: no kernel image is available for execution on the device (nms_cuda at "
+        "/tmp/pip-req-build-8d3_7_rq/torchvision/csrc/cuda/nms_cuda.cu:127)\n\nRUiSss · description · "
+        "2019-12-05\n2. what exact command you run:\n```\npython demo/demo.py --config-file "
+        "configs/COCO-InstanceSegmentation/mask_rcnn_R_50_FPN_3x.yaml  --input 0.jpg 3.jpg --output "
+        "/home/amax/iKang/dsr/Project/det2/output    --opts MODEL.WEIGHTS "
+        "detectron2://COCO-InstanceSegmentation/mask_rcnn_R_50_FPN_3x/137849600/model_final_f10217.pkl\n```"
+        "\n3. what you observed (including the full logs):\n```\n[12/05 17:34:31 detectron2]: Arguments: "
+        "Namespace(confidence_threshold=0.5, config_file='configs/COCO-InstanceSegmentation/mask_rcnn_R_50_F"
+        "PN_3x.yaml', input=['0.jpg', '3.jpg'], opts=['MODEL.WEIGHTS', "
+        "'detectron2://COCO-InstanceSegmentation/mask_rcnn_R_50_FPN_3x/137849600/model_final_f10217.pkl'], "
+        "output='/home/amax/iKang/dsr/Project/det2/output', video_input=None, webcam=False)\nWARNING [12/05 "
+        "17:34:31 d2.config.compat]: Config 'configs/COCO-InstanceSegmentation/mask_rcnn_R_50_FPN_3x.yaml' "
+        "has no VERSION. Assuming it to be compatible with latest v2.\n  0%|                                "
+        "                                                                                           | 0/2 "
+        '[00:04<?, ?it/s]\nTraceback (most recent call last):\n  File "demo/demo.py", line 83, in '
+        '<module>\n    predictions, visualized_output = demo.run_on_image(img)\n  File "/home/amax/i',
+        # sniklaus/3d-ken-burns#15
+        "# pytorch version and cupy version?\n\nLonglongaaaGo · description · 2020-01-19\nHello!\nThanks "
+        "for your repo！ It is a very beautiful  project ! \nRecently, I want to try your code, and I tried "
+        "to run on GeForce RTX 2080 with pytorch 1.3.1, cuda 10.0 and K40 with pytorch 1.3.1, cuda 9.2 10.0 "
+        "in different machine, respectively, but I get the approximately the same error as "
+        'fllow:\n"RuntimeError: CUDA error: no kernel image is available for execution on the device '
+        '(nms_cuda at /tmp/pip-req-build-c2_g4c3l/torchvision/csrc/cuda/nms_cuda.cu:127)"\nso , can you '
+        "give me some advise for running this project?\nThank you so much!\n\nLonglongaaaGo · comment · "
+        "2020-01-19\none machine use the environment with GeForce RTX 2080 with pytorch 1.3.1, cuda 10.0 "
+        "and another with K40 , pytorch 1.3.1 and cuda 9.2",
+    ]
+    for text in cases:
+        lead = _led_by(text, "cuda.no_kernel_image")
+        assert "torchvision's own" in lead.cause and "built here" not in lead.cause, lead.cause
+        assert "torchvision release that pairs with the installed torch" in lead.fix.text
+    # torch's own operation (pytorch/pytorch#72957: 'Please install cuda 11 version of pytorch') is torch's
+    # build, not an extension's
+    lead = _led_by(
+        "# no kernel image is available\n\nsafaATcurrus · description · 2022-02-16\n### 🐛 Describe the "
+        "bug\n\nI am trying to run a code from github but I am getting error\n\n  File "
+        '"/home/Jack/anaconda3/envs/visionEnv/lib/python3.7/site-packages/torch/nn/modules/module.py", '
+        "line 1102, in _call_impl\n    return forward_call(*input, **kwargs)\n  File "
+        '"/home/Jack/anaconda3/envs/visionEnv/lib/python3.7/site-packages/torch/nn/modules/activation.py",'
+        " line 98, in forward\n    return F.relu(input, inplace=self.inplace)\n  File "
+        '"/home/Jack/anaconda3/envs/visionEnv/lib/python3.7/site-packages/torch/nn/functional.py", line '
+        '1297, in relu\n    result = torch.relu_(input)\n"CUDA error: no kernel image is available for '
+        'execution on the device"\n\nWhat is kernel image ? where can I recreate that? \nI do not want to '
+        "install linux from scratch. I have listed some information about my system below\n\nI would be "
+        "grateful if you can help\n\nRegards\n\nSafa\n\nconda list output:\n\n```\n# packages in "
+        "environment at /home/Jack/anaconda3/envs/visionEnv:\n#\n# Name                    Version          "
+        "         Build  Channel\n_libgcc_mutex             0.1                        main  "
+        "\n_openmp_mutex             4.5                       1_gnu  \nabsl-py                   1.0.0     "
+        "               pypi_0    pypi\nalbumentations            1.1.0                    pypi_0    "
+        "pypi\nargcomplete               1.12.3             pyhd3eb1b0_0  \nastunparse                1.6.3 "
+        "                   pypi_0",
+        "cuda.no_kernel_image",
+    )
+    assert "extension" not in lead.cause and "torch has no kernels" in lead.cause
