@@ -856,7 +856,14 @@ def _analyse_no_kernel(text: str) -> Analysis:
     if named is not None:
         cc, said = named
         return _no_kernel_for(cc[0] * 10 + cc[1], text, "", said)
+    series = last_match(_BLACKWELL_SERIES, text[-200_000:])
+    if series is not None:
+        return _no_kernel_for(120, text, "", f"the text names the {' '.join(series[0].split())}")
     return Analysis()
+
+
+# The RTX 50 series named as a series ("RTX 50XX Series", "rtx5xxx cards"): Blackwell GPUs, all sm_120.
+_BLACKWELL_SERIES = re.compile(r"\bRTX[ -]?50xx(?: series)?\b|\brtx ?5xxx\b", re.IGNORECASE)
 
 
 # The GPU torch's warning names before its capability: "Found GPU0 GeForce GTX 660 Ti which is of cuda

@@ -6157,3 +6157,33 @@ def test_no_kernel_image_in_torchvisions_own_kernel_is_a_torchvision_that_does_n
         "cuda.no_kernel_image",
     )
     assert "extension" not in lead.cause and "torch has no kernels" in lead.cause
+
+
+def test_a_blackwell_gpu_named_beside_a_failure_without_the_sm_120_message_is_a_torch_without_it() -> None:
+    # An RTX 50-series GPU named in a report that quotes no message; each thread's fix was a torch built for
+    # CUDA 12.8 (ace-step/ACE-Step#12: torch==2.7.0 from the cu128 index; pinokiofactory/comfy#7: 'stable
+    # torch for 50 series'; NanoNets/docext#30: the cu128 nightly made 'torch error go away').
+    cases = [
+        # ace-step/ACE-Step#12
+        "# Default setup doesn't work with rtx5xxx cards.\n\nAlmaJensenSRS · description · 2025-05-06\nI'm "
+        "still trying to get this to run on my machine. I have an RTX5080. Something I've found while "
+        "working with different AI models is that the RTX5xxx cards. To use those it seems like you "
+        "normally use cuda 128 which pytorch 2.7 supports. I know there is pytorch for python 3.10. Can the "
+        "repo be updated to use pytorch 2.7? Btw Cuda 129 is out.",
+        # pinokiofactory/comfy#7
+        "# not runable with RTX 50XX Series\n\nTeuflor · description · 2025-02-12\ncrashes with the new "
+        "Nvidia RTX 50XX Series.\n\nhttps://blog.comfy.org/p/how-to-get-comfyui-running-on-your\n\nit need "
+        "to update torch to 12.8",
+        # NanoNets/docext#30
+        "# How to make it work on an RTX 5090 ?\n\n0xb011 · comment · 2025-06-18\nI've run into the similar "
+        "issue with RTX 5070Ti. It appears that python shell imports older version of Torch, which does not "
+        "support sm120 (Blackwell).",
+    ]
+    for text in cases:
+        lead = _led_by(text, "cuda.no_kernel_image")
+        assert "CUDA 12.8" in lead.fix.text, lead.fix.text
+    # a 50-series GPU in a report of another message is that message's (constructed)
+    _led_by(
+        "My RTX 5090 does not work: RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB",
+        "cuda.out_of_memory",
+    )
