@@ -442,6 +442,11 @@ MESSAGES = [
         "cufft.internal_error",
         "RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR",
     ),
+    (  # wildminder/ComfyUI-VibeVoice#44
+        "flash_attn.not_installed",
+        "FlashAttention2 has been toggled on, but it cannot be used due to the following error: the package "
+        "flash_attn seems to be not installed.",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -6187,3 +6187,36 @@ def test_a_blackwell_gpu_named_beside_a_failure_without_the_sm_120_message_is_a_
         "My RTX 5090 does not work: RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB",
         "cuda.out_of_memory",
     )
+
+
+def test_flash_attention_2_asked_for_without_flash_attn_installed_is_loaded_with_sdpa() -> None:
+    # A model loaded with attn_implementation="flash_attention_2" where flash-attn is not installed (no
+    # Windows wheel on PyPI, and its build fails there): the answers were the attention setting
+    # (OpenGVLab/InternVL#197: config.json's 'flash_attention_2' changed to 'eager';
+    # zhangfaen/finetune-Qwen2-VL#20: 'turn off flash-attention') or a prebuilt wheel
+    # (wildminder/ComfyUI-VibeVoice#44).
+    cases = [
+        # OpenGVLab/InternVL#197
+        "# windows ：ImportError: flash_attn is not installed\n\nyunzhichen · description · "
+        "2024-05-22\nwindows 下使用demo程序，本地加载模型库，运行一直报错：\n    raise ImportError('flash_at"
+        "tn is not installed.')\nImportError: flash_attn is not installed.\n通过 pip install flash_attn  "
+        "一直无法安装成功\n请问如何解决？",
+        # wildminder/ComfyUI-VibeVoice#44
+        "# FlashAttention2 on win\n\nJackVinati · description · 2025-09-10\nFailed to load model even with "
+        "eager attention: FlashAttention2 has been toggled on, but it cannot be used due to the following "
+        "error: the package flash_attn seems to be not installed. Please refer to the documentation of "
+        "https://huggingface.co/docs/transformers/perf_infer_gpu_one#flashattention-2 to install Flash "
+        "Attention 2.\n\ni tried with pip but build failed because i think flash-attn v2 is not supported "
+        "on native Windows",
+        # zhangfaen/finetune-Qwen2-VL#20
+        "# ImportError: FlashAttention2 has been toggled\n\nstaru09 · comment · 2025-01-04\nhey were you "
+        "able to resolve this?\n\nzhangfaen · comment · 2025-01-05\nMany ones have run successfully without "
+        "this error. Can you make a try from scratch to see if this error still exists\n\nstaru09 · comment "
+        "· 2025-01-05\nI tried running it and got this same error.\nWill try again by changing version of "
+        "some packages.",
+    ]
+    for text in cases:
+        lead = _led_by(text, "flash_attn.not_installed")
+        assert 'attn_implementation="sdpa"' in lead.fix.text and "prebuilt" in lead.fix.text
+    # flash-attn installed but the GPU too old stays the other entry (constructed)
+    _led_by("RuntimeError: FlashAttention only supports Ampere GPUs or newer.", "flash_attn.gpu_too_old")
