@@ -98,7 +98,10 @@ def _unallocated(text: str) -> float | None:
 # The text says the memory ran out at inference (no backward pass): the writer's words, or the script or call.
 _AT_INFERENCE = re.compile(
     r"\b(?:inference|inferring|infer\.py|predict(?:ion|ing)?|testing|test\.py|demo\.py|eval\.py"
-    r"|evaluat(?:e|ing|ion)|torch\.no_grad|inference_mode)\b",
+    r"|evaluat(?:e|ing|ion)|torch\.no_grad|inference_mode"
+    # the test run in words: "the test script", "in test phase", "when testdata is mentioned"
+    r"|test[ _-]?(?:script|code|phase|stage|time|mode|data(?:set)?|set|images?))\b"
+    r"|测试",
     re.IGNORECASE,
 )
 # The memory ran out in a program that runs a pretrained model rather than training one: generation (a
@@ -123,7 +126,8 @@ _MODEL_LEVERS = (
 _AT_INFERENCE_FIX = (
     "At inference no gradients or optimizer state are kept (run the forward under torch.inference_mode() or "
     "torch.no_grad(), with model.eval()), so the levers are the input size (a lower resolution or a shorter "
-    "sequence, or tiles of a large image), the batch (down to 1), and the model's own memory: "
+    "sequence, or tiles of a large image), the batch (down to 1: the batch size of the test or evaluation "
+    "run, which some programs set apart from training's), and the model's own memory: "
     + _MODEL_LEVERS
     + "; or a larger GPU (more GPU memory)."
 )

@@ -6220,3 +6220,31 @@ def test_flash_attention_2_asked_for_without_flash_attn_installed_is_loaded_with
         assert 'attn_implementation="sdpa"' in lead.fix.text and "prebuilt" in lead.fix.text
     # flash-attn installed but the GPU too old stays the other entry (constructed)
     _led_by("RuntimeError: FlashAttention only supports Ampere GPUs or newer.", "flash_attn.gpu_too_old")
+
+
+def test_an_out_of_memory_at_test_time_told_in_words_gets_the_inference_levers() -> None:
+    # The test run, not training, ran out ('when testdata is mentioned', 'when I ran the test script'); the
+    # answers were a smaller batch for the test run (NVlabs/Deep_Object_Pose#75: 'I set the test batch size to
+    # 16 and it's working fine now'; layumi/Person_reID_baseline_pytorch#66: '--batchsize 32 when testing').
+    cases = [
+        # NVlabs/Deep_Object_Pose#75
+        "# When using --datatest (test dataset), GPU runs out of memory.\n\nAbdul-Mukit · description · "
+        "2019-09-14\nI am training on about 12k images, and I have 2000 test images. I am using a "
+        "batch-size of 32 as I have 2 GPUs (total 24Gb). When using the train.py with no testdata, training "
+        'runs fine. But when testdata is mentioned, I get " cuda runtime error (2) : out of memory " '
+        "error. What should I do?",
+        # layumi/Person_reID_baseline_pytorch#66
+        "# cuda runtime error(2):out of memory\n\nhuinsysu · description · 2018-09-10\nHi, I have "
+        "sucessfully trained the model. However, when I ran the test script, it didn't work due to the "
+        "runtime error. Would you please tell me how much is the size of your gpu. I run the test script on "
+        "a Titan with 12 GB memory... Thanks a lot!",
+    ]
+    for text in cases:
+        lead = _led_by(text, "cuda.out_of_memory")
+        assert lead.fix.text.startswith("At inference"), lead.fix.text
+        assert "the batch size of the test or evaluation run" in lead.fix.text
+    # a test of the installation is no test run (constructed)
+    lead = _led_by(
+        "RuntimeError: CUDA out of memory. Training on my RTX 3090 after a test install", "cuda.out_of_memory"
+    )
+    assert not lead.fix.text.startswith("At inference")
