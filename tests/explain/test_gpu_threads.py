@@ -6248,3 +6248,31 @@ def test_an_out_of_memory_at_test_time_told_in_words_gets_the_inference_levers()
         "RuntimeError: CUDA out of memory. Training on my RTX 3090 after a test install", "cuda.out_of_memory"
     )
     assert not lead.fix.text.startswith("At inference")
+
+
+def test_a_bare_device_side_assert_names_the_programs_number_of_classes_against_the_datasets_labels() -> None:
+    # The message alone, from a training on the writer's own dataset; each thread's cause was the program's
+    # class setting left at another dataset's (chenyuntc/simple-faster-rcnn-pytorch#198: 'forget to modify
+    # class nums'; zylo117/Yet-Another-EfficientDet-Pytorch#400: the obj_list's length against the classes;
+    # GiovanniPasq/DA-Faster-RCNN#6: 'my labels are different from the model labels').
+    cases = [
+        # chenyuntc/simple-faster-rcnn-pytorch#198
+        "# why always raise this error: RuntimeError: CUDA error: device-side assert "
+        "triggered\n\nguanyonglai · description · 2020-06-07\n查了好多资料，有人说是标签超出范围，但是我查了"
+        "标签页没有问题啊，",
+        # zylo117/Yet-Another-EfficientDet-Pytorch#400
+        "# RuntimeError CUDA error device-side assert triggered\n\nwgqbit95 · description · "
+        "2020-06-18\n![1](https://user-images.githubusercontent.com/34861661/85000150-9f9eb800-b184-11ea-96a"
+        "4-24ac5f278f96.png)\n\nPlz help me! I have checked my training data and there isn't any problem(I "
+        "think)",
+        # GiovanniPasq/DA-Faster-RCNN#6
+        "# CUDA error when train on custom dataset\n\nhelia-mohamadi · description · 2023-08-03\nHello \nI "
+        "use your model and code for my own dataset, but when I trained that I've got this error "
+        ":\n\nRuntimeError: CUDA error: device-side assert triggered\nCUDA kernel errors might be "
+        "asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor "
+        "debugging consider passing CUDA_LAUNCH_BLOCKING=1.\nCompile with `TORCH_USE_CUDA_DSA` to enable "
+        "device-side assertions.",
+    ]
+    for text in cases:
+        lead = _led_by(text, "cuda.device_side_assert")
+        assert "num_classes" in lead.fix.text and "start at 0" in lead.fix.text, lead.fix.text
