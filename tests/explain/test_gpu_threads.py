@@ -6097,9 +6097,8 @@ def test_no_kernel_image_in_torchvisions_own_kernel_is_a_torchvision_that_does_n
     # torchvision's prebuilt nms_cuda (its wheel's build path, /tmp/pip-req-build-*/torchvision/csrc) is no
     # extension built here: the maintainers' answer was the torchvision install
     # (facebookresearch/detectron2#469: 'You installed or built a version of torchvision incompatible with
-    # your environment';
-    # sniklaus/3d-ken-burns#15: 'your installed TorchVision is not compatible with the PyTorch'), as for
-    # "Could not run 'torchvision::nms' with arguments from the 'CUDA' backend"
+    # your environment'; sniklaus/3d-ken-burns#15: 'your installed TorchVision is not compatible with the
+    # PyTorch'), as for "Could not run 'torchvision::nms' with arguments from the 'CUDA' backend"
     # (ltdrdata/ComfyUI-Impact-Pack#915: 'a version mismatch issue between torch dependencies').
     cases = [
         # facebookresearch/detectron2#469
