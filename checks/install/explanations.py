@@ -240,9 +240,21 @@ def analyse_not_compiled(text: str) -> Analysis:
         other = _gpu_not_cuda(window) or asked_for_cpu(text)
         if other is not None:
             return replace(other, evidence=(*evidence, *other.evidence))
-    return _from_env_file(text[-200_000:], tuple(evidence), _NOT_COMPILED.fix) or Analysis(
-        evidence=tuple(evidence)
-    )
+    from_file = _from_env_file(text[-200_000:], tuple(evidence), _NOT_COMPILED.fix)
+    if from_file is not None:
+        return from_file
+    if nvidia is not None:
+        return Analysis(evidence=tuple(evidence))
+    # no NVIDIA GPU named: the machine may have none, and then the CPU build is the right one
+    base = _NOT_COMPILED.fix
+    return Analysis(evidence=tuple(evidence), fix=Fix(f"{base.text} {_CPU_ROUTE}", base.commands))
+
+
+_CPU_ROUTE = (
+    "Where this machine has no NVIDIA GPU, keep the CPU build and run the program on the CPU: its device "
+    "option (device = 'cpu', --device cpu), or torch.device('cuda' if torch.cuda.is_available() else 'cpu') "
+    "with .to(device) in place of its .cuda() calls."
+)
 
 
 # The module the message names, and the last file of the traceback before it: the one that imports it.

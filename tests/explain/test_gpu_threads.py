@@ -6275,3 +6275,33 @@ def test_a_bare_device_side_assert_names_the_programs_number_of_classes_against_
     for text in cases:
         lead = _led_by(text, "cuda.device_side_assert")
         assert "num_classes" in lead.fix.text and "start at 0" in lead.fix.text, lead.fix.text
+
+
+def test_torch_not_compiled_with_cuda_without_an_nvidia_gpu_named_also_offers_the_cpu() -> None:
+    # No GPU named, and each thread's fix was the CPU (karpathy/nanoGPT#281: "change this value in train.py
+    # device = 'cpu'", 'That fixed it thanks'; liun-online/HeCo#15: the .cuda() call taken out;
+    # BoltzmannEntropy/xtts2-ui#28: "device = torch.device('cpu') ... it'll work").
+    cases = [
+        # karpathy/nanoGPT#281
+        "# AssertionError: Torch not compiled with CUDA enabled\n\nKeller2 · description · "
+        "2023-05-22\nWhenever trying to run train.py from the repository I run into the issue "
+        '"AssertionError: Torch not compiled with CUDA enabled" does anyone have any advice on how to fix '
+        "this?",
+        # BoltzmannEntropy/xtts2-ui#28
+        "# AssertionError: Torch not compiled with CUDA enabled\n\n0wwafa · description · 2024-06-06\nI did "
+        "everything in the README.\n(I am using CPU only)\n\nWhen running python app.py I get: "
+        "AssertionError: Torch not compiled with CUDA enabled",
+        # liun-online/HeCo#15
+        "# Torch not compiled with CUDA enabled.\n\nhilarioushappystar · description · 2024-05-02\nIf I am "
+        "not using gpu then line 84 of sc_encoder.py causes an assertion error: Torch not compiled with "
+        "CUDA enabled.\nI can fix this by commenting out the characters “.cuda()” in line 84. Is there a "
+        "better solution, e.g. adding an if statement to check the value of torch.cuda.is_available()?",
+    ]
+    for text in cases:
+        lead = _led_by(text, "torch.not_compiled_with_cuda")
+        assert "torch.cuda.is_available()" in lead.fix.text, lead.fix.text
+    # with an NVIDIA GPU named, the CUDA build alone (constructed)
+    lead = _led_by(
+        "AssertionError: Torch not compiled with CUDA enabled, on my RTX 3090", "torch.not_compiled_with_cuda"
+    )
+    assert "device = 'cpu'" not in lead.fix.text
