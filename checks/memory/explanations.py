@@ -99,9 +99,10 @@ def _unallocated(text: str) -> float | None:
 _AT_INFERENCE = re.compile(
     r"\b(?:inference|inferring|infer\.py|predict(?:ion|ing)?|testing|test\.py|demo\.py|eval\.py"
     r"|evaluat(?:e|ing|ion)|torch\.no_grad|inference_mode"
-    # the test run in words: "the test script", "in test phase", "when testdata is mentioned"
+    # the test run in words: "the test script", "in test phase", "when testdata is mentioned"; in Chinese
+    # the test run itself ("进行测试", "测试时", "测试阶段"), not any "测试" (a test of anything)
     r"|test[ _-]?(?:script|code|phase|stage|time|mode|data(?:set)?|set|images?))\b"
-    r"|测试",
+    r"|进行测试|测试(?:时|阶段|集)",
     re.IGNORECASE,
 )
 # The memory ran out in a program that runs a pretrained model rather than training one: generation (a
