@@ -446,6 +446,7 @@ def analyse_oom(text: str) -> Analysis:
     analysis = _in_tiles(analysis, tail)
     analysis = _one_of_several(analysis, tail)
     analysis = _replicated(analysis, tail)
+    analysis = _volatile(analysis, tail)
     longest = _long_examples(analysis, tail)
     analysis = longest if longest is not analysis else _long_inputs(analysis, tail)
     analysis = _video(analysis, tail)
@@ -638,6 +639,25 @@ def _replicated(analysis: Analysis, tail: str) -> Analysis:
         return analysis
     line = f"the job runs one process per GPU ({processes}), each with a whole copy of the model"
     return _leading(analysis, line, _SHARD_FIX)
+
+
+# volatile=True of torch 0.3, or torch 0.4's warning that it does nothing: evaluation written for 0.3 keeps
+# every graph since 0.4.
+_VOLATILE = re.compile(r"volatile was removed and now has no effect|\bvolatile\s{0,2}=\s{0,2}True\b")
+_VOLATILE_FIX = (
+    "The code passes volatile=True (torch 0.3 and older), which does nothing since torch 0.4, so its "
+    "evaluation keeps every graph: run it under with torch.no_grad(): in place of volatile=True (torch 0.4's "
+    "migration guide). "
+)
+
+
+def _volatile(analysis: Analysis, tail: str) -> Analysis:
+    """An out-of-memory in code that still passes volatile=True: the fix leads with torch.no_grad()."""
+    found = last_match(_VOLATILE, tail)
+    if found is None:
+        return analysis
+    line = f"the text shows {found[0]}: volatile does nothing since torch 0.4"
+    return _leading(analysis, line, _VOLATILE_FIX)
 
 
 def _in_tiles(analysis: Analysis, tail: str) -> Analysis:

@@ -6305,3 +6305,57 @@ def test_torch_not_compiled_with_cuda_without_an_nvidia_gpu_named_also_offers_th
         "AssertionError: Torch not compiled with CUDA enabled, on my RTX 3090", "torch.not_compiled_with_cuda"
     )
     assert "device = 'cpu'" not in lead.fix.text
+
+
+def test_volatile_true_beside_an_out_of_memory_is_torch_0_4s_removal_of_it() -> None:
+    # Code written for torch 0.3 passes volatile=True, which does nothing since torch 0.4 (its UserWarning
+    # says so): evaluation keeps every graph; the fix was torch.no_grad() (jingxil/Neural-Decision-Forests#2:
+    # the maintainer 'this code is written in PyTorch 0.3'; forrestl111/deform_conv_pytorch#1 and
+    # ImagingLab/ICIAR2018#5 print the warning before the out-of-memory).
+    lead = _led_by(
+        "# Cuda memory error when perform evalution\n\nJohn1231983 · description · 2018-03-15\nI am running "
+        "your code in python with TitanX. After completed training, I got below error. I am not sure that "
+        "this error comes from GPU issue or not. How can I fix it? Thanks\n```\nTrain Epoch: 1 [59520/60000 "
+        "(99%)]\tLoss: 0.255778\nTrain Epoch: 1 [59840/60000 (100%)]\tLoss: 0.313443\nSpends "
+        "9.129980778694152s for each training epoch\ndemo.py:173: UserWarning: volatile was removed and now "
+        "has no effect. Use `with torch.no_grad():` instead.\n  data, target = Variable(data, "
+        "volatile=True), Variable(target)\nTHCudaCheck FAIL file=/home/john/pytorch/aten/src/THC/generic/THC"
+        "Storage.cu line=58 error=2 : out of memory\nTraceback (most recent call last):\n  File "
+        '"demo.py", line 190, in <module>\n    test()\n  File "demo.py", line 174, in test\n    output '
+        '= model(data)\n  File "/home/john/anaconda3/lib/python3.6/site-packages/torch/nn/modules/module.py'
+        '", line 371, in __call__\n    result = self.forward(*input, **kwargs)\n  File "demo.py", line '
+        "82, in forward\n    x = F.relu(self.conv4(x, offsets))\n  File "
+        '"/home/john/anaconda3/lib/python3.6/site-packages/torch/nn/modules/module.py", line 371, in '
+        "__call__\n    result = self.forward(*input, **kwargs)\n  File "
+        '"/home/john/deform_conv_pytorch/deform_conv.py", line 59, in forward\n    x_q_lt = '
+        'self._get_x_q(x, q_lt, N)\n  File "/home/john/deform_conv_pytorch/deform_conv.py", line 117, in '
+        "_get_x_q\n    x_offset =",
+        "cuda.out_of_memory",
+    )
+    assert any("volatile" in line for line in lead.evidence), lead.evidence
+    assert lead.fix.text.startswith("The code passes volatile=True") and "torch.no_grad()" in lead.fix.text
+    for text in (
+        "# Compatibility problem since PyTorch Update\n\nNicholasli1995 · description · 2018-09-17\nSince "
+        "PyTorch updated, 'volatile' no longer works in the newest version. Running the current code will "
+        "result in CUDA memory error if 'volatile' was not changed into 'with torch.no_grad():'.",
+        "# out of memory error\n\nouceduxzk · description · 2018-09-28\n------------ Options "
+        "-------------\nbatch_size: 64\nbeta1: 0.9\nbeta2: 0.999\nchannels: 1\ncheckpoints_path: "
+        "./checkpoints\ncuda: True\ndataset_path: ./dataset\ndebug: False\nensemble: 1\nepochs: "
+        "30\ngpu_ids: 1\nlog_interval: 50\nlr: 0.001\nnetwork: 0\nno_cuda: False\npatch_stride: 256\nseed: "
+        "1\ntest_batch_size: 1\ntestset_path: ./dataset/test\n-------------- End "
+        '----------------\n\nLoading "patch-wise" model...\nLoading "patch-wise" '
+        "model...\n\n/home/zaikun/zaikun/ICIAR2018/src/models.py:222: UserWarning: volatile was removed and "
+        "now has no effect. Use `with torch.no_grad():` instead.\n  res = "
+        "self.network.features(Variable(input_tensor, volatile=True))\n00) Normal (100.0%) \t "
+        'test0.tif\nTraceback (most recent call last):\n  File "test.py", line 23, in <module>\n    '
+        "im_model.test(args.testset_path, ensemble=args.ensemble == 1)\n  File "
+        '"/home/zaikun/zaikun/ICIAR2018/src/models.py", line 430, in test\n    patches = '
+        'self.patch_wise_model.output(image)\n  File "/home/zaikun/zaikun/ICIAR2018/src/models.py", line '
+        "222, in output\n    res = self.network.features(Variable(input_tensor, volatile=True))\n  File "
+        '"/home/zaikun/.local/lib/python3.6/site-packages/torch/nn/modules/module.py", line 477, in '
+        "__call__\n    result = self.forward(*input, **kwargs)\n  File "
+        '"/home/zaikun/.local/lib/python3.6/site-packages/torch/nn/modules/container.py", line 91, in '
+        'forward\n    input = module(input)\n  File "/home/zaikun/.local/lib',
+    ):
+        lead = _led_by(text, "memory.graph_kept_in_eval")
+        assert "volatile=True has done nothing since torch 0.4" in lead.cause
