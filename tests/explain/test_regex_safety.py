@@ -1,5 +1,5 @@
 """No catalogue pattern backtracks catastrophically: each runs over a line of 'a's, of spaces, and of repeated
-message fragments in time that grows linearly with the line (64 KiB against 256 KiB), and so does a whole
+message fragments in time that grows linearly with the line (32 KiB against 128 KiB), and so does a whole
 explain() over such texts.
 
 A linear pattern takes about 4 times as long over 4 times the text; a quadratic one 16 times. The ratio sits
@@ -21,8 +21,8 @@ from growth import LINEAR_LIMIT, growth, linear
 
 ENTRIES = catalogue.installed()
 MIB = 2**20
-PATTERN_N = 64 * 2**10
-EXPLAIN_N = 32 * 2**10
+PATTERN_N = 32 * 2**10
+EXPLAIN_N = 16 * 2**10
 
 
 def _repeat(piece: str) -> str:
