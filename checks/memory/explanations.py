@@ -443,15 +443,15 @@ def analyse_oom(text: str) -> Analysis:
     named = gpu_named_with_memory(tail)
     if named is not None:
         analysis = analysis.with_evidence(f"the text names the GPU as {named}")
+    figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
     analysis = _in_tiles(analysis, tail)
     analysis = _one_of_several(analysis, tail)
-    analysis = _replicated(analysis, tail)
+    analysis = _replicated(analysis, tail, figures)
     analysis = _volatile(analysis, tail)
     longest = _long_examples(analysis, tail)
     analysis = longest if longest is not analysis else _long_inputs(analysis, tail)
     analysis = _video(analysis, tail)
     smallest = (shown is not None and re.search(r"\D1[\"']?$", shown) is not None) or _ANY_BATCH.search(tail)
-    figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
     if not smallest or figures or _while_loading_found(text):
         return analysis
     commands = ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",)
@@ -629,11 +629,10 @@ _SHARD_FIX = (
 )
 
 
-def _replicated(analysis: Analysis, tail: str) -> Analysis:
+def _replicated(analysis: Analysis, tail: str, figures: bool) -> Analysis:
     """A job of one process per GPU whose own memory fills the GPU (or whose message gives no figures):
     each process keeps a whole copy of the model's state, which sharding divides among the GPUs."""
     processes = gpus_said.replicated(tail)
-    figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
     fills = any(line.startswith(_JOB_HOLDS) for line in analysis.evidence)
     if processes is None or (figures and not fills):
         return analysis

@@ -234,7 +234,7 @@ def analyse_devices(text: str) -> Analysis:
     if found is None:
         return Analysis()
     evidence, match = found
-    analysis = _devices(text, evidence, match[0])
+    analysis = _devices(text, evidence, match)
     statement = failing_statement(text, match.start())
     if statement is None:
         return analysis
@@ -276,15 +276,15 @@ def _in_library(analysis: Analysis, package: str) -> Analysis:
     return replace(analysis, evidence=(*analysis.evidence, line), cause=cause, fix=fix)
 
 
-# The input's type and the weights' in torch's words ("Input type (torch.cuda.FloatTensor) and weight type
-# (torch.FloatTensor)", "Input type (MPSFloatType) and weight type (torch.FloatTensor)"): one on a GPU.
-_INPUT_AND_WEIGHTS = re.compile(r"Input type \(([\w.]+)\) and weight type \(([\w.]+)\)")
+# A tensor type on a GPU, as the input's and the weights' types are named ("Input type
+# (torch.cuda.FloatTensor) and weight type (torch.FloatTensor)", "Input type (MPSFloatType) and ...").
 _ON_GPU_TYPE = re.compile(r"^(?:torch\.cuda\.|CUDA|MPS|torch\.mps\.)")
 
 
-def _input_and_weights(evidence: str, sides: re.Match[str]) -> Analysis:
-    """The side on the CPU is the one the program did not move: the input, or the module's weights."""
-    if _ON_GPU_TYPE.match(sides[1]) and not _ON_GPU_TYPE.match(sides[2]):
+def _input_and_weights(evidence: str, input_type: str, weight_type: str) -> Analysis:
+    """The side on the CPU is the one the program did not move: the input, or the module's weights (the two
+    types as the tensors.different_devices case of the catalogue file read them)."""
+    if _ON_GPU_TYPE.match(input_type) and not _ON_GPU_TYPE.match(weight_type):
         return Analysis(
             evidence=(evidence,),
             cause="The input is on the GPU and the weights on the CPU: the module was never moved to the GPU "
@@ -296,7 +296,7 @@ def _input_and_weights(evidence: str, sides: re.Match[str]) -> Analysis:
                 "a loss module too (loss_fn = loss_fn.to(device))."
             ),
         )
-    if _ON_GPU_TYPE.match(sides[2]) and not _ON_GPU_TYPE.match(sides[1]):
+    if _ON_GPU_TYPE.match(weight_type) and not _ON_GPU_TYPE.match(input_type):
         return Analysis(
             evidence=(evidence,),
             cause="The input is on the CPU and the weights on the GPU: the input was never moved to the GPU, "
@@ -310,7 +310,8 @@ def _input_and_weights(evidence: str, sides: re.Match[str]) -> Analysis:
     return Analysis(evidence=(evidence,))
 
 
-def _devices(text: str, evidence: str, matched: str) -> Analysis:
+def _devices(text: str, evidence: str, match: re.Match[str]) -> Analysis:
+    matched = match[0]
     if matched.startswith("Cannot assign"):
         return Analysis(evidence=(evidence,), fix=_GRAPH_FIX)
     tail = text[-200_000:]
@@ -328,9 +329,8 @@ def _devices(text: str, evidence: str, matched: str) -> Analysis:
         return Analysis(evidence=(evidence, line), fix=fix)
     if matched.startswith("arguments are located"):
         return _on_two_gpus(evidence, tail)
-    sides = _INPUT_AND_WEIGHTS.search(matched)
-    if sides is not None:
-        return _input_and_weights(evidence, sides)
+    if matched.startswith("Input type"):
+        return _input_and_weights(evidence, match[1], match[2])
     gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
     if len(gpus) < 2:
         return _cpu_and_gpu(evidence, tail)
