@@ -34,12 +34,30 @@ def _last_form(forms: tuple[Case, ...], text: str) -> tuple[str, re.Match[str]] 
 
 
 _GPU_ORDINAL = re.compile(r"\bcuda:(\d{1,2})\b")
-_TWO_GPUS_CAUSE = (
-    "An operation got tensors on two GPUs: one part of the program chose a GPU (a --device cuda:1 option, "
-    "model.to('cuda:1')) while another makes its tensors on the current device (device='cuda', .cuda(), a "
-    "checkpoint loaded where it was saved), which is cuda:0 unless torch.cuda.set_device says otherwise; or "
-    "the model was split over the visible GPUs (device_map='auto', a model parallel over GPUs) and an input "
-    "stayed on another GPU than the layer that takes it."
+_CHOSEN_CAUSE = (
+    "one part of the program chose a GPU (a --device cuda:1 option, model.to('cuda:1')) while another makes "
+    "its tensors on the current device (device='cuda', .cuda(), a checkpoint loaded where it was saved), "
+    "which is cuda:0 unless torch.cuda.set_device says otherwise"
+)
+_SPREAD_CAUSE = (
+    "more than one GPU is visible and the program spreads over them (code that uses every visible GPU by "
+    "default: a model split over the GPUs by its loader, device_map='auto' or a model parallel, "
+    "nn.DataParallel), and code written for one GPU combines a tensor on one GPU with one on another (an "
+    "input stayed on another GPU than the layer that takes it)"
+)
+_EACH_INPUT_MOVED = (
+    "Move each input to the device of the layer that takes it (x.to(next(model.parameters()).device)), and "
+    "load checkpoints with map_location; a model split with device_map='auto' takes its inputs on its first "
+    "layer's GPU."
+)
+_TWO_GPUS_CAUSE = f"An operation got tensors on two GPUs: {_CHOSEN_CAUSE}; or {_SPREAD_CAUSE}."
+_SEVERAL_GPUS_CAUSE = f"An operation got tensors on two GPUs: {_SPREAD_CAUSE}; or {_CHOSEN_CAUSE}."
+# A GPU other than the first chosen in the program's code or command: "--device cuda:1", "self.device =
+# 'cuda:1'", ".to('cuda:2')", "set_device(1)", "--gpu 1"; the message's own "cuda:0 and cuda:1" is none.
+_GPU_CHOSEN = re.compile(
+    r"""["']cuda:[1-9]\d?["']|\bset_device\(\s{0,2}[1-9]|--[\w-]{0,20}(?:device|gpu)[\w-]{0,10}[= ]["']?"""
+    r"""(?:cuda:)?[1-9]\b""",
+    re.IGNORECASE,
 )
 
 
@@ -48,10 +66,15 @@ def _two_gpus_fix(other: str) -> Fix:
         f"Run on one GPU by making only it visible before torch starts: CUDA_VISIBLE_DEVICES={other} python "
         f"... (or os.environ['CUDA_VISIBLE_DEVICES'] = '{other}' before import torch), and keep the "
         "program's device 'cuda' (inside the program it is then cuda:0); or call "
-        f"torch.cuda.set_device({other}) first, so that 'cuda' and .cuda() mean that GPU. Move each input to "
-        "the device of the layer that takes it (x.to(next(model.parameters()).device)), and load checkpoints "
-        "with map_location; a model split with device_map='auto' takes its inputs on its first layer's GPU."
+        f"torch.cuda.set_device({other}) first, so that 'cuda' and .cuda() mean that GPU. {_EACH_INPUT_MOVED}"
     )
+
+
+_ONE_GPU_FIX = Fix(
+    "Run on one GPU by making only it visible before torch starts: CUDA_VISIBLE_DEVICES=0 python ... (or "
+    "os.environ['CUDA_VISIBLE_DEVICES'] = '0' before import torch): the program then sees a single GPU and "
+    f"puts everything on it. To keep several GPUs, {_EACH_INPUT_MOVED[0].lower()}{_EACH_INPUT_MOVED[1:]}"
+)
 
 
 # A model split over the GPUs by accelerate: device_map="auto" (or "balanced", "sequential") in the text.
@@ -338,8 +361,13 @@ def _devices(text: str, evidence: str, match: re.Match[str]) -> Analysis:
     if split is not None:
         line = f"the text loads the model with {' '.join(split[0].split())}: split over the GPUs"
         return Analysis(evidence=(evidence, line), cause=_SPLIT_CAUSE, fix=_SPLIT_FIX)
+    chosen = last_match(_GPU_CHOSEN, tail)
+    if chosen is None:
+        line = "the text chooses no GPU: the program spreads over the GPUs it sees"
+        return Analysis(evidence=(evidence, line), cause=_SEVERAL_GPUS_CAUSE, fix=_ONE_GPU_FIX)
     other = next((g for g in gpus if g != "0"), gpus[0])
-    return Analysis(evidence=(evidence,), cause=_TWO_GPUS_CAUSE, fix=_two_gpus_fix(other))
+    line = f"the text chooses a GPU ({chosen[0]})"
+    return Analysis(evidence=(evidence, line), cause=_TWO_GPUS_CAUSE, fix=_two_gpus_fix(other))
 
 
 # The device the lengths were on ("but got 1D cuda:0 Long tensor").

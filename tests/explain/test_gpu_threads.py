@@ -702,7 +702,8 @@ def test_tensors_on_two_gpus_are_told_apart_from_a_cpu_and_gpu_mismatch() -> Non
         lead = _led_by(text, "tensors.different_devices")
         assert any(devices in line for line in lead.evidence), lead.evidence
         assert "two GPUs" in lead.cause and "current device" in lead.cause
-        assert "CUDA_VISIBLE_DEVICES=" in lead.fix.text and "set_device" in lead.fix.text
+        assert "more than one GPU is visible" in lead.cause  # none of these texts chooses a GPU
+        assert "CUDA_VISIBLE_DEVICES=" in lead.fix.text
     # a GPU and the CPU keep the general answer (constructed)
     lead = _explained(
         "RuntimeError: Expected all tensors to be on the same device, but found at least two "
@@ -2648,13 +2649,13 @@ def test_tensors_on_two_gpus_of_a_model_split_by_device_map_name_the_split() -> 
         assert lead.cause.startswith("The model was split over the GPUs")
         assert "device_map={'': 0}" in lead.fix.text and "x.to(y.device)" in lead.fix.text
     # Vision-CAIR/MiniGPT-4#44 (the split is in the program's code, not the text: the general answer,
-    # which names device_map='auto' among its causes)
+    # which names device_map='auto' among its causes, and one GPU made visible)
     lead = _one(
         "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
         "and cuda:1!",
         "tensors.different_devices",
     )
-    assert "device_map='auto'" in lead.cause and "CUDA_VISIBLE_DEVICES=1" in lead.fix.text
+    assert "device_map='auto'" in lead.cause and "CUDA_VISIBLE_DEVICES=0" in lead.fix.text
 
 
 def test_no_nvcc_where_cuda_home_points_says_what_is_wrong_with_it() -> None:
@@ -6359,3 +6360,36 @@ def test_volatile_true_beside_an_out_of_memory_is_torch_0_4s_removal_of_it() -> 
     ):
         lead = _led_by(text, "memory.graph_kept_in_eval")
         assert "volatile=True has done nothing since torch 0.4" in lead.cause
+
+
+def test_two_gpus_in_a_program_that_chose_none_are_several_gpus_visible() -> None:
+    # A program that chooses no GPU met tensors on two: it spread over every visible GPU, and one GPU made
+    # visible cured it (bytedance/Sa2VA#85 on an 8-GPU node: 'set the visible GPUs to just one ...
+    # CUDA_VISIBLE_DEVICES=0'; haotian-liu/LLaVA#507 on two 4090s: 'the current code tries to use all GPUs';
+    # the four threads of test_tensors_on_two_gpus_are_told_apart_from_a_cpu_and_gpu_mismatch likewise).
+    for text in (
+        "# Why I try the test the video, in a 8gpu node, it said the gpu is not in different "
+        "devices\n\nRuntimeError: Expected all tensors to be on the same device, but found at least two "
+        "devices, cuda:0 and cuda:6!",
+        "* ` CUDA_VISIBLE_DEVICES=0  --model-path liuhaotian/llava-v1.5-7b`: \n\nWorks :tada:\n\n* "
+        "`--model-path liuhaotian/llava-v1.5-7b`: \n \nFails with\n\n`RuntimeError: Expected all tensors to "
+        "be on the same device, but found at least two devices, cuda:0 and cuda:1! (when checking argument "
+        "for argument tensors in method wrapper_CUDA_cat)`",
+    ):
+        lead = _led_by(text, "tensors.different_devices")
+        assert lead.cause.startswith("An operation got tensors on two GPUs: more than one GPU is visible")
+        assert lead.fix.text.startswith("Run on one GPU") and "CUDA_VISIBLE_DEVICES=0 python" in lead.fix.text
+    # a program that chose a GPU (self.device = 'cuda:1') is told of the choice first, with that GPU made
+    # visible (OpenBMB/MiniCPM-V#839: 'CUDA_VISIBLE_DEVICES=1')
+    lead = _led_by(
+        "# minicpm-o 2.6 int4在cuda:1上推理出错: Expected all tensors to be on the same "
+        "device\n\n参考`https://huggingface.co/openbmb/MiniCPM-o-2_6-int4`，\n在局域网服务器上部署了`openbmb"
+        "/MiniCPM-o-2_6-int4`模型，在另一台电脑上通过`web`访问。\n因为第一个显卡可用显存不足，所以在`model_s"
+        "erver.py`中修改了`self.device = 'cuda:1'`\n测试实时语音通话，报错:\n```\nERROR-[model_server_int4.p"
+        "y:559] - Error happened during generation: Expected all tensors to be on the same device, but "
+        "found at least two devices, cuda:1 and cuda:0! (when checking argument for argument index in "
+        "method wrapper_CUDA__index_select)\n```",
+        "tensors.different_devices",
+    )
+    assert lead.cause.startswith("An operation got tensors on two GPUs: one part of the program chose a GPU")
+    assert "CUDA_VISIBLE_DEVICES=1 python" in lead.fix.text
