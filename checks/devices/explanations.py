@@ -596,6 +596,18 @@ def analyse_replica_stopiteration(text: str) -> Analysis:
     )
 
 
+_REPLICA_ERROR = re.compile(r"Caught (\w{1,40}) in replica (\d{1,3}) on device (\d{1,3})")
+
+
+def analyse_replica_error(text: str) -> Analysis:
+    """The error and the replica and GPU the wrapper names."""
+    return quoted(
+        _REPLICA_ERROR,
+        text,
+        lambda f: f"a {f[1]} was raised in DataParallel's replica {f[2]} on GPU {f[3]}",
+    )
+
+
 _DATAPARALLEL_PLACES = catalogue_file.cases(__package__, "dataparallel.module_not_on_first_device")
 
 

@@ -447,6 +447,10 @@ MESSAGES = [
         "FlashAttention2 has been toggled on, but it cannot be used due to the following error: the package "
         "flash_attn seems to be not installed.",
     ),
+    (  # thunlp/OpenDelta#18
+        "dataparallel.error_in_replica",
+        "RuntimeError: Caught RuntimeError in replica 0 on device 0.",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -6393,3 +6393,61 @@ def test_two_gpus_in_a_program_that_chose_none_are_several_gpus_visible() -> Non
     )
     assert lead.cause.startswith("An operation got tensors on two GPUs: one part of the program chose a GPU")
     assert "CUDA_VISIBLE_DEVICES=1 python" in lead.fix.text
+
+
+def test_an_error_caught_in_a_dataparallel_replica_is_the_multi_gpu_path() -> None:
+    # DataParallel's wrapper line with no message inside that says why: the model's code fails in the
+    # replicas, and one GPU (or one process per GPU) cured it (wzhwzhwzh0921/S-D-Mamba#22: '我一直用的单卡';
+    # HLTCHKUST/MulQG#5: an nn.ParameterList empty in the replicas since torch 1.5;
+    # JIA-Lab-research/Stratified-Transformer#75: 'running fine when I do ... model = model.cuda()';
+    # thunlp/OpenDelta#18: 'when transferred to a single card to run, no more errors';
+    # hiyouga/LlamaFactory#128: 'accelerate 或 deepspeed 启动多卡训练').
+    for text in (
+        # wzhwzhwzh0921/S-D-Mamba#22
+        "# 使用多gpu训练时会报错\n\naichicaideyang · description · 2024-10-14\n单gpu的时候代码没问题，但是好"
+        "像只要切多gpu就会报错，作者会有这个问题吗？\nTypeError: Caught TypeError in replica 1 on device "
+        "1.\n\naichicaideyang · comment · 2024-10-14\n指的是mamba2....",
+        # HLTCHKUST/MulQG#5
+        "# IndexError: Caught IndexError in replica 0 on device 0.\n\nlizhenping · description · "
+        "2021-02-25\nI run as the direct,but got a errot IndexError: Caught IndexError in replica 0 on "
+        "device 0.",
+        # JIA-Lab-research/Stratified-Transformer#75
+        "# DataParallel error -> RuntimeError: Caught RuntimeError in replica 0 on device 0\n\npraj441 · "
+        "description · 2022-12-30\n I am not able to use your code with multi GPU training using "
+        "nn.(DataParallel) error. The code is running fine when I do -\nmodel = "
+        "torch.nn.DataParallel(model.cuda()) ----> model = model.cuda()\n\nHave you tried using the code "
+        "with DataParallel enabled?\n\nLog snippets - \n\noutput = net(feat, coord, offset, batch, "
+        'neighbor_idx)\n  File "/home/prem/anaconda3/envs/alpha/lib/python3.7/site-packages/torch/nn/module'
+        's/module.py", line 1051, in _call_impl\n    return forward_call(*input, **kwargs)\n  File '
+        '"/home/prem/anaconda3/envs/alpha/lib/python3.7/site-packages/torch/nn/parallel/data_parallel.py",'
+        " line 168, in forward\n    outputs = self.parallel_apply(replicas, inputs, kwargs)\n  File "
+        '"/home/prem/anaconda3/envs/alpha/lib/python3.7/site-packages/torch/nn/parallel/data_parallel.py",'
+        " line 178, in parallel_apply\n    return parallel_apply(replicas, inputs, kwargs, "
+        'self.device_ids[:len(replicas)])\n  File "/home/prem/anaconda3/envs/alpha/lib/python3.7/site-packa'
+        'ges/torch/nn/parallel/parallel_apply.py", line 86, in parallel_apply\n    output.reraise()\n  '
+        'File "/home/prem/anaconda3/envs/alpha/lib/python3.7/site-packages/torch/_utils.py", line 425, in '
+        "reraise\n    raise self.exc_type(msg)\nRuntimeError: Caught RuntimeError in replica 0 on device 0.",
+        # thunlp/OpenDelta#18
+        "# error when running on multiple cards\n\nwangdeze18 · description · 2022-05-17\nWhen running the "
+        "program with the adapter inserted on multiple cards, \n`from opendelta import "
+        "AdapterModel`\n`delta_model = AdapterModel(backbone_model=model, modified_modules=['fc2'], "
+        "bottleneck_dim=12)`\n\nthe following error occurs, \n`RuntimeError: Caught RuntimeError in replica "
+        "0 on device 0.`\nand when transferred to a single card to run, no more errors are reported.",
+        # hiyouga/LlamaFactory#128
+        "# RuntimeError: Caught RuntimeError in replica 1 on device 1. 多卡并行报错\n\nzhangxs131 · "
+        'description · 2023-07-06\n<img width="1452" alt="截屏2023-07-06 17 30 25" '
+        'src="https://github.com/hiyouga/LLaMA-Efficient-Tuning/assets/96735521/0d44e3af-c6c7-45ef-bbc7-f8b'
+        'b52188ff9">',
+    ):
+        found = [e for e in _explained(text) if e.id == "dataparallel.error_in_replica"]
+        assert found, _ids(text)
+        assert "DataParallel's replicas" in found[0].cause and "one GPU" in found[0].cause
+        assert "CUDA_VISIBLE_DEVICES=0" in found[0].fix.text and "torchrun" in found[0].fix.text
+        assert any("in DataParallel's replica" in line for line in found[0].evidence), found[0].evidence
+    # the error inside the replica leads where it is known (constructed)
+    inner = _ids(
+        "RuntimeError: Caught RuntimeError in replica 0 on device 0.\nOriginal Traceback (most recent "
+        "call last):\nRuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 10.76 GiB "
+        "total capacity; 9.80 GiB already allocated; 5.44 MiB free; 9.96 GiB reserved in total by PyTorch)"
+    )
+    assert inner[0] == "cuda.out_of_memory", inner
