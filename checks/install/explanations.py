@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 
 from torchdoctor.checks.install import (
     builds,
@@ -751,6 +752,8 @@ def analyse_no_kernel(text: str) -> Analysis:
     if rocm is not None:
         return rocm
     analysis = _analyse_no_kernel(text)
+    if analysis.fix == _HARMLESS_FIX:
+        return analysis
     if not analysis.evidence:
         shared = _shared_gpu_name(text) or _gpus_of_several_capabilities(text)
         if shared is not None:
@@ -856,15 +859,19 @@ def _shared_gpu_name(text: str) -> str | None:
     return f"the text names a {said}: {each}"
 
 
+_WARNING_BEFORE = 600  # torch 2.7 on print the capability range in a warning of its own before this one
+
+
 def _analyse_no_kernel(text: str) -> Analysis:
     current = _last(r"CUDA capability sm_(\d+) is not compatible", text)
     if current is not None:
         sm = int(current[1])
-        analysis = _no_kernel_for(sm, text, text[current.end() : current.end() + 400])
+        around = text[max(0, current.start() - _WARNING_BEFORE) : current.end() + 1200]
+        analysis = _no_kernel_for(sm, text, around)
         return _with_warned_gpu(analysis, text, current.start(), f"CUDA capability sm_{sm}")
-    old = _last(r"which is of cuda capability (\d+)\.(\d+)", text)
+    old = _last(r"which is of (?:cuda capability|compute capability \(CC\)) (\d+)\.(\d+)", text)
     if old is not None:
-        analysis = _no_kernel_for(int(old[1]) * 10 + int(old[2]), text, "")
+        analysis = _no_kernel_for(int(old[1]) * 10 + int(old[2]), text, text[old.end() : old.end() + 1200])
         return _with_warned_gpu(analysis, text, old.start(), old[0].removeprefix("which is of "))
     named = _capability_named(text)
     if named is not None:
@@ -912,7 +919,7 @@ def _with_warned_gpu(analysis: Analysis, text: str, at: int, capability: str) ->
 # it, or a verb of having or using before it ("on a 3080"), never one inside a size ("1920x1080", "(1920,
 # 1200)") or an amount ("a 1024 GiB").
 _CC_SAID = re.compile(
-    r"compute capabilit(?:y|ies)\s{0,3}(?:of|is|=|:)?\s{0,3}(\d{1,2})\.(\d)\b", re.IGNORECASE
+    r"compute capabilit(?:y|ies)\s{0,3}(?:of|is|=|:|up to)?\s{0,3}(\d{1,2})\.(\d)\b", re.IGNORECASE
 )
 _GPU_SAID = re.compile(
     r"\b(RTX|GTX|GT|MX|Tesla|Quadro|TITAN)[ -]{0,2}([A-Z]{0,3}\s?\d{2,4}[A-Z]{0,2}(?: Ti\b| SUPER\b)?)"
@@ -986,24 +993,131 @@ def _gpu_models_named(tail: str) -> dict[tuple[int, int], str]:
     return found
 
 
+# What torch's warning says the installed build was made for, in each generation's words: "The current PyTorch
+# install supports CUDA capabilities sm_37 sm_50 ... sm_75" (1.7 on), "Minimum and Maximum cuda capability
+# supported by this version of PyTorch is (7.0) - (12.0)" (2.7 on), "- 7.5 which supports hardware CC
+# >=7.5,<8.0" one line per capability (2.11 on).
+_BUILT_LIST = re.compile(r"supports CUDA capabilities ((?:sm_\d+ ?)+)")
+_BUILT_RANGE = re.compile(
+    r"Minimum and Maximum cuda capability supported by this version of PyTorch is\s{0,20}"
+    r"\((\d{1,2})\.(\d)\) - \((\d{1,2})\.(\d)\)"
+)
+_BUILT_LINE = re.compile(r"^[ \t]{0,8}- (\d{1,2})\.(\d) which supports hardware CC", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class _Built:
+    """The capabilities torch's warning says the installed build has kernels for (86 = 8.6): its arch list,
+    or only the lowest and the highest (``whole`` False)."""
+
+    capabilities: list[int]
+    said: str
+    whole: bool = True
+
+
+def _built_for(after: str) -> _Built | None:
+    """What the installed build was made for, as torch's warning after the GPU's capability gives it; None
+    where it gives nothing."""
+    listed = _BUILT_LIST.search(after)
+    if listed is not None:
+        names = listed[1].split()
+        return _Built([int(n[3:]) for n in names], f"the installed torch has kernels for {' '.join(names)}")
+    lines = [int(m[1]) * 10 + int(m[2]) for m in islice(_BUILT_LINE.finditer(after), 20)]
+    if lines:
+        return _Built(lines, f"the installed torch was built for {' '.join(f'sm_{sm}' for sm in lines)}")
+    ranged = _BUILT_RANGE.search(after)
+    if ranged is not None:
+        low, high = f"{ranged[1]}.{ranged[2]}", f"{ranged[3]}.{ranged[4]}"
+        capabilities = [int(ranged[1]) * 10 + int(ranged[2]), int(ranged[3]) * 10 + int(ranged[4])]
+        return _Built(capabilities, f"the installed torch supports capabilities {low} to {high}", whole=False)
+    return None
+
+
+def _build_cause(sm: int, build: _Built | None, dropped: bool) -> str:
+    """Why the installed build has no kernels for ``sm``: its kernels stop below it (a build for an older
+    CUDA) or start above it (an old GPU dropped), as far as the text says."""
+    built = [] if build is None else build.capabilities
+    listing = ""
+    if build is not None:
+        shown = " ".join(f"sm_{b}" for b in built) if build.whole else f"sm_{built[0]} to sm_{built[-1]}"
+        listing = f" ({'its arch list' if build.whole else 'its range'}: {shown})"
+    if built and sm > max(built):
+        return (
+            f"This torch build does not support sm_{sm}, this GPU's architecture: its kernels stop at "
+            f"sm_{max(built)}{listing}: an older CUDA build (or an older torch) than this GPU needs."
+        )
+    if built and sm < min(built):
+        return (
+            f"This torch build no longer supports sm_{sm}, this GPU's architecture: its kernels start at "
+            f"sm_{min(built)}{listing}. The GPU's older architecture was dropped from this build; an older "
+            "CUDA build (or an older torch) still has it."
+        )
+    if built:
+        return f"This torch build has no kernels for sm_{sm}, this GPU's architecture{listing}."
+    if dropped:
+        return (
+            f"The installed torch has no kernels for sm_{sm}, this GPU's architecture, and no current torch "
+            "build has: the GPU's older architecture was dropped from the builds; an older torch (or an "
+            "older CUDA build) still has it."
+        )
+    return (
+        f"The installed torch has no kernels for sm_{sm}, this GPU's architecture: an older CUDA build than "
+        "this GPU needs, or a newer build that dropped an old GPU's architecture."
+    )
+
+
+def _harmless(sm: int, after: str) -> Analysis | None:
+    """torch 2.7 to 2.10 warn of a GPU above the range's maximum even where it has the maximum's major (a
+    GB10, 12.1, beside a build to 12.0): kernels built for X.y run on X.z where z >= y, so the build runs
+    it."""
+    ranged = _BUILT_RANGE.search(after)
+    if ranged is None:
+        return None
+    high = int(ranged[3]) * 10 + int(ranged[4])
+    if not (sm > high and sm // 10 == high // 10):
+        return None
+    return Analysis(
+        evidence=(
+            f"the GPU is sm_{sm}; the build's newest kernels are sm_{high}, of the same major: they run on "
+            "it",
+        ),
+        cause=(
+            f"A warning only: the build's sm_{high} kernels run on this sm_{sm} GPU (kernels built for a "
+            "compute capability X.y run on every X.z with z >= y), and torch's range check of this release "
+            "compares the whole number."
+        ),
+        fix=_HARMLESS_FIX,
+    )
+
+
+_HARMLESS_FIX = Fix(
+    "Nothing to fix: the warning can be ignored (torch's own test, "
+    "python -c \"import torch; print(torch.ones(1, device='cuda') + 1)\", runs on the GPU)."
+)
+
+
 def _no_kernel_for(sm: int, text: str, after: str, named: str | None = None) -> Analysis:
     """Which build has kernels for compute capability ``sm`` (86 = 8.6) and runs on the driver the text names:
     the plan ``torchdoctor check`` makes for the same machine; with the releases whose builds have kernels for
     it, which say whether the GPU needs a newer torch or an older one."""
+    harmless = _harmless(sm, after)
+    if harmless is not None:
+        return harmless
     cc = (sm // 10, sm % 10)
-    supports = re.search(r"supports CUDA capabilities ((?:sm_\d+ ?)+)", after)
+    built = _built_for(after)
     evidence = [f"the GPU is sm_{sm} (compute capability {cc[0]}.{cc[1]})"]
     if named is not None:
         evidence[0] = f"{named}: sm_{sm} (compute capability {cc[0]}.{cc[1]})"
     span = _releases_with_kernels(cc)
-    if supports:
-        evidence.append(f"the installed torch has kernels for {supports[1].strip()}")
+    if built is not None:
+        evidence.append(built.said)
     seen = _seen(text)
     if seen.driver_version is None:
         evidence.append(
             "the text names no driver version: the build is chosen for the newest driver it needs"
         )
-    plan = _plan(text, [cc], None, supports[1].split() if supports else ())
+    arch_list = [f"sm_{b}" for b in built.capabilities] if built is not None and built.whole else []
+    plan = _plan(text, [cc], None, arch_list)
     fix = plan.text
     lines = builds.known_lines()
     if plan.kind == "cpu":
@@ -1034,7 +1148,8 @@ def _no_kernel_for(sm: int, text: str, after: str, named: str | None = None) -> 
         installed = cuda_compat.parse_version(release)
         if installed is None or installed < (cuda_compat.parse_version(first) or ()):
             fix = f"Upgrade PyTorch to {first} or newer with a CUDA {first_cuda} or newer build. {fix}"
-    return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(fix, plan.commands))
+    cause = _build_cause(sm, built, plan.kind == "cpu")
+    return Analysis(evidence=(*evidence, *plan.evidence[:4]), cause=cause, fix=Fix(fix, plan.commands))
 
 
 def _releases_with_kernels(

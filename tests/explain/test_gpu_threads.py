@@ -6451,3 +6451,178 @@ def test_an_error_caught_in_a_dataparallel_replica_is_the_multi_gpu_path() -> No
         "total capacity; 9.80 GiB already allocated; 5.44 MiB free; 9.96 GiB reserved in total by PyTorch)"
     )
     assert inner[0] == "cuda.out_of_memory", inner
+
+
+def test_a_capability_warning_says_which_way_the_build_misses_the_gpu() -> None:
+    # torch's warning gives the GPU's sm and the build's arch list: the cause names both, and whether the
+    # build stops below the GPU (a build for an older CUDA: the threads upgraded torch) or starts above it (an
+    # old GPU dropped: the threads installed an older CUDA build). open-mmlab/mmcv#1558 ('I had the same
+    # problem and had solved by taking ... advice': the CUDA 11.3 build), bismex/MetaBIN#15 (torch 1.10.1),
+    # hmorimitsu/ptlflow#41 ('solved after reinstalling pytorch'), lmoe/wyoming-xtts#1 (a cu128 image: 'It
+    # works now').
+    for text, gpu, last in (
+        # open-mmlab/mmcv#1558
+        (
+            "# NVIDIA GeForce RTX 3090 with CUDA capability sm_86 is not compatible with the current "
+            "PyTorch installation\n\nsome errors occur when I install mmcv-full, the full error are as "
+            "follows:\n\n  NVIDIA GeForce RTX 3090 with CUDA capability sm_86 is not compatible with the "
+            "current PyTorch installation.\n  The current PyTorch install supports CUDA capabilities sm_37 "
+            "sm_50 sm_60 sm_70 sm_75.\n  If you want to use the NVIDIA GeForce RTX 3090 GPU with PyTorch, "
+            "please check the instructions at https://pytorch.org/get-started/locally/\n\nand my "
+            "environment is :\nubuntu\nRTX 3090\nCUDA 10.1 (nvcc)\n\nhow to solve this problem?",
+            86,
+            75,
+        ),
+        # bismex/MetaBIN#15
+        (
+            "# CUDA capability---rtx 3060\n\nNVIDIA GeForce RTX 3060 with CUDA capability sm_86 is not "
+            "compatible with the current PyTorch installation.\nThe current PyTorch install supports CUDA "
+            "capabilities sm_37 sm_50 sm_60 sm_61 sm_70 sm_75 compute_37.\nIf you want to use the NVIDIA "
+            "GeForce RTX 3060 GPU with PyTorch, please check the instructions at "
+            "https://pytorch.org/get-started/locally/",
+            86,
+            75,
+        ),
+        # hmorimitsu/ptlflow#41
+        (
+            "# Update the pytorch version in repository version to compatible with newer GPU\n\nHi "
+            'hmorimitsu,\n\nI got this warning when using the repository with RTX 3090:\n\n"NVIDIA GeForce '
+            "RTX 3090 with CUDA capability sm_86 is not compatible with the current PyTorch "
+            "installation.\nThe current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 "
+            'sm_70."\n\nCan you update the codes for it to be compatible with newer GPUs?\n\nThank you for '
+            "your good works.",
+            86,
+            70,
+        ),
+        # lmoe/wyoming-xtts#1
+        (
+            "# CUDA capability sm_120\n\nI tried to run this container, but got a "
+            "warning:\n```\n/opt/venv/lib/python3.11/site-packages/torch/cuda/__init__.py:287: "
+            "UserWarning:\nNVIDIA GeForce RTX 5060 Ti with CUDA capability sm_120 is not compatible with "
+            "the current PyTorch installation.\nThe current PyTorch install supports CUDA capabilities "
+            "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\nIf you want to use the NVIDIA GeForce RTX 5060 Ti "
+            "GPU with PyTorch, please check the instructions at https://pytorch.org/get-started/locally/\n``"
+            "`",
+            120,
+            90,
+        ),
+    ):
+        lead = _led_by(text, "cuda.no_kernel_image")
+        assert lead.cause.startswith(f"This torch build does not support sm_{gpu}"), lead.cause
+        assert f"its kernels stop at sm_{last}" in lead.cause and "older CUDA" in lead.cause
+
+
+def test_torchs_newer_capability_warnings_are_read() -> None:
+    # torch 2.7 to 2.10 print "Minimum and Maximum cuda capability supported by this version of PyTorch is
+    # (7.0) - (12.0)", torch 2.11 on "which is of compute capability (CC) 7.0" with a line per built
+    # capability: an old GPU under a build that dropped it, cured by a CUDA 12.6 build
+    # (mmartial/ComfyUI-Nvidia-Docker#61, merged #63 'Force Torch to use cu126 for older CUDA cards';
+    # rishikanthc/Scriberr#273, a cu126 image; pytorch/pytorch#182250, '2.11+cu126').
+    for text in (
+        # mmartial/ComfyUI-Nvidia-Docker#61
+        "# 1080Ti - CUDA / PyTorch / Me being daft\n\nSl3ipnir-Sec · description · 2025-08-09\nHi,\nI've "
+        "installed on unRaid on a machine that has a 1080Ti. The 1080Ti works fine for passthrough for "
+        "ollama etc, but I'm getting errors trying to generate images with Comfy:\n```\n!!! Exception "
+        "during processing !!! CUDA error: no kernel image is available for execution on the device\nCUDA "
+        "kernel errors might be asynchronously reported at some other API call, so the stacktrace below "
+        "might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with "
+        "`TORCH_USE_CUDA_DSA` to enable device-side assertions.\n```\n\nI also see the following error on "
+        "boot:\n```\n`/comfy/mnt/venv/lib/python3.12/site-packages/torch/cuda/__init__.py:283: UserWarning: "
+        "\n    Found GPU0 NVIDIA GeForce GTX 1080 Ti which is of cuda capability 6.1.\n    Minimum and "
+        "Maximum cuda capability supported by this version of PyTorch is\n    (7.0) - (12.0)\n    \n  "
+        "warnings.warn(\n/comfy/mnt/venv/lib/python3.12/site-packages/torch/cuda/__init__.py:304: "
+        "UserWarning: \n    Please install PyTorch with a following CUDA\n    configurations:  12.6 "
+        "following instructions at\n    https://pytorch.org/get-started/locally/\n    \n  "
+        "warnings.warn(matched_cuda_warn.format(matched_arches))\n/comfy/mnt/venv/lib/python3.12/site-packag"
+        "es/torch/cuda/__init__.py:326: UserWarning: \nNVIDIA GeForce GTX 1080 Ti with CUDA capability "
+        "sm_61 is not compatible with the current PyTorch installation.\nThe",
+        # rishikanthc/Scriberr#273
+        "# Project is not working with Nvidia GTX Series 10\n\nManuEZ · description · 2025-11-27\nAs the "
+        "title says, when trying to use CUDA, it says that the version of PyTorch doesnt work with sm_61. "
+        "It says that in order to properly work we need to use pytorch with cu126\n\nThe error is the "
+        "following:\n\n/app/whisperx-env/WhisperX/.venv/lib/python3.10/site-packages/torch/cuda/__init__.py:"
+        "283: UserWarning:\n\nFound GPU0 NVIDIA GeForce GTX 1070 Ti which is of cuda capability "
+        "6.1.\n\nMinimum and Maximum cuda capability supported by this version of PyTorch is (7.0) - "
+        "(12.0)\n\nNVIDIA GeForce GTX 1070 Ti with CUDA capability sm_61 is not compatible with the current "
+        "PyTorch installation.\n\nThe current PyTorch install supports CUDA capabilities sm_70 sm_75 sm_80 "
+        "sm_86 sm_90 sm_100 sm_120.\n\nIf you want to use the NVIDIA GeForce GTX 1070 Ti GPU with PyTorch, "
+        "please check the instructions at https://pytorch.org/get-started/locally/.\n\nPlease install "
+        "PyTorch with a following CUDA configurations: 12.6",
+        # pytorch/pytorch#182250
+        "# `torch.cuda.get_device_capability()` provides wrong version recommendation\n\n[turn 0 by MaKaNu, "
+        "continued]\n```shell\nCollecting environment information...\n/home/matti/test/test_torch_2.7/.venv/"
+        "lib/python3.12/site-packages/torch/cuda/__init__.py:371: UserWarning: Found GPU0 Tesla "
+        "V100-PCIE-32GB which is of compute capability (CC) 7.0.\nThe following list shows the CCs this "
+        "version of PyTorch was built for and the hardware CCs it supports:\n- 7.5 which supports hardware "
+        "CC >=7.5,<8.0\n- 8.0 which supports hardware CC >=8.0,<9.0 except {8.7}\n- 8.6 which supports "
+        "hardware CC >=8.6,<9.0 except {8.7}\n- 9.0 which supports hardware CC >=9.0,<10.0\n- 10.0 which "
+        "supports hardware CC >=10.0,<11.0 except {10.1}\n- 12.0 which supports hardware CC "
+        ">=12.0,<13.0\nPlease follow the instructions at https://pytorch.org/get-started/locally/ to "
+        "install a PyTorch release that supports one of these CUDA versions: 12.6, 12.8\n  "
+        "_warn_unsupported_code(d, device_cc, code_ccs)\n/home/matti/test/test_torch_2.7/.venv/lib/python3.1"
+        "2/site-packages/torch/cuda/__init__.py:371: UserWarning: Found GPU1 Tesla V100-PCIE-32GB which is "
+        "of compute capability (CC) 7.0.\nThe following list shows the CCs this version of PyTorch was "
+        "built for and the hardware CCs it supports:\n- 7.5 which supports hardware CC >=7.5,<8.0\n- 8.0 "
+        "which supports hardware CC >=8.0,<9.0 except {8.7}\n- 8.6 which supports hardware CC >=8.6,<9.0 "
+        "excep",
+    ):
+        lead = _led_by(text, "cuda.no_kernel_image")
+        assert "This torch build no longer supports sm_" in lead.cause, lead.cause
+        assert "dropped" in lead.cause and "CUDA 12.6" in lead.fix.text, lead.fix.text
+    # a GB10 (12.1) beside a build to 12.0 runs the build's sm_120 kernels: the warning is harmless
+    # (eugr/spark-vllm-docker#15: 'Yes, you can safely ignore it.')
+    lead = _led_by(
+        "# PyTorch build does not support SM 12.1?\n\nSpiffyStores · description · 2026-01-20\nSorry if "
+        "this is a dumb question, but I'm still new to this.\n\nJust pulled the latest update and did a "
+        "build and saw this message in the runtime log -\n\n```\nFound GPU0 NVIDIA GB10 which is of cuda "
+        "capability 12.1. Minimum and Maximum cuda capability supported by this version of PyTorch is (8.0) "
+        "- (12.0)\n```\n\nIs this to be expected?",
+        "cuda.no_kernel_image",
+    )
+    assert lead.cause.startswith("A warning only") and lead.fix.text.startswith("Nothing to fix")
+
+
+def test_a_build_without_the_gpus_architecture_told_in_words() -> None:
+    # No message, the writer's words: "does not contain sm_61", "CUDA 12.9 incompatibility with GTX series
+    # GPUs", "compatibility issues ... 'unsupported GPU architecture'", with the GPU or its capability named
+    # (deepbeepmeep/Wan2GP#1933: the cu118 build 'solves' it; Comfy-Org/ComfyUI#9929: reinstalling an older
+    # CUDA build of 2.8.0 'worked'; nagadomi/nunif#467: 'P40(sm_61) is not supported' by the cu128 build).
+    for text in (
+        # deepbeepmeep/Wan2GP#1933
+        "# Older Nvidia GPU support: use RTX 10XX\n\nslg888-git · description · 2026-06-21\nOlder RTX 10XX  "
+        "and Pascal architecture GPUs are only capable of CUDA compute capability up to 6.1 (CUDA "
+        "11.7).\n\nIs there any plans in the near future to  support the older cards for the truly GPU poor "
+        "group? (pytorch==2.0.1 torchvision==0.15.2 torchaudio==2.0.2 pytorch-cuda=11.7 -c pytorch -c "
+        "nvidia)\n\nThank you.\n\nslg888-git · comment · 2026-06-21\nUpdate, as of June 21, 2026,  the "
+        "pre-compiled PyTorch 2.7.1 binary pulled using the pip  command  in the instruction, does not "
+        "contain sm_61, which is needed for the older RTX 10xx Pascal architecture cards\n\nAfter the 'pip "
+        "install -r requirements.txt' step, I ran the following :\n\npip install torch==2.7.1 "
+        "torchvision==0.22.1 torchaudio==2.7.1 --index-url https://download.pytorch.org/whl/cu118\n\nThe "
+        "command was able to install PyTorch related packages, but did not complete to the end due to "
+        "Pillow dependency problem.\nHowever,  this solves the pyTorch 2.7.1 CUDA kernel image sm_61 "
+        "capability support issue.",
+        # Comfy-Org/ComfyUI#9929
+        "# CUDA 12.9 incompatibility with GTX series GPUs (Pascal architecture)\n\nJuste-Leo2 · description "
+        "· 2025-09-18\nHello,  \n\nI recently installed **ComfyUI Desktop**.  \n**Setup:** i7-8750H, GTX "
+        "1070, 16 GB RAM.  \n**Versions:** PyTorch 2.8.0 + cu129  \n\nAt startup, I noticed warnings about "
+        "an incompatibility.  \nWhen trying to use Flux Schnell, I ran into a kernel-related error.  \n\nI "
+        "found a workaround: since I already had **CUDA Toolkit 12.8** installed, I reinstalled `torch`, "
+        "`torchvision`, and `torchaudio` with version **2.8.0+cu128`.  \nAfter that, ComfyUI worked "
+        "successfully.  \n\nI’m opening this issue to report this potential problem, and to help beginners "
+        "or users with older hardware configurations.  \n\nThanks to the ComfyUI team for your great work!",
+        # nagadomi/nunif#467
+        "# How to Add Support for Older GPUs (e.g., V100, P40)\n\nAndyxhw · description · 2025-08-26\nI'm "
+        "working on a project and need to ensure it supports older GPU models like the Tesla V100 and Tesla "
+        "P40. However, I've encountered compatibility issues—for example, certain dependencies, frameworks, "
+        'or code optimizations seem to be tailored for newer GPUs, leading to errors (e.g., "unsupported '
+        'GPU architecture" or runtime crashes) when running on V100/P40.\nI’d appreciate guidance on the '
+        "following:\nAre there specific framework versions (e.g., PyTorch, TensorFlow, CUDA Toolkit) that "
+        "are better suited for V100 (CUDA Compute Capability 7.0) and P40 (CUDA Compute Capability "
+        "6.1)?\nWhat modifications are needed in code or build configurations to adapt modern projects "
+        "(e.g., using mixed precision training, newer kernel APIs) for these older GPUs?\nAre there known "
+        "workarounds for common compatibility issues (e.g., missing operator support, performance "
+        "bottlenecks) when targeting V100/P40?\nAny examples, documentation links, or practical tips would "
+        "be extremely helpful. Thanks in advance!",
+    ):
+        lead = _led_by(text, "cuda.no_kernel_image")
+        assert "sm_61" in lead.cause, lead.cause
