@@ -6626,3 +6626,47 @@ def test_a_build_without_the_gpus_architecture_told_in_words() -> None:
     ):
         lead = _led_by(text, "cuda.no_kernel_image")
         assert "sm_61" in lead.cause, lead.cause
+
+
+def test_torch_1_0s_backend_and_dtype_words_are_a_device_or_a_dtype_mismatch() -> None:
+    # torch 1.0 and 1.1 said "expected backend CUDA and dtype Float but got backend CPU and dtype Float":
+    # another backend is another device (lukemelas/EfficientNet-PyTorch#32: torch.rand in drop_connect made
+    # on the CPU, 'now fixed in master'; shaoshengsong/MobileNetV3-SSD#5: the predictor built for the CPU,
+    # priors on CUDA, 'change device ... to torch.device('cuda:0')'; NVIDIA/DeepLearningExamples#245 and
+    # open-mmlab/mmdetection#959 print the same words), the same backend another dtype.
+    lead = _led_by(
+        "# CUDA -> CPU issue\n\nkamwoh · description · 2019-06-20\n```\ndef drop_connect(inputs, p, "
+        'training):\n    """ Drop connect. """\n    if not training: return inputs\n    batch_size = '
+        "inputs.shape[0]\n    keep_prob = 1 - p\n    random_tensor = keep_prob\n    random_tensor += "
+        "torch.rand([batch_size, 1, 1, 1], dtype=inputs.dtype)  # uniform [0,1)\n    binary_tensor = "
+        "torch.floor(random_tensor)\n    output = inputs / keep_prob * binary_tensor # error happens here\n "
+        "   return output\n```\n\nFaced error: RuntimeError: expected backend CUDA and dtype Float but got "
+        "backend CPU and dtype Float\n\nwhen I try to run on GPU, this error happens, the error direct me "
+        "to this line, I think we should convert `binary_tensor` to inputs.device: \n\n`binary_tensor = "
+        "torch.floor(random_tensor).to(inputs.device)`",
+        "tensors.different_devices",
+    )
+    assert lead.evidence[0].startswith("a tensor on CPU met one on CUDA"), lead.evidence
+    assert lead.fix.text.startswith("Make the tensor on the device of the input it meets")
+    lead = _led_by(
+        "# RuntimeError: expected backend CPU and dtype Float but got backend CUDA and dtype "
+        "Float\n\nWestbrookZero · description · 2019-09-02\n请问一下，执行run_ssd_example.py脚本报这个错该如"
+        '何解决？ Traceback (most recent call last):\n  File "run_ssd_example.py", line 57, in <module>\n '
+        "   boxes, labels, probs = predictor.predict(image, 10, 0.4)\n  File "
+        '"D:\\Projects\\DeepLearning\\MobileNetV3-SSD-master\\vision\\ssd\\predictor.py", line 37, in '
+        "predict\n    scores, boxes = self.net.forward(images)\n  File "
+        '"D:\\Projects\\DeepLearning\\MobileNetV3-SSD-master\\vision\\ssd\\ssd.py", line 100, in '
+        "forward\n    locations, self.priors, self.config.center_variance, self.config.size_variance\n  "
+        'File "D:\\Projects\\DeepLearning\\MobileNetV3-SSD-master\\vision\\utils\\box_utils.py", line '
+        "104, in convert_locations_to_boxes\n    locations[..., :2] * center_variance * priors[..., 2:] + "
+        "priors[..., :2],\nRuntimeError: expected backend CPU and dtype Float but got backend CUDA and "
+        "dtype Float",
+        "tensors.different_devices",
+    )
+    assert lead.evidence[0].startswith("a tensor on CUDA met one on CPU"), lead.evidence
+    # the same backend with another dtype (the words of a comment in a public notebook's focal loss)
+    lead = _led_by(
+        "RuntimeError: expected backend CUDA and dtype Float but got backend CUDA and dtype Long",
+        "tensors.different_dtypes",
+    )
+    assert lead.evidence == ("an input is Long where Float is expected",)
