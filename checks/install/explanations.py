@@ -1446,7 +1446,8 @@ def _missing_library_name(text: str) -> str | None:
         name = _LIBRARY_NAME.search(text[max(0, match.start() - 200) : match.start()])
         return name[1].rsplit("/", 1)[-1] if name else None
     after = re.match(r"[^\",}\n]{1,260}", text[match.end() : match.end() + 260])
-    return after[0].strip().rstrip(".").rsplit("\\", 1)[-1] if after else None
+    # "cudnn_ops_infer64_8.dll. Error code 126": the name ends where its sentence does
+    return after[0].split(". ")[0].strip().rstrip(".").rsplit("\\", 1)[-1] if after else None
 
 
 # The file CTranslate2 (or cuDNN's loader) names, and the release it belongs to: cuBLAS of CUDA 11 or 12

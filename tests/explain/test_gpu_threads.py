@@ -6670,3 +6670,58 @@ def test_torch_1_0s_backend_and_dtype_words_are_a_device_or_a_dtype_mismatch() -
         "tensors.different_dtypes",
     )
     assert lead.evidence == ("an input is Long where Float is expected",)
+
+
+def test_cudnn_that_cannot_load_its_own_libraries_names_the_release_and_the_path() -> None:
+    # cuDNN 8 and 9 load their sub-libraries (cudnn_ops_infer, cudnn_ops) themselves; the programs that meet
+    # it load cuDNN outside torch (faster-whisper's CTranslate2): markgoodhead/dictate-wizard#2 (the app moved
+    # to the CPU, 'Fixed.'), daswer123/xtts-finetune-webui#31 ('sudo apt install nvidia-cudnn'),
+    # disler/always-on-ai-assistant#3 ('sudo apt install libcudnn9-cuda-12'),
+    # MahmoudAshraf97/whisper-diarization#259 (cuDNN 9 and LD_LIBRARY_PATH).
+    for text, library, release in (
+        # markgoodhead/dictate-wizard#2
+        (
+            "# Could not load library cudnn_ops_infer64_8.dll. Error code 126\n\nJason-K · description · "
+            "2023-06-14\nCould not load library cudnn_ops_infer64_8.dll. Error code 126\nPlease make sure "
+            "cudnn_ops_infer64_8.dll is in your library path!",
+            "cudnn_ops_infer64_8.dll",
+            "8",
+        ),
+        # daswer123/xtts-finetune-webui#31
+        (
+            "# Error: libcudnn_ops_infer.so.8\n\nasdrabael · description · 2024-06-10\nI have cuDNN 8, I "
+            "can find it by searching my directorys. its both in torch and in the nvidia cudnn folder, but "
+            "I just get this error when I try to create a dataset:\n\nTo create a public link, set "
+            "`share=True` in `launch()`.\nExisting language matches target language\nLoading Whisper "
+            "Model!\nCould not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot "
+            "open shared object file: No such file or directory\nAborted (core dumped)\n\nI have it running "
+            "in a venv that's using python 3.9 and have installed the requirements.txt as well as "
+            "torch==2.1.1+cu118 torchaudio==2.1.1+cu118 and this error is driving me nuts. Any help would "
+            "be appreciated.",
+            "libcudnn_ops_infer.so.8",
+            "8",
+        ),
+        # disler/always-on-ai-assistant#3
+        (
+            "# Error running on Linux: Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, "
+            "libcudnn_ops.so.9, libcudnn_ops.so}\n\njrknox1977 · description · 2025-01-15\nError running on "
+            "Linux: Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, "
+            "libcudnn_ops.so}\n\nI WAS able to resolve this with: \n`sudo apt install libcudnn9-cuda-12` "
+            "\n\nI am running ubuntu 22",
+            "libcudnn_ops.so.9.1.0",
+            "9",
+        ),
+        # MahmoudAshraf97/whisper-diarization#259
+        (
+            "# Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, "
+            "libcudnn_ops.so} Invalid handle. Cannot load symbol cudnnCreateTensorDescriptor\n\nIGaganpreetS"
+            "ingh · description · 2024-10-23\nplease help",
+            "libcudnn_ops.so.9.1.0",
+            "9",
+        ),
+    ):
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        assert lead.evidence == (f"missing: {library}",), lead.evidence
+        assert lead.cause.startswith("cuDNN could not load one of its own libraries"), lead.cause
+        assert "LD_LIBRARY_PATH" in lead.fix.text and "device='cpu'" in lead.fix.text
+        assert f"The file is cuDNN {release}'s" in lead.fix.text
