@@ -6725,3 +6725,35 @@ def test_cudnn_that_cannot_load_its_own_libraries_names_the_release_and_the_path
         assert lead.cause.startswith("cuDNN could not load one of its own libraries"), lead.cause
         assert "LD_LIBRARY_PATH" in lead.fix.text and "device='cpu'" in lead.fix.text
         assert f"The file is cuDNN {release}'s" in lead.fix.text
+
+
+def test_deformable_detrs_attention_op_is_a_compiled_extension() -> None:
+    # MultiScaleDeformableAttention is Deformable DETR's CUDA op (models/ops), built by its make.sh or
+    # setup.py, not a package on PyPI; the projects built on it (DINO, Mask2Former, their descendants) meet
+    # it unbuilt.
+    for text in (
+        # ZhangGongjie/Meta-DETR#27 ('sh ./make.sh': 'My training has begun')
+        "# does anyone meet the same problem with me?\n\nbeeper00 · description · "
+        "2022-04-15\nModuleNotFoundError: No module named 'MultiScaleDeformableAttention'\n\nIn the file "
+        "named ms_deform_attn_func.py , line 18，i can't import MultiScaleDeformableAttention. Maybe i "
+        "haven't this file . could anyone tell me why? Thank you.",
+        # IDEA-Research/OpenSeeD#23 ('sh make.sh', 'python setup.py build install')
+        "# ModuleNotFoundError: No module named 'MultiScaleDeformableAttention'\n\nsaltoricristiano · "
+        "description · 2023-08-25\nHello, \n\nI don't know if I was the unlucky one but for running the "
+        "code I needed to compile MultiScaleDeformableAttention CUDA Op.\nIn order to solve the "
+        "issue:\n```\ncd openseed/body/encoder/ops\nsh make.sh\n```\n\nHoping this will help people having "
+        "the same issue!\nYou could add it in the installation instructions just in case!\nBest "
+        "regards,\nsaltoricristiano",
+        # yaoyao-liu/CL-DETR#4 ('run sh make.sh ... the error won't be seen again')
+        "# ModuleNotFoundError: No module named 'MultiScaleDeformableAttention'\n\nMinseokkim-0124 · "
+        "description · 2023-10-04\nHi while running the code I have some problem.\n\nHow can I deal with "
+        'this problem? \n\nI tried pip install MutiScaleDeformableAttention but, I received "ERROR: Could '
+        "not find a version that satisfies the requirement MultiScaleDeformableAttention (from versions: "
+        'none)" error.\n\nCan anyone help this issue?',
+        # rmcong/QPENet_TMM24#1 ('cd Deformable-DETR/models/ops; pip install .': 'Thank you very much')
+        "# ModuleNotFoundError\n\nSaillxl · description · 2024-09-20\nThank you for your open source code, "
+        "I would like to ask how to solve this problem?\nModuleNotFoundError: No module named "
+        "'MultiScaleDeformableAttention'  ；",
+    ):
+        lead = _led_by(text, "extension.not_built")
+        assert lead.evidence[0].startswith("the missing module MultiScaleDeformableAttention is a compiled")
