@@ -452,7 +452,7 @@ def analyse_oom(text: str) -> Analysis:
     analysis = longest if longest is not analysis else _long_inputs(analysis, tail)
     analysis = _video(analysis, tail)
     smallest = (shown is not None and re.search(r"\D1[\"']?$", shown) is not None) or _ANY_BATCH.search(tail)
-    if not smallest or figures or _while_loading_found(text):
+    if not smallest or figures or _while_loading_found(text) or _over_several_gpus(analysis):
         return analysis
     commands = ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",)
     return replace(
@@ -629,15 +629,48 @@ _SHARD_FIX = (
 )
 
 
+_SHARDED_FIX = (
+    "The model's state is sharded over the GPUs already (ZeRO stage 3 or FSDP), and each GPU's share is "
+    "still too large: offload it to the CPU (DeepSpeed's offload_optimizer and offload_param with device "
+    "cpu, FSDP's CPU offload), train fewer parameters (LoRA, or QLoRA on a 4-bit model) instead of a full "
+    "fine-tune, shorten the sequences or lower the batch per GPU, or add GPUs. "
+)
+_OFFLOADED_FIX = (
+    "The model's state is sharded over the GPUs and offloaded to the CPU already, and what stays on each GPU "
+    "(the layers being computed, the activations) is still too large: train fewer parameters (LoRA, or QLoRA "
+    "on a 4-bit model) instead of a full fine-tune, shorten the sequences or lower the batch per GPU "
+    "(activation checkpointing), or add GPUs. "
+)
+
+
+_OVER_SEVERAL_GPUS = ("the job runs one process per GPU (", "the job shards the model's state over its GPUs")
+
+
+def _over_several_gpus(analysis: Analysis) -> bool:
+    """Whether the analysis found the job's model state on several GPUs: what fills each is that state, not
+    another process, even at a batch of 1."""
+    return any(line.startswith(_OVER_SEVERAL_GPUS) for line in analysis.evidence)
+
+
 def _replicated(analysis: Analysis, tail: str, figures: bool) -> Analysis:
     """A job of one process per GPU whose own memory fills the GPU (or whose message gives no figures):
-    each process keeps a whole copy of the model's state, which sharding divides among the GPUs."""
-    processes = gpus_said.replicated(tail)
+    each process keeps a whole copy of the model's state, which sharding divides among the GPUs; where it is
+    sharded already, what is left is offloading it or training fewer parameters."""
     fills = any(line.startswith(_JOB_HOLDS) for line in analysis.evidence)
-    if processes is None or (figures and not fills):
+    if figures and not fills:
         return analysis
-    line = f"the job runs one process per GPU ({processes}), each with a whole copy of the model"
-    return _leading(analysis, line, _SHARD_FIX)
+    processes = gpus_said.replicated(tail)
+    if processes is not None:
+        line = f"the job runs one process per GPU ({processes}), each with a whole copy of the model"
+        return _leading(analysis, line, _SHARD_FIX)
+    sharded = gpus_said.state_sharded(tail)
+    if sharded is None:
+        return analysis
+    shown, offloaded = sharded
+    line = f"the job shards the model's state over its GPUs already ({shown})" + (
+        ", offloaded to the CPU" if offloaded else ""
+    )
+    return _leading(analysis, line, _OFFLOADED_FIX if offloaded else _SHARDED_FIX)
 
 
 # volatile=True of torch 0.3, or torch 0.4's warning that it does nothing: evaluation written for 0.3 keeps

@@ -27,17 +27,26 @@ _PROCESSES = (
     r"|--num[_-]processes[= ]\s{0,2}(?:[2-9]|\d{2})\b|\[rank[1-9]\d{0,3}\]"
     r"|DistributedDataParallel\b|\bdeepspeed\b|\bFSDP\b|FullyShardedDataParallel"
 )
-_SEVERAL_PROCESSES = re.compile(_PROCESSES, re.IGNORECASE)
+# ASCII: in Chinese text the words touch the characters around them ("中的deepspeed"), which Unicode's \b
+# counts as letters
+_SEVERAL_PROCESSES = re.compile(_PROCESSES, re.IGNORECASE | re.ASCII)
 # The job on several GPUs already: several processes, DataParallel, a split model.
 _ALREADY_SPREAD = re.compile(
-    rf"{_PROCESSES}|\bDataParallel\b|device_map\s{{0,3}}=\s{{0,3}}[\"'](?:auto|balanced)", re.IGNORECASE
+    rf"{_PROCESSES}|\bDataParallel\b|device_map\s{{0,3}}=\s{{0,3}}[\"'](?:auto|balanced)",
+    re.IGNORECASE | re.ASCII,
 )
 # The model's state sharded over the processes already: ZeRO stage 3, FSDP, a model split by device_map.
 _SHARDED = re.compile(
     r"zero[_ -]?(?:stage)?[_ :=\"']{0,3}3\b|\bzero3\b|\bFSDP\b|FullyShardedDataParallel|full_shard"
     r"|device_map\s{0,3}=",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,
 )
+# The state sharded by ZeRO stage 3 or FSDP (not a model split for inference), and offloaded to the CPU.
+_STATE_SHARDED = re.compile(
+    r"zero[_ -]?(?:stage)?[_ :=\"']{0,3}3\b|\bzero3\b|\bFSDP\b|FullyShardedDataParallel|full_shard",
+    re.IGNORECASE | re.ASCII,
+)
+_OFFLOADED = re.compile(r"\boffload(?:_optimizer|_param)?\b|cpu_offload", re.IGNORECASE | re.ASCII)
 
 
 _COUNTS_READ = 40  # a bound on the counts looked at, however long the text
@@ -68,3 +77,12 @@ def replicated(text: str) -> str | None:
         return None
     found = _SEVERAL_PROCESSES.search(text)
     return None if found is None else " ".join(found[0].split())
+
+
+def state_sharded(text: str) -> tuple[str, bool] | None:
+    """What in the text shows the model's training state sharded over the processes (ZeRO stage 3, FSDP), and
+    whether the text offloads it to the CPU too; None where it shows neither."""
+    found = _STATE_SHARDED.search(text)
+    if found is None:
+        return None
+    return " ".join(found[0].split()), _OFFLOADED.search(text) is not None

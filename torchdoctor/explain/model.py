@@ -133,6 +133,12 @@ class Analysis:
         return replace(self, evidence=(*self.evidence, *lines))
 
 
+PATTERN_FLAGS = re.IGNORECASE | re.ASCII
+"""How catalogue patterns are compiled. ASCII: a writer of Chinese or Japanese glues English words to the
+characters around them ("会OOM吧", "中的deepspeed"), which Unicode's \\b counts as letters, so no word
+boundary would be found there."""
+
+
 @dataclass(frozen=True)
 class Case:
     """One variant of an entry's message that its analyser tells apart (an error number, a library, a
@@ -146,7 +152,7 @@ class Case:
     compiled: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "compiled", re.compile(self.pattern, re.IGNORECASE))
+        object.__setattr__(self, "compiled", re.compile(self.pattern, PATTERN_FLAGS))
 
     def analysis(self, *evidence: str) -> Analysis:
         """``evidence``, then this case's own evidence, with its cause, fix and check."""
@@ -177,7 +183,7 @@ class Entry:
     def __post_init__(self) -> None:
         for kind, patterns in (("", self.patterns), ("_symptoms", self.symptoms)):
             wrapped = tuple(any_space(p) for p in patterns)
-            object.__setattr__(self, f"compiled{kind}", tuple(re.compile(p, re.IGNORECASE) for p in wrapped))
+            object.__setattr__(self, f"compiled{kind}", tuple(re.compile(p, PATTERN_FLAGS) for p in wrapped))
             object.__setattr__(self, f"required{kind}", tuple(required_text(p) for p in wrapped))
 
     def first_match(self, text: str) -> re.Match[str] | None:
