@@ -61,4 +61,12 @@ def test_a_message_quoted_without_its_tail_is_recognised(text: str) -> None:
 
 
 def test_only_a_written_space_is_widened() -> None:
-    assert any_space(r"a b[ x]c\ d") == r"a\sb[ x]c\ d"
+    widened = any_space(r"a b[ x]c\ d")
+    assert widened.startswith("a[\\s") and widened.endswith("]b[ x]c\\ d"), widened
+
+
+def test_a_space_of_a_page_or_of_chinese_text_stands_for_a_space() -> None:
+    # patterns compile with re.ASCII, whose \\s is ASCII's alone: a written space still takes a no-break space
+    # (a rendered page) or the ideographic one (constructed)
+    assert "cuda.out_of_memory" in _ids("RuntimeError: CUDA\xa0out of memory. Tried to allocate 2.00 GiB")
+    assert "torch.not_compiled_with_cuda" in _ids("Torch\u3000not compiled with CUDA enabled")

@@ -47,6 +47,11 @@ def quoted(pattern: re.Pattern[str], text: str, line: Callable[[re.Match[str]], 
     return Analysis() if found is None else Analysis(evidence=(line(found),))
 
 
+# Unicode's white space, which \s alone no longer is under PATTERN_FLAGS' ASCII: a page's no-break spaces and
+# the ideographic space of Chinese text.
+_ANY_SPACE = r"[\s\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+
+
 def any_space(pattern: str) -> str:
     """``pattern`` with each space it writes (outside a character class, not escaped) matching any one white
     space character: a long message pasted from a terminal or a rendered page often breaks its line where
@@ -63,7 +68,7 @@ def any_space(pattern: str) -> str:
         elif char == "[":
             in_class = True
         elif char == " ":
-            out.append(r"\s")
+            out.append(_ANY_SPACE)
             continue
         out.append(char)
     return "".join(out)
