@@ -451,6 +451,12 @@ MESSAGES = [
         "dataparallel.error_in_replica",
         "RuntimeError: Caught RuntimeError in replica 0 on device 0.",
     ),
+    (  # vicgalle/zero-shot-reward-models#2
+        "gptq.exllama_modules_offloaded",
+        "ValueError: Found modules on cpu/disk. Using Exllama or Exllamav2 backend requires all the modules "
+        "to be on GPU.You can deactivate exllama backend by setting `disable_exllama=True` in the "
+        "quantization config object",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

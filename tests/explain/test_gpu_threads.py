@@ -6834,3 +6834,56 @@ def test_an_out_of_memory_of_a_job_sharded_already_offers_offload_or_fewer_param
     assert lead.fix.text.startswith(
         "The model's state is sharded over the GPUs and offloaded to the CPU already"
     )
+
+
+def test_a_gptq_model_with_modules_offloaded_cannot_use_exllama() -> None:
+    # optimum's exllama kernels run only on the GPU; device_map="auto" put modules on the CPU or disk. The
+    # fixes: the whole model on one GPU, or exllama off (axolotl-ai-cloud/axolotl#599: merged
+    # gptq_disable_exllama; chatchat-space/Langchain-Chatchat#2165 quotes device_map="cuda:0" or exllama
+    # off; ParisNeo/lollms-webui#467 loads on the CPU; vicgalle/zero-shot-reward-models#2).
+    for text in (
+        # axolotl-ai-cloud/axolotl#599 (the stored excerpt ends at the traceback's first line)
+        "# Llama2 GPTQ training does not work\n\nNapuh · description · 2023-09-18\n### Please check that "
+        "this issue hasn't been reported before.\n\n- [X] I searched previous [Bug "
+        "Reports](https://github.com/OpenAccess-AI-Collective/axolotl/labels/bug) didn't find any similar "
+        "reports.\n\n### Expected Behavior\n\nexecute `finetune.py` with `examples/llama-2/gptq-lora.yml`. "
+        "\n\nExecution does not throw any error and the model trains fine.\n\n### Current "
+        "behaviour\n\nExecution throws error after a while. It does not start the trainer "
+        "whatsoever.\n\nError thrown:\n```\n[2023-09-18 11:25:48,695] [INFO] [axolotl.train.train:57] "
+        "[PID:6348] [RANK:0] loading model and (optionally) peft_config...                                  "
+        "                                                                                   [2023-09-18 "
+        "11:28:06,557] [ERROR] [axolotl.load_model:321] [PID:6348] [RANK:0] Exception raised attempting to "
+        "load model, retrying with AutoModelForCausalLM                                                     "
+        "                               [2023-09-18 11:28:06,557] [ERROR] [axolotl.load_model:324] "
+        "[PID:6348] [RANK:0] Found modules on cpu/disk. Using Exllama backend requires all the modules to "
+        "be on GPU.You can deactivate exllama backend by setting `disable_exllama=True` in the quantization "
+        "config object                                                                                      "
+        "      Traceback (most recent call last):",
+        # chatchat-space/Langchain-Chatchat#2165 (cut after the error)
+        "# 英伟达 T4 显卡使用千问 Qwen-7B-Chat-Int4 模型加载错误 ValueError: Found modules on cpu/disk. "
+        "Using Exllama or Exllamav2 backend requires all the modules to be on GPU.You can deactivate "
+        "exllama backend by setting `di\n\nJackle910 · description · 2023-11-24\n**问题描述 / Problem "
+        "Description**\n如题，由于 t4 显卡在加载 基础模型Qwen-7B-Chat时显存不够，因此尝试轻量化版本，已经安"
+        "装了auto-gptq optimum flash-attn，在启动的时候报错:ValueError: Found modules on cpu/disk. Using "
+        "Exllama or Exllamav2 backend requires all the modules to be on GPU.You can deactivate exllama "
+        "backend by setting `disable_exllama=True` in the quantization config object",
+        # ParisNeo/lollms-webui#467 (cut before the traceback)
+        "# Exllama does not work with cpu only\n\njohanno · description · 2023-12-30\n## Expected "
+        "Behavior\nuse cpu on hugging face\n\n## Current Behavior\nUsing device map: cpu\nCouldn't load "
+        "model.\nCouldn't load model. Please verify your configuration file at "
+        "/mnt/games_fast/lollms_data/configs or use the next menu to select a valid model\nBinding returned "
+        "this exception : Found modules on cpu/disk. Using Exllama or Exllamav2 backend requires all the "
+        "modules to be on GPU.You can deactivate exllama backend by setting `disable_exllama=True` in the "
+        "quantization config object",
+        # vicgalle/zero-shot-reward-models#2
+        "# ValueError: Found modules on cpu/disk\n\nAkshatSaxena-23 · description · 2024-03-18\nI was "
+        'trying to use Mistral-7B as the reward model but i kept getting error **"ValueError: Found '
+        "modules on cpu/disk. Using Exllama or Exllamav2 backend requires all the modules to be on GPU.You "
+        "can deactivate exllama backend by setting `disable_exllama=True` in the quantization config "
+        'object"**.\nAll I did was changed the name of model and tokenizer in the '
+        "\"configs/ppo_flan_sentiments.yml\" file. and changed the '__init__' method in the class "
+        "ZeroShotRewardModel according to my model.\nCan someone tell what can i do to resolve the error?",
+    ):
+        lead = _led_by(text, "gptq.exllama_modules_offloaded")
+        assert 'device_map="auto"' in lead.cause and "run only on the GPU" in lead.cause
+        assert "device_map={'': 0}" in lead.fix.text and "use_exllama=False" in lead.fix.text
