@@ -352,6 +352,8 @@ def _devices(text: str, evidence: str, match: re.Match[str]) -> Analysis:
         return Analysis(evidence=(evidence, line), fix=fix)
     if matched.startswith("arguments are located"):
         return _on_two_gpus(evidence, tail)
+    if matched.startswith("Input and hidden"):
+        return Analysis(evidence=(evidence,), cause=_HIDDEN_CAUSE, fix=_HIDDEN_FIX)
     if matched.startswith("Input type"):
         return _input_and_weights(evidence, match[1], match[2])
     gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
@@ -368,6 +370,20 @@ def _devices(text: str, evidence: str, match: re.Match[str]) -> Analysis:
     other = next((g for g in gpus if g != "0"), gpus[0])
     line = f"the text chooses a GPU ({chosen[0]})"
     return Analysis(evidence=(evidence, line), cause=_TWO_GPUS_CAUSE, fix=_two_gpus_fix(other))
+
+
+_HIDDEN_CAUSE = (
+    "An RNN (nn.LSTM, nn.GRU, nn.RNN) got its input and its initial hidden state on different devices: a "
+    "hidden state made with torch.zeros(...) without a device (in forward, in an init_hidden method, or in "
+    "__init__ as a plain tensor) stays on the CPU when the model and the batch move to the GPU; or one kept "
+    "from an earlier batch is on another device than this batch."
+)
+_HIDDEN_FIX = Fix(
+    "Make the hidden state on the input's device: h0 = torch.zeros(num_layers * num_directions, batch, "
+    "hidden_size, device=x.device) (and c0 for an LSTM), or x.new_zeros(...); or pass no hidden state, and "
+    "the RNN starts from zeros on the input's device. A hidden state carried between batches moves with the "
+    "batch (h = h.to(x.device)) or is detached and kept on it."
+)
 
 
 # The device the lengths were on ("but got 1D cuda:0 Long tensor").

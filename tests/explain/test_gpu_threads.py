@@ -6887,3 +6887,64 @@ def test_a_gptq_model_with_modules_offloaded_cannot_use_exllama() -> None:
         lead = _led_by(text, "gptq.exllama_modules_offloaded")
         assert 'device_map="auto"' in lead.cause and "run only on the GPU" in lead.cause
         assert "device_map={'': 0}" in lead.fix.text and "use_exllama=False" in lead.fix.text
+
+
+def test_an_rnns_input_and_hidden_state_on_two_devices_names_the_hidden_state() -> None:
+    # aten's RNN check: the initial hidden state made without a device (talipucar/CPC#1;
+    # Lightning-AI/pytorch-lightning#3738: 'I initialize hidden and cell with zeros using torch.zeros',
+    # the hidden state 'defaultly assigned to the cpu'; taishan1994/pytorch_triple_extraction#8; and the other
+    # way round, kdgutier/esrnn_torch#14 with device='cpu').
+    for text, input_on, hidden_on in (
+        # talipucar/CPC#1
+        (
+            '# Cuda not working\n\nmattiasstahre · description · 2021-10-07\nGetting "RuntimeError: Input '
+            "and hidden tensors are not at the same device, found input tensor at cuda:0 and hidden tensor "
+            'at CPU" when trying to use GPU.',
+            "cuda:0",
+            "CPU",
+        ),
+        # Lightning-AI/pytorch-lightning#3738 (cut after the error)
+        (
+            "# RuntimeError: Input and hidden tensors are not at the same device, found\n\ntugot17 · "
+            "description · 2020-09-30\n## 🐛 Bug\n\nI train LSTM for character level  text generation. At "
+            "first I initialize hidden and cell with zeros using `torch.zeros`. Unfortunately this tensors "
+            "are defaultly assigned to the cpu so I get the following error while "
+            "training\n\n```python\nRuntimeError: Input and hidden tensors are not at the same device, "
+            "found input tensor at cuda:0 and hidden tensor at cpu\n```",
+            "cuda:0",
+            "cpu",
+        ),
+        # taishan1994/pytorch_triple_extraction#8 (cut after the error)
+        (
+            "# 隐层\n\nnewbieonCV · description · 2022-06-13\nTraceback (most recent call last):\n  File "
+            '"get_result.py", line 120, in <module>\n    entities = get_ner_result(raw_text)\n  File '
+            '"get_result.py", line 37, in get_ner_result\n    pred_entities = '
+            'bertForNer.predict(raw_text, model_path)\n  File "/home/shijunwei/project/extract/extract/bert'
+            '_bilstm_crf_ner/main.py", line 177, in predict\n    logits = model(token_ids.to(device), '
+            "attention_masks.to(device), token_type_ids.to(device), None)\n  File "
+            '"/home/shijunwei/.local/lib/python3.7/site-packages/torch/nn/modules/module.py", line 722, '
+            "in _call_impl\n    result = self.forward(*input, **kwargs)\n  File "
+            '"/home/shijunwei/project/extract/extract/bert_bilstm_crf_ner/bert_ner_model.py", line 75, in '
+            "forward\n    seq_out, (hn, _) = self.lstm(seq_out, hidden)\n  File "
+            '"/home/shijunwei/.local/lib/python3.7/site-packages/torch/nn/modules/module.py", line 722, '
+            "in _call_impl\n    result = self.forward(*input, **kwargs)\n  File "
+            '"/home/shijunwei/.local/lib/python3.7/site-packages/torch/nn/modules/rnn.py", line 577, in '
+            "forward\n    self.dropout, self.training, self.bidirectional, self.batch_first)\nRuntimeError: "
+            "Input and hidden tensors are not at the same device, found input tensor at cuda:0 and hidden "
+            "tensor at cpu",
+            "cuda:0",
+            "cpu",
+        ),
+        # kdgutier/esrnn_torch#14 (cut before the code)
+        (
+            "# problem when executing the example of m4 (tensor problem)\n\nramdhan1989 · description · "
+            "2020-09-17\nHi,\nI got error below : \nRuntimeError: Input and hidden tensors are not at the "
+            "same device, found input tensor at cpu and hidden tensor at cuda:0",
+            "cpu",
+            "cuda:0",
+        ),
+    ):
+        lead = _led_by(text, "tensors.different_devices")
+        assert lead.evidence[0] == f"the RNN's input is on {input_on}, its hidden state on {hidden_on}"
+        assert lead.cause.startswith("An RNN (nn.LSTM, nn.GRU, nn.RNN) got its input and its initial hidden")
+        assert "device=x.device" in lead.fix.text and "pass no hidden state" in lead.fix.text
