@@ -451,6 +451,19 @@ _FLOAT16_SAID = re.compile(
 )
 
 
+# Weights made float16 in the code the text shows (not the fp16 of a mixed-precision setting, which keeps them
+# float32): torch_dtype=torch.float16, an fp16 variant, .half(), .to(torch.float16).
+_HALF_WEIGHTS = re.compile(
+    r"""\btorch_dtype\s{0,3}=\s{0,3}(?:torch\.float16|["']float16["'])|\bvariant\s{0,3}=\s{0,3}["']fp16["']"""
+    r"|\.half\(\)|\.to\((?:dtype=)?torch\.float16\)"
+)
+
+
+def analyse_fp16_parameters(text: str) -> Analysis:
+    """Where the code the text shows makes the weights float16."""
+    return quoted(_HALF_WEIGHTS, text, lambda said: f"the text makes the weights float16 ({said[0]})")
+
+
 def analyse_nonfinite_probabilities(text: str) -> Analysis:
     """The float16 the text loads the model in, if it says so."""
     return quoted(_FLOAT16_SAID, text, lambda said: f"the text runs the model in float16 ({said[0]})")

@@ -457,6 +457,10 @@ MESSAGES = [
         "to be on GPU.You can deactivate exllama backend by setting `disable_exllama=True` in the "
         "quantization config object",
     ),
+    (  # QwenAudio/FunMusic#28
+        "amp.fp16_parameters",
+        "ValueError: Attempting to unscale FP16 gradients.",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -6948,3 +6948,39 @@ def test_an_rnns_input_and_hidden_state_on_two_devices_names_the_hidden_state() 
         assert lead.evidence[0] == f"the RNN's input is on {input_on}, its hidden state on {hidden_on}"
         assert lead.cause.startswith("An RNN (nn.LSTM, nn.GRU, nn.RNN) got its input and its initial hidden")
         assert "device=x.device" in lead.fix.text and "pass no hidden state" in lead.fix.text
+
+
+def test_unscaling_fp16_gradients_is_a_half_model_under_gradscaler() -> None:
+    # torch's GradScaler refuses float16 gradients: the trained parameters are float16 themselves; the fix
+    # keeps them float32 (huggingface/diffusers#6442: 'cast the torch.float16 to torch.float32 for trainable
+    # parameters'; johannakarras/DreamPose#70, Microtreei/TSD-SR#11 and huggingface/accelerate#1778 print
+    # the same words under fp16 mixed precision).
+    for text in (
+        '# raise ValueError("Attempting to unscale FP16 gradients.")\n\nhw-liang · description · '
+        "2024-09-17\nI was trying to finetune the VAE decoder. I met this error: \n\nraise "
+        'ValueError("Attempting to unscale FP16 gradients.").\n\nI set args.mixed_precision as fp16. And '
+        "here is how I load the vae model:\n```\n    vae = AutoencoderKL.from_pretrained(\n        "
+        'args.pretrained_model_name_or_path,\n        subfolder="vae",\n        use_safetensors=True\n    '
+        ")\n```\n\nDo you have any suggestion?",
+        '# When I train with mixed precision, I get a "ValueError: Attempting to unscale FP16 gradients" '
+        "error.\n\nzjc24 · description · 2025-04-15\n# backward\naccelerator.backward(loss_g)\nif "
+        "accelerator.sync_gradients:\n     params_to_clip = transformer_lora_parameters\n     "
+        "accelerator.clip_grad_norm_(params_to_clip, args.max_grad_norm)\n\nGreat work! However, when I "
+        'train with mixed_precision="fp16", I encounter a ValueError: Attempting to unscale FP16 '
+        "gradients at the step accelerator.clip_grad_norm_(params_to_clip, args.max_grad_norm) in the "
+        "train/train.py. Have you encountered this issue before? How did you resolve it? I look forward to "
+        "your reply.",
+        '# When I train with mixed precision, I get a "ValueError: Attempting to unscale FP16 gradients" '
+        "error.",
+    ):
+        lead = _led_by(text, "amp.fp16_parameters")
+        assert "float16 themselves" in lead.cause and "cast_training_params" in lead.fix.text
+        assert (
+            not lead.evidence
+        )  # mixed_precision="fp16" keeps the weights float32: no evidence of half weights
+    lead = _led_by(
+        "pipe = StableDiffusionPipeline.from_pretrained(model_id, torch_dtype=torch.float16)\nValueError: "
+        "Attempting to unscale FP16 gradients.",
+        "amp.fp16_parameters",
+    )  # constructed
+    assert lead.evidence == ("the text makes the weights float16 (torch_dtype=torch.float16)",)
