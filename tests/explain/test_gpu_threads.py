@@ -6984,3 +6984,35 @@ def test_unscaling_fp16_gradients_is_a_half_model_under_gradscaler() -> None:
         "amp.fp16_parameters",
     )  # constructed
     assert lead.evidence == ("the text makes the weights float16 (torch_dtype=torch.float16)",)
+
+
+def test_older_xformers_words_for_operators_that_did_not_load() -> None:
+    # xformers 0.0.13 to 0.0.16 said its compiled operators were missing in other words: 'No such operator
+    # xformers::efficient_attention_forward_cutlass - did you forget to build xformers', 'No operator found
+    # for this attention'; the threads reinstalled an xformers built for their torch.
+    for text in (
+        # kohya-ss/sd-scripts#362 ('pip uninstall xformers and pip install xformers and it worked')
+        "# No such operator xformers::efficient_attention_forward_cutlass\n\nkopyl · description · "
+        "2023-04-01\nHow to fix it?\n\nHere is the full code: https://pastebin.com/d3xEGEhC",
+        # diffusion-classifier/diffusion-classifier#14 (the xformers 'that match torch' installed)
+        "# No such operator xformers\n\nskylzh14 · description · 2023-09-12\nhello everyone!\ni encountered "
+        'a problem which is "RuntimrError:No such operator xformers::efficient_attention_forward_cutlass - '
+        "did you forget to build xformers with 'python setup.py develop'?\"when i run the code.\nI have "
+        "looked for many solutions but none of them worked.Does anyone have a solution to make the code "
+        "run?\nThanks!",
+        # deeplearning-wisc/dream-ood#18 (xformers 0.0.13 beside another torch)
+        "# After downloading xformers==0.0.13, the code still reports an error\n\nTaicaiChen · description "
+        "· 2024-07-16\nI have installed xformers==0.0.13, but when executing the build script, I still get "
+        'an error "RuntimeError: No such operator xformers::efficient_attention_forward_generic - did you '
+        'forget to build xformers with `python setup.py develop`?"',
+        # facebookresearch/xformers#627 (the 0.0.15 dispatcher's words; cut before the traceback)
+        '# "No operator found for this attention" while implementing the _dispath_fw function (in '
+        "dispatch.py) of xformers.ops.memory_effiicient_attention\n\nyukang123 · description · "
+        "2023-01-09\nHi, everyone! I've been using the **xformer** to implement the codes cloned from "
+        "**stabel diffusion v2** (https://github.com/Stability-AI/stablediffusion).  \n\nI installed the "
+        "xformer successfully and the stable diffusion code automatically implement attention using "
+        "xformers library. However, while implementing the xformers.ops.memory_efficient_attention "
+        'function, the error, "No operator found for this attention", occurred (shown in the below part).',
+    ):
+        lead = _led_by(text, "xformers.not_built_for_torch")
+        assert "Reinstall xformers built for the installed torch" in lead.fix.text
