@@ -464,6 +464,29 @@ def analyse_fp16_parameters(text: str) -> Analysis:
     return quoted(_HALF_WEIGHTS, text, lambda said: f"the text makes the weights float16 ({said[0]})")
 
 
+# The DataLoader's sampler or random_split drawing its permutation, in a traceback; and the program making
+# CUDA the default device.
+_PERMUTATION_DRAWN = re.compile(r"sampler\.py\b|\brandom_split\b|\brandperm\(")
+_CUDA_DEFAULT = re.compile(
+    r"set_default_tensor_type\(\s{0,2}['\"]?torch\.cuda\.\w{1,30}['\"]?\s{0,2}\)"
+    r"|set_default_device\(\s{0,2}['\"]cuda[:\d]{0,3}['\"]\s{0,2}\)"
+)
+
+
+def analyse_generator_device(text: str) -> Analysis:
+    """The sampler's permutation where the traceback shows it, and a CUDA default device the text sets."""
+    tail = text[-200_000:]
+    evidence = []
+    if last_match(_PERMUTATION_DRAWN, tail) is not None:
+        evidence.append(
+            "the traceback is in a DataLoader's sampler or random_split: torch.randperm with a CPU generator"
+        )
+    default = last_match(_CUDA_DEFAULT, tail)
+    if default is not None:
+        evidence.append(f"the program makes CUDA the default device ({default[0]})")
+    return Analysis(evidence=tuple(evidence))
+
+
 def analyse_nonfinite_probabilities(text: str) -> Analysis:
     """The float16 the text loads the model in, if it says so."""
     return quoted(_FLOAT16_SAID, text, lambda said: f"the text runs the model in float16 ({said[0]})")

@@ -461,6 +461,10 @@ MESSAGES = [
         "amp.fp16_parameters",
         "ValueError: Attempting to unscale FP16 gradients.",
     ),
+    (  # sunsmarterjie/SDL-Skeleton#9
+        "random.generator_device",
+        "RuntimeError: Expected a 'cuda' device type for generator but found 'cpu'",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

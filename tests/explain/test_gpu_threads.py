@@ -7016,3 +7016,54 @@ def test_older_xformers_words_for_operators_that_did_not_load() -> None:
     ):
         lead = _led_by(text, "xformers.not_built_for_torch")
         assert "Reinstall xformers built for the installed torch" in lead.fix.text
+
+
+def test_a_generator_of_another_device_is_the_samplers_cpu_generator_under_a_cuda_default() -> None:
+    # ATen's check_generator: a DataLoader's sampler (or random_split) draws torch.randperm with a CPU
+    # generator while the program made CUDA the default device; or torch.randn on the GPU with a CPU
+    # generator (huggingface/diffusers#6501: randn_tensor). NarcissusEx/CuNeRF#8 (through sampler.py),
+    # hcnoh/knowledge-tracing-collection-pytorch#4 (random_split, torch 1.x's 'generator device' words),
+    # sunsmarterjie/SDL-Skeleton#9 (the message alone).
+    cases = [
+        (
+            "# RuntimeError: Expected a 'cuda' device type for generator but found 'cpu'\n\nCunminZhao · "
+            'description · 2024-06-10\nwhen i run the "bash example_train.sh"，it reports that"Traceback '
+            '(most recent call last):\n  File "/home/zhaolab/zcm/CuNeRF/run.py", line 137, in <module>\n  '
+            '  globals()[args.mode](Cfg(args))\n  File "/home/zhaolab/zcm/CuNeRF/run.py", line 57, in '
+            'train\n    for batch in cfg.trainloader:\n  File "/home/zhaolab/miniconda3/envs/cunerf/lib/pyt'
+            'hon3.9/site-packages/torch/utils/data/dataloader.py", line 630, in __next__\n    data = '
+            'self._next_data()\n  File "/home/zhaolab/miniconda3/envs/cunerf/lib/python3.9/site-packages/to'
+            'rch/utils/data/dataloader.py", line 673, in _next_data\n    index = self._next_index()  # may '
+            'raise StopIteration\n  File "/home/zhaolab/miniconda3/envs/cunerf/lib/python3.9/site-packages/'
+            'torch/utils/data/dataloader.py", line 620, in _next_index\n    return '
+            "next(self._sampler_iter)  # may raise StopIteration\n  File "
+            '"/home/zhaolab/miniconda3/envs/cunerf/lib/python3.9/site-packages/torch/utils/data/sampler.py'
+            '", line 283, in __iter__\n    for idx in self.sampler:\n  File '
+            '"/home/zhaolab/miniconda3/envs/cunerf/lib/python3.9/site-packages/torch/utils/data/sampler.py'
+            '", line 165, in __iter__\n    yield from map(int, torch.randperm(n, '
+            "generator=generator).numpy())\nRuntimeError: Expected a 'cuda' device type for generator but "
+            "found 'cpu'",
+            True,
+        ),
+        (
+            "# RuntimeError: Expected a 'cuda:0' generator device but found 'cpu'\n\njhong-tao · "
+            'description · 2023-04-24\n  File "E:/git/python/knowledge-tracing-collection-pytorch/train.py'
+            '", line 85, in main\n    dataset, [train_size, test_size], '
+            "generator=torch.Generator(device='cpu')\n  File \"D:\\conda\\envs\\study-ml\\lib\\site-packages"
+            '\\torch\\utils\\data\\dataset.py", line 353, in random_split\n    indices = '
+            "randperm(sum(lengths), generator=generator).tolist()\nRuntimeError: Expected a 'cuda:0' "
+            "generator device but found 'cpu'",
+            True,
+        ),
+        (
+            "# RuntimeError: Expected a 'cuda' device type for generator but found 'cpu'\n\nINGnowait · "
+            'description · 2021-08-07\nwhen I try to run the codes，there is the wrong: "RuntimeError: '
+            "Expected a 'cuda' device type for generator but found 'cpu'\". How can I solve it?\n\nThank "
+            "you.",
+            False,
+        ),
+    ]
+    for text, sampler in cases:
+        lead = _led_by(text, "random.generator_device")
+        assert "torch.Generator(device='cuda')" in lead.fix.text and "set_default_tensor_type" in lead.cause
+        assert any("sampler or random_split" in line for line in lead.evidence) is sampler, lead.evidence
