@@ -584,19 +584,17 @@ def analyse_illegal_access(text: str) -> Analysis:
     return Analysis(evidence=(line,), fix=_SET_DEVICE_FIX)
 
 
-_REPLICA = re.compile(r"Caught StopIteration in replica (\d{1,3}) on device (\d{1,3})")
+# DataParallel's wrapper of the error a replica raised: the error's name, the replica and its GPU.
+_REPLICA_ERROR = re.compile(r"Caught (\w{1,40}) in replica (\d{1,3}) on device (\d{1,3})")
 
 
 def analyse_replica_stopiteration(text: str) -> Analysis:
     """The replica and GPU the message names."""
     return quoted(
-        _REPLICA,
+        _REPLICA_ERROR,
         text,
-        lambda f: f"replica {f[1]} on GPU {f[2]} found no parameters of its own (torch 1.5 or later)",
+        lambda f: f"replica {f[2]} on GPU {f[3]} found no parameters of its own (torch 1.5 or later)",
     )
-
-
-_REPLICA_ERROR = re.compile(r"Caught (\w{1,40}) in replica (\d{1,3}) on device (\d{1,3})")
 
 
 def analyse_replica_error(text: str) -> Analysis:

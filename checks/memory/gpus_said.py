@@ -35,17 +35,13 @@ _ALREADY_SPREAD = re.compile(
     rf"{_PROCESSES}|\bDataParallel\b|device_map\s{{0,3}}=\s{{0,3}}[\"'](?:auto|balanced)",
     re.IGNORECASE | re.ASCII,
 )
-# The model's state sharded over the processes already: ZeRO stage 3, FSDP, a model split by device_map.
-_SHARDED = re.compile(
+# The training state sharded by ZeRO stage 3 or FSDP; with a model split by device_map, the model's state
+# sharded over the processes already.
+_STATE_SHARDING = (
     r"zero[_ -]?(?:stage)?[_ :=\"']{0,3}3\b|\bzero3\b|\bFSDP\b|FullyShardedDataParallel|full_shard"
-    r"|device_map\s{0,3}=",
-    re.IGNORECASE | re.ASCII,
 )
-# The state sharded by ZeRO stage 3 or FSDP (not a model split for inference), and offloaded to the CPU.
-_STATE_SHARDED = re.compile(
-    r"zero[_ -]?(?:stage)?[_ :=\"']{0,3}3\b|\bzero3\b|\bFSDP\b|FullyShardedDataParallel|full_shard",
-    re.IGNORECASE | re.ASCII,
-)
+_STATE_SHARDED = re.compile(_STATE_SHARDING, re.IGNORECASE | re.ASCII)
+_SHARDED = re.compile(rf"{_STATE_SHARDING}|device_map\s{{0,3}}=", re.IGNORECASE | re.ASCII)
 _OFFLOADED = re.compile(r"\boffload(?:_optimizer|_param)?\b|cpu_offload", re.IGNORECASE | re.ASCII)
 
 

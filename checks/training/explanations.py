@@ -57,7 +57,7 @@ _SEVERAL_GPUS_CAUSE = f"An operation got tensors on two GPUs: {_SPREAD_CAUSE}; o
 _GPU_CHOSEN = re.compile(
     r"""["']cuda:[1-9]\d?["']|\bset_device\(\s{0,2}[1-9]|--[\w-]{0,20}(?:device|gpu)[\w-]{0,10}[= ]["']?"""
     r"""(?:cuda:)?[1-9]\b""",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,
 )
 
 
@@ -365,7 +365,7 @@ def _devices(text: str, evidence: str, match: re.Match[str]) -> Analysis:
         return Analysis(evidence=(evidence, line), cause=_SPLIT_CAUSE, fix=_SPLIT_FIX)
     chosen = last_match(_GPU_CHOSEN, tail)
     if chosen is None:
-        line = "the text chooses no GPU: the program spreads over the GPUs it sees"
+        line = "the text shows no GPU chosen by the program (no 'cuda:N' in its code, no --device or --gpu N)"
         return Analysis(evidence=(evidence, line), cause=_SEVERAL_GPUS_CAUSE, fix=_ONE_GPU_FIX)
     other = next((g for g in gpus if g != "0"), gpus[0])
     line = f"the text chooses a GPU ({chosen[0]})"
@@ -455,7 +455,8 @@ _FLOAT16_SAID = re.compile(
 # float32): torch_dtype=torch.float16, an fp16 variant, .half(), .to(torch.float16).
 _HALF_WEIGHTS = re.compile(
     r"""\btorch_dtype\s{0,3}=\s{0,3}(?:torch\.float16|["']float16["'])|\bvariant\s{0,3}=\s{0,3}["']fp16["']"""
-    r"|\.half\(\)|\.to\((?:dtype=)?torch\.float16\)"
+    r"|\.half\(\)|\.to\((?:dtype=)?torch\.float16\)",
+    re.ASCII,
 )
 
 
@@ -466,7 +467,7 @@ def analyse_fp16_parameters(text: str) -> Analysis:
 
 # The DataLoader's sampler or random_split drawing its permutation, in a traceback; and the program making
 # CUDA the default device.
-_PERMUTATION_DRAWN = re.compile(r"sampler\.py\b|\brandom_split\b|\brandperm\(")
+_PERMUTATION_DRAWN = re.compile(r"sampler\.py\b|\brandom_split\b|\brandperm\(", re.ASCII)
 _CUDA_DEFAULT = re.compile(
     r"set_default_tensor_type\(\s{0,2}['\"]?torch\.cuda\.\w{1,30}['\"]?\s{0,2}\)"
     r"|set_default_device\(\s{0,2}['\"]cuda[:\d]{0,3}['\"]\s{0,2}\)"
