@@ -16,6 +16,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+# One OpenMP thread for the torch of the test process and of every process it starts (they inherit the
+# environment), unless the environment says otherwise: on two cores a second thread busy-waits after each
+# parallel region, which costs CPU and speeds up none of these small tensors (the suite: 151 s of CPU in
+# its tests with two threads, 123 s with one).
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 import pytest
 from filelock import FileLock
 
