@@ -1066,14 +1066,13 @@ def _build_cause(sm: int, build: _Built | None, dropped: bool) -> str:
     )
 
 
-def _harmless(sm: int, after: str) -> Analysis | None:
+def _harmless(sm: int, build: _Built | None) -> Analysis | None:
     """torch 2.7 to 2.10 warn of a GPU above the range's maximum even where it has the maximum's major (a
     GB10, 12.1, beside a build to 12.0): kernels built for X.y run on X.z where z >= y, so the build runs
     it."""
-    ranged = _BUILT_RANGE.search(after)
-    if ranged is None:
+    if build is None or build.whole:
         return None
-    high = int(ranged[3]) * 10 + int(ranged[4])
+    high = build.capabilities[-1]
     if not (sm > high and sm // 10 == high // 10):
         return None
     return Analysis(
@@ -1100,11 +1099,11 @@ def _no_kernel_for(sm: int, text: str, after: str, named: str | None = None) -> 
     """Which build has kernels for compute capability ``sm`` (86 = 8.6) and runs on the driver the text names:
     the plan ``torchdoctor check`` makes for the same machine; with the releases whose builds have kernels for
     it, which say whether the GPU needs a newer torch or an older one."""
-    harmless = _harmless(sm, after)
+    built = _built_for(after)
+    harmless = _harmless(sm, built)
     if harmless is not None:
         return harmless
     cc = (sm // 10, sm % 10)
-    built = _built_for(after)
     evidence = [f"the GPU is sm_{sm} (compute capability {cc[0]}.{cc[1]})"]
     if named is not None:
         evidence[0] = f"{named}: sm_{sm} (compute capability {cc[0]}.{cc[1]})"

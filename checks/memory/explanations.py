@@ -643,13 +643,14 @@ _OFFLOADED_FIX = (
 )
 
 
-_OVER_SEVERAL_GPUS = ("the job runs one process per GPU (", "the job shards the model's state over its GPUs")
+_REPLICATED = "the job runs one process per GPU"
+_SHARDED = "the job shards the model's state over its GPUs already"
 
 
 def _over_several_gpus(analysis: Analysis) -> bool:
     """Whether the analysis found the job's model state on several GPUs: what fills each is that state, not
     another process, even at a batch of 1."""
-    return any(line.startswith(_OVER_SEVERAL_GPUS) for line in analysis.evidence)
+    return any(line.startswith((_REPLICATED, _SHARDED)) for line in analysis.evidence)
 
 
 def _replicated(analysis: Analysis, tail: str, figures: bool) -> Analysis:
@@ -661,15 +662,13 @@ def _replicated(analysis: Analysis, tail: str, figures: bool) -> Analysis:
         return analysis
     processes = gpus_said.replicated(tail)
     if processes is not None:
-        line = f"the job runs one process per GPU ({processes}), each with a whole copy of the model"
+        line = f"{_REPLICATED} ({processes}), each with a whole copy of the model"
         return _leading(analysis, line, _SHARD_FIX)
     sharded = gpus_said.state_sharded(tail)
     if sharded is None:
         return analysis
     shown, offloaded = sharded
-    line = f"the job shards the model's state over its GPUs already ({shown})" + (
-        ", offloaded to the CPU" if offloaded else ""
-    )
+    line = f"{_SHARDED} ({shown})" + (", offloaded to the CPU" if offloaded else "")
     return _leading(analysis, line, _OFFLOADED_FIX if offloaded else _SHARDED_FIX)
 
 
