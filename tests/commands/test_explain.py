@@ -465,6 +465,16 @@ MESSAGES = [
         "random.generator_device",
         "RuntimeError: Expected a 'cuda' device type for generator but found 'cpu'",
     ),
+    (  # pytorch/pytorch#128661
+        "cuda.oom_report_failed",
+        'RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "/opt/pytorch/pytorch/c10/cuda/'
+        'CUDACachingAllocator.cpp":841, please report a bug to PyTorch.',
+    ),
+    (  # pytorch/pytorch#16998
+        "cuda.invalid_configuration",
+        "THCudaCheck FAIL file=/pytorch/aten/src/ATen/native/cuda/Normalization.cuh line=467 error=9 : "
+        "invalid configuration argument",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "
