@@ -1791,6 +1791,27 @@ def analyse_import_order(text: str) -> Analysis:
     )
 
 
+_CLASHING_IMPORT = re.compile(
+    r"(?m)^[ \t>]{0,8}(?:import|from)[ \t]{1,3}(decord|open3d|cv2|tensorflow|pyarrow)\b"
+)
+_TORCH_IMPORT = re.compile(r"(?m)^[ \t>]{0,8}(?:import|from)[ \t]{1,3}torch\w{0,6}\b")
+
+
+def analyse_segfault(text: str) -> Analysis:
+    """A package known to clash with torch imported before it, where the text's code shows both imports."""
+    clashing, torch_import = _CLASHING_IMPORT.search(text), _TORCH_IMPORT.search(text)
+    if clashing is None or torch_import is None or clashing.start() > torch_import.start():
+        return Analysis()
+    package = clashing[1]
+    return Analysis(
+        evidence=(f"the code imports {package} before torch",),
+        fix=Fix(
+            f"Import torch first, before {package}, in every module of the program (the entry script first); "
+            "python -X faulthandler shows the line if it still crashes."
+        ),
+    )
+
+
 # NumPy's C-API version (NPY_API_VERSION) -> the NumPy release that introduced it. Source:
 # numpy/_core/code_generators/cversions.txt of numpy/numpy at 00be3ef9459634aaf074c450008857bdf131b151
 # ("Version 7 (NumPy 1.7)", "Version 8 Added interface to MapIterObject" with no release of its own,

@@ -475,6 +475,11 @@ MESSAGES = [
         "THCudaCheck FAIL file=/pytorch/aten/src/ATen/native/cuda/Normalization.cuh line=467 error=9 : "
         "invalid configuration argument",
     ),
+    (  # VQAssessment/FAST-VQA-and-FasterVQA#47
+        "native.segfault",
+        "it raises error: `Segmentation fault (core dumped)`. I tried to debug it. It seems the problem "
+        "happened when I tried to put model onto device.",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

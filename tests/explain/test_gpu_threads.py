@@ -7146,3 +7146,49 @@ def test_an_invalid_launch_configuration_is_an_input_beyond_a_kernels_grid() -> 
         lead = _led_by(text, "cuda.invalid_configuration")
         assert "65535" in lead.cause and "not memory" in lead.cause
         assert "smaller batch" in lead.fix.text and "chunks" in lead.fix.text
+
+
+def test_a_segfault_without_a_message_names_the_import_order_first() -> None:
+    # A crash in native code with no Python error; at the first CUDA use in video code it is decord loaded
+    # before torch (VQAssessment/FAST-VQA-and-FasterVQA#47, settled by 'place all import torch before import
+    # decord'; dmlc/decord#293 and #329; TencentARC/ARC-Hunyuan-Video-7B#2, merged).
+    bare = (
+        "# Segmentation fault (core dumped)\n\nHi, I'm trying to use your Infer for a single MP4 video cmd. "
+        "However, no matter which model I chose, e.g., FasterVQA, Fast-VQA-M, it raises error: "
+        "`Segmentation fault (core dumped)`. I tried to debug it. It seems the problem happened when I "
+        "tried to put model onto device. However, if I use CPU to run it, the bash will not respond "
+        "anymore.\n\nMy torch version is 2.2.0+cu118. System: Ubuntu. GPU: V100 32GB"
+    )
+    lead = _led_by(bare, "native.segfault")
+    assert "import order" in lead.cause and "decord" in lead.cause and not lead.evidence
+    assert "faulthandler" in lead.fix.text and "import torch first" in lead.fix.text
+    for text, first in (
+        (
+            "# Code corrupted silently when import decord before torch\n\nThis issue occurs when I import "
+            "decord before torch, and then place nn.Module on the GPU.\n```\nimport decord\nimport "
+            "torch\n\ntorch.nn.Linear(3, 3).cuda()\n```\nIt corrupted silently using `python3 debug.py`, "
+            "and reported `Segmentation fault (core dumped)` when running in terminal.",
+            "decord",
+        ),
+        (
+            "# Segmentation Fault When Using Decord and TorchVision Together\n\nFirst of all, I'd like to "
+            "express my admiration for this project! It’s been incredibly helpful in my work, and I truly "
+            "appreciate all the effort that has gone into building and maintaining it.\nHowever, I’ve "
+            "encountered an issue that seems to indicate an incompatibility between decord and torchvision. "
+            "Here’s a minimal reproducible example:\n\n```\nfrom decord import VideoReader\nfrom "
+            "torchvision import models\n\nmodels.segmentation.fcn_resnet50().cuda()\n```\n\nError "
+            "Encountered:\n```\nSegmentation fault (core dumped)\n```",
+            "decord",
+        ),
+    ):
+        lead = _led_by(text, "native.segfault")
+        assert lead.evidence == (f"the code imports {first} before torch",), lead.evidence
+        assert f"before {first}" in lead.fix.text
+    assert (
+        _led_by("# Move decord importing after vllm to avoid segmentation fault", "native.segfault").evidence
+        == ()
+    )
+    # a message of its own leads; the crash is then only its effect
+    assert (
+        _ids("DataLoader worker (pid 4242) is killed by signal: Segmentation fault.")[0] != "native.segfault"
+    )
