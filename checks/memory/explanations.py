@@ -1498,6 +1498,18 @@ _KERNEL_KILL = re.compile(
 _WORKER_KILLED = re.compile(
     r"DataLoader worker (?:\(pids?\(?s?\)? ?[\d., ]{0,40}\) )?is killed by signal: Killed", re.IGNORECASE
 )
+_SIGKILL_REPORTED = (
+    (
+        re.compile(r"exitcode\s{0,2}:\s{0,2}-9\b|signal 9 \(SIGKILL\) received by PID", re.I),
+        "torchrun's exitcode -9",
+    ),
+    (re.compile(r"return code = -9\b", re.I), "a launcher's return code -9"),
+    (re.compile(r"exit code 137\b", re.I), "exit code 137"),
+    (re.compile(r"<Signals\.SIGKILL: 9>", re.I), "<Signals.SIGKILL: 9>"),
+    (re.compile(r"terminated with signal SIGKILL|signal 9\s{0,2}:\s{0,2}SIGKILL", re.I), "signal 9, SIGKILL"),
+    (re.compile(r"(?m)^[ \t>`]{0,8}Killed[ \t]*$|[\"“`]Killed[\"”`]", re.I), "the shell's Killed"),
+)
+"""How a process ended by SIGKILL is reported, in the words of what started it."""
 _WORKERS_SAID = re.compile(
     r"(?<![\w-])(?:--?)?(?:[a-z]{1,20}_){0,3}(?:num_workers|workers)\b[ \t]*[=:][ \t]*\d{1,3}\b",
     re.IGNORECASE,
@@ -1541,6 +1553,13 @@ def analyse_host_oom(text: str) -> Analysis:
             "a DataLoader worker was ended by SIGKILL (signal: Killed), which is how the OOM killer ends a "
             "process"
         )
+    if not evidence:
+        reported = next((said for pattern, said in _SIGKILL_REPORTED if pattern.search(window)), None)
+        if reported is not None:
+            evidence.append(
+                f"the process was ended by SIGKILL ({reported}), the signal the kernel's OOM killer sends; "
+                "nothing in the process could print an error"
+            )
     workers = last_match(_WORKERS_SAID, window)
     if workers is not None:
         evidence.append(f"the text sets {' '.join(workers[0].split())}")

@@ -7192,3 +7192,55 @@ def test_a_segfault_without_a_message_names_the_import_order_first() -> None:
     assert (
         _ids("DataLoader worker (pid 4242) is killed by signal: Segmentation fault.")[0] != "native.segfault"
     )
+
+
+def test_a_process_ended_by_sigkill_with_no_message_is_the_hosts_out_of_memory() -> None:
+    # A process killed by SIGKILL prints nothing; the shell says "Killed", torchrun "exitcode: -9", a
+    # terminal "exit code 137": the kernel's OOM killer, host RAM, not the GPU (AkariAsai/self-rag#83 and
+    # OceannTwT/ra-isf#11, each settled by the reporter: not enough memory; noelshin/selfmask#11;
+    # bmaltais/kohya_ss#1065; Project-MONAI/monai-physio#126, a bare Killed after a line of output;
+    # ZhehengJiangLancaster/AMVUR#2, torchrun's record of the signal).
+    for text, form in (
+        (
+            "# torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: -9) local_rank: 0 "
+            "(pid: 14447) of binary:\n\nI encountered the following error while training on a single "
+            "GPU:\ntorch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: -9) local_rank: "
+            "1 (pid: 14447) of binary:\n\nI tried to adjust the training parameter: --nproc_per_node=1, but "
+            "only local_rank changed here\ntorch.distributed.elastic.multiprocessing.api: [ERROR] failed "
+            "(exitcode: -9) local_rank: 0 (pid: 14447) of binary:",
+            "torchrun's exitcode -9",
+        ),
+        (
+            "# ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 "
+            "(pid: 5343) of binary: /root/miniconda3/bin/python\n\n在训练小模型的时候，遇到了这样的问题，请"
+            "问怎么解决呢？还有就是您是否能提供一下您训练的硬件配置，谢谢您了",
+            "torchrun's exitcode -9",
+        ),
+        (
+            "# Process finished with exit code 137 (interrupted by signal 9:SIGKILL)\n\nWhen I run "
+            "mask_generator.py, I get Process finished with exit code 137 (interrupted by signal "
+            "9:SIGKILL)\nIt seems that the cpu does not have enough memory\nBut with my batch_size set to "
+            "1, num_workers set to 0, and my data set only having 109 graphs, how do I solve this problem?",
+            "exit code 137",
+        ),
+        (
+            "# died with <Signals.SIGKILL: 9>. Is this problem due to my lack of RAM?",
+            "<Signals.SIGKILL: 9>",
+        ),
+        (
+            "**Problem**: a run stops with a bare ``Killed`` and no traceback, typically just\nafter a line "
+            "of ICON finetuning output:\n\n.. code-block:: text\n\n   ICONLoss(all_loss=tensor(1.0676, "
+            "device='cuda:0', ...), ...)\n   Killed",
+            "the shell's Killed",
+        ),
+        (
+            "rank2 (local rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>\ntraceback : signal 9 "
+            "(SIGKILL) received by PID 36071",
+            "torchrun's exitcode -9",
+        ),
+    ):
+        lead = _led_by(text, "host.out_of_memory")
+        assert lead.evidence[0].startswith(f"the process was ended by SIGKILL ({form})"), lead.evidence
+        assert "host RAM" in lead.cause and "free -m" in lead.fix.text
+    # the word in a sentence is not the shell's line
+    assert "host.out_of_memory" not in _ids("The dataloader got Killed by the sampler logic, see the stack.")
