@@ -2000,16 +2000,36 @@ def analyse_not_installed(text: str) -> Analysis:
 _NAME_FROM = re.compile(
     r"cannot import name\s[‘'\"`](\w{1,80})[’'\"`]\s{1,3}from\s{1,3}[‘'\"`]([\w.]{1,80})[’'\"`]"
 )
+_ATTRIBUTE_OF = re.compile(
+    r"module\s[‘'\"`]([\w.]{1,80})[’'\"`]\s{1,3}has no attribute\s[‘'\"`](\w{1,80})[’'\"`]"
+)
+
+# Names a library's release removed, and what replaces them. Source: CuPy's upgrade guide
+# (docs.cupy.dev/en/stable/upgrade.html, CuPy v13: "cupy.cuda.compile_with_cache() has been removed").
+_REMOVED = {
+    ("cupy", "compile_with_cache"): (
+        "The installed CuPy is release 13 or newer, which removed cupy.cuda.compile_with_cache; "
+        "the program's kernel launcher was written for CuPy 12 or older.",
+        "CuPy 13 removed cupy.cuda.compile_with_cache: build the kernel with cupy.RawModule(code=source)"
+        ".get_function(name) (or cupy.RawKernel), as the current softmax-splatting and PWC-Net code does, or "
+        "install CuPy 12 (pip install cupy-cuda12x==12.3.0, cupy-cuda11x==12.3.0 for CUDA 11).",
+    ),
+}
 
 
 def analyse_name_missing(text: str) -> Analysis:
     """The name, the library, and the library's version the text shows."""
     tail = text[-200_000:]
-    found = last_match(_NAME_FROM, tail)
-    if found is None:
+    imported, called = last_match(_NAME_FROM, tail), last_match(_ATTRIBUTE_OF, tail)
+    if imported is None and called is None:
         return Analysis()
-    library = found[2].split(".")[0]
-    evidence = [f"the installed {library} version has no {found[1]} (imported from {found[2]})"]
+    if called is None or (imported is not None and imported.start() > called.start()):
+        assert imported is not None
+        name, module, how = imported[1], imported[2], f"imported from {imported[2]}"
+    else:
+        name, module, how = called[2], called[1], called[1]
+    library = module.split(".")[0]
+    evidence = [f"the installed {library} version has no {name} ({how})"]
     version = last_match(
         re.compile(
             rf"\b{re.escape(library)}\b\s{{0,3}}(?:==|:|\s)\s{{0,3}}v?(\d{{1,3}}\.\d{{1,3}}(?:\.\w{{1,10}})?)",
@@ -2026,6 +2046,9 @@ def analyse_name_missing(text: str) -> Analysis:
         f"{library}. Or update the program to a version that follows {library}'s new API.",
         (f"pip show {library}",),
     )
+    removed = _REMOVED.get((library.lower(), name))
+    if removed is not None:
+        return Analysis(evidence=tuple(evidence), cause=removed[0], fix=Fix(removed[1], fix.commands))
     return Analysis(evidence=tuple(evidence), fix=fix)
 
 

@@ -7244,3 +7244,21 @@ def test_a_process_ended_by_sigkill_with_no_message_is_the_hosts_out_of_memory()
         assert "host RAM" in lead.cause and "free -m" in lead.fix.text
     # the word in a sentence is not the shell's line
     assert "host.out_of_memory" not in _ids("The dataloader got Killed by the sampler logic, see the stack.")
+
+
+def test_a_librarys_release_without_an_attribute_the_program_calls_is_a_release_mismatch() -> None:
+    # "module 'X' has no attribute 'Y'" is the same release mismatch as "cannot import name 'Y' from 'X'",
+    # met where the program calls X.Y. CuPy 13 removed cupy.cuda.compile_with_cache, which the
+    # softmax-splatting and PWC-Net kernels call (leoShen917/DreamMover#2; BorealisAI/scaleformer#6;
+    # sniklaus/pytorch-pwc#67, fixed with RawModule; OverLordGoldDragon/ssqueezepy#103, fixed and released;
+    # routineLife1/DRBA#2, merged; henry123-boy/SpaTracker#25, cupy 12.2.0).
+    for text in (
+        "# module 'cupy.cuda' has no attribute 'compile_with_cache'\n\nAfter training lora, and click run, "
+        "an error occurs:",
+        "# 关于module 'cupy.cuda' has no attribute 'compile_with_cache'问题\n\n由于种种原因，无法安装旧版本"
+        "的cupy，有什么方法可以解决compile_with_cache函数被删除的问题？",
+    ):
+        lead = _led_by(text, "package.name_missing")
+        assert lead.evidence[0] == "the installed cupy version has no compile_with_cache (cupy.cuda)"
+        assert "CuPy 13" in lead.fix.text and "cupy.RawModule" in lead.fix.text
+    assert "package.name_missing" not in _ids("AttributeError: module 'utils' has no attribute 'get_loader'")
