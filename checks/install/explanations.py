@@ -23,6 +23,7 @@ from torchdoctor.checks.install import (
     unpublished,
     xpu_build,
 )
+from torchdoctor.checks.memory.pinned import pinned_analysis
 from torchdoctor.checks.training.explanations import asked_for_cpu
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.cpu_path import cpu_path, restored_on_cuda
@@ -2313,8 +2314,15 @@ _TORCH_RELEASE_SAID = re.compile(
 )
 
 
+_INVALID_ARGUMENT_SAID = re.compile(r"invalid argument", re.IGNORECASE)
+
+
 def analyse_invalid_argument(text: str) -> Analysis:
-    """Where THC raised it and the torch release the text gives: the version whose build is to be checked."""
+    """Where THC raised it and the torch release the text gives: the version whose build is to be checked;
+    an argument refused while pinning host memory is the host's."""
+    pinned = pinned_analysis(text, _INVALID_ARGUMENT_SAID)
+    if pinned is not None:
+        return pinned
     window = text[-200_000:]
     evidence: list[str] = []
     at = last_match(_THC_AT, window)

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, replace
 
 from torchdoctor.checks.memory import gpus_said
+from torchdoctor.checks.memory.pinned import pinned_analysis
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import Case, last_match, quoted
 from torchdoctor.model import Fix
@@ -413,11 +414,17 @@ def _misbuilt_extension(text: str) -> Analysis | None:
     return Analysis(evidence=tuple(evidence), cause=_MISBUILT_CAUSE, fix=_MISBUILT_FIX)
 
 
+_OUT_OF_MEMORY_SAID = re.compile(r"out of memory", re.IGNORECASE)
+
+
 def analyse_oom(text: str) -> Analysis:
     """:func:`_analyse_oom` with the batch size the text states, if any, among the evidence. A message
     without figures from a job whose batch is 1 already (or fails whatever the batch) is a GPU already
     occupied, or a model too large for it: the fix leads with finding a free GPU. A request a compiled
     extension computed wrong is said first."""
+    pinned = pinned_analysis(text, _OUT_OF_MEMORY_SAID)
+    if pinned is not None:
+        return pinned
     misbuilt = _misbuilt_extension(text)
     if misbuilt is not None:
         return misbuilt

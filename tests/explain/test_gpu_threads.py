@@ -7262,3 +7262,48 @@ def test_a_librarys_release_without_an_attribute_the_program_calls_is_a_release_
         assert lead.evidence[0] == "the installed cupy version has no compile_with_cache (cupy.cuda)"
         assert "CuPy 13" in lead.fix.text and "cupy.RawModule" in lead.fix.text
     assert "package.name_missing" not in _ids("AttributeError: module 'utils' has no attribute 'get_loader'")
+
+
+def test_a_cuda_error_raised_while_pinning_host_memory_is_about_host_memory() -> None:
+    # cudaHostAlloc's failures come back as "CUDA error: out of memory" or "invalid argument", though no GPU
+    # memory is involved: the pinned buffer is page-locked host RAM (LMCache/LMCache#1063: 5 GB refused, 2 GB
+    # taken; microsoft/WSL#14078: above 500 MB inside Docker on WSL2; sgl-project/sglang#7666: above 4 GB;
+    # jacobgil/pytorch-pruning#16, an out-of-memory solved by pin_memory=False).
+    invalid = (
+        "# memory allocation failure with default examples/kv_cache_reuse/local_backends/offload.py\n\n**Des"
+        'cribe the bug**\nRun default examples/kv_cache_reuse/local_backends/offload.py:\nos.environ["LMCAC'
+        'HE_MAX_LOCAL_CPU_SIZE"] = "5"\n\nprogram tried to allocate 5GB pinned memory and failed:\n```\n '
+        ' File "/vllm-workspace/LMCache/lmcache/v1/cache_engine.py", line 742, in get_or_create\n    '
+        "memory_allocator = cls._Create_memory_allocator(config, metadata)\n                       "
+        '^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n  File "/vllm-workspace/LMCache/lmcache/v1/cache_e'
+        'ngine.py", line 714, in _Create_memory_allocator\n    return '
+        "MixedMemoryAllocator(int(max_local_cpu_size * 1024**3))\n           "
+        "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n  File "
+        '"/vllm-workspace/LMCache/lmcache/v1/memory_management.py", line 1285, in __init__\n    buffer = '
+        "torch.empty(size, dtype=torch.uint8, pin_memory=True)\n             "
+        "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\nRuntimeError: CUDA error: invalid "
+        "argument\nCUDA kernel errors might be asynchronously reported at some other API call, so the "
+        "stacktrace below might be incorrect.\nFor debugging consider passing "
+        "CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n```"
+    )
+    lead = _led_by(invalid, "cuda.invalid_argument")
+    assert lead.evidence[0].startswith("the failing statement pins host memory: buffer = torch.empty(size")
+    assert "page-locked (pinned) host memory" in lead.cause and "Not GPU memory" in lead.cause
+    assert "smaller pinned buffers" in lead.fix.text and lead.check == "transfer.pinned"
+    oom = (
+        '## Problem Description\n\nPyTorch `pin_memory()` fails with "CUDA error: out of memory" when '
+        "trying to allocate more than **500 MB** of pinned memory inside Docker containers, even though:\n- "
+        "GPU has 24 GB total memory with 23+ GB free\n- Host system (Windows) allows up to **4 GB** pinned "
+        "memory natively\n- Docker is configured with `privileged: true` and `ulimits.memlock: -1` "
+        "(unlimited)"
+    )
+    lead = _led_by(oom, "cuda.out_of_memory")
+    assert lead.evidence[0].startswith("the message's line pins host memory: PyTorch `pin_memory()` fails")
+    assert "page-locked (pinned) host memory" in lead.cause and "pin_memory=False" in lead.fix.text
+    # a GPU out-of-memory whose log prints a DataLoader set to pin memory is still the GPU's
+    plain = (
+        "DataLoader(dataset, batch_size=64, pin_memory=True)\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 10.76 GiB total capacity; "
+        "8.12 GiB already allocated; 1.00 GiB free; 8.50 GiB reserved in total by PyTorch)"
+    )
+    assert "pinned" not in _led_by(plain, "cuda.out_of_memory").cause
