@@ -780,6 +780,15 @@ def analyse_no_kernel(text: str) -> Analysis:
             cause=_TORCHVISION_KERNEL_CAUSE,
             fix=Fix(f"{_TORCHVISION_KERNEL_FIX} {base.text}", base.commands),
         )
+    runs = _xformers_run(tail)
+    if runs is not None:
+        line = f"the text runs xformers ({runs}), whose wheels carry their own kernels"
+        return replace(
+            analysis,
+            evidence=(*analysis.evidence, line),
+            cause=_XFORMERS_KERNEL_CAUSE,
+            fix=Fix(f"{_XFORMERS_KERNEL_FIX} Otherwise: {base.text}", base.commands),
+        )
     built_here = _extension_built(tail)
     bundle = last_match(_BUNDLED, tail)
     if bundle is not None and not built_here:
@@ -815,6 +824,38 @@ _TORCHVISION_BUILT = re.compile(
     r"(?:from|through) (?:the )?source",
     re.IGNORECASE,
 )
+# xformers in use, most telling first: its command-line flag (not --disable-xformers), its compiled modules
+# in a trace, its attention op, its name.
+_XFORMERS_SIGNS = (
+    re.compile(r"(?<![\w-])--(?:force-enable-)?xformers\b", re.IGNORECASE),
+    re.compile(r"\b_C_flashattention\b|\bxformers[/\\.](?:_C|ops)\b", re.IGNORECASE),
+    re.compile(r"\bmemory_efficient_attention\b|\bxformers\b", re.IGNORECASE),
+)
+_XFORMERS_KERNEL_CAUSE = (
+    "The kernel that failed is most likely xformers' own (its memory-efficient attention), not torch's: "
+    "xformers' prebuilt wheels carry kernels for a narrower list of GPU architectures than torch and are "
+    "built against one torch release, so a wheel for another torch or CUDA, or one without this GPU's "
+    "architecture (an older GPU, or one newer than the wheel), fails here while torch itself runs."
+)
+_XFORMERS_KERNEL_FIX = (
+    "Run once without xformers (drop --xformers, or turn off the program's 'use xformers' option; torch's "
+    "own scaled_dot_product_attention does the same work, --opt-sdp-attention in the web UIs): if it then "
+    "runs, install the xformers wheel built for the installed torch, from the same index (pip install -U "
+    "xformers --index-url https://download.pytorch.org/whl/cu1XX), or build xformers for this GPU "
+    '(TORCH_CUDA_ARCH_LIST="<the GPU\'s capability>" pip install -v -U '
+    "git+https://github.com/facebookresearch/xformers)."
+)
+
+
+def _xformers_run(text: str) -> str | None:
+    """What shows xformers running in ``text``, or None."""
+    for sign in _XFORMERS_SIGNS:
+        found = last_match(sign, text)
+        if found is not None:
+            return found[0]
+    return None
+
+
 _TORCHVISION_KERNEL_CAUSE = (
     "The kernel that failed is torchvision's own (its prebuilt ops, such as nms), not the program's: the "
     "installed torchvision does not pair with the installed torch and GPU, a torchvision built for another "

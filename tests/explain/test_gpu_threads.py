@@ -7307,3 +7307,41 @@ def test_a_cuda_error_raised_while_pinning_host_memory_is_about_host_memory() ->
         "8.12 GiB already allocated; 1.00 GiB free; 8.50 GiB reserved in total by PyTorch)"
     )
     assert "pinned" not in _led_by(plain, "cuda.out_of_memory").cause
+
+
+def test_no_kernel_image_where_xformers_runs_names_xformers_kernels() -> None:
+    # xformers' wheels carry kernels for their own list of GPUs, built against one torch: where the text runs
+    # xformers, its kernel is the likely one (AUTOMATIC1111/stable-diffusion-webui#2202, a GTX 1660 SUPER
+    # with --xformers, settled by uninstalling xformers; #2039, a wheel built for the 30 series only;
+    # facebookresearch/xformers#1234, _C_flashattention on an RTX 50).
+    for text, said in (
+        (
+            "# CUDA error: no kernel image is available for execution on the device\n\ngetting this error "
+            "after git pull\n\nRuntimeError: CUDA error: no kernel image is available for execution on the "
+            "device\nCUDA kernel errors might be asynchronously reported at some other API call,so the "
+            "stacktrace below might be incorrect.\nFor debugging consider passing "
+            "CUDA_LAUNCH_BLOCKING=1\n\nCard is a 1660S\nrunning below in the command line argument\n "
+            "--precision full --no-half --medvram --xformers\n\nxformers issue? card issue?\n\n**Expected "
+            "behavior**\nWas working perfectly before the latest commit",
+            "--xformers",
+        ),
+        (
+            "Another app another error\n\n```\nAn exception occurred: CUDA error: no kernel image is "
+            "available for execution on the device\nCUDA kernel errors might be asynchronously reported at "
+            "some other API call, so the stacktrace below might be incorrect.\nFor debugging consider "
+            "passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side "
+            "assertions.\n\nException raised from c10_cuda_check_implementation at "
+            "C:\\actions-runner\\_work\\pytorch\\pytorch\\pytorch\\c10\\cuda\\CUDAException.cpp:43 (most "
+            "recent call first):\n00007FF95A302C2400007FF95A302B80 c10.dll!c10::Error::Error [<unknown "
+            "file> @ <unknown line number>]\n00007FF95A30170A00007FF95A3016B0 "
+            "c10.dll!c10::detail::torchCheckFail [<unknown file> @ <unknown line "
+            "number>]\n00007FF99C626BBF00007FF99C6268B0 c10_cuda.dll!c10::cuda::c10_cuda_check_implementatio"
+            "n [<unknown file> @ <unknown line number>]\n00007FFD87A0777500007FFD8794C300 "
+            "_C_flashattention.pyd!PyInit__C_flashattention [<unknown file> @ <unknown line number>]",
+            "_C_flashattention",
+        ),
+    ):
+        lead = _led_by(text, "cuda.no_kernel_image")
+        assert lead.evidence[-1] == f"the text runs xformers ({said}), whose wheels carry their own kernels"
+        assert "xformers' own" in lead.cause
+        assert lead.fix.text.startswith("Run once without xformers")
