@@ -1833,6 +1833,19 @@ def analyse_import_order(text: str) -> Analysis:
     )
 
 
+# onnxruntime 1.19 on says which majors it needs: "Require cuDNN 9.* and CUDA 12.*".
+_ORT_REQUIRES = re.compile(r"Require cuDNN (\d{1,2})\.\* and CUDA (\d{1,2})\.\*", re.IGNORECASE)
+
+
+def analyse_onnxruntime_provider(text: str) -> Analysis:
+    """The CUDA and cuDNN majors the message says this onnxruntime-gpu needs."""
+    return quoted(
+        _ORT_REQUIRES,
+        text,
+        lambda m: f"this onnxruntime-gpu needs CUDA {m[2]}.x and cuDNN {m[1]}.x (its message)",
+    )
+
+
 _CLASHING_IMPORT = re.compile(
     r"(?m)^[ \t>]{0,8}(?:import|from)[ \t]{1,3}(decord|open3d|cv2|tensorflow|pyarrow)\b"
 )

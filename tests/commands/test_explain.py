@@ -480,6 +480,11 @@ MESSAGES = [
         "it raises error: `Segmentation fault (core dumped)`. I tried to debug it. It seems the problem "
         "happened when I tried to put model onto device.",
     ),
+    (  # Ki6an/fastT5#53
+        "onnxruntime.cuda_provider",
+        "Failed to create CUDAExecutionProvider. Please reference https://onnxruntime.ai/docs/reference/"
+        "execution-providers/CUDA-ExecutionProvider.html#requirements to ensure all dependencies are met.",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

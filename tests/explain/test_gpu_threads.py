@@ -7345,3 +7345,44 @@ def test_no_kernel_image_where_xformers_runs_names_xformers_kernels() -> None:
         assert lead.evidence[-1] == f"the text runs xformers ({said}), whose wheels carry their own kernels"
         assert "xformers' own" in lead.cause
         assert lead.fix.text.startswith("Run once without xformers")
+
+
+def test_onnxruntimes_cuda_provider_that_cannot_load_is_its_cuda_and_cudnn_majors() -> None:
+    # onnxruntime-gpu is built for one CUDA major and one cuDNN major; where they are not loadable its CUDA
+    # provider fails, though torch runs on the GPU (ototadana/sd-face-editor#170, settled with CUDA 12.1;
+    # Ki6an/fastT5#53 and deepinsight/insightface#1824: the onnxruntime-gpu release for the installed CUDA;
+    # ZHO-ZHO-ZHO/ComfyUI-InstantID#129 and #54, CUDA 11.8 with its cuDNN; microsoft/onnxruntime#21769, 1.19
+    # naming its majors).
+    for text in (
+        "EP Error D:\\a\\_work\\1\\s\\onnxruntime\\python\\onnxruntime_pybind_state.cc:739 "
+        "onnxruntime::python::CreateExecutionProviderInstance CUDA_PATH is set but CUDA wasn't able to be "
+        "loaded. Please install the correct version of CUDA and cuDNN as mentioned in the GPU requirements "
+        "page (https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements), "
+        "make sure they're in the PATH, and that your GPU is supported.\n when using "
+        "['CUDAExecutionProvider', 'CPUExecutionProvider']",
+        "However, I get the following error: \n\n_Failed to create CUDAExecutionProvider. Please reference "
+        "https://onnxruntime.ai/docs/reference/execution-providers/CUDA-ExecutionProvider.html#requirements "
+        "to ensure all dependencies are met._",
+        "Error occurred when executing InsightFaceLoader_Zho:\n\nD:\\a\\_work\\1\\s\\onnxruntime\\python\\on"
+        "nxruntime_pybind_state.cc:857 onnxruntime::python::CreateExecutionProviderInstance CUDA_PATH is "
+        "set but CUDA wasnt able to be loaded. Please install the correct version of CUDA andcuDNN as "
+        "mentioned in the GPU requirements page (https://onnxruntime.ai/docs/execution-providers/CUDA-Execut"
+        "ionProvider.html#requirements), make sure they're in the PATH, and that your GPU is supported.",
+    ):
+        lead = _led_by(text, "onnxruntime.cuda_provider")
+        assert "one CUDA major and one cuDNN major" in lead.cause and "torch" in lead.cause
+        assert "onnxruntime-gpu" in lead.fix.text and "CPUExecutionProvider" in lead.fix.text
+    lead = _led_by(
+        "2024-08-16 15:41:33.7983729 [E:onnxruntime:Default, provider_bridge_ort.cc:1992 "
+        "onnxruntime::TryGetProviderInfo_CUDA] D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_brid"
+        "ge_ort.cc:1637 onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary "
+        'failed with error 126 "" when trying to load "C:\\Users\\sunny\\anaconda3\\envs\\pytorch\\lib\\s'
+        'ite-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll"\n2024-08-16 15:41:33.8037106 '
+        "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 onnxruntime::python::CreateExecutionProvide"
+        "rInstance] Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*, and the latest "
+        "MSVC runtime. Please install all dependencies as mentioned in the GPU requirements page "
+        "(https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements), make "
+        "sure they're in the PATH, and that your GPU is supported.",
+        "onnxruntime.cuda_provider",
+    )
+    assert lead.evidence == ("this onnxruntime-gpu needs CUDA 12.x and cuDNN 9.x (its message)",)
