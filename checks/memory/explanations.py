@@ -414,6 +414,29 @@ def _misbuilt_extension(text: str) -> Analysis | None:
     return Analysis(evidence=tuple(evidence), cause=_MISBUILT_CAUSE, fix=_MISBUILT_FIX)
 
 
+# faiss's allocation as its message gives it: "StandardGpuResources: alloc fail type FlatData dev 2 space
+# Device stream 0 size 2764800000 bytes", or older faiss's "failed to cudaMalloc 47064032 bytes".
+_FAISS_ALLOCATION = re.compile(
+    r"alloc\s{1,40}fail\s{1,40}type\s{1,40}(\w{1,40})\s{1,40}dev\s{1,3}(\d{1,3})[^\n]{0,120}?size\s{1,3}(\d{1,20})"
+    r"\s{1,3}bytes|failed to cudaMalloc (\d{1,20}) bytes",
+    re.IGNORECASE,
+)
+
+
+def analyse_faiss_oom(text: str) -> Analysis:
+    """The allocation faiss's message names: its kind, device and size."""
+
+    def said(found: re.Match[str]) -> str:
+        if found[4] is not None:
+            size = int(found[4])
+            return f"faiss's allocation: size {size} bytes ({size / 2**30:.2f} GiB)"
+        size = int(found[3])
+        gib = f"{size / 2**30:.2f} GiB"
+        return f"faiss's allocation: {found[1]} of size {size} bytes ({gib}) on device {found[2]}"
+
+    return quoted(_FAISS_ALLOCATION, text, said)
+
+
 _OUT_OF_MEMORY_SAID = re.compile(r"out of memory", re.IGNORECASE)
 
 

@@ -485,6 +485,12 @@ MESSAGES = [
         "Failed to create CUDAExecutionProvider. Please reference https://onnxruntime.ai/docs/reference/"
         "execution-providers/CUDA-ExecutionProvider.html#requirements to ensure all dependencies are met.",
     ),
+    (  # facebookresearch/faiss#1031
+        "faiss.gpu_out_of_memory",
+        "RuntimeError: Error in void faiss::gpu::allocMemorySpaceV(faiss::gpu::MemorySpace, void**, "
+        "size_t) at gpu/utils/MemorySpace.cpp:26: Error: 'err == cudaSuccess' failed: failed to cudaMalloc "
+        "47064032 bytes (error 2 out of memory)",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -7386,3 +7386,48 @@ def test_onnxruntimes_cuda_provider_that_cannot_load_is_its_cuda_and_cudnn_major
         "onnxruntime.cuda_provider",
     )
     assert lead.evidence == ("this onnxruntime-gpu needs CUDA 12.x and cuDNN 9.x (its message)",)
+
+
+def test_faiss_that_cannot_allocate_gpu_memory_is_its_index_beside_the_job() -> None:
+    # faiss's GPU allocator prints its own out-of-memory, outside torch's (facebookresearch/faiss#2179: a
+    # flat index of 1101852 x 768; #1031: 3.5 GB of a 4 GB GPU already used by PyTorch, faiss's temporary
+    # memory; #2105 and #2155: the 1.5 GiB temporary buffer; #231: a flat index too large, IVF instead).
+    for text, size in (
+        (
+            "I used `faiss.index_cpu_to_gpu` to move a `IndexFlatIP` index of size `1101852 * 768` to gpu. "
+            "My gpu is A100 with 40GB memory. I think the index should only consume `3.15GB` formatted in "
+            "`float32`. But it gave me the following error:\n```\nError in virtual void* "
+            "faiss::gpu::StandardGpuResourcesImpl::allocMemory(const faiss::gpu::AllocRequest&) at "
+            "/home/conda/feedstock_root/\nbuild_artifacts/faiss-split_1636459980553/work/faiss/gpu/StandardG"
+            "puResources.cpp:452: Error: 'err == cudaSuccess' failed: StandardGpuResources: alloc\n fail "
+            "type FlatData dev 2 space Device stream 0 size 2764800000 bytes (cudaMalloc error out of "
+            "memory [2])\n```",
+            "FlatData of size 2764800000 bytes (2.57 GiB) on device 2",
+        ),
+        (
+            "RuntimeError: Error in void faiss::gpu::allocMemorySpaceV(faiss::gpu::MemorySpace, void**, "
+            "size_t) at gpu/utils/MemorySpace.cpp:26: Error: 'err == cudaSuccess' failed: failed to "
+            "cudaMalloc 47064032 bytes (error 2 out of memory)\n\n I am using  **StandardGpuResources**  "
+            "and GpuIndexFlatIP",
+            "size 47064032 bytes (0.04 GiB)",
+        ),
+        (
+            "RuntimeError: Error in virtual void* faiss::gpu::StandardGpuResourcesImpl::allocMemory(const "
+            "faiss::gpu::AllocRequest&)\n              at /root/miniconda3/conda-bld/faiss-pkg_1623030479928"
+            "/work/faiss/gpu/StandardGpuResources.cpp:452: \n              Error: 'err == cudaSuccess' "
+            "failed: StandardGpuResources: alloc fail type TemporaryMemoryBuffer \n              dev 0 "
+            "space Device \tstream 0x7f7b46ba9a60 size 1610612736 bytes (cudaMalloc error out of memory [2])",
+            "TemporaryMemoryBuffer of size 1610612736 bytes (1.50 GiB) on device 0",
+        ),
+        (
+            "I got an error \"Faiss assertion 'cudaMalloc(p, size) == cudaSuccess' failed in void "
+            "faiss::gpu::allocMemorySpace(faiss::gpu::MemorySpace, void**, size_t) at "
+            'utils/MemorySpace.cpp:20; details: Failed to cudaMalloc 4294967296 bytes"  when i use nvidia '
+            "GTX1080 with 8G memory to build faiss index.",
+            "size 4294967296 bytes (4.00 GiB)",
+        ),
+    ):
+        lead = _led_by(text, "faiss.gpu_out_of_memory")
+        assert lead.evidence == (f"faiss's allocation: {size}",), lead.evidence
+        assert "temporary memory" in lead.cause and "torch" in lead.cause
+        assert "index_cpu_to_all_gpus" in lead.fix.text and "faiss-cpu" in lead.fix.text
