@@ -387,6 +387,22 @@ _MISBUILT_FIX = Fix(
     ),
 )
 
+# A request no input needs, with no compiled extension shown making it.
+_GARBAGE_CAUSE = (
+    "The request is a size computed wrong, not memory the job needs. Most often the program's shapes: "
+    "tensors that broadcast into a huge one ((N, 1) with (N,) makes N x N), a batch and a feature dimension "
+    "swapped, an input of another layout or size than the code expects (a model for small images given a "
+    "large one); or a library's size arithmetic overflowing on a very large input; or a compiled CUDA "
+    "extension built for another GPU or CUDA that reads its sizes wrong."
+)
+_GARBAGE_FIX = Fix(
+    "Print the shapes at the failing line (x.shape for each tensor it combines) and make them the ones the "
+    "code expects: reshape or unsqueeze so the batch dimensions line up instead of broadcasting, and give "
+    "the model inputs of the size and layout it was made for (resize or tile a very large image). Where a "
+    "compiled extension makes the call, rebuild it on this machine for this GPU (pip uninstall it, remove "
+    'its build folder, TORCH_CUDA_ARCH_LIST="<this GPU\'s capability>" pip install --no-build-isolation .).'
+)
+
 
 def _misbuilt_extension(text: str) -> Analysis | None:
     """An out-of-memory whose request a compiled extension computed wrong: a tebibyte or more, or more than
@@ -409,8 +425,9 @@ def _misbuilt_extension(text: str) -> Analysis | None:
         evidence.append(f"the request: {' '.join(said[0].split())}")
     if absurd:
         evidence.append("a tebibyte or more: no input makes a tensor that large; the size is garbage")
-    if call is not None:
-        evidence.append(f"the allocation comes from a compiled extension: {call[0].rstrip('(')}")
+    if call is None:
+        return Analysis(evidence=tuple(evidence), cause=_GARBAGE_CAUSE, fix=_GARBAGE_FIX)
+    evidence.append(f"the allocation comes from a compiled extension: {call[0].rstrip('(')}")
     return Analysis(evidence=tuple(evidence), cause=_MISBUILT_CAUSE, fix=_MISBUILT_FIX)
 
 

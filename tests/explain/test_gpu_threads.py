@@ -7431,3 +7431,34 @@ def test_faiss_that_cannot_allocate_gpu_memory_is_its_index_beside_the_job() -> 
         assert lead.evidence == (f"faiss's allocation: {size}",), lead.evidence
         assert "temporary memory" in lead.cause and "torch" in lead.cause
         assert "index_cpu_to_all_gpus" in lead.fix.text and "faiss-cpu" in lead.fix.text
+
+
+def test_an_impossible_request_without_an_extension_is_a_size_computed_wrong_in_the_program() -> None:
+    # A request of a tebibyte or more is a size computed wrong; where no compiled extension makes the call, it
+    # is the program's shapes (pytorch/pytorch#2225: (500000, 1, 1) + (500000, 1) broadcasts to 500000 x
+    # 500000; leaderj1001/Attention-Augmented-Conv2d#18: 'Architecture needs to be modified for images of
+    # bigger shapes'; iree-org/iree#18767, an index or shape issue) or a library's arithmetic on a huge input
+    # (pytorch/pytorch#33143: cuDNN asking 16 EiB for a 10210 x 8641 half-precision image).
+    for text in (
+        "# CUDA out of memory : tried to allocate 32768.00 Gib (only 10.00 Gib free)\n\nGetting a memory "
+        "error of unreal proportions on Wide-resnet ",
+        "## 🐛 Bug\n\nWhen using `torch.float16` as the dtype, 16EiB of GPU memory is requested for "
+        "allocation for certain tensor shapes.\n\n## To Reproduce\n\nSteps to reproduce the "
+        "behavior:\n\n```\n>>> import torch\n>>> import torchvision.models as models\n>>> resnet = "
+        "models.resnet18().half().cuda()\n>>> t = torch.ones([1, 3, 10210, 8641], dtype=torch.float16, "
+        'device="cuda")\n>>> output = resnet(t)\nTraceback (most recent call last):\n  File "<stdin>", '
+        'line 1, in <module>\n  File "/opt/conda/lib/python3.6/site-packages/torch/nn/modules/module.py", '
+        "line 532, in __call__\n    result = self.forward(*input, **kwargs)\n  File "
+        '"/opt/conda/lib/python3.6/site-packages/torchvision/models/resnet.py", line 198, in _forward\n   '
+        ' x = self.conv1(x)\n  File "/opt/conda/lib/python3.6/site-packages/torch/nn/modules/module.py", '
+        "line 532, in __call__\n    result = self.forward(*input, **kwargs)\n  File "
+        '"/opt/conda/lib/python3.6/site-packages/torch/nn/modules/conv.py", line 345, in forward\n    '
+        'return self.conv2d_forward(input, self.weight)\n  File "/opt/conda/lib/python3.6/site-packages/tor'
+        'ch/nn/modules/conv.py", line 342, in conv2d_forward\n    self.padding, self.dilation, '
+        "self.groups)\nRuntimeError: CUDA out of memory. Tried to allocate 17179869183.95 GiB (GPU 0; 23.65 "
+        "GiB total capacity; 3.15 GiB already allocated; 18.80 GiB free; 3.15 Gi",
+    ):
+        lead = _led_by(text, "cuda.out_of_memory")
+        assert "no input makes a tensor that large" in lead.evidence[-1], lead.evidence
+        assert lead.cause.startswith("The request is a size computed wrong") and "broadcast" in lead.cause
+        assert "x.shape" in lead.fix.text and "rebuild" in lead.fix.text
