@@ -229,6 +229,9 @@ def analyse_not_compiled(text: str) -> Analysis:
     seen = _seen(text)
     if seen.version is not None and "+cpu" in seen.version:
         evidence.append(f"the text shows torch {seen.version}: a CPU-only wheel")
+    jetson = _on_jetson(text[-200_000:], tuple(evidence), _NOT_COMPILED.fix)
+    if jetson is not None:
+        return jetson
     window = text[:_SEEN_WINDOW]
     nvidia = _NVIDIA_GPU.search(window)
     if nvidia is not None:
@@ -2253,6 +2256,23 @@ def _from_env_file(window: str, evidence: tuple[str, ...], base: Fix) -> Analysi
     )
 
 
+def _on_jetson(window: str, evidence: tuple[str, ...], base: Fix) -> Analysis | None:
+    """A CPU-only torch on a Jetson: NVIDIA's wheel for the board's JetPack, before ``base``."""
+    if _JETSON.search(window) is None:
+        return None
+    return Analysis(
+        evidence=(*evidence, "the text is about a Jetson (aarch64 with JetPack)"),
+        fix=Fix(
+            "On a Jetson, torch reaches the GPU only through a wheel built for the JetPack release "
+            "(and its Ubuntu and Python) the board runs: pip's aarch64 wheels from PyPI are CPU-only, "
+            "and a wheel built for another JetPack does not fit. Install NVIDIA's torch wheel for the "
+            "installed JetPack (its version: cat /etc/nv_tegra_release), or flash the JetPack image the "
+            "wheel was built for. " + base.text,
+            base.commands,
+        ),
+    )
+
+
 def analyse_not_available(text: str) -> Analysis:
     """torch not reaching the GPU: the CPU-only build the text shows, the CUDA toolkit its writer names (which
     does not make the build), and where the build comes from: a Jetson's NVIDIA wheels, a Docker image."""
@@ -2268,18 +2288,9 @@ def analyse_not_available(text: str) -> Analysis:
             "torch's build, which carries its own CUDA runtime"
         )
     base = _NOT_AVAILABLE.fix
-    if _JETSON.search(window) is not None:
-        return Analysis(
-            evidence=(*evidence, "the text is about a Jetson (aarch64 with JetPack)"),
-            fix=Fix(
-                "On a Jetson, torch reaches the GPU only through a wheel built for the JetPack release "
-                "(and its Ubuntu and Python) the board runs: pip's aarch64 wheels from PyPI are CPU-only, "
-                "and a wheel built for another JetPack does not fit. Install NVIDIA's torch wheel for the "
-                "installed JetPack (its version: cat /etc/nv_tegra_release), or flash the JetPack image the "
-                "wheel was built for. " + base.text,
-                base.commands,
-            ),
-        )
+    jetson = _on_jetson(window, tuple(evidence), base)
+    if jetson is not None:
+        return jetson
     from_file = _from_env_file(window, tuple(evidence), base)
     if from_file is not None:
         return from_file

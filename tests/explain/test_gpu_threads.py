@@ -7462,3 +7462,35 @@ def test_an_impossible_request_without_an_extension_is_a_size_computed_wrong_in_
         assert "no input makes a tensor that large" in lead.evidence[-1], lead.evidence
         assert lead.cause.startswith("The request is a size computed wrong") and "broadcast" in lead.cause
         assert "x.shape" in lead.fix.text and "rebuild" in lead.fix.text
+
+
+def test_a_cpu_only_torch_on_a_jetson_needs_nvidias_jetpack_wheel_whichever_message() -> None:
+    # On a Jetson the CUDA build is NVIDIA's wheel for the JetPack release; PyPI's aarch64 wheels are
+    # CPU-only. Told for "is_available() returns false" already, and now for "Torch not compiled with CUDA
+    # enabled" too (dusty-nv/jetson-inference#1848, torch 2.2.0 from pip on an Orin Nano; #566, JetPack 4.4's
+    # own wheels; Lmy0217/PyTorch-aarch64#3, 'only support cpu').
+    for text, entry_id in (
+        (
+            "# onnx_export.py says torch not compiled with CUDA, but it should be\n\nI've been following "
+            'the process in the excellent "github.com/dusty-nv/jetson-inferenceblob/master/docs/pytorch-ssd'
+            ".md\" on my jetson orin nano devkit. I've run the training for detecting an object and it "
+            'worked well, producing 30 epochs of checkpoints. When I run "python3 onnx_export.py '
+            '--model-dir=models", it finds the trained network with the best loss, but then I get '
+            '"AssertionError: Torch not compiled with CUDA enabled" which is triggered on line 293 of '
+            "/.local/lib/python3.10/site-packages/torch/cuda/__init__.py.  I have torch 2.2.0 installed, "
+            "which is supposed to support CUDA. Why should I get that error, and how do I fix it? I've "
+            "searched the internet and can't find any advice that works for fixing that error.",
+            "torch.not_compiled_with_cuda",
+        ),
+        (
+            "# Does this version support GPU?\n\nI successfully install the torch on my jetson nano(Jetpack "
+            "4.4 [L4T 32.4.3]),but cuda.is_available() returns false",
+            "cuda.not_available",
+        ),
+    ):
+        lead = _led_by(text, entry_id)
+        assert "the text is about a Jetson (aarch64 with JetPack)" in lead.evidence
+        assert lead.fix.text.startswith("On a Jetson, torch reaches the GPU only through a wheel")
+    # the writer's "but" before the call is the symptom itself (pytorch/pytorch#9535's title), not torch's
+    # map_location message
+    _led_by("# but torch.cuda.is_available() is False.", "cuda.not_available")
