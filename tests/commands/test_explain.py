@@ -491,6 +491,10 @@ MESSAGES = [
         "size_t) at gpu/utils/MemorySpace.cpp:26: Error: 'err == cudaSuccess' failed: failed to cudaMalloc "
         "47064032 bytes (error 2 out of memory)",
     ),
+    (  # jwyang/faster-rcnn.pytorch#719
+        "extension.setup_build_failed",
+        "error: command u'/usr/local/cuda/bin/nvcc' failed with exit status 1",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

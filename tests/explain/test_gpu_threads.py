@@ -7494,3 +7494,37 @@ def test_a_cpu_only_torch_on_a_jetson_needs_nvidias_jetpack_wheel_whichever_mess
     # the writer's "but" before the call is the symptom itself (pytorch/pytorch#9535's title), not torch's
     # map_location message
     _led_by("# but torch.cuda.is_available() is False.", "cuda.not_available")
+
+
+def test_an_extension_whose_setup_py_compile_failed_points_at_the_compilers_first_error() -> None:
+    # setuptools prints only that nvcc or gcc failed; the compiler's first error above says why: a host
+    # compiler nvcc refuses, a CUDA toolkit too old or not torch's, a torch whose C++ API the code was not
+    # written for (jwyang/faster-rcnn.pytorch#719, gcc 6.5 to 5.4; zju3dv/snake#111, CUDA 10 installed;
+    # hyangwinter/flownet3d_pytorch#9, gcc-5; microsoft/Oscar#31, the torch release and apex's commit;
+    # aim-uofa/AdelaiDet#118, typographic quotes).
+    for text in (
+        "# error: command u'/usr/local/cuda/bin/nvcc' failed with exit status 1\n\nwhen i run this "
+        "step:\ncd lib\npython setup.py build develop\n\nI meet this problem : error: command "
+        "u'/usr/local/cuda/bin/nvcc' failed with exit status 1\nhow can i solve it?",
+        "# error: command '/usr/local/cuda-9.0/bin/nvcc' failed with exit status "
+        "1\n\n您好，非常感谢您的代码分享。当我在运行‘’’python setup.py install --cuda_ext "
+        "--cpp_ext‘’’这一步时首先报错说我的gcc版本过高，当我使用‘’’sudo update-alternatives --install "
+        "/usr/bin/gcc gcc /usr/bin/gcc-6 100‘’’将gcc版本切换至gcc-6再运行代码‘’’python setup.py install "
+        "--cuda_ext --cpp_ext‘‘’，遇到了‘’’error: command '/usr/local/cuda-9.0/bin/nvcc' failed with exit "
+        "status 1‘’’。\n我的pytorch版本是1.1.0，cuda是9.0。",
+        "I get the error \"command 'gcc' failed with exit status 1\" when running the line of INSTALL.md "
+        '"python setup.py install --cuda_ext --cpp_ext"\n\nWhat gcc version do you use?',
+        "# run setup.py error\n\nerror command “/usr/bin/nvcc” failed with exit status1",
+        "`error: command '/usr/local/cuda-9.0/bin/nvcc' failed with exit status 1`,\n\nwhen trying to run "
+        "`python setup.py install`.",
+    ):
+        lead = _led_by(text, "extension.setup_build_failed")
+        assert "first error" in lead.cause and "host compiler" in lead.cause and "torch" in lead.cause
+        assert "build folder" in lead.fix.text and "torch.version.cuda" in lead.fix.text
+    # the compiler's own error, where the text has it, leads
+    own = (
+        "#error -- unsupported GNU version! gcc versions later than 8 are not supported!\n"
+        + "`error: command '/usr/local/cuda-9.0/bin/nvcc' failed with exit status 1`,\n\nwhen trying to run "
+    )
+    "`python setup.py install`."
+    assert _ids(own)[0] == "build.unsupported_host_compiler"
