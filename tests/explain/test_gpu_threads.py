@@ -7528,3 +7528,36 @@ def test_an_extension_whose_setup_py_compile_failed_points_at_the_compilers_firs
     )
     "`python setup.py install`."
     assert _ids(own)[0] == "build.unsupported_host_compiler"
+
+
+def test_a_custom_op_that_has_no_cuda_kernel_is_an_extension_built_without_cuda() -> None:
+    # A project's op registered for the CPU alone: its CUDA part was not compiled
+    # (davidbrowne17/csm-streaming#31, vLLM's _C ops built for Windows without CUDA; yoyolicoris/philtorch#14,
+    # a build whose CUDA sources failed; kenji-tojo/fab3dwire#3, the CUDA backend not built by pip install).
+    # torchvision's own ops stay the companion build's.
+    for text in (
+        "ERROR:__main__:Error processing config: Could not run '_C::ggml_dequantize' with arguments from "
+        "the 'CUDA' backend. This could be because the operator doesn't exist for this backend, or was "
+        "omitted during the selective/custom build process (if using custom build). If you are a Facebook "
+        "employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for possible "
+        "resolutions. '_C::ggml_dequantize' is only available for these backends: [CPU, Meta, "
+        "BackendSelect, Python, FuncTorchDynamicLayerBackMode, Functionalize, Named, Conjugate, Negative, "
+        "ZeroTensor, ADInplaceOrView, AutogradOther, AutogradCPU, AutogradCUDA, AutogradXLA, AutogradMPS, "
+        "AutogradXPU, AutogradHPU, AutogradLazy, AutogradMTIA, AutogradMeta, Tracer, AutocastCPU, "
+        "AutocastMTIA, AutocastXPU, AutocastMPS, AutocastCUDA, FuncTorchBatched, BatchedNestedTensor, "
+        "FuncTorchVmapMode, Batched, VmapMode, FuncTorchGradWrapper, PythonTLSSnapshot, "
+        "FuncTorchDynamicLayerFrontMode, PreDispatch, PythonDispatcher].",
+        "philtorch/lpv/ssm.py:50: in forward\n    return torch.ops.philtorch.recurN(A, zi, x)\n           "
+        "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n../../miniconda3/envs/phil/lib/python3.12/site-packages/torch"
+        "/_ops.py:1209: in __call__\n    return self._op(*args, **kwargs)\n           "
+        "^^^^^^^^^^^^^^^^^^^^^^^^^\nE   NotImplementedError: Could not run 'philtorch::recurN' with "
+        "arguments from the 'CUDA' backend. This could be because the operator doesn't exist for this "
+        "backend, or was omitted during the selective/custom build process (if using custom build).",
+    ):
+        _led_by(text, "extension.built_without_cuda")
+    assert (
+        _ids("NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend.")[
+            0
+        ]
+        == "companion.version_mismatch"
+    )
