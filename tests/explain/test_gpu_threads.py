@@ -7561,3 +7561,19 @@ def test_a_custom_op_that_has_no_cuda_kernel_is_an_extension_built_without_cuda(
         ]
         == "companion.version_mismatch"
     )
+
+
+def test_a_programs_or_writers_cuda_is_not_available_is_torch_not_reaching_the_gpu() -> None:
+    # "CUDA is not available" in a program's log, torch's own amp warning or the writer's words says what
+    # is_available() False says (pytorch/pytorch#122924, a torch without CUDA on an RTX 4080 laptop; #49325,
+    # no GPU: the CPU build; lucidrains/deep-daze#161, GradScaler's warning, settled by a CUDA build).
+    for text in (
+        "# cuda is not available\n\n### 🐛 Describe the bug\n\nCuda is not available. Thought might be "
+        "pytorch version problem.",
+        "# return torch._C._cuda_getDeviceCount() > 0 CUDA is not available",
+        "**error:**\n`:\\Users\\beaty\\AppData\\Local\\Programs\\Python\\Python39\\lib\\site-packages\\torch"
+        "\\cuda\\amp\\grad_scaler.py:115: UserWarning: torch.cuda.amp.GradScaler is enabled, but CUDA is "
+        'not available.  Disabling.\n  warnings.warn("torch.cuda.amp.GradScaler is enabled, but CUDA is '
+        'not available.  Disabling.")`',
+    ):
+        _led_by(text, "cuda.not_available")
