@@ -495,6 +495,10 @@ MESSAGES = [
         "extension.setup_build_failed",
         "error: command u'/usr/local/cuda/bin/nvcc' failed with exit status 1",
     ),
+    (  # awslabs/dgl-lifesci#127
+        "device.cuda_call_given_cpu",
+        "ValueError: Expected a cuda device, but got: cpu",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

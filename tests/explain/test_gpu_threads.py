@@ -7577,3 +7577,27 @@ def test_a_programs_or_writers_cuda_is_not_available_is_torch_not_reaching_the_g
         'not available.  Disabling.")`',
     ):
         _led_by(text, "cuda.not_available")
+
+
+def test_a_cuda_only_call_given_the_cpu_device_names_the_fallback() -> None:
+    # torch.cuda's functions and Tensor.cuda(device) take CUDA devices only; a program whose device fell back
+    # to the CPU (or was set to it) still calls them (awslabs/dgl-lifesci#127: set_device only where CUDA is
+    # available; EvilBT/ComfyUI_SLK_joy_caption_two#55: the node's device taken from ComfyUI's;
+    # jinyeying/night-enhancement#17, merged).
+    for text in (
+        "```\nimport torch\ndevice = torch.device('cpu')\ntorch.cuda.set_device(device)\n```\n\nThe problem "
+        "can be solved if \"torch.cuda.set_device(args['device'])\" is run only if CUDA is available.\n\nI "
+        "used commit: 3f07d1f7d1d97b762048aa0ef0e7ea29d54276e2\nIt occurs on pytorch 1.7 and "
+        '1.6\n\n```\nTraceback (most recent call last):\n  File "find_reaction_center_eval.py", line 84, '
+        'in <module>\n    main(args)\n  File "find_reaction_center_eval.py", line 21, in main\n    '
+        "torch.cuda.set_device(args['device'])\n  File \"/home/mvolk/anaconda3/envs/dgl-rexgen/lib/python3.7"
+        '/site-packages/torch/cuda/__init__.py", line 261, in set_device\n    device = '
+        '_get_device_index(device)\n  File "/home/mvolk/anaconda3/envs/dgl-rexgen/lib/python3.7/site-packag'
+        "es/torch/cuda/_utils.py\", line 31, in _get_device_index\n    raise ValueError('Expected a cuda "
+        "device, but got: {}'.format(device))\nValueError: Expected a cuda device, but got: cpu\n```",
+        "# Expected a cuda device, but got: cpu",
+        "RuntimeError: Invalid device, must be cuda device",
+    ):
+        lead = _led_by(text, "device.cuda_call_given_cpu")
+        assert "CUDA-only" in lead.cause and "is_available() was False" in lead.cause
+        assert "torch.cuda.set_device(device)" in lead.fix.text and ".to(device)" in lead.fix.text
