@@ -366,6 +366,14 @@ def analyse_built_without_cuda(text: str) -> Analysis:
     return quoted(_OP_WITHOUT_GPU, text, lambda f: f"the op {f[1] or f[2]} was built without its CUDA code")
 
 
+_CUDA_TENSOR_EXPECTED = re.compile(r"\b(\w{1,40}) must be a CUDA tensor", re.IGNORECASE)
+
+
+def analyse_cuda_tensor_expected(text: str) -> Analysis:
+    """The tensor the op's check names."""
+    return quoted(_CUDA_TENSOR_EXPECTED, text, lambda m: f"the op's check names {m[1]}: it is on the CPU")
+
+
 _HOST_COMPILER_LIMIT = re.compile(
     r"gcc versions? (?:later|newer) than (\d{1,2})(?:\.\d{1,2})? (?:is|are) not supported"
     r"|Only the versions between (\d{4}) and (\d{4})",

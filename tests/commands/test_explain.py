@@ -499,6 +499,10 @@ MESSAGES = [
         "device.cuda_call_given_cpu",
         "ValueError: Expected a cuda device, but got: cpu",
     ),
+    (  # justanhduc/graphx-conv#11
+        "extension.cuda_tensor_expected",
+        "RuntimeError: xyz1 must be a CUDA tensor",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -7601,3 +7601,30 @@ def test_a_cuda_only_call_given_the_cpu_device_names_the_fallback() -> None:
         lead = _led_by(text, "device.cuda_call_given_cpu")
         assert "CUDA-only" in lead.cause and "is_available() was False" in lead.cause
         assert "torch.cuda.set_device(device)" in lead.fix.text and ".to(device)" in lead.fix.text
+
+
+def test_an_extension_op_given_a_cpu_tensor_names_the_tensor() -> None:
+    # A custom CUDA op's own check (CHECK_CUDA: "x must be a CUDA tensor") refuses a CPU tensor; it has no
+    # CPU path (YukeWang96/DSXplore_IPDPS21#1: the model and the input both on the GPU;
+    # justanhduc/graphx-conv#11; gsgen3d/gsgen#23, pytorch3d's knn given CPU points).
+    for text, tensor in (
+        (
+            "# cuda tensor\n\nwhen i run mdoels/resnet.py , 我运行test（）函数，then i meet a "
+            'bug\n"\noutput = scc_cuda.forward(input, weights, output, overlap)[0]\nRuntimeError: input '
+            'must be a CUDA tensor\n"\n这个是什么原因呢？我也将全部计算放在gpu上了',
+            "input",
+        ),
+        (
+            "# RuntimeError: xyz1 must be a CUDA tensor",
+            "xyz1",
+        ),
+        (
+            '  File "/mnt/sda//anaconda3/envs/gsgen/lib/python3.9/site-packages/pytorch3d/ops/knn.py", '
+            "line 72, in forward\n    idx, dists = _C.knn_points_idx(p1, p2, lengths1, lengths2, norm, K, "
+            "version)\nRuntimeError: p1 must be a CUDA tensor.\n```",
+            "p1",
+        ),
+    ):
+        lead = _led_by(text, "extension.cuda_tensor_expected")
+        assert lead.evidence == (f"the op's check names {tensor}: it is on the CPU",), lead.evidence
+        assert "no CPU version" in lead.cause and "x = x.cuda()" in lead.fix.text
