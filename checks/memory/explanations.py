@@ -117,7 +117,7 @@ _RUNS_A_MODEL = re.compile(
 _TRAINING = re.compile(r"\.backward\(|optimizer\.step\(|\bloss\.backward\b|\btrain(?:ing)? step\b")
 # The input-size lever and the shortfall, in the words the threads' answers use ("reduce the image size",
 # "reduce the resolution of training image", "1G显存确实有点小": 1 GB of GPU memory is indeed small).
-_INPUT_SIZE = "a smaller image size or a lower resolution, shorter sequences"
+_INPUT_SIZE = "a smaller image size or a lower resolution, a smaller training crop size, shorter sequences"
 _NOT_ENOUGH = "not enough GPU memory for it as set: the GPU is too small for this step"
 _MODEL_LEVERS = (
     "make the model itself take less of the GPU: half precision (model.half(), torch_dtype=torch.float16), "

@@ -7628,3 +7628,19 @@ def test_an_extension_op_given_a_cpu_tensor_names_the_tensor() -> None:
         lead = _led_by(text, "extension.cuda_tensor_expected")
         assert lead.evidence == (f"the op's check names {tensor}: it is on the CPU",), lead.evidence
         assert "no CPU version" in lead.cause and "x = x.cuda()" in lead.fix.text
+
+
+def test_an_out_of_memory_in_training_names_the_crop_size_among_the_input_levers() -> None:
+    # Training programs for segmentation and restoration cut their images to a crop size, the input size to
+    # lower there (OaDsis/DerainCycleGAN#8: '--crop_size' in options.py; NVIDIA/semantic-segmentation#69:
+    # 'shrink the crop size' from 1024,2048 to 800x800; Kaixhin/FCN-semantic-segmentation#11: '--crop-size'
+    # from 512 to 128).
+    for text in (
+        "# What should I do when CUDA out of memory?\n\nI use a 2080TI with 12GB memory to train the model, "
+        "but it leads to CUDA out of memory. How to solve this problem?",
+        "# Cuda out of memory\n\nDear author\nI only have two GPUs (GTX 1080) about 20 G, however, your "
+        "code requires 32G of GPUs. \nDo you have any solution to reduce the GPU memory "
+        "requirements?\nThank you very much.",
+    ):
+        lead = _led_by(text, "cuda.out_of_memory")
+        assert "a smaller training crop size" in lead.fix.text, lead.fix.text
