@@ -835,12 +835,12 @@ _TORCHVISION_BUILT = re.compile(
     r"(?:from|through) (?:the )?source",
     re.IGNORECASE,
 )
-# xformers in use, most telling first: its command-line flag (not --disable-xformers), its compiled modules
-# in a trace, its attention op, its name.
+# xformers in use, most telling first: its command-line flag, its compiled modules in a trace, its attention
+# op, its name (not in a flag that turns it off: --disable-xformers, --no-xformers).
 _XFORMERS_SIGNS = (
     re.compile(r"(?<![\w-])--(?:force-enable-)?xformers\b", re.IGNORECASE),
     re.compile(r"\b_C_flashattention\b|\bxformers[/\\.](?:_C|ops)\b", re.IGNORECASE),
-    re.compile(r"\bmemory_efficient_attention\b|\bxformers\b", re.IGNORECASE),
+    re.compile(r"\bmemory_efficient_attention\b|(?<!--disable-)(?<!--no-)\bxformers\b", re.IGNORECASE),
 )
 _XFORMERS_KERNEL_CAUSE = (
     "The kernel that failed is most likely xformers' own (its memory-efficient attention), not torch's: "
@@ -1865,7 +1865,8 @@ _TORCH_IMPORT = re.compile(r"(?m)^[ \t>]{0,8}(?:import|from)[ \t]{1,3}torch\w{0,
 
 def analyse_segfault(text: str) -> Analysis:
     """A package known to clash with torch imported before it, where the text's code shows both imports."""
-    clashing, torch_import = _CLASHING_IMPORT.search(text), _TORCH_IMPORT.search(text)
+    window = text[-200_000:]
+    clashing, torch_import = _CLASHING_IMPORT.search(window), _TORCH_IMPORT.search(window)
     if clashing is None or torch_import is None or clashing.start() > torch_import.start():
         return Analysis()
     package = clashing[1]

@@ -7345,6 +7345,12 @@ def test_no_kernel_image_where_xformers_runs_names_xformers_kernels() -> None:
         assert lead.evidence[-1] == f"the text runs xformers ({said}), whose wheels carry their own kernels"
         assert "xformers' own" in lead.cause
         assert lead.fix.text.startswith("Run once without xformers")
+    # a run with xformers turned off is not xformers'
+    off = (
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+        "--disable-xformers"
+    )
+    assert "xformers' own" not in _led_by(off, "cuda.no_kernel_image").cause
 
 
 def test_onnxruntimes_cuda_provider_that_cannot_load_is_its_cuda_and_cudnn_majors() -> None:
