@@ -7117,6 +7117,12 @@ def test_an_old_cuda_runtime_error_is_known_by_its_number() -> None:
             "cuda.out_of_memory",
         ),
         ("# RuntimeError: cuda runtime error (9)", "cuda.invalid_configuration"),
+        # joe-siyuan-qiao/DetectoRS#10 (Megvii-BaseDetection/BorderDet#56 prints the words too)
+        (
+            "RuntimeError: cuda runtime error (209) : unrecognized error code at "
+            "mmdet/ops/roi_align/src/roi_align_kernel.cu:139",
+            "cuda.no_kernel_image",
+        ),
     ):
         _led_by(text, entry_id)
     assert _ids("RuntimeError: cuda runtime error (98) : invalid device function")[0] != "cuda.out_of_memory"
@@ -7650,3 +7656,16 @@ def test_an_out_of_memory_in_training_names_the_crop_size_among_the_input_levers
     ):
         lead = _led_by(text, "cuda.out_of_memory")
         assert "a smaller training crop size" in lead.fix.text, lead.fix.text
+
+
+def test_an_invalid_ptx_is_ptx_of_a_newer_cuda_than_the_driver() -> None:
+    # Drivers before CUDA 11.1 refuse PTX of a newer toolkit as CUDA_ERROR_INVALID_PTX (taichi-dev/taichi#2084
+    # on driver 384.130; nicehash/excavator#54, settled by a driver upgrade; cupy/cupy#2188, CuPy's kernels).
+    for text in (
+        "[E 12/03/20 00:26:13.728] [cuda_driver.h:operator()@80] CUDA Error CUDA_ERROR_INVALID_PTX: a PTX "
+        "JIT compilation failed while calling module_load_data_ex (cuModuleLoadDataEx)",
+        "cupy/cuda/driver.pyx in cupy.cuda.driver.check_status\ncupy.cuda.driver.CUDADriverError: "
+        "CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed",
+    ):
+        lead = _led_by(text, "cuda.unsupported_ptx")
+        assert "CUDA_ERROR_INVALID_PTX" in lead.cause and "Update the NVIDIA driver" in lead.fix.text
