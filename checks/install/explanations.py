@@ -785,20 +785,12 @@ def analyse_no_kernel(text: str) -> Analysis:
     companion = last_match(_TORCHVISION_KERNEL, tail)
     if companion is not None and _TORCHVISION_BUILT.search(tail) is None:
         line = f"the kernel that failed is torchvision's own ({companion[0]}), from its prebuilt wheel"
-        return replace(
-            analysis,
-            evidence=(*analysis.evidence, line),
-            cause=_TORCHVISION_KERNEL_CAUSE,
-            fix=Fix(f"{_TORCHVISION_KERNEL_FIX} {base.text}", base.commands),
-        )
+        return _prebuilt_kernels(analysis, line, _TORCHVISION_KERNEL_CAUSE, _TORCHVISION_KERNEL_FIX, base)
     runs = _xformers_run(tail)
     if runs is not None:
         line = f"the text runs xformers ({runs}), whose wheels carry their own kernels"
-        return replace(
-            analysis,
-            evidence=(*analysis.evidence, line),
-            cause=_XFORMERS_KERNEL_CAUSE,
-            fix=Fix(f"{_XFORMERS_KERNEL_FIX} Otherwise: {base.text}", base.commands),
+        return _prebuilt_kernels(
+            analysis, line, _XFORMERS_KERNEL_CAUSE, f"{_XFORMERS_KERNEL_FIX} Otherwise:", base
         )
     built_here = _extension_built(tail)
     bundle = last_match(_BUNDLED, tail)
@@ -856,6 +848,17 @@ _XFORMERS_KERNEL_FIX = (
     '(TORCH_CUDA_ARCH_LIST="<the GPU\'s capability>" pip install -v -U '
     "git+https://github.com/facebookresearch/xformers)."
 )
+
+
+def _prebuilt_kernels(analysis: Analysis, line: str, cause: str, lead: str, base: Fix) -> Analysis:
+    """``analysis`` told that the kernel is a prebuilt package's own (``line``, ``cause``), its fix led by
+    ``lead`` before ``base``."""
+    return replace(
+        analysis,
+        evidence=(*analysis.evidence, line),
+        cause=cause,
+        fix=Fix(f"{lead} {base.text}", base.commands),
+    )
 
 
 def _xformers_run(text: str) -> str | None:
