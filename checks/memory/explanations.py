@@ -1031,6 +1031,16 @@ def _does_not_fit(
     )
 
 
+# Attention that does not hold the sequence x sequence matrix: what a program calls, and what a transformers
+# model is loaded with.
+_EFFICIENT_ATTENTION = (
+    "memory-efficient attention: FlashAttention (pip install flash-attn; attn_implementation="
+    '"flash_attention_2" when a transformers model is loaded) or '
+    'torch.nn.functional.scaled_dot_product_attention (attn_implementation="sdpa"), not an eager attention '
+    "that holds the whole sequence x sequence matrix"
+)
+
+
 def _large_request(evidence: list[str], requested: float, total: float) -> Analysis:
     share = requested / total
     return Analysis(
@@ -1040,8 +1050,7 @@ def _large_request(evidence: list[str], requested: float, total: float) -> Analy
         "large for this GPU, more memory than the step can get beside the model.",
         fix=Fix(
             f"Make that one operation smaller: a smaller input ({_INPUT_SIZE}) or batch size, or process it "
-            "in chunks (memory-efficient attention with "
-            "torch.nn.functional.scaled_dot_product_attention, tiled or sliced inference)."
+            f"in chunks ({_EFFICIENT_ATTENTION}, tiled or sliced inference)."
         ),
     )
 
@@ -1166,7 +1175,7 @@ def _larger_than_gpu(evidence: list[str], total: float | None) -> Analysis:
             f"Make that one operation smaller: a smaller batch or input ({_INPUT_SIZE}), or run the input in "
             "pieces and join the outputs: tiles or patches of a large image, segments (chunks) of a long "
             "audio or video (the program's tile, chop or chunk option, or by hand); for attention, "
-            "memory-efficient attention with torch.nn.functional.scaled_dot_product_attention."
+            f"{_EFFICIENT_ATTENTION}."
         ),
     )
 

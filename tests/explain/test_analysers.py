@@ -273,6 +273,12 @@ def test_a_request_larger_than_the_gpu_is_not_called_fragmentation() -> None:
     explanation = lead("cuda.out_of_memory", "test", 1)
     assert "larger than the GPU" in explanation.cause or "more memory than the GPU has" in explanation.cause
     assert "fragmentation" not in " ".join(explanation.evidence)
+    # the attention lever names what a transformers model is loaded with, not only the call (a model whose
+    # attention falls back to eager: lucidrains/titans-pytorch#33, fixed with flash attention;
+    # RenqiChen/Genomic-Selection#2, long sequences through flashattention; NVIDIA/cosmos#47, the unfused
+    # attention's matmul)
+    assert 'attn_implementation="flash_attention_2"' in explanation.fix.text
+    assert "pip install flash-attn" in explanation.fix.text
 
 
 def test_no_kernel_image_gives_the_plan_check_gives_for_the_same_machine() -> None:
