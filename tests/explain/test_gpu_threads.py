@@ -7669,3 +7669,19 @@ def test_an_invalid_ptx_is_ptx_of_a_newer_cuda_than_the_driver() -> None:
     ):
         lead = _led_by(text, "cuda.unsupported_ptx")
         assert "CUDA_ERROR_INVALID_PTX" in lead.cause and "Update the NVIDIA driver" in lead.fix.text
+
+
+def test_cudas_out_of_memory_in_other_layers_words_is_an_out_of_memory() -> None:
+    # The driver API's name (19reborn/NeuS2#18, settled by a smaller batch_size; philip-huang/PIXOR#31), the
+    # message with its space lost (bluer555/CR-GAN#8: 'Try changing the batch size') and "CUDA memory
+    # overflow" in Chinese (MVIG-SJTU/AlphaPose#223, settled by a smaller training batch).
+    for text in (
+        "# CUDA_ERROR_OUT_OF_MEMORY\n\nI meet an error",
+        "# failed to allocate 17.79G (19104890880 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY: out of "
+        "memory\n\nEven when I am using batch size of 1, still cuda out of memory error is coming. Any "
+        "suggestions?",
+        "# RuntimeError: CUDA error:out of memory\n\nwhat issues can lead to this error which is "
+        '"RuntimeError: CUDA error:out of memory"? I want to get this answer.Thank you!',
+        "# 新手提问，训练相关，CUDA内存溢出",
+    ):
+        _led_by(text, "cuda.out_of_memory")
