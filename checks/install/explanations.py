@@ -2091,13 +2091,12 @@ def analyse_name_missing(text: str) -> Analysis:
     """The name, the library, and the library's version the text shows."""
     tail = text[-200_000:]
     imported, called = last_match(_NAME_FROM, tail), last_match(_ATTRIBUTE_OF, tail)
-    if imported is None and called is None:
-        return Analysis()
-    if called is None or (imported is not None and imported.start() > called.start()):
-        assert imported is not None
+    if imported is not None and (called is None or imported.start() > called.start()):
         name, module, how = imported[1], imported[2], f"imported from {imported[2]}"
-    else:
+    elif called is not None:
         name, module, how = called[2], called[1], called[1]
+    else:
+        return Analysis()
     library = module.split(".")[0]
     evidence = [f"the installed {library} version has no {name} ({how})"]
     version = last_match(
