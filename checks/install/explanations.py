@@ -2513,6 +2513,34 @@ def analyse_cuda_version_mismatch(text: str) -> Analysis:
     )
 
 
+# pip's isolated build environment, and the torch it holds: a torch file under it, or pip's own line of
+# what it installed there ("Successfully installed ... torch-2.3.1+cpu ...").
+_BUILD_ENV = re.compile(r"pip-build-env-\w{1,20}")
+_BUILD_ENV_TORCH = re.compile(
+    r"pip-build-env-\w{1,20}[/\\]{1,2}(?:overlay|normal)[/\\]{1,2}[^\n\"']{0,80}?site-packages[/\\]{1,2}torch[/\\]"
+)
+_INSTALLED_TORCH = re.compile(
+    r"Successfully installed [^\n]{0,4000}?\btorch-(\d{1,3}\.\d{1,3}(?:\.\d{1,3})?(?:\+[\w.]{1,20})?)(?!\S)"
+)
+
+
+def analyse_isolated_torch(text: str) -> Analysis:
+    """The isolated build environment the text shows, whether a torch is in it, the torch pip put there."""
+    tail = text[-200_000:]
+    environment = last_match(_BUILD_ENV, tail)
+    if environment is None:
+        return Analysis()
+    holds_torch = _BUILD_ENV_TORCH.search(tail) is not None
+    evidence = [
+        f"the build ran in pip's isolated build environment ({environment[0]})"
+        + (", and imported the torch inside it" if holds_torch else "")
+    ]
+    installed = last_match(_INSTALLED_TORCH, tail)
+    if installed is not None:
+        evidence.append(f"pip installed torch {installed[1]} there, whatever torch the environment has")
+    return Analysis(evidence=tuple(evidence))
+
+
 _PYBIND_CALL = re.compile(
     r"(\w{1,80})\(\): incompatible function arguments\. The following argument types are supported:"
     r"\s{0,200}?(?:1\.\s{0,4})?\(((?:[^()\n]|\([^()\n]{0,200}\)){0,2000})\)"

@@ -503,6 +503,11 @@ MESSAGES = [
         "extension.cuda_tensor_expected",
         "RuntimeError: xyz1 must be a CUDA tensor",
     ),
+    (  # pytorch/pytorch#131340
+        "build.isolated_torch",
+        'The specified module could not be found. Error loading "C:\\...\\pip-build-env-himl3xh3\\normal\\Lib'
+        '\\site-packages\\torch\\lib\\shm.dll" or one of its dependencies."',
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -7685,3 +7685,38 @@ def test_cudas_out_of_memory_in_other_layers_words_is_an_out_of_memory() -> None
         "# 新手提问，训练相关，CUDA内存溢出",
     ):
         _led_by(text, "cuda.out_of_memory")
+
+
+def test_a_build_in_pips_isolated_environment_is_built_against_a_torch_of_its_own() -> None:
+    # pip builds a package from source in an isolated environment holding only its declared build
+    # requirements; where these name torch, pip installs PyPI's default torch there (a CPU build on Windows)
+    # and the extension is built against it, not the torch the program runs (pytorch/pytorch#131340 and
+    # #150013: torch-2.3.1+cpu under pip-build-env-*/normal; facebookresearch/fairscale#375, merged: "pip
+    # will always download the default torch package"; rahul-goel/fused-ssim#3 and #13: a CUDA mismatch
+    # until --no-build-isolation; NVIDIA/apex#1680).
+    lead = _led_by(
+        "Without this, trying to `import torch` in a downstream `setup.py` file would result "
+        "in\n\n```\nThe specified module could not be found. Error loading "
+        '"C:\\...\\pip-build-env-himl3xh3\\normal\\Lib\\site-packages\\torch\\lib\\shm.dll" or one of '
+        'its dependencies."\n```',
+        "build.isolated_torch",
+    )
+    assert "build isolation" in lead.cause and "--no-build-isolation" in lead.fix.text
+    # pip's own lines of the build environment: a symptom, said where no error is recognised
+    lead = _led_by(
+        "Installing collected packages: tbb, mpmath, intel-openmp, typing-extensions, sympy, numpy, "
+        "networkx, mkl, MarkupSafe, fsspec, filelock, jinja2, torch\n      Creating "
+        "C:\\Users\\runneradmin\\AppData\\Local\\Temp\\pip-build-env-himl3xh3\\normal\\Scripts\n    "
+        "Successfully installed MarkupSafe-2.1.5 filelock-3.14.0 fsspec-2024.6.0 intel-openmp-2021.4.0 "
+        "jinja2-3.1.4 mkl-2021.4.0 mpmath-1.3.0 networkx-3.3 numpy-1.26.4 sympy-1.12.1 tbb-2021.12.0 "
+        "torch-2.3.1+cpu typing-extensions-4.12.2",
+        "build.isolated_torch",
+    )
+    assert any("torch 2.3.1+cpu" in line for line in lead.evidence), lead.evidence
+    # a build error without pip's isolated environment in the text is not this
+    # (boschresearch/DroidCalib#5)
+    mismatch = (
+        "RuntimeError:\nThe detected CUDA version (12.1) mismatches the version that was used to compile "
+        "PyTorch (11.3).\nPlease make sure to use the same CUDA versions."
+    )
+    assert all(e.id != "build.isolated_torch" for e in _explained(mismatch))
