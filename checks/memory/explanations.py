@@ -1622,5 +1622,26 @@ def analyse_host_oom(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+# The library Windows failed to load ("Error loading "...\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of
+# its dependencies").
+_LIBRARY_NOT_LOADED = re.compile(r"Error loading [\"“]?[^\n\"”]{0,300}?[\\/]([\w.-]{1,80}\.dll)\b")
+
+
+def analyse_paging_file(text: str) -> Analysis:
+    """The library whose load failed, and the DataLoader workers the text sets."""
+    window = text[-200_000:]
+    evidence: list[str] = []
+    library = last_match(_LIBRARY_NOT_LOADED, window)
+    if library is not None:
+        evidence.append(f"Windows could not commit memory to load {library[1]}, one of torch's libraries")
+    workers = last_match(_WORKERS_SAID, window)
+    if workers is not None:
+        evidence.append(
+            f"the text sets {' '.join(workers[0].split())}: "
+            "each worker is a process that loads torch's libraries"
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _OOM: Entry = next(e for e in ENTRIES if e.id == "cuda.out_of_memory")

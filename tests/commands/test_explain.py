@@ -508,6 +508,12 @@ MESSAGES = [
         'The specified module could not be found. Error loading "C:\\...\\pip-build-env-himl3xh3\\normal\\Lib'
         '\\site-packages\\torch\\lib\\shm.dll" or one of its dependencies."',
     ),
+    (  # cszn/KAIR#127
+        "host.paging_file_too_small",
+        "OSError: [WinError 1455] The paging file is too small for this operation to complete. Error "
+        'loading "D:\\Anaconda\\envs\\swin-train\\lib\\site-packages\\torch\\lib\\shm.dll" or one of '
+        "its dependencies.",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

@@ -7720,3 +7720,49 @@ def test_a_build_in_pips_isolated_environment_is_built_against_a_torch_of_its_ow
         "PyTorch (11.3).\nPlease make sure to use the same CUDA versions."
     )
     assert all(e.id != "build.isolated_torch" for e in _explained(mismatch))
+
+
+def test_windows_paging_file_too_small_is_torchs_libraries_committed_per_process() -> None:
+    # Windows commits memory for each DLL a process loads, and every process that imports torch (the program
+    # and each DataLoader worker, spawned anew on Windows) loads torch's CUDA libraries: RAM and the paging
+    # file run out (cszn/KAIR#127: fewer dataloader workers; JingyunLiang/SwinIR#78: "num_works set too
+    # high"; zbf1991/WeCLIP#5, in Chinese; prophesier/diff-svc#24; Kaszanas/SC2_Datasets#15: num_workers=12;
+    # ultralytics/yolov3#1643; pytorch/pytorch#59904: the size of the memory and the paging file).
+    for text, library in (
+        (
+            "OSError: [WinError 1455] The paging file is too small for this operation to complete. Error "
+            'loading "D:\\Anaconda\\envs\\swin-train\\lib\\site-packages\\torch\\lib\\shm.dll" or one of '
+            "its dependencies.",
+            "shm.dll",
+        ),
+        (
+            '  File "D:\\Anaconda3\\envs\\wssam\\lib\\runpy.py", line 87, in _run_code\n    exec(code, '
+            'run_globals)\n  File "D:\\PycharmProject\\WeCLIP\\scripts\\dist_clip_voc.py", line 10, in '
+            '<module>\n    import torch\n  File "D:\\Anaconda3\\envs\\wssam\\lib\\site-packages\\torch\\__i'
+            'nit__.py", line 124, in <module>\n    raise err\nOSError: [WinError 1455] '
+            '页面文件太小，无法完成操作。 Error loading "D:\\Anaconda3\\envs\\wssam\\lib\\site-packages\\to'
+            'rch\\lib\\cudnn_cnn_infer64_8.dll" or one of its dependencies.',
+            "cudnn_cnn_infer64_8.dll",
+        ),
+        (
+            "# Paging File Error\n\n`OSError: [WinError 1455] The paging file is too small for this "
+            'operation to complete. Error loading "C:\\Users\\phill\\AppData\\Local\\Programs\\Python\\Pyth'
+            'on310\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll" or one of its '
+            "dependencies.`\n\nI've tried to change the batch size to something smaller, but then I get "
+            "this error.",
+            "cudnn_adv_infer64_8.dll",
+        ),
+    ):
+        lead = _led_by(text, "host.paging_file_too_small")
+        assert any(library in line for line in lead.evidence), lead.evidence
+        assert "paging file" in lead.cause and "DataLoader worker" in lead.cause
+        assert "num_workers" in lead.fix.text and "Virtual memory" in lead.fix.text
+    lead = _led_by(
+        "# OSError: WinError 1455 The paging file is too small\n\nWhile attempting training with these "
+        "parameters:\n\n```python\ndatamodule = SC2ReplaypackDataModule(\n        "
+        'transform=economy_average_vs_outcome,\n        replaypack_name="2020_IEM_Katowice",\n        '
+        'replaypack_unpack_dir="D:/Projects/SC2EGSet_Experiments/test/test_files/unpack",\n        '
+        "download=False,\n        batch_size=256,\n        num_workers=12,\n)",
+        "host.paging_file_too_small",
+    )
+    assert any("num_workers=12" in line for line in lead.evidence), lead.evidence
