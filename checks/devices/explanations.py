@@ -283,6 +283,39 @@ _SAYS_AVAILABLE = re.compile(
 )
 
 
+# A CUDA_VISIBLE_DEVICES of GPU indices set in the text (a launch script's export, a command, os.environ in
+# the code), none of them 0: the GPUs of a smaller machine are hidden from the process.
+_CVD_INDICES = re.compile(
+    r"CUDA_VISIBLE_DEVICES['\"]?\]?[ \t]{0,3}=[ \t]{0,3}['\"]?([0-9]{1,2}(?:,[0-9]{1,2}){0,15})(?![\w$.])"
+)
+
+
+def hidden_gpus(text: str) -> Analysis | None:
+    """The CUDA_VISIBLE_DEVICES the text sets where it names no GPU 0: on a machine without the GPUs it names
+    (one GPU is GPU 0), the process sees none, which is how a program comes to find no GPU."""
+    setting = last_match(_CVD_INDICES, text[-200_000:])
+    if setting is None:
+        return None
+    indices = cvd.parse(setting[1]).items
+    if not indices or 0 in indices:
+        return None
+    kept = ("GPUs " if len(indices) > 1 else "GPU ") + ", ".join(str(index) for index in indices)
+    return Analysis(
+        evidence=(f"the text sets CUDA_VISIBLE_DEVICES={setting[1]}",),
+        cause=f"CUDA_VISIBLE_DEVICES={setting[1]} shows the process only {kept} (nvidia-smi's numbers): "
+        f"on a machine without {'them' if len(indices) > 1 else 'it'} (a "
+        "machine with one GPU has only GPU 0) every GPU is hidden, torch.cuda.is_available() is False and "
+        "the program finds none, whatever torch and driver are installed.",
+        fix=Fix(
+            "Set CUDA_VISIBLE_DEVICES where it is set (the launch script's export, the command, "
+            "os.environ in the code) to GPUs this machine has, as nvidia-smi -L numbers them (0 on a one-GPU "
+            "machine), or remove it.",
+            ("nvidia-smi -L", "grep -rn CUDA_VISIBLE_DEVICES ."),
+        ),
+        check="cuda.visible_devices",
+    )
+
+
 def analyse_map_location(text: str) -> Analysis:
     """The device the checkpoint's tensors were saved on against the devices here; with none at all, the
     two ways a machine shows none: it has no GPU, or its torch cannot use one (a CPU-only build)."""
@@ -301,19 +334,24 @@ def analyse_map_location(text: str) -> Analysis:
         return Analysis()
     if _SAYS_AVAILABLE.search(text[-200_000:]) is not None:
         return _hidden_from_the_process(text)
+    hidden = hidden_gpus(text)
+    if hidden is not None:
+        return hidden
     return Analysis(
         evidence=("torch here sees no GPU at all (torch.cuda.is_available() is False)",),
         cause="The checkpoint was saved from GPU tensors and torch.load puts them back on the GPU, but this "
         "torch sees none: the machine has no GPU, or it has one and this torch cannot use it (a CPU-only "
         "build of torch, installed by a plain pip install on some platforms, or a driver that does not "
-        "load).",
+        "load), or a CUDA_VISIBLE_DEVICES set by the launch script, the shell or the code names no GPU of "
+        "this machine and hides them all.",
         fix=Fix(
             "On a machine without a GPU, map the tensors to the CPU: torch.load(path, map_location='cpu'). "
             "On a machine with a GPU, check that torch is a CUDA build (torch.version.cuda is None in a "
             "CPU-only build) and install the CUDA build from the PyTorch index (pip install torch "
             "--index-url "
             "https://download.pytorch.org/whl/<CUDA tag>; torchdoctor check --only torch.build names the tag "
-            "for that machine).",
+            "for that machine), and that CUDA_VISIBLE_DEVICES, where the launch script or the code sets it, "
+            "names GPUs nvidia-smi -L lists (0 on a one-GPU machine).",
             ('python -c "import torch; print(torch.__version__, torch.version.cuda)"', "nvidia-smi"),
         ),
     )

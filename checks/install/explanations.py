@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 
+from torchdoctor.checks.devices.explanations import hidden_gpus
 from torchdoctor.checks.install import (
     builds,
     companions_judge,
@@ -2292,6 +2293,10 @@ def analyse_not_available(text: str) -> Analysis:
     cpu = _CPU_BUILD_SAID.search(window)
     if cpu is not None:
         evidence.append(f"the text shows a CPU-only build ({cpu[0]})")
+    else:
+        hidden = hidden_gpus(window)
+        if hidden is not None:
+            return hidden
     cuda = last_match(_CUDA_VERSION_SAID, window)
     if cuda is not None:
         evidence.append(

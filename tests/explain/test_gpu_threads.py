@@ -7766,3 +7766,28 @@ def test_windows_paging_file_too_small_is_torchs_libraries_committed_per_process
         "host.paging_file_too_small",
     )
     assert any("num_workers=12" in line for line in lead.evidence), lead.evidence
+
+
+def test_a_cuda_visible_devices_naming_no_gpu_of_the_machine_is_among_the_causes_of_no_gpu() -> None:
+    # CUDA_VISIBLE_DEVICES keeps only the GPUs it names: set in a launch script, the command or the code to an
+    # index the machine does not have (a one-GPU machine has only 0), it hides every GPU and torch sees none
+    # (XuelianCheng/LEAStereo#10: search.sh's CUDA_VISIBLE_DEVICES=1, settled by 0; thuml/Autoformer#25 and
+    # thuml/Time-Series-Library#10: 'export CUDA_VISIBLE_DEVICES=1' and '=2' in the bash scripts;
+    # pytorch/examples#115; fuy34/superpixel_fcn#45).
+    lead = _led_by(
+        "in search.sh line 1 you set \n   CUDA_VISIBLE_DEVICES=1\n\nbecause of this I got the error:\n  "
+        ' File "search.py", line 33, in <module>\n       raise Exception("No GPU found, please run '
+        'without --cuda")\n   Exception: No GPU found, please run without --cuda',
+        "cuda.not_available",
+    )
+    assert any("CUDA_VISIBLE_DEVICES=1" in line for line in lead.evidence), lead.evidence
+    assert lead.cause.startswith("CUDA_VISIBLE_DEVICES=1 shows the process only GPU 1"), lead.cause
+    assert "nvidia-smi -L" in lead.fix.commands and lead.check == "cuda.visible_devices"
+    # the message alone (kleinlee/DH_live#22): a hidden GPU is among the ways a machine shows none
+    lead = _led_by(
+        "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
+        "False. If you are running on a CPU-only machine, please use torch.load with "
+        "map_location=torch.device('cpu') to map your storages to the CPU.",
+        "load.map_location",
+    )
+    assert "CUDA_VISIBLE_DEVICES" in lead.cause and "CUDA_VISIBLE_DEVICES" in lead.fix.text
