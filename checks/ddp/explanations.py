@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from torchdoctor.checks.devices.explanations import ranks_against_gpus
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import last_match
 from torchdoctor.inputs import nvidia_topo
@@ -52,9 +53,12 @@ def analyse_port(text: str) -> Analysis:
 
 
 def analyse_duplicate_gpu(text: str) -> Analysis:
+    ranks = ranks_against_gpus(text)
+    if ranks is not None and ranks.cause:
+        return ranks
     match = last_match(_DUPLICATE, text)
     if match is None:
-        return Analysis()
+        return ranks or Analysis()
     # NCCL prints the PCI bus id as one integer of its hex digits (busIdToInt64 in NCCL's src/misc/utils.cc);
     # int64ToBusId there turns it back into the domain, bus, device and function fields.
     code = int(match[3], 16)
@@ -64,6 +68,7 @@ def analyse_duplicate_gpu(text: str) -> Analysis:
         evidence=(
             f"rank {match[1]} and rank {match[2]} both on CUDA device {match[3]}",
             f"ranks {match[1]} and {match[2]} both use the GPU at PCI {bus}",
+            *(ranks.evidence if ranks is not None else ()),
         )
     )
 
@@ -82,6 +87,9 @@ def analyse_nccl_system_error(text: str) -> Analysis:
 
 
 def analyse_nccl_cuda_error(text: str) -> Analysis:
+    ranks = ranks_against_gpus(text)
+    if ranks is not None and ranks.cause:
+        return ranks
     failure = last_match(re.compile(r"Cuda failure (?:\d+ )?'([^'\n]{1,80})'", re.IGNORECASE), text)
     if failure is None:
         return analyse_nccl_last_error(text)

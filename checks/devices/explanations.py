@@ -46,10 +46,11 @@ _GPU_LIST_IN_CODE = re.compile(
 )
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "a single": 1, "single": 1, "only one": 1}
-# "I have one GPU", "I use 3 GPUs", "only 1 gpu", "I have just 1 GPU card (RTX4090)", "a single card 4090":
-# how many GPUs the writer says the machine has, and the words with the card's model where they name it.
+# "I have one GPU", "I only have 1 GPU", "I use 3 GPUs", "only 1 gpu", "I have just 1 GPU card (RTX4090)",
+# "a single card 4090": how many GPUs the writer says the machine has, and the words with the card's model
+# where they name it.
 _STATED = re.compile(
-    r"(?:\b(?:I have|I use|I am using|I'm using|with|only|machine has|there is|there are)\s+"
+    r"(?:\b(?:I (?:only |just )?have|I use|I am using|I'm using|with|only|machine has|there is|there are)\s+"
     r"(?:only\s+|just\s+)?(\d{1,2}|one|two|three|four|a single|single)|\b(a single|single))\s+"
     r"(?:\w+\s+)?(?:GPUs?|cards?|graphics cards?)\b"
     r"(?:\s{0,2}\(?(?:(?:NVIDIA|GeForce|RTX|GTX|Tesla|Quadro)\s?){0,2}[A-Z]?\d{3,4}(?:\s?Ti)?[A-Za-z]{0,3}\)?)?",
@@ -82,6 +83,47 @@ def _stated_gpus(text: str) -> tuple[int, str] | None:
     word = (found[1] or found[2]).lower()
     count = int(word) if word.isdigit() else _NUMBERS.get(word)
     return None if count is None else (count, " ".join(found[0].split()))
+
+
+# The processes a launcher starts on one node: torchrun's --nproc_per_node, accelerate's --num_processes or
+# its log line "Num processes: 4".
+_PER_NODE = re.compile(
+    r"--nproc[_-]per[_-]node(?:=|\s+)(\d{1,4})\b|--num[_-]processes(?:=|\s+)(\d{1,4})\b"
+    r"|^[ \t]{0,8}Num processes: (\d{1,4})[ \t]*$",
+    re.MULTILINE,
+)
+
+
+def ranks_against_gpus(text: str) -> Analysis | None:
+    """The ranks a launcher starts on this node against the GPUs the text shows (a CUDA_VISIBLE_DEVICES list,
+    the writer's count): more ranks than GPUs is the cause, since NCCL needs a GPU of its own for each rank;
+    with no GPU count, the ranks alone as evidence. None where the text shows no launcher's ranks."""
+    window = text[-200_000:]
+    started = last_match(_PER_NODE, window)
+    if started is None:
+        return None
+    per_node = int(next(group for group in started.groups() if group))
+    said = " ".join(started[0].split())
+    setting = last_match(_CVD, window)
+    visible = cvd.parse(setting[1]).items if setting is not None and setting[1] else ()
+    stated = _stated_gpus(window)
+    count = len(visible) or (stated[0] if stated is not None else None)
+    line = f"{per_node} ranks per node ({said})"
+    if count is None or per_node <= count:
+        return Analysis(evidence=(f"{line}: NCCL needs {_gpus(per_node)} on this node, one per rank",))
+    shown = f"CUDA_VISIBLE_DEVICES={setting[1]}" if visible and setting is not None else f"'{stated[1]}'"
+    return Analysis(
+        evidence=(f"{line} for {_gpus(count)} ({shown})",),
+        cause=f"The launcher starts {per_node} processes on this node and NCCL needs a GPU of its own for "
+        f"each rank; only {_gpus(count)} {'is' if count == 1 else 'are'} visible, so ranks share a GPU or "
+        "find none.",
+        fix=Fix(
+            f"Start one process per visible GPU: --nproc_per_node={count} (accelerate launch --num_processes "
+            f"{count}, a launch script's process count), or make more GPUs visible (CUDA_VISIBLE_DEVICES).",
+            ("nvidia-smi -L",),
+        ),
+        check="cuda.visible_devices",
+    )
 
 
 def analyse_ordinal(text: str) -> Analysis:

@@ -7791,3 +7791,38 @@ def test_a_cuda_visible_devices_naming_no_gpu_of_the_machine_is_among_the_causes
         "load.map_location",
     )
     assert "CUDA_VISIBLE_DEVICES" in lead.cause and "CUDA_VISIBLE_DEVICES" in lead.fix.text
+
+
+def test_more_ranks_per_node_than_gpus_is_read_from_the_command_for_an_nccl_error() -> None:
+    # NCCL needs a GPU of its own for each rank: the launcher's ranks per node against the GPUs the text
+    # shows, read for NCCL's errors as for an invalid ordinal (csguoh/MambaIR#39: --nproc_per_node=8;
+    # facebookresearch/ViewDiff#24: accelerate's 'Num processes: 4' on one GPU; NVlabs/Sana#204, settled by
+    # fewer processes in train.sh; NVIDIA/nccl#1241, the maintainer: more ranks per node than GPUs).
+    lead = _led_by(
+        "Tried\n```\n(mambair) brcao@dawn:/eData05/brcao/Repos/MambaIR$ python3 -m "
+        "torch.distributed.launch --nproc_per_node=8 --master_port=1234 basicsr/train.py -opt "
+        "options/train/train_MambaIR_SR_x2.yml --launcher pytorch\n```\nbut got\n```\n...\n    File "
+        '"/eData05/brcao/Repos/MambaIR/basicsr/models/base_model.py", line 97, in model_to_device\n   '
+        ' net = DistributedDataParallel(\n  File "/home/brcao/.local/lib/python3.8/site-packages/torch/'
+        'nn/parallel/distributed.py", line 795, in __init__\n    _verify_param_shape_across_processes(s'
+        'elf.process_group, parameters)\n  File "/home/brcao/.local/lib/python3.8/site-packages/torch/d'
+        'istributed/utils.py", line 265, in _verify_param_shape_across_processes\n    return '
+        "dist._verify_params_across_processes(process_group, tensors, "
+        "logger)\ntorch.distributed.DistBackendError: NCCL error in: "
+        "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1333, invalid usage (run with "
+        "NCCL_DEBUG=WARN for details), NCCL version 2.18.6\nncclInvalidUsage: This usually reflects "
+        "invalid usage of NCCL library.\nLast error:\nDuplicate GPU detected : rank 2 and rank 0 both "
+        "on CUDA device 4000",
+        "nccl.duplicate_gpu",
+    )
+    assert any("8 ranks per node (--nproc_per_node=8)" in line for line in lead.evidence), lead.evidence
+    lead = _led_by(
+        'I tried to run train_small.sh and got an NCCL error which suggests "ncclInvalidUsage" with '
+        '"Duplicate GPU detected". I think it requested 4 NCCL processes while I only have 1 '
+        "GPU.\n\nHere's part of the log:\n```\n09/04/2024 02:49:57 - INFO - __main__ - Distributed "
+        "environment: MULTI_GPU  Backend: nccl\nNum processes: 4\nProcess index: 3\nLocal process "
+        "index: 3\nDevice: cuda:0\n\nMixed precision type: no",
+        "nccl.duplicate_gpu",
+    )
+    assert "4 processes on this node" in lead.cause and "1 GPU" in lead.cause, lead.cause
+    assert "--nproc_per_node=1" in lead.fix.text and lead.check == "cuda.visible_devices"
