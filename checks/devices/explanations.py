@@ -111,7 +111,10 @@ def ranks_against_gpus(text: str) -> Analysis | None:
     line = f"{per_node} ranks per node ({said})"
     if count is None or per_node <= count:
         return Analysis(evidence=(f"{line}: NCCL needs {_gpus(per_node)} on this node, one per rank",))
-    shown = f"CUDA_VISIBLE_DEVICES={setting[1]}" if visible and setting is not None else f"'{stated[1]}'"
+    if visible and setting is not None:
+        shown = f"CUDA_VISIBLE_DEVICES={setting[1]}"
+    else:
+        shown = f"'{stated[1]}'" if stated is not None else "the text"
     return Analysis(
         evidence=(f"{line} for {_gpus(count)} ({shown})",),
         cause=f"The launcher starts {per_node} processes on this node and NCCL needs a GPU of its own for "
