@@ -117,7 +117,10 @@ _RUNS_A_MODEL = re.compile(
 _TRAINING = re.compile(r"\.backward\(|optimizer\.step\(|\bloss\.backward\b|\btrain(?:ing)? step\b")
 # The input-size lever and the shortfall, in the words the threads' answers use ("reduce the image size",
 # "reduce the resolution of training image", "1G显存确实有点小": 1 GB of GPU memory is indeed small).
-_INPUT_SIZE = "a smaller image size or a lower resolution, a smaller training crop size, shorter sequences"
+_INPUT_SIZE = (
+    "a smaller image size or a lower resolution, a smaller training crop size, shorter sequences (truncated "
+    "to a maximum length: the tokenizer's max_length, a max_seq_len option)"
+)
 _NOT_ENOUGH = "not enough GPU memory for it as set: the GPU is too small for this step"
 _MODEL_LEVERS = (
     "make the model itself take less of the GPU: half precision (model.half(), torch_dtype=torch.float16), "
@@ -590,8 +593,8 @@ def _long_examples(analysis: Analysis, tail: str) -> Analysis:
 
 # The writer names long inputs: "long audio", "large wav files", "very long sentences", "longest document".
 _LONG_INPUTS = re.compile(
-    r"\b(?:long|longer|longest|large|huge|very long)\s(?:audios?|wav(?: files?)?|sentences?|documents?|"
-    r"utterances?|sequences?|texts?|inputs?|prompts?|contexts?)\b"
+    r"\b(?:long|longer|lengthier|longest|large|huge|very long)\s(?:audios?|wav(?: files?)?|sentences?|"
+    r"documents?|utterances?|sequences?|texts?|inputs?|prompts?|contexts?|questions?)\b"
     r"|\b(?:audio|utterance|sentence|document|input|chunk|segment)s? (?:is|are) (?:too |very )?long\b",
     re.IGNORECASE,
 )

@@ -7826,3 +7826,30 @@ def test_more_ranks_per_node_than_gpus_is_read_from_the_command_for_an_nccl_erro
     )
     assert "4 processes on this node" in lead.cause and "1 GPU" in lead.cause, lead.cause
     assert "--nproc_per_node=1" in lead.fix.text and lead.check == "cuda.visible_devices"
+
+
+def test_the_sequence_length_lever_is_truncation_to_a_maximum_length() -> None:
+    # A sequence is made shorter by truncating it to a maximum length (the tokenizer's max_length, a
+    # program's max_seq_len); lengthier inputs named by the writer lead the fix (huggingface/transformers#236:
+    # lengthier questions and contexts, trimmed to max_seq_length; sillsdev/machine.py#40: very long
+    # inputs; salesforce/ALBEF#6: long captions, max_length; princeton-nlp/SimCSE#112: 'decrease the sequence
+    # length', longer sentences truncated).
+    lead = _led_by(
+        "Hi, I tried to train squad model on a different dataset where I have lengthier "
+        "questions/contexts. It gave memory error \n\nCUDA out of memory. Tried to allocate 4.50 MiB "
+        "(GPU 5; 11.78 GiB total capacity;\n\nThis error seems to happen in pytorch when there are "
+        "lengthier data points ( pytorch tells how much it tried to allocate as opposed to normal CUDA "
+        "out of memory error).",
+        "cuda.out_of_memory",
+    )
+    assert any("lengthier questions" in line for line in lead.evidence), lead.evidence
+    assert lead.fix.text.startswith("One long input needs memory for its whole length"), lead.fix.text
+    lead = _led_by(
+        "2023-10-10 15:56:29,603 - machine.jobs.build_nmt_engine - ERROR - CUDA out of memory. Tried to "
+        "allocate 16.00 MiB (GPU 0; 23.68 GiB total capacity; 22.99 GiB already allocated; 6.69 MiB "
+        "free; 23.35 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try "
+        "setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and "
+        "PYTORCH_CUDA_ALLOC_CONF",
+        "cuda.out_of_memory",
+    )
+    assert "shorter sequences (truncated to a maximum length" in lead.fix.text, lead.fix.text
