@@ -536,7 +536,33 @@ def analyse_invalid_device_function(text: str) -> Analysis:
     if releases:
         said = " and ".join(releases)
         evidence.append(f"the text gives {said}: an extension is built with the CUDA torch was built for")
-    return Analysis(evidence=tuple(evidence))
+    extension = _extension_kernel(tail)
+    if extension is None:
+        return Analysis(evidence=tuple(evidence))
+    line, kernel = extension
+    base = _INVALID_DEVICE_FUNCTION.fix
+    lead = (
+        f"Rebuild the extension that {kernel} belongs to on this machine, for this GPU (its setup.py, or pip "
+        "install --no-build-isolation . in its folder, with the settings below). "
+    )
+    return Analysis(evidence=(*evidence, line), fix=Fix(lead + base.text, base.commands))
+
+
+# A CUDA source file the text names ("at L:228 in pointnet2_ops/_ext-src/src/sampling_gpu.cu", "file=.../cuda/
+# emd_kernel.cu line=190"): torch's own are under aten/, THC or c10; any other is an extension's kernel.
+_KERNEL_SOURCE = re.compile(r"[^\s\"'`:=()]{1,300}\.cu\b")
+_TORCH_KERNEL = re.compile(r"(?:^|[/\\])(?:THC\w{0,10}|aten|ATen|c10|caffe2)(?:[/\\]|$)")
+
+
+def _extension_kernel(text: str) -> tuple[str, str] | None:
+    """The extension whose kernel the text shows, by its CUDA source file where it is not torch's: the
+    evidence, and the file as the fix names it."""
+    source = last_match(_KERNEL_SOURCE, text)
+    if source is not None and _TORCH_KERNEL.search(source[0]) is None:
+        parts = [part for part in re.split(r"[/\\]", source[0]) if part and part != ".."]
+        named = "/".join(parts[-4:])
+        return f"the kernel's source is {named}, an extension's own, not torch's", named
+    return None
 
 
 def _driver_told(text: str) -> Analysis:
@@ -2575,6 +2601,7 @@ def analyse_incompatible_arguments(text: str) -> Analysis:
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
+_INVALID_DEVICE_FUNCTION = next(e for e in ENTRIES if e.id == "cuda.invalid_device_function")
 _NOT_COMPILED = next(e for e in ENTRIES if e.id == "torch.not_compiled_with_cuda")
 _OPENMP = next(e for e in ENTRIES if e.id == "openmp.duplicate_runtime")
 _NOT_NVIDIA: Entry = next(e for e in ENTRIES if e.id == "gpu.not_nvidia")

@@ -7853,3 +7853,50 @@ def test_the_sequence_length_lever_is_truncation_to_a_maximum_length() -> None:
         "cuda.out_of_memory",
     )
     assert "shorter sequences (truncated to a maximum length" in lead.fix.text, lead.fix.text
+
+
+def test_an_invalid_device_function_names_the_extension_whose_kernel_has_no_code_for_the_gpu() -> None:
+    # The kernel without code for this GPU is an extension's own where the text shows its source file
+    # (traveller59/spconv#140: spconv's indice.cu; erikwijmans/Pointnet2_PyTorch#121 and
+    # #74: pointnet2_ops' sampling_gpu.cu; daerduoCarey/PyTorchEMD#11: emd_kernel.cu, settled by the CUDA
+    # the extension is built with; matteo-ronchetti/torch-radon#11, the maintainer: a CUDA function not
+    # compiled for the GPU's architecture).
+    for text, named in (
+        (
+            'File "/usr/local/lib/python3.6/dist-packages/spconv/conv.py", line 177, in '
+            'forward\nuse_hash=self.use_hash)\nFile "/usr/local/lib/python3.6/dist-packages/spconv/ops.py"'
+            ", line 93, in get_indice_pairs\nstride, padding, dilation, out_padding, int(subm), "
+            "int(transpose), int(use_hash))\nRuntimeError: /second.pytorch/spconv/src/spconv/indice.cu "
+            "165\ncuda execution failed with error 98 invalid device function",
+            "spconv/src/spconv/indice.cu",
+        ),
+        (
+            "```\nValidation sanity check: 0it [00:00, ?it/s]CUDA kernel failed : invalid device "
+            "function\nvoid furthest_point_sampling_kernel_wrapper(int, int, int, const float*, float*, "
+            "int*) at L:228 in pointnet2_ops/_ext-src/src/sampling_gpu.cu\n```",
+            "pointnet2_ops/_ext-src/src/sampling_gpu.cu",
+        ),
+        (
+            "`THCudaCheck FAIL file=/home/user/hdd/github/PyTorchEMD/cuda/emd_kernel.cu line=190 error=98 : "
+            'invalid device function\nTraceback (most recent call last):\n  File "test_emd_loss.py", line '
+            "35, in <module>\n    d = earth_mover_distance(p1, p2, transpose=False)\n  File "
+            '"/home/user/hdd/github/PyTorchEMD/emd.py", line 44, in earth_mover_distance\n    cost = '
+            'EarthMoverDistanceFunction.apply(xyz1, xyz2)\n  File "/home/user/hdd/github/PyTorchEMD/emd.py'
+            '", line 11, in forward\n    match = emd_cuda.approxmatch_forward(xyz1, xyz2)\nRuntimeError: '
+            "cuda runtime error (98) : invalid device function at /home/user/hdd/github/PyTorchEMD/cuda/emd_"
+            "kernel.cu:190\nSegmentation fault (core dumped)\n`",
+            "PyTorchEMD/cuda/emd_kernel.cu",
+        ),
+    ):
+        lead = _led_by(text, "cuda.invalid_device_function")
+        assert any(named in line and "not torch's" in line for line in lead.evidence), lead.evidence
+        assert lead.fix.text.startswith("Rebuild the extension that ") and named in lead.fix.text, (
+            lead.fix.text
+        )
+    # torch's own kernels (pytorch/pytorch#1557: a torch built on another node) name no extension
+    lead = _led_by(
+        "RuntimeError: cuda runtime error (8) : invalid device function at /gpfsnyu/home/ks3286/pytorch/"
+        "torch/lib/THC/generated/../generic/THCTensorMathPointwise.cu:247",
+        "cuda.invalid_device_function",
+    )
+    assert not any("not torch's" in line for line in lead.evidence), lead.evidence
