@@ -363,7 +363,8 @@ def hidden_gpus(text: str) -> Analysis | None:
 
 def analyse_map_location(text: str) -> Analysis:
     """The device the checkpoint's tensors were saved on against the devices here; with none at all, the
-    two ways a machine shows none: it has no GPU, or its torch cannot use one (a CPU-only build)."""
+    ways a process sees none: the machine has no GPU, its torch cannot use one (a CPU-only build), or a
+    CUDA_VISIBLE_DEVICES the text sets hides them."""
     saved = last_match(_SAVED_ON, text)
     if saved is not None:
         device, index, count = saved[1].lower(), int(saved[2]), int(saved[3])

@@ -549,9 +549,12 @@ def analyse_invalid_device_function(text: str) -> Analysis:
 
 
 # A CUDA source file the text names ("at L:228 in pointnet2_ops/_ext-src/src/sampling_gpu.cu", "file=.../cuda/
-# emd_kernel.cu line=190"): torch's own are under aten/, THC or c10; any other is an extension's kernel.
+# emd_kernel.cu line=190"): torch's own are under aten/, THC or c10, and torchvision's and xformers' come in
+# their prebuilt wheels; any other is an extension's kernel.
 _KERNEL_SOURCE = re.compile(r"[^\s\"'`:=()]{1,300}\.cu\b")
-_TORCH_KERNEL = re.compile(r"(?:^|[/\\])(?:THC\w{0,10}|aten|ATen|c10|caffe2)(?:[/\\]|$)")
+_TORCH_KERNEL = re.compile(
+    r"(?:^|[/\\])(?:THC\w{0,10}|aten|ATen|c10|caffe2|torchvision|xformers)(?:[/\\]|$)", re.IGNORECASE
+)
 
 
 def _extension_kernel(text: str) -> tuple[str, str] | None:

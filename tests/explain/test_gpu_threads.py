@@ -7,6 +7,7 @@ import json
 from functools import cache
 from pathlib import Path
 
+from torchdoctor.checks.install import explanations as install_explanations
 from torchdoctor.checks.memory import explanations as memory_explanations
 from torchdoctor.checks.training import explanations as training_explanations
 from torchdoctor.explain import Explanation, catalogue, explain
@@ -7900,3 +7901,10 @@ def test_an_invalid_device_function_names_the_extension_whose_kernel_has_no_code
         "cuda.invalid_device_function",
     )
     assert not any("not torch's" in line for line in lead.evidence), lead.evidence
+    # nor do torchvision's, which come in its wheel (facebookresearch/detectron2#469's kernel path)
+    assert (
+        install_explanations._extension_kernel(
+            "(nms_cuda at /tmp/pip-req-build-8d3_7_rq/torchvision/csrc/cuda/nms_cuda.cu:127)"
+        )
+        is None
+    )
