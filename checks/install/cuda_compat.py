@@ -7,6 +7,7 @@ capability), and get back a verdict with a one-line explanation.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,6 +26,13 @@ def parse_version(text: str | None) -> tuple[int, ...] | None:
     """``"12.8"`` -> ``(12, 8)``; ``"570.153.02"`` -> ``(570, 153, 2)``; anything else -> None."""
     if not isinstance(text, str):
         return None
+    return _parsed_version(text)
+
+
+# The judges read the same few versions thousands of times (every published build against every GPU); a
+# bounded cache, since a report's text is foreign.
+@functools.lru_cache(maxsize=4096)
+def _parsed_version(text: str) -> tuple[int, ...] | None:
     text = text.strip()
     if not _VERSION_RE.fullmatch(text):
         return None

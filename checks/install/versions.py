@@ -7,6 +7,7 @@ allowed, as pip tests what is installed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -33,6 +34,17 @@ __all__ = [
 def parse_version(text: str | None) -> Version | None:
     if not text:
         return None
+    if isinstance(text, str):
+        return _parsed_version(text)
+    try:
+        return Version(text)
+    except InvalidVersion:
+        return None
+
+
+# Read thousands of times per judgement (every published build, every pin); bounded, the text being foreign.
+@functools.lru_cache(maxsize=4096)
+def _parsed_version(text: str) -> Version | None:
     try:
         return Version(text)
     except InvalidVersion:
