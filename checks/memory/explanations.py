@@ -115,6 +115,40 @@ _RUNS_A_MODEL = re.compile(
     re.IGNORECASE,
 )
 _TRAINING = re.compile(r"\.backward\(|optimizer\.step\(|\bloss\.backward\b|\btrain(?:ing)? step\b")
+# The phase the writer ties to the out-of-memory: one named right after it with a preposition ("out of memory
+# during training", "OOM when inference"), else the nearest named before it on its line ("trying to train
+# LoRA instantly crashes with CUDA out of memory"). Only words beside the failure count: a text that trains
+# and fails at evaluation names both phases.
+_OOM_SAID = re.compile(r"out[ -]of[ -]memory|\bOOM\b|OutOfMemoryError", re.IGNORECASE)
+_PHASE_AFTER = re.compile(
+    r"[^\n.!?]{0,30}?\b(?:during|while|when|at|in|on)\s(?:the\s)?(?P<phase>[a-z-]{3,14})", re.IGNORECASE
+)
+_PHASE_WORD = re.compile(
+    r"\b(?:(?P<training>train|training|trained|trains|fine-?tun(?:e|es|ed|ing)|finetun(?:e|es|ed|ing))"
+    r"|(?P<inference>inference|inferring|infer|evaluation|evaluating|evaluate|eval|testing|test|validation|"
+    r"validating|prediction|predicting|predict|generation|generating|sampling))\b",
+    re.IGNORECASE,
+)
+_OOM_MENTIONS_READ = 16
+
+
+def failure_phase(text: str) -> str | None:
+    """ "training" or "inference" where the writer ties one to an out-of-memory, else None."""
+    for said in itertools.islice(_OOM_SAID.finditer(text[-200_000:]), _OOM_MENTIONS_READ):
+        window = said.string
+        after = _PHASE_AFTER.match(window, said.end())
+        if after is not None:
+            word = _PHASE_WORD.fullmatch(after["phase"])
+            if word is not None:
+                return "training" if word["training"] else "inference"
+        line_start = window.rfind("\n", 0, said.start()) + 1
+        before = window[max(line_start, said.start() - 60) : said.start()]
+        words = list(_PHASE_WORD.finditer(before))
+        if words:
+            return "training" if words[-1]["training"] else "inference"
+    return None
+
+
 # The input-size lever and the shortfall, in the words the threads' answers use ("reduce the image size",
 # "reduce the resolution of training image", "1G显存确实有点小": 1 GB of GPU memory is indeed small).
 _INPUT_SIZE = (
@@ -772,8 +806,9 @@ def _analyse_oom_fix(text: str) -> Analysis:
     if analysis.fix is not None and "gradient accumulation" not in analysis.fix.text:
         return analysis  # another holder of the GPU, fragmentation, or one tensor too large: not the model
     tail = text[-200_000:]
-    training = _TRAINING.search(tail) is not None
-    inference = not training and last_match(_AT_INFERENCE, tail) is not None
+    phase = failure_phase(tail)
+    training = _TRAINING.search(tail) is not None or phase == "training"
+    inference = not training and (phase == "inference" or last_match(_AT_INFERENCE, tail) is not None)
     runs_a_model = not training and _RUNS_A_MODEL.search(tail) is not None
     commands = (
         analysis.fix.commands

@@ -7908,3 +7908,53 @@ def test_an_invalid_device_function_names_the_extension_whose_kernel_has_no_code
         )
         is None
     )
+
+
+def test_the_phase_the_writer_ties_to_the_out_of_memory_decides_training_or_inference() -> None:
+    # The phase named with the failure ("out of memory during training", "OOM when inference", "trying to
+    # train ... crashes with CUDA out of memory") decides, not any word of the other phase elsewhere:
+    # training told beside inference words (hustvl/MIMDet#23, zylo117/Yet-Another-EfficientDet-Pytorch#263,
+    # Doubiiu/DynamiCrafter#102) and inference beside training words (tloen/alpaca-lora#173, settled by fewer
+    # beams; filaPro/oneformer3d#114, er-muyue/DeFRCN#65, 282857341/nnFormer#51).
+    lead = _led_by(
+        "# RuntimeError: CUDA out of memory during training, works fine during inference.",
+        "cuda.out_of_memory",
+    )
+    assert not any("at inference" in line for line in lead.evidence), lead.evidence
+    lead = _led_by(
+        "# Cuda out of memory at inference after finetuning alpaca-lora with 2048 tokens length\n\nWhen I "
+        "finetune alpaca-lora 7b at gpu a10 24gb it's fine, but when I tried to use this trained model in "
+        "generate script I have got the allocalate memory error. Can you help me understand why I am "
+        "recieving this error at inference but not at training process?",
+        "cuda.out_of_memory",
+    )
+    assert any("at inference" in line for line in lead.evidence), lead.evidence
+    for text, phase in (
+        (
+            "But still during training I sometimes have OOM error when training on EffDetB > 4 even with a "
+            "small batch size",
+            "training",
+        ),
+        (
+            "Is the memory consumption size you described during the training phase? Why do I always have "
+            "OOM",
+            "training",
+        ),
+        (
+            "train is ok,Out of Memory Error (OOM) only during evaluation,evaluation doesn't appear to be "
+            "distributed. So, it is still using one card",
+            "inference",
+        ),
+        (
+            "# Out of memory error during evaluation but training works fine!\n\nHello, I am trying  to fine "
+            "tune the model with custom dataset which is in VOC format. The training completed fine but when "
+            "during evalution, cuda gives an out of memory error.",
+            "inference",
+        ),
+        (
+            "I have a single card with 12G memory, which can be trained normally, but I got OOM when "
+            "inference.",
+            "inference",
+        ),
+    ):
+        assert memory_explanations.failure_phase(text) == phase, text
