@@ -85,11 +85,10 @@ def _stated_gpus(text: str) -> tuple[int, str] | None:
     return None if count is None else (count, " ".join(found[0].split()))
 
 
-# The processes a launcher starts on one node: torchrun's --nproc_per_node, accelerate's --num_processes or
-# its log line "Num processes: 4".
+# The processes a launcher starts on one node: torchrun's --nproc_per_node (_NPROC), accelerate's
+# --num_processes or its log line "Num processes: 4".
 _PER_NODE = re.compile(
-    r"--nproc[_-]per[_-]node(?:=|\s+)(\d{1,4})\b|--num[_-]processes(?:=|\s+)(\d{1,4})\b"
-    r"|^[ \t]{0,8}Num processes: (\d{1,4})[ \t]*$",
+    _NPROC.pattern + r"|--num[_-]processes(?:=|\s+)(\d{1,4})\b|^[ \t]{0,8}Num processes: (\d{1,4})[ \t]*$",
     re.MULTILINE,
 )
 

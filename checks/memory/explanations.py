@@ -134,15 +134,15 @@ _OOM_MENTIONS_READ = 16
 
 def failure_phase(text: str) -> str | None:
     """ "training" or "inference" where the writer ties one to an out-of-memory, else None."""
-    for said in itertools.islice(_OOM_SAID.finditer(text[-200_000:]), _OOM_MENTIONS_READ):
-        window = said.string
-        after = _PHASE_AFTER.match(window, said.end())
+    tail = text[-200_000:]
+    for said in itertools.islice(_OOM_SAID.finditer(tail), _OOM_MENTIONS_READ):
+        after = _PHASE_AFTER.match(tail, said.end())
         if after is not None:
             word = _PHASE_WORD.fullmatch(after["phase"])
             if word is not None:
                 return "training" if word["training"] else "inference"
-        line_start = window.rfind("\n", 0, said.start()) + 1
-        before = window[max(line_start, said.start() - 60) : said.start()]
+        line_start = tail.rfind("\n", 0, said.start()) + 1
+        before = tail[max(line_start, said.start() - 60) : said.start()]
         words = list(_PHASE_WORD.finditer(before))
         if words:
             return "training" if words[-1]["training"] else "inference"
@@ -1654,10 +1654,16 @@ def analyse_host_oom(text: str) -> Analysis:
                 f"the process was ended by SIGKILL ({reported}), the signal the kernel's OOM killer sends; "
                 "nothing in the process could print an error"
             )
-    workers = last_match(_WORKERS_SAID, window)
+    workers = _workers_set(window)
     if workers is not None:
-        evidence.append(f"the text sets {' '.join(workers[0].split())}")
+        evidence.append(workers)
     return Analysis(evidence=tuple(evidence))
+
+
+def _workers_set(window: str) -> str | None:
+    """The DataLoader workers the text sets, as evidence: "the text sets num_workers=12"."""
+    found = last_match(_WORKERS_SAID, window)
+    return None if found is None else f"the text sets {' '.join(found[0].split())}"
 
 
 # The library Windows failed to load ("Error loading "...\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of
@@ -1672,12 +1678,9 @@ def analyse_paging_file(text: str) -> Analysis:
     library = last_match(_LIBRARY_NOT_LOADED, window)
     if library is not None:
         evidence.append(f"Windows could not commit memory to load {library[1]}, one of torch's libraries")
-    workers = last_match(_WORKERS_SAID, window)
+    workers = _workers_set(window)
     if workers is not None:
-        evidence.append(
-            f"the text sets {' '.join(workers[0].split())}: "
-            "each worker is a process that loads torch's libraries"
-        )
+        evidence.append(f"{workers}: each worker is a process that loads torch's libraries")
     return Analysis(evidence=tuple(evidence))
 
 
