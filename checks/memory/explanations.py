@@ -42,6 +42,24 @@ _CUDNN = re.compile(
 )
 
 
+# Where the figures of an out-of-memory message end: the parenthesis of torch 1.x's "(GPU 0; ...)", or the
+# advice that follows torch 2.x's sentences; a copy cut short ends with its line.
+_FIGURES_END = re.compile(r"\)| If reserved| See documentation|\n")
+_QUOTED_FIGURES_CHARS = 600
+
+
+def _quoted_figures(message: str) -> str:
+    """The figures of ``message`` (from "Tried to allocate") as the message words them, for the evidence."""
+    start = message.lower().find("tried to allocate")
+    if start < 0:
+        return ""
+    clause = message[start : start + _QUOTED_FIGURES_CHARS]
+    end = _FIGURES_END.search(clause)
+    if end is not None:
+        clause = clause[: end.end() if end[0] == ")" else end.start()]
+    return clause.rstrip(" \t\r\"'`")
+
+
 def _bytes(number: str, unit: str) -> float:
     return float(number) * _UNITS[unit.upper()]
 
@@ -873,6 +891,9 @@ def _analyse_oom(text: str) -> Analysis:
         evidence.append(f"allocated by PyTorch: {shown}")
     if unallocated is not None:
         evidence.append(f"reserved by PyTorch but unallocated: {_gib(unallocated)}")
+    quoted = _quoted_figures(message)
+    if quoted:
+        evidence.append(f'the message\'s figures: "{quoted}"')
     evidence += _other_processes(message, process)
     if (total is not None and requested > total) or (total is None and requested > LARGEST_GPU_BYTES):
         return _larger_than_gpu(evidence, total)

@@ -7958,3 +7958,58 @@ def test_the_phase_the_writer_ties_to_the_out_of_memory_decides_training_or_infe
         ),
     ):
         assert memory_explanations.failure_phase(text) == phase, text
+
+
+def test_an_out_of_memory_quotes_the_messages_figures_as_written() -> None:
+    # Each figure restated in GiB, and the message's own figures quoted as they stand, whatever its
+    # generation: with "cached" (RenYurui/StructureFlow#35), "reserved in total" (OPIXray-author/OPIXray#5,
+    # Li-Chongyi/Zero-DCE#52, with the advice after it), a copy cut before its closing parenthesis
+    # (singhsourabh/Resume-NER#4), and torch 2.x's sentences (pytorch/pytorch#16417).
+    for text, quoted in (
+        (
+            "RuntimeError: CUDA out of memory. Tried to allocate 8.13 GiB (GPU 0; 10.76 GiB total capacity; "
+            "643.57 MiB already allocated; 8.20 GiB free; 32.43 MiB cached)\nWhy is 643.57 MiB allocated, "
+            "and 8.20 GiB is free and still reporting insufficient memory?",
+            "Tried to allocate 8.13 GiB (GPU 0; 10.76 GiB total capacity; 643.57 MiB already allocated; "
+            "8.20 GiB free; 32.43 MiB cached)",
+        ),
+        (
+            'how to fix this\n" CUDA out of memory. Tried to allocate 264.00 MiB (GPU 0; 2.00 GiB total '
+            "capacity; 788.51 MiB already allocated; 145.93 MiB free; 1.02 GiB reserved in total by "
+            'PyTorch)"',
+            "Tried to allocate 264.00 MiB (GPU 0; 2.00 GiB total capacity; 788.51 MiB already allocated; "
+            "145.93 MiB free; 1.02 GiB reserved in total by PyTorch)",
+        ),
+        (
+            "OutOfMemoryError: CUDA out of memory. Tried to allocate 1.71 GiB (GPU 0; 6.00 GiB total "
+            "capacity; 3.49 GiB already allocated; 1.04 GiB free; 3.50 GiB reserved in total by PyTorch) If "
+            "reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  "
+            "See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF",
+            "Tried to allocate 1.71 GiB (GPU 0; 6.00 GiB total capacity; 3.49 GiB already allocated; 1.04 "
+            "GiB free; 3.50 GiB reserved in total by PyTorch)",
+        ),
+        (
+            "RuntimeError: CUDA out of memory. Tried to allocate 92.00 MiB (GPU 0; 1.96 GiB total capacity; "
+            "1.46 GiB already allocated; 16.38 MiB free; 1.51 GiB reserved in total by PyTorch\n\nI tried "
+            "every possible way like changing the batch size from 8 to 4 and clearing the cache of CUDA "
+            "Memory.",
+            "Tried to allocate 92.00 MiB (GPU 0; 1.96 GiB total capacity; 1.46 GiB already allocated; 16.38 "
+            "MiB free; 1.51 GiB reserved in total by PyTorch",
+        ),
+        (
+            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 22.00 MiB. GPU 0 has a "
+            "total capacity of 23.65 GiB of which 11.06 MiB is free. Including non-PyTorch memory, this "
+            "process has 23.60 GiB memory in use. Of the allocated memory 22.90 GiB is allocated by "
+            "PyTorch, and 194.87 MiB is reserved by PyTorch but unallocated. If reserved but unallocated "
+            "memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
+            "fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes"
+            "/cuda.html#environment-variables)",
+            "Tried to allocate 22.00 MiB. GPU 0 has a total capacity of 23.65 GiB of which 11.06 MiB is "
+            "free. Including non-PyTorch memory, this process has 23.60 GiB memory in use. Of the allocated "
+            "memory 22.90 GiB is allocated by PyTorch, and 194.87 MiB is reserved by PyTorch but "
+            "unallocated.",
+        ),
+    ):
+        lead = _led_by(text, "cuda.out_of_memory")
+        assert f'the message\'s figures: "{quoted}"' in lead.evidence, lead.evidence
+        assert "total capacity of the GPU:" in " ".join(lead.evidence)
