@@ -73,6 +73,18 @@ def analyse_duplicate_gpu(text: str) -> Analysis:
     )
 
 
+# The end of torch's NCCL error ("unhandled system error, NCCL version 2.7.8"): ncclGetVersion, the version of
+# the NCCL library torch loaded, with the CUDA it was built for in newer releases ("2.18.1+cuda12.1").
+_NCCL_VERSION = re.compile(r"\bNCCL version (\d{1,2}\.\d{1,3}\.\d{1,3}(?:\+cuda\d{1,2}(?:\.\d{1,2})?)?)")
+
+
+def _with_nccl_version(analysis: Analysis, text: str) -> Analysis:
+    version = last_match(_NCCL_VERSION, text)
+    if version is None:
+        return analysis
+    return analysis.with_evidence(f"NCCL version {version[1]}: the NCCL library this torch loaded")
+
+
 def analyse_nccl_last_error(text: str) -> Analysis:
     """NCCL's own reason, the line under 'Last error:' of the DistBackendError."""
     match = last_match(_LAST_ERROR, text)
@@ -82,11 +94,15 @@ def analyse_nccl_last_error(text: str) -> Analysis:
 def analyse_nccl_system_error(text: str) -> Analysis:
     warning = last_match(re.compile(r"NCCL WARN (socket\w*: [^\n]{1,160})"), text)
     if warning is not None:
-        return Analysis(evidence=(f"NCCL: {warning[1].strip()}",))
-    return analyse_nccl_last_error(text)
+        return _with_nccl_version(Analysis(evidence=(f"NCCL: {warning[1].strip()}",)), text)
+    return _with_nccl_version(analyse_nccl_last_error(text), text)
 
 
 def analyse_nccl_cuda_error(text: str) -> Analysis:
+    return _with_nccl_version(_nccl_cuda_error(text), text)
+
+
+def _nccl_cuda_error(text: str) -> Analysis:
     ranks = ranks_against_gpus(text)
     if ranks is not None and ranks.cause:
         return ranks

@@ -8013,3 +8013,44 @@ def test_an_out_of_memory_quotes_the_messages_figures_as_written() -> None:
         lead = _led_by(text, "cuda.out_of_memory")
         assert f'the message\'s figures: "{quoted}"' in lead.evidence, lead.evidence
         assert "total capacity of the GPU:" in " ".join(lead.evidence)
+
+
+def test_an_nccl_error_quotes_the_nccl_version_it_names() -> None:
+    # The version torch's message ends with is that of the NCCL library torch loaded (ncclGetVersion):
+    # rstrudel/segmenter#60, DecaYale/RNNPose#29 and Z-Zheng/ChangeStar#5 (system errors), fanq15/FewX#74 (a
+    # CUDA error).
+    for text, entry_id, version in (
+        (
+            "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:825, unhandled "
+            "system error, NCCL version 2.7.8\nncclSystemError: System call (socket, malloc, munmap, etc) "
+            "failed.",
+            "nccl.system_error",
+            "2.7.8",
+        ),
+        (
+            'When running the eval.py script with "--use_dist True", I am facing this '
+            "error:\nRuntimeError: NCCL error in: /opt/conda/conda-bld/pytorch_1607370128159/work/torch/lib/"
+            "c10d/ProcessGroupNCCL.cpp:784, unhandled system error, NCCL version 2.7.8\n\nI am using this "
+            'Docker image: "nvcr.io/nvidia/cuda:10.2-cudnn7-devel-ubuntu18.04"',
+            "nccl.system_error",
+            "2.7.8",
+        ),
+        (
+            "    dist._verify_model_across_ranks(self.process_group, parameters)\nRuntimeError: NCCL error "
+            "in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:911, unhandled system error, NCCL version "
+            "2.7.8\nncclSystemError: System call (socket, malloc, munmap, etc) "
+            "failed.\nERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: "
+            "0 (pid: 31335) of binary: /home/cy/miniconda3/envs/STAnet/bin/python",
+            "nccl.system_error",
+            "2.7.8",
+        ),
+        (
+            "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:32, unhandled cuda "
+            'error, NCCL version 2.4.8\nThis bug appeared when i run"**sh all.sh**". \nHow can i resolve '
+            "this problem?",
+            "nccl.cuda_error",
+            "2.4.8",
+        ),
+    ):
+        lead = _led_by(text, entry_id)
+        assert f"NCCL version {version}: the NCCL library this torch loaded" in lead.evidence, lead.evidence
