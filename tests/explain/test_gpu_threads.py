@@ -8054,3 +8054,27 @@ def test_an_nccl_error_quotes_the_nccl_version_it_names() -> None:
     ):
         lead = _led_by(text, entry_id)
         assert f"NCCL version {version}: the NCCL library this torch loaded" in lead.evidence, lead.evidence
+
+
+def test_a_sparse_operand_on_the_other_device_is_a_device_mismatch_in_every_generations_words() -> None:
+    # Sparse kernels check devices themselves: torch 0.4 names sparse types ("torch.cuda.sparse.FloatTensor"),
+    # torch 1.x's SparseTensorMath.cpp and SparseCUDATensorMath.cu say "expected 'mat1' to be a CPU tensor,
+    # but got a CUDA tensor" and "expected 'mat1' to be CUDA, but got CPU", and torch 1.3's CPU kernel
+    # asserted the dispatch argument instead (pytorch/pytorch#29026, torch.spmm(adj, support); #30510,
+    # torch.sparse.mm).
+    for text in (
+        'File "/home/jinzhu/pro/UIL/GraphMatch/layers.py", line 42, in forward\n    output = torch.spmm(adj, '
+        "support) \nRuntimeError: !t.is_cuda() INTERNAL ASSERT FAILED at /pytorch/aten/src/ATen/native/sparse"
+        "/SparseTensorMath.cpp:591, please report a bug to PyTorch.",
+        "When i use  ' torch.sparse.addmm(mat, mat1, mat2)' and 'torch.sparse.mm(mat1, mat2)' \nthe "
+        "computation stop with the following error:\n 'RuntimeError: !t.is_cuda() INTERNAL ASSERT FAILED at "
+        "/pytorch/aten/src/ATen/native/sparse/SparseTensorMath.cpp:591, please report a bug to PyTorch.'",
+        "RuntimeError: addmm: expected 'mat1' to be a CPU tensor, but got a CUDA tensor",
+        "RuntimeError: add: expected 'other' to be a CPU tensor, but got a CUDA tensor",
+        "RuntimeError: addmm: expected 'mat2' to be CUDA, but got CPU",
+        "RuntimeError: Expected object of type torch.sparse.FloatTensor but found type "
+        "torch.cuda.sparse.FloatTensor for argument #4 'mat1'",
+        "RuntimeError: Expected object of type torch.cuda.sparse.FloatTensor but found type "
+        "torch.sparse.FloatTensor for argument #2 'mat1'",
+    ):
+        _led_by(text, "tensors.different_devices")
