@@ -8078,3 +8078,32 @@ def test_a_sparse_operand_on_the_other_device_is_a_device_mismatch_in_every_gene
         "torch.sparse.FloatTensor for argument #2 'mat1'",
     ):
         _led_by(text, "tensors.different_devices")
+
+
+def test_no_gpu_seen_tells_how_to_find_a_cuda_visible_devices_the_script_sets_itself() -> None:
+    # A script or its launch script that sets CUDA_VISIBLE_DEVICES to its authors' GPU overrides the shell's:
+    # the report shows only the error (jiaw-z/CoR-GS#23, run from scripts/run_360.sh, settled by
+    # os.environ['CUDA_VISIBLE_DEVICES'] = '0'; sherdencooper/GPTFuzz#5, a hardcoded os.environ removed), or
+    # torch seeing the GPU where the writer checked (mazurowski-lab/finetune-SAM#18, GPU 5 in the .sh).
+    for text in (
+        "(corgs) **********DS3H:CoR-GS$ bash scripts/run_360.sh \n[500, 2000, 3000, 5000, 7000, 10000, "
+        '15000, 30000]\nTraceback (most recent call last):\n  File "train.py", line 469, in <module>\n    '
+        'safe_state(args.quiet)\n  File "./exp/CoR-GS/utils/general_utils.py", line 139, in safe_state\n  '
+        '  torch.cuda.set_device(torch.device("cuda:0"))\n  File "./.local/lib/python3.8/site-packages/to'
+        'rch/cuda/__init__.py", line 399, in set_device\n    torch._C._cuda_setDevice(device)\n  File '
+        '"./.local/lib/python3.8/site-packages/torch/cuda/__init__.py", line 293, in _lazy_init\n    '
+        "torch._C._cuda_init()\nRuntimeError: No CUDA GPUs are available",
+        '"RuntimeError: No CUDA GPUs are available" when running scripts directly',
+    ):
+        lead = _led_by(text, "cuda.no_gpus_available")
+        assert 'os.environ["CUDA_VISIBLE_DEVICES"]' in lead.fix.text, lead.fix.text
+        assert "grep -rn CUDA_VISIBLE_DEVICES ." in lead.fix.commands
+    lead = _led_by(
+        '  File "/home/mayank/anaconda3/envs/finetune-SAM/lib/python3.10/site-packages/torch/cuda/__init__.'
+        'py", line 293, in _lazy_init\n    torch._C._cuda_init()\nRuntimeError: No CUDA GPUs are '
+        "available\n\nI have two GPUs on the machine and torch.cuda.is_available outputs True.  How do I "
+        "fix this error?",
+        "cuda.no_gpus_available",
+    )
+    assert "CUDA_VISIBLE_DEVICES in the script" in lead.fix.text
+    assert "grep -rn CUDA_VISIBLE_DEVICES ." in lead.fix.commands
