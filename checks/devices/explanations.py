@@ -320,11 +320,23 @@ _UNAVAILABLE = re.compile(
 )
 # The writer's own check, in a shell or a notebook, found the GPU ("my torch.cuda.is_available() return true",
 # "Cuda is true"): the process that failed was hidden it.
+# The writer's own check finding the GPU: "is_available() returns True", with the name quoted
+# ("`torch.cuda.is_available()`, It shows True"), words before a verb of showing ("in my conda environment
+# and it returned True", never across a False or a sentence's end; "is" only right after the call, as code
+# says "and use_gpu is True") and True misspelt ("is Ture").
+_SHOWED = r"returns?|returned|prints?|printed|gives?|gave|shows?|showed|outputs?"
 _SAYS_AVAILABLE = re.compile(
-    r"is_a\w{0,12}(?:\(\))?`?\s{0,3}(?:is|returns?|prints?|gives?|shows?|outputs?|==?|->|:)?\s{0,3}`?True\b"
+    rf"is_a\w{{0,12}}(?:\(\))?[`'\"]?"
+    rf"(?:\s{{0,3}}(?:is|{_SHOWED}|==?|->|:)?|(?:(?!false)[^.\n]){{1,60}}?\b(?:{_SHOWED})\b)"
+    r"\s{0,3}[`'\"]?(?:True|Ture)\b"
     r"|\bcuda\s{1,3}is\s{1,3}true\b",
     re.IGNORECASE,
 )
+
+
+def says_gpu_available(text: str) -> bool:
+    """Whether the writer says torch.cuda.is_available() gave True where they checked."""
+    return _SAYS_AVAILABLE.search(text[-200_000:]) is not None
 
 
 # A CUDA_VISIBLE_DEVICES of GPU indices set in the text (a launch script's export, a command, os.environ in
@@ -377,7 +389,7 @@ def analyse_map_location(text: str) -> Analysis:
         )
     if last_match(_UNAVAILABLE, text) is None:
         return Analysis()
-    if _SAYS_AVAILABLE.search(text[-200_000:]) is not None:
+    if says_gpu_available(text):
         return _hidden_from_the_process(text)
     hidden = hidden_gpus(text)
     if hidden is not None:
@@ -436,7 +448,7 @@ def analyse_no_gpus(text: str) -> Analysis:
             ),
             check="cuda.visible_devices",
         )
-    if _SAYS_AVAILABLE.search(text[-200_000:]) is not None:
+    if says_gpu_available(text):
         return _hidden_from_the_process(text, "ran")
     on_cpu = cpu_path(text) or asked_for_cpu(text)
     if on_cpu is not None:

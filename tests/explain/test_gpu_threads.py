@@ -7,6 +7,7 @@ import json
 from functools import cache
 from pathlib import Path
 
+from torchdoctor.checks.devices import explanations as devices_explanations
 from torchdoctor.checks.install import explanations as install_explanations
 from torchdoctor.checks.memory import explanations as memory_explanations
 from torchdoctor.checks.training import explanations as training_explanations
@@ -8107,3 +8108,29 @@ def test_no_gpu_seen_tells_how_to_find_a_cuda_visible_devices_the_script_sets_it
     )
     assert "CUDA_VISIBLE_DEVICES in the script" in lead.fix.text
     assert "grep -rn CUDA_VISIBLE_DEVICES ." in lead.fix.commands
+
+
+def test_the_writer_saying_torch_sees_the_gpu_is_read_through_quotes_words_and_typos() -> None:
+    # "No CUDA GPUs are available" while the writer's own check finds the GPU: something hid it from the
+    # process. The writer words the check every way: a misspelt True (KeYang8/WITT#34, settled by
+    # os.environ["CUDA_VISIBLE_DEVICES"] = "0"), words between the call and what it showed (pytorch/pytorch
+    # #9535), the name quoted (syorami/DDC-transfer-learning#3, settled by the script's "2" changed to "0").
+    lead = _led_by(
+        "> RuntimeError: No CUDA GPUs are available torch.cuda.is_available() is Ture Why did this error "
+        "occur",
+        "cuda.no_gpus_available",
+    )
+    assert "the writer says torch.cuda.is_available() is True where they checked" in lead.evidence
+    for text, says in (
+        (
+            "Yes, It is the master branch. The error log reminder me that Cuda is not available. But if I "
+            "run `torch.cuda.is_available()`, It shows True.",
+            True,
+        ),
+        ('why this program is not using my gpu? but "torch.cuda.is_available" is true', True),
+        # constructed counter-cases: a False the check showed, and a True of something else after it
+        ("torch.cuda.is_available() returns False, but nvidia-smi shows True for persistence mode", False),
+        ("print(torch.cuda.is_available()) gives False. Then I set pin_memory=True", False),
+        ("device = 'cuda' if torch.cuda.is_available() and use_gpu is True else 'cpu'", False),
+    ):
+        assert devices_explanations.says_gpu_available(text) is says, text
