@@ -23,8 +23,15 @@ _DUPLICATE = re.compile(r"rank (\d+) and rank (\d+) both on CUDA device ([0-9a-f
 # NCCL's reason under "Last error:", on the same line or the next one behind the same log prefix ([rank7]:).
 _LAST_ERROR = re.compile(r"^([^\n]{0,80}?)Last error:[ \t]*(?:\n\1)?[ \t]*([^\n]{3,200})", re.MULTILINE)
 _WATCHDOG = re.compile(
-    r"(?:\[Rank (\d+)\] )?Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=(\d+), "
-    r"OpType=(\w+)(?:, NumelIn=(\d+), NumelOut=(\d+))?, Timeout\(ms\)=(\d+)\) ran for (\d+) milliseconds"
+    r"(?:(?:\[Rank (\d+)\] )?Watchdog caught collective operation timeout: )?WorkNCCL\(SeqNum=(\d+), "
+    r"OpType=(\w+)(?:, NumelIn=(\d+), NumelOut=(\d+))?, Timeout\(ms\)=(\d+)\)\s{1,40}"
+    r"ran for (\d+) ?millisecond"
+)
+# torch's warning that a barrier runs on a GPU it guessed: 1.9's "Rank 0 using best-guess GPU 0", 2.x's
+# "[PG ID 0 PG GUID 0 Rank 0]  using GPU 0" (ProcessGroupNCCL::barrier)
+_BARRIER_GUESS = re.compile(
+    r"(?:\bRank (\d{1,5})\]? +)?using (?:best-guess )?GPU (\d{1,3}) to perform barrier as devices used by "
+    r"this process are currently unknown"
 )
 _BARRIER = re.compile(
     r"store based barrier[^\n]{0,80}?\(world_size=(\d+), worker_count=(\d+), timeout=([\d:]+)\)"
@@ -206,6 +213,14 @@ def analyse_hang(text: str) -> Analysis:
     hang at Lightning's "initializing ddp", before NCCL starts, is its rendezvous."""
     if "Init COMPLETE" not in text and "initializing ddp" in text.lower() and _LIGHTNING.search(text):
         return _lightning_rendezvous(text)
+    guessed = _guessed_barriers(text)
+    if guessed:
+        return Analysis(
+            evidence=tuple(guessed),
+            cause="torch ran a barrier on a GPU it guessed, because the rank had not said which GPU is its "
+            "own; " + _UNBOUND_CAUSE[0].lower() + _UNBOUND_CAUSE[1:],
+            fix=Fix(_UNBOUND_FIX, ("NCCL_DEBUG=INFO torchrun ...",)),
+        )
     complete = text.rfind("Init COMPLETE")
     tail = text[complete:] if complete >= 0 else ""
     if _AFTER.search(tail) is not None:
@@ -292,7 +307,48 @@ def analyse_watchdog(text: str) -> Analysis:
         return _desynchronised(evidence, mixed[0], ops_by_seq[mixed[0]])
     if seq == "1":
         evidence.append("the very first collective never completed: the ranks never exchanged any data")
+        return _first_collective(evidence, text)
     return Analysis(evidence=tuple(evidence))
+
+
+_UNBOUND_CAUSE = (
+    "NCCL runs a collective on the rank's current CUDA device, which is cuda:0 in every rank until it calls "
+    "torch.cuda.set_device(local_rank): ranks that reach their first collective (a dist.barrier() most "
+    "often) before binding their GPU all use GPU 0 and wait for each other forever."
+)
+_UNBOUND_FIX = (
+    "Bind each rank to its GPU before its first collective: torch.cuda.set_device(local_rank) right after "
+    "reading LOCAL_RANK, or init_process_group(..., device_id=torch.device('cuda', local_rank)), or "
+    "dist.barrier(device_ids=[local_rank])."
+)
+
+
+def _guessed_barriers(text: str) -> list[str]:
+    """torch's warnings that a barrier ran on a GPU it guessed, as evidence: the rank, where said, and GPU."""
+    said = []
+    for match in _BARRIER_GUESS.finditer(text[-500_000:]):
+        rank = f"rank {match[1]}: " if match[1] else ""
+        line = f"{rank}torch guessed GPU {match[2]} for a barrier (the devices of the process were unknown)"
+        if line not in said:
+            said.append(line)
+    return said
+
+
+def _first_collective(evidence: list[str], text: str) -> Analysis:
+    """The first collective timed out: the ranks may never have been bound to their GPUs."""
+    return Analysis(
+        evidence=(*evidence, *_guessed_barriers(text)),
+        cause="The process group's first collective never finished, so the ranks never communicated at all. "
+        + _UNBOUND_CAUSE
+        + " Otherwise NCCL found no working path between the GPUs (peer-to-peer traffic that the machine "
+        "drops, a network that does not reach the other node), or one rank never reached the collective.",
+        fix=Fix(
+            _UNBOUND_FIX
+            + " If every rank has its own GPU, tell the paths apart: run once with NCCL_P2P_DISABLE=1 (and "
+            "NCCL_IB_DISABLE=1 across nodes) with NCCL_DEBUG=INFO.",
+            ("NCCL_DEBUG=INFO torchrun ...", "NCCL_P2P_DISABLE=1 NCCL_DEBUG=INFO torchrun ..."),
+        ),
+    )
 
 
 def _desynchronised(evidence: list[str], seq: str, ops: set[tuple[str, str]]) -> Analysis:

@@ -8134,3 +8134,57 @@ def test_the_writer_saying_torch_sees_the_gpu_is_read_through_quotes_words_and_t
         ("device = 'cuda' if torch.cuda.is_available() and use_gpu is True else 'cpu'", False),
     ):
         assert devices_explanations.says_gpu_available(text) is says, text
+
+
+def test_a_timed_out_collective_is_known_by_its_work_without_the_watchdogs_words() -> None:
+    # The work that timed out, pasted without "Watchdog caught collective operation timeout:" before it: a
+    # title cut short (Peterande/D-FINE#118), the blocking wait's message (huggingface/diffusers#12422).
+    lead = _led_by(
+        "# WorkNCCL(SeqNum=5125, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1807734 millisecond\n\n"
+        "训练环境：双卡A100，torch版本 2.0.1\n参数：batch-size = 4， base-size = 1920*1920",
+        "nccl.watchdog_timeout",
+    )
+    assert "ALLREDUCE (collective #5125) timed out after 1800 s (ran 1807 s)" in lead.evidence, lead.evidence
+    _led_by(
+        "# Work WorkNCCL(SeqNum=2521, OpType=ALLREDUCE, NumelIn=160672064, NumelOut=160672064, "
+        "Timeout(ms)=600000) timed out in blocking wait.",
+        "nccl.watchdog_timeout",
+    )
+
+
+def test_a_first_collective_that_never_completes_names_the_ranks_device_first() -> None:
+    # NCCL runs a collective on the rank's current device: before torch.cuda.set_device(local_rank) that is
+    # cuda:0 in every rank, and a barrier as the first collective is where it shows (pytorch/pytorch#53658,
+    # "can hang if the first operation is a barrier"; torch's warning since #54991; deepspeedai/DeepSpeed#7266
+    # sets init_process_group's device_id against it).
+    # A first collective's timeout (NVIDIA/Megatron-LM#1207's line with SeqNum=1: constructed).
+    lead = _led_by(
+        "[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, "
+        "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600013 milliseconds before timing out.",
+        "nccl.watchdog_timeout",
+    )
+    assert "torch.cuda.set_device(local_rank)" in lead.cause and "cuda:0" in lead.cause, lead.cause
+    assert "device_id" in lead.fix.text and "NCCL_P2P_DISABLE=1" in lead.fix.text, lead.fix.text
+    # torch's warning that it guessed the barrier's GPU, in 2.x's words (deepspeedai/DeepSpeed#7266) and
+    # 1.9's (pytorch/pytorch#60752)
+    for text, guessed in (
+        (
+            "[W404 00:15:21.693690333 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 0]  using GPU 0 to "
+            "perform barrier as devices used by this process are currently unknown. This can potentially "
+            "cause a hang if this rank to GPU mapping is incorrect. Specify device_ids in barrier() to "
+            "force use of a particular device, or call init_process_group() with a device_id.",
+            "GPU 0",
+        ),
+        (
+            "[W ProcessGroupNCCL.cpp:1569] Rank 0 using best-guess GPU 0 to perform barrier as devices used "
+            "by this process are currently unknown. This can potentially cause a hang if this rank to GPU "
+            "mapping is incorrect.Specify device_ids in barrier() to force use of a particular device.\n[W "
+            "ProcessGroupNCCL.cpp:1569] Rank 1 using best-guess GPU 1 to perform barrier as devices used by "
+            "this process are currently unknown. This can potentially cause a hang if this rank to GPU "
+            "mapping is incorrect.Specify device_ids in barrier() to force use of a particular device.",
+            "GPU 1",
+        ),
+    ):
+        lead = _led_by(text, "nccl.hang")
+        assert any(f"guessed {guessed}" in line for line in lead.evidence), lead.evidence
+        assert "torch.cuda.set_device(local_rank)" in lead.fix.text, lead.fix.text
