@@ -25,7 +25,7 @@ _LAST_ERROR = re.compile(r"^([^\n]{0,80}?)Last error:[ \t]*(?:\n\1)?[ \t]*([^\n]
 _WATCHDOG = re.compile(
     r"(?:(?:\[Rank (\d+)\] )?Watchdog caught collective operation timeout: )?WorkNCCL\(SeqNum=(\d+), "
     r"OpType=(\w+)(?:, NumelIn=(\d+), NumelOut=(\d+))?, Timeout\(ms\)=(\d+)\)\s{1,40}"
-    r"ran for (\d+) ?millisecond"
+    r"ran for (\d+) ?milliseconds?"
 )
 # torch's warning that a barrier runs on a GPU it guessed: 1.9's "Rank 0 using best-guess GPU 0", 2.x's
 # "[PG ID 0 PG GUID 0 Rank 0]  using GPU 0" (ProcessGroupNCCL::barrier)
@@ -284,7 +284,8 @@ def analyse_hang(text: str) -> Analysis:
 
 def analyse_watchdog(text: str) -> Analysis:
     """The timed-out collectives: which operation, how long, and whether the ranks disagree on it."""
-    works = _WATCHDOG.findall(text)
+    matches = list(_WATCHDOG.finditer(text))
+    works = [match.groups() for match in matches]
     if not works:
         return Analysis(
             evidence=(
@@ -295,9 +296,12 @@ def analyse_watchdog(text: str) -> Analysis:
     rank, seq, op, numel, _, timeout, ran = works[-1]
     who = f"rank {rank}: " if rank else ""
     size = f" of {int(numel):,} elements" if numel else ""
+    last = matches[-1]
+    quoted = " ".join(text[text.index("WorkNCCL(", last.start()) : last.end()].split())
     evidence = [
         f"{who}{op}{size} (collective #{seq}) timed out after {int(timeout) // 1000} s "
-        f"(ran {int(ran) // 1000} s)"
+        f"(ran {int(ran) // 1000} s)",
+        f'the work, as the message gives it: "{quoted}"',
     ]
     ops_by_seq: dict[str, set[tuple[str, str]]] = {}
     for _, work_seq, work_op, work_numel, _, _, _ in works:

@@ -8188,3 +8188,29 @@ def test_a_first_collective_that_never_completes_names_the_ranks_device_first() 
         lead = _led_by(text, "nccl.hang")
         assert any(f"guessed {guessed}" in line for line in lead.evidence), lead.evidence
         assert "torch.cuda.set_device(local_rank)" in lead.fix.text, lead.fix.text
+
+
+def test_a_timed_out_work_is_quoted_as_the_message_gives_it() -> None:
+    # Its figures restated and quoted, a wrapped line joined: XPixelGroup/BasicSR#737, OFA-Sys/OFA#271 (no
+    # element counts), Peterande/D-FINE#118 (a title cut short).
+    for text, quoted in (
+        (
+            "[rank1]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
+            "operation timeout: WorkNCCL(SeqNum=808, OpType=ALLREDUCE, NumelIn=9801523, NumelOut=9801523, "
+            "Timeout(ms)=600000) ran for 600020 milliseconds before timing out.",
+            "WorkNCCL(SeqNum=808, OpType=ALLREDUCE, NumelIn=9801523, NumelOut=9801523, Timeout(ms)=600000) "
+            "ran for 600020 milliseconds",
+        ),
+        (
+            "[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught collective operation timeout: "
+            "WorkNCCL(SeqNum=469508, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802212 milliseconds "
+            "before timing out.",
+            "WorkNCCL(SeqNum=469508, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802212 milliseconds",
+        ),
+        (
+            "# WorkNCCL(SeqNum=5125, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1807734 millisecond",
+            "WorkNCCL(SeqNum=5125, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1807734 millisecond",
+        ),
+    ):
+        lead = _led_by(text, "nccl.watchdog_timeout")
+        assert f'the work, as the message gives it: "{quoted}"' in lead.evidence, lead.evidence
