@@ -1541,12 +1541,40 @@ def analyse_mps_oom(text: str) -> Analysis:
 _CUBLAS_STATUSES = catalogue_file.cases(__package__, "cublas.status_error")
 
 
+# The words of THC, torch 1.x's older CUDA code (__THCublasCheck in THCGeneral.cpp), for each cuBLAS status.
+_THC_CUBLAS = {
+    "library not initialized": "NOT_INITIALIZED",
+    "resource allocation failed": "ALLOC_FAILED",
+    "an invalid numeric value was used as an argument": "INVALID_VALUE",
+    "an absent device architectural feature is required": "ARCH_MISMATCH",
+    "an access to gpu memory space failed": "MAPPING_ERROR",
+    "the gpu program failed to execute": "EXECUTION_FAILED",
+    "an internal operation failed": "INTERNAL_ERROR",
+}
+_THC_CUBLAS_SAID = re.compile(r"cublas runtime error ?: ?(" + "|".join(_THC_CUBLAS) + ")", re.IGNORECASE)
+
+
+def _cublas_status(text: str) -> tuple[str, str] | None:
+    """The last cuBLAS status in ``text`` and how the text words it: CUBLAS_STATUS_<word>, or THC's words."""
+    named = last_match(_CUBLAS, text)
+    worded = last_match(_THC_CUBLAS_SAID, text)
+    if worded is not None and (named is None or worded.start() > named.start()):
+        status = _THC_CUBLAS[worded[1].lower()]
+        return (
+            status,
+            f"'{worded[0]}' is CUBLAS_STATUS_{status} in the words of THC, torch 1.x's older CUDA code",
+        )
+    if named is None:
+        return None
+    return named[1].upper(), f"CUBLAS_STATUS_{named[1].upper()}"
+
+
 def analyse_cublas(text: str) -> Analysis:
-    statuses = _CUBLAS.findall(text)
-    if not statuses:
+    found = _cublas_status(text)
+    if found is None:
         return Analysis()
-    status = statuses[-1].upper()
-    analysis = _status_analysis(_CUBLAS_STATUSES, status, f"CUBLAS_STATUS_{status}", text)
+    status, worded = found
+    analysis = _status_analysis(_CUBLAS_STATUSES, status, worded, text)
     if status != "INVALID_VALUE":
         return analysis
     tail = text[-200_000:]

@@ -8214,3 +8214,27 @@ def test_a_timed_out_work_is_quoted_as_the_message_gives_it() -> None:
     ):
         lead = _led_by(text, "nccl.watchdog_timeout")
         assert f'the work, as the message gives it: "{quoted}"' in lead.evidence, lead.evidence
+
+
+def test_a_cublas_runtime_error_in_thcs_words_is_its_status() -> None:
+    # THC, torch 1.x's older CUDA code (__THCublasCheck), words each cuBLAS status: "the GPU program failed to
+    # execute" is CUBLAS_STATUS_EXECUTION_FAILED (yifita/3PU_pytorch#5, nlpyang/PreSumm#251,
+    # lishuya17/MONN#10, chrischute/glow#7, vchoutas/expose#54; a GPU newer than the build's CUDA in
+    # daqingliu/NMTree#6, minar09/cp-vton-plus#77, IIPCVLAB/LCCNet#22).
+    for text in (
+        "When I tried to train, it showed that RuntimeError: cublas runtime error : the GPU program failed "
+        "to execute at /pytorch/aten/src/THC/THCBlas.cu:441\nCan anyone help?",
+        "RuntimeError: cublas runtime error : the GPU program failed to execute at /pytorch/aten/src/THC/"
+        "THCBlas.cu:450        May I ask how to solve this problem? Thank you",
+        "RuntimeError: cublas runtime error : the GPU program failed to execute at /tmp/pip-req-build-PQwZIe/"
+        "aten/src/THC/THCBlas.cu:259",
+        'Excuse me, when I run demo.py, I get the error "cublas runtime error: the GPU program failed to '
+        'execute at /pytorch/aten/src/THC/THCBlas.cu:334", how should I solve this? Is it because of a '
+        "problem with my environment? My environment uses cuda110, pytorch1.7.0-cu110-py37, python=3.7.6.",
+    ):
+        lead = _led_by(text, "cublas.status_error")
+        assert "CUBLAS_STATUS_EXECUTION_FAILED" in " ".join(lead.evidence), lead.evidence
+        assert "no kernels for" in lead.cause, lead.cause
+    # THC's words for CUBLAS_STATUS_ALLOC_FAILED (THCGeneral.cpp)
+    lead = _led_by("RuntimeError: cublas runtime error : resource allocation failed", "cublas.status_error")
+    assert "CUBLAS_STATUS_ALLOC_FAILED" in " ".join(lead.evidence) and lead.check == "gpu.memory"
