@@ -213,14 +213,19 @@ def analyse_hang(text: str) -> Analysis:
     hang at Lightning's "initializing ddp", before NCCL starts, is its rendezvous."""
     if "Init COMPLETE" not in text and "initializing ddp" in text.lower() and _LIGHTNING.search(text):
         return _lightning_rendezvous(text)
-    guessed = _guessed_barriers(text)
-    if guessed:
+    guesses = _barrier_guesses(text)
+    if _share_a_gpu(guesses):
         return Analysis(
-            evidence=tuple(guessed),
-            cause="torch ran a barrier on a GPU it guessed, because the rank had not said which GPU is its "
-            "own; " + _UNBOUND_CAUSE[0].lower() + _UNBOUND_CAUSE[1:],
+            evidence=tuple(_guessed_lines(guesses)),
+            cause="torch ran the ranks' barriers on GPUs it guessed, because no rank had said which GPU is "
+            "its own, and two ranks got the same one. " + _UNBOUND_CAUSE,
             fix=Fix(_UNBOUND_FIX, ("NCCL_DEBUG=INFO torchrun ...",)),
         )
+    analysis = _hang(text)
+    return analysis.with_evidence(*_guessed_lines(guesses)) if guesses else analysis
+
+
+def _hang(text: str) -> Analysis:
     complete = text.rfind("Init COMPLETE")
     tail = text[complete:] if complete >= 0 else ""
     if _AFTER.search(tail) is not None:
@@ -327,21 +332,37 @@ _UNBOUND_FIX = (
 )
 
 
-def _guessed_barriers(text: str) -> list[str]:
-    """torch's warnings that a barrier ran on a GPU it guessed, as evidence: the rank, where said, and GPU."""
-    said = []
+def _barrier_guesses(text: str) -> list[tuple[str | None, str]]:
+    """torch's warnings that a barrier ran on a GPU it guessed: (the rank, where said; the GPU), each once."""
+    guesses: list[tuple[str | None, str]] = []
     for match in _BARRIER_GUESS.finditer(text[-500_000:]):
-        rank = f"rank {match[1]}: " if match[1] else ""
-        line = f"{rank}torch guessed GPU {match[2]} for a barrier (the devices of the process were unknown)"
-        if line not in said:
-            said.append(line)
-    return said
+        guess = (match[1], match[2])
+        if guess not in guesses:
+            guesses.append(guess)
+    return guesses
+
+
+def _share_a_gpu(guesses: list[tuple[str | None, str]]) -> bool:
+    """Whether two ranks the warnings name got the same GPU."""
+    ranks_by_gpu: dict[str, set[str]] = {}
+    for rank, gpu in guesses:
+        if rank is not None:
+            ranks_by_gpu.setdefault(gpu, set()).add(rank)
+    return any(len(ranks) > 1 for ranks in ranks_by_gpu.values())
+
+
+def _guessed_lines(guesses: list[tuple[str | None, str]]) -> list[str]:
+    return [
+        f"{f'rank {rank}: ' if rank is not None else ''}torch guessed GPU {gpu} for a barrier (the devices "
+        "of the process were unknown): right only if it is the rank's own GPU"
+        for rank, gpu in guesses
+    ]
 
 
 def _first_collective(evidence: list[str], text: str) -> Analysis:
     """The first collective timed out: the ranks may never have been bound to their GPUs."""
     return Analysis(
-        evidence=(*evidence, *_guessed_barriers(text)),
+        evidence=(*evidence, *_guessed_lines(_barrier_guesses(text))),
         cause="The process group's first collective never finished, so the ranks never communicated at all. "
         + _UNBOUND_CAUSE
         + " Otherwise NCCL found no working path between the GPUs (peer-to-peer traffic that the machine "

@@ -8166,28 +8166,30 @@ def test_a_first_collective_that_never_completes_names_the_ranks_device_first() 
     assert "torch.cuda.set_device(local_rank)" in lead.cause and "cuda:0" in lead.cause, lead.cause
     assert "device_id" in lead.fix.text and "NCCL_P2P_DISABLE=1" in lead.fix.text, lead.fix.text
     # torch's warning that it guessed the barrier's GPU, in 2.x's words (deepspeedai/DeepSpeed#7266) and
-    # 1.9's (pytorch/pytorch#60752)
-    for text, guessed in (
-        (
-            "[W404 00:15:21.693690333 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 0]  using GPU 0 to "
-            "perform barrier as devices used by this process are currently unknown. This can potentially "
-            "cause a hang if this rank to GPU mapping is incorrect. Specify device_ids in barrier() to "
-            "force use of a particular device, or call init_process_group() with a device_id.",
-            "GPU 0",
-        ),
-        (
-            "[W ProcessGroupNCCL.cpp:1569] Rank 0 using best-guess GPU 0 to perform barrier as devices used "
-            "by this process are currently unknown. This can potentially cause a hang if this rank to GPU "
-            "mapping is incorrect.Specify device_ids in barrier() to force use of a particular device.\n[W "
-            "ProcessGroupNCCL.cpp:1569] Rank 1 using best-guess GPU 1 to perform barrier as devices used by "
-            "this process are currently unknown. This can potentially cause a hang if this rank to GPU "
-            "mapping is incorrect.Specify device_ids in barrier() to force use of a particular device.",
-            "GPU 1",
-        ),
-    ):
-        lead = _led_by(text, "nccl.hang")
-        assert any(f"guessed {guessed}" in line for line in lead.evidence), lead.evidence
-        assert "torch.cuda.set_device(local_rank)" in lead.fix.text, lead.fix.text
+    # 1.9's (pytorch/pytorch#60752, two ranks on their own GPUs): quoted, the guess right only if it is the
+    # rank's own GPU
+    deepspeed = (
+        "[W404 00:15:21.693690333 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 0]  using GPU 0 to "
+        "perform barrier as devices used by this process are currently unknown. This can potentially cause a "
+        "hang if this rank to GPU mapping is incorrect. Specify device_ids in barrier() to force use of a "
+        "particular device, or call init_process_group() with a device_id."
+    )
+    lead = _led_by(deepspeed, "nccl.hang")
+    assert any(line.startswith("rank 0: torch guessed GPU 0 for a barrier") for line in lead.evidence)
+    lead = _led_by(
+        "[W ProcessGroupNCCL.cpp:1569] Rank 0 using best-guess GPU 0 to perform barrier as devices used by "
+        "this process are currently unknown. This can potentially cause a hang if this rank to GPU mapping "
+        "is incorrect.Specify device_ids in barrier() to force use of a particular device.\n[W "
+        "ProcessGroupNCCL.cpp:1569] Rank 1 using best-guess GPU 1 to perform barrier as devices used by "
+        "this process are currently unknown. This can potentially cause a hang if this rank to GPU mapping "
+        "is incorrect.Specify device_ids in barrier() to force use of a particular device.",
+        "nccl.hang",
+    )
+    assert any(line.startswith("rank 1: torch guessed GPU 1") for line in lead.evidence), lead.evidence
+    assert "no rank had said" not in lead.cause
+    # two ranks on one guessed GPU (constructed from DeepSpeed#7266's line, a second rank beside it)
+    lead = _led_by(deepspeed + "\n" + deepspeed.replace("Rank 0]", "Rank 1]"), "nccl.hang")
+    assert "two ranks got the same one" in lead.cause and "torch.cuda.set_device(local_rank)" in lead.fix.text
 
 
 def test_a_timed_out_work_is_quoted_as_the_message_gives_it() -> None:
