@@ -318,9 +318,8 @@ _UNAVAILABLE = re.compile(
     r"torch[.。]\w+[.。]is_available(?:\(\))?\s{1,3}is\s{1,3}False",
     re.IGNORECASE,
 )
-# The writer's own check, in a shell or a notebook, found the GPU ("my torch.cuda.is_available() return true",
-# "Cuda is true"): the process that failed was hidden it.
-# The writer's own check finding the GPU: "is_available() returns True", with the name quoted
+# The writer's own check, in a shell or a notebook, finding the GPU ("my torch.cuda.is_available() return
+# true", "Cuda is true"; the process that failed was hidden it), with the name quoted
 # ("`torch.cuda.is_available()`, It shows True"), words before a verb of showing ("in my conda environment
 # and it returned True", never across a False or a sentence's end; "is" only right after the call, as code
 # says "and use_gpu is True") and True misspelt ("is Ture").
