@@ -682,12 +682,27 @@ def analyse_illegal_access(text: str) -> Analysis:
 _REPLICA_ERROR = re.compile(r"Caught (\w{1,40}) in replica (\d{1,3}) on device (\d{1,3})")
 
 
+# A frame of DataParallel's forward or parallel_apply, through which a replica's error comes back.
+_DATAPARALLEL_FRAME = re.compile(r"[/\\]parallel[/\\](?:data_parallel|parallel_apply)\.py\b")
+
+
 def analyse_replica_stopiteration(text: str) -> Analysis:
-    """The replica and GPU the message names."""
-    return quoted(
+    """The replica and GPU the message names; a bare StopIteration only where DataParallel's frames show the
+    traceback ran through it (the wrapper's line cut from the paste)."""
+    named = quoted(
         _REPLICA_ERROR,
         text,
         lambda f: f"replica {f[2]} on GPU {f[3]} found no parameters of its own (torch 1.5 or later)",
+    )
+    if named.evidence:
+        return named
+    if _DATAPARALLEL_FRAME.search(text[-200_000:]) is None:
+        return Analysis(declined=True)
+    return Analysis(
+        evidence=(
+            "a StopIteration whose traceback runs through nn.DataParallel (its line 'Caught StopIteration in "
+            "replica N on device N' is not in the text)",
+        )
     )
 
 

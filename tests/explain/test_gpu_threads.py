@@ -8240,3 +8240,52 @@ def test_a_cublas_runtime_error_in_thcs_words_is_its_status() -> None:
     # THC's words for CUBLAS_STATUS_ALLOC_FAILED (THCGeneral.cpp)
     lead = _led_by("RuntimeError: cublas runtime error : resource allocation failed", "cublas.status_error")
     assert "CUBLAS_STATUS_ALLOC_FAILED" in " ".join(lead.evidence) and lead.check == "gpu.memory"
+
+
+def test_a_stopiteration_through_dataparallel_with_its_wrapper_line_cut_is_a_replica_without_parameters() -> (
+    None
+):
+    # A StopIteration whose traceback runs through nn.DataParallel, its "Caught StopIteration in replica" line
+    # cut from the paste (CyberAgentAILab/layout-dm#2; e-bug/iglue#15, its traceback under the title) or told
+    # in the writer's words (e-bug/volta#17): the replica found no parameters of its own
+    # (pytorch/pytorch#38493).
+    for text in (
+        "# StopIteration error when train from scratch on rico25\n\n  File "
+        '"/data1/zhengguojiang/YouTu/layout-origin-dm/src/trainer/trainer/main.py", line 106, in main\n   '
+        " train_loss = train(model, train_dataloader, optimizer, cfg, device, writer)\n  File "
+        '"/data1/zhengguojiang/YouTu/layout-origin-dm/src/trainer/trainer/main.py", line 227, in train\n  '
+        '  outputs, losses = model(batch)\n  File "/data1/zhengguojiang/anaconda3/envs/layoutdm/lib/python3'
+        '.7/site-packages/torch/nn/modules/module.py", line 1102, in _call_impl\n    return '
+        'forward_call(*input, **kwargs)\n  File "/data1/zhengguojiang/YouTu/layout-origin-dm/src/trainer/tr'
+        'ainer/models/layoutdm.py", line 70, in forward\n    outputs, losses = '
+        'self.model(inputs["seq"])\n  File "/data1/zhengguojiang/anaconda3/envs/layoutdm/lib/python3.7/si'
+        'te-packages/torch/nn/modules/module.py", line 1102, in _call_impl\n    return '
+        'forward_call(*input, **kwargs)\n  File "/data1/zhengguojiang/anaconda3/envs/layoutdm/lib/python3.7'
+        '/site-packages/torch/nn/parallel/data_parallel.py", line 168, in forward\n    outputs = '
+        'self.parallel_apply(replicas, inputs, kwargs)\n  File "/data1/zhengguojiang/anaconda3/envs/layoutd'
+        'm/lib/python3.7/site-packages/torch/nn/parallel/data_parallel.py", line 178, in parallel_apply\n  '
+        "  return parallel_apply(replicas, inputs, kwargs, self.device_ids[:len(replicas)])",
+        "# StopIteration error when running code\n\nTraceback (most recent call last):\n  File "
+        '"train_task.py", line 381, in <module>\n    main()\n  File "train_task.py", line 315, in '
+        "main\n    loss, score = ForwardModelsTrain(config, task_cfg, device, task, batch, model, "
+        'criterion)\n  File "/home/dasheth/multimodal/iglue/volta/volta/task_utils.py", line 248, in '
+        "ForwardModelsTrain\n    segment_ids, input_mask, image_mask)\n  File "
+        '"/home/dasheth/miniconda3/envs/multimodal_iglue/lib/python3.7/site-packages/torch/nn/modules/modul'
+        'e.py", line 1194, in _call_impl\n    return forward_call(*input, **kwargs)\n  File '
+        '"/home/dasheth/miniconda3/envs/multimodal_iglue/lib/python3.7/site-packages/torch/nn/parallel/data'
+        '_parallel.py", line 171, in forward\n    outputs = self.parallel_apply(replicas, inputs, '
+        'kwargs)\n  File "/home/dasheth/miniconda3/envs/multimodal_iglue/lib/python3.7/site-packages/torch/'
+        'nn/parallel/data_parallel.py", line 181, in parallel_apply\n    return parallel_apply(replicas, '
+        "inputs, kwargs, self.device_ids[:len(replicas)])",
+        "# multiple GPUS\n\nHi,\nDid you run the code on multiple GPUS, I am getting the following error "
+        "`Caught StopIteration in replica 0 on device 0.`",
+    ):
+        lead = _led_by(text, "dataparallel.replica_without_parameters")
+        assert "next(self.parameters())" in lead.cause, lead.cause
+    # a StopIteration of its own, with no DataParallel in its traceback, is no such thing (an exhausted
+    # iterator: constructed)
+    text = (
+        'Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n    batch = '
+        "next(loader_iter)\nStopIteration"
+    )
+    assert not any(e.id == "dataparallel.replica_without_parameters" for e in _explained(text))

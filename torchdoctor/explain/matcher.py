@@ -97,6 +97,8 @@ def explain_marked(text: str, entries: Sequence[Entry]) -> tuple[list[Explanatio
         if match is None:
             continue
         analysis = _analyse(entry, prepared.clean)
+        if analysis.declined:
+            continue
         found.append(
             (
                 by_message,

@@ -132,6 +132,9 @@ class Analysis:
     fix: Fix | None = None
     cause: str | None = None
     check: str | None = None
+    declined: bool = False
+    """The entry's pattern matched something else (a symptom read in a text it does not fit): the entry
+    explains nothing in this text."""
 
     def with_evidence(self, *lines: str) -> Analysis:
         """This analysis with ``lines`` after its evidence."""
