@@ -10,6 +10,7 @@ tests/corpus/errors. This module holds their analysers.
 from __future__ import annotations
 
 import re
+import signal
 
 from torchdoctor.checks.devices.explanations import ranks_against_gpus
 from torchdoctor.explain import Analysis, Entry, catalogue_file
@@ -649,6 +650,40 @@ def analyse_local_rank_argument(text: str) -> Analysis:
     if taken is not None and taken[1] != passed[1].split("=")[0]:
         line += f"; the script's usage shows it takes {taken[1]}"
     return Analysis(evidence=(line,))
+
+
+# The root cause block of torchrun's summary ("Root Cause (first observed failure):\n[0]:\n ... rank : 0
+# (local_rank: 0)\n  exitcode : 1 (pid: 78970)"), or the agent's log line ("failed (exitcode: 1) local_rank:
+# 0 (pid: 123)").
+_ROOT_CAUSE = re.compile(
+    r"Root Cause \(first observed failure\):[^\n]{0,20}\n(?:[^\n]{0,200}\n){0,4}?[ \t]*rank[ \t]*: (\d{1,6}) "
+    r"\(local_rank: (\d{1,4})\)[ \t]*\n[ \t]*exitcode[ \t]*: (-?\d{1,3})"
+)
+_AGENT_FAILED = re.compile(r"failed \(exitcode: (-?\d{1,3})\) local_rank: (\d{1,4})")
+_KILLED = re.compile(r"exitcode\s{0,2}:\s{0,2}-9\b|Signal 9 \(SIGKILL\)")
+
+
+def analyse_child_failed(text: str) -> Analysis:
+    """The rank and exit code of the first failure; a rank killed by SIGKILL is left to the host's memory."""
+    tail = text[-200_000:]
+    if _KILLED.search(tail) is not None:
+        return Analysis(declined=True)
+    root = last_match(_ROOT_CAUSE, tail)
+    if root is not None:
+        rank, local, code = root[1], root[2], int(root[3])
+        where = f"rank {rank} (local rank {local})"
+    else:
+        agent = last_match(_AGENT_FAILED, tail)
+        if agent is None:
+            return Analysis()
+        code, where = int(agent[1]), f"local rank {agent[2]}"
+    meaning = "a Python exception in that rank, printed above the summary" if code > 0 else ""
+    if code < 0:
+        try:
+            meaning = f"ended by {signal.Signals(-code).name}"
+        except ValueError:
+            meaning = f"ended by signal {-code}"
+    return Analysis(evidence=(f"the first failure: {where}, exit code {code}: {meaning}",))
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -514,6 +514,10 @@ MESSAGES = [
         'loading "D:\\Anaconda\\envs\\swin-train\\lib\\site-packages\\torch\\lib\\shm.dll" or one of '
         "its dependencies.",
     ),
+    (  # MCG-NJU/MeMOTR#1
+        "elastic.child_failed",
+        "torch.distributed.elastic.multiprocessing.errors.childFailedError: main.py FAILED",
+    ),
     (  # navinor/DameDaneGenerator#3
         "gpu.not_nvidia",
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "

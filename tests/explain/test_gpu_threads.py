@@ -8289,3 +8289,39 @@ def test_a_stopiteration_through_dataparallel_with_its_wrapper_line_cut_is_a_rep
         "next(loader_iter)\nStopIteration"
     )
     assert not any(e.id == "dataparallel.replica_without_parameters" for e in _explained(text))
+
+
+def test_torchruns_summary_of_a_failed_rank_sends_the_reader_to_the_ranks_own_error() -> None:
+    # ChildFailedError only reports that a rank exited with an error: its own error is above the summary
+    # (Vision-CAIR/MiniGPT-4#237 and deepinsight/insightface#2182, exit code 1; MCG-NJU/MeMOTR#1, the words
+    # alone, the maintainer asking for the output before them).
+    lead = _led_by(
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: "
+        "\n============================================================\ntrain.py "
+        "FAILED\n------------------------------------------------------------\nFailures:\n[1]:\n  time      "
+        ": 2023-05-19_16:39:58\n  host      : n136-117-136.byted.org\n  rank      : 1 (local_rank: 1)\n  "
+        "exitcode  : 1 (pid: 78971)\n  error_file: <N/A>\n  traceback : To enable traceback see: "
+        "https://pytorch.org/docs/stable/elastic/errors.html\n----------------------------------------------"
+        "--------------\nRoot Cause (first observed failure):\n[0]:\n  time      : 2023-05-19_16:39:58\n  "
+        "host      : n136-117-136.byted.org\n  rank      : 0 (local_rank: 0)\n  exitcode  : 1 (pid: "
+        "78970)\n  error_file: <N/A>\n  traceback : To enable traceback see: "
+        "https://pytorch.org/docs/stable/elastic/errors.html\n=============================================="
+        "==============",
+        "elastic.child_failed",
+    )
+    assert "the first failure: rank 0 (local rank 0), exit code 1" in " ".join(lead.evidence), lead.evidence
+    assert "@record" in lead.fix.text
+    _led_by(
+        "# Error while training in distributed mode\n\nHello, I ran into an error when I am training the "
+        'code in distributed mode. Error is as follow "**torch.distributed.elastic.multiprocessing.errors.c'
+        "hildFailedError: main.py FAILED**\n\nany idea?",
+        "elastic.child_failed",
+    )
+    # a rank killed (exit code -9) is the host's memory, which that entry explains (open-mmlab/mmhuman3d#322)
+    found = _explained(
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: "
+        "3041437) of binary: /home/wz/anaconda3/envs/open-mmlab/bin/python\nTraceback (most recent call "
+        'last):\n  File "/home/wz/anaconda3/envs/open-mmlab/lib/python3.8/runpy.py", line 194, in '
+        "_run_module_as_main\n    return _run_code(code, main_globals, None,"
+    )
+    assert [e.id for e in found] == ["host.out_of_memory"], [e.id for e in found]
