@@ -100,10 +100,14 @@ def analyse_nccl_last_error(text: str) -> Analysis:
 
 
 def analyse_nccl_system_error(text: str) -> Analysis:
+    return _with_nccl_version(_nccl_system_error(text), text)
+
+
+def _nccl_system_error(text: str) -> Analysis:
     warning = last_match(re.compile(r"NCCL WARN (socket\w*: [^\n]{1,160})"), text)
     if warning is not None:
-        return _with_nccl_version(Analysis(evidence=(f"NCCL: {warning[1].strip()}",)), text)
-    return _with_nccl_version(analyse_nccl_last_error(text), text)
+        return Analysis(evidence=(f"NCCL: {warning[1].strip()}",))
+    return analyse_nccl_last_error(text)
 
 
 def analyse_nccl_cuda_error(text: str) -> Analysis:
@@ -677,13 +681,19 @@ def analyse_child_failed(text: str) -> Analysis:
         if agent is None:
             return Analysis()
         code, where = int(agent[1]), f"local rank {agent[2]}"
-    meaning = "a Python exception in that rank, printed above the summary" if code > 0 else ""
-    if code < 0:
-        try:
-            meaning = f"ended by {signal.Signals(-code).name}"
-        except ValueError:
-            meaning = f"ended by signal {-code}"
-    return Analysis(evidence=(f"the first failure: {where}, exit code {code}: {meaning}",))
+    return Analysis(evidence=(f"the first failure: {where}, exit code {code}: {_exit_meaning(code)}",))
+
+
+def _exit_meaning(code: int) -> str:
+    """What a rank's exit code says: a Python exception (positive), the signal that ended it (negative)."""
+    if code > 0:
+        return "a Python exception in that rank, printed above the summary"
+    if code == 0:
+        return ""
+    try:
+        return f"ended by {signal.Signals(-code).name}"
+    except ValueError:
+        return f"ended by signal {-code}"
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
