@@ -1590,6 +1590,9 @@ def analyse_undefined_symbol(text: str) -> Analysis:
             "the symbol is mangled with the pre-C++11 std::string ABI: if torch.compiled_with_cxx11_abi() is "
             "True, the library was built for the other ABI"
         )
+    nvcc_release = _NVCC_RUNTIME_SYMBOLS.get(symbol)
+    if nvcc_release is not None:
+        return _newer_nvcc_than_runtime(evidence, where, symbol, nvcc_release)
     companion = _companion_of(where, symbol, text)
     if companion is not None:
         return _companion_symbol(evidence, companion, text)
@@ -1605,6 +1608,36 @@ def analyse_undefined_symbol(text: str) -> Analysis:
             fix=_package_reinstall(package),
         )
     return Analysis(evidence=tuple(evidence), fix=_undefined_symbol_fix(where, symbol))
+
+
+# Functions of the CUDA runtime that the host code nvcc generates calls from a given CUDA release on (clang
+# does the same from 9.2 and 10.1: clang/lib/Basic/Cuda.cpp, CUDA_USES_NEW_LAUNCH and
+# CUDA_USES_FATBIN_REGISTER_END); a runtime older than the compiler lacks them.
+_NVCC_RUNTIME_SYMBOLS = {
+    "__cudaPushCallConfiguration": "CUDA 9.2",
+    "__cudaPopCallConfiguration": "CUDA 9.2",
+    "__cudaRegisterFatBinaryEnd": "CUDA 10",
+}
+
+
+def _newer_nvcc_than_runtime(evidence: list[str], where: str, symbol: str, release: str) -> Analysis:
+    built = where or "the extension"
+    return Analysis(
+        evidence=(*evidence, f"nvcc of {release} and later generates calls to {symbol}"),
+        cause=(
+            f"{built} was compiled by nvcc of {release} or later, but the CUDA runtime loaded with it is "
+            "older and has no such function: a CUDA version mismatch between the toolkit that built the "
+            "extension (the nvcc on PATH or under CUDA_HOME, or one a Makefile names) and the CUDA torch was "
+            "built with."
+        ),
+        fix=Fix(
+            "Rebuild the extension with the CUDA toolkit whose release matches torch.version.cuda "
+            "(CUDA_HOME and PATH pointing to /usr/local/cuda-<that release>, and no nvcc path hard-coded in "
+            "a Makefile or make.sh), after deleting what the old build left (its .so files and build/ "
+            "folder); or install a torch built for the toolkit the machine has.",
+            ('python -c "import torch; print(torch.version.cuda)"', "nvcc --version", "which nvcc"),
+        ),
+    )
 
 
 # The package a compiled module belongs to: its folder under site-packages ("site-packages/torch_scatter/

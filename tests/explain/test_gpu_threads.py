@@ -8325,3 +8325,40 @@ def test_torchruns_summary_of_a_failed_rank_sends_the_reader_to_the_ranks_own_er
         "_run_module_as_main\n    return _run_code(code, main_globals, None,"
     )
     assert [e.id for e in found] == ["host.out_of_memory"], [e.id for e in found]
+
+
+def test_a_cuda_runtime_symbol_an_extension_lacks_is_nvcc_newer_than_the_cuda_torch_loads() -> None:
+    # nvcc's host code calls __cudaPushCallConfiguration/__cudaPopCallConfiguration from CUDA 9.2 and
+    # __cudaRegisterFatBinaryEnd from CUDA 10: an extension built by a newer toolkit than the CUDA runtime
+    # torch loads (rowanz/neural-motifs#90, dingmyu/D4LCN#31, xvjiarui/GCNet#28 and
+    # zisianw/FaceBoxes.PyTorch#12, each settled as the toolkit and torch's CUDA not matching)
+    for text, release in (
+        (
+            "ImportError: /home/ld/code/Mono-3D/3d-vehicle-tracking-master.2/faster-rcnn.pytorch/lib/model/r"
+            "oi_crop/_ext/roi_crop/_roi_crop.so: undefined symbol: __cudaRegisterFatBinaryEnd\n\npytorch=0.4"
+            ".1,cuda=9.0 and gcc=5.4.0 \ncan anybody solve it?Thanks!",
+            "CUDA 10",
+        ),
+        (
+            "# sh train.sh undefined symbol: __cudaRegisterFatBinaryEnd\n\nImportError: "
+            "/home/lw/D4LCN-master/lib/nms/gpu_nms.cpython-36m-x86_64-linux-gnu.so: undefined symbol: "
+            "__cudaRegisterFatBinaryEnd\n\nsir, please help me! how do it?",
+            "CUDA 10",
+        ),
+        (
+            "After setup the code, I tried to trian the model and got this error:\nanaconda3/lib/python3.7/si"
+            "te-packages/mmdet-0.6.0+a132aab-py3.7.egg/mmdet/ops/dcn/deform_conv_cuda.cpython-37m-x86_64-lin"
+            "ux-gnu.so: undefined symbol: __cudaPopCallConfiguration\n\nHow to fix it?\n\n**Environment**\n "
+            "- PyTorch version 1.1.0\n- CUDA version 10.0",
+            "CUDA 9.2",
+        ),
+        (
+            "ImportError: /home/nnir712/project/FaceBoxes.PyTorch-master/utils/nms/gpu_nms.cpython-36m-x86_6"
+            "4-linux-gnu.so: undefined symbol: __cudaPopCallConfiguration",
+            "CUDA 9.2",
+        ),
+    ):
+        lead = _led_by(text, "lib.undefined_symbol")
+        assert f"nvcc of {release} or later" in lead.cause, lead.cause
+        assert "CUDA version mismatch" in lead.cause, lead.cause
+        assert "torch.version.cuda" in lead.fix.text and "nvcc --version" in lead.fix.commands, lead.fix
