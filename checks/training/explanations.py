@@ -205,6 +205,25 @@ _LOW_VRAM_FIX = Fix(
     "make its tensors on the device of the module it calls (next(module.parameters()).device), not the UI's "
     "main device."
 )
+# CPU offload turned on: diffusers' enable_model_cpu_offload/enable_sequential_cpu_offload, accelerate's
+# cpu_offload, FSDP's CPUOffload, a pipeline's offload_mode (not offload_mode=None).
+_CPU_OFFLOAD = re.compile(
+    r"(?<![a-z])cpu[ _-]?offload(?:ing)?\b|\boffload_mode\s{0,2}=\s{0,2}(?![\"']?None\b)[\"']?\w{1,40}",
+    re.IGNORECASE,
+)
+_CPU_OFFLOAD_CAUSE = (
+    "CPU offload keeps parts of the model on the CPU and moves each to the GPU only while the offloading "
+    "hooks run it: a tensor or module used outside those hooks stays on the CPU (a helper library that calls "
+    "an offloaded text encoder itself, a component attached after offloading was turned on, a pipeline also "
+    "moved with .to('cuda')), or that release of the library has a bug with this offload mode."
+)
+_CPU_OFFLOAD_FIX = Fix(
+    "Run once without CPU offload (or with model-level offload, enable_model_cpu_offload, instead of "
+    "sequential offload) to confirm it; then upgrade the library that offloads (diffusers and accelerate, "
+    "or the pipeline's own package): such bugs are fixed in later releases. Turn offloading on after every "
+    "component is attached and do not also move the pipeline with .to('cuda'); give a helper library that "
+    "makes tensors for an offloaded module the device it runs on (Compel's device='cuda')."
+)
 # A model run by nn.DataParallel: its wrapper, its frames, its replicas, or the writer's multi-GPU words.
 _DATAPARALLEL = re.compile(
     r"data[_ ]?parallel|\breplicas?\b|\bmulti[- ]?gpus?\b|\bmGPUs\b"
@@ -236,12 +255,16 @@ def _on_two_gpus(evidence: str, text: str) -> Analysis:
 
 
 def _cpu_and_gpu(evidence: str, tail: str) -> Analysis:
-    """A tensor on the CPU meeting one on a GPU: a web UI's low-VRAM mode, a tensor or layer the code shown
-    makes without a device, or the argument torch names."""
+    """A tensor on the CPU meeting one on a GPU: a web UI's low-VRAM mode, CPU offload, a tensor or layer the
+    code shown makes without a device, or the argument torch names."""
     low_vram = last_match(_LOW_VRAM, tail)
     if low_vram is not None:
         line = f"the UI runs in a low-VRAM mode ({low_vram[0]}): parts of the model wait on the CPU"
         return Analysis(evidence=(evidence, line), cause=_LOW_VRAM_CAUSE, fix=_LOW_VRAM_FIX)
+    offload = last_match(_CPU_OFFLOAD, tail)
+    if offload is not None:
+        line = f"the text turns CPU offload on ({offload[0]}): parts of the model wait on the CPU"
+        return Analysis(evidence=(evidence, line), cause=_CPU_OFFLOAD_CAUSE, fix=_CPU_OFFLOAD_FIX)
     made = _made_on_cpu(tail)
     if made:
         line = (

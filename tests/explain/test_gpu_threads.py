@@ -8362,3 +8362,33 @@ def test_a_cuda_runtime_symbol_an_extension_lacks_is_nvcc_newer_than_the_cuda_to
         assert f"nvcc of {release} or later" in lead.cause, lead.cause
         assert "CUDA version mismatch" in lead.cause, lead.cause
         assert "torch.version.cuda" in lead.fix.text and "nvcc --version" in lead.fix.commands, lead.fix
+
+
+def test_a_device_mismatch_under_cpu_offload_is_the_offloading_first() -> None:
+    # Offloading keeps parts of a model on the CPU until its hooks run them: huggingface/diffusers#9895 (a
+    # commit of diffusers broke sequential offload), damian0815/compel#121 (a helper library calling the
+    # offloaded text encoder; settled by giving it the device), huggingface/peft#352 (FSDP's CPU offload)
+    for text in (
+        "flux pipeline inference fails \nRuntimeError: Expected all tensors to be on the same device, but "
+        "found at least two devices, cuda:0 and cpu!\nwhen enable_sequential_cpu_offload() is used\n\ni "
+        "cannot test in other memory management settings because my 3090 wont allow it to run \n\nit fails "
+        "at #5588725e8e7be497839432e5328c596169385f16\nit works fine at "
+        "#ded3db164bb3c090871647f30ff9988c9c17fd83 (the parent commit)",
+        "# It seems like Compel no longer works with DiffusionPipeline.enable_model_cpu_offload.\n\nThe "
+        'error **"Expected all tensors to be on the same device, but found at least two devices, cuda:0 '
+        'and cpu! (when checking argument for argument index in method wrapper_CUDA__index_select)"** '
+        "occurs after enabling `model_cpu_offload` during the calling of `CompelForSDXL`.\n\nEverything "
+        "works without a Compel.",
+        '# do not use self.device. In FSDP cpu offload mode. self.device is "CPU…\n\n…" instead of '
+        '"cuda"\n\nand there\'s error like "Expected all tensors to be on the same device, but found at '
+        'least two devices, cpu and cuda:1"',
+    ):
+        lead = _led_by(text, "tensors.different_devices")
+        assert "offload" in lead.evidence[-1] and "CPU offload" in lead.cause, lead
+        assert "without CPU offload" in lead.fix.text, lead.fix
+    # offloading named as turned off is not offloading (constructed)
+    text = (
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+        "and cpu!\npipe = WanVideoPipeline.from_pretrained(config, offload_mode=None)"
+    )
+    assert "CPU offload" not in _led_by(text, "tensors.different_devices").cause
