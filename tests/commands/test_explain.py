@@ -461,6 +461,10 @@ MESSAGES = [
         "amp.fp16_parameters",
         "ValueError: Attempting to unscale FP16 gradients.",
     ),
+    (  # AttentionX/InstructBLIP_PEFT#3
+        "amp.bf16_parameters",
+        "RuntimeError: \"_amp_foreach_non_finite_check_and_unscale_cuda\" not implemented for 'BFloat16'",
+    ),
     (  # sunsmarterjie/SDL-Skeleton#9
         "random.generator_device",
         "RuntimeError: Expected a 'cuda' device type for generator but found 'cpu'",

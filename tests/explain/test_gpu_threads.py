@@ -8392,3 +8392,22 @@ def test_a_device_mismatch_under_cpu_offload_is_the_offloading_first() -> None:
         "and cpu!\npipe = WanVideoPipeline.from_pretrained(config, offload_mode=None)"
     )
     assert "CPU offload" not in _led_by(text, "tensors.different_devices").cause
+
+
+def test_gradscaler_unscaling_bfloat16_gradients_is_a_bfloat16_model_under_fp16_mixed_precision() -> None:
+    # The unscale kernel dispatches float and half only (AmpKernels.cu): AttentionX/InstructBLIP_PEFT#3,
+    # huggingface/trl#4901, modelscope/DiffSynth-Studio#1177 (an accelerate config not given),
+    # InternLM/xtuner#960
+    for text in (
+        'Hi,\n\nI am facing following error:\n`RuntimeError: "_amp_foreach_non_finite_check_and_unscale_cud'
+        "a\" not implemented for 'BFloat16'`\n\nAny idea why and how to resolve this? Thanks!",
+        "FAILED tests/test_sft_trainer.py::TestSFTTrainerSlow::test_sft_trainer_transformers_mp[trl-internal-"
+        "testing/tiny-LlamaForCausalLM-3.2-True] - NotImplementedError: "
+        "\"_amp_foreach_non_finite_check_and_unscale_cuda\" not implemented for 'BFloat16'",
+        '# "_amp_foreach_non_finite_check_and_unscale_cuda" not implemented for '
+        "'BFloat16\n\n训练的时候这个报错是什么原因",
+        '# RuntimeError: "_amp_foreach_non_finite_check_and_unscale_cuda" not implemented for '
+        "'BFloat16'这个问题没人解决吗",
+    ):
+        lead = _led_by(text, "amp.bf16_parameters")
+        assert "bf16 mixed precision" in lead.fix.text and "GradScaler" in lead.cause, lead
