@@ -2566,17 +2566,37 @@ def analyse_cuda_home(text: str) -> Analysis:
 _CUDA_MISMATCH = re.compile(
     r"The detected CUDA version \((\d{1,2}\.\d{1,2})\) mismatches the version that was used to compile"
     r"\s{0,20}PyTorch \((\d{1,2}\.\d{1,2})\)"
+    r"|Installed CUDA version (\d{1,2}\.\d{1,2}) does not match the version torch was compiled with "
+    r"(\d{1,2}\.\d{1,2})"
+)
+_DEEPSPEED_CUDA_CHECK = Fix(
+    "DeepSpeed's op builder makes the same check before it compiles its ops (at install with "
+    "DS_BUILD_OPS=1, or at first use): make the toolkit and torch's CUDA agree, as torch's own check asks: "
+    "install a torch built for the toolkit's CUDA release (pip install torch --index-url "
+    "https://download.pytorch.org/whl/cuXYZ), or point CUDA_HOME at a toolkit of torch's release (export "
+    "CUDA_HOME=/usr/local/cuda-<torch's release>). DS_SKIP_CUDA_CHECK=1 skips DeepSpeed's check: harmless "
+    "where only the minor releases differ, while ops built across major releases fail to load.",
+    ("nvcc --version", 'python -c "import torch; print(torch.version.cuda)"', "echo $CUDA_HOME"),
 )
 
 
 def analyse_cuda_version_mismatch(text: str) -> Analysis:
-    """The toolkit's CUDA and torch's, as the message gives them."""
-    return quoted(
-        _CUDA_MISMATCH,
-        text,
-        lambda found: (
-            f"the CUDA toolkit found is {found[1]}; the installed torch was built for CUDA {found[2]}"
+    """The toolkit's CUDA and torch's, as the message gives them (torch's words or DeepSpeed's)."""
+    found = last_match(_CUDA_MISMATCH, text[-200_000:])
+    if found is None:
+        return Analysis()
+    toolkit, built_for = (found[1], found[2]) if found[1] else (found[3], found[4])
+    line = f"the CUDA toolkit found is {toolkit}; the installed torch was built for CUDA {built_for}"
+    if found[1]:
+        return Analysis(evidence=(line,))
+    return Analysis(
+        evidence=(line,),
+        cause=(
+            "DeepSpeed's op builder (and builders copied from it) compiles CUDA ops with the toolkit it "
+            f"finds (CUDA_HOME, else the nvcc on PATH) and refuses CUDA {toolkit} because the installed "
+            f"torch was built for CUDA {built_for}: a CUDA version mismatch between the toolkit and torch."
         ),
+        fix=_DEEPSPEED_CUDA_CHECK,
     )
 
 

@@ -8411,3 +8411,36 @@ def test_gradscaler_unscaling_bfloat16_gradients_is_a_bfloat16_model_under_fp16_
     ):
         lead = _led_by(text, "amp.bf16_parameters")
         assert "bf16 mixed precision" in lead.fix.text and "GradScaler" in lead.cause, lead
+
+
+def test_deepspeeds_words_for_the_toolkit_and_torchs_cuda_differing_are_the_cuda_version_mismatch() -> None:
+    # DeepSpeed's op builder (op_builder/builder.py, assert_no_cuda_mismatch; lightseq has the same check)
+    # refuses the toolkit in its own words: databrickslabs/dolly#168, enhuiz/vall-e#107,
+    # bytedance/lightseq#158
+    for text, versions, builder in (
+        (
+            "Exception: >- DeepSpeed Op Builder: Installed CUDA version 9.1 does not match the version "
+            "torch was compiled with 11.8, unable to compile cuda/cpp extensions without a matching cuda "
+            "version.",
+            "the CUDA toolkit found is 9.1; the installed torch was built for CUDA 11.8",
+            "DS_SKIP_CUDA_CHECK=1",
+        ),
+        (
+            "`_Exception: >- DeepSpeed Op Builder: Installed CUDA version 12.1 does not match the version "
+            "torch was compiled with 11.8, unable to compile cuda/cpp extensions without a matching cuda "
+            "version._`",
+            "the CUDA toolkit found is 12.1; the installed torch was built for CUDA 11.8",
+            "DS_SKIP_CUDA_CHECK=1",
+        ),
+        (
+            "# Exception: Installed CUDA version 9.0 does not match the version torch was compiled with "
+            "10.1, unable to compile cuda/cpp extensions without a matching cuda version.\n\nException: "
+            "Installed CUDA version 9.0 does not match the version torch was compiled with 10.1, unable to "
+            "compile cuda/cpp extensions without a matching cuda version.",
+            "the CUDA toolkit found is 9.0; the installed torch was built for CUDA 10.1",
+            "nvcc --version",
+        ),
+    ):
+        lead = _led_by(text, "build.cuda_version_mismatch")
+        said = _said(lead)
+        assert versions in said and builder in said, said
