@@ -10,6 +10,7 @@ tests/corpus/errors. This module holds their analyser.
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from torchdoctor.checks.devices import cvd
 from torchdoctor.checks.training.explanations import asked_for_cpu
@@ -745,6 +746,31 @@ def analyse_devices_unavailable(text: str) -> Analysis:
             f"the program names cuda:{index}: in exclusive-process mode one process at a time can hold it"
         )
     return Analysis(evidence=tuple(evidence))
+
+
+# The two numberings side by side: nvidia-smi -L ("GPU 0: NVIDIA GeForce RTX 3060 (UUID: GPU-...)") and
+# torch's ("cuda:0 -> NVIDIA GeForce RTX 5060 Ti", "get_device_name(0))  # prints: NVIDIA ...").
+_NVSMI_LISTED = re.compile(r"^[ \t]*GPU (\d{1,2}): ([^\n(]{2,80}?) \(UUID", re.MULTILINE)
+_TORCH_LISTED = re.compile(
+    r"cuda:(\d{1,2}) -> ([^|\n]{2,80}?)[ \t]*(?:\||$)|get_device_name\((\d{1,2})\)\)?[ \t]{0,4}#[ \t]{0,2}"
+    r"prints:[ \t]{0,2}([^\n]{2,80}?)[ \t]*$",
+    re.MULTILINE,
+)
+_LISTED_READ = 16  # GPUs read from each listing, however long the text
+
+
+def analyse_device_order(text: str) -> Analysis:
+    """The first index at which nvidia-smi's listing and torch's name different GPUs."""
+    tail = text[-200_000:]
+    smi = {m[1]: m[2].strip() for m in islice(_NVSMI_LISTED.finditer(tail), _LISTED_READ)}
+    listed = islice(_TORCH_LISTED.finditer(tail), _LISTED_READ)
+    torch_names = {(m[1] or m[3]): (m[2] or m[4]).strip() for m in listed}
+    for index, name in torch_names.items():
+        if index in smi and smi[index] != name:
+            return Analysis(
+                evidence=(f"nvidia-smi's GPU {index} is {smi[index]}; torch's cuda:{index} is {name}",)
+            )
+    return Analysis()
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

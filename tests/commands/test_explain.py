@@ -461,6 +461,10 @@ MESSAGES = [
         "amp.fp16_parameters",
         "ValueError: Attempting to unscale FP16 gradients.",
     ),
+    (  # NVIDIA/DIGITS#1358
+        "cuda.device_order",
+        "DIGITS GPU ID appears to disagree with nvidia-smi",
+    ),
     (  # AttentionX/InstructBLIP_PEFT#3
         "amp.bf16_parameters",
         "RuntimeError: \"_amp_foreach_non_finite_check_and_unscale_cuda\" not implemented for 'BFloat16'",

@@ -8444,3 +8444,44 @@ def test_deepspeeds_words_for_the_toolkit_and_torchs_cuda_differing_are_the_cuda
         lead = _led_by(text, "build.cuda_version_mismatch")
         said = _said(lead)
         assert versions in said and builder in said, said
+
+
+def test_gpu_numbers_that_differ_from_nvidia_smis_are_cudas_fastest_first_order() -> None:
+    # CUDA numbers the GPUs fastest first, nvidia-smi by PCI bus: NVIDIA/DIGITS#1358,
+    # microsoft/onnxruntime#17546, Theano/Theano#6023, pytorch/pytorch#86539 (settled as CUDA_DEVICE_ORDER)
+    for text in (
+        "# DIGITS GPU ID appears to disagree with nvidia-smi\n\nMy DL machine has four GPUs. I'm training a "
+        "model on two of them. In DIGITS I selected GPU 2 and 3 for training, but the GPU utilisation "
+        "showing in nvidia-smi says the training is happening on GPU 0 and 1.",
+        "# Creating a GPU session with device_id does not correspond to the device ID from nvidia-smi output",
+        "# Theano GPU order incosistent with nvidia?\n\nSo I have this problem since I'm on a cluster - on "
+        "the node when I get scheduled I have to figure out which GPU is free in order to select it.",
+        "# cuda.list_gpu_processes() uses the 'wrong' device order (PCI_BUS_ID)\n\n### 🐛 Describe the "
+        "bug\n\nAs far as I can tell, all other torch.cuda functions use the same device order (where the "
+        "largest or most capable GPU is ordered first, versus when it was found on the PCI bus). However, "
+        "list_gpu_processes uses the bus order. \n\nThis is easy to test if you have 2 GPUs, with the least "
+        "capable one listed first in nvidia-smi. For me:\n\n    # nvidia-smi order\n    # 0. GTX 745\n    # "
+        "1. GTX 1080 Ti \n\n    import torch\n    \n    # demonstrate the PyTorch cuda order\n    "
+        "print(torch.cuda.get_device_name(0))  # prints: NVIDIA GeForce GTX 1080 Ti\n    "
+        "print(torch.cuda.get_device_name(1))  # prints: NVIDIA GeForce GTX 745",
+    ):
+        lead = _led_by(text, "cuda.device_order")
+        assert "CUDA_DEVICE_ORDER=PCI_BUS_ID" in lead.fix.text and "fastest first" in lead.cause, lead
+    # the two listings side by side are read (pytorch/pytorch#86539's, the names as nvidia-smi -L and torch
+    # print them: constructed)
+    lead = _led_by(
+        "nvidia-smi order differs:\nGPU 0: NVIDIA GeForce GTX 745 (UUID: GPU-1)\nGPU 1: NVIDIA GeForce GTX "
+        "1080 Ti (UUID: GPU-2)\ncuda:0 -> NVIDIA GeForce GTX 1080 Ti\ncuda:1 -> NVIDIA GeForce GTX 745",
+        "cuda.device_order",
+    )
+    assert (
+        "nvidia-smi's GPU 0 is NVIDIA GeForce GTX 745; torch's cuda:0 is NVIDIA GeForce GTX 1080 Ti"
+        in lead.evidence
+    ), lead.evidence
+    # memory figures that differ are no ordering (constructed)
+    assert not any(
+        e.id == "cuda.device_order"
+        for e in _explained(
+            "nvidia-smi shows 10 GiB used, the numbers differ from torch.cuda.memory_allocated()"
+        )
+    )
