@@ -1580,7 +1580,7 @@ def analyse_undefined_symbol(text: str) -> Analysis:
         text,
     )
     if match is None:
-        return Analysis()
+        return _procedure_not_found(text)
     symbol = match[1] or match[2] or match[3]
     library = _LIBRARY_NAME.search(text[max(0, match.start() - 300) : match.start()])
     where = "/".join(library[1].split("/")[-2:]) if library else ""
@@ -1608,6 +1608,42 @@ def analyse_undefined_symbol(text: str) -> Analysis:
             fix=_package_reinstall(package),
         )
     return Analysis(evidence=tuple(evidence), fix=_undefined_symbol_fix(where, symbol))
+
+
+# Python's "DLL load failed" with Windows' error 127 (the specified procedure could not be found): a compiled
+# module found, but not a function it calls in a DLL it links.
+_DLL_PROCEDURE = re.compile(
+    r"DLL load failed(?: while importing ?(\w{1,80}))?: ?(?:The specified procedure could not be found"
+    r"|找不到\s{0,3}指定的程序)",
+    re.IGNORECASE,
+)
+
+
+def _procedure_not_found(text: str) -> Analysis:
+    """Windows' words for an undefined symbol: the module, and the package whose folder the traceback
+    shows."""
+    tail = text[-200_000:]
+    found = last_match(_DLL_PROCEDURE, tail)
+    if found is None:
+        return Analysis()
+    module = found[1] or "a compiled module"
+    line = (
+        f"Windows loaded {module} but not a function it calls (error 127, the specified procedure could "
+        "not be found): Windows' words for an undefined symbol"
+    )
+    folders = [_TOP_LEVEL_MODULES.get(found[1] or ""), *reversed(_PACKAGE_FOLDER.findall(tail))]
+    package = next((f for f in folders if f and f not in _NOT_A_PACKAGE), None)
+    if package is None:
+        return Analysis(evidence=(line,))
+    pip = _PIP_NAMES.get(package, package.replace("_", "-"))
+    fix = Fix(
+        f"{package} was built against other releases of the DLLs it loads (for a torch extension: another "
+        f"torch, CUDA or Python than the ones installed): install the {pip} build made for the installed "
+        f"releases (pip uninstall -y {pip}; pip install {pip} --no-cache-dir, with --no-build-isolation "
+        "where it compiles against torch), or the prebuilt wheel whose name matches them (torch, cuXYZ, "
+        "cp3XX)."
+    )
+    return Analysis(evidence=(line,), fix=fix)
 
 
 # Functions of the CUDA runtime that the host code nvcc generates calls from a given CUDA release on (clang

@@ -8485,3 +8485,36 @@ def test_gpu_numbers_that_differ_from_nvidia_smis_are_cudas_fastest_first_order(
             "nvidia-smi shows 10 GiB used, the numbers differ from torch.cuda.memory_allocated()"
         )
     )
+
+
+def test_windows_dll_load_failures_are_read_in_english_and_chinese() -> None:
+    # Python's "DLL load failed" with Windows' own message: error 127 (the specified procedure could not be
+    # found, 找不到指定的程序) is a module built against other releases of what it links, Windows'
+    # undefined symbol: smthemex/ComfyUI_TRELLIS#27, dream80/roop_colab#16 (the message wrapped by the
+    # console), MrForExample/ComfyUI-3D-Pack#187
+    trellis = (
+        '  File "E:\\AI\\comfyUI\\ComfyUI-aki-v1.4\\python\\lib\\site-packages\\'
+        'diff_gaussian_rasterization\\__init__.py", line 15, in <module>\n    from . import _C\n'
+        "ImportError: DLL load failed while importing _C: 找不到指定的程序。\n\n"
+        "cuda也装了.环境也设置了 vs2022对应的那些也安装了."
+    )
+    for text in (
+        trellis,
+        "    from .onnxruntime_pybind11_state import *  # noqa\nImportError: DLL load failed while "
+        "importing onnxruntime_pybind11_state: 找不到\n指定的程序。",
+        "# ImportError: DLL load failed while importing _C: The specified procedure could not be found.",
+    ):
+        lead = _led_by(text, "lib.undefined_symbol")
+        assert "error 127" in " ".join(lead.evidence), lead.evidence
+    assert "diff-gaussian-rasterization" in _led_by(trellis, "lib.undefined_symbol").fix.text
+    # error 126 (the specified module could not be found, 找不到指定的模块) is a DLL not found:
+    # pytorch/pytorch#28363, Azong-HQU/MMTrack#6, HypoX64/DeepMosaics#154
+    for text in (
+        "---> 81 from torch._C import *\n     82 \n     83 __all__ += [name for name in "
+        "dir(_C)\n\nImportError: DLL load failed: The specified module could not be found.",
+        "# ImportError: DLL load failed while importing _ext: 找不到指定的模块。",
+        "blow is the error info:\n\nDLL load failed while importing _C: 找不到指定的模块。\n"
+        "Please press any key to exit.",
+    ):
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        assert "Visual C++ Redistributable" in lead.fix.text, lead.fix
