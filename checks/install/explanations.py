@@ -2636,6 +2636,20 @@ def analyse_cuda_version_mismatch(text: str) -> Analysis:
     )
 
 
+# The folder the link line gives the linker for libcudart ("-L/opt/conda/envs/x/lib64 -lcudart").
+_CUDART_LINKED_FROM = re.compile(r"-L(\S{1,300}?) -lcudart\b")
+
+
+def analyse_cudart_not_found(text: str) -> Analysis:
+    return quoted(
+        _CUDART_LINKED_FROM,
+        text,
+        lambda found: (
+            f"the linker looked for libcudart.so in {found[1]} (the link line's -L{found[1]} -lcudart)"
+        ),
+    )
+
+
 # pip's isolated build environment, and the torch it holds: a torch file under it, or pip's own line of
 # what it installed there ("Successfully installed ... torch-2.3.1+cpu ...").
 _BUILD_ENV = re.compile(r"pip-build-env-\w{1,20}")

@@ -461,6 +461,10 @@ MESSAGES = [
         "amp.fp16_parameters",
         "ValueError: Attempting to unscale FP16 gradients.",
     ),
+    (  # tudelft-iv/VoteFlow#2
+        "build.cudart_not_found",
+        "/usr/bin/ld: cannot find -lcudart\ncollect2: error: ld returned 1 exit status",
+    ),
     (  # NVIDIA/DIGITS#1358
         "cuda.device_order",
         "DIGITS GPU ID appears to disagree with nvidia-smi",
