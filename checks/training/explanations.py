@@ -132,9 +132,14 @@ def _unassigned_moves(text: str) -> dict[str, str]:
     return moves
 
 
-# torch 1.9 on names the tensor on the other device: "(when checking argument for argument target in method
-# wrapper_nll_loss_forward)" (torch 1.9 spelt it "arugment"). What each name is, and the move that fixes it.
-_ARGUMENT_NAMED = re.compile(r"when checking ar(?:gu|ug)ment for argument (\w{1,40}) in method (\w{1,80})")
+# torch names the tensor on the other device: from 1.9 "(when checking argument for argument target in method
+# wrapper_nll_loss_forward)" (1.9 spelt it "arugment"), before it "for argument #3 'index' in call to
+# _th_index_select" (1.0: "got backend CPU for argument #3 'index'"). What each name is, and the move that
+# fixes it.
+_ARGUMENT_NAMED = re.compile(
+    r"when checking ar(?:gu|ug)ment for argument (\w{1,40}) in method (\w{1,80})"
+    r"|for argument #\d{1,2} '(\w{1,40})'(?: in call to (\w{1,80}))?"
+)
 _ARGUMENTS: dict[str, tuple[str, str]] = {
     "target": (
         "the loss's target: the labels",
@@ -146,6 +151,12 @@ _ARGUMENTS: dict[str, tuple[str, str]] = {
         "Move the index to the device of the tensor it indexes: index = index.to(x.device).",
     ),
 }
+# index_select's self, where an embedding calls it: the embedding's weights (torch before 1.9).
+_EMBEDDING_WEIGHT = (
+    "the embedding's weight table, a parameter of the module",
+    "Move the module that holds the embedding to the device of its input: model.to(device), after the model "
+    "is built or loaded (an embedding made outside the model's __init__ is not moved with it).",
+)
 
 
 def _argument_moved(evidence: str, text: str) -> Analysis:
@@ -153,10 +164,11 @@ def _argument_moved(evidence: str, text: str) -> Analysis:
     named = last_match(_ARGUMENT_NAMED, text[-200_000:])
     if named is None:
         return Analysis(evidence=(evidence,))
-    what, move = _ARGUMENTS.get(named[1], (None, None))
-    line = f"the tensor on the other device is argument {named[1]} of {named[2]}" + (
-        f": {what}" if what else ""
-    )
+    name, method = named[1] or named[3], named[2] or named[4]
+    embedding_weight = name == "self" and re.search(r"index_select|embedding", method or "") is not None
+    what, move = _EMBEDDING_WEIGHT if embedding_weight else _ARGUMENTS.get(name, (None, None))
+    line = f"the tensor on the other device is argument {name}" + (f" of {method}" if method else "")
+    line += f": {what}" if what else ""
     if move is None:
         return Analysis(evidence=(evidence, line))
     general = _DEVICES.fix

@@ -8573,3 +8573,44 @@ def test_a_linker_that_cannot_find_libcudart_looks_in_cuda_homes_lib64() -> None
         assert "CUDA_HOME" in lead.cause and "libcudart.so" in lead.fix.text, lead
         if folder is not None:
             assert f"the linker looked for libcudart.so in {folder}" in said, said
+
+
+def test_torch_1_xs_words_name_the_argument_on_the_other_device_as_torch_1_9_does() -> None:
+    # torch before 1.9 named the argument too ("for argument #3 'index' in call to _th_index_select", torch
+    # 1.0's "backend CPU for argument #3 'index'"): SamLynnEvans/Transformer#24 and akanimax/T2F#13 (the
+    # index, token ids), Nmegha2601/activitygraph_transformer#9 and chloerobotics/chloebot#4 (the embedding's
+    # weight)
+    for text, line, move in (
+        (
+            "Im getting this error when following the readme instructions:\nRuntimeError: Expected object "
+            "of device type cuda but got device type cpu for argument #3 'index' in call to "
+            "_th_index_select\n\nany tips?",
+            "the tensor on the other device is argument index of _th_index_select: an index tensor",
+            "index = index.to(x.device)",
+        ),
+        (
+            "# RuntimeError: Expected object of backend CUDA but got backend CPU for argument #3 "
+            "'index'\n\nI am getting this error and don't know how to solve it, can you help please?",
+            "the tensor on the other device is argument index: an index tensor",
+            "index = index.to(x.device)",
+        ),
+        (
+            "Hi, Thank you for your great work!\nI've got a problem. Can you help me?\nRuntimeError: "
+            "Expected object of device type cuda but got device type cpu for argument #1 'self' in call to "
+            "_th_index_select",
+            "the tensor on the other device is argument self of _th_index_select: the embedding's weight "
+            "table",
+            "model.to(device)",
+        ),
+        (
+            "when running trainer notebook I get this error\nRuntimeError: Expected object of device type "
+            "cuda but got device type cpu for argument #1 'self' in call to _th_index_select\n\nwhen "
+            "running this line",
+            "the tensor on the other device is argument self of _th_index_select: the embedding's weight "
+            "table",
+            "model.to(device)",
+        ),
+    ):
+        lead = _led_by(text, "tensors.different_devices")
+        assert any(e.startswith(line) for e in lead.evidence), lead.evidence
+        assert move in lead.fix.text, lead.fix
