@@ -297,12 +297,11 @@ def analyse_watchdog(text: str) -> Analysis:
     matches = list(_WATCHDOG.finditer(text))
     works = [match.groups() for match in matches]
     if not works:
-        return Analysis(
-            evidence=(
-                "the watchdog's verdict only: the collective that failed or timed out is named in the "
-                "first error of this rank's log, or in another rank's",
-            )
+        verdict = (
+            "the watchdog's verdict only: the collective that failed or timed out is named in the "
+            "first error of this rank's log, or in another rank's"
         )
+        return _validating_alone([verdict], text) or Analysis(evidence=(verdict,))
     rank, seq, op, numel, _, timeout, ran = works[-1]
     who = f"rank {rank}: " if rank else ""
     size = f" of {int(numel):,} elements" if numel else ""
@@ -322,7 +321,37 @@ def analyse_watchdog(text: str) -> Analysis:
     if seq == "1":
         evidence.append("the very first collective never completed: the ranks never exchanged any data")
         return _first_collective(evidence, text)
-    return Analysis(evidence=tuple(evidence))
+    return _validating_alone(evidence, text) or Analysis(evidence=tuple(evidence))
+
+
+# The writer's words for the phase a timeout came in, where one rank works alone while the others wait:
+# validation or evaluation ("in the validation step", "mid-validation", "Evaluating", 评估 and 验证).
+_ALONE_PHASE = re.compile(
+    r"(?<![\w.])(validation|validating|evaluation|evaluating)\b|(评估|验证)", re.IGNORECASE
+)
+
+
+def _validating_alone(evidence: list[str], text: str) -> Analysis | None:
+    """A timeout the text ties to validation: one rank validating while the others wait for it."""
+    phase = last_match(_ALONE_PHASE, text[-200_000:])
+    if phase is None:
+        return None
+    said = (phase[1] or phase[2]).lower()
+    return Analysis(
+        evidence=(*evidence, f"the text ties the timeout to {said}"),
+        cause="One rank was busy with validation (or evaluation) while the others waited for it in a "
+        "collective, longer than the process group's timeout: validation that runs on one rank alone (rank "
+        "0, the main process) or on unevenly split data outlasts the timeout, and the watchdog ends the "
+        "waiting ranks.",
+        fix=Fix(
+            "Raise the timeout above the validation's length: the process group's (init_process_group("
+            "timeout=timedelta(hours=2)), accelerate's InitProcessGroupKwargs(timeout=...), the Trainer's "
+            "ddp_timeout, or the script's own NCCL timeout option); or make the validation shorter (fewer "
+            "samples, prompts or videos) or spread it over every rank (a DistributedSampler over the "
+            "validation set, the results gathered after), the other ranks waiting at a dist.barrier() after "
+            "it."
+        ),
+    )
 
 
 _UNBOUND_CAUSE = (

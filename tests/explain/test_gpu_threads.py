@@ -8614,3 +8614,43 @@ def test_torch_1_xs_words_name_the_argument_on_the_other_device_as_torch_1_9_doe
         lead = _led_by(text, "tensors.different_devices")
         assert any(e.startswith(line) for e in lead.evidence), lead.evidence
         assert move in lead.fix.text, lead.fix
+
+
+def test_a_collective_timeout_the_writer_ties_to_validation_is_one_rank_validating_alone() -> None:
+    # The ranks wait in a collective while one of them validates, longer than the process group's timeout:
+    # thangvubk/SoftGroup#83, Synthefy/synthefy-nori#86 (validation on rank 0 only; a longer timeout merged),
+    # charent/ChatLM-mini-Chinese#47 (评估, evaluation)
+    for text, phase in (
+        (
+            "# Watchdog caught collective operation timeout: WorkNCCL(OpType=ALLREDUCE, "
+            "Timeout(ms)=1800000) ran for 1809861 milliseconds before timing out\n\nThis error happens "
+            "when in the validation step.",
+            "validation",
+        ),
+        (
+            "# fix(training): raise default NCCL_TIMEOUT to 3h so slow eval can't abort DDP runs\n\n## "
+            "Problem\nMulti-GPU (DDP) training aborts **mid-validation** with an NCCL collective "
+            "timeout:\n\n```\nWatchdog caught collective operation timeout: WorkNCCL(... OpType=BROADCAST "
+            "...)\nran for 3600001 ms before timing out  ->  Signal 6 (SIGABRT)\n```",
+            "validation",
+        ),
+        (
+            "rank1]:[E ProcessGroupNCCL.cpp:537] Some NCCL operations have failed or timed out. Due to the "
+            "asynchronous nature of CUDA kernels, subsequent GPU operations might run on "
+            "corrupted/incomplete data.\n[rank1]:[E ProcessGroupNCCL.cpp:543] To avoid data inconsistency, "
+            "we are taking the entire process down.\n[rank1]:[E ProcessGroupNCCL.cpp:1182] [Rank 1] NCCL "
+            "watchdog thread terminated with exception: [Rank 1] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=61, OpType=_ALLGATHER_BASE, NumelIn=7168, NumelOut=14336, "
+            "Timeout(ms)=1800000) ran for 1800086 milliseconds before timing out.\nException raised from "
+            "checkTimeout at ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:525 (most recent call "
+            "first):\nframe #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x57 (0x7e2ae5781d87 "
+            "in /home/dongbingcheng/anaconda3/envs/llmfinetuning/lib/python3.9/site-packages/torch/lib/libc"
+            "10.so)\n\n我是双卡训练，感觉是训练完第一个epoch就出现这个错误\n我使用的是实现的train.py文件\n"
+            "感觉是不是评估的时候，前面进程没结束\n添加个accelerator.wait_for_everyone()\n谢谢解答！",
+            "评估",
+        ),
+    ):
+        lead = _led_by(text, "nccl.watchdog_timeout")
+        assert f"the text ties the timeout to {phase}" in lead.evidence, lead.evidence
+        assert "longer than the process group's timeout" in lead.cause, lead.cause
+        assert "ddp_timeout" in lead.fix.text and "DistributedSampler" in lead.fix.text, lead.fix
