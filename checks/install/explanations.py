@@ -2636,6 +2636,32 @@ def analyse_cuda_version_mismatch(text: str) -> Analysis:
     )
 
 
+# The GPU the container refuses, and the container's release and PyTorch from its banner.
+_CONTAINER_REFUSED = re.compile(
+    r"Detected NVIDIA (?:NVIDIA )?(.{2,60}?) GPU, which is not yet supported in this version of the container"
+)
+_NGC_RELEASE = re.compile(r"NVIDIA Release (\d{2}\.\d{2})")
+_NGC_TORCH = re.compile(r"PyTorch Version (\S{3,40})")
+
+
+def analyse_container_gpu(text: str) -> Analysis:
+    """The GPU refused, its compute capability, and the container's release as its banner gives them."""
+    tail = text[-200_000:]
+    refused = last_match(_CONTAINER_REFUSED, tail)
+    if refused is None:
+        return Analysis()
+    evidence = [f"the container refuses the {refused[1]}"]
+    named = _capability_named(refused[0])
+    if named is not None:
+        (major, minor), _ = named
+        evidence[0] += f", a GPU of compute capability {major}.{minor}"
+    release, torch_version = last_match(_NGC_RELEASE, tail), last_match(_NGC_TORCH, tail)
+    if release is not None:
+        with_torch = f", with PyTorch {torch_version[1]}" if torch_version is not None else ""
+        evidence.append(f"the container is NVIDIA's release {release[1]}{with_torch}")
+    return Analysis(evidence=tuple(evidence))
+
+
 # The folder the link line gives the linker for libcudart ("-L/opt/conda/envs/x/lib64 -lcudart").
 _CUDART_LINKED_FROM = re.compile(r"-L(\S{1,300}?) -lcudart\b")
 

@@ -461,6 +461,11 @@ MESSAGES = [
         "amp.fp16_parameters",
         "ValueError: Attempting to unscale FP16 gradients.",
     ),
+    (  # MIC-DKFZ/nnDetection#204
+        "container.gpu_not_supported",
+        "Detected NVIDIA NVIDIA GeForce RTX 4080 GPU, which is not yet supported in this version of the "
+        "container",
+    ),
     (  # tudelft-iv/VoteFlow#2
         "build.cudart_not_found",
         "/usr/bin/ld: cannot find -lcudart\ncollect2: error: ld returned 1 exit status",

@@ -8654,3 +8654,40 @@ def test_a_collective_timeout_the_writer_ties_to_validation_is_one_rank_validati
         assert f"the text ties the timeout to {phase}" in lead.evidence, lead.evidence
         assert "longer than the process group's timeout" in lead.cause, lead.cause
         assert "ddp_timeout" in lead.fix.text and "DistributedSampler" in lead.fix.text, lead.fix
+
+
+def test_an_ngc_container_that_refuses_the_gpu_is_older_than_the_gpu() -> None:
+    # NVIDIA's PyTorch container checks the GPUs against what its CUDA release supports:
+    # MIC-DKFZ/nnDetection#204 and dusty-nv/jetson-inference#1814 (settled by a newer base image),
+    # NVIDIA/semantic-segmentation#178
+    for text, gpu, capability in (
+        (
+            "### :question: Question\n\nHi, I build and run the docker, everything looks right except a "
+            "warning that stated Detected NVIDIA NVIDIA GeForce RTX 4080 GPU, which is not yet supported "
+            "in this version of the container\nERROR: No supported GPU(s) detected to run this container",
+            "GeForce RTX 4080",
+            "8.9",
+        ),
+        (
+            "https://developer.nvidia.com/ngc/nvidia-deep-learning-container-license\nWARNING: Detected "
+            "NVIDIA NVIDIA GeForce RTX 4060 Laptop GPU GPU, which is not yet supported in this version of "
+            "the container\nERROR: No supported GPU(s) detected to run this container",
+            "GeForce RTX 4060 Laptop GPU",
+            "8.9",
+        ),
+        (
+            "# WARNING: Detected NVIDIA A100-PCIE-40GB GPU, which is not yet supported in this version of "
+            "the container\n\nHi @tjyuyao, @chrisman1015, \nI am also facing  issues similar to this "
+            "\nhttps://github.com/NVIDIA/semantic-segmentation/issues/160#issue-971022065, \n\nIt would be "
+            "great help for me if you all please help me out with this.\n\nThese are the exact error "
+            "message:\n\n=============\n== PyTorch ==\n=============\n\nNVIDIA Release 19.05 (build "
+            "6411784)\nPyTorch Version 1.1.0a0+828a6a3",
+            "A100-PCIE-40GB",
+            "8.0",
+        ),
+    ):
+        lead = _led_by(text, "container.gpu_not_supported")
+        said = _said(lead)
+        assert f"the container refuses the {gpu}" in said and f"compute capability {capability}" in said, said
+        assert "FROM" in lead.fix.text, lead.fix
+    assert "NVIDIA's release 19.05, with PyTorch 1.1.0a0+828a6a3" in _said(lead)
