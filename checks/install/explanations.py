@@ -1631,11 +1631,10 @@ def _procedure_not_found(text: str) -> Analysis:
         f"Windows loaded {module} but not a function it calls (error 127, the specified procedure could "
         "not be found): Windows' words for an undefined symbol"
     )
-    folders = [_TOP_LEVEL_MODULES.get(found[1] or ""), *reversed(_PACKAGE_FOLDER.findall(tail))]
-    package = next((f for f in folders if f and f not in _NOT_A_PACKAGE), None)
+    package = _package_of(found[1] or "", tail)
     if package is None:
         return Analysis(evidence=(line,))
-    pip = _PIP_NAMES.get(package, package.replace("_", "-"))
+    pip = _pip_name(package)
     fix = Fix(
         f"{package} was built against other releases of the DLLs it loads (for a torch extension: another "
         f"torch, CUDA or Python than the ones installed): install the {pip} build made for the installed "
@@ -1705,8 +1704,13 @@ def _package_of(library: str, before: str) -> str | None:
     return next((f for f in folders if f and f not in _NOT_A_PACKAGE), None)
 
 
+def _pip_name(package: str) -> str:
+    """The name pip installs ``package`` (an import name) under."""
+    return _PIP_NAMES.get(package, package.replace("_", "-"))
+
+
 def _package_reinstall(package: str) -> Fix:
-    pip = _PIP_NAMES.get(package, package.replace("_", "-"))
+    pip = _pip_name(package)
     if package in _PYG_PACKAGES:
         return Fix(
             f"Install the {package} wheel made for the installed torch and its CUDA, from PyG's index: pip "
@@ -2605,14 +2609,11 @@ _CUDA_MISMATCH = re.compile(
     r"|Installed CUDA version (\d{1,2}\.\d{1,2}) does not match the version torch was compiled with "
     r"(\d{1,2}\.\d{1,2})"
 )
-_DEEPSPEED_CUDA_CHECK = Fix(
+# DeepSpeed's own part of the fix; the rest is the entry's (_CUDA_VERSION_MISMATCH).
+_DEEPSPEED_CUDA_CHECK = (
     "DeepSpeed's op builder makes the same check before it compiles its ops (at install with "
-    "DS_BUILD_OPS=1, or at first use): make the toolkit and torch's CUDA agree, as torch's own check asks: "
-    "install a torch built for the toolkit's CUDA release (pip install torch --index-url "
-    "https://download.pytorch.org/whl/cuXYZ), or point CUDA_HOME at a toolkit of torch's release (export "
-    "CUDA_HOME=/usr/local/cuda-<torch's release>). DS_SKIP_CUDA_CHECK=1 skips DeepSpeed's check: harmless "
-    "where only the minor releases differ, while ops built across major releases fail to load.",
-    ("nvcc --version", 'python -c "import torch; print(torch.version.cuda)"', "echo $CUDA_HOME"),
+    "DS_BUILD_OPS=1, or at first use); DS_SKIP_CUDA_CHECK=1 skips it: harmless where only the minor releases "
+    "differ, while ops built across major releases fail to load."
 )
 
 
@@ -2632,7 +2633,9 @@ def analyse_cuda_version_mismatch(text: str) -> Analysis:
             f"finds (CUDA_HOME, else the nvcc on PATH) and refuses CUDA {toolkit} because the installed "
             f"torch was built for CUDA {built_for}: a CUDA version mismatch between the toolkit and torch."
         ),
-        fix=_DEEPSPEED_CUDA_CHECK,
+        fix=Fix(
+            f"{_CUDA_VERSION_MISMATCH.fix.text} {_DEEPSPEED_CUDA_CHECK}", _CUDA_VERSION_MISMATCH.fix.commands
+        ),
     )
 
 
@@ -2739,3 +2742,4 @@ _OPENMP = next(e for e in ENTRIES if e.id == "openmp.duplicate_runtime")
 _NOT_NVIDIA: Entry = next(e for e in ENTRIES if e.id == "gpu.not_nvidia")
 _JIT_ENTRY: Entry = next(e for e in ENTRIES if e.id == "extension.build_failed")
 _MMCV_ENTRY: Entry = next(e for e in ENTRIES if e.id == "mmcv.built_from_source")
+_CUDA_VERSION_MISMATCH: Entry = next(e for e in ENTRIES if e.id == "build.cuda_version_mismatch")
