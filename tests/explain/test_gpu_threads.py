@@ -8691,3 +8691,31 @@ def test_an_ngc_container_that_refuses_the_gpu_is_older_than_the_gpu() -> None:
         assert f"the container refuses the {gpu}" in said and f"compute capability {capability}" in said, said
         assert "FROM" in lead.fix.text, lead.fix
     assert "NVIDIA's release 19.05, with PyTorch 1.1.0a0+828a6a3" in _said(lead)
+
+
+def test_an_out_of_memory_the_writer_ties_to_gradients_nobody_uses_is_autograd_left_on() -> None:
+    # The writer names no evaluation phase beside torch.no_grad, but ties the out-of-memory to it missing or
+    # to gradients computed and kept for no backward pass: serend1p1ty/SeqNet#14 (merged),
+    # lxuechen/BDMC#3 (the maintainer's fix: only the one block under torch.enable_grad),
+    # zhanhz/PC-NBV_pytorch#3, wenbin-lin/OcclusionFusion#14
+    cases = [
+        "# fixed the CUDA out of memory\n\nDuring inference of model,wrapping the model in torch.no_grad() "
+        "to disable the computation graph.",
+        "# Fixing a bug where stored gradients cause OOM\n\nBecause the `log_f_i` has a gradient and is "
+        "accumulated in `logw` the backward storage of the model accumulates which is not necessary. This "
+        "causes GPU out of memory exception.\nThe fix simply detaches these so they can be discarded.",
+        "# GPU out of memory\n\nDear,\n\nI realized in the inference process, without setting 'with "
+        "torch.no_grad()', the usage of GPU will continuously increase, and finally out of memory.",
+        "# Decrease GPU memory usage\n\nThere were issues regarding the high memory usage. I couldn't run "
+        "the demo myself due to CUDA out-of-memory errors.\n\nThe solution is to avoid computing gradients "
+        "at the forward step. As it was before, the gradients accumulate at each iteration since they are "
+        "not used. This results in linearly increasing memory usage to store unnecessary tensors.",
+    ]
+    for text in cases:
+        assert "memory.graph_kept_in_eval" in _ids(text), _ids(text)
+    # torch.no_grad already in use, or added without effect, is not this cause (constructed)
+    for text in (
+        "RuntimeError: CUDA out of memory. I already run the model under torch.no_grad().",
+        "I added torch.no_grad() but it still runs out of memory.",
+    ):
+        assert "memory.graph_kept_in_eval" not in _ids(text), text
