@@ -272,6 +272,14 @@ _MISSING_NAME = re.compile(
     r"(?:\s{1,3}from\s{1,3}[‘'\"`]([\w-]{1,60}(?:\.[\w-]{1,60}){0,5})[’'\"`])?"
 )
 _FRAME_FILE = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
+# The extension's name imports but holds no compiled function.
+_NO_ATTRIBUTE = re.compile(r"module\s[‘'\"`]([\w.]{1,200})[’'\"`]\s{1,3}has no attribute\s[‘'\"`](\w{1,80})")
+_NOT_THIS_BUILD_CAUSE = (
+    "The extension's name imports, but what it finds is not a build of these sources: the folder of its "
+    "sources, never built, imports as an empty namespace package (Python imports a folder without "
+    "__init__.py on its path without an error, so the program starts and fails where it calls the "
+    "extension), or a build that failed partway, or an older version's build, is the one installed."
+)
 
 
 # A package's compiled _C that failed to load: its own warning, or the name missing where an op calls it.
@@ -307,6 +315,13 @@ def analyse_extension_not_built(text: str) -> Analysis:
         return not_loaded
     found = last_match(_MISSING_MODULE, tail)
     name = last_match(_MISSING_NAME, tail)
+    empty = last_match(_NO_ATTRIBUTE, tail)
+    if empty is not None and all(m is None or m.start() < empty.start() for m in (found, name)):
+        line = f"the module {empty[1]} imports but has no {empty[2]}: not a build of the extension"
+        importer = last_match(_FRAME_FILE, tail[max(0, empty.start() - 800) : empty.start()])
+        if importer is not None:
+            line += f" (called from {importer[1]}: its setup.py is in a folder near it)"
+        return Analysis(evidence=(line,), cause=_NOT_THIS_BUILD_CAUSE)
     if name is not None and (found is None or name.start() > found.start()):
         module = f"{name[2]}.{name[1]}" if name[2] else name[1]
         found = name

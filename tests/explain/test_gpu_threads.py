@@ -8719,3 +8719,42 @@ def test_an_out_of_memory_the_writer_ties_to_gradients_nobody_uses_is_autograd_l
         "I added torch.no_grad() but it still runs out of memory.",
     ):
         assert "memory.graph_kept_in_eval" not in _ids(text), text
+
+
+def test_a_compiled_extension_that_imports_without_its_functions_was_not_built_from_these_sources() -> None:
+    # The extension's name imports but holds no compiled function: its source folder, never built, imports
+    # as an empty namespace package, or a failed or older build is found: princeton-vl/RAFT#86 ('I forgot
+    # to compile the alt_cuda_corr module but the import alt_cuda_corr was still successful'),
+    # mit-han-lab/torchsparse#142 (its build had failed), CharlesShang/DCNv2#77,
+    # zhanghang1989/PyTorch-Encoding#44
+    for text, module, name in (
+        (
+            '  File "core/corr.py", line 86, in __call__\n    corr, = alt_cuda_corr.forward(fmap1_i, '
+            "fmap2_i, coords_i, r)\nAttributeError: module 'alt_cuda_corr' has no attribute 'forward'",
+            "alt_cuda_corr",
+            "forward",
+        ),
+        (
+            "# [BUG] <title>AttributeError: module 'torchsparse.backend' has no attribute 'hash_cuda'",
+            "torchsparse.backend",
+            "hash_cuda",
+        ),
+        (
+            "# module '_ext' has no attribute 'dcn_v2_forward'\n\nmodule '_ext' has no attribute "
+            "'dcn_v2_forward'\npytoch 1.0.1 cuda10",
+            "_ext",
+            "dcn_v2_forward",
+        ),
+        (
+            "# module 'encoding._ext.encoding_lib' has no attribute 'Encoding_Float_sum_square_Forward'",
+            "encoding._ext.encoding_lib",
+            "Encoding_Float_sum_square_Forward",
+        ),
+    ):
+        lead = _led_by(text, "extension.not_built")
+        said = _said(lead)
+        assert f"{module} imports but has no {name}" in said, said
+        assert "namespace package" in lead.cause and "setup.py" in lead.fix.text, lead
+    # torch's own compiled module, and a library's attribute, are not a project's extension (constructed)
+    assert "extension.not_built" not in _ids("AttributeError: module 'torch._C' has no attribute '_cuda_x'")
+    assert "extension.not_built" not in _ids("AttributeError: module 'torch.cuda' has no attribute 'amp'")
