@@ -8758,3 +8758,31 @@ def test_a_compiled_extension_that_imports_without_its_functions_was_not_built_f
     # torch's own compiled module, and a library's attribute, are not a project's extension (constructed)
     assert "extension.not_built" not in _ids("AttributeError: module 'torch._C' has no attribute '_cuda_x'")
     assert "extension.not_built" not in _ids("AttributeError: module 'torch.cuda' has no attribute 'amp'")
+
+
+def test_an_out_of_memory_at_test_time_when_training_fits_is_evaluation_taking_more_than_it_needs() -> None:
+    # Training fits and the test run does not: autograd left on in the test code, or a test batch or input
+    # larger than training's (whole images against training's crops): IDKiro/CBDNet-pytorch#14 (full-size
+    # images at test), chaoyuaw/pytorch-coviar#69 (torch.no_grad in test.py; a smaller batch),
+    # hujie-frank/SENet#50 (the test batch), thangvubk/SoftGroup#146
+    cases = [
+        "# CUDA out of memory.\n\nHi, \n   I just run the test code, but get the error. \nRuntimeError: "
+        "CUDA out of memory. Tried to allocate 3.83 GiB (GPU 0; 23.65 GiB total capacity; 16.60 GiB "
+        "already allocated; 3.37 GiB free; 1.09 GiB cached)\nAnd then I just try to use the train code, It "
+        "is ok. \nwould you please help me for this problem?",
+        "# Running on GPU with less memory - CUDA out of memeory\n\nI was trying this model on GTX 1080 Ti "
+        "(12GB memory). All trainings have worked fine for me but with smaller batch size. \nHowever, "
+        "testing for I-frame model is giving CUDA out of memory error.",
+        "# Enough memory for training but not enough memory for testing?\n\nGreeting!\nI am training "
+        "SE-Resnet-50, and I have enough GPU memory for training.\nBut when I am trying to do testing with "
+        "the same config, I got out of memory error.",
+        "# trainint is ok, testing out of memory?",
+    ]
+    for text in cases:
+        found = [e for e in _explained(text) if e.id == "memory.graph_kept_in_eval"]
+        assert found, _ids(text)
+        assert "lower the evaluation batch size" in found[0].fix.text
+    # an out-of-memory in training, with a test set named, is not this (constructed)
+    assert "memory.graph_kept_in_eval" not in _ids(
+        "Training runs out of memory at epoch 3; testing was fine with the pretrained model."
+    )
