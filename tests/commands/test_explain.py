@@ -474,6 +474,10 @@ MESSAGES = [
         "cuda.device_order",
         "DIGITS GPU ID appears to disagree with nvidia-smi",
     ),
+    (  # NVIDIA/ContrastiveLosses4VRD#30
+        "build.ffi_removed",
+        "ImportError: torch.utils.ffi is deprecated. Please use cpp extensions instead.",
+    ),
     (  # AttentionX/InstructBLIP_PEFT#3
         "amp.bf16_parameters",
         "RuntimeError: \"_amp_foreach_non_finite_check_and_unscale_cuda\" not implemented for 'BFloat16'",

@@ -8786,3 +8786,28 @@ def test_an_out_of_memory_at_test_time_when_training_fits_is_evaluation_taking_m
     assert "memory.graph_kept_in_eval" not in _ids(
         "Training runs out of memory at epoch 3; testing was fine with the pretrained model."
     )
+
+
+def test_an_extension_built_with_torch_utils_ffi_needs_torch_0_4_or_a_port_to_cpp_extensions() -> None:
+    # torch 1.0 replaced torch.utils.ffi (cffi extensions of torch 0.4 and older) by C++ extensions:
+    # MIC-DKFZ/medicaldetectiontoolkit#67 (settled with torch==0.4.1), yangli18/hand_detection#3 (the
+    # maintainer: an older PyTorch, or the project's cpp-extension branch), KexianHust/Structure-Guided-
+    # Ranking-Loss#14 (reverting to 0.4.1), yikang-li/MSDN#21 (0.4 works)
+    for text in (
+        "# ImportError: torch.utils.ffi is deprecated, how to use cpp extensions instead?\n\nWhen I run "
+        "python build.py, there is an error saying torch.utils.ffi is deprecated, is there an updated "
+        "version available which uses cpp extensions?",
+        "So, now i'm on Ubuntu 16.04 everything appears to be fine until build.py i got this error : "
+        '\n\nTraceback (most recent call last):\n  File "build.py", line 3, in <module>\n    from '
+        'torch.utils.ffi import create_extension\n  File "/home/the-taco-coder/.local/lib/python3.5/'
+        'site-packages/torch/utils/ffi/__init__.py", line 1, in <module>\n    raise ImportError("torch.utils.'
+        'ffi is deprecated. Please use cpp extensions instead.")\nImportError: torch.utils.ffi is '
+        "deprecated. Please use cpp extensions instead.",
+        "# torch.utils.ffi is deprecated when running PYTHON_CMD=python3 ./make_ext.sh\n\nImportError: "
+        "torch.utils.ffi is deprecated. Please use cpp extensions instead.",
+        "# facing ffi error\n\nImportError: torch.utils.ffi is deprecated. Please use cpp extensions "
+        "instead.",
+    ):
+        lead = _led_by(text, "build.ffi_removed")
+        assert "torch 1.0" in lead.cause and "0.4" in lead.cause, lead.cause
+        assert "torch==0.4.1" in lead.fix.text and "CUDAExtension" in lead.fix.text, lead.fix
