@@ -348,6 +348,30 @@ _BUILD_FAILED = re.compile(
 )
 
 
+# cpm_kernels' own lookup of a CUDA library, and a Windows path in the text (a traceback's or a prompt's).
+_CPM_LIBRARY = re.compile(r"Library (cudart|cuda|cublasLt|cublas|nvrtc) is not initialized")
+_WINDOWS_PATH = re.compile(r"(?<![\w])[A-Za-z]:\\[^\n\\]{1,200}\\")
+
+
+def analyse_cpm_library(text: str) -> Analysis:
+    """The library cpm_kernels did not find; Windows' PATH first where the text shows Windows paths."""
+    tail = text[-200_000:]
+    found = last_match(_CPM_LIBRARY, tail)
+    if found is None:
+        return Analysis()
+    line = f"cpm_kernels found no {found[1]} library"
+    if _WINDOWS_PATH.search(tail) is None:
+        return Analysis(evidence=(line,))
+    fix = _CPM_KERNELS.fix
+    linux, _, windows = fix.text.partition("; on Windows ")
+    head, _, linux_how = linux.partition(": on Linux ")
+    windows_how, _, rest = windows.partition(". ")
+    if not (linux_how and windows_how and rest):  # the entry's fix no longer has the two halves
+        return Analysis(evidence=(line, "the text shows Windows paths"))
+    text_fix = f"{head}: on Windows {windows_how}; on Linux {linux_how}. {rest}"
+    return Analysis(evidence=(line, "the text shows Windows paths"), fix=Fix(text_fix, fix.commands))
+
+
 def analyse_build_failed(text: str) -> Analysis:
     """The extension the text names, and a build that waits rather than fails: a stale lock."""
     tail = text[-200_000:]
@@ -2757,4 +2781,5 @@ _OPENMP = next(e for e in ENTRIES if e.id == "openmp.duplicate_runtime")
 _NOT_NVIDIA: Entry = next(e for e in ENTRIES if e.id == "gpu.not_nvidia")
 _JIT_ENTRY: Entry = next(e for e in ENTRIES if e.id == "extension.build_failed")
 _MMCV_ENTRY: Entry = next(e for e in ENTRIES if e.id == "mmcv.built_from_source")
+_CPM_KERNELS: Entry = next(e for e in ENTRIES if e.id == "cpm_kernels.library_not_found")
 _CUDA_VERSION_MISMATCH: Entry = next(e for e in ENTRIES if e.id == "build.cuda_version_mismatch")

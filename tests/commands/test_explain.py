@@ -474,6 +474,11 @@ MESSAGES = [
         "cuda.device_order",
         "DIGITS GPU ID appears to disagree with nvidia-smi",
     ),
+    (  # zai-org/ChatGLM-6B#1434
+        "cpm_kernels.library_not_found",
+        'raise RuntimeError("Library %s is not initialized" % self.__name)\nRuntimeError: Library cudart is '
+        "not initialized",
+    ),
     (  # NVIDIA/ContrastiveLosses4VRD#30
         "build.ffi_removed",
         "ImportError: torch.utils.ffi is deprecated. Please use cpp extensions instead.",

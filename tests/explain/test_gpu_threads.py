@@ -8811,3 +8811,46 @@ def test_an_extension_built_with_torch_utils_ffi_needs_torch_0_4_or_a_port_to_cp
         lead = _led_by(text, "build.ffi_removed")
         assert "torch 1.0" in lead.cause and "0.4" in lead.cause, lead.cause
         assert "torch==0.4.1" in lead.fix.text and "CUDAExtension" in lead.fix.text, lead.fix
+
+
+def test_cpm_kernels_that_cannot_find_a_cuda_library_looks_where_torchs_own_copies_are_not() -> None:
+    # cpm_kernels (ChatGLM's int4 kernels) loads cudart itself: a cudart64_*.dll on PATH on Windows,
+    # lib<name>.so under CUDA_PATH, /usr/local/cuda or ldconfig's list on Linux (cpm_kernels/library/base.py):
+    # ssbuild/chatglm_finetuning#96 (settled by conda install cudatoolkit), zai-org/ChatGLM-6B#46 and #839,
+    # MinusZoneAI/ComfyUI-Kolors-MZ#79
+    for text, library, windows in (
+        (
+            "# 执行infer.py(python infer.py)遇到错误：RuntimeError: Library cudart is not "
+            "initialized，是怎么回事啊？",
+            "cudart",
+            False,
+        ),
+        (
+            "# RuntimeError: Library cudart is not initialized\n\nquantize to int 4 and got "
+            "error:\n\n<pre>\nD:\\chatglm6b\\ChatGLM-6B>python web_demo.py\nExplicitly passing a "
+            "`revision` is encouraged when loading a model with custom code to ensure no malicious code "
+            "has been contributed in a newer revision.",
+            "cudart",
+            True,
+        ),
+        (
+            "# [BUG/Help] 加载模型时遇到 RuntimeError: Library cuda is not initialized 问题",
+            "cuda",
+            False,
+        ),
+        (
+            "# 加载量化版的4bit chatglm3 运行报错,RuntimeError: Library cudart is not "
+            "initialized\n\ncpm_kernels库已经正确安装,但还是会出下如下错误，求解！\n\nLoad "
+            "TEXT_ENCODER...\n!!! Exception during processing !!! Library cudart is not "
+            'initialized\nTraceback (most recent call last):\n  File "D:\\ComfyUI-aki-v1.2\\execution.py", '
+            "line 317, in execute",
+            "cudart",
+            True,
+        ),
+    ):
+        lead = _led_by(text, "cpm_kernels.library_not_found")
+        said = _said(lead)
+        assert f"cpm_kernels found no {library} library" in said, said
+        assert "CUDA_PATH" in lead.fix.text and "cudatoolkit" in lead.fix.text, lead.fix.text
+        # Windows' folder first where the text shows Windows paths, Linux's otherwise
+        assert (lead.fix.text.index("torch\\lib") < lead.fix.text.index("CUDA_PATH")) == windows, lead.fix
