@@ -348,6 +348,30 @@ _BUILD_FAILED = re.compile(
 )
 
 
+# xformers' kernel guard: the architectures the kernel needs, and the one its code was compiled for: 750 as
+# __CUDA_ARCH__ writes 7.5 (older xformers), 70 as 7.0 and 100 or 120 as 10.0 or 12.0 (later ones; no GPU
+# of compute capability 1.x or 2.x runs xformers).
+_XFORMERS_ARCH = re.compile(
+    r"FATAL: (?:this function|kernel [`'\"]?(\w{1,120})[`'\"]?) is for (sm\d{2,4}(?:-sm\d{2,4})?), "
+    r"but was built for sm(\d{2,4})"
+)
+
+
+def analyse_xformers_arch(text: str) -> Analysis:
+    """The architectures the kernel needs and the compute capability xformers' code was built for."""
+    found = last_match(_XFORMERS_ARCH, text[-200_000:])
+    if found is None:
+        return Analysis()
+    digits = found[3]
+    major = digits[:2] if len(digits) == 4 or (len(digits) == 3 and digits[0] in "12") else digits[0]
+    built = f"{major}.{digits[len(major)]}"
+    return Analysis(
+        evidence=(
+            f"the kernel needs {found[2]}; the installed xformers was built for compute capability {built}",
+        )
+    )
+
+
 # cpm_kernels' own lookup of a CUDA library, and a Windows path in the text (a traceback's or a prompt's).
 _CPM_LIBRARY = re.compile(r"Library (cudart|cuda|cublasLt|cublas|nvrtc) is not initialized")
 _WINDOWS_PATH = re.compile(r"(?<![\w])[A-Za-z]:\\[^\n\\]{1,200}\\")

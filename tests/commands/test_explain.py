@@ -474,6 +474,10 @@ MESSAGES = [
         "cuda.device_order",
         "DIGITS GPU ID appears to disagree with nvidia-smi",
     ),
+    (  # facebookresearch/xformers#692
+        "xformers.built_for_other_gpu",
+        "FATAL: kernel `fmha_cutlassF_f32_aligned_32x128_gmem_sm80` is for sm80-sm90, but was built for sm70",
+    ),
     (  # zai-org/ChatGLM-6B#1434
         "cpm_kernels.library_not_found",
         'raise RuntimeError("Library %s is not initialized" % self.__name)\nRuntimeError: Library cudart is '

@@ -8854,3 +8854,31 @@ def test_cpm_kernels_that_cannot_find_a_cuda_library_looks_where_torchs_own_copi
         assert "CUDA_PATH" in lead.fix.text and "cudatoolkit" in lead.fix.text, lead.fix.text
         # Windows' folder first where the text shows Windows paths, Linux's otherwise
         assert (lead.fix.text.index("torch\\lib") < lead.fix.text.index("CUDA_PATH")) == windows, lead.fix
+
+
+def test_xformers_kernels_built_for_another_gpu_name_both_architectures() -> None:
+    # xformers' kernels refuse to run from code compiled for an older architecture than they need:
+    # Linaqruf/kohya-trainer#34 (the notebook's xformers built for the T4),
+    # d8ahazard/sd_dreambooth_extension#74 (rebuilt for the GPU), facebookresearch/xformers#1045
+    # (TORCH_CUDA_ARCH_LIST="7.5 8.6")
+    for text, needs, built in (
+        (
+            "# FATAL: this function is for sm80, but was built for sm750\n\nHi, I'm using colab pro with "
+            "premium. \n\nI had this error but once I got rid of what was inside the additional_argument, "
+            "it worked.\n\n```\nFATAL: this function is for sm80, but was built for sm750\nFATAL: this "
+            "function is for sm80, but was built for sm750",
+            "sm80",
+            "7.5",
+        ),
+        ('# "FATAL: this function is for sm80, but was built for sm750"', "sm80", "7.5"),
+        (
+            "However, when I run with the 3090s, I encountered an error:\n\nFATAL: kernel "
+            "fmha_cutlassF_f16_aligned_64x128_rf_sm80 is for sm80-sm100, but was built for sm75.",
+            "sm80-sm100",
+            "7.5",
+        ),
+    ):
+        lead = _led_by(text, "xformers.built_for_other_gpu")
+        said = _said(lead)
+        assert f"the kernel needs {needs}" in said and f"compute capability {built}" in said, said
+        assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text and "pip install" in lead.fix.text, lead.fix
