@@ -348,6 +348,34 @@ _BUILD_FAILED = re.compile(
 )
 
 
+# A container in the text (a docker or podman command, a Dockerfile, an image, a pod), and the docker run
+# commands it shows.
+_CONTAINER_SAID = re.compile(
+    r"\b(?:docker|dockerfile|podman|container|kubernetes|k8s|nvidia/cuda|apptainer|singularity)\b",
+    re.IGNORECASE,
+)
+_DOCKER_RUN = re.compile(r"\bdocker run\b[^\n`]{0,300}")
+_GPUS_ASKED = re.compile(r"--gpus\b|--runtime[= ]nvidia\b|NVIDIA_VISIBLE_DEVICES|--device[= ]nvidia")
+_NO_DRIVER_CAUSE = (
+    "No NVIDIA driver is installed on this machine, or its folder is not on PATH: nvidia-smi comes with the "
+    "driver (/usr/bin on Linux, C:\\Windows\\System32 on Windows), and without the driver torch sees no GPU."
+)
+
+
+def analyse_nvidia_smi_missing(text: str) -> Analysis:
+    """A container started without GPUs where the text shows a container (with any docker run command that
+    asks for none); else no driver on the machine."""
+    tail = text[-200_000:]
+    if _CONTAINER_SAID.search(tail) is None:
+        return Analysis(cause=_NO_DRIVER_CAUSE, fix=_NO_DRIVER.fix)
+    evidence = ["the text runs it in a container"]
+    for found in islice(_DOCKER_RUN.finditer(tail), 8):
+        if _GPUS_ASKED.search(found[0]) is None:
+            evidence.append(f"the docker run command shown has no --gpus: {found[0].strip()}")
+            break
+    return Analysis(evidence=tuple(evidence))
+
+
 # xformers' kernel guard: the architectures the kernel needs, and the one its code was compiled for: 750 as
 # __CUDA_ARCH__ writes 7.5 (older xformers), 70 as 7.0 and 100 or 120 as 10.0 or 12.0 (later ones; no GPU
 # of compute capability 1.x or 2.x runs xformers).
@@ -2806,4 +2834,5 @@ _NOT_NVIDIA: Entry = next(e for e in ENTRIES if e.id == "gpu.not_nvidia")
 _JIT_ENTRY: Entry = next(e for e in ENTRIES if e.id == "extension.build_failed")
 _MMCV_ENTRY: Entry = next(e for e in ENTRIES if e.id == "mmcv.built_from_source")
 _CPM_KERNELS: Entry = next(e for e in ENTRIES if e.id == "cpm_kernels.library_not_found")
+_NO_DRIVER: Entry = next(e for e in ENTRIES if e.id == "cuda.no_driver")
 _CUDA_VERSION_MISMATCH: Entry = next(e for e in ENTRIES if e.id == "build.cuda_version_mismatch")

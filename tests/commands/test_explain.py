@@ -474,6 +474,12 @@ MESSAGES = [
         "cuda.device_order",
         "DIGITS GPU ID appears to disagree with nvidia-smi",
     ),
+    (  # allenai/beaker-cli#326
+        "container.started_without_gpus",
+        "$ docker run --rm -it my-experiment nvidia-smi\ndocker: Error response from daemon: OCI runtime "
+        "create failed:\ncontainer_linux.go:380: starting container process caused: exec:\n"
+        '"nvidia-smi": executable file not found in $PATH: unknown.',
+    ),
     (  # facebookresearch/xformers#692
         "xformers.built_for_other_gpu",
         "FATAL: kernel `fmha_cutlassF_f32_aligned_32x128_gmem_sm80` is for sm80-sm90, but was built for sm70",

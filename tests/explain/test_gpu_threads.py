@@ -8882,3 +8882,45 @@ def test_xformers_kernels_built_for_another_gpu_name_both_architectures() -> Non
         said = _said(lead)
         assert f"the kernel needs {needs}" in said and f"compute capability {built}" in said, said
         assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text and "pip install" in lead.fix.text, lead.fix
+
+
+def test_nvidia_smi_missing_in_a_container_is_a_container_started_without_gpus() -> None:
+    # The NVIDIA Container Toolkit mounts nvidia-smi and the driver's libraries only into a container started
+    # with GPUs: NVIDIA/nvidia-docker#341 (started with plain docker run), allenai/beaker-cli#326 (works with
+    # --gpus all), anibali/docker-pytorch#27 (the maintainer: --gpus=all)
+    for text, command in (
+        (
+            "# nvidia-smi: command not found\n\nI'm using `FROM nvidia/cuda:8.0-devel-ubuntu16.04` in my "
+            "Dockerfile.\nAfter the build and run I'm getting\n\n```bash\n$ nvidia-smi\nbash: nvidia-smi: "
+            "command not found\n```\n\nMay I have to specify the path in my Docker container?",
+            None,
+        ),
+        (
+            "# Unable to access GPUs without `--gpus all`, locally and on Beaker\n\nI reproduced this "
+            "issue in https://github.com/mbforbes/beaker-docker, where I use the `Dockerfile` from "
+            "https://github.com/beaker/docs/blob/main/docs/start/run.md. The issue also happens to me when "
+            "I start from an `nvidia/cuda` image (`nvidia/cuda:11.4.1-cudnn8-runtime-ubuntu20.04`).\n\nCopy"
+            "ing the output from there:\n\n```bash\n$ docker --version\nDocker version 20.10.8, build "
+            "3967b7d\n\n$ docker build -t my-experiment .\n# ...\n\n$ docker run --rm -it my-experiment "
+            "nvidia-smi\ndocker: Error response from daemon: OCI runtime create "
+            'failed:\ncontainer_linux.go:380: starting container process caused: exec:\n"nvidia-smi": '
+            "executable file not found in $PATH: unknown.",
+            "docker run --rm -it my-experiment nvidia-smi",
+        ),
+        (
+            "# Cuda not found after pulling docker image at docker pull "
+            "anibali/pytorch:1.4.0-cuda10.1\n\nI've run command  `docker pull "
+            "anibali/pytorch:1.4.0-cuda10.1`\nafter connected to container with command  `docker run -it "
+            "anibali/pytorch:1.4.0-cuda10.1 sh` \nboth nvcc and nvidia-smi not found.",
+            "docker run -it anibali/pytorch:1.4.0-cuda10.1 sh",
+        ),
+    ):
+        lead = _led_by(text, "container.started_without_gpus")
+        said = _said(lead)
+        assert "started without GPUs" in lead.cause.split(".")[0], lead.cause
+        assert "--gpus all" in lead.fix.text and "nvidia-ctk" in lead.fix.text, lead.fix
+        if command is not None:
+            assert f"the docker run command shown has no --gpus: {command}" in said, said
+    # on a host, without a container in the text, no nvidia-smi is no driver (constructed)
+    lead = _led_by("$ nvidia-smi\nbash: nvidia-smi: command not found", "container.started_without_gpus")
+    assert "NVIDIA driver" in lead.cause.split(".")[0], lead.cause
