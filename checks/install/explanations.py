@@ -1060,8 +1060,11 @@ def _analyse_no_kernel(text: str) -> Analysis:
     return Analysis()
 
 
-# The RTX 50 series named as a series ("RTX 50XX Series", "rtx5xxx cards"): Blackwell GPUs, all sm_120.
-_BLACKWELL_SERIES = re.compile(r"\bRTX[ -]?50xx(?: series)?\b|\brtx ?5xxx\b", re.IGNORECASE)
+# The RTX 50 series named as a series ("RTX 50XX Series", "rtx5xxx cards", "RTX 50 series"): Blackwell GPUs,
+# all sm_120.
+_BLACKWELL_SERIES = re.compile(
+    r"\bRTX[ -]?50xx(?: series)?\b|\brtx ?5xxx\b|\bRTX[ -]?50[ -]series\b", re.IGNORECASE
+)
 
 
 # The GPU torch's warning names before its capability: "Found GPU0 GeForce GTX 660 Ti which is of cuda

@@ -8924,3 +8924,24 @@ def test_nvidia_smi_missing_in_a_container_is_a_container_started_without_gpus()
     # on a host, without a container in the text, no nvidia-smi is no driver (constructed)
     lead = _led_by("$ nvidia-smi\nbash: nvidia-smi: command not found", "container.started_without_gpus")
     assert "NVIDIA driver" in lead.cause.split(".")[0], lead.cause
+
+
+def test_support_asked_for_the_rtx_50_series_is_a_torch_without_blackwell_kernels() -> None:
+    # RTX 50-series GPUs (compute capability 12.0) need a torch built for CUDA 12.8 or later: the writers ask
+    # for support, or say the series cannot use an older CUDA: Comfy-Org/desktop#1077 (settled by a cu128
+    # install), state-spaces/mamba#710 (compiled against a cu128 torch), graphdeco-inria/diff-gaussian-
+    # rasterization#97
+    for text in (
+        "# [Feature Request]: RTX 50 series Support\n\n### Prerequisites\n\n- [x] I have searched the "
+        "existing issues and checked the recent builds/commits",
+        "# Request: Add Support for NVIDIA RTX 50 Series GPUs (CUDA 12.8)\n\nThe NVIDIA RTX 50 series "
+        "GPUs, based on the Blackwell architecture, require CUDA 12.8 to function optimally.\n\nCurrently, "
+        "using the library with an RTX 5090 D results in compatibility errors, hindering development "
+        "workflows.",
+        "# RTX 50 series cannot use CUDA 11.8\n\nThe 5070Ti cannot work with CUDA 11.8 and the corresponding "
+        "Torch; it requires Torch 12.8 nightly and the matching version of CUDA.",
+    ):
+        lead = _led_by(text, "cuda.no_kernel_image")
+        assert "12.8" in lead.fix.text, lead.fix
+    # another series asked for is not this (constructed)
+    assert "cuda.no_kernel_image" not in _ids("# Support for RTX 4090 cards\n\nPlease add a 24 GB preset.")
