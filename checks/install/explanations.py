@@ -400,6 +400,23 @@ def analyse_xformers_arch(text: str) -> Analysis:
     )
 
 
+# The TH struct the compiler cannot see inside.
+_TH_STRUCT = re.compile(
+    r"incomplete (?:type\s{0,3}[‘'\"`]?(?:struct )?|definition of type [‘'\"`]struct )"
+    r"(at_Tensor_Impl|TH\w{0,20}Tensor)\b"
+)
+
+
+def analyse_th_struct(text: str) -> Analysis:
+    """The struct the message names."""
+    found = last_match(_TH_STRUCT, text[-200_000:])
+    if found is None:
+        return Analysis()
+    return Analysis(
+        evidence=(f"the compiler cannot see inside {found[1]}: its fields are private since 0.4.1",)
+    )
+
+
 # cpm_kernels' own lookup of a CUDA library, and a Windows path in the text (a traceback's or a prompt's).
 _CPM_LIBRARY = re.compile(r"Library (cudart|cuda|cublasLt|cublas|nvrtc) is not initialized")
 _WINDOWS_PATH = re.compile(r"(?<![\w])[A-Za-z]:\\[^\n\\]{1,200}\\")

@@ -489,6 +489,11 @@ MESSAGES = [
         'raise RuntimeError("Library %s is not initialized" % self.__name)\nRuntimeError: Library cudart is '
         "not initialized",
     ),
+    (  # jwyang/faster-rcnn.pytorch#275
+        "build.th_struct_private",
+        "/lib/model/roi_crop/src/roi_crop.c:10:30: error: dereferencing pointer to incomplete type "
+        "‘THFloatTensor {aka struct THFloatTensor}’",
+    ),
     (  # NVIDIA/ContrastiveLosses4VRD#30
         "build.ffi_removed",
         "ImportError: torch.utils.ffi is deprecated. Please use cpp extensions instead.",

@@ -8945,3 +8945,43 @@ def test_support_asked_for_the_rtx_50_series_is_a_torch_without_blackwell_kernel
         assert "12.8" in lead.fix.text, lead.fix
     # another series asked for is not this (constructed)
     assert "cuda.no_kernel_image" not in _ids("# Support for RTX 4090 cards\n\nPlease add a 24 GB preset.")
+
+
+def test_an_extension_that_reads_th_tensor_fields_was_written_for_torch_0_4_0_or_older() -> None:
+    # torch 0.4.1 moved the TH tensor structs into THTensor.hpp (aten/src/TH/generic/THTensor.h: 'Struct
+    # definition moved to THTensor.hpp'), so C code reading t->size[0] no longer compiles:
+    # MIC-DKFZ/medicaldetectiontoolkit#16 (the port, merged), jxgu1016/Gabor_CNN_PyTorch#8,
+    # chrischoy/pytorch_knn_cuda#3, pytorch/pytorch#8483 (THCTensor), pytorch/pytorch#12169 (clang's words)
+    for text, struct in (
+        (
+            "# fix compilation of CUDA functions with PyTorch 0.4.1\n\n`python build.py` fails due to an "
+            "error when creating the extension for cuda functions using PyTorch's "
+            "`torch.utils.ffi.create_extension` utility:\n\n>  error: dereferencing pointer to incomplete "
+            "type 'THTensor' {aka 'struct THTensor'}",
+            "THTensor",
+        ),
+        (
+            "# error: dereferencing pointer to incomplete type ‘THTensor {aka struct THTensor}’",
+            "THTensor",
+        ),
+        (
+            "/home/bagon/anaconda3/pkgs/pytorch_knn_cuda/src/knn_pytorch.c:11:24: error: dereferencing "
+            "pointer to incomplete type ‘THTensor {aka struct THTensor}’\n   "
+            'THArgCheck(ref_tensor->nDimension == 2 , 0, "ref_tensor: 2D Tensor expected");',
+            "THTensor",
+        ),
+        (
+            "/home/developer/Detectron.pytorch/lib/model/roi_crop/src/roi_crop_cuda.c:22:64: error: "
+            "dereferencing pointer to incomplete type 'THCTensor {aka struct THCTensor}'\n   success = "
+            "BilinearSamplerBHWD_updateOutput_cuda_kernel(output->size[1],",
+            "THCTensor",
+        ),
+        (
+            "      incomplete definition of type 'struct at_Tensor_Impl'\n    const int image_height = "
+            "image->size[2];",
+            "at_Tensor_Impl",
+        ),
+    ):
+        lead = _led_by(text, "build.th_struct_private")
+        assert f"the compiler cannot see inside {struct}" in _said(lead), _said(lead)
+        assert "0.4.1" in lead.cause and "THFloatTensor_size" in lead.fix.text, lead
