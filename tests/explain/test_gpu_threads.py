@@ -8985,3 +8985,28 @@ def test_an_extension_that_reads_th_tensor_fields_was_written_for_torch_0_4_0_or
         lead = _led_by(text, "build.th_struct_private")
         assert f"the compiler cannot see inside {struct}" in _said(lead), _said(lead)
         assert "0.4.1" in lead.cause and "THFloatTensor_size" in lead.fix.text, lead
+
+
+def test_an_out_of_memory_after_some_test_images_is_memory_kept_from_image_to_image() -> None:
+    # The first images fit and a later one does not: something the test loop keeps grows (graphs of a forward
+    # run with autograd on, outputs gathered on the GPU): yikang-li/FactorizableNet#22 (torch.no_grad
+    # asked after), jingyuanli001/RFR-Inpainting#37, VitjanZ/DRAEM#2 (outputs kept: .cpu().detach(), or
+    # torch.no_grad), WXinlong/SOLO#215 (the single-GPU test script)
+    for text in (
+        "# cuda out of memory while testing\n\nHello, I'm trying to test using the pretrained model, but "
+        "the error appeared after testing 1000 images, and my GPU has 10986MiB memory:\n`RuntimeError: "
+        "CUDA out of memory. Tried to allocate 957.12 MiB (GPU 0; 10.73 GiB total capacity; 8.16 GiB "
+        "already allocated; 801.19 MiB free; 865.05 MiB cached)`\nHow could I solve this problem? How much "
+        "memory needed for testing?",
+        "# CUDA out of memory when test mode\n\nwhen --test mode, out of memory at the second image",
+        "# CUDA out of memory(test_DREAM.py)\n\nHello.\n\nI tried to run test_DREAM.py, but CUDA out of "
+        "memory occur. (I use 15.90 GiB memory) \n\nI don't know well about all of your codes, but when i "
+        "check GPU memory, memory usage continue to increase.",
+        "# Cuda out of memory when running tools/test.py\n\nDear sir,\nThank you very much for sharing "
+        "your work\nI have trained a model using lightweight version of solov2\nWhen trying to test it by "
+        "running tools/test.py, I got CUDA out of memory only after processing half images of my test set "
+        "as shown in attached images",
+    ):
+        assert "memory.graph_kept_in_eval" in _ids(text), _ids(text)
+    # a count of test images without an out-of-memory is not this (constructed)
+    assert "memory.graph_kept_in_eval" not in _ids("After testing 1000 images the accuracy is 0.93.")
