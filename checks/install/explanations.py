@@ -272,8 +272,13 @@ _MISSING_NAME = re.compile(
     r"(?:\s{1,3}from\s{1,3}[‘'\"`]([\w-]{1,60}(?:\.[\w-]{1,60}){0,5})[’'\"`])?"
 )
 _FRAME_FILE = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
-# The extension's name imports but holds no compiled function.
-_NO_ATTRIBUTE = re.compile(r"module\s[‘'\"`]([\w.]{1,200})[’'\"`]\s{1,3}has no attribute\s[‘'\"`](\w{1,80})")
+# The extension's name imports but holds no compiled function: a compiled part's name, as
+# extension.not_built's pattern reads it (not torch's own modules, nor another framework's backend).
+_NO_ATTRIBUTE = re.compile(
+    r"module\s[‘'\"`]((?!(?:torch|keras|tensorflow|tf|mmcv)[.’'\"`])(?:\w{1,40}\.){0,3}"
+    r"(?:\w{0,40}_cuda(?:_\w{1,40})?|_ext|_C|(?<=\.)backend|\w{1,40}_(?:ext|cpp|gpu|ops|backend))"
+    r"(?:\.\w{1,40}){0,2})[’'\"`]\s{1,3}has no attribute\s[‘'\"`](\w{1,80})"
+)
 _NOT_THIS_BUILD_CAUSE = (
     "The extension's name imports, but what it finds is not a build of these sources: the folder of its "
     "sources, never built, imports as an empty namespace package (Python imports a folder without "
