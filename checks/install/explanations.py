@@ -272,13 +272,9 @@ _MISSING_NAME = re.compile(
     r"(?:\s{1,3}from\s{1,3}[‘'\"`]([\w-]{1,60}(?:\.[\w-]{1,60}){0,5})[’'\"`])?"
 )
 _FRAME_FILE = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
-# The extension's name imports but holds no compiled function: a compiled part's name, as
-# extension.not_built's pattern reads it (not torch's own modules, nor another framework's backend).
-_NO_ATTRIBUTE = re.compile(
-    r"module\s[‘'\"`]((?!(?:torch|keras|tensorflow|tf|mmcv)[.’'\"`])(?:\w{1,40}\.){0,3}"
-    r"(?:\w{0,40}_cuda(?:_\w{1,40})?|_ext|_C|(?<=\.)backend|\w{1,40}_(?:ext|cpp|gpu|ops|backend))"
-    r"(?:\.\w{1,40}){0,2})[’'\"`]\s{1,3}has no attribute\s[‘'\"`](\w{1,80})"
-)
+# The module and the function of "module 'X' has no attribute 'Y'", read where extension.not_built's own
+# pattern (a compiled part's name) recognised the line.
+_NO_ATTRIBUTE = re.compile(r"module\s[‘'\"`]([\w.]{1,200})[’'\"`]\s{1,3}has no attribute\s[‘'\"`](\w{1,80})")
 _NOT_THIS_BUILD_CAUSE = (
     "The extension's name imports, but what it finds is not a build of these sources: the folder of its "
     "sources, never built, imports as an empty namespace package (Python imports a folder without "
@@ -320,7 +316,8 @@ def analyse_extension_not_built(text: str) -> Analysis:
         return not_loaded
     found = last_match(_MISSING_MODULE, tail)
     name = last_match(_MISSING_NAME, tail)
-    empty = last_match(_NO_ATTRIBUTE, tail)
+    recognised = _NOT_BUILT.last_match(tail)
+    empty = None if recognised is None else _NO_ATTRIBUTE.match(tail, recognised.start())
     if empty is not None and all(m is None or m.start() < empty.start() for m in (found, name)):
         line = f"the module {empty[1]} imports but has no {empty[2]}: not a build of the extension"
         importer = last_match(_FRAME_FILE, tail[max(0, empty.start() - 800) : empty.start()])
@@ -2859,5 +2856,6 @@ _NOT_NVIDIA: Entry = next(e for e in ENTRIES if e.id == "gpu.not_nvidia")
 _JIT_ENTRY: Entry = next(e for e in ENTRIES if e.id == "extension.build_failed")
 _MMCV_ENTRY: Entry = next(e for e in ENTRIES if e.id == "mmcv.built_from_source")
 _CPM_KERNELS: Entry = next(e for e in ENTRIES if e.id == "cpm_kernels.library_not_found")
+_NOT_BUILT: Entry = next(e for e in ENTRIES if e.id == "extension.not_built")
 _NO_DRIVER: Entry = next(e for e in ENTRIES if e.id == "cuda.no_driver")
 _CUDA_VERSION_MISMATCH: Entry = next(e for e in ENTRIES if e.id == "build.cuda_version_mismatch")
