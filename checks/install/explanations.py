@@ -2847,6 +2847,126 @@ def analyse_incompatible_arguments(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+# Triton's three failures, the most telling first: no C compiler for its launcher, no working Triton for
+# torch.compile, and xformers' notice that its optional Triton kernels are off.
+_NO_C_COMPILER = re.compile(r"Failed to find C compiler", re.IGNORECASE)
+_NO_TRITON = re.compile(r"Cannot find a working triton installation", re.IGNORECASE)
+_TRITON_WINDOWS = (
+    "On Windows, where there is no official Triton: pip install triton-windows (the release its README pairs "
+    "with the installed torch; pip uninstall triton first where an old one is installed)."
+)
+_TRITON_LINUX = (
+    "On Linux, torch's wheel brings the triton it was built with, so one missing or too old was replaced by "
+    "another install: pip install --force-reinstall torch (from the index it came from) brings it back."
+)
+_COMPILER_WINDOWS = (
+    "On Windows: install Visual Studio Build Tools (the 'Desktop development with C++' workload) and start "
+    "the program from the x64 Native Tools prompt, or set CC to MSVC's cl.exe (its full path, ending in "
+    "bin\\Hostx64\\x64\\cl.exe) with that folder on PATH."
+)
+_COMPILER_LINUX = "On Linux: install gcc (sudo apt install build-essential) or set CC to a C compiler."
+_WITHOUT_COMPILE = (
+    "Or run without compilation: the program's compile option off (a TorchCompile node removed, "
+    "--compile off), or torch._dynamo.config.suppress_errors = True to fall back to eager."
+)
+
+
+def analyse_triton(text: str) -> Analysis:
+    """Which of Triton's failures the text shows, with the way out for the platform it names (Windows first
+    where it names Windows, else Linux first); xformers' notice alone is harmless."""
+    tail = text[-200_000:]
+    windows = _WINDOWS.search(tail) is not None
+    evidence = ("the text is about Windows, which has no official Triton",) if windows else ()
+    if _NO_C_COMPILER.search(tail) is not None:
+        ways = (_COMPILER_WINDOWS, _COMPILER_LINUX) if windows else (_COMPILER_LINUX, _COMPILER_WINDOWS)
+        return Analysis(
+            evidence=evidence,
+            cause="Triton compiles a small C launcher for its kernels the first time they run "
+            "(torch.compile's inductor, SageAttention), and it found no C compiler: none of cc, gcc or clang "
+            "on PATH (on Windows, MSVC's cl.exe), and CC not set.",
+            fix=Fix(" ".join((*ways, _WITHOUT_COMPILE))),
+        )
+    if _NO_TRITON.search(tail) is not None:
+        ways = (_TRITON_WINDOWS, _TRITON_LINUX) if windows else (_TRITON_LINUX, _TRITON_WINDOWS)
+        return Analysis(
+            evidence=evidence,
+            cause="torch.compile's inductor backend generates its GPU kernels with Triton, and no working "
+            "Triton is installed"
+            + (
+                ": Windows has no official Triton, so it is there only where triton-windows was installed."
+                if windows
+                else ", or it is too old for this torch (Windows has no official Triton; on Linux torch's "
+                "wheel brings its own)."
+            ),
+            fix=Fix(" ".join((_WITHOUT_COMPILE.replace("Or run", "Run", 1), *ways))),
+        )
+    return Analysis(
+        evidence=evidence,
+        cause="xformers (and libraries that import it) checks at import whether Triton imports and, where it "
+        "does not (Windows has no official Triton), leaves its optional Triton kernels off and says so: a "
+        "notice, not an error; the program runs on without them.",
+        fix=Fix(
+            "Nothing to install: the notice can be ignored (the program works without Triton; on Windows the "
+            "community triton-windows package would enable those kernels)."
+        ),
+    )
+
+
+# The NVML function a traceback calls, and the platforms known to answer only part of NVML.
+_NVML_CALL = re.compile(r"\b(nvml(?:Device|System|Unit)\w{2,60})\b")
+_NVML_PLATFORMS = (
+    (re.compile(r"\bGB10\b|\bDGX Spark\b", re.IGNORECASE), "DGX Spark's GB10 (unified memory)"),
+    (re.compile(r"\bJetson\b|\bTegra\b|\bJetPack\b", re.IGNORECASE), "a Jetson (Tegra) board"),
+    (re.compile(r"\bWSL2?\b", re.IGNORECASE), "WSL"),
+)
+
+
+def analyse_nvml_not_supported(text: str) -> Analysis:
+    """The NVML query the traceback names and the platform the text names."""
+    tail = text[-200_000:]
+    evidence = []
+    call = last_match(_NVML_CALL, tail)
+    if call is not None:
+        evidence.append(f"the query NVML does not answer here: {call[1]}")
+    platform = next((name for words, name in _NVML_PLATFORMS if words.search(tail)), None)
+    if platform is not None:
+        evidence.append(f"the GPU is on {platform}")
+    return Analysis(evidence=tuple(evidence))
+
+
+# The text shows WSL (its name, or its driver folder).
+_WSL = re.compile(r"\bWSL\d?\b|/usr/lib/wsl\b", re.IGNORECASE)
+_LIBCUDA_WSL_FIRST = re.compile(r"^(.*?)(On Linux: .*)$", re.DOTALL)
+
+
+def analyse_libcuda(text: str) -> Analysis:
+    """Under WSL, WSL's fix alone leads; elsewhere Linux's fix first, WSL's after."""
+    tail = text[-200_000:]
+    fix = _LIBCUDA.fix
+    parts = _LIBCUDA_WSL_FIRST.match(fix.text)
+    if parts is None or _WSL.search(tail) is not None:
+        return Analysis(evidence=("the text is about WSL",) if parts is not None else ())
+    return Analysis(fix=Fix(f"{parts[2]} {parts[1].strip()}", fix.commands))
+
+
+# The library GNU ld could not link: the path before "error adding symbols".
+_WRONG_FORMAT = re.compile(r"(?:^|[\s:])([^\s:]{1,300}?\.(?:so|a|o)(?:\.[\d.]{1,20})?): error adding symbols")
+_ARM_WORDS = re.compile(r"\b(?:aarch64|arm64|armv7l|Jetson|Raspberry Pi|Drive PX2?)\b", re.IGNORECASE)
+
+
+def analyse_wrong_architecture(text: str) -> Analysis:
+    """The library the linker refused, and the ARM machine where the text names it."""
+    tail = text[-200_000:]
+    evidence = []
+    library = last_match(_WRONG_FORMAT, tail)
+    if library is not None:
+        evidence.append(f"the library of another architecture: {library[1]}")
+    machine = last_match(_ARM_WORDS, tail)
+    if machine is not None:
+        evidence.append(f"the machine it is linked on: {machine[0]}")
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
 _INVALID_DEVICE_FUNCTION = next(e for e in ENTRIES if e.id == "cuda.invalid_device_function")
@@ -2859,3 +2979,4 @@ _CPM_KERNELS: Entry = next(e for e in ENTRIES if e.id == "cpm_kernels.library_no
 _NOT_BUILT: Entry = next(e for e in ENTRIES if e.id == "extension.not_built")
 _NO_DRIVER: Entry = next(e for e in ENTRIES if e.id == "cuda.no_driver")
 _CUDA_VERSION_MISMATCH: Entry = next(e for e in ENTRIES if e.id == "build.cuda_version_mismatch")
+_LIBCUDA: Entry = next(e for e in ENTRIES if e.id == "driver.libcuda_not_found")

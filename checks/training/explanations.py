@@ -938,6 +938,30 @@ def asked_for_cpu(text: str) -> Analysis | None:
     return Analysis(evidence=(line,), cause=_RUN_ON_CPU.cause, fix=_RUN_ON_CPU.fix)
 
 
+# The open-file limit where the text states it: "ulimit=1024", "ulimit -n is 1024", "ulimit -n 4096".
+_FILE_LIMIT = re.compile(r"\bulimit(?: -n)?\s{0,3}(?:=|is|of|:)?\s{0,3}(\d{3,7})\b", re.IGNORECASE)
+
+
+# torch's sharing of tensors between processes, in a traceback's frames or the writer's words.
+_TENSOR_SHARING = re.compile(
+    r"received 0 items of ancdata|torch[/\\]multiprocessing|\breduce_storage\b|\bDataLoader\b"
+    r"|\bnum_workers\b",
+    re.IGNORECASE,
+)
+
+
+def analyse_fd_limit(text: str) -> Analysis:
+    """The open-file limit the text gives; 'Too many open files' where nothing shows torch's sharing of
+    tensors between processes is another program's (declined)."""
+    tail = text[-200_000:]
+    if _TENSOR_SHARING.search(tail) is None:
+        return Analysis(declined=True)
+    found = last_match(_FILE_LIMIT, tail)
+    if found is None:
+        return Analysis()
+    return Analysis(evidence=(f"the open-file limit the text gives: {found[1]} ({found[0]})",))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _DEVICES: Entry = next(e for e in ENTRIES if e.id == "tensors.different_devices")
 _RUN_ON_CPU: Entry = next(e for e in ENTRIES if e.id == "device.run_on_cpu")

@@ -494,6 +494,34 @@ MESSAGES = [
         "/lib/model/roi_crop/src/roi_crop.c:10:30: error: dereferencing pointer to incomplete type "
         "‘THFloatTensor {aka struct THFloatTensor}’",
     ),
+    (  # pytorch/pytorch#136361
+        "triton.not_available",
+        "RuntimeError: Cannot find a working triton installation. Either the package is not installed or it "
+        "is too old. More information on installing Triton can be found at https://github.com/openai/triton",
+    ),
+    (  # rapidsai/ucx-py#982
+        "nvml.not_supported",
+        "pynvml.nvml.NVMLError_NotSupported: Not Supported",
+    ),
+    (  # analysiscenter/batchflow#799
+        "nvml.pynvml_deprecated",
+        "/projects/faults-controller/.venv/lib/python3.12/site-packages/batchflow/monitor.py:15: "
+        "FutureWarning: The pynvml package is deprecated. Please install nvidia-ml-py instead. If you did "
+        "not install pynvml directly, please report this to the maintainers of the package that installed "
+        "pynvml for you.",
+    ),
+    (  # NVIDIA/cuda-python#17
+        "driver.libcuda_not_found",
+        "RuntimeError: Failed to dlopen libcuda.so",
+    ),
+    (  # pytorch/pytorch#43464
+        "build.library_wrong_architecture",
+        "/usr/bin/ld: /home/ubuntu/libtorch/lib/libtorch.so: error adding symbols: file in wrong format",
+    ),
+    (  # rusty1s/himp-gnn#7
+        "dataloader.fd_sharing_limit",
+        "RuntimeError: received 0 items of ancdata",
+    ),
     (  # NVIDIA/ContrastiveLosses4VRD#30
         "build.ffi_removed",
         "ImportError: torch.utils.ffi is deprecated. Please use cpp extensions instead.",

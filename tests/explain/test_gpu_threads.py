@@ -9010,3 +9010,207 @@ def test_an_out_of_memory_after_some_test_images_is_memory_kept_from_image_to_im
         assert "memory.graph_kept_in_eval" in _ids(text), _ids(text)
     # a count of test images without an out-of-memory is not this (constructed)
     assert "memory.graph_kept_in_eval" not in _ids("After testing 1000 images the accuracy is 0.93.")
+
+
+def test_triton_missing_or_without_a_c_compiler_is_named_with_the_way_out_for_the_platform() -> None:
+    # torch.compile's inductor (and Triton-based kernels) need Triton and, at first use, a C compiler for its
+    # launcher; there is no official Triton for Windows: lum3on/comfyui_HiDream-Sampler#7 (triton-windows),
+    # pytorch/pytorch#136361 ("no Triton for Windows yet"), invoke-ai/InvokeAI#4055 and
+    # devilismyfriend/StableTuner#110 (xformers' notice, ignore it), Comfy-Org/ComfyUI#5216 (MSVC's cl.exe as
+    # CC), apple/ml-cross-entropy#5 ("Triton requires a working c/c++ compiler")
+    windows = _led_by(
+        "There's an error in comfyui where it's telling me Triton is missing. I'm on "
+        "windows.\n\nHiDreamSampler\nbackend='inductor' raised:\nRuntimeError: Cannot find a working "
+        "triton installation. Either the package is not installed or it is too old. More information on "
+        'installing Triton can be found at https://github.com/openai/triton\n\nSet TORCH_LOGS="+dynamo" '
+        "and TORCHDYNAMO_VERBOSE=1 for more information\n\nYou can suppress this exception and fall back "
+        "to eager by setting:\nimport torch._dynamo\ntorch._dynamo.config.suppress_errors = True",
+        "triton.not_available",
+    )
+    assert "pip install triton-windows" in windows.fix.text and "Windows" in windows.cause, windows
+    unknown = _led_by(
+        "RuntimeError: Cannot find a working triton installation. Either the package is not installed or it "
+        "is too old. More information on installing Triton can be found at https://github.com/openai/triton"
+        '\n\nSet TORCH_LOGS="+dynamo" and TORCHDYNAMO_VERBOSE=1 for more information\n\nYou can suppress '
+        "this exception and fall back to eager by setting:\n    import torch._dynamo\n    "
+        "torch._dynamo.config.suppress_errors = True\n\n### Versions\n\ntorch==2.6.0.dev20240919+cu124",
+        "triton.not_available",
+    )
+    assert "suppress_errors = True" in unknown.fix.text and "triton-windows" in unknown.fix.text, unknown
+    for notice in (
+        "### What happened?\n\nA matching Triton is not available, some optimizations will not be enabled.\n"
+        "Error caught was: No module named 'triton'",
+        "Error caught was: No module named 'triton'",
+    ):
+        harmless = _led_by(notice, "triton.not_available")
+        assert "can be ignored" in harmless.fix.text, harmless
+    for compiler in (
+        "It's about the TorchCompileModel node.\n\n```\nbackend='inductor' raised:\nRuntimeError: Failed "
+        "to find C compiler. Please specify via CC environment variable.\n```",
+        'raise RuntimeError("Failed to find C compiler. Please specify via CC environment variable.")\n'
+        "RuntimeError: Failed to find C compiler. Please specify via CC environment variable.",
+    ):
+        lead = _led_by(compiler, "triton.not_available")
+        assert "C compiler" in lead.cause and "cl.exe" in lead.fix.text and "gcc" in lead.fix.text, lead
+    # a Triton that imports and fails at a kernel is not this (constructed)
+    assert "triton.not_available" not in _ids("triton.compiler.errors.CompilationError: at 12:4: def kernel(")
+
+
+def test_an_nvml_query_the_gpu_does_not_support_is_named_with_the_query_and_the_platform() -> None:
+    # NVML answers NOT_SUPPORTED for what a GPU or platform cannot report, and the caller did not catch it:
+    # rapidsai/ucx-py#982 (BAR1 memory, fixed by catching NVMLError_NotSupported), dask/distributed#5342
+    # (WSL2: utilization, PR #5343 catches it), xorbitsai/inference#4882 (DGX Spark's GB10: memory info
+    # "Not Supported" in nvidia-smi, PR #4990)
+    bar1 = _led_by(
+        ' File "/home/lab/miniconda3/envs/rapids-23.06-3.9/lib/python3.9/site-packages/pynvml/nvml.py", '
+        "line 765, in _nvmlCheckReturn\n    raise NVMLError(ret)\npynvml.nvml.NVMLError_NotSupported: Not "
+        'Supported\n\n...\n\n File "/home/lab/miniconda3/envs/rapids-23.06-3.9/lib/python3.9/site-packages/'
+        'ucp/__init__.py", line 68, in <module>\n    bar1_total = '
+        "pynvml.nvmlDeviceGetBAR1MemoryInfo(handle).bar1Total\n  File "
+        '"/home/lab/miniconda3/envs/rapids-23.06-3.9/lib/python3.9/site-packages/pynvml/nvml.py", line '
+        "2070, in nvmlDeviceGetBAR1MemoryInfo\n    _nvmlCheckReturn(ret)",
+        "nvml.not_supported",
+    )
+    assert "nvmlDeviceGetBAR1MemoryInfo" in _said(bar1) and "NVMLError_NotSupported" in bar1.fix.text, bar1
+    dask = _led_by(
+        "In [2]: from distributed import Client\n\nIn [3]: client = Client()\n"
+        "---------------------------------------------------------------------------\nNVMLError_NotSupported"
+        "                    Traceback (most recent call last)\n<ipython-input-3-84f8000c6f67> in <module>\n"
+        "----> 1 client = Client()",
+        "nvml.not_supported",
+    )
+    assert "try/except" in dask.fix.text, dask
+    gb10 = _led_by(
+        "+-----------------------------------------------------------------------------------------+\n"
+        "| NVIDIA-SMI 580.142                Driver Version: 580.142        CUDA Version: 13.0     |\n"
+        "+-----------------------------------------+------------------------+----------------------+\n"
+        "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |\n"
+        "| Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  Compute M. |\n"
+        "|                                         |                        |               MIG M. |\n"
+        "|=========================================+========================+======================|\n"
+        "|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |                  N/A |\n"
+        "| N/A   38C    P8              4W /  N/A  | Not Supported          |      0%      Default |\n"
+        "|                                         |                        |                  N/A |\n"
+        "+-----------------------------------------+------------------------+----------------------+",
+        "nvml.not_supported",
+    )
+    assert "GB10" in _said(gb10) and "unified memory" in gb10.cause, gb10
+    # a GPU whose memory nvidia-smi reports is not this (constructed)
+    assert "nvml.not_supported" not in _ids(
+        "| N/A   38C    P8              4W /  70W  |    849MiB / 12282MiB   |      5%      Default |"
+    )
+
+
+def test_the_deprecated_pynvml_package_is_a_harmless_warning_with_its_replacement() -> None:
+    # The PyPI package pynvml is a deprecated shim over NVIDIA's nvidia-ml-py, which provides `import pynvml`:
+    # OHDSI/DeepPatientLevelPrediction#166 (fixed by #167), analysiscenter/batchflow#799, heiwang1997/pycg#5
+    # (resolved by depending on nvidia-ml-py)
+    for text in (
+        "```text\nThe pynvml package is deprecated. Please install nvidia-ml-py instead. If you did not ins\n"
+        "tall pynvml directly, please report this to the maintainers of the package that installed pynvml\n "
+        "for you.\n```",
+        "/projects/faults-controller/.venv/lib/python3.12/site-packages/batchflow/monitor.py:15: "
+        "FutureWarning: The pynvml package is deprecated. Please install nvidia-ml-py instead. If you did "
+        "not install pynvml directly, please report this to the maintainers of the package that installed "
+        "pynvml for you.",
+        "> FutureWarning: The pynvml package is deprecated. Please install nvidia-ml-py instead. If you "
+        "did not install pynvml directly, please report this to the maintainers of the package that "
+        "installed pynvml for you.\n\nI got this message, found out the package was coming from `pycg`.",
+    ):
+        lead = _led_by(text, "nvml.pynvml_deprecated")
+        assert "nvidia-ml-py" in lead.fix.text and "pip show pynvml" in lead.fix.commands, lead
+
+
+def test_dataloader_workers_out_of_file_descriptors_get_the_file_system_sharing_strategy() -> None:
+    # The default file_descriptor sharing strategy holds an open descriptor per shared tensor: past the
+    # open-file limit the workers' batches arrive as "0 items of ancdata" or Errno 24: rusty1s/himp-gnn#7
+    # (set_sharing_strategy('file_system'), confirmed), fastai/fastai#23 (ulimit -n 1024 raised to 2048),
+    # pytorch/pytorch#973, Project-MONAI/MONAI#701, martenlienen/finite-element-networks#2 (the open-file
+    # limit)
+    for text in (
+        "When I try to reproduce experiments as stated, I invariably get an error:\n\nRuntimeError: "
+        "received 0 items of ancdata\n\nThe error is somewhat erratic, e.g. in train_zinc_subset.py I get "
+        "it after 15 to 50 epoch in the first run.",
+        "RuntimeError: received 0 items of ancdata",
+        "file_descriptor sharing strategy may be leaking FDs, resulting in DataLoader causing `RuntimeError: "
+        "received 0 items of ancdata`",
+        'Traceback (most recent call last):\n  File "/home/liluo/anaconda3/lib/python3.9/multiprocessing/'
+        'queues.py", line 244, in _feed\n  File "/home/liluo/anaconda3/lib/python3.9/multiprocessing/'
+        'reduction.py", line 51, in dumps\n  File "/home/liluo/anaconda3/lib/python3.9/site-packages/torch/'
+        'multiprocessing/reductions.py", line 359, in reduce_storage\n  File "/home/liluo/anaconda3/lib/'
+        'python3.9/multiprocessing/reduction.py", line 198, in DupFd\n  File "/home/liluo/anaconda3/lib/'
+        'python3.9/multiprocessing/resource_sharer.py", line 48, in __init__\nOSError: [Errno 24] Too many '
+        "open files",
+    ):
+        lead = _led_by(text, "dataloader.fd_sharing_limit")
+        assert "set_sharing_strategy('file_system')" in lead.fix.text and "ulimit -n" in lead.fix.text, lead
+    limit = _led_by(
+        "RuntimeError: received 0 items of ancdata\nthe open file limit is set to ulimit=1024 on the nodes",
+        "dataloader.fd_sharing_limit",
+    )
+    assert any("1024" in line for line in limit.evidence), limit  # the limit the text gives (constructed)
+    # too many open files outside torch's sharing of tensors is not this (constructed)
+    assert "dataloader.fd_sharing_limit" not in _ids(
+        "OSError: [Errno 24] Too many open files: 'logs/run.txt'"
+    )
+
+
+def test_the_driver_s_libcuda_that_a_program_loads_by_name_is_found_on_wsl_by_its_folder() -> None:
+    # A program or library that loads or links the driver's libcuda.so by name: under WSL2 the driver's files
+    # are in /usr/lib/wsl/lib, copies rather than links; on Linux the unversioned libcuda.so is a link a
+    # development package makes: yuk7/ArchWSL#248 (links to libcuda.so.1.1), NVIDIA/cuda-python#17
+    # (/usr/lib/wsl/lib on LD_LIBRARY_PATH), triton-lang/triton#1981 (no libcuda.so link for -lcuda),
+    # pytorch/pytorch#85773 (the links and ldconfig, confirmed)
+    wsl = _led_by(
+        "ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link\n\n**To Reproduce**\nSteps to "
+        "reproduce the behavior:\n\nJust simply pacman -Syu, and you'll see that sometimes.",
+        "driver.libcuda_not_found",
+    )
+    assert "libcuda.so.1.1" in wsl.fix.text and "WSL" in wsl.cause, wsl
+    dlopen = _led_by(
+        "----> 1 cuda.cuInit(0)\n\nFile ~/miniconda3/envs/dev/lib/python3.8/site-packages/cuda/_cuda/ccuda."
+        "pyx:424, in cuda._cuda.ccuda.cuPythonInit()\n\nRuntimeError: Failed to dlopen libcuda.so",
+        "driver.libcuda_not_found",
+    )
+    assert "LD_LIBRARY_PATH=/usr/lib/wsl/lib" in dlopen.fix.text, dlopen
+    linker = _led_by(
+        "/usr/bin/ld: cannot find -lcuda\ncollect2: error: ld returned 1 exit status\nTraceback (most recent "
+        'call last):\n  File "<string>", line 21, in add_kernel',
+        "driver.libcuda_not_found",
+    )
+    assert "libcuda.so.1" in linker.fix.text and "ln -s" in linker.fix.text, linker
+    # on a machine the text shows to be WSL, WSL's fix leads (pytorch/pytorch#85773's own words)
+    quoted_fix = _led_by(
+        "> I try to fix symbolic link problem and solve it. `sudo ldconfig`\n> \n> > /usr/lib/wsl/lib/"
+        "libcuda.so.1 is not a symbolic link",
+        "driver.libcuda_not_found",
+    )
+    assert quoted_fix.fix.text.startswith("Under WSL2"), quoted_fix
+
+
+def test_a_library_built_for_another_cpu_architecture_is_named_with_the_library() -> None:
+    # GNU ld's "file in wrong format": an x86-64 libtorch (pytorch.org's download) linked on an ARM machine:
+    # pytorch/pytorch#43464 (Raspberry Pi 4, build libtorch for arm64), PASSIONLab/OpenEquivariance#194 (an
+    # x86 libtorch fetched on aarch64, PR #195 fetches an aarch64 one), wangkuiyi/gotorch#279 (an armv7l
+    # libtorch on an aarch64 Drive PX2)
+    for text, library in (
+        (
+            "### I tried to deploy libtorch-yolov5s on Raspberry Pi 4b, and there was a problem in the "
+            "last make:\n/usr/bin/ld: /home/ubuntu/libtorch/lib/libtorch.so: error adding symbols: file in "
+            "wrong format",
+            "/home/ubuntu/libtorch/lib/libtorch.so",
+        ),
+        (
+            "      /usr/bin/ld: _deps/libtorch-src/lib/libtorch_cpu.so: error adding symbols: file in wrong "
+            "format\n      collect2: error: ld returned 1 exit status",
+            "_deps/libtorch-src/lib/libtorch_cpu.so",
+        ),
+        (
+            "-lc10 -ltorch -ltorch_cpu \\\n-D_GLIBCXX_USE_CXX11_ABI=1\nlibtorch/lib/libc10.so: error adding "
+            "symbols: File in wrong format\ncollect2: error: ld returned 1 exit status",
+            "libtorch/lib/libc10.so",
+        ),
+    ):
+        lead = _led_by(text, "build.library_wrong_architecture")
+        assert library in _said(lead) and "uname -m" in lead.fix.commands, lead
+        assert "torch.utils.cmake_prefix_path" in lead.fix.text, lead
