@@ -522,6 +522,13 @@ MESSAGES = [
         "dataloader.fd_sharing_limit",
         "RuntimeError: received 0 items of ancdata",
     ),
+    (  # unslothai/unsloth#1139
+        "bitsandbytes.modules_offloaded",
+        "ValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM "
+        "to fit the quantized model. If you want to dispatch the model on the CPU or the disk while keeping "
+        "these modules in 32-bit, you need to set `load_in_8bit_fp32_cpu_offload=True` and pass a custom "
+        "`device_map` to `from_pretrained`.",
+    ),
     (  # NVIDIA/ContrastiveLosses4VRD#30
         "build.ffi_removed",
         "ImportError: torch.utils.ffi is deprecated. Please use cpp extensions instead.",

@@ -9214,3 +9214,36 @@ def test_a_library_built_for_another_cpu_architecture_is_named_with_the_library(
         lead = _led_by(text, "build.library_wrong_architecture")
         assert library in _said(lead) and "uname -m" in lead.fix.commands, lead
         assert "torch.utils.cmake_prefix_path" in lead.fix.text, lead
+
+
+def test_a_quantized_model_with_modules_on_the_cpu_or_disk_does_not_fit_the_gpu() -> None:
+    # transformers refuses a bitsandbytes model part of which accelerate placed off the GPU: the GPU is too
+    # small for it: meta-llama/llama-cookbook#333 (12 GB: a larger GPU or 4-bit QLoRA), unslothai/unsloth#1139
+    # (a 70B model on Kaggle's GPUs), CY-CHENYUE/ComfyUI-Molmo#18 (12 GB needed)
+    for text in (
+        "# Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit the "
+        "quantized model.",
+        "I have a total of **57.6GB of DISK** in kaggle. But the code is raising a value "
+        "error.\n\n`\nValueError: Some modules are dispatched on the CPU or the disk. Make sure you have "
+        "enough GPU RAM to fit the quantized model. If you want to dispatch the model on the CPU or the "
+        "disk while keeping these modules in 32-bit, you need to set `load_in_8bit_fp32_cpu_offload=True` "
+        "and pass a custom `device_map` to `from_pretrained`. Check "
+        "https://huggingface.co/docs/transformers/main/en/main_classes/quantization#offload-between-cpu-and"
+        "-gpu for more details. \n`",
+        "Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit the "
+        "quantized model. If you want to dispatch the model on the CPU or the disk while keeping these "
+        "modules in 32-bit, you need to set `load_in_8bit_fp32_cpu_offload=True` and pass a custom "
+        "`device_map` to `from_pretrained`. Check https://huggingface.co/docs/transformers/main/en/main_cla"
+        "sses/quantization#offload-between-cpu-and-gpu for more "
+        "details.\n\n这个项目需要多少显存能跑的起来？",
+    ):
+        lead = _led_by(text, "bitsandbytes.modules_offloaded")
+        assert "could not hold" in lead.cause and "load_in_4bit=True" in lead.fix.text, lead
+    said = _said(
+        _led_by(
+            "ValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU "
+            "RAM to fit the quantized model.\nhow to solve this error, i have 24G gpu",
+            "bitsandbytes.modules_offloaded",
+        )
+    )
+    assert "24G" in said, said  # the GPU's memory the writer gives (constructed)
