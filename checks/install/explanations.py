@@ -2967,6 +2967,18 @@ def analyse_wrong_architecture(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+def analyse_no_cuda_runtime(text: str) -> Analysis:
+    """Where the text shows a container, its GPUs lead the fix; a CPU-only torch the text shows is named."""
+    tail = text[-200_000:]
+    cpu_build = last_match(_CPU_BUILD_SAID, tail)
+    if cpu_build is not None:
+        return Analysis(evidence=(f"the text shows a CPU-only torch ({cpu_build[0]})",))
+    bundle = last_match(_BUNDLED, tail)
+    if bundle is not None:
+        return Analysis(evidence=(f"the build runs in a container ({' '.join(bundle[0].split())})",))
+    return Analysis()
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
 _INVALID_DEVICE_FUNCTION = next(e for e in ENTRIES if e.id == "cuda.invalid_device_function")

@@ -529,6 +529,10 @@ MESSAGES = [
         "these modules in 32-bit, you need to set `load_in_8bit_fp32_cpu_offload=True` and pass a custom "
         "`device_map` to `from_pretrained`.",
     ),
+    (  # Thinklab-SJTU/ThinkMatch#51
+        "build.no_cuda_runtime",
+        "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda",
+    ),
     (  # NVIDIA/ContrastiveLosses4VRD#30
         "build.ffi_removed",
         "ImportError: torch.utils.ffi is deprecated. Please use cpp extensions instead.",

@@ -9247,3 +9247,32 @@ def test_a_quantized_model_with_modules_on_the_cpu_or_disk_does_not_fit_the_gpu(
         )
     )
     assert "24G" in said, said  # the GPU's memory the writer gives (constructed)
+
+
+def test_a_cuda_extension_built_where_torch_sees_no_gpu_is_built_where_it_does_or_forced() -> None:
+    # torch.utils.cpp_extension warns "No CUDA runtime is found" when it finds a toolkit and
+    # torch.cuda.is_available() is False: open-mmlab/mmdetection#281 (a node without a driver: srun on a GPU
+    # node), Thinklab-SJTU/ThinkMatch#51 (docker run --runtime=nvidia), graphdeco-inria/gaussian-splatting#748
+    # (a CPU-only pytorch from environment.yml)
+    for text in (
+        "`No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'`",
+        'After I type "python train_eval.py", it raised an error "No CUDA runtime is found, using '
+        "CUDA_HOME='/usr/local/cuda\".\nDoes anyone meets the same problem?",
+        "[Edited] No CUDA runtime is found, using CUDA_HOME='C:\\Program Files\\NVIDIA GPU Computing "
+        "Toolkit\\CUDA\\v11.8'",
+    ):
+        lead = _led_by(text, "build.no_cuda_runtime")
+        assert "torch.cuda.is_available() is False" in lead.cause, lead
+        assert "docker run --gpus all" in lead.fix.text and "FORCE_CUDA=1" in lead.fix.text, lead
+    # what the text shows of where it builds (constructed)
+    container = _led_by(
+        "docker exec -it build bash\npython setup.py develop\nNo CUDA runtime is found, using "
+        "CUDA_HOME='/usr/local/cuda'",
+        "build.no_cuda_runtime",
+    )
+    assert any("container" in line for line in container.evidence), container
+    cpu = _led_by(
+        "torch 2.1.0+cpu\nNo CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'",
+        "build.no_cuda_runtime",
+    )
+    assert any("CPU-only torch (2.1.0+cpu)" in line for line in cpu.evidence), cpu
