@@ -9,11 +9,13 @@ The job's GPUs come from :mod:`job_gpus`; process names from the ``gpu_processes
   use that NVML attributes to no process it lists (another container or user), or free memory is
   below ``--min-free`` (default 10 %) of the total.
 - ``fail``: the driver is there but NVML cannot be queried, or a GPU the job will use cannot be.
-- ``skip``: no NVIDIA driver on this machine, or no GPU visible to the job.
+- ``skip``: no NVIDIA driver on this machine, or no GPU visible to the job; a GPU without memory of its own
+  (unified memory: DGX Spark's GB10, Jetson), whose memory NVML does not report, is not measured.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +33,11 @@ GIB = 2**30
 UNLISTED_BYTES = 1 * GIB
 UNLISTED_BYTES_V1 = 2 * GIB
 _QUERY_ERRORS = ("handle", "memory")
+# GPUs without memory of their own: their memory is the system's RAM, shared with the CPU, and NVML answers
+# the memory query NotSupported (nvidia-smi: "Not Supported" in its table, "[N/A]" in its CSV).
+_UNIFIED_MEMORY_GPUS = re.compile(
+    r"\bGB10\b|\bJetson\b|\bOrin\b|\bThor\b|\bXavier\b|\bTegra\b", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -192,14 +199,17 @@ def _judge_unit(
         "free_bytes": free,
         "processes": [],
     }
-    if failed or not total or free is None:  # a total of 0 bytes is no figure either (and divides nothing)
-        why = ", ".join(f"{k}: {v}" for k, v in failed.items()) or "NVML gives no memory figures"
-        finding = Finding(
-            Status.FAIL, f"{unit.label} cannot be queried ({why})", fix=_lost_fix(unit.gpu.get("index"))
-        )
-        return [finding], row, [], facts
     findings: list[Finding] = []
     lines: list[str] = []
+    if failed or not total or free is None:  # a total of 0 bytes is no figure either (and divides nothing)
+        if unit.mig is not None or not _unified_memory(unit.gpu):
+            why = ", ".join(f"{k}: {v}" for k, v in failed.items()) or "NVML gives no memory figures"
+            finding = Finding(
+                Status.FAIL, f"{unit.label} cannot be queried ({why})", fix=_lost_fix(unit.gpu.get("index"))
+            )
+            return [finding], row, [], facts
+        row["free_pct"] = "unified"
+        findings.append(_unified_finding(unit))
     processes = _processes(unit)
     strangers = _strangers(processes or [], names)
     row["processes"] = "unknown" if processes is None else len(processes)
@@ -226,6 +236,8 @@ def _judge_unit(
             + (f" and {count - 2} more" if count > 2 else "")
         )
         findings.append(Finding(Status.WARN, summary, tuple(who[2:]), _busy_fix()))
+    if free is None or not total:  # a unified-memory GPU's: no figures to compare
+        return findings, row, lines, facts
     share = free / total * 100
     if share < min_free:
         # a pasted table that does not list the processes cannot say whose the memory is
@@ -243,6 +255,29 @@ def _judge_unit(
             )
         )
     return findings, row, lines, facts
+
+
+def _unified_memory(gpu: Mapping[str, Any]) -> bool:
+    """A GPU whose memory is the system's: NVML answered its memory query NotSupported (and nothing else
+    failed), or its name is one of those GPUs' while its figures are missing."""
+    errors = gpu.get("errors") or {}
+    if any(errors.get(key) not in (None, "NotSupported") for key in _QUERY_ERRORS):
+        return False
+    named = _UNIFIED_MEMORY_GPUS.search(str(gpu.get("name") or "")) is not None
+    return errors.get("memory") == "NotSupported" or named
+
+
+def _unified_finding(unit: _Unit) -> Finding:
+    name = unit.gpu.get("name") or "this GPU"
+    return Finding(
+        Status.SKIP,
+        f"{unit.label} has no memory of its own ({name}: unified memory, the system's RAM shared with the "
+        "CPU): NVML reports no figures for it, so its free memory is not measured here",
+        (
+            f"{unit.label}: the memory it can use is the system's (free -h); inside the job, "
+            "torch.cuda.mem_get_info() gives what CUDA can allocate",
+        ),
+    )
 
 
 def _strangers(processes: Sequence[Mapping[str, Any]], names: Mapping[str, Any]) -> list[Mapping[str, Any]]:

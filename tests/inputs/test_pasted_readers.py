@@ -374,3 +374,40 @@ def test_real_query_csv_attaches_the_compute_apps_to_their_gpus() -> None:
     (l40s,) = one.facts()["nvml"]["gpus"]
     assert [p["pid"] for p in l40s["processes"]] == [44378, 44966, 52114]
     assert l40s["memory_used_bytes"] == 9123 * 2**20
+
+
+# A DGX Spark's GB10 shares the system's memory, and nvidia-smi says so in its table ("Not Supported" in
+# Memory-Usage: xorbitsai/inference#4882) and in its CSV ("[N/A]": XuehaiPan/nvitop#208, whose NVML answers
+# NOT_SUPPORTED on the same machine, and unslothai/unsloth#10283).
+GB10_TABLE = """\
++-----------------------------------------------------------------------------------------+
+| NVIDIA-SMI 580.142                Driver Version: 580.142        CUDA Version: 13.0     |
++-----------------------------------------+------------------------+----------------------+
+| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |
+| Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  Compute M. |
+|                                         |                        |               MIG M. |
+|=========================================+========================+======================|
+|   0  NVIDIA GB10                    On  |   0000000F:01:00.0 Off |                  N/A |
+| N/A   38C    P8              4W /  N/A  | Not Supported          |      0%      Default |
+|                                         |                        |                  N/A |
++-----------------------------------------+------------------------+----------------------+
+"""
+GB10_CSV = (
+    "$ nvidia-smi --query-gpu=memory.total,memory.used,memory.free,utilization.gpu,power.draw,"
+    "temperature.gpu --format=csv\n"
+    "memory.total [MiB], memory.used [MiB], memory.free [MiB], utilization.gpu [%], power.draw [W], "
+    "temperature.gpu\n"
+    "[N/A], [N/A], [N/A], 0 %, 11.17 W, 35\n"
+)
+
+
+def test_a_gpu_whose_memory_nvidia_smi_does_not_report_is_read_as_nvml_answers_it() -> None:
+    from torchdoctor.checks.memory.memory_check import CHECK
+
+    for text in (GB10_TABLE, GB10_CSV):
+        facts = saved.from_text(text, "issue")["facts"]
+        (gpu,) = facts["nvml"]["gpus"]
+        assert gpu["errors"] == {"memory": "NotSupported"} and "memory_total_bytes" not in gpu, gpu
+        verdict = CHECK.judge({probe.name: facts[probe.name] for probe in CHECK.probes}, {})
+        assert verdict.status.value == "skip", verdict
+        assert "has no memory of its own" in verdict.summary

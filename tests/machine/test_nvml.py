@@ -687,3 +687,14 @@ def test_a_session_without_a_driver_starts_nothing() -> None:
     assert started is False
     assert (reading.available, reading.error) == (False, "LibraryNotFound")
     assert "nvmlShutdown" not in fake.calls
+
+
+def test_a_memory_query_answered_not_supported_is_kept_as_a_fact_of_a_gpu_without_memory_of_its_own() -> None:
+    # DGX Spark's GB10 shares the system's memory: nvmlDeviceGetMemoryInfo and its v2 answer
+    # NVML_ERROR_NOT_SUPPORTED (XuehaiPan/nvitop#208, driver 580.173.02; leptonai/gpud#1170)
+    fake = FakeNvml([rtx_5090(0, memory_total=None)])
+
+    gpu = nvml.query(fake).gpus[0]
+
+    assert (gpu.memory_total_bytes, gpu.memory_used_bytes, gpu.memory_free_bytes) == (None,) * 3
+    assert gpu.errors == {"memory": "NotSupported"}

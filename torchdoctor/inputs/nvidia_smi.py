@@ -4,10 +4,12 @@ probes give: the driver, each GPU's memory, and the processes on each GPU, so th
 
 Read: the default table of nvidia-smi 4xx to 5xx (its header with the driver and CUDA versions, two lines per
 GPU with the memory in MiB, and the Processes table with and without the GI/CI columns), also when it was
-pasted from its column titles on (the driver version then unknown). What such a table
-cannot say is left out, never guessed: which process is the job (a pasted table has no "this process"), the
-job's CUDA_VISIBLE_DEVICES (unknown: cuda.visible_devices skips), compute capabilities, UUIDs. Bounded: at
-most ``MAX_CHARS`` of the text from the header on, ``MAX_GPUS`` GPUs, and lines of ``MAX_LINE`` characters.
+pasted from its column titles on (the driver version then unknown). A Memory-Usage of "Not Supported" (a
+GPU without memory of its own, such as DGX Spark's GB10) is read as NVML's NotSupported answer to the query.
+What such a table cannot say is left out, never guessed: which process is the job (a pasted table has no
+"this process"), the job's CUDA_VISIBLE_DEVICES (unknown: cuda.visible_devices skips), compute capabilities,
+UUIDs. Bounded: at most ``MAX_CHARS`` of the text from the header on, ``MAX_GPUS`` GPUs, and lines of
+``MAX_LINE`` characters.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ _GPU_LINE = re.compile(
 )
 # "| 30%   45C    P8   25W /  350W |     542MiB /  24576MiB |      2%      Default |"
 _MEMORY = re.compile(r"\|\s*(?P<used>\d+)\s*MiB\s*/\s*(?P<total>\d+)\s*MiB\s*\|")
+# the same cell of a GPU without memory of its own (DGX Spark's GB10): NVML answers its memory query
+# NotSupported
+_MEMORY_NOT_SUPPORTED = re.compile(r"^\|[^|]{0,80}\|\s*Not Supported\s*\|")
 # "|    0   N/A  N/A      1234      C   python                          10240MiB |", or without GI/CI
 _PROCESS = re.compile(
     r"^\|\s*(?P<gpu>\d{1,3})\s+(?:(?:N/A|\d+)\s+(?:N/A|\d+)\s+)?(?P<pid>\d+)\s+(?P<type>C\+G|C|G)\s+"
@@ -48,6 +53,7 @@ class Gpu:
     pci_bus_id: str
     used_mib: int | None = None
     total_mib: int | None = None
+    memory_not_supported: bool = False
     processes: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -71,6 +77,8 @@ class Table:
                     memory_used_bytes=gpu.used_mib * _MIB,
                     memory_free_bytes=max(gpu.total_mib - gpu.used_mib, 0) * _MIB,
                 )
+            elif gpu.memory_not_supported:
+                entry["errors"] = {"memory": "NotSupported"}
             if self.processes_listed:
                 entry["processes"] = [
                     {"pid": p["pid"], "used_memory_bytes": p["used_memory_bytes"], "kind": p["kind"]}
@@ -149,6 +157,8 @@ def find(text: str) -> Table | None:
         memory = _MEMORY.search(line)
         if memory is not None and current is not None and current.total_mib is None:
             current.used_mib, current.total_mib = int(memory["used"]), int(memory["total"])
+        elif current is not None and current.total_mib is None and _MEMORY_NOT_SUPPORTED.match(line):
+            current.memory_not_supported = True
     if not gpus:
         return None
     if header is None:

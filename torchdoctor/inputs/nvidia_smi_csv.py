@@ -24,6 +24,7 @@ MAX_ROWS = 256
 MAX_LINE = 400
 _MIB = 2**20
 _UNITS = {"MiB": _MIB, "GiB": 2**30, "KiB": 2**10, "B": 1}
+_NOT_REPORTED = ("[N/A]", "[Not Supported]")
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,9 @@ class Query:
                     memory_used_bytes=used,
                     memory_free_bytes=free if free is not None else max(total - used, 0),
                 )
+            elif row.get("memory.total", "").strip() in _NOT_REPORTED:
+                # nvidia-smi's words where NVML answers the memory query NotSupported (DGX Spark's GB10)
+                entry["errors"] = {"memory": "NotSupported"}
             driver = driver or row.get("driver_version")
             if owners is not None:
                 listed = owners.get(position, [])

@@ -197,8 +197,9 @@ def _gpu(nv: Any, index: int) -> Gpu:
     )
     if mig_mode:
         gpu.mig_devices = _mig_devices(nv, r, handle)
-    # NotSupported is the normal answer of many GPUs to optional queries; keep the others.
-    gpu.errors = {k: v for k, v in r.errors.items() if v != "NotSupported"}
+    # NotSupported is the normal answer of many GPUs to optional queries; keep the others, and the memory
+    # query's: a GPU without memory of its own (unified memory: DGX Spark's GB10, Jetson) answers it so.
+    gpu.errors = {k: v for k, v in r.errors.items() if v != "NotSupported" or k == "memory"}
     return gpu
 
 

@@ -548,3 +548,35 @@ def test_a_process_in_a_lower_numbered_slice_is_not_in_the_jobs_slice() -> None:
     verdict = judge_fixture(CHECK, "a100_mig_1g10gb.json", nvml=nv, gpu_processes=NOBODY)
 
     assert verdict.status is Status.PASS
+
+
+# -- a GPU without memory of its own (unified memory) --------------------------------------------------------
+
+
+def test_a_gpu_whose_memory_is_the_system_s_is_not_judged_a_lost_gpu() -> None:
+    # DGX Spark's GB10 (and Jetson boards) share the system's RAM: NVML answers the memory query
+    # NOT_SUPPORTED, nvidia-smi prints "Not Supported" or "[N/A]", and a lost GPU it is not:
+    # leptonai/gpud#1170 (merged: falls back to the system's memory),
+    # kubernetes-sigs/dra-driver-nvidia-gpu#1115 (NOT_SUPPORTED made non-fatal), lablup/all-smi#146 (merged),
+    # XuehaiPan/nvitop#208 (NVML on a GB10)
+    unified = gpu(0, name="NVIDIA GB10", errors={"memory": "NotSupported"})
+    unified.update(memory_total_bytes=None, memory_used_bytes=None, memory_free_bytes=None)
+
+    verdict = judged([unified])
+
+    assert verdict.status is Status.SKIP, text(verdict)
+    assert verdict.summary.startswith("cuda:0 (GPU 0) has no memory of its own (NVIDIA GB10: unified memory")
+    assert verdict.fix is None
+    assert "free -h" in text(verdict)
+    # a name the text gives, without NVML's answer (nvidia-smi's CSV prints [N/A]), is the same GPU
+    by_name = gpu(0, name="NVIDIA GB10")
+    by_name.update(memory_total_bytes=None, memory_used_bytes=None, memory_free_bytes=None)
+    assert judged([by_name]).status is Status.SKIP
+    # its processes are still judged: another process on it warns
+    busy = dict(unified, processes=[{"pid": 9001, "used_memory_bytes": 43 * MIB, "kind": "graphics"}])
+    assert judged([busy]).status is Status.WARN
+    # a discrete GPU without figures, or one lost, still fails
+    lost = dict(unified, name="NVIDIA H100 80GB HBM3", errors={"memory": "GpuIsLost"})
+    assert judged([lost]).status is Status.FAIL
+    gb10_lost = dict(unified, errors={"handle": "GpuIsLost"})
+    assert judged([gb10_lost]).status is Status.FAIL

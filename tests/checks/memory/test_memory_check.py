@@ -274,3 +274,15 @@ def test_the_probe_names_the_processes_nvml_lists(monkeypatch: pytest.MonkeyPatc
 )
 def test_the_pid_namespace_is_told_by_its_inode(link: str | None, namespace: str | None) -> None:
     assert gpu_processes_probe.pid_namespace(link) == namespace
+
+
+def test_a_dgx_spark_whose_gpu_has_no_memory_of_its_own_is_not_measured_and_not_failed() -> None:
+    verdict = judge_fixture(CHECK, "dgx_spark_gb10_unified_memory.json")
+
+    assert verdict.status is Status.SKIP
+    assert verdict.summary == (
+        "cuda:0 (GPU 0) has no memory of its own (NVIDIA GB10: unified memory, the system's RAM shared with "
+        "the CPU): NVML reports no figures for it, so its free memory is not measured here"
+    )
+    assert rows(verdict)[0]["free_pct"] == "unified"
+    assert verdict.fix is None
