@@ -28,7 +28,7 @@ from torchdoctor.checks.memory.pinned import pinned_analysis
 from torchdoctor.checks.training.explanations import asked_for_cpu
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.cpu_path import cpu_path, restored_on_cuda
-from torchdoctor.explain.model import last_match, quoted
+from torchdoctor.explain.model import last_match, quoted, quoted_lines
 from torchdoctor.explain.statement import failing_statement, installed_package
 from torchdoctor.inputs import collect_env
 from torchdoctor.model import Fix
@@ -2871,6 +2871,10 @@ _WITHOUT_COMPILE = (
 )
 
 
+def _platform_first(windows: bool, on_windows: str, on_linux: str) -> str:
+    return f"{on_windows} {on_linux}" if windows else f"{on_linux} {on_windows}"
+
+
 def analyse_triton(text: str) -> Analysis:
     """Which of Triton's failures the text shows, with the way out for the platform it names (Windows first
     where it names Windows, else Linux first); xformers' notice alone is harmless."""
@@ -2878,16 +2882,14 @@ def analyse_triton(text: str) -> Analysis:
     windows = _WINDOWS.search(tail) is not None
     evidence = ("the text is about Windows, which has no official Triton",) if windows else ()
     if _NO_C_COMPILER.search(tail) is not None:
-        ways = (_COMPILER_WINDOWS, _COMPILER_LINUX) if windows else (_COMPILER_LINUX, _COMPILER_WINDOWS)
         return Analysis(
             evidence=evidence,
             cause="Triton compiles a small C launcher for its kernels the first time they run "
             "(torch.compile's inductor, SageAttention), and it found no C compiler: none of cc, gcc or clang "
             "on PATH (on Windows, MSVC's cl.exe), and CC not set.",
-            fix=Fix(" ".join((*ways, _WITHOUT_COMPILE))),
+            fix=Fix(f"{_platform_first(windows, _COMPILER_WINDOWS, _COMPILER_LINUX)} {_WITHOUT_COMPILE}"),
         )
     if _NO_TRITON.search(tail) is not None:
-        ways = (_TRITON_WINDOWS, _TRITON_LINUX) if windows else (_TRITON_LINUX, _TRITON_WINDOWS)
         return Analysis(
             evidence=evidence,
             cause="torch.compile's inductor backend generates its GPU kernels with Triton, and no working "
@@ -2898,7 +2900,10 @@ def analyse_triton(text: str) -> Analysis:
                 else ", or it is too old for this torch (Windows has no official Triton; on Linux torch's "
                 "wheel brings its own)."
             ),
-            fix=Fix(" ".join((_WITHOUT_COMPILE.replace("Or run", "Run", 1), *ways))),
+            fix=Fix(
+                f"{_WITHOUT_COMPILE.replace('Or run', 'Run', 1)} "
+                f"{_platform_first(windows, _TRITON_WINDOWS, _TRITON_LINUX)}"
+            ),
         )
     return Analysis(
         evidence=evidence,
@@ -2956,15 +2961,11 @@ _ARM_WORDS = re.compile(r"\b(?:aarch64|arm64|armv7l|Jetson|Raspberry Pi|Drive PX
 
 def analyse_wrong_architecture(text: str) -> Analysis:
     """The library the linker refused, and the ARM machine where the text names it."""
-    tail = text[-200_000:]
-    evidence = []
-    library = last_match(_WRONG_FORMAT, tail)
-    if library is not None:
-        evidence.append(f"the library of another architecture: {library[1]}")
-    machine = last_match(_ARM_WORDS, tail)
-    if machine is not None:
-        evidence.append(f"the machine it is linked on: {machine[0]}")
-    return Analysis(evidence=tuple(evidence))
+    return quoted_lines(
+        text,
+        (_WRONG_FORMAT, lambda found: f"the library of another architecture: {found[1]}"),
+        (_ARM_WORDS, lambda found: f"the machine it is linked on: {found[0]}"),
+    )
 
 
 def analyse_no_cuda_runtime(text: str) -> Analysis:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from itertools import islice
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
-from torchdoctor.explain.model import Case, last_match, quoted
+from torchdoctor.explain.model import Case, last_match, quoted, quoted_lines
 from torchdoctor.explain.statement import failing_statement, installed_package
 from torchdoctor.inputs import conda_builds
 from torchdoctor.model import Fix
@@ -815,15 +815,11 @@ _UTILIZATION = re.compile(r"\bGPU[- ]?util(?:i[sz]ation)?\b[^\n%]{0,60}?\b(\d{1,
 
 def analyse_input_bound(text: str) -> Analysis:
     """The worker count Lightning suggests and the GPU utilization the writer gives."""
-    tail = text[-200_000:]
-    evidence = []
-    suggested = last_match(_WORKERS_SUGGESTED, tail)
-    if suggested is not None:
-        evidence.append(f"Lightning suggests {suggested[0].strip('()')}")
-    used = last_match(_UTILIZATION, tail)
-    if used is not None:
-        evidence.append(f"the text gives GPU utilization {used[1]}%")
-    return Analysis(evidence=tuple(evidence))
+    return quoted_lines(
+        text,
+        (_WORKERS_SUGGESTED, lambda found: f"Lightning suggests {found[0].strip('()')}"),
+        (_UTILIZATION, lambda found: f"the text gives GPU utilization {found[1]}%"),
+    )
 
 
 _META_KEY = re.compile(r"for ([\w.]{1,200}): copying from a non-meta parameter in the checkpoint to a meta")
@@ -953,13 +949,11 @@ _TENSOR_SHARING = re.compile(
 def analyse_fd_limit(text: str) -> Analysis:
     """The open-file limit the text gives; 'Too many open files' where nothing shows torch's sharing of
     tensors between processes is another program's (declined)."""
-    tail = text[-200_000:]
-    if _TENSOR_SHARING.search(tail) is None:
+    if _TENSOR_SHARING.search(text[-200_000:]) is None:
         return Analysis(declined=True)
-    found = last_match(_FILE_LIMIT, tail)
-    if found is None:
-        return Analysis()
-    return Analysis(evidence=(f"the open-file limit the text gives: {found[1]} ({found[0]})",))
+    return quoted(
+        _FILE_LIMIT, text, lambda found: f"the open-file limit the text gives: {found[1]} ({found[0]})"
+    )
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

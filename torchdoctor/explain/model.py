@@ -43,8 +43,14 @@ def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
 def quoted(pattern: re.Pattern[str], text: str, line: Callable[[re.Match[str]], str]) -> Analysis:
     """An analysis whose one line of evidence is ``line`` of the last match of ``pattern`` in the text's
     last 200,000 characters (where a message is); none where it does not match."""
-    found = last_match(pattern, text[-200_000:])
-    return Analysis() if found is None else Analysis(evidence=(line(found),))
+    return quoted_lines(text, (pattern, line))
+
+
+def quoted_lines(text: str, *readings: tuple[re.Pattern[str], Callable[[re.Match[str]], str]]) -> Analysis:
+    """:func:`quoted` of several readings: a line of evidence for each pattern that matches, in order."""
+    tail = text[-200_000:]
+    found = ((pattern, last_match(pattern, tail), line) for pattern, line in readings)
+    return Analysis(evidence=tuple(line(match) for _, match, line in found if match is not None))
 
 
 # Unicode's white space, which \s alone no longer is under PATTERN_FLAGS' ASCII: a page's no-break spaces and
