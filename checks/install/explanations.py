@@ -24,6 +24,7 @@ from torchdoctor.checks.install import (
     unpublished,
     xpu_build,
 )
+from torchdoctor.checks.install.versions import Version
 from torchdoctor.checks.memory.pinned import pinned_analysis
 from torchdoctor.checks.training.explanations import asked_for_cpu
 from torchdoctor.explain import Analysis, Entry, catalogue_file
@@ -1925,7 +1926,7 @@ def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
 
 _VERSION_SEEN = re.compile(
     r"\b(pytorch|torchvision|torchaudio|torch)(?:[ _]version)?(?: is| of)?(?:==|[ :=]{1,3})"
-    r"v?(\d+\.\d+(?:\.\d+)?(?:\+\w+)?)|Name: (torch\w*)\s{1,4}Version: (\S{1,40})",
+    r"v?(\d+\.\d+(?:\.\d+)?(?:\.dev\d{8})?(?:\+\w+)?)|Name: (torch\w*)\s{1,4}Version: (\S{1,40})",
     re.IGNORECASE,
 )
 
@@ -2852,23 +2853,40 @@ def analyse_incompatible_arguments(text: str) -> Analysis:
 _NO_C_COMPILER = re.compile(r"Failed to find C compiler", re.IGNORECASE)
 _NO_TRITON = re.compile(r"Cannot find a working triton installation", re.IGNORECASE)
 _TRITON_WINDOWS = (
-    "On Windows, where there is no official Triton: pip install triton-windows (the release its README pairs "
-    "with the installed torch; pip uninstall triton first where an old one is installed)."
+    "On Windows, where there is no official Triton: pip install -U triton-windows, of the Triton minor "
+    "release the installed torch pairs with (triton-windows' README: torch 2.6 with 3.2, 2.7 with 3.3, one "
+    "Triton minor release per torch minor release; pip uninstall triton first where an old one is installed)."
 )
 _TRITON_LINUX = (
     "On Linux, torch's wheel brings the triton it was built with, so one missing or too old was replaced by "
     "another install: pip install --force-reinstall torch (from the index it came from) brings it back."
 )
 _COMPILER_WINDOWS = (
-    "On Windows: install Visual Studio Build Tools (the 'Desktop development with C++' workload) and start "
-    "the program from the x64 Native Tools prompt, or set CC to MSVC's cl.exe (its full path, ending in "
-    "bin\\Hostx64\\x64\\cl.exe) with that folder on PATH."
+    "On Windows: pip install -U triton-windows (its wheels bring their own C compiler, TinyCC, from "
+    "3.2.0.post13 on); with an older or custom wheel, install Visual Studio Build Tools (the 'Desktop "
+    "development with C++' workload) and start the program from the x64 Native Tools prompt, or set CC to "
+    "MSVC's cl.exe (its full path, ending in bin\\Hostx64\\x64\\cl.exe) with that folder on PATH."
 )
 _COMPILER_LINUX = "On Linux: install gcc (sudo apt install build-essential) or set CC to a C compiler."
 _WITHOUT_COMPILE = (
     "Or run without compilation: the program's compile option off (a TorchCompile node removed, "
     "--compile off), or torch._dynamo.config.suppress_errors = True to fall back to eager."
 )
+
+
+def _triton_windows_pin(text: str) -> str | None:
+    """The triton-windows requirement for the torch release the text states: the Triton minor release torch
+    pins on Linux, which triton-windows' README pairs with the same torch from torch 2.5 on."""
+    torch_version = _versions_seen(text).get("torch")
+    row = pairing.row_for(torch_version) if torch_version else None
+    if row is None or row.triton is None or Version(row.torch) < Version("2.5"):
+        return None
+    pins = [str(p.get("specifier") or "") for p in row.triton if p.get("name") == "triton"]
+    found = re.fullmatch(r"==(\d+)\.(\d+)\.\d+", pins[0]) if pins else None
+    if found is None:
+        return None
+    major, minor = int(found[1]), int(found[2])
+    return f'pip install -U "triton-windows>={major}.{minor},<{major}.{minor + 1}" (torch {row.torch})'
 
 
 def _platform_first(windows: bool, on_windows: str, on_linux: str) -> str:
@@ -2890,8 +2908,9 @@ def analyse_triton(text: str) -> Analysis:
             fix=Fix(f"{_platform_first(windows, _COMPILER_WINDOWS, _COMPILER_LINUX)} {_WITHOUT_COMPILE}"),
         )
     if _NO_TRITON.search(tail) is not None:
+        pin = _triton_windows_pin(tail)
         return Analysis(
-            evidence=evidence,
+            evidence=evidence + ((f"for Windows, the text's torch: {pin}",) if pin else ()),
             cause="torch.compile's inductor backend generates its GPU kernels with Triton, and no working "
             "Triton is installed"
             + (
@@ -2945,13 +2964,13 @@ _LIBCUDA_WSL_FIRST = re.compile(r"^(.*?)(On Linux: .*)$", re.DOTALL)
 
 
 def analyse_libcuda(text: str) -> Analysis:
-    """Under WSL, WSL's fix alone leads; elsewhere Linux's fix first, WSL's after."""
-    tail = text[-200_000:]
-    fix = _LIBCUDA.fix
-    parts = _LIBCUDA_WSL_FIRST.match(fix.text)
-    if parts is None or _WSL.search(tail) is not None:
-        return Analysis(evidence=("the text is about WSL",) if parts is not None else ())
-    return Analysis(fix=Fix(f"{parts[2]} {parts[1].strip()}", fix.commands))
+    """Where the text shows WSL, the entry's fix as written (WSL's first); elsewhere its Linux part first."""
+    if _WSL.search(text[-200_000:]) is not None:
+        return Analysis(evidence=("the text is about WSL",))
+    parts = _LIBCUDA_WSL_FIRST.match(_LIBCUDA.fix.text)
+    if parts is None:
+        return Analysis()
+    return Analysis(fix=Fix(f"{parts[2]} {parts[1].strip()}", _LIBCUDA.fix.commands))
 
 
 # The library GNU ld could not link: the path before "error adding symbols".

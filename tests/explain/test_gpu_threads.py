@@ -9027,7 +9027,7 @@ def test_triton_missing_or_without_a_c_compiler_is_named_with_the_way_out_for_th
         "to eager by setting:\nimport torch._dynamo\ntorch._dynamo.config.suppress_errors = True",
         "triton.not_available",
     )
-    assert "pip install triton-windows" in windows.fix.text and "Windows" in windows.cause, windows
+    assert "pip install -U triton-windows" in windows.fix.text and "Windows" in windows.cause, windows
     unknown = _led_by(
         "RuntimeError: Cannot find a working triton installation. Either the package is not installed or it "
         "is too old. More information on installing Triton can be found at https://github.com/openai/triton"
@@ -9179,6 +9179,7 @@ def test_the_driver_s_libcuda_that_a_program_loads_by_name_is_found_on_wsl_by_it
         "driver.libcuda_not_found",
     )
     assert "libcuda.so.1" in linker.fix.text and "ln -s" in linker.fix.text, linker
+    assert linker.fix.text.startswith("On Linux:") and "Under WSL2" in linker.fix.text, linker
     # on a machine the text shows to be WSL, WSL's fix leads (pytorch/pytorch#85773's own words)
     quoted_fix = _led_by(
         "> I try to fix symbolic link problem and solve it. `sudo ldconfig`\n> \n> > /usr/lib/wsl/lib/"
@@ -9276,3 +9277,20 @@ def test_a_cuda_extension_built_where_torch_sees_no_gpu_is_built_where_it_does_o
         "build.no_cuda_runtime",
     )
     assert any("CPU-only torch (2.1.0+cpu)" in line for line in cpu.evidence), cpu
+
+
+def test_triton_for_windows_is_named_for_the_torch_the_text_states() -> None:
+    # triton-windows' README pairs each torch minor release with one Triton minor release (2.6 with 3.2, 2.7
+    # with 3.3, ...), the same Triton torch pins on Linux (checks/install/data/torch_companions.json)
+    # (constructed from pytorch/pytorch#136361's message with a released torch)
+    lead = _led_by(
+        "I'm on Windows 11, torch 2.6.0+cu124\nRuntimeError: Cannot find a working triton installation. "
+        "Either the package is not installed or it is too old.",
+        "triton.not_available",
+    )
+    pin = 'pip install -U "triton-windows>=3.2,<3.3" (torch 2.6.0)'
+    assert any(pin in line for line in lead.evidence), lead
+    # a torch the table pairs otherwise on Windows (2.4: Linux's 3.0, Windows' 3.1) or a nightly: no pin
+    for torch in ("torch 2.4.1+cu121", "torch==2.6.0.dev20240919+cu124"):
+        lead = _led_by(f"{torch}\nCannot find a working triton installation", "triton.not_available")
+        assert not any("triton-windows>=" in line for line in lead.evidence), lead

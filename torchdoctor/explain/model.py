@@ -49,8 +49,8 @@ def quoted(pattern: re.Pattern[str], text: str, line: Callable[[re.Match[str]], 
 def quoted_lines(text: str, *readings: tuple[re.Pattern[str], Callable[[re.Match[str]], str]]) -> Analysis:
     """:func:`quoted` of several readings: a line of evidence for each pattern that matches, in order."""
     tail = text[-200_000:]
-    found = ((pattern, last_match(pattern, tail), line) for pattern, line in readings)
-    return Analysis(evidence=tuple(line(match) for _, match, line in found if match is not None))
+    found = ((last_match(pattern, tail), line) for pattern, line in readings)
+    return Analysis(evidence=tuple(line(match) for match, line in found if match is not None))
 
 
 # Unicode's white space, which \s alone no longer is under PATTERN_FLAGS' ASCII: a page's no-break spaces and
