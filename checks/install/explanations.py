@@ -390,17 +390,14 @@ _XFORMERS_ARCH = re.compile(
 
 def analyse_xformers_arch(text: str) -> Analysis:
     """The architectures the kernel needs and the compute capability xformers' code was built for."""
-    found = last_match(_XFORMERS_ARCH, text[-200_000:])
-    if found is None:
-        return Analysis()
+    return quoted(_XFORMERS_ARCH, text, _xformers_arch_line)
+
+
+def _xformers_arch_line(found: re.Match[str]) -> str:
     digits = found[3]
     major = digits[:2] if len(digits) == 4 or (len(digits) == 3 and digits[0] in "12") else digits[0]
     built = f"{major}.{digits[len(major)]}"
-    return Analysis(
-        evidence=(
-            f"the kernel needs {found[2]}; the installed xformers was built for compute capability {built}",
-        )
-    )
+    return f"the kernel needs {found[2]}; the installed xformers was built for compute capability {built}"
 
 
 # The TH struct the compiler cannot see inside.
@@ -412,11 +409,10 @@ _TH_STRUCT = re.compile(
 
 def analyse_th_struct(text: str) -> Analysis:
     """The struct the message names."""
-    found = last_match(_TH_STRUCT, text[-200_000:])
-    if found is None:
-        return Analysis()
-    return Analysis(
-        evidence=(f"the compiler cannot see inside {found[1]}: its fields are private since 0.4.1",)
+    return quoted(
+        _TH_STRUCT,
+        text,
+        lambda found: f"the compiler cannot see inside {found[1]}: its fields are private since 0.4.1",
     )
 
 
@@ -2869,8 +2865,8 @@ _COMPILER_WINDOWS = (
 )
 _COMPILER_LINUX = "On Linux: install gcc (sudo apt install build-essential) or set CC to a C compiler."
 _WITHOUT_COMPILE = (
-    "Or run without compilation: the program's compile option off (a TorchCompile node removed, "
-    "--compile off), or torch._dynamo.config.suppress_errors = True to fall back to eager."
+    "without compilation: the program's compile option off (a TorchCompile node removed, --compile off), "
+    "or torch._dynamo.config.suppress_errors = True to fall back to eager."
 )
 
 
@@ -2905,7 +2901,9 @@ def analyse_triton(text: str) -> Analysis:
             cause="Triton compiles a small C launcher for its kernels the first time they run "
             "(torch.compile's inductor, SageAttention), and it found no C compiler: none of cc, gcc or clang "
             "on PATH (on Windows, MSVC's cl.exe), and CC not set.",
-            fix=Fix(f"{_platform_first(windows, _COMPILER_WINDOWS, _COMPILER_LINUX)} {_WITHOUT_COMPILE}"),
+            fix=Fix(
+                f"{_platform_first(windows, _COMPILER_WINDOWS, _COMPILER_LINUX)} Or run {_WITHOUT_COMPILE}"
+            ),
         )
     if _NO_TRITON.search(tail) is not None:
         pin = _triton_windows_pin(tail)
@@ -2919,10 +2917,7 @@ def analyse_triton(text: str) -> Analysis:
                 else ", or it is too old for this torch (Windows has no official Triton; on Linux torch's "
                 "wheel brings its own)."
             ),
-            fix=Fix(
-                f"{_WITHOUT_COMPILE.replace('Or run', 'Run', 1)} "
-                f"{_platform_first(windows, _TRITON_WINDOWS, _TRITON_LINUX)}"
-            ),
+            fix=Fix(f"Run {_WITHOUT_COMPILE} {_platform_first(windows, _TRITON_WINDOWS, _TRITON_LINUX)}"),
         )
     return Analysis(
         evidence=evidence,
@@ -2958,8 +2953,8 @@ def analyse_nvml_not_supported(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
-# The text shows WSL (its name, or its driver folder).
-_WSL = re.compile(r"\bWSL\d?\b|/usr/lib/wsl\b", re.IGNORECASE)
+# The text shows WSL: its name, or its driver folder (/usr/lib/wsl: "wsl" there is a word of its own).
+_WSL = re.compile(r"\bWSL\d?\b", re.IGNORECASE)
 _LIBCUDA_WSL_FIRST = re.compile(r"^(.*?)(On Linux: .*)$", re.DOTALL)
 
 
