@@ -2931,12 +2931,16 @@ def analyse_triton(text: str) -> Analysis:
     )
 
 
+# The text shows WSL: its name, or its driver folder (/usr/lib/wsl: "wsl" there is a word of its own).
+# WSL 1 has no GPU, so "WSL1" is not this platform.
+_WSL = re.compile(r"\bWSL2?\b", re.IGNORECASE)
+
 # The NVML function a traceback calls, and the platforms known to answer only part of NVML.
 _NVML_CALL = re.compile(r"\b(nvml(?:Device|System|Unit)\w{2,60})\b")
 _NVML_PLATFORMS = (
     (re.compile(r"\bGB10\b|\bDGX Spark\b", re.IGNORECASE), "DGX Spark's GB10 (unified memory)"),
     (re.compile(r"\bJetson\b|\bTegra\b|\bJetPack\b", re.IGNORECASE), "a Jetson (Tegra) board"),
-    (re.compile(r"\bWSL2?\b", re.IGNORECASE), "WSL"),
+    (_WSL, "WSL"),
 )
 
 
@@ -2953,8 +2957,6 @@ def analyse_nvml_not_supported(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
-# The text shows WSL: its name, or its driver folder (/usr/lib/wsl: "wsl" there is a word of its own).
-_WSL = re.compile(r"\bWSL\d?\b", re.IGNORECASE)
 _LIBCUDA_WSL_FIRST = re.compile(r"^(.*?)(On Linux: .*)$", re.DOTALL)
 
 

@@ -9187,6 +9187,10 @@ def test_the_driver_s_libcuda_that_a_program_loads_by_name_is_found_on_wsl_by_it
         "driver.libcuda_not_found",
     )
     assert quoted_fix.fix.text.startswith("Under WSL2"), quoted_fix
+    # WSL 1 has no GPU: a text on WSL1 gets Linux's order, as NVML's platform reading names no WSL there
+    # (constructed)
+    wsl1 = _led_by("Ubuntu under WSL1\n/usr/bin/ld: cannot find -lcuda", "driver.libcuda_not_found")
+    assert wsl1.fix.text.startswith("On Linux:"), wsl1
 
 
 def test_a_library_built_for_another_cpu_architecture_is_named_with_the_library() -> None:
