@@ -2996,6 +2996,26 @@ def analyse_no_cuda_runtime(text: str) -> Analysis:
     return Analysis()
 
 
+# The glibc a binary asks for and the binary: "version `GLIBC_2.27' not found (required by /x/y.so)".
+_GLIBC_WANTED = re.compile(
+    r"version [`'‘’\"]{0,2}GLIBC_(\d{1,2}\.\d{1,3})[`'‘’\"]{0,2} not found"
+    r"(?: \(required by ([^)\s]{1,300})\))?"
+)
+
+
+def analyse_glibc(text: str) -> Analysis:
+    """The glibc version the binary needs, and the binary."""
+    found = last_match(_GLIBC_WANTED, text[-200_000:])
+    if found is None:
+        return Analysis()
+    evidence = [
+        f"the binary needs glibc {found[1]} (GLIBC_{found[1]}) or newer; ldd --version names this one"
+    ]
+    if found[2]:
+        evidence.append(f"the binary: {found[2]}")
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
 _INVALID_DEVICE_FUNCTION = next(e for e in ENTRIES if e.id == "cuda.invalid_device_function")

@@ -956,6 +956,40 @@ def analyse_fd_limit(text: str) -> Analysis:
     )
 
 
+# The dtype the message names ("at::Half", "c10::BFloat16", "float") and the range of each.
+_OVERFLOW = re.compile(r"value cannot be converted to type (?:(?:at|c10)::)?(\w{1,40}) without overflow")
+_DTYPE_RANGES = {
+    "Half": "float16, whose values lie within ±65504",
+    "BFloat16": "bfloat16, whose values lie within about ±3.39e38",
+    "float": "float32, whose values lie within about ±3.40e38",
+}
+# The value a statement writes: masked_fill(mask, v), fill_(v), x[...] = v; a line of code or a quote of it.
+_VALUE_WRITTEN = re.compile(
+    r"\.masked_fill_?\([^,\n]{1,200},\s*(?P<fill>[^\n]{1,80})\)\s*(?:;[^\n]*)?$"
+    r"|\.fill_\(\s*(?P<single>[^\n]{1,80})\)\s*(?:;[^\n]*)?$"
+    r"|\]\s*=\s*(?P<assigned>-?[^\s;=]{1,60})\s*(?:;[^\n]*)?$",
+    re.MULTILINE,
+)
+
+
+def analyse_overflow(text: str) -> Analysis:
+    """The dtype that cannot hold the value, and the value the code writes (the last statement before the
+    message that writes one)."""
+    message = last_match(_OVERFLOW, text[-200_000:])
+    if message is None:
+        return Analysis()
+    start = len(text) - min(len(text), 200_000) + message.start()
+    evidence = []
+    dtype = _DTYPE_RANGES.get(message[1])
+    if dtype is not None:
+        evidence.append(f"the tensor is {dtype}")
+    written = last_match(_VALUE_WRITTEN, text[max(0, start - 2_000) : start])
+    if written is not None:
+        value = written["fill"] or written["single"] or written["assigned"]
+        evidence.append(f"the value written: {value.strip()}")
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _DEVICES: Entry = next(e for e in ENTRIES if e.id == "tensors.different_devices")
 _RUN_ON_CPU: Entry = next(e for e in ENTRIES if e.id == "device.run_on_cpu")

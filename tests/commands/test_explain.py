@@ -499,6 +499,19 @@ MESSAGES = [
         "RuntimeError: Cannot find a working triton installation. Either the package is not installed or it "
         "is too old. More information on installing Triton can be found at https://github.com/openai/triton",
     ),
+    (  # matteo-ronchetti/torch-radon#5
+        "lib.glibc_too_old",
+        "ImportError: /usr/lib64/libm.so.6: version `GLIBC_2.27' not found (required by /usr/local/lib64/"
+        "python3.6/site-packages/torch_radon_cuda.cpython-36m-x86_64-linux-gnu.so)",
+    ),
+    (
+        "dtype.value_overflow",
+        "RuntimeError: value cannot be converted to type c10::Half without overflow",
+    ),  # ran here
+    (  # espnet/espnet#4584
+        "dtype.value_overflow",
+        "RuntimeError: value cannot be converted to type at::BFloat16 without overflow",
+    ),
     (  # rapidsai/ucx-py#982
         "nvml.not_supported",
         "pynvml.nvml.NVMLError_NotSupported: Not Supported",

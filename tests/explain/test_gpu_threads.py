@@ -9298,3 +9298,111 @@ def test_triton_for_windows_is_named_for_the_torch_the_text_states() -> None:
     for torch in ("torch 2.4.1+cu121", "torch==2.6.0.dev20240919+cu124"):
         lead = _led_by(f"{torch}\nCannot find a working triton installation", "triton.not_available")
         assert not any("triton-windows>=" in line for line in lead.evidence), lead
+
+
+def test_a_binary_built_for_a_newer_glibc_is_named_with_the_glibc_it_needs() -> None:
+    # The loader's "version `GLIBC_2.xx' not found": a prebuilt binary (torch's own libraries, an
+    # extension's .so, a wheel of a PyTorch library) built on a newer Linux than this one:
+    # pytorch/pytorch#26467 (RHEL 6.4, build from source), mlverse/torch#989 (LibTorch's pre-C++11-ABI
+    # build), matteo-ronchetti/torch-radon#5 (wheels rebuilt), bitsandbytes-foundation/bitsandbytes#1610
+    # (builds moved to an older glibc, PR #1638)
+    cases = (
+        (
+            '>>> import torch\nTraceback (most recent call last):\n  File "<stdin>", line 1, in <module>\n '
+            ' File "/programs/advanced_data_analytics/CMAP/anaconda3/envs/pytorch/lib/python3.7/site-packag'
+            'es/torch/__init__.py", line 81, in <module>\n    from torch._C import *\nImportError: '
+            "/lib64/libc.so.6: version `GLIBC_2.14' not found (required by "
+            "/programs/advanced_data_analytics/CMAP/anaconda3/envs/pytorch/lib/python3.7/site-packages/torc"
+            "h/lib/libshm.so)",
+            "GLIBC_2.14",
+            "torch/lib/libshm.so",
+        ),
+        (
+            'Error in cpp_lantern_init(file.path(install_path(), "lib")) : \n  .../R/lib/liblantern.so - '
+            "/lib64/libm.so.6: version `GLIBC_2.27' not found (required by "
+            ".../R/lib/./libtorch_cpu.so)\n\nThe GLIBC version on the server is 2.17 and I can not update "
+            "the version.",
+            "GLIBC_2.27",
+            "libtorch_cpu.so",
+        ),
+        (
+            "    import torch_radon_cuda\nImportError: /usr/lib64/libm.so.6: version `GLIBC_2.27' not "
+            "found (required by /usr/local/lib64/python3.6/site-packages/torch_radon_cuda.cpython-36m-x86_6"
+            '4-linux-gnu.so)\n"\nMy env is -python3.6-cuda10.1-cudnn7.6-pytorch1.5.',
+            "GLIBC_2.27",
+            "torch_radon_cuda.cpython-36m-x86_64-linux-gnu.so",
+        ),
+        (
+            "- Ubuntu 20.04\n\nWhen running the bitsandbytes quantization method, it reports an "
+            "error:\nOSError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by "
+            "/opt/anaconda3/lib/python3.10/site-packages/bitsandbytes/libbitsandbytes_cuda126.so)",
+            "GLIBC_2.34",
+            "libbitsandbytes_cuda126.so",
+        ),
+    )
+    for text, glibc, binary in cases:
+        lead = _led_by(text, "lib.glibc_too_old")
+        assert any(glibc in line and "2." in line for line in lead.evidence), lead
+        assert any(binary in line for line in lead.evidence), lead
+        assert "from source" in lead.fix.text and "ldd --version" in lead.fix.commands, lead
+    # both quotes straight (as a page renders it) and the libstdc++ version, which is another library
+    # (constructed; GLIBCXX_ is libstdc++'s, not glibc's)
+    _led_by(
+        "OSError: /lib64/libm.so.6: version 'GLIBC_2.27' not found (required by x.so)", "lib.glibc_too_old"
+    )
+    assert "lib.glibc_too_old" not in _ids(
+        "ImportError: /usr/lib/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by x.so)"
+    )
+
+
+def test_a_constant_outside_the_tensor_dtype_s_range_is_named_with_the_dtype_and_the_value() -> None:
+    # "value cannot be converted to type at::Half without overflow": a constant float16 (±65504) or
+    # bfloat16 cannot hold written into such a tensor, most often a mask value: espnet/espnet#4584 (float32's
+    # min into bfloat16, torch.finfo(scores.dtype) merged), facebookresearch/advprompter#12 (-1e10 into fp16
+    # logits under autocast, autocast off), huggingface/transformers#35332 (PR #35336, the tensor's own
+    # finfo), dotnet/TorchSharp#1135 (-finfo(float32).max into Half: infinity)
+    cases = (
+        (
+            '  File "/espnet/espnet/nets/pytorch_backend/transformer/attention.py", line 83, in '
+            "forward_attention\n    scores = scores.masked_fill(mask, min_value)\nRuntimeError: value "
+            "cannot be converted to type at::BFloat16 without overflow",
+            "bfloat16",
+            "min_value",
+        ),
+        (
+            '  File "/media/yunhao/DATA1/Project2025/JailbreakLLM/code/advprompter/advprompter/llm.py", '
+            "line 94, in model_forward\n    pred_logits[:, :, self.disallowed_ids] = -1e10\n    "
+            "~~~~~~~~~~~^^^^^^^^^^^^^^^^^^^^^^^^^^^\nRuntimeError: value cannot be converted to type "
+            "at::Half without overflow",
+            "float16",
+            "-1e10",
+        ),
+        (
+            "1. `RuntimeError: expected m1 and m2 to have the same dtype, but got: float != struct "
+            "c10::BFloat16`\n2. `RuntimeError: value cannot be converted to type at::BFloat16 without "
+            "overflow`",
+            "bfloat16",
+            None,
+        ),
+        (
+            "var mask = torch.ones_like(weight).triu(1).to(torch.@bool);\nweight.masked_fill_(mask, "
+            "-torch.finfo(torch.float32).max);//System.Runtime.InteropServices.ExternalException:“value "
+            "cannot be converted to type at::Half without overflow”",
+            "float16",
+            "-torch.finfo(torch.float32).max",
+        ),
+    )
+    for text, dtype, value in cases:
+        lead = _one(text, "dtype.value_overflow")
+        assert any(dtype in line for line in lead.evidence), lead
+        if value is not None:
+            assert f"the value written: {value}" in lead.evidence, lead
+        assert "torch.finfo(" in lead.fix.text and ".min" in lead.fix.text, lead
+    # torch 2.13's words (ran here): c10::Half, with the fill_ of a value above float16's largest
+    lead = _led_by(
+        "    x.fill_(70000)\nRuntimeError: value cannot be converted to type c10::Half without overflow",
+        "dtype.value_overflow",
+    )
+    assert "the value written: 70000" in lead.evidence and any("65504" in line for line in lead.evidence), (
+        lead
+    )
