@@ -3016,6 +3016,32 @@ def analyse_glibc(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+# The providers an onnxruntime without CUDA offers, as its warning or a printed list gives them, and a pip
+# list of both packages ("onnxruntime   1.19.0" and "onnxruntime-gpu   1.18.1").
+_ORT_PROVIDERS = re.compile(
+    r"Available providers: '([\w, ]{1,200})'?"
+    r"|(?:available[ _]providers?|runtime providers)\W{0,40}\[([\w'\", ]{1,200})\]",
+    re.IGNORECASE,
+)
+_ORT_CPU_PACKAGE = re.compile(r"(?m)^[ \t]{0,8}onnxruntime[ \t]{1,40}(\d[\w.]{0,30})[ \t]*$")
+_ORT_GPU_PACKAGE = re.compile(r"(?m)^[ \t]{0,8}onnxruntime-gpu[ \t]{1,40}(\d[\w.]{0,30})[ \t]*$")
+
+
+def analyse_onnxruntime_packages(text: str) -> Analysis:
+    """The providers the installed onnxruntime offers, and both packages where a pip list shows them."""
+    tail = text[-200_000:]
+    evidence = []
+    providers = last_match(_ORT_PROVIDERS, tail)
+    if providers is not None:
+        names = re.findall(r"\w+ExecutionProvider", providers[1] or providers[2])
+        if names and "CUDAExecutionProvider" not in names:
+            evidence.append(f"the onnxruntime imported offers {', '.join(names)}: no CUDAExecutionProvider")
+    cpu, gpu = last_match(_ORT_CPU_PACKAGE, tail), last_match(_ORT_GPU_PACKAGE, tail)
+    if cpu is not None and gpu is not None:
+        evidence.append(f"both onnxruntime {cpu[1]} and onnxruntime-gpu {gpu[1]} are installed")
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
 _INVALID_DEVICE_FUNCTION = next(e for e in ENTRIES if e.id == "cuda.invalid_device_function")

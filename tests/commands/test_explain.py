@@ -512,6 +512,11 @@ MESSAGES = [
         "dtype.value_overflow",
         "RuntimeError: value cannot be converted to type at::BFloat16 without overflow",
     ),
+    (  # GuijiAI/ReHiFace-S#5
+        "onnxruntime.no_cuda_provider",
+        "onnxruntime_inference_collection.py:54: UserWarning: Specified provider 'CUDAExecutionProvider' is "
+        "not in available provider names.Available providers: 'CPUExecutionProvider'",
+    ),
     (  # rapidsai/ucx-py#982
         "nvml.not_supported",
         "pynvml.nvml.NVMLError_NotSupported: Not Supported",

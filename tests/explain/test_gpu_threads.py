@@ -9406,3 +9406,57 @@ def test_a_constant_outside_the_tensor_dtype_s_range_is_named_with_the_dtype_and
     assert "the value written: 70000" in lead.evidence and any("65504" in line for line in lead.evidence), (
         lead
     )
+
+
+def test_an_onnxruntime_without_cuda_is_named_as_the_cpu_package() -> None:
+    # onnxruntime-gpu lists CUDAExecutionProvider among its available providers whether or not CUDA loads,
+    # so a list without it is a package without CUDA: the CPU package onnxruntime, alone or beside
+    # onnxruntime-gpu. ASLP-lab/DiffRhythm#84 (uninstall onnxruntime, install onnxruntime-gpu: confirmed),
+    # TaterTotterson/microWakeWord-Trainer-Nvidia-Docker#1 (both uninstalled, onnxruntime-gpu installed: the
+    # reporter's fix), dnhkng/GLaDOS#22 (installing onnxruntime-gpu fixed it for another user),
+    # GuijiAI/ReHiFace-S#5 (both uninstalled, onnxruntime-gpu reinstalled)
+    cases = (
+        (
+            "onnxruntime_inference_collection.py:115: UserWarning: Specified provider "
+            "'CUDAExecutionProvider' is not in available provider names.Available providers: "
+            "'AzureExecutionProvider, CPUExecutionProvider\nweight_norm.py:143: FutureWarning: "
+            "`torch.nn.utils.weight_norm` is deprecated in favor of "
+            "`torch.nn.utils.parametrizations.weight_norm`.\n  WeightNorm.apply(module, name, dim)",
+            "AzureExecutionProvider, CPUExecutionProvider",
+        ),
+        (
+            "🔧 Torch CUDA Available: True\n  • Device count: 1\n  • Current device: 0\n  • Device name: "
+            "NVIDIA GeForce RTX 4060 Ti\n\n🔧 ONNX Runtime Providers:\n  • ['AzureExecutionProvider', "
+            "'CPUExecutionProvider']\n⚠️  CUDAExecutionProvider not available — ONNX will fall back to CPU.",
+            "AzureExecutionProvider, CPUExecutionProvider",
+        ),
+        (
+            "# UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider "
+            "names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'\n\nIt took a bit of "
+            "effort to get everything running, but I feel like I'm almost there",
+            "AzureExecutionProvider, CPUExecutionProvider",
+        ),
+        (
+            "onnxruntime_inference_collection.py:54: UserWarning: Specified provider "
+            "'CUDAExecutionProvider' is not in available provider names.Available providers: "
+            "'CPUExecutionProvider'\n\n环境这里\n\nPython >= 3.9",
+            "CPUExecutionProvider",
+        ),
+    )
+    for text, providers in cases:
+        lead = _one(text, "onnxruntime.no_cuda_provider")
+        assert f"the onnxruntime imported offers {providers}: no CUDAExecutionProvider" in lead.evidence, lead
+        assert "pip uninstall -y onnxruntime onnxruntime-gpu" in lead.fix.text, lead
+        assert "onnxruntime.cuda_provider" not in _ids(text)
+    # a pip list with both packages (modelscope/FunASR#2154's list), and insightface's log of the providers a
+    # session applied, which says nothing of what is installed (constructed)
+    both = _one(
+        "onnx                         1.16.1\nonnxruntime                  1.19.0\nonnxruntime-gpu         "
+        "     1.18.1\n\nUserWarning: Specified provider 'CUDAExecutionProvider' is not in available "
+        "provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'",
+        "onnxruntime.no_cuda_provider",
+    )
+    assert "both onnxruntime 1.19.0 and onnxruntime-gpu 1.18.1 are installed" in both.evidence, both
+    assert "onnxruntime.no_cuda_provider" not in _ids(
+        "Applied providers: ['CPUExecutionProvider'], with options"
+    )
