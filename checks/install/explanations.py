@@ -3042,6 +3042,34 @@ def analyse_onnxruntime_packages(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+# A Linux the text names (a Windows one is _WINDOWS'), and a line of code that sets the device to 'mps'.
+_LINUX = re.compile(r"\b(?:Linux|Ubuntu|Debian|CentOS|Fedora|Rocky)\b|(?<![\w.])/home/\w")
+_MPS_IN_CODE = re.compile(r"(?m)^[^\n]{0,200}?(?:[\"']mps[\"']|--device[ =]mps\b)[^\n]{0,200}$")
+
+
+def analyse_no_mps(text: str) -> Analysis:
+    """The platform the text shows, the CUDA build or NVIDIA GPU it has instead, and the code that asks for
+    'mps'."""
+    tail = text[-200_000:]
+    evidence = []
+    if _WINDOWS.search(tail) is not None:
+        evidence.append("the text shows Windows, where no torch has MPS")
+    elif _LINUX.search(tail) is not None:
+        evidence.append("the text shows Linux, where no torch has MPS")
+    seen = _seen(text)
+    if seen.version is not None and seen.cuda is not None:
+        evidence.append(f"this torch is a CUDA build ({seen.version}): 'cuda' reaches the GPU")
+    gpu = last_match(_NVIDIA_GPU, tail)
+    if gpu is not None:
+        evidence.append(f"the machine has an NVIDIA GPU ({' '.join(gpu[0].split())}): 'cuda' reaches it")
+    code = last_match(_MPS_IN_CODE, tail)
+    if code is not None:
+        line = " ".join(code[0].split())
+        shown = line if len(line) <= 160 else line[:157] + "..."
+        evidence.append(f"the code sets the device to 'mps': {shown}")
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
 _INVALID_DEVICE_FUNCTION = next(e for e in ENTRIES if e.id == "cuda.invalid_device_function")

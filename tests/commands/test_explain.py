@@ -512,6 +512,7 @@ MESSAGES = [
         "dtype.value_overflow",
         "RuntimeError: value cannot be converted to type at::BFloat16 without overflow",
     ),
+    ("torch.no_mps", "RuntimeError: PyTorch is not linked with support for mps devices"),  # ran here
     (  # GuijiAI/ReHiFace-S#5
         "onnxruntime.no_cuda_provider",
         "onnxruntime_inference_collection.py:54: UserWarning: Specified provider 'CUDAExecutionProvider' is "

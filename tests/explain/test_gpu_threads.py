@@ -9460,3 +9460,49 @@ def test_an_onnxruntime_without_cuda_is_named_as_the_cpu_package() -> None:
     assert "onnxruntime.no_cuda_provider" not in _ids(
         "Applied providers: ['CPUExecutionProvider'], with options"
     )
+
+
+def test_the_mps_device_on_a_machine_that_is_not_a_mac_is_named_with_the_platform() -> None:
+    # "PyTorch is not linked with support for mps devices": no MPS device guard in this torch (c10's
+    # DeviceGuardImplInterface; only macOS builds register one; ran here on Linux with .to('mps')): code, a
+    # fork or a workflow for Apple's GPU run elsewhere. jankais3r/LLaMA_MPS#6 (a Mac-only fork on Linux with
+    # a CUDA torch: the maintainer's answer), and texts that show the platform themselves: the Mac fork of a
+    # ComfyUI node on Windows (kijai/ComfyUI-LivePortraitKJ#47), device="mps" hard-coded in predict.py on a
+    # Windows PC with an RTX 4090 (apple/ml-fastvlm#52), .to('mps') on Ubuntu (pytorch/pytorch#96881)
+    llama = _led_by(
+        '`File "/home/LLaMA_MPS/llama/model.py", line 102, in __init__\n    self.cache_k = torch.zeros(\n'
+        "RuntimeError: PyTorch is not linked with support for mps devices\n`\nI ran the code on this "
+        "environment:\n`\nPyTorch version: 1.13.1+cu117\nIs debug build: False\nCUDA used to build PyTorch: "
+        "11.7\nROCM used to build PyTorch: None\nOS: Linux 5.14.0-162.6.1.el9_1.0.1.x86_64",
+        "torch.no_mps",
+    )
+    assert "the text shows Linux, where no torch has MPS" in llama.evidence, llama
+    assert any("CUDA build (1.13.1+cu117)" in line for line in llama.evidence), llama
+    comfy = _led_by(
+        "!!! Exception during processing!!! PyTorch is not linked with support for mps devices\nTraceback "
+        '(most recent call last):\n  File "C:\\Comfyui\\ComfyUI\\execution.py", line 151, in '
+        "recursive_execute\n    output_data, output_ui = get_output_data(obj, input_data_all)\n  File "
+        '"C:\\Comfyui\\ComfyUI\\custom_nodes\\ComfyUI-LivePortraitKJ-MPS\\nodes.py", line 260, in '
+        "process\n    cropped_frames, full_frame = pipeline.execute(img, driving_images_np)",
+        "torch.no_mps",
+    )
+    assert "the text shows Windows, where no torch has MPS" in comfy.evidence, comfy
+    fastvlm = _led_by(
+        "A bit confused seeing error when ran prediction on a windows 11 PC with NV RTX 4090 and Intel "
+        'CPU. Any hint is appreciated, thanks!\n\n  File "C:\\Users\\Chunde\\GitHub\\ml-fastvlm\\predict.py'
+        '", line 31, in predict\n    tokenizer, model, image_processor, context_len = '
+        'load_pretrained_model(model_path, args.model_base, model_name, device="mps")\nRuntimeError: '
+        "PyTorch is not linked with support for mps devices",
+        "torch.no_mps",
+    )
+    assert any(line.startswith("the code sets the device to 'mps': ") for line in fastvlm.evidence), fastvlm
+    assert any("RTX 4090" in line for line in fastvlm.evidence), fastvlm
+    ubuntu = _led_by(
+        "1) Is MPS supported for Ubuntu 20.04 with PyTorch 2.1? Is there any version of PyTorch that "
+        "supports it?\n\n>>> x.to('mps')\nTraceback (most recent call last):\n  File \"<stdin>\", line 1, "
+        "in <module>\nRuntimeError: PyTorch is not linked with support for mps devices",
+        "torch.no_mps",
+    )
+    assert "the text shows Linux, where no torch has MPS" in ubuntu.evidence, ubuntu
+    for lead in (llama, comfy, fastvlm, ubuntu):
+        assert "macOS" in lead.cause and "torch.backends.mps.is_available()" in lead.fix.text, lead
