@@ -956,13 +956,30 @@ def analyse_fd_limit(text: str) -> Analysis:
     )
 
 
-# The dtype the message names ("at::Half", "c10::BFloat16", "float") and the range of each.
+# The dtype the message names ("at::Half", "c10::BFloat16", "float", "uint8_t") and the range of each.
 _OVERFLOW = re.compile(r"value cannot be converted to type (?:(?:at|c10)::)?(\w{1,40}) without overflow")
 _DTYPE_RANGES = {
     "Half": "float16, whose values lie within ±65504",
     "BFloat16": "bfloat16, whose values lie within about ±3.39e38",
     "float": "float32, whose values lie within about ±3.40e38",
 }
+_INTEGER_RANGES = {
+    "uint8_t": "uint8, whose values lie within 0 to 255",
+    "int8_t": "int8, whose values lie within -128 to 127",
+    "int16_t": "int16, whose values lie within -32768 to 32767",
+    "int": "int32, whose values lie within -2147483648 to 2147483647",
+}
+_INTEGER_OVERFLOW = Analysis(
+    cause=(
+        "A constant outside the range of the tensor's integer dtype was written into it (masked_fill, "
+        "fill_, an assignment x[mask] = v): an image's uint8 pixels set to 256 or -1, a label tensor of a "
+        "narrow type."
+    ),
+    fix=Fix(
+        "Write a value within the dtype's range (clamp it first), or convert the tensor to a wider dtype "
+        "before writing (x = x.long(), or x.float() for pixel arithmetic, then back with .to(torch.uint8))."
+    ),
+)
 # The value a statement writes: masked_fill(mask, v), fill_(v), x[...] = v; a line of code or a quote of it.
 _VALUE_WRITTEN = re.compile(
     r"\.masked_fill_?\([^,\n]{1,200},\s*(?P<fill>[^\n]{1,80})\)\s*(?:;[^\n]*)?$"
@@ -980,13 +997,15 @@ def analyse_overflow(text: str) -> Analysis:
         return Analysis()
     start = len(text) - min(len(text), 200_000) + message.start()
     evidence = []
-    dtype = _DTYPE_RANGES.get(message[1])
+    dtype = _DTYPE_RANGES.get(message[1]) or _INTEGER_RANGES.get(message[1])
     if dtype is not None:
         evidence.append(f"the tensor is {dtype}")
     written = last_match(_VALUE_WRITTEN, text[max(0, start - 2_000) : start])
     if written is not None:
         value = written["fill"] or written["single"] or written["assigned"]
         evidence.append(f"the value written: {value.strip()}")
+    if message[1] in _INTEGER_RANGES:
+        return replace(_INTEGER_OVERFLOW, evidence=tuple(evidence))
     return Analysis(evidence=tuple(evidence))
 
 

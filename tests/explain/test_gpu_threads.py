@@ -9406,6 +9406,13 @@ def test_a_constant_outside_the_tensor_dtype_s_range_is_named_with_the_dtype_and
     assert "the value written: 70000" in lead.evidence and any("65504" in line for line in lead.evidence), (
         lead
     )
+    # an integer dtype's range is another matter than half precision (torch 2.13's words, ran here)
+    pixels = _led_by(
+        "    img[mask] = 256\nRuntimeError: value cannot be converted to type uint8_t without overflow",
+        "dtype.value_overflow",
+    )
+    assert "the tensor is uint8, whose values lie within 0 to 255" in pixels.evidence, pixels
+    assert "integer dtype" in pixels.cause and "float16" not in pixels.cause, pixels
 
 
 def test_an_onnxruntime_without_cuda_is_named_as_the_cpu_package() -> None:
