@@ -129,10 +129,54 @@ def ranks_against_gpus(text: str) -> Analysis | None:
     )
 
 
+# Lightning's check of the GPUs asked for against the CUDA devices torch sees in this process, numbered from
+# 0: "You requested GPUs: [0, 1]\n But your machine only has: [0]" (or "[]": none seen).
+_LIGHTNING_GPUS = re.compile(
+    r"You requested (?:GPUs|gpu): \[([\d, ]{1,40})\]\s{0,40}(?:\(pid=\d{1,9}\)\s{0,4})?"
+    r"But your machine only has: \[([\d, ]{0,40})\]",
+    re.IGNORECASE,
+)
+
+
+def lightning_gpu_request(text: str) -> tuple[str, str] | None:
+    """The GPU indices Lightning was asked for and those it found (empty where torch sees none), as
+    comma-separated lists; None where the text has no such message."""
+    found = last_match(_LIGHTNING_GPUS, text[-200_000:])
+    if found is None:
+        return None
+    return ", ".join(found[1].replace(",", " ").split()), ", ".join(found[2].replace(",", " ").split())
+
+
+def _lightning_gpus(text: str) -> Analysis | None:
+    """Lightning's GPU indices against those this process sees; None where the text has no such message."""
+    request = lightning_gpu_request(text)
+    if request is None or not request[1]:
+        return None
+    asked, seen = request
+    count = len(seen.split(", "))
+    return Analysis(
+        evidence=(f"Lightning was asked for GPUs [{asked}]; this process sees GPUs [{seen}]",),
+        cause=f"Lightning numbers the GPUs this process sees from 0 ({_gpus(count)} here, as torch counts "
+        "them after CUDA_VISIBLE_DEVICES) and was asked for one beyond them: a GPU index or count written "
+        "for a machine with more GPUs (the authors' config), or a physical GPU number where "
+        "CUDA_VISIBLE_DEVICES already renumbered them.",
+        fix=Fix(
+            f"Ask Lightning for GPUs that exist here: devices={count} (or a list of indices below {count}; "
+            "gpus= in older releases), or devices=-1 for all visible ones; select a physical GPU with "
+            "CUDA_VISIBLE_DEVICES and ask for index 0. A config's gpus or devices entry likewise.",
+            ("nvidia-smi -L",),
+        ),
+        check="cuda.visible_devices",
+    )
+
+
 def analyse_ordinal(text: str) -> Analysis:
     """The ordinal asked for against the GPUs this process sees, reasoned with what the pasted text says: a
     CUDA_VISIBLE_DEVICES that renumbers the GPUs it keeps from cuda:0, torchrun starting more ranks per node
     than there are visible GPUs, the device indices the code names."""
+    lightning = _lightning_gpus(text)
+    if lightning is not None:
+        return lightning
     match = last_match(_ORDINAL, text)
     asked = int(match[1]) if match is not None else None
     seen = int(match[2]) if match is not None and match[2] else None

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 
-from torchdoctor.checks.devices.explanations import hidden_gpus
+from torchdoctor.checks.devices.explanations import hidden_gpus, lightning_gpu_request
 from torchdoctor.checks.install import (
     builds,
     companions_judge,
@@ -2502,6 +2502,9 @@ def analyse_not_available(text: str) -> Analysis:
     does not make the build), and where the build comes from: a Jetson's NVIDIA wheels, a Docker image."""
     window = text[-200_000:]
     evidence: list[str] = []
+    lightning = lightning_gpu_request(window)
+    if lightning is not None and not lightning[1]:
+        evidence.append(f"Lightning was asked for GPUs [{lightning[0]}] and this process sees none")
     cpu = _CPU_BUILD_SAID.search(window)
     if cpu is not None:
         evidence.append(f"the text shows a CPU-only build ({cpu[0]})")

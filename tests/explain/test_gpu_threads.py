@@ -9513,3 +9513,43 @@ def test_the_mps_device_on_a_machine_that_is_not_a_mac_is_named_with_the_platfor
     assert "the text shows Linux, where no torch has MPS" in ubuntu.evidence, ubuntu
     for lead in (llama, comfy, fastvlm, ubuntu):
         assert "macOS" in lead.cause and "torch.backends.mps.is_available()" in lead.fix.text, lead
+
+
+def test_lightning_s_gpu_request_is_read_against_the_gpus_torch_sees() -> None:
+    # Lightning's "You requested GPUs: [...] But your machine only has: [...]" lists the CUDA devices torch
+    # sees in this process (lightning/fabric/utilities/device_parser.py _sanitize_gpu_ids, from
+    # num_cuda_devices()): an empty list is torch seeing no GPU (Lightning-AI/pytorch-lightning#899: a
+    # CPU-only torch, settled), a shorter one an index beyond the visible GPUs. Texts:
+    # HasnainRaz/Fast-AgingGAN#11 (closed: "make sure pytorch can see your GPU"), AntixK/PyTorch-VAE#81,
+    # zjunlp/KNN-KG#10,
+    # ray-project/ray_lightning#32 (two GPUs asked for, one visible), AntixK/PyTorch-VAE#98
+    for text in (
+        "pytorch_lightning.utilities.debugging.MisconfigurationException: \n            You requested GPUs: "
+        "[0]\n            But your machine only has: []\nhello, why it can not scan my gpu, i already have a "
+        "gpu named [0], however it always have such error.",
+        "pytorch_lightning.utilities.exceptions.MisconfigurationException: You requested GPUs: [1]\n But "
+        "your machine only has: [] \nWhat dose this mean and how to deal?",
+        "pytorch_lightning.utilities.exceptions.MisconfigurationException: You requested GPUs: [1]\n But "
+        "your machine only has: []\n这是什么导致的？",
+    ):
+        lead = _led_by(text, "cuda.not_available")
+        assert "CPU-only build" in lead.cause, lead
+        assert any(line.startswith("Lightning was asked for GPUs [") for line in lead.evidence), lead
+    for text, asked, seen in (
+        (
+            "(pid=1521961) pytorch_lightning.utilities.exceptions.MisconfigurationException: You requested "
+            "GPUs: [0, 1]\n(pid=1521961)  But your machine only has: [0]",
+            "0, 1",
+            "0",
+        ),
+        (
+            "# pytorch_lightning.utilities.exceptions.MisconfigurationException: You requested GPUs: [1] But "
+            "your machine only has: [0]",
+            "1",
+            "0",
+        ),
+    ):
+        lead = _led_by(text, "cuda.invalid_device_ordinal")
+        line = f"Lightning was asked for GPUs [{asked}]; this process sees GPUs [{seen}]"
+        assert any(item.startswith(line) for item in lead.evidence), lead
+        assert "devices=" in lead.fix.text and "numbers the GPUs" in lead.cause, lead
