@@ -13,6 +13,8 @@ from torchdoctor.checks.memory import explanations as memory_explanations
 from torchdoctor.checks.training import explanations as training_explanations
 from torchdoctor.explain import Explanation, catalogue, explain
 
+from support import torch_here
+
 THREADS = Path(__file__).resolve().parents[1] / "corpus" / "threads" / "dev"
 ERRORS = Path(__file__).resolve().parents[1] / "corpus" / "errors" / "dev"
 
@@ -9553,3 +9555,34 @@ def test_lightning_s_gpu_request_is_read_against_the_gpus_torch_sees() -> None:
         line = f"Lightning was asked for GPUs [{asked}]; this process sees GPUs [{seen}]"
         assert any(item.startswith(line) for item in lead.evidence), lead
         assert "devices=" in lead.fix.text and "numbers the GPUs" in lead.cause, lead
+
+
+def test_a_torch_version_with_the_cpu_tag_is_read_as_the_cpu_only_build() -> None:
+    # pytorch.org's CPU wheels carry the local tag +cpu (2.13.0+cpu here); a text that shows one where the GPU
+    # goes unused is about that build: vladmandic/sdnext#409 (the installer put in the CPU torch: reinstall,
+    # the maintainer), Comfy-Org/ComfyUI#3970 (pip show torch said 2.5.0+cpu: reinstalled from pytorch.org,
+    # another user confirming)
+    for text, build in (
+        (
+            'I have an RTX2060 6Gb, but the generation process starts on the CPU, in the "System Info" '
+            'section it says "2.0.0+cpu Autocast half" and an empty stash in the "GPU".\n\nAt the same '
+            "time, everything works fine in A1111, all the necessary drivers and CUDA toolkit are "
+            "installed.\n\nHow to switch CPU to GPU ?",
+            "2.0.0+cpu",
+        ),
+        (
+            "I went to my python_embeded folder and launched cmd through there and uninstalled pytorch and "
+            "installed the latest version. I did this bc I noticed when I checked my torch version it said "
+            "mine was 2.5.0+cpu. I used the install command here https://pytorch.org/get-started/locally/ "
+            "after uninstalling my current version. To check your version of torch type, 'pip show torch' "
+            "My version now says 2.7.0.dev20250118+cu",
+            "2.5.0+cpu",
+        ),
+    ):
+        lead = _led_by(text, "cuda.not_available")
+        assert f"the text shows a CPU-only build ({build})" in lead.evidence, lead
+        assert "download.pytorch.org/whl/cu" in lead.fix.text, lead
+    # the tag is the CPU build's, in the torch these tests run on
+    here = torch_here()
+    if "+cpu" in here["version"]:
+        assert here["cuda"] is None, here
