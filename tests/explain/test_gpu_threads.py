@@ -9586,3 +9586,32 @@ def test_a_torch_version_with_the_cpu_tag_is_read_as_the_cpu_only_build() -> Non
     here = torch_here()
     if "+cpu" in here["version"]:
         assert here["cuda"] is None, here
+
+
+def test_libtorch_cuda_missing_names_a_cpu_only_torch_first() -> None:
+    # torch's CPU-only builds have libtorch_cpu.so and no libtorch_cuda.so: an extension built for a CUDA
+    # torch asks for it in vain. openmm/openmm-torch#127 (conda-forge's cpu_generic pytorch under a CUDA
+    # openmm-torch: the reporter's diagnosis, closed on the CUDA build), pytorch/pytorch#111983 (a torch
+    # that says "CUDA used to build PyTorch: Could not collect"); in the torch these tests run on, below
+    openmm = _led_by(
+        "`conda install -c conda-forge openmm-torch`\nand try to import openmmtorch, I get the following "
+        'error:\n\n`Traceback (most recent call last):\n  File "<stdin>", line 1, in <module>\n  File '
+        '"/home/eva/anaconda3/envs/openmm-torch/lib/python3.11/site-packages/openmmtorch.py", line 15, in '
+        "<module>\n    import _openmmtorch\nImportError: libtorch_cuda.so: cannot open shared object file: "
+        "No such file or directory`\n\nFrom the output of conda list, I can see that the installed pytorch "
+        "is the CPU version `cpu_generic_py311h495eaba_0`, which probably explains the incompatibility.",
+        "lib.cannot_open_shared_object",
+    )
+    wsl = _led_by(
+        "# OSError: libtorch_cuda.so: cannot open shared object file: No such file or directory\n\nUbuntu "
+        "22.04 \n\n```bash\n$ python3 -mtorch.utils.collect_env\nCollecting environment information...\n"
+        "PyTorch version: 2.0.1\nIs debug build: False\nCUDA used to build PyTorch: Could not collect",
+        "lib.cannot_open_shared_object",
+    )
+    for lead in (openmm, wsl):
+        assert "CPU-only" in lead.cause and "libtorch_cuda.so" in lead.cause, lead
+        assert "CUDA build of torch" in lead.fix.text, lead
+    here = torch_here()
+    if here["importable"] and here["cuda"] is None and not here["hip"]:
+        names = {path.rsplit("/", 1)[-1] for path in here["mapped"]}
+        assert "libtorch_cpu.so" in names and "libtorch_cuda.so" not in names, names
