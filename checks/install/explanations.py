@@ -3026,8 +3026,7 @@ _ORT_PROVIDERS = re.compile(
     r"|(?:available[ _]providers?|runtime providers)\W{0,40}\[([\w'\", ]{1,200})\]",
     re.IGNORECASE,
 )
-_ORT_CPU_PACKAGE = re.compile(r"(?m)^[ \t]{0,8}onnxruntime[ \t]{1,40}(\d[\w.]{0,30})[ \t]*$")
-_ORT_GPU_PACKAGE = re.compile(r"(?m)^[ \t]{0,8}onnxruntime-gpu[ \t]{1,40}(\d[\w.]{0,30})[ \t]*$")
+_ORT_PACKAGE = re.compile(r"(?m)^[ \t]{0,8}(onnxruntime(?:-gpu)?)[ \t]{1,40}(\d[\w.]{0,30})[ \t]*$")
 
 
 def analyse_onnxruntime_packages(text: str) -> Analysis:
@@ -3039,9 +3038,10 @@ def analyse_onnxruntime_packages(text: str) -> Analysis:
         names = re.findall(r"\w+ExecutionProvider", providers[1] or providers[2])
         if names and "CUDAExecutionProvider" not in names:
             evidence.append(f"the onnxruntime imported offers {', '.join(names)}: no CUDAExecutionProvider")
-    cpu, gpu = last_match(_ORT_CPU_PACKAGE, tail), last_match(_ORT_GPU_PACKAGE, tail)
-    if cpu is not None and gpu is not None:
-        evidence.append(f"both onnxruntime {cpu[1]} and onnxruntime-gpu {gpu[1]} are installed")
+    installed = {found[1]: found[2] for found in islice(_ORT_PACKAGE.finditer(tail), 20)}
+    if len(installed) == 2:
+        cpu, gpu = installed["onnxruntime"], installed["onnxruntime-gpu"]
+        evidence.append(f"both onnxruntime {cpu} and onnxruntime-gpu {gpu} are installed")
     return Analysis(evidence=tuple(evidence))
 
 
