@@ -186,13 +186,15 @@ def main(argv: list[str] | None = None) -> NoReturn:
     goes out redacted and inert (torchdoctor.output.streams)."""
     from torchdoctor.output import streams
 
+    program_hook = sys.excepthook  # the interpreter's, before Typer's call puts its own in place
     args = list(sys.argv[1:] if argv is None else argv) or ["--help"]
     command = _command_of(args)
     if command != "run":  # torchdoctor run: the program's streams stay as python made them
         streams.utf8_on_windows()
     with streams.guarded(redact=command != "lint"):
         code, run = _run(command, args)
-    if run.program is not None:  # torchdoctor run: the program's streams are its own
+    if run.program is not None:  # torchdoctor run: the program's streams and hooks are its own
+        sys.excepthook = program_hook
         code = run.program()
     sys.exit(code)
 

@@ -139,6 +139,15 @@ PROGRAMS = {
         print("after")
         """
     ),
+    "the interpreter's hooks and signal handlers": Program(
+        """
+        import signal, sys, threading
+        print(sys.excepthook is sys.__excepthook__, sys.unraisablehook is sys.__unraisablehook__)
+        print(threading.excepthook is threading.__excepthook__, sys.displayhook is sys.__displayhook__)
+        print(sys.breakpointhook is sys.__breakpointhook__, sys.gettrace(), sys.getprofile())
+        print([signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGCHLD)])
+        """
+    ),
     "sys.path[0] and the working folder": Program("import os, sys\nprint(sys.path[0], os.getcwd())"),
     "a folder with __main__.py": Program(
         "import sys\nprint(__file__, __spec__.name, sys.path[0], sys.argv)", args=("a",), kind="folder"
