@@ -3045,8 +3045,26 @@ def analyse_onnxruntime_packages(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
-# A Linux the text names (a Windows one is _WINDOWS'), and a line of code that sets the device to 'mps'.
+# A Linux or a macOS the text names (a Windows one is _WINDOWS'), and a line of code that sets the device to
+# 'mps'.
 _LINUX = re.compile(r"\b(?:Linux|Ubuntu|Debian|CentOS|Fedora|Rocky)\b|(?<![\w.])/home/\w")
+_MACOS = re.compile(
+    r"\b(?:macOS|Mac ?OS(?: X)?|OS X|Darwin|Apple silicon|M[1-4] (?:Pro|Max|Ultra|chip))\b"
+    r"|(?<![\w.])/Users/\w",
+    re.IGNORECASE,
+)
+_MPS_ON_A_MAC = Analysis(
+    cause=(
+        "The program moves a model or tensor to 'mps', and on this Mac the torch in use was built without "
+        "MPS: a build from source made without it, or a torch from before MPS came to torch's macOS builds."
+    ),
+    fix=Fix(
+        "Install torch's macOS wheel in this environment (pip install --upgrade torch): "
+        "torch.backends.mps.is_built() says whether a build has MPS, torch.backends.mps.is_available() "
+        "whether this Mac can use it (a recent macOS); or run on the CPU with device='cpu'.",
+        ('python -c "import torch; print(torch.__version__, torch.backends.mps.is_built())"',),
+    ),
+)
 _MPS_IN_CODE = re.compile(r"(?m)^[^\n]{0,200}?(?:[\"']mps[\"']|--device[ =]mps\b)[^\n]{0,200}$")
 
 
@@ -3054,6 +3072,9 @@ def analyse_no_mps(text: str) -> Analysis:
     """The platform the text shows, the CUDA build or NVIDIA GPU it has instead, and the code that asks for
     'mps'."""
     tail = text[-200_000:]
+    mac = last_match(_MACOS, tail)
+    if mac is not None and _WINDOWS.search(tail) is None:
+        return replace(_MPS_ON_A_MAC, evidence=(f"the text shows macOS ({' '.join(mac[0].split())})",))
     evidence = []
     if _WINDOWS.search(tail) is not None:
         evidence.append("the text shows Windows, where no torch has MPS")

@@ -9515,6 +9515,16 @@ def test_the_mps_device_on_a_machine_that_is_not_a_mac_is_named_with_the_platfor
     assert "the text shows Linux, where no torch has MPS" in ubuntu.evidence, ubuntu
     for lead in (llama, comfy, fastvlm, ubuntu):
         assert "macOS" in lead.cause and "torch.backends.mps.is_available()" in lead.fix.text, lead
+    # on a Mac the message means a torch built without MPS, not a machine that is not a Mac (constructed;
+    # pytorch/pytorch#77867 met it with a torch built from source on macOS Monterey)
+    mac = _led_by(
+        "macOS 12.4 on an M1 Pro, torch built from source\n>>> torch.ones(1).to('mps')\nRuntimeError: "
+        "PyTorch is not linked with support for mps devices",
+        "torch.no_mps",
+    )
+    assert "the text shows macOS" in " ".join(mac.evidence), mac
+    assert "built without MPS" in mac.cause and "not a Mac" not in mac.cause, mac
+    assert "torch.backends.mps.is_built()" in mac.fix.text, mac
 
 
 def test_lightning_s_gpu_request_is_read_against_the_gpus_torch_sees() -> None:
