@@ -33,6 +33,7 @@ from torchdoctor.explain.model import last_match, quoted, quoted_lines
 from torchdoctor.explain.statement import failing_statement, installed_package
 from torchdoctor.inputs import collect_env
 from torchdoctor.model import Fix
+from torchdoctor.output.wording import clipped
 
 
 def _last(pattern: str, text: str) -> re.Match[str] | None:
@@ -3088,9 +3089,7 @@ def analyse_no_mps(text: str) -> Analysis:
         evidence.append(f"the machine has an NVIDIA GPU ({' '.join(gpu[0].split())}): 'cuda' reaches it")
     code = last_match(_MPS_IN_CODE, tail)
     if code is not None:
-        line = " ".join(code[0].split())
-        shown = line if len(line) <= 160 else line[:157] + "..."
-        evidence.append(f"the code sets the device to 'mps': {shown}")
+        evidence.append(f"the code sets the device to 'mps': {clipped(' '.join(code[0].split()), 160)}")
     return Analysis(evidence=tuple(evidence))
 
 

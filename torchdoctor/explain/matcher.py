@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from torchdoctor.explain.model import Analysis, Entry, Explanation
+from torchdoctor.output.wording import clipped
 
 MAX_LINE = 160
 """The longest quoted line; a longer one is cut around the match."""
@@ -140,7 +141,7 @@ def quote(text: str, position: int) -> str:
     begin = 0 if column < MAX_LINE - 40 else _window_start(line, column)
     prefix = "..." if begin else ""
     rest, room = line[begin:], MAX_LINE - len(prefix)
-    return prefix + (rest if len(rest) <= room else rest[: room - 3] + "...")
+    return prefix + clipped(rest, room)
 
 
 def _window_start(line: str, column: int) -> int:

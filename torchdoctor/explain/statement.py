@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from torchdoctor.output.wording import clipped
+
 WINDOW = 200_000
 """The end of a text that is read: a traceback is just before its message."""
 
@@ -57,8 +59,7 @@ class Statement:
     code: str
 
     def __str__(self) -> str:
-        code = self.code if len(self.code) <= _LONGEST else self.code[: _LONGEST - 3] + "..."
-        return f"{self.file}, line {self.line} (in {self.function}): {code}"
+        return f"{self.file}, line {self.line} (in {self.function}): {clipped(self.code, _LONGEST)}"
 
 
 def failing_statement(text: str, end: int | None = None, *, own_code: bool = False) -> Statement | None:

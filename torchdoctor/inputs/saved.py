@@ -16,6 +16,7 @@ from torchdoctor._version import __version__
 from torchdoctor.inputs import bounded
 from torchdoctor.model import SCHEMA_VERSION, Report, Verdict
 from torchdoctor.output import inert
+from torchdoctor.output.wording import clipped
 
 STANDARD_KEYS = frozenset(
     {
@@ -279,9 +280,7 @@ def _check_shape(data: Mapping[str, Any], name: str) -> None:
     if errors:
         error = errors[0]
         where = "/".join(inert.shown(str(part)) for part in error.absolute_path) or "the top level"
-        message = " ".join(error.message.split())
-        if len(message) > 160:
-            message = message[:157] + "..."
+        message = clipped(" ".join(error.message.split()), 160)
         raise SavedReportError(f"{name} is not a valid report: at {where}: {message}")
     for verdict in data["verdicts"]:
         try:

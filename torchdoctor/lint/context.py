@@ -23,6 +23,7 @@ from torchdoctor.lint.scan import (
     enclosing_function,
     scan,
 )
+from torchdoctor.output.wording import clipped
 
 _CONTAINERS = ("torch.utils.data.Subset", "torch.utils.data.ConcatDataset")
 _MAX_TRACE = 8  # how many `name = ...` steps a reference is followed through
@@ -433,8 +434,7 @@ def keyword(call: ast.Call, name: str) -> ast.expr | None:
 
 
 def short_source(expr: ast.expr, limit: int = 40) -> str:
-    text = ast.unparse(expr)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return clipped(ast.unparse(expr), limit)
 
 
 # What a function calls a model it was handed (``model(data)``, ``self.net(x)``): its arguments are inputs.

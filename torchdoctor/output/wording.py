@@ -1,4 +1,4 @@
-"""Lists as verdicts say them: "GPUs 0, 2 and 3", "ranks 1 and 4"."""
+"""Words as verdicts say them: lists ("GPUs 0, 2 and 3", "ranks 1 and 4") and long lines clipped."""
 
 from __future__ import annotations
 
@@ -16,3 +16,8 @@ def ranks_text(numbers: Iterable[int]) -> str:
     if len(ordered) == 1:
         return f"rank {ordered[0]}"
     return "ranks " + and_list([str(n) for n in ordered])
+
+
+def clipped(text: str, limit: int) -> str:
+    """``text`` itself where it fits in ``limit`` characters, else its start and "..." in that many."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
+from torchdoctor.output.wording import clipped
 from torchdoctor.runtime import expressions
 from torchdoctor.runtime.model import Finding, Operand, site_text
 from torchdoctor.runtime.recorder import BATCH, Owner, Provenance, Recorder, is_factory
@@ -185,7 +186,7 @@ def site_of_frame(frame: _Frame) -> Site:
 
 def _first_line(message: str) -> str:
     line = message.strip().splitlines()[0] if message.strip() else ""
-    return line if len(line) <= 200 else line[:197] + "..."
+    return clipped(line, 200)
 
 
 class _Story:

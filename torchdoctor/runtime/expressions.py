@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from torchdoctor.output.wording import clipped
+
 MAX_SOURCE_BYTES = 4 * 2**20
 """A source file larger than this is not parsed."""
 MAX_TEXT = 120
@@ -101,7 +103,7 @@ def text(node: ast.AST) -> str:
     except (ValueError, RecursionError):
         return "?"
     shown = " ".join(shown.split())
-    return shown if len(shown) <= MAX_TEXT else shown[: MAX_TEXT - 3] + "..."
+    return clipped(shown, MAX_TEXT)
 
 
 def call_text(frame: types.FrameType) -> str | None:
