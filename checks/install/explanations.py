@@ -33,7 +33,7 @@ from torchdoctor.explain.model import last_match, quoted, quoted_lines
 from torchdoctor.explain.statement import failing_statement, installed_package
 from torchdoctor.inputs import collect_env
 from torchdoctor.model import Fix
-from torchdoctor.output.wording import clipped
+from torchdoctor.output.wording import and_list, clipped
 
 
 def _last(pattern: str, text: str) -> re.Match[str] | None:
@@ -537,14 +537,46 @@ def analyse_host_compiler(text: str) -> Analysis:
     )
 
 
-_TORCH_CHECK_MISSING = re.compile(r"TORCH_CHECK[’'\"]?(?: was not declared|\s{1,3}is undefined)")
+def _undeclared(names: str) -> re.Pattern[str]:
+    """An identifier the compiler does not know, in gcc's, nvcc's, MSVC's or clang's words."""
+    return re.compile(
+        rf"use of undeclared identifier [‘'\"“]({names})\b"
+        rf"|\b({names})[’'\"”]?(?: was not declared|\s{{1,3}}is undefined"
+        r"|:\s{0,3}(?:identifier not found|undeclared identifier))"
+    )
+
+
+_TORCH_CHECK_MISSING = _undeclared(r"TORCH_CHECK")
+# glog's checks, which torch's headers defined until 1.13 (pytorch/pytorch#82032: TORCH_CHECK_EQ...)
+_GLOG_CHECK_MISSING = _undeclared(r"CHECK_(?:EQ|NE|LE|LT|GE|GT)")
 
 
 def analyse_torch_macro(text: str) -> Analysis:
-    """TORCH_CHECK missing is the other way round: the torch is older than the code."""
-    torch_version = _versions_seen(text[-200_000:]).get("torch")
+    """TORCH_CHECK missing is the other way round: the torch is older than the code; CHECK_EQ and its kin are
+    glog's names, which torch's headers stopped defining in 1.13."""
+    tail = text[-200_000:]
+    torch_version = _versions_seen(tail).get("torch")
     said = (f"the text gives torch {torch_version}",) if torch_version else ()
-    if last_match(_TORCH_CHECK_MISSING, text[-200_000:]) is None:
+    glog = sorted({found[1] or found[2] for found in _GLOG_CHECK_MISSING.finditer(tail)})
+    if glog:
+        return Analysis(
+            evidence=(f"the extension uses {and_list(glog)}: written for torch 1.12 or older", *said),
+            cause=(
+                "torch's headers defined glog-style checks (CHECK_EQ, CHECK_NE, CHECK_LE, ...) until 1.13, "
+                "which renamed them TORCH_CHECK_EQ, TORCH_CHECK_NE and so on (pytorch/pytorch#82032): an "
+                "extension that uses the old names was written for torch 1.12 or older and does not compile "
+                "against a newer one."
+            ),
+            fix=Fix(
+                "Rename them in the extension's sources and rebuild, find . \\( -name '*.cpp' -o -name "
+                "'*.cu' -o -name '*.h' \\) | xargs sed -i -E "
+                "'s/\\bCHECK_(EQ|NE|LE|LT|GE|GT)\\(/TORCH_CHECK_\\1(/g' "
+                "(or define each one the sources use: #ifndef CHECK_EQ / #define CHECK_EQ(a, b) "
+                "TORCH_CHECK_EQ(a, b) / #endif), or install the torch release the code was written for, "
+                "before 1.13."
+            ),
+        )
+    if last_match(_TORCH_CHECK_MISSING, tail) is None:
         return Analysis(
             evidence=("the extension uses AT_CHECK: it was written for torch 1.4 or older", *said)
         )

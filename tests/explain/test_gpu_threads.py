@@ -9567,6 +9567,37 @@ def test_lightning_s_gpu_request_is_read_against_the_gpus_torch_sees() -> None:
         assert "devices=" in lead.fix.text and "numbers the GPUs" in lead.cause, lead
 
 
+def test_a_removed_check_macro_is_read_in_every_compilers_words() -> None:
+    # The same removed macro, as MSVC, clang and nvcc report it, and the glog-style CHECK_EQ family that
+    # torch's headers stopped defining in 1.13 (pytorch/pytorch#82032: TORCH_CHECK_EQ and the like instead).
+    # MVIG-SJTU/AlphaPose#725 (MSVC; 'replace AT_CHECK with TORCH_CHECK': 'it worked like a charm')
+    msvc = _led_by(
+        "D:\\Repo\\PoseEstimation\\AlphaPose\\detector\\nms\\src\\nms_cuda.cpp(9): error C3861: "
+        "\u201cAT_CHECK\u201d: identifier not found",
+        "build.torch_macro_changed",
+    )
+    assert "AT_CHECK" in msvc.cause and "1.5" in msvc.cause, msvc.cause
+    assert "sed -i 's/AT_CHECK/TORCH_CHECK/g'" in msvc.fix.text, msvc.fix.text
+    glog_style = [
+        # hithqd/PointRWKV#7 (nvcc; CHECK_EQ -> TORCH_CHECK_EQ in emd_kernel.cu: 'really did solve my
+        # problem')
+        "/root/autodl-tmp/pointrwkv/PointRWKV/extensions/emd/cuda/emd_kernel.cu(180): error: identifier "
+        '"CHECK_EQ" is undefined',
+        # pytorch/xla#3778 (clang, torchaudio against a torch after the rename; the maintainer named #82032)
+        "../../torchaudio/csrc/rnnt/workspace.h:30:5: error: use of undeclared identifier 'CHECK_NE'\n"
+        "    CHECK_NE(options.device_, UNDEFINED);\n    ^\n"
+        "../../torchaudio/csrc/rnnt/workspace.h:39:5: error: use of undeclared identifier 'CHECK_LE'\n"
+        "    CHECK_LE(needed_size, size);\n    ^\n"
+        "../../torchaudio/csrc/rnnt/workspace.h:112:5: error: use of undeclared identifier 'CHECK_EQ'\n"
+        "    CHECK_EQ(options_.device_, GPU);\n    ^",
+    ]
+    for text in glog_style:
+        lead = _led_by(text, "build.torch_macro_changed")
+        assert "1.13" in lead.cause and "TORCH_CHECK_EQ" in lead.cause, lead.cause
+        assert "TORCH_CHECK_" in lead.fix.text and "AT_CHECK" not in lead.fix.text, lead.fix.text
+    assert any("CHECK_NE" in line for line in _led_by(glog_style[1], "build.torch_macro_changed").evidence)
+
+
 def test_a_torch_version_with_the_cpu_tag_is_read_as_the_cpu_only_build() -> None:
     # pytorch.org's CPU wheels carry the local tag +cpu (2.13.0+cpu here); a text that shows one where the GPU
     # goes unused is about that build: vladmandic/sdnext#409 (the installer put in the CPU torch: reinstall,
