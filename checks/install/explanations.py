@@ -1726,6 +1726,9 @@ def analyse_undefined_symbol(text: str) -> Analysis:
         return _procedure_not_found(text)
     symbol = match[1] or match[2] or match[3]
     library = _LIBRARY_NAME.search(text[max(0, match.start() - 300) : match.start()])
+    if library and "libbitsandbytes_cpu" in library[1]:
+        # bitsandbytes printing its own probe of the CPU library it loaded: bitsandbytes.cpu_library's
+        return Analysis(declined=True)
     where = "/".join(library[1].split("/")[-2:]) if library else ""
     evidence = [f"{where + ' needs ' if where else ''}the symbol {symbol}"]
     if "RKSs" in symbol:
@@ -2264,6 +2267,95 @@ def analyse_quantized_move(text: str) -> Analysis:
 
 
 _QUANTIZED_MOVE = re.compile(r"is not supported for `?4-bit`? or `?8-bit`?")
+
+
+# Why bitsandbytes loaded its CPU library, by what its release prints: before 0.41 its own search for
+# libcudart.so; 0.43.1 to 0.45 no library for torch's CUDA; the warning without "8-bit multiplication" and
+# not through warnings.warn is 0.46 on, where only a torch without CUDA leads there (bitsandbytes' sources
+# at those tags). On Windows ctypes says "function 'name' not found" where Linux says "undefined symbol".
+_BNB_NO_CUDART = re.compile(
+    r"libcudart\.so not found|No libcudart\.so found|did not contain \[?'libcudart\.so'"
+    r"|libcudart\.so could not"
+)
+_BNB_NO_BINARY = re.compile(
+    r"Could not find the bitsandbytes CUDA binary at[^\n]{0,200}?(libbitsandbytes_cuda\d{2,4}\w{0,20})"
+)
+_BNB_WARNED = re.compile(
+    r"UserWarning: The installed version of bitsandbytes|warn\(\"The installed version of bitsandbytes"
+)
+_BNB_LOGGED = re.compile(
+    r"compiled without GPU support\.[\s\S]{0,200}?8-bit optimizers and GPU quantization are unavailable"
+)
+_BNB_WINDOWS_CTYPES = re.compile(r"function 'cadam32bit_grad_fp32' not found")
+
+
+def analyse_bitsandbytes_cpu(text: str) -> Analysis:
+    tail = text[-200_000:]
+    if last_match(_BNB_NO_CUDART, tail) is not None:
+        return Analysis(
+            evidence=("bitsandbytes did not find libcudart.so on its search path",),
+            cause=(
+                "bitsandbytes before 0.41 looked for the CUDA runtime itself, by the file name "
+                "libcudart.so, in the conda environment, on LD_LIBRARY_PATH and in /usr/local/cuda/lib64, "
+                "and loaded its CPU library where it found none (a CUDA runtime that only exists as "
+                "libcudart.so.11.0, or in the pip nvidia-cuda-runtime wheel, is not found)."
+            ),
+            fix=Fix(
+                "Upgrade bitsandbytes (pip install -U bitsandbytes): from 0.41 it takes the CUDA from "
+                "torch. Or put the folder that holds libcudart.so on LD_LIBRARY_PATH (export "
+                "LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64, or the environment's lib folder; "
+                "where only libcudart.so.11.0 is there, a link ln -s libcudart.so.11.0 libcudart.so).",
+                ("python -m bitsandbytes",),
+            ),
+        )
+    binary = last_match(_BNB_NO_BINARY, tail)
+    if binary is not None:
+        return Analysis(
+            evidence=(f"this bitsandbytes release has no {binary[1]}",),
+            cause=(
+                "torch sees the GPU, but the installed bitsandbytes release ships no library for torch's "
+                f"CUDA ({binary[1]}), so it loaded its CPU library: a torch of a newer CUDA than the release "
+                "knows."
+            ),
+            fix=Fix(
+                "Upgrade bitsandbytes to a release built for this CUDA (pip install -U bitsandbytes), or "
+                "install the torch CUDA build the release supports.",
+                ("python -m bitsandbytes",),
+            ),
+        )
+    windows = _BNB_WINDOWS_CTYPES.search(tail) is not None or _WINDOWS.search(tail) is not None
+    if windows and _BNB_WARNED.search(tail) is not None:
+        return Analysis(
+            evidence=(
+                "bitsandbytes runs on Windows, in a release that warns through warnings.warn (0.43.0 or "
+                "older)",
+            ),
+            cause=(
+                "A bitsandbytes release older than 0.43, the first to support Windows, has no CUDA library "
+                "for Windows, so it loaded its CPU library (where torch sees the GPU, this is the cause)."
+            ),
+            fix=Fix(
+                "Upgrade bitsandbytes to a release with Windows CUDA libraries: pip install -U "
+                "bitsandbytes (0.43 or later), in the environment that runs the program; remove forks "
+                "installed for Windows before (pip uninstall bitsandbytes-windows).",
+                ("pip install -U bitsandbytes",),
+            ),
+        )
+    if _BNB_LOGGED.search(tail) is not None and _BNB_WARNED.search(tail) is None:
+        return Analysis(
+            evidence=("the warning's wording is bitsandbytes 0.46's or later's",),
+            cause=(
+                "bitsandbytes 0.46 and later load their CPU library only where torch.cuda.is_available() is "
+                "False: this torch is a CPU-only build, or it finds no driver or GPU."
+            ),
+            fix=Fix(
+                "Install torch's CUDA build in this environment (pip uninstall torch, then pip install "
+                "torch --index-url https://download.pytorch.org/whl/cuXYZ for a CUDA the driver supports), "
+                "and check nvidia-smi shows the GPU.",
+                ('python -c "import torch; print(torch.__version__, torch.cuda.is_available())"',),
+            ),
+        )
+    return Analysis()
 
 
 # flash-attn 1.x's variable-length functions, which flash-attn 2 renamed flash_attn_varlen_*.

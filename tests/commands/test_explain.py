@@ -622,6 +622,11 @@ MESSAGES = [
         "I didn't see hardware requirement on your repository that it still required to run on Nvidia GPU or "
         "can be executed on non-Nvidia GPU.",
     ),
+    (
+        "bitsandbytes.cpu_library",
+        "UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit "
+        "optimizers, 8-bit multiplication, and GPU quantization are unavailable.",
+    ),
 ]
 
 

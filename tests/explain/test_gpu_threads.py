@@ -9598,6 +9598,59 @@ def test_a_removed_check_macro_is_read_in_every_compilers_words() -> None:
     assert any("CHECK_NE" in line for line in _led_by(glog_style[1], "build.torch_macro_changed").evidence)
 
 
+def test_bitsandbytes_on_its_cpu_library_names_why_it_loaded_it() -> None:
+    # bitsandbytes warns "compiled without GPU support" whenever it loaded libbitsandbytes_cpu: when torch
+    # sees no CUDA GPU (in every release); before 0.41 also when it found no libcudart.so on its search path;
+    # on Windows before 0.43, whose releases had no CUDA library for it (bitsandbytes' cextension.py,
+    # cuda_setup/main.py and changelog at each tag). artidoro/qlora#31 (libcudart.so not found: users
+    # confirmed a fresh CUDA and torch, or the CUDA library in place of the CPU one)
+    qlora = _led_by(
+        "> bin /home/server/anaconda3/envs/qlora/lib/python3.11/site-packages/bitsandbytes/libbitsandbytes_"
+        "cpu.so /home/server/anaconda3/envs/qlora/lib/python3.11/site-packages/bitsandbytes/cextension.py:3"
+        "4: UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit "
+        'optimizers, 8-bit multiplication, and GPU quantization are unavailable. warn("The installed '
+        'version of bitsandbytes was compiled without GPU support. " '
+        "/home/server/anaconda3/envs/qlora/lib/python3.11/site-packages/bitsandbytes/libbitsandbytes_cpu.so"
+        ": undefined symbol: cadam32bit_grad_fp32 /home/server/anaconda3/envs/qlora/lib/python3.11/site-pac"
+        "kages/bitsandbytes/cuda_setup/main.py:149: UserWarning: /home/server/anaconda3/envs/qlora did not "
+        "contain ['libcudart.so', 'libcudart.so.11.0', 'libcudart.so.12.0'] as expected! Searching further "
+        "paths... warn(msg) CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. "
+        "Searching in backup paths...",
+        "bitsandbytes.cpu_library",
+    )
+    assert "libcudart.so" in qlora.cause and "0.41" in qlora.cause, qlora.cause
+    assert "LD_LIBRARY_PATH" in qlora.fix.text and "pip install -U bitsandbytes" in qlora.fix.text, qlora.fix
+    # bitsandbytes-foundation/bitsandbytes#879 (Windows 10: the newer bitsandbytes with its CUDA libraries
+    # fixed it, the reporter)
+    windows = _led_by(
+        '**_"The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit '
+        "multiplication, and GPU quantization are unavailable.\n"
+        '  warn("The installed version of bitsandbytes was compiled without GPU support. "\n'
+        "function 'cadam32bit_grad_fp32' not found_**",
+        "bitsandbytes.cpu_library",
+    )
+    assert "Windows" in windows.cause and "0.43" in windows.cause, windows.cause
+    assert "pip install -U bitsandbytes" in windows.fix.text, windows.fix
+    # from 0.46 the warning (logged, without "8-bit multiplication") comes only where torch sees no CUDA GPU;
+    # the text of cocktailpeanut/fluxgym#411 (a reply's log)
+    logged = _led_by(
+        "(env) C:\\Fluxgym-LORA\\fluxgym>python app.py\n2025-08-03 16:25:57 WARNING  The installed version "
+        "of bitsandbytes was compiled without GPU support.   cextension.py:282\n                           "
+        "  8-bit optimizers and GPU quantization are unavailable.",
+        "bitsandbytes.cpu_library",
+    )
+    assert "torch.cuda.is_available()" in logged.cause and "0.46" in logged.cause, logged.cause
+    assert "CUDA build" in logged.fix.text, logged.fix
+    # 0.43.1 to 0.45 without a library for torch's CUDA (constructed from cextension.py's logging at 0.43.3)
+    no_binary = _led_by(
+        "Could not find the bitsandbytes CUDA binary at PosixPath('/venv/lib/python3.11/site-packages/"
+        "bitsandbytes/libbitsandbytes_cuda128.so')\nThe installed version of bitsandbytes was compiled "
+        "without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.",
+        "bitsandbytes.cpu_library",
+    )
+    assert "libbitsandbytes_cuda128" in no_binary.cause, no_binary.cause
+
+
 def test_a_torch_version_with_the_cpu_tag_is_read_as_the_cpu_only_build() -> None:
     # pytorch.org's CPU wheels carry the local tag +cpu (2.13.0+cpu here); a text that shows one where the GPU
     # goes unused is about that build: vladmandic/sdnext#409 (the installer put in the CPU torch: reinstall,
