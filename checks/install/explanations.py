@@ -1718,13 +1718,15 @@ _TORCH_ABI = re.compile(r"_ZNK?(?:3c10|2at|5torch|6caffe2)")
 
 def analyse_undefined_symbol(text: str) -> Analysis:
     match = _last(
-        r"undefined symbol: ([^\s,]{1,300})|Symbol not found: ([^\s,]{1,300})"
-        r"|symbol ([^\s,]{1,300}),? version [^\s,]{1,100} not defined in file",
+        r"undefined symbol:\s{1,8}([^\s,]{1,300})(?:,?\s{1,4}version\s([^\s,]{1,100}))?"
+        r"|Symbol not found: ([^\s,]{1,300})"
+        r"|symbol ([^\s,]{1,300}),? version ([^\s,]{1,100}) not defined in file",
         text,
     )
     if match is None:
         return _procedure_not_found(text)
-    symbol = match[1] or match[2] or match[3]
+    symbol = match[1] or match[3] or match[4]
+    owner = match[2] or match[5]
     library = _LIBRARY_NAME.search(text[max(0, match.start() - 300) : match.start()])
     if library and "libbitsandbytes_cpu" in library[1]:
         # bitsandbytes printing its own probe of the CPU library it loaded: bitsandbytes.cpu_library's
@@ -1739,6 +1741,8 @@ def analyse_undefined_symbol(text: str) -> Analysis:
     nvcc_release = _NVCC_RUNTIME_SYMBOLS.get(symbol)
     if nvcc_release is not None:
         return _newer_nvcc_than_runtime(evidence, where, symbol, nvcc_release)
+    if owner and _CUDA_LIBRARY.fullmatch(owner):
+        return _older_cuda_library(evidence, where, symbol, owner)
     companion = _companion_of(where, symbol, text)
     if companion is not None:
         return _companion_symbol(evidence, companion, text)
@@ -1754,6 +1758,41 @@ def analyse_undefined_symbol(text: str) -> Analysis:
             fix=_package_reinstall(package),
         )
     return Analysis(evidence=tuple(evidence), fix=_undefined_symbol_fix(where, symbol))
+
+
+# CUDA's libraries as a symbol's version tag names them ("version libcudart.so.12", "version libcudart").
+_CUDA_LIBRARY = re.compile(
+    r"lib(?:cudart|cublas(?:Lt)?|cudnn\w{0,20}|nvrtc|cusparse(?:Lt)?|cufft|curand|cusolver|nvJitLink|nccl|cupti)"
+    r"(?:\.so[\d.]{0,12})?"
+)
+
+
+def _older_cuda_library(evidence: list[str], where: str, symbol: str, owner: str) -> Analysis:
+    """ld.so names the library a symbol is expected from by its version tag: the copy of it that loaded is
+    of another release (most often older) than the one the failing library was built against."""
+    stem = owner.split(".so")[0]
+    fix = _undefined_symbol_fix(where, symbol) if re.search(r"libcu\w+\.so", where) else None
+    return Analysis(
+        evidence=(
+            *evidence,
+            f"{symbol} is expected from {owner} (the symbol's version tag): the {owner} loaded lacks it",
+        ),
+        cause=(
+            f"Two CUDA releases are mixed: {where or 'the library'} was built against another release of "
+            f"{owner} than the one that loaded, most often an older copy found first: a system CUDA toolkit "
+            "or another CUDA directory on LD_LIBRARY_PATH, a conda cudatoolkit, or a CUDA runtime that "
+            "another package or application bundles."
+        ),
+        fix=fix
+        or Fix(
+            f"Find which {stem} loads and where it comes from (ldd on the failing library | grep {stem}; "
+            "echo $LD_LIBRARY_PATH; conda list cudatoolkit): take that CUDA off LD_LIBRARY_PATH (or unset "
+            "it), remove a conda cudatoolkit of another release from the environment or install the one "
+            "torch was built for, or replace a bundled old copy with a current one, so that the copy of "
+            "torch's own CUDA release (its nvidia-* wheel) loads.",
+            ("echo $LD_LIBRARY_PATH", "pip list 2>/dev/null | grep -i nvidia"),
+        ),
+    )
 
 
 # Python's "DLL load failed" with Windows' error 127 (the specified procedure could not be found): a compiled
@@ -1941,8 +1980,10 @@ def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
     if "nvJitLink" in symbol or re.search(r"libcu\w+\.so", library):
         return Fix(
             "Two CUDA releases are mixed: a CUDA library found through LD_LIBRARY_PATH (or an older "
-            "nvidia-* wheel) is loaded instead of the one torch came with. Remove the CUDA directories from "
-            "LD_LIBRARY_PATH, or reinstall torch so that its nvidia-* wheels match.",
+            "nvidia-* wheel, or a conda cudatoolkit of another release) is loaded instead of the one torch "
+            "came with. Remove the CUDA directories from LD_LIBRARY_PATH (and that cudatoolkit from the "
+            "conda environment, or install the one torch was built for), or reinstall torch so that its "
+            "nvidia-* wheels match.",
             ("echo $LD_LIBRARY_PATH", "pip list 2>/dev/null | grep -i nvidia"),
         )
     if library.rsplit("/", 1)[-1].startswith(("libtorch", "libc10")):

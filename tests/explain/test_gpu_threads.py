@@ -9651,6 +9651,35 @@ def test_bitsandbytes_on_its_cpu_library_names_why_it_loaded_it() -> None:
     assert "libbitsandbytes_cuda128" in no_binary.cause, no_binary.cause
 
 
+def test_an_undefined_symbol_with_a_version_tag_names_the_library_that_lacks_it() -> None:
+    # ld.so prints the version node of the reference: "undefined symbol: S, version libcudart.so.12" is a
+    # symbol expected from libcudart.so.12, so the copy of that library which loaded is older than the one the
+    # failing library was built against; not torch's own libraries disagreeing. apache/mahout#1330 (a system
+    # CUDA 12.4 libcudart.so.12 ahead of the wheel's, torch cu128: the reporter's analysis, force-loading the
+    # wheel's runtime), ContinuumIO/anaconda-issues#12251 (conda's cudatoolkit 11.0.221: 11.0.3 works, the
+    # reporter and another user)
+    system_cuda = _led_by(
+        "On Linux systems where the installed CUDA Toolkit is older than 12.5 (e.g., Ubuntu 24.04's "
+        "`nvidia-cuda-toolkit` package, which ships CUDA 12.4), `import torch` fails after a fresh `uv "
+        "sync --group dev --extra qdp` of the RC2 environment:\n \n```\nImportError: "
+        "/…/site-packages/torch/lib/libc10_cuda.so: undefined symbol:\n    "
+        "cudaGetDriverEntryPointByVersion, version libcudart.so.12\n```",
+        "lib.undefined_symbol",
+    )
+    assert any("libcudart.so.12" in line for line in system_cuda.evidence), system_cuda.evidence
+    assert "another release of libcudart.so.12" in system_cuda.cause, system_cuda.cause
+    assert "LD_LIBRARY_PATH" in system_cuda.fix.text, system_cuda.fix
+    assert "reinstall torch in a clean environment" not in system_cuda.fix.text, system_cuda.fix
+    conda = _led_by(
+        "If `cudatoolkit` 11.0.221 is installed, `python -c 'import torch'` fails with\n\n```\nOSError: "
+        "/home/ka37/anaconda3/envs/fail/lib/python3.8/site-packages/torch/lib/../../../../libcublas.so.11: "
+        "symbol free_gemm_select version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link "
+        "time reference\n```",
+        "lib.undefined_symbol",
+    )
+    assert "libcublasLt.so.11" in conda.cause and "conda" in conda.fix.text, (conda.cause, conda.fix)
+
+
 def test_a_torch_version_with_the_cpu_tag_is_read_as_the_cpu_only_build() -> None:
     # pytorch.org's CPU wheels carry the local tag +cpu (2.13.0+cpu here); a text that shows one where the GPU
     # goes unused is about that build: vladmandic/sdnext#409 (the installer put in the CPU torch: reinstall,
