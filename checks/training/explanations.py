@@ -293,6 +293,13 @@ def analyse_devices(text: str) -> Analysis:
         return Analysis()
     evidence, match = found
     analysis = _devices(text, evidence, match)
+    step = _optimizer_step(text, match.start())
+    if step is not None:
+        return Analysis(
+            evidence=(*analysis.evidence, f"the tensors meet in {step}"),
+            cause=_OPTIMIZER_STATE_CAUSE,
+            fix=_OPTIMIZER_STATE_FIX,
+        )
     statement = failing_statement(text, match.start())
     if statement is None:
         return analysis
@@ -300,6 +307,44 @@ def analyse_devices(text: str) -> Analysis:
     analysis = replace(analysis, evidence=(*analysis.evidence, line))
     package = installed_package(statement.file)
     return analysis if package is None else _in_library(analysis, package)
+
+
+# An optimizer's step where the message is raised: a frame of torch.optim, the program's optimizer.step()
+# (or a step() in a file of its own optimizer), or on the line above the state torch.optim keeps per
+# parameter.
+_OPTIM_FRAME = re.compile(r"torch[/\\]optim[/\\](\w+)\.py\b")
+_OPTIM_STATE_LINE = re.compile(r"\b(?:exp_avg(?:_sq)?|max_exp_avg_sq|momentum_buffer)\b[^\n]*\n[^\n]*$")
+_OPTIMIZER_STATE_CAUSE = (
+    "The optimizer's state (momentum buffers, Adam's exp_avg, a wrapper's copies of the parameters) is on "
+    "another device than the parameters it updates, most often the optimizer state on the CPU and the "
+    "parameters on the GPU: the optimizer was built, or its state loaded (optimizer.load_state_dict from a "
+    "checkpoint, which puts each state tensor on its parameter's device as it is then), while the model was "
+    "on the CPU, and the model moved to the GPU after."
+)
+_OPTIMIZER_STATE_FIX = Fix(
+    "Call model.to(device) before constructing the optimizer and before optimizer.load_state_dict(...): "
+    "model.to(device); optimizer = torch.optim.Adam(model.parameters(), ...); "
+    "optimizer.load_state_dict(checkpoint['optimizer']). Where the state is already loaded, move it: for "
+    "state in optimizer.state.values(): for key, value in state.items(): if torch.is_tensor(value): "
+    "state[key] = value.to(device)."
+)
+
+
+def _optimizer_step(text: str, end: int) -> str | None:
+    """Where the tensors meet in an optimizer's step, in words; None elsewhere."""
+    window = text[max(0, end - 3000) : end]
+    frame = last_match(_OPTIM_FRAME, window)
+    if frame is not None:
+        return f"the optimizer's step (torch/optim/{frame[1]}.py)"
+    statement = failing_statement(text, end)
+    if statement is not None and (
+        re.search(r"\b\w*optim\w*\.step\(", statement.code, re.IGNORECASE)
+        or (statement.function == "step" and "optim" in statement.file.rsplit("/", 1)[-1].lower())
+    ):
+        return f"the optimizer's step, at {statement}"
+    if _OPTIM_STATE_LINE.search(window) is not None:
+        return "the optimizer's step (its per-parameter state: exp_avg, momentum_buffer)"
+    return None
 
 
 def _in_library(analysis: Analysis, package: str) -> Analysis:

@@ -9680,6 +9680,61 @@ def test_an_undefined_symbol_with_a_version_tag_names_the_library_that_lacks_it(
     assert "libcublasLt.so.11" in conda.cause and "conda" in conda.fix.text, (conda.cause, conda.fix)
 
 
+def test_device_mismatches_in_older_and_narrower_wordings_are_read() -> None:
+    # torch.cdist's own check, and torch 1.0-1.1's TensorIterator naming each side's device and dtype (a
+    # different dtype on one device is tensors.different_dtypes'). helmholtz-analytics/heat#485 (merged
+    # heat#486: the test tensors given their device), meta-pytorch/captum#163 (merged captum#169: the sum made
+    # on the inputs' device)
+    cdist = _led_by(
+        "        if compute_mode == 'use_mm_for_euclid_dist_if_necessary':\n"
+        ">           return torch._C._VariableFunctions.cdist(x1, x2, p, None)\n"
+        "E           RuntimeError: X1 and X2 must have the same device type. X1: cuda X2: cpu\n\n"
+        "../heat-venv/lib/python3.6/site-packages/torch/functional.py:671: RuntimeError",
+        "tensors.different_devices",
+    )
+    assert any("X1 on cuda" in line and "X2 on cpu" in line for line in cdist.evidence), cdist.evidence
+    captum = _led_by(
+        "    233         attr_sum = torch.tensor([sum(row_sum) for row_sum in zip(*row_sums)])\n"
+        "--> 234         return attr_sum - (end_point - start_point)\n    235 \n    236 \n\n"
+        "RuntimeError: expected device cpu and dtype Float but got device cuda:0 and dtype Float",
+        "tensors.different_devices",
+    )
+    assert any("cpu and cuda:0" in line for line in captum.evidence), captum.evidence
+    same_device = _explained(
+        "RuntimeError: expected device cpu and dtype Float but got device cpu and dtype Long"
+    )
+    assert all(found.id != "tensors.different_devices" for found in same_device), same_device
+
+
+def test_a_device_mismatch_in_the_optimizers_step_names_its_state() -> None:
+    # The optimizer keeps state per parameter (momentum buffers, Adam's exp_avg); built, or its state loaded
+    # with optimizer.load_state_dict, while the model was on the CPU, that state stays there when the model
+    # moves. pytorch/tutorials#577 (merged: the model to CUDA before the optimizer, the loaded state moved),
+    # jwyang/faster-rcnn.pytorch#522 (fasterRCNN.cuda() before the optimizer: 'problem is solved'),
+    # SeanNaren/deepspeech.pytorch#333 (merged: 'the model has to be cuda before optimizer load state dict')
+    texts = [
+        "exp_avg.mul_(beta1).add_(1 - beta1, grad)\n"
+        "RuntimeError: expected backend CPU and dtype Float but got backend CUDA and dtype Float",
+        '`Traceback (most recent call last):\n  File "trainval_net.py", line 339, in <module>\n    '
+        'optimizer.step()\n  File "/pytorch/lib/python3.6/site-packages/torch/optim/sgd.py", line 101, '
+        "in "
+        "step\n    buf.mul_(momentum).add_(1 - dampening, d_p)\nRuntimeError: expected type "
+        "torch.FloatTensor "
+        "but got torch.cuda.FloatTensor`",
+        'Traceback (most recent call last):\n  File "train.py", line 270, in <module>\n    '
+        "optimizer.step()\n"
+        '  File "/usr/local/lib/python3.6/dist-packages/torch/optim/sgd.py", line 101, in step\n    '
+        "buf.mul_(momentum).add_(1 - dampening, d_p)\nRuntimeError: Expected object of type "
+        "torch.FloatTensor "
+        "but found type torch.cuda.FloatTensor for argument #4 'other'",
+    ]
+    for text in texts:
+        lead = _led_by(text, "tensors.different_devices")
+        assert "optimizer's state" in lead.cause, lead.cause
+        assert "load_state_dict" in lead.fix.text and "before" in lead.fix.text, lead.fix
+        assert any("optimizer" in line for line in lead.evidence), lead.evidence
+
+
 def test_a_torch_version_with_the_cpu_tag_is_read_as_the_cpu_only_build() -> None:
     # pytorch.org's CPU wheels carry the local tag +cpu (2.13.0+cpu here); a text that shows one where the GPU
     # goes unused is about that build: vladmandic/sdnext#409 (the installer put in the CPU torch: reinstall,
