@@ -817,4 +817,17 @@ def analyse_device_order(text: str) -> Analysis:
     return Analysis()
 
 
+# The torch.cuda function a traceback shows refusing the device, or the one the writer names.
+_CUDA_FUNCTION_FRAME = re.compile(r"torch[/\\]cuda[/\\]\w+\.py\"?, line \d+, in (\w+)")
+_CUDA_FUNCTION_NAMED = re.compile(r"torch\.cuda\.(?:memory\.)?(\w+)\(")
+
+
+def analyse_device_without_index(text: str) -> Analysis:
+    tail = text[-200_000:]
+    found = last_match(_CUDA_FUNCTION_FRAME, tail) or last_match(_CUDA_FUNCTION_NAMED, tail)
+    if found is None:
+        return Analysis()
+    return Analysis(evidence=(f"the call that refused it: torch.cuda.{found[1]}",))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -627,6 +627,10 @@ MESSAGES = [
         "UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit "
         "optimizers, 8-bit multiplication, and GPU quantization are unavailable.",
     ),
+    (
+        "cuda.device_without_index",
+        "ValueError: Expected a torch.device with a specified index or an integer, but got:cuda",
+    ),
 ]
 
 

@@ -7,6 +7,8 @@ import json
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from torchdoctor.checks.devices import explanations as devices_explanations
 from torchdoctor.checks.install import explanations as install_explanations
 from torchdoctor.checks.memory import explanations as memory_explanations
@@ -9733,6 +9735,34 @@ def test_a_device_mismatch_in_the_optimizers_step_names_its_state() -> None:
         assert "optimizer's state" in lead.cause, lead.cause
         assert "load_state_dict" in lead.fix.text and "before" in lead.fix.text, lead.fix
         assert any("optimizer" in line for line in lead.evidence), lead.evidence
+
+
+def test_a_cuda_device_without_an_index_where_one_gpu_is_meant() -> None:
+    # torch's _get_device_index refuses a device without an index where its caller does not take the
+    # current one: torch.cuda.set_device and others, torch.cuda.mem_get_info before pytorch/pytorch#132616
+    # (torch 2.5). invoke-ai/InvokeAI#2700 (merged: always a specific index), pytorch/pytorch#132583 (closed
+    # by #132616), omicverse/omicverse#831 (merged omicverse#833: bare CUDA devices given their index)
+    texts = [
+        "Also tighten up the typing of `device` attributes in general.\n\nFixes \n> ValueError: Expected a "
+        "torch.device with a specified index or an integer, but got:cuda",
+        "# Expected a torch.device with a specified index or an integer, but got:cuda",
+        "# Expected a torch.device with a specified index or an integer, but got:cuda\n\nWhen running "
+        "`ov.pp.neighbors()` with `transformer='pyg'` (automatic selection due to GPU availability), the "
+        'function crashes with a ValueError because `torch.cuda.mem_get_info()` receives a string `"cuda"` '
+        "instead of a `torch.device` object or integer device index.",
+    ]
+    for text in texts:
+        lead = _led_by(text, "cuda.device_without_index")
+        assert "'cuda:0'" in lead.fix.text and "2.5" in lead.cause, lead
+    assert any("mem_get_info" in line for line in _led_by(texts[2], "cuda.device_without_index").evidence)
+    # the torch these tests run on: set_device refuses 'cuda' before it needs a GPU; mem_get_info takes the
+    # current device for one
+    here = torch_here()
+    if here["importable"]:
+        import torch
+
+        with pytest.raises(ValueError, match=r"Expected a torch\.device with a specified index"):
+            torch.cuda.set_device("cuda")
 
 
 def test_a_torch_version_with_the_cpu_tag_is_read_as_the_cpu_only_build() -> None:
