@@ -2310,6 +2310,35 @@ def analyse_quantized_move(text: str) -> Analysis:
 _QUANTIZED_MOVE = re.compile(r"is not supported for `?4-bit`? or `?8-bit`?")
 
 
+# A text that says the packages are there.
+_BOTH_INSTALLED = re.compile(
+    r"(?:despite|although|even though|already|I have|I've|after) (?:\w+ ){0,4}?install\w{0,3}\b[^\n]{0,80}?"
+    r"\b(?:accelerate|bitsandbytes)\b"
+    r"|\b(?:accelerate|bitsandbytes)\b[^\n]{0,60}?\b(?:are|is) (?:already )?installed",
+    re.IGNORECASE,
+)
+
+
+def analyse_quantization_unavailable(text: str) -> Analysis:
+    tail = text[-200_000:]
+    if _MACOS.search(tail) is not None or _APPLE_GPU.search(tail) is not None:
+        return Analysis(
+            evidence=("the text shows a Mac: it has no CUDA GPU, and bitsandbytes' quantization needs one",),
+            fix=Fix(
+                "Load the model without load_in_8bit or load_in_4bit (float16 on 'mps', or float32 on the "
+                "CPU), or run it on a machine with an NVIDIA GPU."
+            ),
+        )
+    if _BOTH_INSTALLED.search(tail) is not None:
+        return Analysis(
+            evidence=(
+                "the text says accelerate and bitsandbytes are installed: torch seeing no CUDA GPU is what "
+                "remains",
+            )
+        )
+    return Analysis()
+
+
 # Why bitsandbytes loaded its CPU library, by what its release prints: before 0.41 its own search for
 # libcudart.so; 0.43.1 to 0.45 no library for torch's CUDA; the warning without "8-bit multiplication" and
 # not through warnings.warn is 0.46 on, where only a torch without CUDA leads there (bitsandbytes' sources

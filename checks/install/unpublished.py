@@ -102,16 +102,31 @@ def analyse_unpublished(text: str, os_key: str) -> Analysis:
             f"torch {release} was published ({label or 'the default build'} for {where}), but pip lists only "
             f"{span} here: no wheel of {release} fits this Python or platform"
         )
+        asked = _pythons_of(release, os_key)
+        python = _this_python(listed, asked, os_key)
+        if python:
+            which = " or ".join(python)
+            evidence.append(
+                f"every release pip lists that the tables know has wheels for Python {which}, and torch "
+                f"{release} has none ({_span(asked)}): this Python is {which}"
+            )
+        other_python = (
+            f"Python {_span(asked)}, which torch {release} has wheels for"
+            if asked
+            else f"a Python that torch {release} has wheels for"
+        )
         if newer:
             return Analysis(
                 evidence=tuple(evidence),
                 fix=Fix(
-                    f"Install torch {newer[0]}, the first release pip lists here (or a Python that torch "
-                    f"{release} has wheels for).",
+                    f"Install torch {newer[0]}, the first release pip lists here (or use {other_python}).",
                     (cuda_compat.install_command(newer[0], cuda),),
                 ),
             )
-        return Analysis(evidence=tuple(evidence))
+        return Analysis(
+            evidence=tuple(evidence),
+            fix=Fix(f"Use {other_python}, or a release pip lists here.") if asked else None,
+        )
     if cuda is not None and cuda in cudas and (index is None or _ROOT_INDEX.search(text)):
         built = next(build for build in found if build.cuda == cuda)
         evidence.append(
@@ -127,6 +142,34 @@ def analyse_unpublished(text: str, os_key: str) -> Analysis:
             ),
         )
     return Analysis(evidence=tuple(evidence))
+
+
+def _pythons_of(release: str, os_key: str) -> list[str]:
+    """The Pythons (free-threaded builds left out) the tables give wheels of ``release`` for on this OS, or on
+    any where the OS is not in them; empty where the release is not in the tables."""
+    row = builds.WHEELS["releases"].get(release)
+    if row is None:
+        return []
+    tags: dict[str, list[str]] = row.get("python") or {}
+    found = tags[os_key] if os_key in tags else [p for ps in tags.values() for p in ps]
+    return sorted({p for p in found if not p.endswith("t")}, key=Version)
+
+
+def _this_python(listed: Sequence[str], asked: Sequence[str], os_key: str) -> list[str]:
+    """The Pythons every release pip lists has wheels for (of those in the tables) and the release asked for
+    has none for: pip lists only what fits the Python it runs on."""
+    if not asked:
+        return []
+    common: set[str] | None = None
+    for release in listed:
+        pythons = _pythons_of(release, os_key)
+        if pythons:
+            common = set(pythons) if common is None else common & set(pythons)
+    return sorted((common or set()) - set(asked), key=Version)
+
+
+def _span(pythons: Sequence[str]) -> str:
+    return pythons[0] if len(pythons) == 1 else f"{pythons[0]} to {pythons[-1]}"
 
 
 def _first_line_with(cuda: str, os_key: str, after: str) -> str | None:

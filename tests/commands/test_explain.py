@@ -631,6 +631,11 @@ MESSAGES = [
         "cuda.device_without_index",
         "ValueError: Expected a torch.device with a specified index or an integer, but got:cuda",
     ),
+    (
+        "transformers.quantization_unavailable",
+        "ImportError: Using `bitsandbytes` 8-bit quantization requires Accelerate: `pip install accelerate` "
+        "and the latest version of bitsandbytes: `pip install -i https://pypi.org/simple/ bitsandbytes`",
+    ),
 ]
 
 

@@ -9765,6 +9765,41 @@ def test_a_cuda_device_without_an_index_where_one_gpu_is_meant() -> None:
             torch.cuda.set_device("cuda")
 
 
+def test_transformers_refusing_a_quantized_load_names_a_torch_without_cuda() -> None:
+    # transformers' is_bitsandbytes_available asked torch.cuda.is_available() as well as the package, so the
+    # ImportError that asks to install accelerate and bitsandbytes also comes where both are installed and
+    # torch sees no CUDA GPU. OpenBMB/MiniCPM-V#215 (the maintainer: bitsandbytes needs CUDA; accepted),
+    # leoneversberg/llm-chatbot-rag#1 (the reporter's torch.cuda.is_available() printed False),
+    # bitsandbytes-foundation/bitsandbytes#837 (macOS: the reporter read transformers' check)
+    minicpm = _led_by(
+        "请问目前支持win10吗？我setup了requirements和bitsandbytes，都提示 raise ImportError(\nImportError: "
+        "Using `bitsandbytes` 8-bit quantization requires Accelerate: `pip install accelerate` and the "
+        "latest version of bitsandbytes: `pip install -i https://pypi.org/simple/ bitsandbytes`",
+        "transformers.quantization_unavailable",
+    )
+    chatbot = _led_by(
+        "I tried the code, and I keep getting the following error despite installing the latest version of "
+        "accelerate and bitsandbytes.I am running a virtual environment with Python 3.10.14 and all the "
+        "other packages in requirements.txt.\nHave you seen this issue?\nImportError: Using `bitsandbytes` "
+        "8-bit quantization requires Accelerate: `pip install accelerate` and the latest version of "
+        "bitsandbytes:\n`pip install -i https://pypi.org/simple/ bitsandbytes`",
+        "transformers.quantization_unavailable",
+    )
+    mac = _led_by(
+        '  File "/Users/b/study/ml/image-captioning-v2/venv/lib/python3.11/site-packages/transformers/model'
+        'ing_utils.py", line 2616, in from_pretrained\n    raise ImportError(\nImportError: Using '
+        "`load_in_8bit=True` requires Accelerate: `pip install accelerate` and the latest version of "
+        "bitsandbytes `pip install -i https://test.pypi.org/simple/ bitsandbytes` or pip install "
+        "bitsandbytes`",
+        "transformers.quantization_unavailable",
+    )
+    for lead in (minicpm, chatbot, mac):
+        assert "torch.cuda.is_available()" in lead.cause, lead.cause
+    assert "torch's CUDA build" in minicpm.fix.text and "torch's CUDA build" in chatbot.fix.text
+    assert any("installed" in line for line in chatbot.evidence), chatbot.evidence
+    assert any("Mac" in line for line in mac.evidence) and "load_in_8bit" in mac.fix.text, mac
+
+
 def test_a_torch_version_with_the_cpu_tag_is_read_as_the_cpu_only_build() -> None:
     # pytorch.org's CPU wheels carry the local tag +cpu (2.13.0+cpu here); a text that shows one where the GPU
     # goes unused is about that build: vladmandic/sdnext#409 (the installer put in the CPU torch: reinstall,
