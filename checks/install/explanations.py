@@ -822,7 +822,10 @@ def _container_driver(text: str, supported: tuple[int, int], evidence: tuple[str
 
 
 def analyse_unpublished_torch(text: str) -> Analysis:
-    return unpublished.analyse_unpublished(text, _seen(text).os_key)
+    os_key = _seen(text).os_key
+    if os_key == "linux-x86_64" and _WINDOWS.search(text[-200_000:]) and not _LINUX.search(text[-200_000:]):
+        os_key = "windows-x86_64"  # the writer's "Windows 11" beside pip's lines
+    return unpublished.analyse_unpublished(text, os_key)
 
 
 # Signs that the failing kernels are a CUDA extension built here, not torch's own: its module or build

@@ -51,10 +51,16 @@ def analyse_unpublished(text: str, os_key: str) -> Analysis:
     label = label or (index[1] if index else None)
     line = release_line(version.split(".dev")[0])
     where = OS_WORDS.get(os_key, os_key)
-    if line is None or line not in builds.known_lines():
-        return Analysis()
     release = version.split(".dev")[0]
     evidence: list[str] = [f"requested: torch {version}" + (f" ({label})" if label else "")]
+    listed = _listed(text)
+    if line is None or line not in builds.known_lines():
+        # a release older than the tables: pip's own list still says what this Python can install
+        if listed == [] and ".dev" not in version:
+            return _nothing_listed(evidence)
+        if listed and release not in listed:
+            return _listed_without(evidence, release, listed, label, os_key, None)
+        return Analysis()
     if ".dev" in version:
         evidence.append(f"torch {version} is a nightly build: the nightly index keeps a few weeks of them")
     elif release not in builds.WHEELS["releases"]:
@@ -94,39 +100,10 @@ def analyse_unpublished(text: str, os_key: str) -> Analysis:
                 ),
             )
         return Analysis(evidence=tuple(evidence))
-    listed = _listed(text)
+    if listed == []:
+        return _nothing_listed(evidence)
     if listed and release not in listed:
-        newer = [r for r in listed if Version(r) > Version(release)]
-        span = listed[0] if len(listed) == 1 else f"{listed[0]} to {listed[-1]}"
-        evidence.append(
-            f"torch {release} was published ({label or 'the default build'} for {where}), but pip lists only "
-            f"{span} here: no wheel of {release} fits this Python or platform"
-        )
-        asked = _pythons_of(release, os_key)
-        python = _this_python(listed, asked, os_key)
-        if python:
-            which = " or ".join(python)
-            evidence.append(
-                f"every release pip lists that the tables know has wheels for Python {which}, and torch "
-                f"{release} has none ({_span(asked)}): this Python is {which}"
-            )
-        other_python = (
-            f"Python {_span(asked)}, which torch {release} has wheels for"
-            if asked
-            else f"a Python that torch {release} has wheels for"
-        )
-        if newer:
-            return Analysis(
-                evidence=tuple(evidence),
-                fix=Fix(
-                    f"Install torch {newer[0]}, the first release pip lists here (or use {other_python}).",
-                    (cuda_compat.install_command(newer[0], cuda),),
-                ),
-            )
-        return Analysis(
-            evidence=tuple(evidence),
-            fix=Fix(f"Use {other_python}, or a release pip lists here.") if asked else None,
-        )
+        return _listed_without(evidence, release, listed, label, os_key, cuda)
     if cuda is not None and cuda in cudas and (index is None or _ROOT_INDEX.search(text)):
         built = next(build for build in found if build.cuda == cuda)
         evidence.append(
@@ -182,14 +159,71 @@ def _first_line_with(cuda: str, os_key: str, after: str) -> str | None:
     return None
 
 
-def _listed(text: str) -> list[str]:
-    """The releases pip's ``from versions:`` list names (local labels dropped, nightlies left out)."""
+def _listed(text: str) -> list[str] | None:
+    """The releases pip's ``from versions:`` list names (local labels dropped, nightlies and PyPI's 0.1.2
+    placeholder left out); None where the text shows no such list."""
     found = last_match(_FROM_VERSIONS, text)
     if found is None:
-        return []
+        return None
     releases = set()
     for item in found[1].split(","):
         public = item.strip().partition("+")[0]
-        if re.fullmatch(r"\d+\.\d+\.\d+", public):
+        if re.fullmatch(r"\d+\.\d+\.\d+", public) and Version(public) >= Version("0.2.0"):
             releases.add(public)
     return sorted(releases, key=Version)
+
+
+_NOTHING_LISTED = Fix(
+    "Use a 64-bit Python of a version the requested torch has wheels for (the release notes' compatibility "
+    "table; a recent torch for a recent Python), in a new environment, or ask for a torch release that has "
+    "wheels for this Python.",
+    ('python -c "import sys, platform; print(sys.version, platform.architecture()[0])"',),
+)
+
+
+def _nothing_listed(evidence: list[str]) -> Analysis:
+    """pip lists no torch at all ("from versions: none", or only PyPI's 0.1.2 placeholder)."""
+    evidence.append(
+        "pip lists no torch release at all here: no torch wheel fits this Python and platform, most often a "
+        "Python newer than the torch releases asked for (or than any at this index), or a 32-bit Python "
+        "(torch publishes 64-bit wheels only)"
+    )
+    return Analysis(evidence=tuple(evidence), fix=_NOTHING_LISTED)
+
+
+def _listed_without(
+    evidence: list[str], release: str, listed: list[str], label: str | None, os_key: str, cuda: str | None
+) -> Analysis:
+    """pip lists releases, but not the one asked for: what this Python is, where the tables tell."""
+    newer = [r for r in listed if Version(r) > Version(release)]
+    span = listed[0] if len(listed) == 1 else f"{listed[0]} to {listed[-1]}"
+    where = OS_WORDS.get(os_key, os_key)
+    if release in builds.WHEELS["releases"]:
+        evidence.append(
+            f"torch {release} was published ({label or 'the default build'} for {where}), but pip lists only "
+            f"{span} here: no wheel of {release} fits this Python or platform"
+        )
+    else:
+        evidence.append(f"pip lists only {span} here, not {release}: no wheel of {release} fits this Python")
+    asked = _pythons_of(release, os_key)
+    python = _this_python(listed, asked, os_key)
+    if python:
+        which = " or ".join(python)
+        evidence.append(
+            f"every release pip lists that the tables know has wheels for Python {which}, and torch "
+            f"{release} has none ({_span(asked)}): this Python is {which}"
+        )
+    other_python = (
+        f"Python {_span(asked)}, which torch {release} has wheels for"
+        if asked
+        else f"a Python that torch {release} has wheels for"
+    )
+    if newer:
+        return Analysis(
+            evidence=tuple(evidence),
+            fix=Fix(
+                f"Install torch {newer[0]}, the first release pip lists here (or use {other_python}).",
+                (cuda_compat.install_command(newer[0], cuda),),
+            ),
+        )
+    return Analysis(evidence=tuple(evidence), fix=Fix(f"Use {other_python}, or a release pip lists here."))

@@ -9800,6 +9800,35 @@ def test_transformers_refusing_a_quantized_load_names_a_torch_without_cuda() -> 
     assert any("Mac" in line for line in mac.evidence) and "load_in_8bit" in mac.fix.text, mac
 
 
+def test_pips_list_of_versions_tells_what_this_python_can_install() -> None:
+    # pip lists only the releases with a wheel for the Python and platform it runs on: none at all (or PyPI's
+    # 0.1.2 placeholder) is a Python newer than the releases asked for, or a 32-bit one; a list that starts
+    # after the release asked for, read against the wheel tables, names the Python. pytorch/pytorch#67669
+    # (Python 3.10 and torch 1.10: 3.9.7 worked, a maintainer: no 3.10 builds of 1.10),
+    # zeyad-mansour/lunar#226 (Python 3.9 worked, another user), jgravelle/GroqCasters#1 (Windows, Python
+    # 3.11: a newer torch worked)
+    for text in (
+        "I got this error: <br/>\n`Looking in links: https://download.pytorch.org/whl/cu113/torch_stable.ht"
+        "ml\nERROR: Could not find a version that satisfies the requirement torch==1.10.0+cu113 (from "
+        "versions: 0.1.2, 0.1.2.post1, 0.1.2.post2)\nERROR: No matching distribution found for "
+        "torch==1.10.0+cu113`",
+        "PLEAS HELP MEEE: ERROR: Could not find a version that satisfies the requirement torch==1.11.0+cu113 "
+        "(from versions: none) ERROR: No matching distribution found for torch==1.11.0+cu113",
+    ):
+        lead = _led_by(text, "pip.torch_not_published")
+        assert any("pip lists no torch release at all" in line for line in lead.evidence), lead.evidence
+        assert "64-bit Python" in lead.fix.text, lead.fix
+    windows = _led_by(
+        "As specified in requirements.txt.\n\nERROR: Could not find a version that satisfies the requirement "
+        "torch==1.13.1 (from versions: 2.0.0, 2.0.1, 2.1.0, 2.1.1, 2.1.2, 2.2.0, 2.2.1, 2.2.2, 2.3.0, 2.3.1, "
+        "2.4.0, 2.4.1)\nERROR: No matching distribution found for torch==1.13.1\n\nI am running windows 11, "
+        "python 3.11. In an anaconda environment.",
+        "pip.torch_not_published",
+    )
+    assert any("this Python is 3.11" in line for line in windows.evidence), windows.evidence
+    assert "torch 2.0.0" in windows.fix.text and "3.7 to 3.10" in windows.fix.text, windows.fix
+
+
 def test_a_torch_version_with_the_cpu_tag_is_read_as_the_cpu_only_build() -> None:
     # pytorch.org's CPU wheels carry the local tag +cpu (2.13.0+cpu here); a text that shows one where the GPU
     # goes unused is about that build: vladmandic/sdnext#409 (the installer put in the CPU torch: reinstall,
