@@ -2695,6 +2695,12 @@ def _on_jetson(window: str, evidence: tuple[str, ...], base: Fix) -> Analysis | 
     )
 
 
+# Lightning's refusal of the GPU accelerator (lightning/pytorch/trainer/connectors/accelerator_connector.py).
+_LIGHTNING_NO_GPU = re.compile(
+    r"(?:CUDA|GPU)Accelerator`? can not run on your system|No supported gpu backend found!"
+)
+
+
 def analyse_not_available(text: str) -> Analysis:
     """torch not reaching the GPU: the CPU-only build the text shows, the CUDA toolkit its writer names (which
     does not make the build), and where the build comes from: a Jetson's NVIDIA wheels, a Docker image."""
@@ -2703,6 +2709,11 @@ def analyse_not_available(text: str) -> Analysis:
     lightning = lightning_gpu_request(window)
     if lightning is not None and not lightning[1]:
         evidence.append(f"Lightning was asked for GPUs [{lightning[0]}] and this process sees none")
+    elif _LIGHTNING_NO_GPU.search(window) is not None:
+        evidence.append(
+            "Lightning refuses the GPU accelerator where torch.cuda.device_count() is 0: this torch sees no "
+            "CUDA GPU"
+        )
     cpu = _CPU_BUILD_SAID.search(window)
     if cpu is not None:
         evidence.append(f"the text shows a CPU-only build ({cpu[0]})")

@@ -9829,6 +9829,31 @@ def test_pips_list_of_versions_tells_what_this_python_can_install() -> None:
     assert "torch 2.0.0" in windows.fix.text and "3.7 to 3.10" in windows.fix.text, windows.fix
 
 
+def test_lightning_refusing_the_gpu_accelerator_is_a_torch_that_sees_no_gpu() -> None:
+    # Lightning's accelerator connector raises these where CUDAAccelerator.is_available() is False, that is
+    # torch.cuda.device_count() == 0 (lightning/pytorch/trainer/connectors/accelerator_connector.py and
+    # accelerators/cuda.py at 7f0c343). zjunlp/MKGformer#14 (torch, CUDA and Lightning reinstalled matching:
+    # the reporter), microsoft/mattergen#217 and jbohnslav/deepethogram#117 (no GPU torch can use: the
+    # maintainer, a contributor)
+    for text in (
+        "我在加载MKG预训练模型时反复报如下错误：\npytorch_lightning.utilities.exceptions.MisconfigurationEx"
+        "ception: CUDAAccelerator can not run on your system since the accelerator is not available. The "
+        "following accelerator(s) is available and can be passed into `accelerator` argument of `Trainer`: "
+        "['cpu'].\n但是我的本机是有CUDA和GPU的，请问有没有遇到同样问题的朋友？求解答！",
+        "srun mattergen-train data_module=mp_20 ~trainer.logger &> mattergen.out\n\nHowever, I got an "
+        "error message \"Error executing job with overrides: ['data_module=mp_20', "
+        "'~trainer.logger']\nError in call to target 'pytorch_lightning.trainer.trainer.Trainer':\nMisconfi"
+        "gurationException('No supported gpu backend found!')\nfull_key: trainer\"",
+        "However, I am now getting this error: **pytorch_lightning.utilities.exceptions.MisconfigurationExc"
+        "eption: GPUAccelerator can not run on your system since the accelerator is not available. The "
+        "following accelerator(s) is available and can be passed into `accelerator` argument of `Trainer`: "
+        "['cpu'].**",
+    ):
+        lead = _led_by(text, "cuda.not_available")
+        assert any("torch.cuda.device_count() is 0" in line for line in lead.evidence), lead.evidence
+        assert "download.pytorch.org/whl/cu" in lead.fix.text, lead.fix
+
+
 def test_a_torch_version_with_the_cpu_tag_is_read_as_the_cpu_only_build() -> None:
     # pytorch.org's CPU wheels carry the local tag +cpu (2.13.0+cpu here); a text that shows one where the GPU
     # goes unused is about that build: vladmandic/sdnext#409 (the installer put in the CPU torch: reinstall,
