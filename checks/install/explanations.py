@@ -1434,7 +1434,8 @@ def _cudnn_int(value: int) -> tuple[int, int, int]:
 # A name quoted in Markdown or in a repr ('`libcuda.so`', "'libcudnn.so.9'") is the name without its quotes.
 _LIBRARY_NAME = re.compile(r"([^\s`'\"]+\.(?:so[\d.]*|dll|dylib))\W*$", re.IGNORECASE)
 _LOADER = re.compile(
-    r": cannot open shared object file|Could not load library |Error loading \"|Unable to load any of \{"
+    r": cannot open shared object file|Could not load library |Error loading\s{1,40}\""
+    r"|Unable to load any of \{"
     r"| not found in the system path"
 )
 _PRELOAD = re.compile(r"(lib\w{1,30}\.so[*\[\]0-9.-]{0,24}) not found in the system path")
@@ -1479,6 +1480,9 @@ def analyse_missing_library(text: str) -> Analysis:
     if built_here is not None:
         line = f"the missing library is one torch builds on first use, in its cache ({built_here[0]})"
         return Analysis(evidence=(*evidence, line), cause=_JIT_ENTRY.cause, fix=_JIT_ENTRY.fix)
+    windows = _windows_dll(evidence, name, text[-200_000:])
+    if windows is not None:
+        return windows
     for case in _LIBRARY_KINDS:
         if case.compiled.search(name or text[-300:]):
             found = _with_bundled_release(_with_cudnn_release(case.analysis(*evidence), name), name)
@@ -1611,6 +1615,72 @@ def _built_for_other_cuda(analysis: Analysis, name: str | None, text: str) -> An
 _CU11_WHEEL_LIBRARY = re.compile(
     r"lib(?:cublas|cublasLt|cudart|nvrtc|cufft|curand|cusolver|cusparse|nvToolsExt)\.so\.11\b"
 )
+
+
+# Windows' DLLs of torch as the threads settled each: fbgemm.dll needs the OpenMP runtime libomp140 (torch 2.4
+# on; kohya-ss/sd-scripts#1597, chn-lee-yumi/MaterialSearch#105), torch 2.3.0 installed per user loads MKL's
+# DLLs from a user-base folder Windows does not search (pytorch/pytorch#125109, fixed by #125684), and a CUDA
+# torch on an AMD GPU through ZLUDA finds its CUDA DLLs only with the HIP SDK on PATH
+# (patientx/ComfyUI-Zluda#9).
+_USER_SITE = re.compile(r"AppData\\Roaming\\Python\\Python\d{2,3}\\site-packages\\torch", re.IGNORECASE)
+_WINDOWS_TORCH_DLL = re.compile(r"torch\\lib\\(\w{1,40}\.dll)", re.IGNORECASE)
+
+
+def _windows_dll(evidence: tuple[str, ...], name: str | None, tail: str) -> Analysis | None:
+    """The DLL of torch Windows could not load, read by what the text shows beside it; None elsewhere."""
+    dll = (name or "").rsplit("\\", 1)[-1].lower()
+    if not dll.endswith(".dll") or _WINDOWS_TORCH_DLL.search(tail) is None:
+        return None
+    if _HIP_SDK_WINDOWS.search(tail) is not None or _AMD_GPU.search(tail) is not None:
+        return Analysis(
+            evidence=(
+                *evidence,
+                "the text shows an AMD GPU or ZLUDA: a CUDA build of torch run through ZLUDA",
+            ),
+            cause=(
+                "torch's CUDA DLLs are ZLUDA's stand-ins here, and they load only with the AMD HIP SDK's "
+                "libraries: the HIP SDK is not installed, or its bin folder is not on PATH."
+            ),
+            fix=Fix(
+                "Install the HIP SDK release the program's ZLUDA instructions name, add its bin folder (and "
+                "the ZLUDA folder) to PATH in both the user and the system variables, open a new terminal "
+                "and run the program's ZLUDA setup again."
+            ),
+        )
+    torch_version = _versions_seen(tail).get("torch")
+    if dll.startswith("fbgemm") and (
+        torch_version is None or Version(torch_version.split("+")[0]) >= Version("2.4")
+    ):
+        return Analysis(
+            evidence=(*evidence, "fbgemm.dll loads the OpenMP runtime libomp140.x86_64.dll (torch 2.4 on)"),
+            cause=(
+                "fbgemm.dll needs Microsoft's LLVM OpenMP runtime, libomp140.x86_64.dll, which this Windows "
+                "does not have: it comes with Visual Studio's C++ build tools, not with every Visual C++ "
+                "Redistributable."
+            ),
+            fix=Fix(
+                "Install the MSVC v143 C++ build tools (Visual Studio Installer: 'MSVC v143 - VS 2022 C++ "
+                "x64/x86 build tools'), which put libomp140.x86_64.dll in System32, together with the latest "
+                "Visual C++ Redistributable; or install a torch release that carries the runtime itself."
+            ),
+        )
+    if _USER_SITE.search(tail) is not None:
+        return Analysis(
+            evidence=(
+                *evidence,
+                "torch is installed per user (AppData\\Roaming\\Python: pip install --user)",
+            ),
+            cause=(
+                f"{dll} depends on MKL's DLLs, which a per-user install (pip install --user) puts in the "
+                "user base's Library\\bin, a folder Windows does not search: torch 2.3.0's wheels load them "
+                "from there (pytorch/pytorch#125109, fixed in later releases by #125684)."
+            ),
+            fix=Fix(
+                "Install torch in a virtual environment (python -m venv venv, then pip install torch there) "
+                "or without --user, or a later torch release."
+            ),
+        )
+    return None
 
 
 def _with_bundled_release(analysis: Analysis, name: str | None) -> Analysis:

@@ -9854,6 +9854,43 @@ def test_lightning_refusing_the_gpu_accelerator_is_a_torch_that_sees_no_gpu() ->
         assert "download.pytorch.org/whl/cu" in lead.fix.text, lead.fix
 
 
+def test_a_torch_dll_windows_cannot_load_is_read_by_what_the_text_shows_beside_it() -> None:
+    # pytorch/pytorch#125109 (torch 2.3.0 per user: MKL's DLLs in the user base, merged #125684),
+    # kohya-ss/sd-scripts#1597 (fbgemm.dll: libomp140.x86_64.dll from the MSVC v143 build tools, the
+    # reporter), patientx/ComfyUI-Zluda#9 (ZLUDA on an AMD GPU: the HIP SDK on PATH, the reporter)
+    per_user = _led_by(
+        '>>> import torch`\nTraceback (most recent call last):\n  File "<stdin>", line 1, in <module>\n  '
+        'File "C:\\Users\\xyz\\AppData\\Roaming\\Python\\Python312\\site-packages\\torch\\__init__.py", '
+        "line 141, in <module>\n    raise err\nOSError: [WinError 126] Das angegebene Modul wurde nicht "
+        'gefunden. Error loading "C:\\Users\\xyz\\AppData\\Roaming\\Python\\Python312\\site-packages\\torch'
+        '\\lib\\shm.dll" or one of its dependencies.',
+        "lib.cannot_open_shared_object",
+    )
+    assert "per-user install" in per_user.cause and "virtual environment" in per_user.fix.text, per_user
+    openmp = _led_by(
+        "02:54:18-197331 ERROR    Could not load torch: [WinError 126] Das angegebene Modul wurde nicht "
+        "gefunden. Error loading\n                         "
+        '"P:\\AI\\kohya_ss\\venv\\lib\\site-packages\\torch\\lib\\fbgemm.dll" or one of its dependencies.',
+        "lib.cannot_open_shared_object",
+    )
+    assert "libomp140.x86_64.dll" in openmp.cause and "MSVC v143" in openmp.fix.text, openmp
+    assert "missing: fbgemm.dll" in openmp.evidence, openmp.evidence
+    zluda = _led_by(
+        "Fresh install - 7900 XTX  - ROCm 5.7\nSecond user also confirmed same error using fresh install.\n\n"
+        'OSError: [WinError 126] The specified module could not be found. Error loading "E:\\ComfyUI-Zluda\\'
+        'venv\\Lib\\site-packages\\torch\\lib\\caffe2_nvrtc.dll" or one of its dependencies.',
+        "lib.cannot_open_shared_object",
+    )
+    assert "ZLUDA" in zluda.cause and "PATH" in zluda.fix.text, zluda
+    # a torch older than 2.4 names no libomp140: the Visual C++ Redistributable stays the reading
+    older = _led_by(
+        "torch 2.1.0\nOSError: [WinError 126] The specified module could not be found. Error loading "
+        '"C:\\venv\\Lib\\site-packages\\torch\\lib\\fbgemm.dll" or one of its dependencies.',
+        "lib.cannot_open_shared_object",
+    )
+    assert "libomp140" not in older.cause and "Visual C++ Redistributable" in older.cause, older.cause
+
+
 def test_a_torch_version_with_the_cpu_tag_is_read_as_the_cpu_only_build() -> None:
     # pytorch.org's CPU wheels carry the local tag +cpu (2.13.0+cpu here); a text that shows one where the GPU
     # goes unused is about that build: vladmandic/sdnext#409 (the installer put in the CPU torch: reinstall,
