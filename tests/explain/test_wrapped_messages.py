@@ -62,7 +62,36 @@ def test_a_message_quoted_without_its_tail_is_recognised(text: str) -> None:
 
 def test_only_a_written_space_is_widened() -> None:
     widened = any_space(r"a b[ x]c\ d")
-    assert widened.startswith("a[\\s") and widened.endswith("]b[ x]c\\ d"), widened
+    assert widened.startswith("a[\\s") and widened.endswith("]{1,256}b[ x]c\\ d"), widened
+
+
+def test_a_space_stays_one_character_in_a_look_behind_and_under_its_own_quantifier() -> None:
+    # a look-behind must have a fixed width; " ?" and " {0,3}" quantify the space itself
+    assert "{1,256}" not in any_space(r"(?<!device but )x") and "{1,256}" not in any_space(r"a ?b")
+    assert any_space(r"a {0,3}b").endswith("]{0,3}b")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # kohya-ss/sd-scripts#1597: a logger that indents its continuation lines
+            "02:54:18-197331 ERROR    Could not load torch: [WinError 126] Das angegebene Modul wurde nicht "
+            'gefunden. Error loading\n                         "P:\\AI\\kohya_ss\\venv\\lib\\site-packages\\'
+            'torch\\lib\\fbgemm.dll" or one of its dependencies.',
+            "lib.cannot_open_shared_object",
+        ),
+        (  # constructed in rich's console layout: a line padded to the width, its continuation indented
+            "[12/01/24 10:00:00] ERROR    RuntimeError: Expected all tensors to be on the same"
+            + " " * 40
+            + "\n"
+            + " " * 29
+            + "device, but found at least two devices, cuda:0 and cpu!",
+            "tensors.different_devices",
+        ),
+    ],
+)
+def test_a_message_a_logger_pads_and_indents_is_recognised(text: str, expected: str) -> None:
+    assert expected in _ids(text)
 
 
 def test_a_space_of_a_page_or_of_chinese_text_stands_for_a_space() -> None:

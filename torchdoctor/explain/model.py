@@ -56,15 +56,19 @@ def quoted_lines(text: str, *readings: tuple[re.Pattern[str], Callable[[re.Match
 # Unicode's white space, which \s alone no longer is under PATTERN_FLAGS' ASCII: a page's no-break spaces and
 # the ideographic space of Chinese text.
 _ANY_SPACE = r"[\s\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+_SPACE_RUN = _ANY_SPACE + "{1,256}"
 
 
 def any_space(pattern: str) -> str:
-    """``pattern`` with each space it writes (outside a character class, not escaped) matching any one white
-    space character: a long message pasted from a terminal or a rendered page often breaks its line where
-    the message has a space ("... with CUDA capability\\nsm_90 is not compatible ...")."""
+    """``pattern`` with each space it writes (outside a character class, not escaped) matching a run of white
+    space: a long message pasted from a terminal or a rendered page often breaks its line where the message
+    has a space ("... with CUDA capability\\nsm_90 is not compatible ..."), and a logger that pads and indents
+    its lines (rich's console) puts spaces, a line break and an indentation there. Inside a look-behind, whose
+    width must be fixed, and under a quantifier of its own, a space matches one white space character."""
     out: list[str] = []
     in_class = escaped = False
-    for char in pattern:
+    behind: list[bool] = []  # for each open group: whether it is a look-behind
+    for at, char in enumerate(pattern):
         if escaped:
             escaped = False
         elif char == "\\":
@@ -73,8 +77,14 @@ def any_space(pattern: str) -> str:
             in_class = char != "]" or (bool(out) and out[-1] == "[")
         elif char == "[":
             in_class = True
+        elif char == "(":
+            behind.append(pattern.startswith(("(?<=", "(?<!"), at))
+        elif char == ")" and behind:
+            behind.pop()
         elif char == " ":
-            out.append(_ANY_SPACE)
+            # a quantified space (" ?", " {0,3}") stays one character under its quantifier
+            quantified = pattern[at + 1 : at + 2] in ("?", "*", "+", "{")
+            out.append(_ANY_SPACE if quantified or any(behind) else _SPACE_RUN)
             continue
         out.append(char)
     return "".join(out)
