@@ -312,7 +312,8 @@ def analyse_devices(text: str) -> Analysis:
 # An optimizer's step where the message is raised: a frame of torch.optim, the program's optimizer.step()
 # (or a step() in a file of its own optimizer), or on the line above the state torch.optim keeps per
 # parameter.
-_OPTIM_FRAME = re.compile(r"torch[/\\]optim[/\\](\w+)\.py\b")
+_LAST_FRAME_FILE = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
+_OPTIM_FILE = re.compile(r"torch[/\\]optim[/\\](?!lr_scheduler)(\w+)\.py$")
 _OPTIM_STATE_LINE = re.compile(r"\b(?:exp_avg(?:_sq)?|max_exp_avg_sq|momentum_buffer)\b[^\n]*\n[^\n]*$")
 _OPTIMIZER_STATE_CAUSE = (
     "The optimizer's state (momentum buffers, Adam's exp_avg, a wrapper's copies of the parameters) is on "
@@ -333,9 +334,10 @@ _OPTIMIZER_STATE_FIX = Fix(
 def _optimizer_step(text: str, end: int) -> str | None:
     """Where the tensors meet in an optimizer's step, in words; None elsewhere."""
     window = text[max(0, end - 3000) : end]
-    frame = last_match(_OPTIM_FRAME, window)
-    if frame is not None:
-        return f"the optimizer's step (torch/optim/{frame[1]}.py)"
+    frame = last_match(_LAST_FRAME_FILE, window)
+    optim = _OPTIM_FILE.search(frame[1]) if frame is not None else None
+    if optim is not None:
+        return f"the optimizer's step (torch/optim/{optim[1]}.py)"
     statement = failing_statement(text, end)
     if statement is not None and (
         re.search(r"\b\w*optim\w*\.step\(", statement.code, re.IGNORECASE)
