@@ -2383,6 +2383,45 @@ def analyse_quantized_move(text: str) -> Analysis:
 _QUANTIZED_MOVE = re.compile(r"is not supported for `?4-bit`? or `?8-bit`?")
 
 
+_TRITON_SEEN = re.compile(r"Triton Error \[CUDA\]|[/\\]triton[/\\]|\btriton\b", re.IGNORECASE)
+
+
+def analyse_invalid_kernel_image(text: str) -> Analysis:
+    """The driver the text gives against the CUDA 12 of Triton's bundled ptxas; a Jetson's L4T release."""
+    tail = text[-200_000:]
+    if _JETSON.search(tail) is not None:
+        return Analysis(
+            evidence=("the text shows a Jetson",),
+            cause=(
+                "On a Jetson the CUDA of torch and of its container or wheel must be that of the installed "
+                "L4T (JetPack) release: a container or wheel built for another release carries kernels this "
+                "board's CUDA driver cannot load."
+            ),
+            fix=Fix(
+                "Use the container or torch wheel built for the installed L4T release (cat "
+                "/etc/nv_tegra_release; the l4t-pytorch tag of that release), or flash the JetPack the "
+                "container was built for."
+            ),
+        )
+    driver = last_match(_DRIVER_SEEN, tail)
+    if _TRITON_SEEN.search(tail) is None or driver is None:
+        return Analysis()
+    floor = cuda_compat.MINOR_COMPAT_FLOOR[12]["linux"]
+    if Version(driver[1]) >= Version(floor):
+        return Analysis(evidence=(f"driver {driver[1]} runs CUDA 12's kernels",))
+    return Analysis(
+        evidence=(
+            f"driver {driver[1]} is older than CUDA 12's ({floor} on Linux), whose ptxas Triton 2.2 and "
+            "later bundle",
+        ),
+        cause=(
+            f"The NVIDIA driver ({driver[1]}) is too old for the kernels Triton compiles: Triton 2.2 and "
+            "later build them with the ptxas of CUDA 12 they bundle, and a driver before R525 cannot load "
+            "them."
+        ),
+    )
+
+
 # A text that says the packages are there.
 _BOTH_INSTALLED = re.compile(
     r"(?:despite|although|even though|already|I have|I've|after) (?:\w+ ){0,4}?install\w{0,3}\b[^\n]{0,80}?"

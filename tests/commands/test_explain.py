@@ -636,6 +636,7 @@ MESSAGES = [
         "ImportError: Using `bitsandbytes` 8-bit quantization requires Accelerate: `pip install accelerate` "
         "and the latest version of bitsandbytes: `pip install -i https://pypi.org/simple/ bitsandbytes`",
     ),
+    ("cuda.invalid_kernel_image", "RuntimeError: Triton Error [CUDA]: device kernel image is invalid"),
 ]
 
 

@@ -9896,6 +9896,38 @@ def test_a_torch_dll_windows_cannot_load_is_read_by_what_the_text_shows_beside_i
     assert "libomp140" not in older.cause and "Visual C++ Redistributable" in older.cause, older.cause
 
 
+def test_a_kernel_image_the_driver_cannot_load_names_tritons_bundled_ptxas() -> None:
+    # Triton 2.2 and later compile with the ptxas of CUDA 12 they bundle; a driver before R525 cannot load
+    # the result. pytorch/pytorch#119054 (driver 470: TRITON_PTXAS_PATH to CUDA 11.8's ptxas, the
+    # maintainer; 'this worked', the reporter), triton-lang/triton#2971 (driver 470.182.03: an older Triton
+    # works, the reporter), InternLM/lmdeploy#1083 (its merged #1137: 'triton2.2 uses ptxas with cuda12')
+    inductor = _led_by(
+        "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nRuntimeError: Triton Error "
+        '[CUDA]: device kernel image is invalid\n\nSet TORCH_LOGS="+dynamo" and TORCHDYNAMO_VERBOSE=1 for '
+        "more information",
+        "cuda.invalid_kernel_image",
+    )
+    assert "TRITON_PTXAS_PATH" in inductor.fix.text and "R525" in inductor.fix.text, inductor.fix
+    nightly = _led_by(
+        'File "/usr/local/lib/python3.9/site-packages/triton/compiler/compiler.py", line 285, in '
+        "_init_handles\n"
+        "    self.module, self.function, self.n_regs, self2.1.0.dev20231014192330.n_spills = "
+        "driver.utils.load_binary(\nRuntimeError: Triton Error [CUDA]: device kernel image is invalid.\n\n"
+        "NVIDIA-SMI 470.182.03   Driver Version: 470.182.03   CUDA Version: 11.4\nDocker: CUDA: 11.8, GPU: "
+        'A10。\n\nthe version  after "2.1.0.dev20231014192330" is not work. I use old version, it works.',
+        "cuda.invalid_kernel_image",
+    )
+    assert any("470.182.03" in line and "525.60.13" in line for line in nightly.evidence), nightly.evidence
+    assert "too old" in nightly.cause, nightly.cause
+    assert (
+        _led_by(
+            "lmdeploy - ERROR - RuntimeError: Triton Error [CUDA]: device kernel image is invalid",
+            "cuda.invalid_kernel_image",
+        ).check
+        is None
+    )
+
+
 def test_a_torch_version_with_the_cpu_tag_is_read_as_the_cpu_only_build() -> None:
     # pytorch.org's CPU wheels carry the local tag +cpu (2.13.0+cpu here); a text that shows one where the GPU
     # goes unused is about that build: vladmandic/sdnext#409 (the installer put in the CPU torch: reinstall,
