@@ -30,7 +30,7 @@ from torchdoctor.checks.training.explanations import asked_for_cpu
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.cpu_path import cpu_path, restored_on_cuda
 from torchdoctor.explain.model import last_match, quoted, quoted_lines
-from torchdoctor.explain.statement import failing_statement, installed_package
+from torchdoctor.explain.statement import failing_statement, installed_package, last_frame_file
 from torchdoctor.inputs import collect_env
 from torchdoctor.model import Fix
 from torchdoctor.output.wording import and_list, clipped
@@ -273,7 +273,6 @@ _MISSING_NAME = re.compile(
     r"cannot import name\s[‘'\"`]([\w-]{1,60})[’'\"`]"
     r"(?:\s{1,3}from\s{1,3}[‘'\"`]([\w-]{1,60}(?:\.[\w-]{1,60}){0,5})[’'\"`])?"
 )
-_FRAME_FILE = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
 # The module and the function of "module 'X' has no attribute 'Y'", read where extension.not_built's own
 # pattern (a compiled part's name) recognised the line.
 _NO_ATTRIBUTE = re.compile(r"module\s[‘'\"`]([\w.]{1,200})[’'\"`]\s{1,3}has no attribute\s[‘'\"`](\w{1,80})")
@@ -322,9 +321,9 @@ def analyse_extension_not_built(text: str) -> Analysis:
     empty = None if recognised is None else _NO_ATTRIBUTE.match(tail, recognised.start())
     if empty is not None and all(m is None or m.start() < empty.start() for m in (found, name)):
         line = f"the module {empty[1]} imports but has no {empty[2]}: not a build of the extension"
-        importer = last_match(_FRAME_FILE, tail[max(0, empty.start() - 800) : empty.start()])
+        importer = last_frame_file(tail, empty.start(), 800)
         if importer is not None:
-            line += f" (called from {importer[1]}: its setup.py is in a folder near it)"
+            line += f" (called from {importer}: its setup.py is in a folder near it)"
         return Analysis(evidence=(line,), cause=_NOT_THIS_BUILD_CAUSE)
     if name is not None and (found is None or name.start() > found.start()):
         module = f"{name[2]}.{name[1]}" if name[2] else name[1]
@@ -334,9 +333,9 @@ def analyse_extension_not_built(text: str) -> Analysis:
     else:
         return Analysis()
     line = f"the missing module {module} is a compiled extension, built from its sources"
-    importer = last_match(_FRAME_FILE, tail[max(0, found.start() - 800) : found.start()])
+    importer = last_frame_file(tail, found.start(), 800)
     if importer is not None:
-        line += f" (imported by {importer[1]}: its setup.py is in a folder near it)"
+        line += f" (imported by {importer}: its setup.py is in a folder near it)"
     return Analysis(evidence=(line,))
 
 
@@ -822,8 +821,8 @@ def _container_driver(text: str, supported: tuple[int, int], evidence: tuple[str
 
 
 def analyse_unpublished_torch(text: str) -> Analysis:
-    os_key = _seen(text).os_key
-    if os_key == "linux-x86_64" and _WINDOWS.search(text[-200_000:]) and not _LINUX.search(text[-200_000:]):
+    os_key, tail = _seen(text).os_key, text[-200_000:]
+    if os_key == "linux-x86_64" and _WINDOWS.search(tail) and not _LINUX.search(tail):
         os_key = "windows-x86_64"  # the writer's "Windows 11" beside pip's lines
     return unpublished.analyse_unpublished(text, os_key)
 
@@ -1522,8 +1521,8 @@ def _package_asking(text: str, end: int) -> str | None:
     head = text[max(0, end - 200_000) : end]
     if _ONNXRUNTIME_PROVIDER.search(head):
         return "onnxruntime-gpu"
-    frame = last_match(_FRAME_FILE, head[-3000:])
-    package = None if frame is None else installed_package(frame[1])
+    frame = last_frame_file(head, len(head), 3000)
+    package = None if frame is None else installed_package(frame)
     if package is not None:
         return None if package.startswith(("torch", "nvidia")) else package
     imported = last_match(_EXTENSION_IMPORT, head[-600:])
@@ -1628,7 +1627,7 @@ _WINDOWS_TORCH_DLL = re.compile(r"torch\\lib\\(\w{1,40}\.dll)", re.IGNORECASE)
 
 def _windows_dll(evidence: tuple[str, ...], name: str | None, tail: str) -> Analysis | None:
     """The DLL of torch Windows could not load, read by what the text shows beside it; None elsewhere."""
-    dll = (name or "").rsplit("\\", 1)[-1].lower()
+    dll = (name or "").lower()
     if not dll.endswith(".dll") or _WINDOWS_TORCH_DLL.search(tail) is None:
         return None
     if _HIP_SDK_WINDOWS.search(tail) is not None or _AMD_GPU.search(tail) is not None:
@@ -1833,6 +1832,8 @@ def analyse_undefined_symbol(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence), fix=_undefined_symbol_fix(where, symbol))
 
 
+# A CUDA library's file (libcublas.so.11, libcusparse.so.12), which carries its own fix for a missing symbol.
+_CUDA_LIBRARY_FILE = re.compile(r"libcu\w+\.so")
 # CUDA's libraries as a symbol's version tag names them ("version libcudart.so.12", "version libcudart").
 _CUDA_LIBRARY = re.compile(
     r"lib(?:cudart|cublas(?:Lt)?|cudnn\w{0,20}|nvrtc|cusparse(?:Lt)?|cufft|curand|cusolver|nvJitLink|nccl|cupti)"
@@ -1844,7 +1845,7 @@ def _older_cuda_library(evidence: list[str], where: str, symbol: str, owner: str
     """ld.so names the library a symbol is expected from by its version tag: the copy of it that loaded is
     of another release (most often older) than the one the failing library was built against."""
     stem = owner.split(".so")[0]
-    fix = _undefined_symbol_fix(where, symbol) if re.search(r"libcu\w+\.so", where) else None
+    fix = _undefined_symbol_fix(where, symbol) if _CUDA_LIBRARY_FILE.search(where) else None
     return Analysis(
         evidence=(
             *evidence,
@@ -2050,7 +2051,7 @@ def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
                 "pip install --force-reinstall torch",
             ),
         )
-    if "nvJitLink" in symbol or re.search(r"libcu\w+\.so", library):
+    if "nvJitLink" in symbol or _CUDA_LIBRARY_FILE.search(library):
         return Fix(
             "Two CUDA releases are mixed: a CUDA library found through LD_LIBRARY_PATH (or an older "
             "nvidia-* wheel, or a conda cudatoolkit of another release) is loaded instead of the one torch "
@@ -2383,7 +2384,7 @@ def analyse_quantized_move(text: str) -> Analysis:
 _QUANTIZED_MOVE = re.compile(r"is not supported for `?4-bit`? or `?8-bit`?")
 
 
-_TRITON_SEEN = re.compile(r"Triton Error \[CUDA\]|[/\\]triton[/\\]|\btriton\b", re.IGNORECASE)
+_TRITON_SEEN = re.compile(r"\btriton\b", re.IGNORECASE)
 
 
 def analyse_invalid_kernel_image(text: str) -> Analysis:
@@ -2505,8 +2506,9 @@ def analyse_bitsandbytes_cpu(text: str) -> Analysis:
                 ("python -m bitsandbytes",),
             ),
         )
+    warned = _BNB_WARNED.search(tail) is not None
     windows = _BNB_WINDOWS_CTYPES.search(tail) is not None or _WINDOWS.search(tail) is not None
-    if windows and _BNB_WARNED.search(tail) is not None:
+    if windows and warned:
         return Analysis(
             evidence=(
                 "bitsandbytes runs on Windows, in a release that warns through warnings.warn (0.43.0 or "
@@ -2523,7 +2525,7 @@ def analyse_bitsandbytes_cpu(text: str) -> Analysis:
                 ("pip install -U bitsandbytes",),
             ),
         )
-    if _BNB_LOGGED.search(tail) is not None and _BNB_WARNED.search(tail) is None:
+    if _BNB_LOGGED.search(tail) is not None and not warned:
         return Analysis(
             evidence=("the warning's wording is bitsandbytes 0.46's or later's",),
             cause=(

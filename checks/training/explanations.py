@@ -15,7 +15,7 @@ from itertools import islice
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import Case, last_match, quoted, quoted_lines
-from torchdoctor.explain.statement import failing_statement, installed_package
+from torchdoctor.explain.statement import failing_statement, installed_package, last_frame_file
 from torchdoctor.inputs import conda_builds
 from torchdoctor.model import Fix
 
@@ -312,7 +312,6 @@ def analyse_devices(text: str) -> Analysis:
 # An optimizer's step where the message is raised: a frame of torch.optim, the program's optimizer.step()
 # (or a step() in a file of its own optimizer), or on the line above the state torch.optim keeps per
 # parameter.
-_LAST_FRAME_FILE = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
 _OPTIM_FILE = re.compile(r"torch[/\\]optim[/\\](?!lr_scheduler)(\w+)\.py$")
 _OPTIM_STATE_LINE = re.compile(r"\b(?:exp_avg(?:_sq)?|max_exp_avg_sq|momentum_buffer)\b[^\n]*\n[^\n]*$")
 _OPTIMIZER_STATE_CAUSE = (
@@ -333,9 +332,8 @@ _OPTIMIZER_STATE_FIX = Fix(
 
 def _optimizer_step(text: str, end: int) -> str | None:
     """Where the tensors meet in an optimizer's step, in words; None elsewhere."""
-    window = text[max(0, end - 3000) : end]
-    frame = last_match(_LAST_FRAME_FILE, window)
-    optim = _OPTIM_FILE.search(frame[1]) if frame is not None else None
+    frame = last_frame_file(text, end, 3000)
+    optim = _OPTIM_FILE.search(frame) if frame is not None else None
     if optim is not None:
         return f"the optimizer's step (torch/optim/{optim[1]}.py)"
     statement = failing_statement(text, end)
@@ -344,7 +342,7 @@ def _optimizer_step(text: str, end: int) -> str | None:
         or (statement.function == "step" and "optim" in statement.file.rsplit("/", 1)[-1].lower())
     ):
         return f"the optimizer's step, at {statement}"
-    if _OPTIM_STATE_LINE.search(window) is not None:
+    if _OPTIM_STATE_LINE.search(text[max(0, end - 3000) : end]) is not None:
         return "the optimizer's step (its per-parameter state: exp_avg, momentum_buffer)"
     return None
 

@@ -88,6 +88,17 @@ def failing_statement(text: str, end: int | None = None, *, own_code: bool = Fal
     return found
 
 
+_FRAME_FILE = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
+
+
+def last_frame_file(text: str, end: int, window: int) -> str | None:
+    """The file of the last Python frame in the ``window`` characters of ``text`` before ``end``."""
+    file = None
+    for frame in _FRAME_FILE.finditer(text, max(0, end - window), end):
+        file = frame[1]
+    return file
+
+
 def installed_package(file: str) -> str | None:
     """The installed package ``file`` belongs to (the folder after the last site-packages or dist-packages),
     or None for a file outside an installed tree: the program's own."""
