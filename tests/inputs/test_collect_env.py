@@ -271,6 +271,15 @@ CORE = BASE[BASE.index("PyTorch version") : BASE.index("\n\n## Additional contex
     [
         pytest.param(CORE, id="bare"),
         pytest.param(CORE.replace("\n", "\r\n"), id="crlf"),
+        pytest.param(CORE.replace("\n", "\r"), id="cr"),
+        # Every other character str.splitlines() ends a line at, one per line, in turn
+        pytest.param(
+            "".join(
+                line + "\x85\u2028\u2029\x0b\x0c\x1c\x1d\x1e"[i % 8]
+                for i, line in enumerate(CORE.split("\n"))
+            ),
+            id="unicode-line-ends",
+        ),
         pytest.param(
             f"Hi,\n\nafter the update CUDA is gone.\n\n```\n{CORE}\n```\n\nThanks!", id="fenced-in-prose"
         ),

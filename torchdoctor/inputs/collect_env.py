@@ -14,8 +14,9 @@ then read line by line, at most ``MAX_DUMP_CHARS`` characters and ``MAX_LINE`` c
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from torchdoctor.inputs import foreign
@@ -370,13 +371,26 @@ def find(text: str) -> Dump | None:
 
 
 def _dump_at(text: str, start: int) -> Dump:
-    lines = text[start : start + MAX_DUMP_CHARS].splitlines()[:MAX_LINES]
+    lines = islice(_lines(text, start, start + MAX_DUMP_CHARS), MAX_LINES)
     dump = _read(lines, ends_text=len(text) <= start + MAX_DUMP_CHARS)
     warnings = _warnings(text[max(0, start - _LOOKBACK) : start])
     return Dump(dump.fields, tuple(dump.libraries), warnings, dump.complete, dump.said)
 
 
 # --- reading the lines ------------------------------------------------------------------------------------
+
+# A line and its end, as str.splitlines() ends lines. Nothing after the line can take its characters, so a
+# match never retries: linear in the text.
+_LINE = re.compile(r"([^\n\r\v\f\x1c-\x1e\x85\u2028\u2029]*)(?:\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]|\Z)")
+
+
+def _lines(text: str, start: int, stop: int) -> Iterator[str]:
+    """The lines of ``text[start:stop]`` as str.splitlines() gives them, one at a time: a dump is read only as
+    far as it goes, whatever follows it."""
+    for line in _LINE.finditer(text, start, stop):
+        if line.start() == line.end():
+            return
+        yield line.group(1)
 
 
 @dataclass
@@ -432,7 +446,7 @@ def _split(text: str) -> tuple[str, str, str | None]:
     return key, value.strip().strip("`").strip(), _KEYS.get(" ".join(key.lower().split()))
 
 
-def _read(lines: Sequence[str], ends_text: bool) -> _Reader:
+def _read(lines: Iterable[str], ends_text: bool) -> _Reader:
     reader = _Reader()
     unknown = 0
     for index, raw in enumerate(lines):
