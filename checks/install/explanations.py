@@ -2332,24 +2332,53 @@ _ARCH_REMOVED = {30: "11.0", 35: "12.0", 37: "12.0", 50: "13.0", 52: "13.0", 53:
 _ARCH_REMOVED |= {61: "13.0", 62: "13.0", 70: "13.0", 72: "13.0"}
 
 
+_LAST_KNOWING = {"11.0": "CUDA 10.2", "12.0": "CUDA 11.8", "13.0": "CUDA 12.x"}
+"""The last toolkits that know an architecture the release named dropped."""
+_CUDA_PATH = re.compile(r"\bcuda-(1\d)\.(\d)\b", re.IGNORECASE)
+_NO_LONGER = re.compile(r"\bno longer supports?\b|\b(?:dropped|removed)\b", re.IGNORECASE)
+
+
+def _toolkit_said(text: str) -> tuple[int, int] | None:
+    """The CUDA toolkit release the text gives: nvcc --version's, a cuda-X.Y folder, or "CUDA X.Y"."""
+    for pattern in (_NVCC_RELEASE, _CUDA_PATH, _CUDA_TOLD):
+        found = last_match(pattern, text)
+        if found is not None:
+            return int(found[1]), int(found[2])
+    return None
+
+
+def _release(text: str) -> tuple[int, int]:
+    major, minor = text.split(".")
+    return int(major), int(minor)
+
+
 def analyse_nvcc_arch(text: str) -> Analysis:
     """The architecture nvcc refused, the CUDA releases that know it, the nvcc that ran (its path where the
-    build printed it) and the GPU the writer names."""
+    build printed it) and the GPU the writer names. An architecture the toolkit dropped (the only reading for
+    one never added in a release nvcc still has, or where the text gives a toolkit that new, or says it is no
+    longer supported) is the build's own list to change."""
     found = last_match(_NVCC_ARCH, text)
     if found is None:
         return Analysis()
     arch = int(found[1])
     cc = f"{arch // 10}.{arch % 10}"
     added, removed = _ARCH_ADDED.get(arch), _ARCH_REMOVED.get(arch)
+    toolkit = _toolkit_said(text)
     line = f"nvcc was asked for compute_{arch} (compute capability {cc})"
-    if added and removed:
+    dropped = removed is not None and (
+        added is None
+        or (toolkit is not None and toolkit >= _release(removed))
+        or (toolkit is None and _NO_LONGER.search(text) is not None)
+    )
+    if dropped:
+        said = f" (the text gives CUDA {toolkit[0]}.{toolkit[1]})" if toolkit is not None else ""
+        line += f", which nvcc dropped in CUDA {removed}: the nvcc that ran is that new or newer{said}"
+    elif added and removed:
         line += (
             f", which nvcc knows from CUDA {added} until {removed}: the nvcc that ran is outside that range"
         )
     elif added:
         line += f", which nvcc knows from CUDA {added} on: the nvcc that ran is older"
-    elif removed:
-        line += f", which nvcc dropped in CUDA {removed}: the nvcc that ran is that new or newer"
     evidence = [line]
     path = last_match(_NVCC_PATH, text)
     if path is not None:
@@ -2362,9 +2391,32 @@ def analyse_nvcc_arch(text: str) -> Analysis:
         evidence.append(f"the nvcc that ran: {where}{note}")
     named = _capability_named(text)
     if named is not None:
-        (major, minor), said = named
-        evidence.append(f"{said}: compute capability {major}.{minor}")
-    return Analysis(evidence=tuple(evidence))
+        (major, minor), said_gpu = named
+        evidence.append(f"{said_gpu}: compute capability {major}.{minor}")
+    if not dropped or removed is None:
+        return Analysis(evidence=tuple(evidence))
+    return Analysis(
+        evidence=tuple(evidence),
+        cause=(
+            f"The build asks nvcc for compute_{arch}, an architecture CUDA {removed} dropped: this nvcc "
+            f"(CUDA {removed} or newer) no longer supports it. The architecture comes from the build's own "
+            f"list, written for older toolkits: a -gencode arch=compute_{arch},code=sm_{arch} flag "
+            "hard-coded in setup.py, CMakeLists.txt or a Makefile, TORCH_CUDA_ARCH_LIST, or "
+            f"CMAKE_CUDA_ARCHITECTURES. Unless the GPU itself is of compute capability {cc}, the build does "
+            "not need it."
+        ),
+        fix=Fix(
+            f"Remove compute_{arch} from the build's architectures: delete its -gencode "
+            f"arch=compute_{arch},code=sm_{arch} flag in setup.py (or CMakeLists.txt, the Makefile), or name "
+            'only the GPU\'s own capability (TORCH_CUDA_ARCH_LIST="8.6", CMAKE_CUDA_ARCHITECTURES=86); then '
+            "rebuild from clean (remove the build folder). Where the GPU is of compute capability "
+            f"{cc}, build with {_LAST_KNOWING[removed]} instead, the last toolkit that knows it.",
+            (
+                "nvcc --version",
+                f"grep -rn compute_{arch} --include=setup.py --include=CMakeLists.txt --include=Makefile .",
+            ),
+        ),
+    )
 
 
 # The capability as Text Generation Inference logs it ("GPU with CUDA capability 7 5 is not supported").

@@ -9986,3 +9986,68 @@ def test_libtorch_cuda_missing_names_a_cpu_only_torch_first() -> None:
     if here["importable"] and here["cuda"] is None and not here["hip"]:
         names = {path.rsplit("/", 1)[-1] for path in here["mapped"]}
         assert "libtorch_cpu.so" in names and "libtorch_cuda.so" not in names, names
+
+
+def test_an_architecture_nvcc_dropped_is_removed_from_the_builds_list() -> None:
+    # An architecture the CUDA toolkit dropped (compute_30 in 11.0, compute_35 and compute_37 in 12.0,
+    # compute_50 to compute_72 in 13.0) comes from the build's own list written for older toolkits: the fix
+    # that worked removed it from the -gencode flags (or took the last toolkit that knows it), not another
+    # nvcc. lisa-analysis-tools/GBGPU#7 (setup.py's compute_35 under CUDA 12.2, the reporter),
+    # lammps/lammps#2235 (GPU.cmake's compute_30 under CUDA 11.0, merged lammps#2322),
+    # stefantalpalaru/gentoo-overlay#160 (caffe2 2.6.0: CUDA 11.x, the maintainer and the reporter),
+    # HawkAaron/warp-transducer#79 (CMakeLists' compute_30, another user and the reporter)
+    cases = [
+        (
+            (
+                "When trying to install GBPU with CUDA 12.2, I'm getting the following error:\n"
+                "```\n/usr/local/cuda/bin/nvcc -I/usr/local/lib/python3.9/site-packages/numpy/core/in"
+                "clude -I/opt/local/include -I/usr/local/cuda/include -Iinclude -I/usr/local/include/"
+                "python3.9 -c src/gbgpu_utils.cu -o build/temp.linux-x86_64-cpython-39/src/gbgpu_util"
+                "s.o -arch=sm_70 -gencode=arch=compute_35,code=sm_35 -gencode=arch=compute_50,code=sm"
+                "_50 -gencode=arch=compute_52,code=sm_52 -gencode=arch=compute_60,code=sm_60 -gencode"
+                "=arch=compute_61,code=sm_61 -gencode=arch=compute_70,code=sm_70 --default-stream=per"
+                "-thread --ptxas-options=-v -c --compiler-options '-fPIC' -lineinfo -Xcompiler -fopen"
+                "mp\nnvcc fatal   : Unsupported gpu architecture 'compute_35'\n"
+                "error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1\n"
+                "```"
+            ),
+            "35",
+            "CUDA 12.0",
+            "CUDA 11.8",
+        ),
+        (
+            (
+                "**LAMMPS Version and Platform**\nLammps stable version 3-Mar-2020\n"
+                "CUDA 11.0, Nvidia driver 450\nUbuntu 20.04, \n"
+                "GeForce RTX 2080 Ti  (sm_75)\n\n**Expected Behavior**\n"
+                "A successful compilation. So far did not have problem until CUDA 11. Previously comp"
+                "iled with CUDA 10.2 without any problem.\n\n"
+                "**Actual Behavior**\nnvcc halts compilation. with the following message:\n"
+                "nvcc fatal   : Unsupported gpu architecture 'compute_30'"
+            ),
+            "30",
+            "CUDA 11.0",
+            "CUDA 10.2",
+        ),
+        (
+            (
+                "sci-libs/caffe2-2.6.0-r100::stefantalpalaru failed (compile phase) : nvcc fatal : Un"
+                "supported gpu architecture 'compute_35'"
+            ),
+            "35",
+            "CUDA 12.0",
+            "CUDA 11.8",
+        ),
+        (
+            "nvcc fatal : Unsupported gpu architecture 'compute_30' while execute make",
+            "30",
+            "CUDA 11.0",
+            "CUDA 10.2",
+        ),
+    ]
+    for text, arch, dropped_in, last in cases:
+        lead = _led_by(text, "build.nvcc_unsupported_arch")
+        assert f"compute_{arch}, an architecture {dropped_in} dropped" in lead.cause, lead.cause
+        assert f"Remove compute_{arch} from the build's architectures" in lead.fix.text, lead.fix
+        assert f"-gencode arch=compute_{arch},code=sm_{arch}" in lead.fix.text, lead.fix
+        assert f"build with {last}" in lead.fix.text, lead.fix
