@@ -15,9 +15,17 @@ from itertools import islice
 
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.model import Case, last_match, quoted, quoted_lines
-from torchdoctor.explain.statement import failing_statement, installed_package, last_frame_file
+from torchdoctor.explain.statement import (
+    MadeWithoutDevice,
+    Statement,
+    failing_statement,
+    installed_package,
+    last_frame_file,
+    made_without_device,
+)
 from torchdoctor.inputs import conda_builds
 from torchdoctor.model import Fix
+from torchdoctor.output.wording import clipped
 
 _DEVICE_FORMS = catalogue_file.cases(__package__, "tensors.different_devices")
 _DTYPE_FORMS = catalogue_file.cases(__package__, "tensors.different_dtypes")
@@ -266,9 +274,11 @@ def _on_two_gpus(evidence: str, text: str) -> Analysis:
     return Analysis(evidence=(evidence,), cause=_TWO_GPUS_CAUSE, fix=_two_gpus_fix("<index>"))
 
 
-def _cpu_and_gpu(evidence: str, tail: str) -> Analysis:
-    """A tensor on the CPU meeting one on a GPU: a web UI's low-VRAM mode, CPU offload, a tensor or layer the
-    code shown makes without a device, or the argument torch names."""
+def _cpu_and_gpu(evidence: str, tail: str, statement: Statement | None) -> Analysis:
+    """A tensor on the CPU meeting one on a GPU: a web UI's low-VRAM mode, CPU offload, a tensor the failing
+    statement (or, without a traceback, a line of code the text shows) makes without a device where it meets
+    another of the statement's tensors, a tensor or layer the code shown makes without one, or the argument
+    torch names."""
     low_vram = last_match(_LOW_VRAM, tail)
     if low_vram is not None:
         line = f"the UI runs in a low-VRAM mode ({low_vram[0]}): parts of the model wait on the CPU"
@@ -278,6 +288,14 @@ def _cpu_and_gpu(evidence: str, tail: str) -> Analysis:
         line = f"the text turns CPU offload on ({offload[0]}): parts of the model wait on the CPU"
         return Analysis(evidence=(evidence, line), cause=_CPU_OFFLOAD_CAUSE, fix=_CPU_OFFLOAD_FIX)
     made = _made_on_cpu(tail)
+    if statement is not None:
+        codes = [statement.code]
+    else:
+        codes = [code for call in reversed(made) if (code := _line_holding(tail, call)) is not None]
+    for code in codes:
+        here = made_without_device(code)
+        if here is not None and here.meets is not None:
+            return _made_in_statement(evidence, here, code, here.meets)
     if made:
         line = (
             f"the code shown makes {', '.join(made[:3])} without a device: on the CPU, whatever device the "
@@ -285,6 +303,34 @@ def _cpu_and_gpu(evidence: str, tail: str) -> Analysis:
         )
         return Analysis(evidence=(evidence, line), fix=_MADE_ON_CPU_FIX)
     return _argument_moved(evidence, tail)
+
+
+# What surrounds a line of code as writers paste it: a quote's ">", a fence's backticks, IPython's arrow.
+_CODE_WRAPPING = re.compile(r"^(?:\s|>|`|-+>\s*\d+)+|[`\s]+$")
+
+
+def _line_holding(text: str, call: str) -> str | None:
+    """The line of ``text`` that holds ``call`` (the last one), without a quote's or a fence's marks."""
+    at = text.rfind(call)
+    if at < 0:
+        return None
+    start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+    return _CODE_WRAPPING.sub("", text[start : end if end >= 0 else len(text)])
+
+
+def _made_in_statement(evidence: str, made: MadeWithoutDevice, code: str, meets: str) -> Analysis:
+    """A tensor the statement makes with no device, meeting another of the statement's tensors."""
+    line = f"{made.call} is made without a device in the statement: {clipped(code, 160)}"
+    cause = (
+        f"{made.call} is given no device, so its tensor is made on the default device, the CPU (unless "
+        f"torch.set_default_device or torch.set_default_tensor_type changed it), and it meets {meets}, "
+        "which is on the GPU (or, where the default was changed to the GPU, the other way round)."
+    )
+    fix = Fix(
+        f"Make it on the device of {meets}: {made.on_device()}; or, where every tensor of the program "
+        "belongs on one GPU, set the default once at the start: torch.set_default_device('cuda')."
+    )
+    return Analysis(evidence=(evidence, line), cause=cause, fix=fix)
 
 
 def analyse_devices(text: str) -> Analysis:
@@ -438,7 +484,7 @@ def _devices(text: str, evidence: str, match: re.Match[str]) -> Analysis:
         return _input_and_weights(evidence, match[1], match[2])
     gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
     if len(gpus) < 2:
-        return _cpu_and_gpu(evidence, tail)
+        return _cpu_and_gpu(evidence, tail, failing_statement(text, match.start()))
     split = last_match(_SPLIT_BY_DEVICE_MAP, tail)
     if split is not None:
         line = f"the text loads the model with {' '.join(split[0].split())}: split over the GPUs"

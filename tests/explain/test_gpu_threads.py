@@ -14,6 +14,7 @@ from torchdoctor.checks.install import explanations as install_explanations
 from torchdoctor.checks.memory import explanations as memory_explanations
 from torchdoctor.checks.training import explanations as training_explanations
 from torchdoctor.explain import Explanation, catalogue, explain
+from torchdoctor.explain.statement import made_without_device
 
 from support import torch_here
 
@@ -4174,7 +4175,12 @@ def test_a_tensor_or_layer_made_inside_the_model_without_a_device_is_the_one_on_
     for text, made in cases:
         lead = _led_by(text, "tensors.different_devices")
         assert any(made in line for line in lead.evidence), lead.evidence
-        assert "device=x.device" in lead.fix.text and "__init__" in lead.fix.text, lead.fix.text
+        if made == "torch.randn(mu.shape)":
+            # the line quoted is one statement where the tensor meets sigma: the fix is written for it
+            assert "torch.randn(mu.shape, device=sigma.device)" in lead.fix.text, lead.fix.text
+            assert "torch.randn(mu.shape) is given no device" in lead.cause, lead.cause
+        else:
+            assert "device=x.device" in lead.fix.text and "__init__" in lead.fix.text, lead.fix.text
     # made on the input's device already: not the cause
     fixed = (
         "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
@@ -10051,3 +10057,72 @@ def test_an_architecture_nvcc_dropped_is_removed_from_the_builds_list() -> None:
         assert f"Remove compute_{arch} from the build's architectures" in lead.fix.text, lead.fix
         assert f"-gencode arch=compute_{arch},code=sm_{arch}" in lead.fix.text, lead.fix
         assert f"build with {last}" in lead.fix.text, lead.fix
+
+
+def test_a_tensor_the_statement_makes_without_a_device_is_named_with_the_tensor_it_meets() -> None:
+    # A factory call without device= in the statement that fails (or, where no traceback is shown, the line
+    # the writer quotes) makes its tensor on the default device, the CPU: the fix that worked made it on the
+    # device of the tensor it meets. akarasman/yolo-heatmaps#13 (torch.where's own words; the maintainer's
+    # torch.tensor(0.0, device=self.device)); lucidrains/slot-attention#7 in the test above
+    where = _led_by(
+        "```RuntimeError: Expected condition, x and y to be on the same device, but condition is on cuda:0 "
+        "and x and y are on cuda:0 and CPU respectively```\n\nI think the problem is that on line 359:\n"
+        "```explanation = torch.where(outlier_mask, lrp_p, torch.tensor(0.0))```",
+        "tensors.different_devices",
+    )
+    assert "torch.where got its condition on cuda:0, x on cuda:0 and y on CPU" in where.evidence, (
+        where.evidence
+    )
+    assert "torch.tensor(0.0, device=lrp_p.device)" in where.fix.text, where.fix
+    # harvardnlp/pytorch-struct#121: the same words, the condition on the CPU (the thread did not settle)
+    struct = _led_by(
+        "ipdb> dist.kmax(5)\n*** RuntimeError: Expected condition, x and y to be on the same device, but "
+        "condition is on cpu and x and y are on cuda:0 and cuda:0 respectively",
+        "tensors.different_devices",
+    )
+    assert "torch.where got its condition on cpu, x on cuda:0 and y on cuda:0" in struct.evidence
+
+
+@pytest.mark.parametrize(
+    ("code", "call", "meets", "on_device"),
+    [
+        (
+            "if not torch.allclose(tensor, torch.ones(10)):",
+            "torch.ones(10)",
+            "tensor",
+            "torch.ones(10, device=tensor.device)",
+        ),
+        (
+            "boxes = box_ops.box_cxcywh_to_xyxy(boxes) * torch.Tensor([W, H, W, H])",
+            "torch.Tensor([W, H, W, H])",
+            "boxes",
+            "torch.Tensor([W, H, W, H]).to(boxes.device)",
+        ),
+        (
+            "return self.pos.weight + torch.arange(n)",
+            "torch.arange(n)",
+            "self.pos.weight",
+            "torch.arange(n, device=self.pos.weight.device)",
+        ),
+        ("h = torch.zeros(2, 3)", "torch.zeros(2, 3)", None, "torch.zeros(2, 3, device=x.device)"),
+    ],
+)
+def test_the_statement_reader_finds_the_call_without_a_device_and_the_tensor_it_meets(
+    code: str, call: str, meets: str | None, on_device: str
+) -> None:
+    made = made_without_device(code)
+    assert made is not None and (made.call, made.meets, made.on_device()) == (call, meets, on_device)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "y = self.weight * torch.ones(3, device=d)",
+        "x = torch.cat([a,",
+        "z = torch.ones_like(x) + x",
+        "(" * 300,
+        "x + torch.ones(1)" + " " * 1000,
+    ],
+)
+def test_a_statement_with_no_call_without_a_device_or_that_python_cannot_read_gives_none(code: str) -> None:
+    assert made_without_device(code) is None

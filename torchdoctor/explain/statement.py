@@ -6,8 +6,10 @@ allowed) and IPython's (``<ipython-input-8-...> in forward(self, x)``, then ``--
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from torchdoctor.output.wording import clipped
 
@@ -113,3 +115,96 @@ def is_torch_file(file: str) -> bool:
     if package is not None:
         return package == "torch"
     return _TORCH_SOURCE.search(file) is not None
+
+
+# torch's calls that make a tensor: on the default device (the CPU) unless given device=. The first group
+# takes device=; the legacy constructors and from_numpy do not, and are moved with .to().
+_FACTORIES = frozenset(
+    {"arange", "as_tensor", "empty", "eye", "full", "linspace", "ones", "rand", "randint", "randn", "tensor"}
+    | {"zeros"}
+)
+_CONSTRUCTORS = frozenset(("Tensor", "FloatTensor", "LongTensor", "IntTensor", "BoolTensor", "from_numpy"))
+_LONGEST_READ = 1000
+"""The longest line read as a statement: a traceback's code line is at most 400 characters."""
+_MODULE_NAMES = frozenset(("torch", "np", "numpy", "math", "F", "nn", "self"))
+"""Names that are modules (or the object itself), never the tensor a factory's tensor meets."""
+
+
+@dataclass(frozen=True)
+class MadeWithoutDevice:
+    """A tensor a statement makes with a torch factory call and no device, and the tensor it meets there."""
+
+    call: str
+    """The call as the statement writes it: ``torch.ones(10)``."""
+    meets: str | None
+    """The nearest other tensor of the statement (``tensor``, ``self.weight``), or None where it has none."""
+    takes_device: bool
+
+    def on_device(self) -> str:
+        """The call made on the device of the tensor it meets."""
+        target = f"{self.meets or 'x'}.device"
+        if not self.takes_device:
+            return f"{self.call}.to({target})"
+        opened = self.call.rstrip()[:-1].rstrip()
+        return f"{opened}{'' if opened.endswith('(') else ', '}device={target})"
+
+
+def made_without_device(code: str) -> MadeWithoutDevice | None:
+    """The first torch factory call in the statement ``code`` that gives no device, or None (also where the
+    line is not a whole statement Python can read: a line of a longer one)."""
+    tree = _parsed(code) if len(code) <= _LONGEST_READ else None
+    if tree is None:
+        return None
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    for node in ast.walk(tree):
+        made = _factory(node)
+        if made is None or any(keyword.arg == "device" for keyword in made.keywords):
+            continue
+        call = ast.get_source_segment(code, made)
+        if call is None:
+            continue
+        inside = set(ast.walk(made))
+        names = [n for n in ast.walk(tree) if n not in inside and _is_operand(n, parents)]
+        names.sort(key=lambda n: (n.lineno, n.col_offset))
+        before = [n for n in names if (n.lineno, n.col_offset) < (made.lineno, made.col_offset)]
+        nearest = before[-1] if before else (names[0] if names else None)
+        meets = ast.unparse(nearest) if nearest is not None else None
+        return MadeWithoutDevice(
+            call, meets, isinstance(made.func, ast.Attribute) and made.func.attr in _FACTORIES
+        )
+    return None
+
+
+def _parsed(code: str) -> ast.Module | None:
+    # a block's header ("if not torch.allclose(a, torch.ones(3)):") reads with a body under it
+    for source in (code, f"{code}\n    pass"):
+        try:
+            return ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    return None
+
+
+def _factory(node: ast.AST) -> ast.Call | None:
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return None
+    owner = node.func.value
+    if isinstance(owner, ast.Name) and owner.id == "torch" and node.func.attr in _FACTORIES | _CONSTRUCTORS:
+        return node
+    return None
+
+
+def _is_operand(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> TypeGuard[ast.Name | ast.Attribute]:
+    """Whether ``node`` is a whole name or attribute chain the statement reads as a value: not a call's
+    function, not part of a longer chain, not a module, not what is assigned."""
+    if not isinstance(node, ast.Name | ast.Attribute) or not isinstance(node.ctx, ast.Load):
+        return False
+    parent = parents.get(node)
+    if isinstance(parent, ast.Attribute) or (isinstance(parent, ast.Call) and parent.func is node):
+        return False
+    root: ast.expr = node
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return False
+    return node is not root or root.id not in _MODULE_NAMES
