@@ -475,8 +475,43 @@ def _barrier(world_size: int, workers: int, timeout: str) -> Analysis:
 _SEGMENT = re.compile(r"shared memory segment [^\s]{1,200} \(size (\d{1,15})\)|to (\d{1,15}) bytes, error")
 
 
+# Shared memory at work in a text: /dev/shm, a DataLoader's worker or SemLock, torch's shared-memory files,
+# NCCL. "No space left on device" without any of them is a full disk, not /dev/shm.
+_SHM_AT_WORK = re.compile(
+    r"/dev/sh[mn]\b|\bshm\b|shared[ _-]?memory|\bSemLock\b|</?torch_\d|_share_(?:fd|filename)_"
+    r"|DataLoader worker|\bBus error\b|NCCL WARN",
+    re.IGNORECASE,
+)
+_NO_SPACE = re.compile(r"No space left on device", re.IGNORECASE)
+# The size of /dev/shm: df's row for it ("shm  64M  64M  0 100% /dev/shm"), or a writer's words ("the shared
+# memory (/dev/shm) is set to 64 MB", "shm size of 64Mb").
+_SHM_DF = re.compile(
+    r"^(?:shm|tmpfs|none)\s+(\d{1,6}(?:\.\d)?[KMGT])\s+\S+\s+\S+\s+(\d{1,3})%\s+/dev/shm\b", re.MULTILINE
+)
+_SHM_SAID = re.compile(
+    r"(?:shared memory|/dev/shm|\bshm\b)[^\n\d]{0,40}?\b(\d{1,6}\s?[MG]i?B)\b", re.IGNORECASE
+)
+
+
+def _shm_size(text: str) -> tuple[str, ...]:
+    """The size of /dev/shm as the text gives it, as evidence."""
+    df = last_match(_SHM_DF, text)
+    if df is not None:
+        return (f"df shows /dev/shm of {df[1]}, {df[2]}% used",)
+    said = last_match(_SHM_SAID, text)
+    return (f"the text gives /dev/shm of {said[1]}",) if said is not None else ()
+
+
 def analyse_shm(text: str) -> Analysis:
-    """NCCL's shared-memory transport, or the DataLoader's shared memory between worker processes."""
+    """NCCL's shared-memory transport, or the DataLoader's shared memory between worker processes; a full
+    device that is not /dev/shm is declined."""
+    if _NO_SPACE.search(text) is not None and _SHM_AT_WORK.search(text) is None:
+        return Analysis(declined=True)
+    analysis = _shm(text)
+    return analysis.with_evidence(*_shm_size(text))
+
+
+def _shm(text: str) -> Analysis:
     if re.search(r"NCCL WARN|nccl-shm|/dev/shm/nccl", text):
         segment = last_match(_SEGMENT, text)
         size = (segment[1] or segment[2]) if segment is not None else None
@@ -503,8 +538,9 @@ def analyse_shm(text: str) -> Analysis:
         )
     return Analysis(
         fix=Fix(
-            "Give the container a larger /dev/shm (docker run --shm-size=16g or --ipc=host), or lower the "
-            "DataLoader's num_workers or batch size; num_workers=0 avoids shared memory altogether.",
+            "Give the container a larger /dev/shm (docker run --shm-size=16g or --ipc=host; on Kubernetes an "
+            "emptyDir with medium: Memory mounted at /dev/shm), or lower the DataLoader's num_workers or "
+            "batch size; num_workers=0 avoids shared memory altogether.",
             ("df -h /dev/shm",),
         )
     )

@@ -10126,3 +10126,52 @@ def test_the_statement_reader_finds_the_call_without_a_device_and_the_tensor_it_
 )
 def test_a_statement_with_no_call_without_a_device_or_that_python_cannot_read_gives_none(code: str) -> None:
     assert made_without_device(code) is None
+
+
+def test_no_space_left_where_the_text_shows_shared_memory_is_a_dev_shm_too_small() -> None:
+    # "No space left on device" is /dev/shm full where the text shows shared memory at work (a DataLoader's
+    # SemLock, torch's shared-memory file /torch_<pid>_..., /dev/shm itself); a disk that is full is not
+    # read so. NVIDIA/Megatron-LM#878 (docker run without --shm-size: --shm-size=64g, the reporter),
+    # ultralytics/ultralytics#1238 (Docker's 64 MB /dev/shm: --ipc=host, the reporter)
+    megatron = _led_by(
+        "    sl = self._semlock = _multiprocessing.SemLock(\n    sl = self._semlock = "
+        "_multiprocessing.SemLock(\nOSError: [Errno 28] No space left on device\n    return "
+        "iter(dataloader)OSError\n[Errno 28] No space left on device\n  File "
+        '"/usr/local/lib/python3.10/dist-packages/torch/utils/data/dataloader.py", line 436, in __iter__\n'
+        "    self._iterator = self._get_iterator()\n  File "
+        '"/usr/local/lib/python3.10/dist-packages/torch/utils/data/dataloader.py", line 388, in '
+        "_get_iterator\n    return _MultiProcessingDataLoaderIter(self)",
+        "nccl.shm",
+    )
+    assert "too small" in megatron.cause and "--shm-size" in megatron.fix.text, (megatron.cause, megatron.fix)
+    ultralytics = _led_by(
+        '  File "/opt/conda/lib/python3.9/site-packages/torch/multiprocessing/reductions.py", line 366, in '
+        "reduce_storage\n    fd, size = storage._share_fd_cpu_()\nRuntimeError: unable to write to file "
+        "</torch_722_783672312_1>: No space left on device (28)",
+        "nccl.shm",
+    )
+    assert "--ipc=host" in ultralytics.fix.text, ultralytics.fix
+    # a pod's /dev/shm: Kubernetes mounts a memory-backed emptyDir there
+    assert "medium: Memory" in ultralytics.fix.text, ultralytics.fix
+    for disk in (
+        "OSError: [Errno 28] No space left on device: '/home/user/.cache/huggingface/hub/model.safetensors'",
+        "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device",
+    ):
+        assert all(found.id != "nccl.shm" for found in _explained(disk)), _ids(disk)
+
+
+def test_the_size_of_dev_shm_the_text_gives_is_quoted() -> None:
+    # df's row for /dev/shm in a container (Docker's default 64M, full), and a writer's own words: both texts
+    # constructed, in df -h's format and in the words of a notebook platform's report
+    df = _one(
+        "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus error.\n$ df -h /dev/shm\n"
+        "Filesystem      Size  Used Avail Use% Mounted on\nshm              64M   64M     0 100% /dev/shm",
+        "nccl.shm",
+    )
+    assert "df shows /dev/shm of 64M, 100% used" in df.evidence, df.evidence
+    said = _one(
+        "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared "
+        "memory (shm).\nThe notebook's shared memory (/dev/shm) is set to 64 MB.",
+        "nccl.shm",
+    )
+    assert "the text gives /dev/shm of 64 MB" in said.evidence, said.evidence
