@@ -3464,6 +3464,62 @@ def analyse_no_mps(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+# The packages whose GitHub releases carry prebuilt CUDA wheels, as a text names them ("Mamba-ssm1.1.0",
+# "causal_conv1d", "flash-attn").
+_RELEASE_WHEEL_PACKAGE = re.compile(
+    r"\b(flash[-_]attn|mamba[-_]ssm|causal[-_]conv1d)(?![a-z])", re.IGNORECASE
+)
+_WHEEL_GUESSED = re.compile(r"Guessing wheel URL:\s{0,4}(https://\S{1,300}?\.whl)")
+_WHEEL_NOT_FOUND = re.compile(r"Precompiled wheel not found")
+# The torch the build ran against, as these setup.py files print it ("torch.__version__  = 2.4.0+cu121").
+_TORCH_BUILT = re.compile(r"torch\.__version__\s{0,4}=\s{0,4}(\d{1,2}\.\d{1,2})\.\d{1,3}\+cu(\d{3})\b")
+_WHEEL_NOT_DOWNLOADED = re.compile(
+    r"urlopen error|Connection reset by peer|timed out|Name or service not known"
+)
+
+
+def _release_wheel_evidence(text: str) -> tuple[str, ...]:
+    """The packages with release wheels the text names, and what their setup.py said of the wheel."""
+    named = list(
+        dict.fromkeys(found[1].lower().replace("_", "-") for found in _RELEASE_WHEEL_PACKAGE.finditer(text))
+    )
+    if not named:
+        return ()
+    whose = "their" if len(named) > 1 else "its"
+    evidence = [f"the build is {' and '.join(named)}'s: {whose} releases carry prebuilt wheels"]
+    torch_built = last_match(_TORCH_BUILT, text)
+    if torch_built is not None:
+        release, cuda = torch_built[1], torch_built[2]
+        evidence.append(
+            f"torch {torch_built[0].split('=')[-1].strip()}: the wheel to take is tagged "
+            f"cu{cuda[:-1]}torch{release} (older releases: cu118 for CUDA 11, cu122 or cu123 for CUDA 12)"
+        )
+    guessed = last_match(_WHEEL_GUESSED, text)
+    if guessed is not None:
+        evidence.append(f"its setup.py looked for {guessed[1]}")
+    if _WHEEL_NOT_FOUND.search(text) is not None:
+        evidence.append("no wheel of that name was found, so it compiled")
+    elif _WHEEL_NOT_DOWNLOADED.search(text) is not None and guessed is not None:
+        evidence.append("it could not download the wheel (no access to GitHub), so it compiled")
+    return tuple(evidence)
+
+
+def analyse_release_wheel(text: str) -> Analysis:
+    return Analysis(evidence=_release_wheel_evidence(text))
+
+
+def analyse_setup_build(text: str) -> Analysis:
+    """A failed build of a package whose releases carry prebuilt wheels: the fix leads with the wheel."""
+    evidence = _release_wheel_evidence(text)
+    if not evidence:
+        return Analysis()
+    wheel, build = _RELEASE_WHEEL.fix, _SETUP_BUILD.fix
+    return Analysis(
+        evidence=evidence,
+        fix=Fix(f"{wheel.text} {build.text}", (*wheel.commands, *build.commands)),
+    )
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
 _INVALID_DEVICE_FUNCTION = next(e for e in ENTRIES if e.id == "cuda.invalid_device_function")
@@ -3477,3 +3533,5 @@ _NOT_BUILT: Entry = next(e for e in ENTRIES if e.id == "extension.not_built")
 _NO_DRIVER: Entry = next(e for e in ENTRIES if e.id == "cuda.no_driver")
 _CUDA_VERSION_MISMATCH: Entry = next(e for e in ENTRIES if e.id == "build.cuda_version_mismatch")
 _LIBCUDA: Entry = next(e for e in ENTRIES if e.id == "driver.libcuda_not_found")
+_RELEASE_WHEEL: Entry = next(e for e in ENTRIES if e.id == "extension.release_wheel_build_failed")
+_SETUP_BUILD: Entry = next(e for e in ENTRIES if e.id == "extension.setup_build_failed")

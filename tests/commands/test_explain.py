@@ -637,6 +637,7 @@ MESSAGES = [
         "and the latest version of bitsandbytes: `pip install -i https://pypi.org/simple/ bitsandbytes`",
     ),
     ("cuda.invalid_kernel_image", "RuntimeError: Triton Error [CUDA]: device kernel image is invalid"),
+    ("extension.release_wheel_build_failed", "ERROR: Failed building wheel for mamba-ssm"),
 ]
 
 

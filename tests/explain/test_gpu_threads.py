@@ -10175,3 +10175,72 @@ def test_the_size_of_dev_shm_the_text_gives_is_quoted() -> None:
         "nccl.shm",
     )
     assert "the text gives /dev/shm of 64 MB" in said.evidence, said.evidence
+
+
+def test_a_failed_build_of_a_package_with_release_wheels_names_the_wheel_to_install() -> None:
+    # flash-attn, mamba-ssm and causal-conv1d publish a wheel per CUDA, torch, C++ ABI and Python on their
+    # releases; their setup.py guesses it and compiles only where it is missing or cannot be downloaded. The
+    # fix that worked installed the wheel by hand. state-spaces/mamba#534 (no access to GitHub: the wheel
+    # downloaded by hand), NVlabs/MambaVision#85 (the cu12 torch 2.6 cxx11abiFALSE release wheel, two
+    # users), plantcad/plantcad#3 (a user's release wheel), li-yapeng/MambaHSI#1 (the guessed URL timed out:
+    # the maintainer's offline wheel), ezelikman/quiet-star#13 (no wheel of that name: another user's wheel)
+    cases = [
+        (
+            (
+                "Building wheels for collected packages: mamba-ssm\n"
+                "  Building wheel for mamba-ssm (setup.py) ... error\n"
+                "  error: subprocess-exited-with-error\n  \n"
+                "  ?python setup.py bdist_wheel did not run successfully.\n"
+                "  \\u2502 exit code: 1\n  \\u2570\\u2500> [8 lines of output]\n"
+                "      \n      torch.__version__  = 2.4.0+cu121"
+            ),
+            "mamba-ssm",
+            "cu12torch2.4",
+        ),
+        ("ERROR: Failed building wheel for mamba-ssm", "mamba-ssm", None),
+        (
+            (
+                "      [end of output]\n  \n  note: This error originates from a subprocess, and is l"
+                "ikely not a problem with pip.\n  ERROR: Failed building wheel for mamba-ssm\n"
+                "  Running setup.py clean for mamba-ssm\nFailed to build mamba-ssm\n"
+                "ERROR: ERROR: Failed to build installable wheels for some pyproject.toml based proje"
+                "cts (mamba-ssm)"
+            ),
+            "mamba-ssm",
+            None,
+        ),
+        (
+            (
+                "`running bdist_wheel\nGuessing wheel URL: https://github.com/state-spaces/mamba/rele"
+                "ases/download/v1.2.0/mamba_ssm-1.2.0+cu118torch1.13cxx11abiFALSE-cp39-cp39-linux_x86"
+                "_64.whl\nerror: <urlopen error [Errno 110] Connection timed out>\n"
+                "[end of output]`"
+            ),
+            "mamba-ssm",
+            "could not download",
+        ),
+        (
+            (
+                "      !!\n        dist.fetch_build_eggs(dist.setup_requires)\n"
+                "      running bdist_wheel\n      Guessing wheel URL:  https://github.com/Dao-AILab/f"
+                "lash-attention/releases/download/v2.6.3/flash_attn-2.6.3+cu118torch2.0cxx11abiFALSE-"
+                "cp310-cp310-win_amd64.whl\n      Precompiled wheel not found. Building from source.."
+                "."
+            ),
+            "flash-attn",
+            "no wheel of that name",
+        ),
+    ]
+    for text, package, said in cases:
+        lead = _led_by(text, "extension.release_wheel_build_failed")
+        assert any(f"the build is {package}'s" in line for line in lead.evidence), lead.evidence
+        assert said is None or any(said in line for line in lead.evidence), lead.evidence
+        assert "Install the prebuilt wheel itself" in lead.fix.text, lead.fix
+        assert "cxx11abi<TRUE or FALSE>" in lead.fix.text, lead.fix
+    # a wheel that downloaded is no failure
+    fetched = (
+        "Guessing wheel URL:  https://github.com/Dao-AILab/flash-attention/releases/download/v2.6.3/"
+        "flash_attn-2.6.3+cu123torch2.4cxx11abiFALSE-cp310-cp310-linux_x86_64.whl\n"
+        "Raw wheel path dist/flash_attn.whl"
+    )
+    assert all(found.id != "extension.release_wheel_build_failed" for found in _explained(fetched))
