@@ -546,6 +546,7 @@ def analyse_oom(text: str) -> Analysis:
     if named is not None:
         analysis = analysis.with_evidence(f"the text names the GPU as {named}")
     figures = re.search(r"Tried to allocate", tail, re.IGNORECASE) is not None
+    analysis = _large_images(analysis, tail)
     analysis = _in_tiles(analysis, tail)
     analysis = _one_of_several(analysis, tail)
     analysis = _replicated(analysis, tail, figures)
@@ -670,6 +671,33 @@ def _long_inputs(analysis: Analysis, tail: str) -> Analysis:
         return analysis
     line = f"the text names long inputs ({' '.join(found[0].split())}): one of them can fill the GPU"
     return _leading(analysis, line, _LONG_INPUTS_FIX)
+
+
+# The writer ties the failure to large images: "photos bigger than 4Mpx", "processing of larger images",
+# "larger than vga resolution photos", "if the input image is small, it is normal".
+_LARGE_IMAGES = re.compile(
+    r"\b(?:large|larger|big|bigger|huge|high[- ]?res(?:olution)?)\s(?:input\s)?"
+    r"(?:images?|photos?|pictures?)\b"
+    r"|\b(?:images?|photos?|pictures?)\s(?:bigger|larger)\sthan\b"
+    r"|\b(?:bigger|larger)\sthan\s(?:\w{1,20}\s){0,3}?(?:resolution|images?|photos?|pictures?)\b"
+    r"|\b(?:input\s)?(?:image|photo|picture)s?\s(?:is|are)\s(?:too\s|very\s)?(?:large|big|huge|small)\b",
+    re.IGNORECASE,
+)
+_LARGE_IMAGES_FIX = (
+    "An image's activations grow with its pixels, and the text ties the failure to large images: lower the "
+    "resolution the program runs at (resize or downscale the input first, or the program's own size option: "
+    "a max size, max_pixels, resolution or --max-dim setting; a smaller crop when training), or process a "
+    "large image in tiles and join the outputs (the program's tile option). "
+)
+
+
+def _large_images(analysis: Analysis, tail: str) -> Analysis:
+    """Large images the writer names: the fix leads with a lower resolution or tiles."""
+    found = last_match(_LARGE_IMAGES, tail)
+    if found is None:
+        return analysis
+    line = f"the text ties the failure to the images' size ({' '.join(found[0].split())})"
+    return _leading(analysis, line, _LARGE_IMAGES_FIX)
 
 
 # A video input: "my custom video", "the input video is only 10 seconds", "1k-2k frames".

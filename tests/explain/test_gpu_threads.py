@@ -10244,3 +10244,56 @@ def test_a_failed_build_of_a_package_with_release_wheels_names_the_wheel_to_inst
         "Raw wheel path dist/flash_attn.whl"
     )
     assert all(found.id != "extension.release_wheel_build_failed" for found in _explained(fetched))
+
+
+def test_an_out_of_memory_the_writer_ties_to_large_images_leads_with_a_lower_resolution() -> None:
+    # The writer ties the failure to the images' size ("photos bigger than 4Mpx", "larger images", "larger
+    # than vga resolution photos"): activations grow with the pixels, and the fix that worked ran the model
+    # at a lower resolution or in tiles. swz30/Restormer#29 (the maintainer's --tile option),
+    # braindotai/Watermark-Removal-Pytorch#14 (--max-dim lowered, the maintainer), JingyunLiang/SwinIR#36
+    # (the maintainer's --tile option; its title is a test above)
+    for text, said in [
+        (
+            (
+                "For real denoising task, on photos bigger than 4Mpx code returns this error.\n"
+                "`RuntimeError: CUDA out of memory. Tried to allocate 7.62 GiB (GPU 0; 12.00 GiB tota"
+                "l capacity; 5.33 GiB already allocated; 4.64 GiB free; 5.35 GiB reserved in total by"
+                " PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to"
+                " avoid fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLO"
+                "C_CONF`\n\nIs there any trick to get it working properly with RTX 3060? "
+            ),
+            "photos bigger than",
+        ),
+        (
+            (
+                "I am getting the following error when I increase the --max-dim parameter above 700 on a "
+                "6GiB GPU. \n\n`RuntimeError: CUDA out of memory. Tried to allocate 208.00 MiB (GPU 0; 6."
+                "00 GiB total capacity; 5.29 GiB already allocated; 0 bytes free; 5.33 GiB reserved in to"
+                "tal by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb "
+                "to avoid fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_"
+                "CONF`\n\nI tried reducing the --input-depth to see if this would reduce the memory usage"
+                ", but it didn't help. \n\nAre there any other possible tweaks that would allow for proce"
+                "ssing of larger images?"
+            ),
+            "larger images",
+        ),
+        (
+            (
+                "Thanks for great code released for free to public. Tried real world 4x large model. "
+                "Results are great. Even better than known commercial products. \n"
+                "Real esrgan for example has --tile option for cuda out of memory errors. With your c"
+                "ode I cant upscale larger than vga resolution photos with RTX 3060 12GB. Please tell"
+                " me is there way for tiling or do I need to change img_size, for what values?"
+            ),
+            "larger than vga resolution",
+        ),
+    ]:
+        lead = _led_by(text, "cuda.out_of_memory")
+        assert any(said in line for line in lead.evidence), lead.evidence
+        assert "An image's activations grow with its pixels" in lead.fix.text, lead.fix
+        assert "tiles" in lead.fix.text and "--max-dim" in lead.fix.text, lead.fix
+        # an upscaler's own tiling option leads where the text shows one (the test above)
+        upscaler = any("upscaled or restored at test time" in line for line in lead.evidence)
+        assert upscaler == (said == "larger than vga resolution"), lead.evidence
+        if not upscaler:
+            assert lead.fix.text.startswith("An image's activations grow with its pixels"), lead.fix
