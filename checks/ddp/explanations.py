@@ -486,7 +486,8 @@ _NO_SPACE = re.compile(r"No space left on device", re.IGNORECASE)
 # The size of /dev/shm: df's row for it ("shm  64M  64M  0 100% /dev/shm"), or a writer's words ("the shared
 # memory (/dev/shm) is set to 64 MB", "shm size of 64Mb").
 _SHM_DF = re.compile(
-    r"^(?:shm|tmpfs|none)\s+(\d{1,6}(?:\.\d)?[KMGT])\s+\S+\s+\S+\s+(\d{1,3})%\s+/dev/shm\b", re.MULTILINE
+    r"^(?:shm|tmpfs|none)[ \t]+(\d{1,6}(?:\.\d)?[KMGT])[ \t]+\S+[ \t]+\S+[ \t]+(\d{1,3})%[ \t]+/dev/shm\b",
+    re.MULTILINE,
 )
 _SHM_SAID = re.compile(
     r"(?:shared memory|/dev/shm|\bshm\b)[^\n\d]{0,40}?\b(\d{1,6}\s?[MG]i?B)\b", re.IGNORECASE

@@ -305,8 +305,9 @@ def _cpu_and_gpu(evidence: str, tail: str, statement: Statement | None) -> Analy
     return _argument_moved(evidence, tail)
 
 
-# What surrounds a line of code as writers paste it: a quote's ">", a fence's backticks, IPython's arrow.
-_CODE_WRAPPING = re.compile(r"^(?:\s|>|`|-+>\s*\d+)+|[`\s]+$")
+# IPython's arrow before a line of code ("---> 26 code"); a quote's ">" and a fence's backticks are stripped.
+_ARROW = re.compile(r"-{1,8}>\s{0,8}\d{1,7}\s")
+_LONGEST_LINE = 4000  # a line of code read at most; a statement is read up to 1,000 characters
 
 
 def _line_holding(text: str, call: str) -> str | None:
@@ -315,7 +316,14 @@ def _line_holding(text: str, call: str) -> str | None:
     if at < 0:
         return None
     start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
-    return _CODE_WRAPPING.sub("", text[start : end if end >= 0 else len(text)])
+    line = text[start : end if end >= 0 else len(text)]
+    if len(line) > _LONGEST_LINE:
+        return None
+    line = line.strip().strip("`").strip()
+    while line.startswith(">"):
+        line = line[1:].lstrip()
+    arrow = _ARROW.match(line)
+    return line[arrow.end() :] if arrow is not None else line
 
 
 def _made_in_statement(evidence: str, made: MadeWithoutDevice, code: str, meets: str) -> Analysis:
