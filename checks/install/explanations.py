@@ -3472,7 +3472,7 @@ _RELEASE_WHEEL_PACKAGE = re.compile(
 _WHEEL_GUESSED = re.compile(r"Guessing wheel URL:\s{0,4}(https://\S{1,300}?\.whl)")
 _WHEEL_NOT_FOUND = re.compile(r"Precompiled wheel not found")
 # The torch the build ran against, as these setup.py files print it ("torch.__version__  = 2.4.0+cu121").
-_TORCH_BUILT = re.compile(r"torch\.__version__\s{0,4}=\s{0,4}(\d{1,2}\.\d{1,2})\.\d{1,3}\+cu(\d{3})\b")
+_TORCH_BUILT = re.compile(r"torch\.__version__\s{0,4}=\s{0,4}((\d{1,2}\.\d{1,2})\.\d{1,3}\+cu(\d{3}))\b")
 _WHEEL_NOT_DOWNLOADED = re.compile(
     r"urlopen error|Connection reset by peer|timed out|Name or service not known"
 )
@@ -3489,9 +3489,9 @@ def _release_wheel_evidence(text: str) -> tuple[str, ...]:
     evidence = [f"the build is {' and '.join(named)}'s: {whose} releases carry prebuilt wheels"]
     torch_built = last_match(_TORCH_BUILT, text)
     if torch_built is not None:
-        release, cuda = torch_built[1], torch_built[2]
+        version, release, cuda = torch_built[1], torch_built[2], torch_built[3]
         evidence.append(
-            f"torch {torch_built[0].split('=')[-1].strip()}: the wheel to take is tagged "
+            f"torch {version}: the wheel to take is tagged "
             f"cu{cuda[:-1]}torch{release} (older releases: cu118 for CUDA 11, cu122 or cu123 for CUDA 12)"
         )
     guessed = last_match(_WHEEL_GUESSED, text)

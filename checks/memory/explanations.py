@@ -674,13 +674,16 @@ def _long_inputs(analysis: Analysis, tail: str) -> Analysis:
 
 
 # The writer ties the failure to large images: "photos bigger than 4Mpx", "processing of larger images",
-# "larger than vga resolution photos", "if the input image is small, it is normal".
+# "larger than vga resolution photos", "the image is too large"; or says small ones run ("if the input image
+# is small, it is normal", "small images work").
 _LARGE_IMAGES = re.compile(
     r"\b(?:large|larger|big|bigger|huge|high[- ]?res(?:olution)?)\s(?:input\s)?"
     r"(?:images?|photos?|pictures?)\b"
     r"|\b(?:images?|photos?|pictures?)\s(?:bigger|larger)\sthan\b"
     r"|\b(?:bigger|larger)\sthan\s(?:\w{1,20}\s){0,3}?(?:resolution|images?|photos?|pictures?)\b"
-    r"|\b(?:input\s)?(?:image|photo|picture)s?\s(?:is|are)\s(?:too\s|very\s)?(?:large|big|huge|small)\b",
+    r"|\b(?:input\s)?(?:image|photo|picture)s?\s(?:is|are)\s(?:too\s|very\s)?(?:large|big|huge)\b"
+    r"|\b(?:image|photo|picture)s?\s(?:is|are)\ssmall(?:er)?,?\s(?:it\s(?:is|was)\s)?(?:normal|fine|ok)\b"
+    r"|\bsmall(?:er)?\s(?:images?|photos?|pictures?)\s(?:work|run|are\sfine)",
     re.IGNORECASE,
 )
 _LARGE_IMAGES_FIX = (

@@ -10105,6 +10105,7 @@ def test_a_tensor_the_statement_makes_without_a_device_is_named_with_the_tensor_
             "torch.arange(n, device=self.pos.weight.device)",
         ),
         ("h = torch.zeros(2, 3)", "torch.zeros(2, 3)", None, "torch.zeros(2, 3, device=x.device)"),
+        ("y = x + torch.ones(3,)", "torch.ones(3,)", "x", "torch.ones(3, device=x.device)"),
     ],
 )
 def test_the_statement_reader_finds_the_call_without_a_device_and_the_tensor_it_meets(
@@ -10297,3 +10298,10 @@ def test_an_out_of_memory_the_writer_ties_to_large_images_leads_with_a_lower_res
         assert upscaler == (said == "larger than vga resolution"), lead.evidence
         if not upscaler:
             assert lead.fix.text.startswith("An image's activations grow with its pixels"), lead.fix
+    # a writer who says the image is small is not told it is large (constructed)
+    small = _led_by(
+        "My input image is small (256x256) but I still get torch.OutOfMemoryError: CUDA out of memory. Tried "
+        "to allocate 20.00 MiB",
+        "cuda.out_of_memory",
+    )
+    assert not any("images' size" in line for line in small.evidence), small.evidence

@@ -119,11 +119,13 @@ def is_torch_file(file: str) -> bool:
 
 # torch's calls that make a tensor: on the default device (the CPU) unless given device=. The first group
 # takes device=; the legacy constructors and from_numpy do not, and are moved with .to().
-_FACTORIES = frozenset(
-    {"arange", "as_tensor", "empty", "eye", "full", "linspace", "ones", "rand", "randint", "randn", "tensor"}
-    | {"zeros"}
-)
+# fmt: off
+_FACTORIES = frozenset((
+    "arange", "as_tensor", "empty", "eye", "full", "linspace", "ones", "rand", "randint", "randn", "tensor",
+    "zeros",
+))
 _CONSTRUCTORS = frozenset(("Tensor", "FloatTensor", "LongTensor", "IntTensor", "BoolTensor", "from_numpy"))
+# fmt: on
 _LONGEST_READ = 1000
 """The longest line read as a statement: a traceback's code line is at most 400 characters."""
 _MODULE_NAMES = frozenset(("torch", "np", "numpy", "math", "F", "nn", "self"))
@@ -145,13 +147,13 @@ class MadeWithoutDevice:
         target = f"{self.meets or 'x'}.device"
         if not self.takes_device:
             return f"{self.call}.to({target})"
-        opened = self.call.rstrip()[:-1].rstrip()
+        opened = self.call.rstrip()[:-1].rstrip().removesuffix(",")
         return f"{opened}{'' if opened.endswith('(') else ', '}device={target})"
 
 
 def made_without_device(code: str) -> MadeWithoutDevice | None:
-    """The first torch factory call in the statement ``code`` that gives no device, or None (also where the
-    line is not a whole statement Python can read: a line of a longer one)."""
+    """A torch factory call in the statement ``code`` that gives no device (the outermost, then the first),
+    or None (also where the line is not a whole statement Python can read: a line of a longer one)."""
     tree = _parsed(code) if len(code) <= _LONGEST_READ else None
     if tree is None:
         return None
