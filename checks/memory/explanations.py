@@ -664,13 +664,19 @@ def _leading(analysis: Analysis, line: str, lever: str) -> Analysis:
     return replace(analysis, evidence=(*analysis.evidence, line), fix=Fix(lever + base.text, base.commands))
 
 
-def _long_inputs(analysis: Analysis, tail: str) -> Analysis:
-    """Long inputs the writer names: the fix leads with splitting or truncating them."""
-    found = last_match(_LONG_INPUTS, tail)
+def _led_by_words(analysis: Analysis, tail: str, words: re.Pattern[str], line: str, lever: str) -> Analysis:
+    """``analysis`` led by ``lever`` where the writer's ``words`` are in ``tail``; ``line``, the evidence,
+    holds ``{}`` for the words as written (white space made single)."""
+    found = last_match(words, tail)
     if found is None:
         return analysis
-    line = f"the text names long inputs ({' '.join(found[0].split())}): one of them can fill the GPU"
-    return _leading(analysis, line, _LONG_INPUTS_FIX)
+    return _leading(analysis, line.format(" ".join(found[0].split())), lever)
+
+
+def _long_inputs(analysis: Analysis, tail: str) -> Analysis:
+    """Long inputs the writer names: the fix leads with splitting or truncating them."""
+    line = "the text names long inputs ({}): one of them can fill the GPU"
+    return _led_by_words(analysis, tail, _LONG_INPUTS, line, _LONG_INPUTS_FIX)
 
 
 # The writer ties the failure to large images: "photos bigger than 4Mpx", "processing of larger images",
@@ -696,11 +702,8 @@ _LARGE_IMAGES_FIX = (
 
 def _large_images(analysis: Analysis, tail: str) -> Analysis:
     """Large images the writer names: the fix leads with a lower resolution or tiles."""
-    found = last_match(_LARGE_IMAGES, tail)
-    if found is None:
-        return analysis
-    line = f"the text ties the failure to the images' size ({' '.join(found[0].split())})"
-    return _leading(analysis, line, _LARGE_IMAGES_FIX)
+    line = "the text ties the failure to the images' size ({})"
+    return _led_by_words(analysis, tail, _LARGE_IMAGES, line, _LARGE_IMAGES_FIX)
 
 
 # A video input: "my custom video", "the input video is only 10 seconds", "1k-2k frames".
@@ -817,11 +820,8 @@ _VOLATILE_FIX = (
 
 def _volatile(analysis: Analysis, tail: str) -> Analysis:
     """An out-of-memory in code that still passes volatile=True: the fix leads with torch.no_grad()."""
-    found = last_match(_VOLATILE, tail)
-    if found is None:
-        return analysis
-    line = f"the text shows {found[0]}: volatile does nothing since torch 0.4"
-    return _leading(analysis, line, _VOLATILE_FIX)
+    line = "the text shows {}: volatile does nothing since torch 0.4"
+    return _led_by_words(analysis, tail, _VOLATILE, line, _VOLATILE_FIX)
 
 
 def _in_tiles(analysis: Analysis, tail: str) -> Analysis:
