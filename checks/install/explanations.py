@@ -1171,7 +1171,8 @@ def _names_of(match: re.Match[str]) -> list[str]:
     first, then under each other GeForce brand."""
     if match[1]:
         brand = match[1].lower()
-        model = re.sub(r"(?<=\d)(ti|super)$", r" \1", " ".join(match[2].lower().split()))
+        # "4090Ti", "5090D" as nvidia-smi names them: "4090 Ti", "5090 D"
+        model = re.sub(r"(?<=\d)(ti|super|d)$", r" \1", " ".join(match[2].lower().split()))
         if brand not in _GEFORCE_BRANDS:
             return [f"{brand} {model}"]
         others = [b for b in _GEFORCE_BRANDS if b != brand]
@@ -1208,6 +1209,20 @@ def _gpus_of_several_capabilities(text: str) -> str | None:
     return f"the text names GPUs of different compute capabilities: {each}"
 
 
+_SUFFIX_WORDS = {"ti": "Ti", "super": "SUPER"}
+
+
+def _table_name(name: str) -> str:
+    """``name`` (lower case) as NVIDIA's table writes it: a table model, or one with a suffix after it
+    ("geforce rtx 5090 d": the GeForce RTX 5090 D)."""
+    if name in _TABLE_NAMES:
+        return _TABLE_NAMES[name]
+    model, _, suffix = name.rpartition(" ")
+    if model in _TABLE_NAMES:
+        return f"{_TABLE_NAMES[model]} {_SUFFIX_WORDS.get(suffix, suffix.upper())}"
+    return name
+
+
 def _gpu_models_named(tail: str) -> dict[tuple[int, int], str]:
     """Each compute capability of the GPU models the text names, with the first model said of it."""
     found: dict[tuple[int, int], str] = {}
@@ -1218,7 +1233,7 @@ def _gpu_models_named(tail: str) -> dict[tuple[int, int], str]:
             cc = collect_env.compute_capability(name)
             if cc is not None:
                 said = " ".join((match[7] or match[0]).split())
-                table = _TABLE_NAMES.get(name, name)
+                table = _table_name(name)
                 found.setdefault(cc, said if said.lower() == table.lower() else f"{said} (the {table})")
                 break
     return found

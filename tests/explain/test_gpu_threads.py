@@ -913,7 +913,8 @@ def test_gpus_of_different_capabilities_named_in_one_text_are_each_said_with_the
             "GPU, I encountered the following error.\n\n![Image](https://github.com/user-attachments/assets/"
             "f92f83fd-5c0f-4e19-b582-8dc52d3a4442)\n\nHowever, this program could run normally on another "
             "computer equipped with an RTX 4060 GPU.",
-            ["RTX 3050 Ti (the GeForce RTX 3050 Ti) (8.6)", "RTX 4060 (the GeForce RTX 4060) (8.9)"],
+            # the RTX 4090D, said first, is of the RTX 4060's capability (8.9)
+            ["RTX 3050 Ti (the GeForce RTX 3050 Ti) (8.6)", "RTX 4090D (the GeForce RTX 4090 D) (8.9)"],
         ),
     ]
     for text, gpus in cases:

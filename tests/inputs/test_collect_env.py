@@ -327,6 +327,14 @@ def test_a_lone_version_line_above_a_dump_is_passed_over() -> None:
         ("NVIDIA TITAN Xp", (6, 1)),
         ("GeForce GTX TITAN X", (5, 2)),
         ("NVIDIA GeForce RTX 5090 D", (12, 0)),
+        # the rows NVIDIA's page added (as it stood on 2026-12-06), in nvidia-smi's names and the page's
+        ("NVIDIA RTX PRO 4000 Blackwell SFF Edition", (12, 0)),
+        ("NVIDIA RTX PRO 2000 Blackwell", (12, 0)),
+        ("NVIDIA RTX 6000 Ada Generation", (8, 9)),
+        ("NVIDIA RTX 6000 Ada", (8, 9)),
+        ("NVIDIA RTX 4000 SFF Ada Generation", (8, 9)),
+        ("NVIDIA RTX 2000 Ada Generation", (8, 9)),
+        ("Jetson T5000", (11, 0)),
         ("GeForce 210", (1, 2)),
         ("GeForce GT 540M", (2, 1)),  # Fermi (GF108M), its driver branch ends at R390
         ("NVIDIA GeForce GTX 560 Ti", (2, 1)),

@@ -87,9 +87,10 @@ _KEYS = {
 _BLOCKS = ("gpus", "cudnn", "cpu", "libraries")
 
 # NVIDIA GPU model -> compute capability, by the model name alone. Source: NVIDIA, "CUDA GPUs - Compute
-# Capability" (https://developer.nvidia.com/cuda-gpus) and "Legacy CUDA GPU Compute Capability"
-# (https://developer.nvidia.com/cuda-legacy-gpus). A name matches the longest model it starts with, followed
-# by its end, a space, "-" or "(" ("NVIDIA GeForce RTX 4080 Laptop GPU", "Tesla V100-SXM2-16GB"). The Fermi
+# Capability" (https://developer.nvidia.com/cuda-gpus, its rows from 8.9 up as the page stood on 2026-12-06)
+# and "Legacy CUDA GPU Compute Capability" (https://developer.nvidia.com/cuda-legacy-gpus). A name matches
+# the longest model it starts with, followed by its end, a space, "-" or "(" ("NVIDIA GeForce RTX 4080
+# Laptop GPU", "Tesla V100-SXM2-16GB", "NVIDIA GeForce RTX 5090 D", the China edition of the 5090). The Fermi
 # (2.x) and Kepler (3.x) models are those whose name is one chip: a name NVIDIA sold on chips of two
 # architectures (GeForce GT 630, 640, 710, 720, 730, GT 640M LE, GTX 860M) is left out, since the
 # architecture decides the last driver a GPU can run. Each of them was checked against two copies of these
@@ -110,8 +111,13 @@ GPU_COMPUTE_CAPABILITY: dict[str, tuple[str, ...]] = {
         "GeForce RTX 5060",
         "GeForce RTX 5050",
         "RTX PRO 6000 Blackwell",
+        "RTX PRO 5000 Blackwell",
+        "RTX PRO 4500 Blackwell",
+        "RTX PRO 4000 Blackwell",
+        "RTX PRO 2000 Blackwell",
     ),
     "12.1": ("GB10",),
+    "11.0": ("Jetson T5000", "Jetson T4000"),
     "10.3": ("B300", "GB300"),
     "10.0": ("B200", "GB200", "B100"),
     "9.0": ("H100", "H200", "GH200", "H800", "H20"),
@@ -126,10 +132,13 @@ GPU_COMPUTE_CAPABILITY: dict[str, tuple[str, ...]] = {
         "L4",
         "L40",
         "L40S",
-        "RTX 6000 Ada Generation",
-        "RTX 5000 Ada Generation",
-        "RTX 4500 Ada Generation",
-        "RTX 4000 Ada Generation",
+        # NVIDIA's page writes "NVIDIA RTX 6000 Ada", nvidia-smi "NVIDIA RTX 6000 Ada Generation": both match
+        "RTX 6000 Ada",
+        "RTX 5000 Ada",
+        "RTX 4500 Ada",
+        "RTX 4000 Ada",
+        "RTX 4000 SFF Ada",
+        "RTX 2000 Ada",
     ),
     "8.7": ("Jetson AGX Orin", "Jetson Orin NX", "Jetson Orin Nano"),
     "8.6": (

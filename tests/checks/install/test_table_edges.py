@@ -383,3 +383,28 @@ def test_no_kernel_image_names_each_gpu_when_the_text_names_two_of_different_cap
     (line,) = explanations.analyse_no_kernel(text).evidence
     assert "Tesla K80 (3.7)" in line and "RTX 3090 (the GeForce RTX 3090) (8.6)" in line, line
     assert "sm_" not in line
+
+
+def test_a_model_named_with_its_china_edition_suffix_is_read_as_nvidia_smi_names_it() -> None:
+    # "RTX 5090D", "RTX-5090D": nvidia-smi's "NVIDIA GeForce RTX 5090 D", the 5090's China edition (12.0).
+    # pytorch/pytorch#149845 (a cu128 build fixed it, the reporter), gpustack/gpustack#1382 (llama-box built
+    # with CUDA 12.8, the reporter)
+    for text in (
+        (
+            "I encountered problems when running PyTorch on an RTX 5090D in Ubuntu. I installed PyTorch "
+            "(torch) and CUDA in a Conda environment, and the following issues occurred:\n"
+            "\n>>> import torch\n>>> x = torch.tensor([0, 1, 1]).to(0)\n"
+            ">>> print(x.device)\ncuda:0\n>>> x != 0\nTraceback (most recent call last):\n"
+            '  File "<stdin>", line 1, in <module>\nRuntimeError: CUDA error: no kernel image is availab'
+            "le for execution on the device\nCUDA kernel errors might be asynchronously reported at some"
+            " other API call, so the stacktrace below might be incorrect.\n"
+            "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n"
+            "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."
+        ),
+        (
+            "Failed to run llama-box with RTX-5090D - CUDA error: no kernel image is available for ex"
+            "ecution on the device"
+        ),
+    ):
+        line = explanations.analyse_no_kernel(text).evidence[0]
+        assert "5090D (the GeForce RTX 5090 D): sm_120 (compute capability 12.0)" in line, line
