@@ -2362,11 +2362,6 @@ def _toolkit_said(text: str) -> tuple[int, int] | None:
     return None
 
 
-def _release(text: str) -> tuple[int, int]:
-    major, minor = text.split(".")
-    return int(major), int(minor)
-
-
 def analyse_nvcc_arch(text: str) -> Analysis:
     """The architecture nvcc refused, the CUDA releases that know it, the nvcc that ran (its path where the
     build printed it) and the GPU the writer names. An architecture the toolkit dropped (the only reading for
@@ -2382,7 +2377,7 @@ def analyse_nvcc_arch(text: str) -> Analysis:
     line = f"nvcc was asked for compute_{arch} (compute capability {cc})"
     dropped = removed is not None and (
         added is None
-        or (toolkit is not None and toolkit >= _release(removed))
+        or (toolkit is not None and Version(f"{toolkit[0]}.{toolkit[1]}") >= Version(removed))
         or (toolkit is None and _NO_LONGER.search(text) is not None)
     )
     if dropped:

@@ -145,8 +145,8 @@ def _this_python(listed: Sequence[str], asked: Sequence[str], os_key: str) -> li
     return sorted((common or set()) - set(asked), key=Version)
 
 
-def _span(pythons: Sequence[str]) -> str:
-    return pythons[0] if len(pythons) == 1 else f"{pythons[0]} to {pythons[-1]}"
+def _span(versions: Sequence[str]) -> str:
+    return versions[0] if len(versions) == 1 else f"{versions[0]} to {versions[-1]}"
 
 
 def _first_line_with(cuda: str, os_key: str, after: str) -> str | None:
@@ -196,15 +196,16 @@ def _listed_without(
 ) -> Analysis:
     """pip lists releases, but not the one asked for: what this Python is, where the tables tell."""
     newer = [r for r in listed if Version(r) > Version(release)]
-    span = listed[0] if len(listed) == 1 else f"{listed[0]} to {listed[-1]}"
     where = OS_WORDS.get(os_key, os_key)
     if release in builds.WHEELS["releases"]:
         evidence.append(
             f"torch {release} was published ({label or 'the default build'} for {where}), but pip lists only "
-            f"{span} here: no wheel of {release} fits this Python or platform"
+            f"{_span(listed)} here: no wheel of {release} fits this Python or platform"
         )
     else:
-        evidence.append(f"pip lists only {span} here, not {release}: no wheel of {release} fits this Python")
+        evidence.append(
+            f"pip lists only {_span(listed)} here, not {release}: no wheel of {release} fits this Python"
+        )
     asked = _pythons_of(release, os_key)
     python = _this_python(listed, asked, os_key)
     if python:

@@ -346,15 +346,15 @@ def analyse_devices(text: str) -> Analysis:
     if found is None:
         return Analysis()
     evidence, match = found
-    analysis = _devices(text, evidence, match)
-    step = _optimizer_step(text, match.start())
+    statement = failing_statement(text, match.start())
+    analysis = _devices(text, evidence, match, statement)
+    step = _optimizer_step(text, match.start(), statement)
     if step is not None:
         return Analysis(
             evidence=(*analysis.evidence, f"the tensors meet in {step}"),
             cause=_OPTIMIZER_STATE_CAUSE,
             fix=_OPTIMIZER_STATE_FIX,
         )
-    statement = failing_statement(text, match.start())
     if statement is None:
         return analysis
     line = f"the failing statement, {statement}: one of its tensors is on the other device"
@@ -384,13 +384,13 @@ _OPTIMIZER_STATE_FIX = Fix(
 )
 
 
-def _optimizer_step(text: str, end: int) -> str | None:
-    """Where the tensors meet in an optimizer's step, in words; None elsewhere."""
+def _optimizer_step(text: str, end: int, statement: Statement | None) -> str | None:
+    """Where the tensors meet in an optimizer's step (``statement``, the failing one), in words; None
+    elsewhere."""
     frame = last_frame_file(text, end, 3000)
     optim = _OPTIM_FILE.search(frame) if frame is not None else None
     if optim is not None:
         return f"the optimizer's step (torch/optim/{optim[1]}.py)"
-    statement = failing_statement(text, end)
     if statement is not None and (
         re.search(r"\b\w*optim\w*\.step\(", statement.code, re.IGNORECASE)
         or (statement.function == "step" and "optim" in statement.file.rsplit("/", 1)[-1].lower())
@@ -467,7 +467,7 @@ def _input_and_weights(evidence: str, input_type: str, weight_type: str) -> Anal
     return Analysis(evidence=(evidence,))
 
 
-def _devices(text: str, evidence: str, match: re.Match[str]) -> Analysis:
+def _devices(text: str, evidence: str, match: re.Match[str], statement: Statement | None) -> Analysis:
     matched = match[0]
     if matched.startswith("Cannot assign"):
         return Analysis(evidence=(evidence,), fix=_GRAPH_FIX)
@@ -492,7 +492,7 @@ def _devices(text: str, evidence: str, match: re.Match[str]) -> Analysis:
         return _input_and_weights(evidence, match[1], match[2])
     gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
     if len(gpus) < 2:
-        return _cpu_and_gpu(evidence, tail, failing_statement(text, match.start()))
+        return _cpu_and_gpu(evidence, tail, statement)
     split = last_match(_SPLIT_BY_DEVICE_MAP, tail)
     if split is not None:
         line = f"the text loads the model with {' '.join(split[0].split())}: split over the GPUs"

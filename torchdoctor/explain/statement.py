@@ -118,14 +118,15 @@ def is_torch_file(file: str) -> bool:
 
 
 # torch's calls that make a tensor: on the default device (the CPU) unless given device=. The first group
-# takes device=; the legacy constructors and from_numpy do not, and are moved with .to().
+# takes device= (some of the linter's CREATION_FACTORIES, kept here so that explain does not import the
+# linter); the legacy constructors and from_numpy do not, and are moved with .to().
 # fmt: off
 _FACTORIES = frozenset((
     "arange", "as_tensor", "empty", "eye", "full", "linspace", "ones", "rand", "randint", "randn", "tensor",
     "zeros",
 ))
-_CONSTRUCTORS = frozenset(("Tensor", "FloatTensor", "LongTensor", "IntTensor", "BoolTensor", "from_numpy"))
 # fmt: on
+_CONSTRUCTORS = frozenset(("Tensor", "FloatTensor", "LongTensor", "IntTensor", "BoolTensor", "from_numpy"))
 _LONGEST_READ = 1000
 """The longest line read as a statement: a traceback's code line is at most 400 characters."""
 _MODULE_NAMES = frozenset(("torch", "np", "numpy", "math", "F", "nn", "self"))
@@ -159,9 +160,10 @@ def made_without_device(code: str) -> MadeWithoutDevice | None:
         return None
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     for node in ast.walk(tree):
-        made = _factory(node)
-        if made is None or any(keyword.arg == "device" for keyword in made.keywords):
+        factory = _factory(node)
+        if factory is None or any(keyword.arg == "device" for keyword in factory[0].keywords):
             continue
+        made, name = factory
         call = ast.get_source_segment(code, made)
         if call is None:
             continue
@@ -171,9 +173,7 @@ def made_without_device(code: str) -> MadeWithoutDevice | None:
         before = [n for n in names if (n.lineno, n.col_offset) < (made.lineno, made.col_offset)]
         nearest = before[-1] if before else (names[0] if names else None)
         meets = ast.unparse(nearest) if nearest is not None else None
-        return MadeWithoutDevice(
-            call, meets, isinstance(made.func, ast.Attribute) and made.func.attr in _FACTORIES
-        )
+        return MadeWithoutDevice(call, meets, name not in _CONSTRUCTORS)
     return None
 
 
@@ -187,12 +187,13 @@ def _parsed(code: str) -> ast.Module | None:
     return None
 
 
-def _factory(node: ast.AST) -> ast.Call | None:
+def _factory(node: ast.AST) -> tuple[ast.Call, str] | None:
+    """``node`` where it is a call of a torch function that makes a tensor, with that function's name."""
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
         return None
-    owner = node.func.value
-    if isinstance(owner, ast.Name) and owner.id == "torch" and node.func.attr in _FACTORIES | _CONSTRUCTORS:
-        return node
+    owner, name = node.func.value, node.func.attr
+    if isinstance(owner, ast.Name) and owner.id == "torch" and (name in _FACTORIES or name in _CONSTRUCTORS):
+        return node, name
     return None
 
 
