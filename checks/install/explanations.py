@@ -357,7 +357,8 @@ _CONTAINER_SAID = re.compile(
     r"\b(?:docker|dockerfile|podman|container|kubernetes|k8s|nvidia/cuda|apptainer|singularity)\b",
     re.IGNORECASE,
 )
-_DOCKER_RUN = re.compile(r"\bdocker run\b[^\n`]{0,300}")
+# (nvidia-docker run is its own runtime with the GPUs)
+_DOCKER_RUN = re.compile(r"(?<![\w-])docker run\b[^\n`]{0,300}")
 _GPUS_ASKED = re.compile(r"--gpus\b|--runtime[= ]nvidia\b|NVIDIA_VISIBLE_DEVICES|--device[= ]nvidia")
 _NO_DRIVER_CAUSE = (
     "No NVIDIA driver is installed on this machine, or its folder is not on PATH: nvidia-smi comes with the "
@@ -372,11 +373,18 @@ def analyse_nvidia_smi_missing(text: str) -> Analysis:
     if _CONTAINER_SAID.search(tail) is None:
         return Analysis(cause=_NO_DRIVER_CAUSE, fix=_NO_DRIVER.fix)
     evidence = ["the text runs it in a container"]
-    for found in islice(_DOCKER_RUN.finditer(tail), 8):
-        if _GPUS_ASKED.search(found[0]) is None:
-            evidence.append(f"the docker run command shown has no --gpus: {found[0].strip()}")
-            break
+    without = _docker_run_without_gpus(tail)
+    if without is not None:
+        evidence.append(without)
     return Analysis(evidence=tuple(evidence))
+
+
+def _docker_run_without_gpus(text: str) -> str | None:
+    """The first docker run command ``text`` shows that asks for no GPU, as evidence; None where none does."""
+    for found in islice(_DOCKER_RUN.finditer(text), 8):
+        if _GPUS_ASKED.search(found[0]) is None:
+            return f"the docker run command shown has no --gpus: {found[0].strip()}"
+    return None
 
 
 # xformers' kernel guard: the architectures the kernel needs, and the one its code was compiled for: 750 as
@@ -2894,6 +2902,13 @@ def analyse_not_available(text: str) -> Analysis:
         hidden = hidden_gpus(window)
         if hidden is not None:
             return hidden
+        without = _docker_run_without_gpus(window)
+        if without is not None:
+            return Analysis(
+                evidence=(*evidence, without),
+                cause=_STARTED_WITHOUT_GPUS.cause,
+                fix=_STARTED_WITHOUT_GPUS.fix,
+            )
     cuda = last_match(_CUDA_VERSION_SAID, window)
     if cuda is not None:
         evidence.append(
@@ -3532,6 +3547,7 @@ def analyse_setup_build(text: str) -> Analysis:
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
+_STARTED_WITHOUT_GPUS: Entry = next(e for e in ENTRIES if e.id == "container.started_without_gpus")
 _INVALID_DEVICE_FUNCTION = next(e for e in ENTRIES if e.id == "cuda.invalid_device_function")
 _NOT_COMPILED = next(e for e in ENTRIES if e.id == "torch.not_compiled_with_cuda")
 _OPENMP = next(e for e in ENTRIES if e.id == "openmp.duplicate_runtime")

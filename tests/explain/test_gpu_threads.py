@@ -10306,3 +10306,81 @@ def test_an_out_of_memory_the_writer_ties_to_large_images_leads_with_a_lower_res
         "cuda.out_of_memory",
     )
     assert not any("images' size" in line for line in small.evidence), small.evidence
+
+
+def test_is_available_answered_on_the_next_line_or_by_a_failed_assertion_is_read() -> None:
+    # torch.cuda.is_available()'s False as a console shows it, on the line after the call (Python's prompt,
+    # IPython's Out[n]), or the program's own assertion of it failing. lucidrains/deep-daze#72 (a CPU-only
+    # torch from plain pip on Windows, the reporter reinstalled from pytorch.org), VITA-Group/EnlightenGAN#50
+    # (the maintainer: torch installed without CUDA), pytorch/pytorch#31243 (the maintainer: the driver too
+    # old for the wheel's CUDA), floydhub/dockerfiles#3 (the maintainer: the image run without the GPU
+    # runtime)
+    deep_daze = (
+        "Traceback (most recent call last):\n"
+        '  File "c:\\python39\\lib\\runpy.py", line 197, in _run_module_as_main\n'
+        "    return _run_code(code, main_globals, None,\n"
+        '  File "c:\\python39\\lib\\runpy.py", line 87, in _run_code\n'
+        "    exec(code, run_globals)\n"
+        '  File "C:\\Python39\\Scripts\\imagine.exe\\__main__.py", line 4, in <module>\n'
+        '  File "c:\\python39\\lib\\site-packages\\deep_daze\\__init__.py", line 1, in <module>\n'
+        "    from deep_daze.deep_daze import DeepDaze, Imagine\n"
+        '  File "c:\\python39\\lib\\site-packages\\deep_daze\\deep_daze.py", line 25, in <module>\n'
+        "    assert torch.cuda.is_available(), 'CUDA must be available in order to use Deep Daze'\n"
+        "AssertionError: CUDA must be available in order to use Deep Daze\n"
+    )
+    enlighten = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 19, in <module>\n'
+        "    model = create_model(opt)\n"
+        '  File "D:\\EnlightenGAN-master\\models\\models.py", line 36, in create_model\n'
+        "    model.initialize(opt)\n"
+        '  File "D:\\EnlightenGAN-master\\models\\single_model.py", line 57, in initialize\n'
+        "    opt.ngf, opt.which_model_netG, opt.norm, not opt.no_dropout, self.gpu_ids, skip=skip, opt=opt)\n"
+        '  File "D:\\EnlightenGAN-master\\models\\networks.py", line 86, in define_G\n'
+        "    assert(torch.cuda.is_available())\n"
+        "AssertionError\n"
+    )
+    prompt = (
+        "$ pip install torch===1.3.0 torchvision===0.4.1 -f https://download.pytorch.org/whl/torch_stable.html\n"
+        "$ python3\n"
+        "Python 3.7.5 (default, Oct 25 2019, 15:51:11) \n"
+        "[GCC 7.3.0] :: Anaconda, Inc. on linux\n"
+        'Type "help", "copyright", "credits" or "license" for more information.\n'
+        ">>> import torch\n"
+        ">>> torch.cuda.is_available()\n"
+        "False\n"
+    )
+    for text in (deep_daze, enlighten, prompt):
+        lead = _led_by(text, "cuda.not_available")
+        assert "a CPU-only build" in lead.cause and "newer than the driver supports" in lead.cause, lead
+        assert "reinstall torch as a CUDA build" in lead.fix.text, lead.fix
+    ipython = (
+        "$ sudo docker run  -t -i floydhub/pytorch:latest-gpu-py3 ipython\n"
+        "Python 3.5.3 (default, Feb 13 2017, 20:35:17) \n"
+        'Type "copyright", "credits" or "license" for more information.\n'
+        "\n"
+        "IPython 5.3.0 -- An enhanced Interactive Python.\n"
+        "?         -> Introduction and overview of IPython's features.\n"
+        "%quickref -> Quick reference.\n"
+        "help      -> Python's own help system.\n"
+        "object?   -> Details about 'object', use 'object??' for extra details.\n"
+        "\n"
+        "In [1]: import torch\n"
+        "\n"
+        "In [2]: torch.cuda.is_available()\n"
+        "Out[2]: False\n"
+    )
+    lead = _led_by(ipython, "cuda.not_available")
+    shown = "docker run  -t -i floydhub/pytorch:latest-gpu-py3 ipython"
+    assert f"the docker run command shown has no --gpus: {shown}" in lead.evidence, lead.evidence
+    assert lead.cause.startswith("The container was started without GPUs"), lead.cause
+    assert "docker run --gpus all" in lead.fix.text, lead.fix
+    # a True on the next line, an assertion of something else, and nvidia-docker's run are not read so
+    for text in (
+        ">>> torch.cuda.is_available()\nTrue\n",
+        "    assert torch.cuda.device_count() > 1\nAssertionError\n",
+    ):
+        assert all(found.id != "cuda.not_available" for found in _explained(text)), text
+    nvidia_docker = ipython.replace("sudo docker run ", "sudo nvidia-docker run ")
+    lead = _led_by(nvidia_docker, "cuda.not_available")
+    assert not any("has no --gpus" in line for line in lead.evidence), lead.evidence

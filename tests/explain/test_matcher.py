@@ -54,6 +54,17 @@ def test_a_warning_source_line_is_not_the_message() -> None:
     )
 
 
+def test_an_assert_statement_above_its_assertion_error_is_the_message() -> None:
+    # A bare AssertionError says nothing: the statement that failed is what the program asserted.
+    frame = '  File "train.py", line 86, in define_G\n    assert(torch.cuda.is_available())\n'
+    failed = prepare(frame + "AssertionError\n").searchable
+    assert "assert(torch.cuda.is_available())" in failed and "train.py" not in failed
+    # an assert line whose AssertionError does not follow it, and other source lines, stay blanked
+    assert "assert" not in prepare(frame + "RuntimeError: CUDA error\n").searchable
+    call = frame.replace("assert(", "torch.ones(")
+    assert "torch.ones" not in prepare(call + "AssertionError\n").searchable
+
+
 def test_rich_and_ipython_source_lines_are_blanked() -> None:
     text = _text("nccl.not_built", "test", 1)  # rich's boxed frame quotes the raise statement
     assert explain(text, ENTRIES)[0].line == "RuntimeError: Distributed package doesn't have NCCL built in"

@@ -4,7 +4,8 @@ A pasted text is a message, a traceback or a whole log. Before matching, termina
 are removed and the lines that are source code rather than messages are blanked: a traceback's
 ``File "..."`` lines and the source line under each, the source line Python prints under a warning, and
 ``raise ...`` lines, so that ``raise RuntimeError("Distributed package doesn't have NCCL ...")`` never
-stands for the error it raises. Blanking keeps every offset, so positions and lines stay those of the text.
+stands for the error it raises; an ``assert`` line with its AssertionError under it stays, as what failed.
+Blanking keeps every offset, so positions and lines stay those of the text.
 
 In a traceback the last recognised error is the one that stopped the program, so it leads; the others
 follow as "also in this text". An entry's symptoms (the effect in a program's or a writer's words, or a
@@ -187,7 +188,7 @@ def _code_lines(text: str) -> Iterator[tuple[int, int]]:
         # itself (an error, then where it was raised, flattened onto one line), never code.
         yield frame.start(), done
         below = _source_below(text, done, text[start : frame.start()])
-        if below is not None:
+        if below is not None and not _asserted(text, below):
             yield below
     done = -1
     for warning in _WARNING.finditer(text):
@@ -214,6 +215,16 @@ def _source_below(text: str, end: int, lead: str) -> tuple[int, int] | None:
     if line.startswith(prefix) and len(line) > indent and line[len(prefix) : indent].isspace():
         return start, stop
     return None
+
+
+def _asserted(text: str, source: tuple[int, int]) -> bool:
+    """Whether the source line at ``source`` is an assert statement whose AssertionError follows: the
+    statement is then what failed, which the error says in no words (a bare AssertionError) or in the
+    author's own, so it is matched as the message."""
+    start, stop = source
+    return text[start:stop].lstrip().startswith("assert") and (
+        re.match(r"[ \t]{0,8}AssertionError\b", text[stop + 1 : stop + 40]) is not None
+    )
 
 
 def _line_at(text: str, position: int) -> tuple[int, int]:
