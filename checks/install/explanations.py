@@ -387,6 +387,32 @@ def _docker_run_without_gpus(text: str) -> str | None:
     return None
 
 
+# dockerd's words: the device driver asked for GPUs (empty where docker run --gpus names none), or the runtime
+# name it does not know.
+_NO_GPU_RUNTIME = re.compile(
+    r'could not select device driver "([^"\n]{0,40})" with capabilities: \[\[gpu\]\]'
+    r"|unknown or invalid runtime name: (nvidia)\b",
+    re.IGNORECASE,
+)
+
+
+def analyse_no_gpu_runtime(text: str) -> Analysis:
+    """Which of dockerd's two refusals the text shows: no device driver for GPUs, or no runtime named
+    nvidia."""
+    found = last_match(_NO_GPU_RUNTIME, text[-200_000:])
+    if found is None:
+        return Analysis()
+    if found[2]:
+        return Analysis(
+            evidence=(
+                "the container asks for the runtime nvidia, which this Docker daemon has not registered (its "
+                "/etc/docker/daemon.json, read when the daemon starts)",
+            )
+        )
+    asked = f'the device driver "{found[1]}"' if found[1] else "GPUs (no device driver named)"
+    return Analysis(evidence=(f"Docker was asked for {asked} and no driver of this daemon gives GPUs",))
+
+
 # xformers' kernel guard: the architectures the kernel needs, and the one its code was compiled for: 750 as
 # __CUDA_ARCH__ writes 7.5 (older xformers), 70 as 7.0 and 100 or 120 as 10.0 or 12.0 (later ones; no GPU
 # of compute capability 1.x or 2.x runs xformers).

@@ -638,6 +638,10 @@ MESSAGES = [
     ),
     ("cuda.invalid_kernel_image", "RuntimeError: Triton Error [CUDA]: device kernel image is invalid"),
     ("extension.release_wheel_build_failed", "ERROR: Failed building wheel for mamba-ssm"),
+    (
+        "container.no_gpu_runtime",
+        'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].',
+    ),
 ]
 
 

@@ -10384,3 +10384,88 @@ def test_is_available_answered_on_the_next_line_or_by_a_failed_assertion_is_read
     nvidia_docker = ipython.replace("sudo docker run ", "sudo nvidia-docker run ")
     lead = _led_by(nvidia_docker, "cuda.not_available")
     assert not any("has no --gpus" in line for line in lead.evidence), lead.evidence
+
+
+def test_a_docker_daemon_without_the_nvidia_runtime_is_told_to_install_the_container_toolkit() -> None:
+    # dockerd's refusals of GPUs it has no driver or runtime for: the NVIDIA Container Toolkit missing or not
+    # registered. OpenBMB/XAgent#273 (the reporter: installing nvidia-container-toolkit solved it),
+    # AbdBarho/stable-diffusion-webui-docker#130 (compose's "nvidia" driver; the project's FAQ),
+    # easydiffusion/easydiffusion#27 (another user: installed it, restarted docker),
+    # eduidl/ElasticFusion-Dockerfile#11 (the reporter, after installing it), Leon-Sander/Local-Multimodal-AI-
+    # Chat#31 (the runtime named in daemon.json, the daemon not restarted)
+    xagent = (
+        "2. 运行docker命令\n"
+        "docker run -it -p 13520:13520  -v /huggingface/models/XAgentLLaMa-34B-preview/:/model:rw --gpus all "
+        "--ipc=host xagentteam/xagentgen:latest python app.py --model-path /model --port 13520\n"
+        "\n"
+        "## Expected Behavior / 预期行为\n"
+        "docker容器正常启动\n"
+        "\n"
+        "## Environment / 环境信息\n"
+        "- Operating System / 操作系统：Ubuntu22.04\n"
+        "- Python Version / Python 版本：\n"
+        "- Other Relevant Information / 其他相关信息：\n"
+        "\n"
+        "## Error Screenshots or Logs / 错误截图或日志\n"
+        'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].\n'
+        "ERRO[0000] error waiting for container:  \n"
+    )
+    compose = (
+        "I tried to run the app with: ```sudo docker compose --profile auto up --build``` and got an error:\n"
+        "```Attaching to webui-docker-auto-1```\n"
+        '```Error response from daemon: could not select device driver "nvidia" with capabilities: '
+        "[[gpu]]```\n"
+        "\n"
+        "**Which UI**\n"
+        "All of them.\n"
+        "\n"
+        "**Hardware / Software**\n"
+        " - OS: Arch Linux\n"
+        " - WSL version (if applicable):\n"
+        " - Docker Version: 20.10.18\n"
+        " - Docker compose version: 2.11.2\n"
+        " - Repo version: b60c787\n"
+        " - RAM: 8GB\n"
+        " - GPU/VRAM: 16GB RTX A4000\n"
+    )
+    service = (
+        "root@wolf-run:/home/wolf/Downloads/stable-diffusion-ui# sudo docker-compose up &\n"
+        "[1] 6146\n"
+        "Starting sd ... error\n"
+        "\n"
+        'ERROR: for sd  Cannot start service stability-ai: could not select device driver "" with '
+        "capabilities: [[gpu]]\n"
+        "\n"
+        "ERROR: for stability-ai  Cannot start service stability-ai: could not select device driver "
+        '"" with capabilities: [[gpu]]\n'
+        "ERROR: Encountered errors while bringing up the project.\n"
+    )
+    script = (
+        "After I run the `opendocker.sh` script provided, I get the following error message:\n"
+        "\n"
+        '> docker: Error response from daemon: could not select device driver "" with capabilities: '
+        "[[gpu]].\n"
+    )
+    for text, asked in [
+        (xagent, "GPUs (no device driver named)"),
+        (compose, 'the device driver "nvidia"'),
+        (service, "GPUs (no device driver named)"),
+        (script, "GPUs (no device driver named)"),
+    ]:
+        lead = _led_by(text, "container.no_gpu_runtime")
+        assert lead.evidence == (f"Docker was asked for {asked} and no driver of this daemon gives GPUs",)
+        assert "the NVIDIA Container Toolkit is not installed on the host" in lead.cause, lead.cause
+        assert "sudo apt-get install -y nvidia-container-toolkit" in lead.fix.text, lead.fix
+        assert "sudo systemctl restart docker" in lead.fix.text, lead.fix
+    runtime = (
+        "ISSUE : docker compose up\n"
+        "[+] Running 0/0\n"
+        " ⠋ Container local_multimodal_ai-ollama-1  Creating" + " " * 64 + "0.0s\n"
+        "Error response from daemon: unknown or invalid runtime name: nvidia\n"
+        "\n"
+        "*So i am using WSL2 Ubuntu to run the latest Repository( Ollama integrated) and tried everyhting to "
+        "resolve this runtime error but no luck*\n"
+    )
+    lead = _led_by(runtime, "container.no_gpu_runtime")
+    assert "which this Docker daemon has not registered" in lead.evidence[0], lead.evidence
+    assert "Docker not restarted after it" in lead.cause, lead.cause
