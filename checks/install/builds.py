@@ -254,6 +254,24 @@ def build_of(line: str, os_key: str | None, cuda: str | None) -> Build | None:
     return next((b for b in of(line, os_key) or [] if b.cuda == wanted), None)
 
 
+def pip_default(line: str) -> Build | None:
+    """The build a plain ``pip install torch==<line>`` gets from PyPI on Linux x86_64: the CUDA of the line's
+    newest release there (its torch/version.py, as the wheels table records it)."""
+    release = newest_release(line)
+    cuda = (_RELEASES.get(release) or {}).get("pypi_cuda") if release is not None else None
+    return None if cuda is None else build_of(line, "linux-x86_64", str(cuda))
+
+
+def default_dropped(cc: tuple[int, int]) -> tuple[Build, Build] | None:
+    """(the last of PyPI's default builds with kernels for ``cc``, the next one, without) where a later
+    release's default build dropped them; None where no default build had them or the newest still has."""
+    defaults = [b for b in (pip_default(line) for line in known_lines()) if b is not None]
+    covered = [i for i, build in enumerate(defaults) if has_kernels(build, cc)]
+    if not covered or covered[-1] == len(defaults) - 1:
+        return None
+    return defaults[covered[-1]], defaults[covered[-1] + 1]
+
+
 def python_tags(torch_version: str | None) -> Mapping[str, list[str]] | None:
     """The Pythons each platform has wheels of this exact release for (the index's file names)."""
     parsed = parse_version(torch_version)

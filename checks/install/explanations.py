@@ -923,6 +923,23 @@ _BUNDLED_FIX = (
 )
 
 
+def _default_dropped(capabilities: list[str]) -> bool:
+    """Whether the one capability (``"6.1"``) the explanation names is an old GPU's that pip's default torch
+    builds dropped."""
+    if len(capabilities) != 1:
+        return False
+    major, _, minor = capabilities[0].partition(".")
+    return builds.default_dropped((int(major), int(minor))) is not None
+
+
+_BUNDLED_OLD_GPU_FIX = (
+    "The torch that fails comes with the application (its Docker image or container), so installing torch "
+    "in another Python does not change it: pin a torch that still has this old GPU's kernels where the image "
+    "installs torch (its Dockerfile or requirements, after anything that pulls a newer torch), then rebuild "
+    "the image; or use an older release of the application or its image."
+)
+
+
 # ROCm's words for an AMD GPU whose gfx target it was not built for, and the target where the text names it
 # (rocBLAS's "for GPU arch : gfx1031", rocminfo's "amdgcn-amd-amdhsa--gfx1032", a gfx id in words).
 _ROCM_NO_KERNEL = re.compile(r"hipErrorNoBinaryForGpu|TensileLibrary\w{0,30}\.dat", re.IGNORECASE)
@@ -1002,10 +1019,11 @@ def analyse_no_kernel(text: str) -> Analysis:
     bundle = last_match(_BUNDLED, tail)
     if bundle is not None and not built_here:
         line = f"the text runs a torch bundled in an application's image ({' '.join(bundle[0].split())})"
+        lead = _BUNDLED_OLD_GPU_FIX if _default_dropped(capabilities) else _BUNDLED_FIX
         return replace(
             analysis,
             evidence=(*analysis.evidence, line),
-            fix=Fix(f"{_BUNDLED_FIX} Inside the bundle, the same holds: {base.text}", base.commands),
+            fix=Fix(f"{lead} Inside the bundle, the same holds: {base.text}", base.commands),
         )
     if not built_here:
         extra = (
@@ -1313,9 +1331,10 @@ def _built_for(after: str) -> _Built | None:
     return None
 
 
-def _build_cause(sm: int, build: _Built | None, dropped: bool) -> str:
+def _build_cause(sm: int, build: _Built | None, dropped: bool, fallen: _DefaultDrop | None = None) -> str:
     """Why the installed build has no kernels for ``sm``: its kernels stop below it (a build for an older
-    CUDA) or start above it (an old GPU dropped), as far as the text says."""
+    CUDA) or start above it (an old GPU dropped), as far as the text says; an old GPU pip's default builds
+    dropped (``fallen``) said so where the build's own list is not shown."""
     built = [] if build is None else build.capabilities
     listing = ""
     if build is not None:
@@ -1339,6 +1358,12 @@ def _build_cause(sm: int, build: _Built | None, dropped: bool) -> str:
             f"The installed torch has no kernels for sm_{sm}, this GPU's architecture, and no current torch "
             "build has: the GPU's older architecture was dropped from the builds; an older torch (or an "
             "older CUDA build) still has it."
+        )
+    if fallen is not None:
+        return (
+            f"The installed torch has no kernels for sm_{sm}, this GPU's architecture: an old GPU's, dropped "
+            f"from the builds pip installs by default from torch {fallen.first} on (their CUDA "
+            f"{fallen.cuda}); builds of other CUDA releases and older torch releases still have it."
         )
     return (
         f"The installed torch has no kernels for sm_{sm}, this GPU's architecture: an older CUDA build than "
@@ -1427,8 +1452,52 @@ def _no_kernel_for(sm: int, text: str, after: str, named: str | None = None) -> 
         installed = cuda_compat.parse_version(release)
         if installed is None or installed < (cuda_compat.parse_version(first) or ()):
             fix = f"Upgrade PyTorch to {first} or newer with a CUDA {first_cuda} or newer build. {fix}"
-    cause = _build_cause(sm, built, plan.kind == "cpu")
+    fallen = _default_drop(cc, built)
+    if fallen is not None:
+        evidence.append(fallen.said)
+        fix += fallen.fix
+    cause = _build_cause(sm, built, plan.kind == "cpu", fallen)
     return Analysis(evidence=(*evidence, *plan.evidence[:4]), cause=cause, fix=Fix(fix, plan.commands))
+
+
+@dataclass(frozen=True)
+class _DefaultDrop:
+    """An old GPU whose kernels pip's default torch builds had and a later release's default build dropped:
+    what the text is told of it."""
+
+    said: str
+    first: str
+    """The first release line whose default build has none."""
+    cuda: str
+    """That build's CUDA."""
+    fix: str
+
+
+def _default_drop(cc: tuple[int, int], built: _Built | None) -> _DefaultDrop | None:
+    """Where the builds pip installs by default dropped ``cc`` (unless the build the text shows stops below
+    the GPU: a newer GPU than that build)."""
+    sm = cc[0] * 10 + cc[1]
+    if built is not None and sm > max(built.capabilities):
+        return None
+    dropped = builds.default_dropped(cc)
+    if dropped is None:
+        return None
+    last, first = dropped
+    release = builds.newest_release(last.line) or last.line
+    said = f"CC {cc[0]}.{cc[1]}"
+    return _DefaultDrop(
+        said=(
+            f"pip's default torch builds (Linux x86_64) dropped {said}: torch {release}'s (CUDA {last.cuda}) "
+            f"was the last with its kernels, torch {first.line}'s (CUDA {first.cuda}) has none"
+        ),
+        first=first.line,
+        cuda=first.cuda,
+        fix=(
+            f" A plain pip install (no index URL) needs a downgrade to torch {release}, the last release "
+            f"whose default pip wheel (CUDA {last.cuda}) has kernels for {said}: pip install "
+            f"torch=={release}, with the torchvision and torchaudio of that release."
+        ),
+    )
 
 
 def _releases_with_kernels(

@@ -10469,3 +10469,79 @@ def test_a_docker_daemon_without_the_nvidia_runtime_is_told_to_install_the_conta
     lead = _led_by(runtime, "container.no_gpu_runtime")
     assert "which this Docker daemon has not registered" in lead.evidence[0], lead.evidence
     assert "Docker not restarted after it" in lead.cause, lead.cause
+
+
+def test_a_gpu_pips_default_builds_dropped_is_told_the_last_release_and_build_that_have_it() -> None:
+    # A Maxwell or Pascal GPU meets a torch whose default pip wheel (CUDA 12.8 from torch 2.8 on) no longer
+    # has its kernels: the fix that worked was the CUDA 12.6 build or an older torch. RobThePCGuy/Claude-
+    # Patent-Creator#25 (merged: Pascal routed to the cu126 build, torch 2.7.1), bnsreenu/digitalsreeni-image-
+    # annotator#57 (the reporter: torch 2.4.1 from the cu121 index works), Differentiable-Electron-
+    # Crystallography/diffBloch#144 (cuBLAS of CUDA 13 on a P100; the reporter pinned the cu126 index)
+    listed = (
+        "torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device\n"
+        "\n"
+        "NVIDIA GeForce GTX 1080 with CUDA capability sm_61 is not compatible with the current PyTorch "
+        "installation.\n"
+        "The current PyTorch install supports CUDA capabilities sm_75 sm_80 sm_86 sm_90 sm_100 sm_120.\n"
+    )
+    named = (
+        "- OS: Ubuntu 24.04.3 LTS\n"
+        "- GPU: NVIDIA GeForce GTX 1050 (compute capability 6.1)\n"
+        "- Driver: 550.163.01\n"
+        "- CUDA (via torch): 12.8\n"
+        "- PyTorch: 2.8.0+cu128\n"
+        "- App: digitalsreeni-image-annotator\n"
+        "\n"
+        "## Error\n"
+        "When running the annotator I get:\n"
+        "\n"
+        "```\n"
+        "torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device\n"
+        "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below "
+        "might be incorrect.\n"
+        "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n"
+        "Compile with TORCH_USE_CUDA_DSA to enable device-side assertions.\n"
+    )
+    dropped = (
+        "pip's default torch builds (Linux x86_64) dropped CC 6.1: torch 2.7.1's (CUDA 12.6) was the last "
+        "with its kernels, torch 2.8's (CUDA 12.8) has none"
+    )
+    downgrade = (
+        "downgrade to torch 2.7.1, the last release whose default pip wheel (CUDA 12.6) has kernels for CC "
+        "6.1: pip install torch==2.7.1"
+    )
+    for text in (listed, named):
+        lead = _led_by(text, "cuda.no_kernel_image")
+        assert dropped in lead.evidence, lead.evidence
+        assert downgrade in lead.fix.text, lead.fix
+    lead = _led_by(named, "cuda.no_kernel_image")
+    assert "dropped from the builds pip installs by default from torch 2.8 on" in lead.cause, lead.cause
+    assert 'pip install "torch==2.8.0+cu126"' in lead.fix.commands[0], lead.fix
+    cublas = (
+        "I tried this on our (rather old) cluster with NVIDIA P100 GPUs. Because CUDA 13.0 dropped support "
+        "for Pascal GPUs, the program crashed with:\n"
+        "```\n"
+        "RuntimeError: CUDA error: CUBLAS_STATUS_ARCH_MISMATCH when calling `cublasCreate(handle)`\n"
+        "```\n"
+    )
+    lead = _led_by(cublas, "cublas.status_error")
+    assert "older than this build's CUDA libraries support" in lead.cause, lead.cause
+    assert "--index-url https://download.pytorch.org/whl/cu126" in lead.fix.text, lead.fix
+    # a GPU every default build has (an RTX 3090) is told nothing of the kind (constructed)
+    newer = _led_by(
+        "NVIDIA GeForce RTX 3090 with CUDA capability sm_86 is not compatible with the current PyTorch "
+        "installation.\nThe current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70 "
+        "sm_75.",
+        "cuda.no_kernel_image",
+    )
+    assert not any("default torch builds" in line for line in newer.evidence), newer.evidence
+    assert "default pip wheel" not in newer.fix.text, newer.fix
+    # in an application's image, the pin goes where the image installs torch, not "update to the latest"
+    # (constructed from the first text's message with an image named)
+    bundled = _led_by(
+        "Running the app's Docker image on a GTX 1080:\n" + listed.split("\n", 1)[0], "cuda.no_kernel_image"
+    )
+    assert bundled.fix.text.startswith("The torch that fails comes with the application"), bundled.fix
+    pinned = "pin a torch that still has this old GPU's kernels where the image installs torch"
+    assert pinned in bundled.fix.text, bundled.fix
+    assert "update the application to its latest release" not in bundled.fix.text, bundled.fix

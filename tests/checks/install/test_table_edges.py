@@ -408,3 +408,27 @@ def test_a_model_named_with_its_china_edition_suffix_is_read_as_nvidia_smi_names
     ):
         line = explanations.analyse_no_kernel(text).evidence[0]
         assert "5090D (the GeForce RTX 5090 D): sm_120 (compute capability 12.0)" in line, line
+
+
+@pytest.mark.parametrize(
+    ("cc", "last", "first"),
+    [
+        # PyPI's Linux wheels: 2.7.1 is CUDA 12.6 (sm_50 on), 2.8.0 CUDA 12.8 (sm_70 on), 2.11.0 CUDA 13.0
+        # (sm_75 on), 2.1.0 CUDA 12.1 (sm_50 on) after 2.0's CUDA 11.7 (sm_37 on)
+        ((6, 1), ("2.7", "12.6"), ("2.8", "12.8")),
+        ((5, 2), ("2.7", "12.6"), ("2.8", "12.8")),
+        ((7, 0), ("2.10", "12.8"), ("2.11", "13.0")),
+        ((3, 7), ("2.0", "11.7"), ("2.1", "12.1")),
+    ],
+)
+def test_pips_default_builds_dropped_old_gpus_at_these_releases(
+    cc: tuple[int, int], last: tuple[str, str], first: tuple[str, str]
+) -> None:
+    dropped = builds.default_dropped(cc)
+    assert dropped is not None
+    assert ((dropped[0].line, dropped[0].cuda), (dropped[1].line, dropped[1].cuda)) == (last, first)
+
+
+@pytest.mark.parametrize("cc", [(7, 5), (8, 6), (9, 0), (12, 0), (12, 1)])
+def test_gpus_the_newest_default_build_has_were_never_dropped(cc: tuple[int, int]) -> None:
+    assert builds.default_dropped(cc) is None
