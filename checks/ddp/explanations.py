@@ -704,6 +704,52 @@ def analyse_initialization_error(text: str) -> Analysis:
     return Analysis(evidence=("raised in a DataLoader worker process: a forked worker touched CUDA",))
 
 
+# Signs that the forked child is a DataLoader worker: its worker loop in a trace, or the loader, its workers,
+# the dataset's methods, its collate function or a DataPipe named.
+_DATALOADER_SAID = re.compile(
+    r"_worker_loop|utils/data/_utils/worker\.py|\bDataLoader\b|\bnum_workers\b|\bcollate(?:_fn| function)\b"
+    r"|__getitem__|DataPipe\b|\bdataset\b",
+    re.IGNORECASE,
+)
+# The writer's word that spawn was tried and did not cure it ("Using \"spawn\" start method did not solve the
+# problem").
+_SPAWN_FAILED = re.compile(
+    r"\bspawn\b[^\n.]{0,60}?\b(?:does not|doesn't|did not|didn't|not|never)\b[^\n.]{0,20}?"
+    r"\b(?:solve|help|fix|work)",
+    re.IGNORECASE,
+)
+
+
+def analyse_forked_subprocess(text: str) -> Analysis:
+    """In DataLoader workers, the code they run makes CUDA tensors: the fix keeps CUDA out of that code,
+    before spawn."""
+    tail = text[-200_000:]
+    said = last_match(_DATALOADER_SAID, tail)
+    if said is None:
+        return Analysis()
+    evidence = [f"the forked processes are DataLoader workers (the text names {said[0]})"]
+    if _SPAWN_FAILED.search(tail) is not None:
+        evidence.append(
+            "the writer says spawn did not help: what remains is to keep CUDA out of the workers' code"
+        )
+    return Analysis(
+        evidence=tuple(evidence),
+        cause=(
+            "DataLoader workers are forked from the training process, which had initialised CUDA, and the "
+            "code they run (the Dataset, its collate_fn, or a CUDA default tensor type or device) makes CUDA "
+            "tensors: CUDA cannot be used again in a forked child."
+        ),
+        fix=Fix(
+            "Keep CUDA out of the DataLoader workers: return CPU tensors from the dataset (its __getitem__) "
+            "and collate_fn (no .cuda(), .to(device) or device='cuda' in their code) and move each batch to "
+            "the GPU in the training loop (pin_memory=True, batch.to(device, non_blocking=True)); "
+            "num_workers=0 confirms it. Starting the workers with spawn "
+            "(DataLoader(multiprocessing_context='spawn')) lets them use CUDA, at the cost of a CUDA context "
+            "per worker."
+        ),
+    )
+
+
 # The argument the launcher passed, as the error quotes it, and the option the script's usage line shows.
 _LOCAL_RANK_PASSED = re.compile(r"unrecognized arguments:[^\n]{0,200}?(--?local[-_]rank(?:=\d{1,4})?)")
 _LOCAL_RANK_TAKEN = re.compile(r"\[(--local[-_]rank) LOCAL_RANK\]")

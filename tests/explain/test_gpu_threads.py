@@ -10545,3 +10545,54 @@ def test_a_gpu_pips_default_builds_dropped_is_told_the_last_release_and_build_th
     pinned = "pin a torch that still has this old GPU's kernels where the image installs torch"
     assert pinned in bundled.fix.text, bundled.fix
     assert "update the application to its latest release" not in bundled.fix.text, bundled.fix
+
+
+def test_cuda_in_forked_dataloader_workers_leads_with_the_datasets_own_cuda_tensors() -> None:
+    # DataLoader workers are forked: "Cannot re-initialize CUDA in forked subprocess" there means the code
+    # the workers run (the Dataset, the collate_fn) makes CUDA tensors, which spawn alone does not cure
+    # (pytorch/pytorch#77159, its writer: spawn did not solve it, the Dataset moved its output to the GPU;
+    # meta-pytorch/data#966, its writer: tensors left on the CPU in the collate function iterate),
+    # as "CUDA error: initialization error" already says (backtime92/CRAFT-Reimplementation#7, .cuda() in
+    # the data loader's code)
+    issue = (
+        "I've seen multiple individuals and groups using num_workers=0 in DataLoader, and significantly "
+        "under-utilizing GPUs due to the following error message which appeared cryptic (to newcomers) when "
+        "they used num_workers bigger than 0\n"
+        "\n"
+        '"Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the '
+        "'spawn' start method\"\n"
+        "\n"
+        "The error message was gone when they switched to num_workers=0\n"
+        'Using "spawn" start method did not solve the problem.\n'
+        "\n"
+        "I analyzed the problem and found that inside their custom Dataset implementation that as a final "
+        "step there they transfer the tensor into the GPU.\n"
+    )
+    datapipe = (
+        "> RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, "
+        "you must use the 'spawn' start method\n"
+        "> This exception is thrown by __iter__ of CollatorIterDataPipe()\n"
+        "\n"
+        "The collate function contains `.to(device)` (cuda) calls. if I remove these and leave the tensors "
+        "on the CPU, the error disappears and the dataloader iterates successfully.\n"
+    )
+    for text in (issue, datapipe):
+        lead = _led_by(text, "cuda.forked_subprocess")
+        assert "the code they run (the Dataset, its collate_fn" in lead.cause, lead.cause
+        assert lead.fix.text.startswith(
+            "Keep CUDA out of the DataLoader workers: return CPU tensors from the dataset (its __getitem__)"
+        ), lead.fix
+    assert any("spawn did not help" in line for line in _led_by(issue, "cuda.forked_subprocess").evidence)
+    craft = (
+        '  File "/home/craft_reimplementation/data_loader.py", line 125, in inference_pursedo_bboxes\n'
+        "    img_torch = img_torch.type(torch.FloatTensor).cuda()\n"
+        "RuntimeError: CUDA error: initialization error\n"
+    )
+    assert _led_by(craft, "cuda.initialization_error").fix.text.startswith("Keep CUDA out of the DataLoader")
+    # a fork outside any DataLoader keeps the general reading (constructed)
+    pool = _led_by(
+        "multiprocessing.Pool(4).map(run, jobs)\nRuntimeError: Cannot re-initialize CUDA in forked "
+        "subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method",
+        "cuda.forked_subprocess",
+    )
+    assert pool.fix.text.startswith("Use the spawn start method"), pool.fix
