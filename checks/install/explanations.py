@@ -2850,17 +2850,31 @@ def analyse_flash_attn_v1_names(text: str) -> Analysis:
 
 
 def analyse_before_ampere(text: str) -> Analysis:
-    """The GPU (and its capability) the writer names, below Ampere's 8.0; flash-attn 1.x's own floor."""
-    if "is_sm75" in text:
-        return Analysis(
-            evidence=("flash-attn 1.x asserts an Ampere (sm_8x) or Turing (sm_75) GPU: this one is older",)
-        )
+    """The GPU (and its capability) the writer names, below Ampere's 8.0; flash-attn 1.x's own floor. A GPU
+    the text names above the check's list (flash-attn 1.x: sm_75 and sm_8x; its 2.x check: sm_8x and sm_90)
+    is newer than the release, not older: the fix upgrades flash-attn."""
     spaced = last_match(_CAPABILITY_SPACED, text[-200_000:])
     named = (
         ((int(spaced[1]), int(spaced[2])), "the log gives the GPU's capability")
         if spaced is not None
         else _capability_named(text)
     )
+    first_release = "is_sm75" in text
+    newest_known = (8, 9) if first_release else (9, 0)
+    if named is not None and named[0] > newest_known:
+        (major, minor), said = named
+        return Analysis(
+            evidence=(
+                f"{said}: compute capability {major}.{minor}, newer than the architectures this flash-attn "
+                f"check knows ({'sm_75 and sm_8x' if first_release else 'sm_8x and sm_90'})",
+            ),
+            cause=_NEWER_THAN_FLASH_ATTN,
+            fix=_UPGRADE_FLASH_ATTN,
+        )
+    if first_release:
+        return Analysis(
+            evidence=("flash-attn 1.x asserts an Ampere (sm_8x) or Turing (sm_75) GPU: this one is older",)
+        )
     if named is None:
         return Analysis()
     (major, minor), said = named
@@ -2868,6 +2882,21 @@ def analyse_before_ampere(text: str) -> Analysis:
     if major < 8:
         line += ", older than Ampere's 8.0"
     return Analysis(evidence=(line,))
+
+
+_NEWER_THAN_FLASH_ATTN = (
+    "The installed flash-attn (or a package that bundles its kernels, such as xformers) checks the GPU "
+    "against the architectures its release was written for (flash-attn 1.x: Turing's sm_75 and Ampere's "
+    "sm_8x; the 2.x check that words it 'Ampere GPUs or newer': sm_8x and sm_90), and this GPU is newer "
+    "than that list, not older."
+)
+_UPGRADE_FLASH_ATTN = Fix(
+    "Upgrade flash-attn to a release that supports this GPU's architecture (pip install -U flash-attn "
+    "--no-build-isolation, or its prebuilt wheel for the installed torch and CUDA; a source build with the "
+    "GPU's capability in TORCH_CUDA_ARCH_LIST), and the packages that bundle its kernels (xformers); code "
+    "written for flash-attn 1.x renames its calls (flash_attn_unpadded_* is flash_attn_varlen_* in 2.x). "
+    'Until then, run standard attention (attn_implementation="sdpa" in transformers).'
+)
 
 
 # The FP8 checks' own figures ("compute capability >= 9.0 or 8.9", "8.9 or higher"), which are no GPU's;

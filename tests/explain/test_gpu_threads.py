@@ -10596,3 +10596,32 @@ def test_cuda_in_forked_dataloader_workers_leads_with_the_datasets_own_cuda_tens
         "cuda.forked_subprocess",
     )
     assert pool.fix.text.startswith("Use the spawn start method"), pool.fix
+
+
+def test_a_gpu_newer_than_flash_attns_check_is_told_to_upgrade_it_not_that_it_is_old() -> None:
+    # flash-attn's architecture check (1.x: is_sm8x || is_sm75; the 2.x check worded "Ampere GPUs or newer":
+    # is_sm8x || is_sm90) fails on a GPU newer than its list as it does on an older one; the GPU the text
+    # names tells them apart (constructed: no settled thread outside the test split was found)
+    for text, gpu, known in [
+        (
+            "RuntimeError: Expected is_sm8x || is_sm75 to be true, but got false. (flash-attn 1.0.9 on an "
+            "H100)",
+            "the text names the H100: compute capability 9.0",
+            "sm_75 and sm_8x",
+        ),
+        (
+            "RuntimeError: FlashAttention only supports Ampere GPUs or newer.\nGPU: NVIDIA GeForce RTX 5090",
+            "compute capability 12.0",
+            "sm_8x and sm_90",
+        ),
+    ]:
+        lead = _led_by(text, "flash_attn.gpu_too_old")
+        assert any(gpu in line and f"this flash-attn check knows ({known})" in line for line in lead.evidence)
+        assert "this GPU is newer than that list, not older" in lead.cause, lead.cause
+        assert lead.fix.text.startswith("Upgrade flash-attn to a release that supports this GPU"), lead.fix
+    # an older GPU keeps the older reading
+    old = _led_by(
+        "RuntimeError: FlashAttention only supports Ampere GPUs or newer. (Tesla V100)",
+        "flash_attn.gpu_too_old",
+    )
+    assert "This GPU is older" in old.cause and old.fix.text.startswith("Disable FlashAttention"), old
