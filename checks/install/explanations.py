@@ -923,7 +923,7 @@ _BUNDLED_FIX = (
 )
 
 
-def _default_dropped(capabilities: list[str]) -> bool:
+def _an_old_gpu_dropped(capabilities: list[str]) -> bool:
     """Whether the one capability (``"6.1"``) the explanation names is an old GPU's that pip's default torch
     builds dropped."""
     if len(capabilities) != 1:
@@ -1019,7 +1019,7 @@ def analyse_no_kernel(text: str) -> Analysis:
     bundle = last_match(_BUNDLED, tail)
     if bundle is not None and not built_here:
         line = f"the text runs a torch bundled in an application's image ({' '.join(bundle[0].split())})"
-        lead = _BUNDLED_OLD_GPU_FIX if _default_dropped(capabilities) else _BUNDLED_FIX
+        lead = _BUNDLED_OLD_GPU_FIX if _an_old_gpu_dropped(capabilities) else _BUNDLED_FIX
         return replace(
             analysis,
             evidence=(*analysis.evidence, line),
@@ -1452,7 +1452,8 @@ def _no_kernel_for(sm: int, text: str, after: str, named: str | None = None) -> 
         installed = cuda_compat.parse_version(release)
         if installed is None or installed < (cuda_compat.parse_version(first) or ()):
             fix = f"Upgrade PyTorch to {first} or newer with a CUDA {first_cuda} or newer build. {fix}"
-    fallen = _default_drop(cc, built)
+    on_windows = seen.os_key != "linux-x86_64" or _WINDOWS.search(text[-200_000:]) is not None
+    fallen = None if on_windows else _default_drop(cc, built)
     if fallen is not None:
         evidence.append(fallen.said)
         fix += fallen.fix
@@ -1474,8 +1475,9 @@ class _DefaultDrop:
 
 
 def _default_drop(cc: tuple[int, int], built: _Built | None) -> _DefaultDrop | None:
-    """Where the builds pip installs by default dropped ``cc`` (unless the build the text shows stops below
-    the GPU: a newer GPU than that build)."""
+    """Where the builds pip installs by default on Linux dropped ``cc`` (unless the build the text shows
+    stops below the GPU: a newer GPU than that build). Not for Windows, where pip's default torch is the
+    CPU build."""
     sm = cc[0] * 10 + cc[1]
     if built is not None and sm > max(built.capabilities):
         return None

@@ -10625,3 +10625,16 @@ def test_a_gpu_newer_than_flash_attns_check_is_told_to_upgrade_it_not_that_it_is
         "flash_attn.gpu_too_old",
     )
     assert "This GPU is older" in old.cause and old.fix.text.startswith("Disable FlashAttention"), old
+
+
+def test_pips_default_build_is_not_named_on_windows_where_it_is_the_cpu_build() -> None:
+    # On Windows a plain pip install brings the CPU build: the downgrade to pip's default CUDA wheel is
+    # Linux's (constructed from the GTX 1080 text above, on Windows)
+    text = (
+        "Windows 11\nNVIDIA GeForce GTX 1080 with CUDA capability sm_61 is not compatible with the current "
+        "PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_75 sm_80 sm_86 "
+        "sm_90 sm_100 sm_120.\n"
+    )
+    lead = _led_by(text, "cuda.no_kernel_image")
+    assert not any("default torch builds" in line for line in lead.evidence), lead.evidence
+    assert "default pip wheel" not in lead.fix.text, lead.fix
