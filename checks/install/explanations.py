@@ -1200,18 +1200,20 @@ def _with_warned_gpu(analysis: Analysis, text: str, at: int, capability: str) ->
 # one ("I am on a 3080", "3090显卡", "1080ti error", "GTX 2080" for an RTX 2080): the number is looked up
 # under each of GeForce's brands, and a bare number only with a GPU's suffix (Ti, SUPER), a GPU word after
 # it, or a verb of having or using before it ("on a 3080"), never one inside a size ("1920x1080", "(1920,
-# 1200)") or an amount ("a 1024 GiB").
+# 1200)") or an amount ("a 1024 GiB"). Word boundaries are ASCII's: a writer of Chinese glues the name to
+# the characters around it ("换了A40遇到", "一张A40卡"). A workstation A-number ("A6000") is looked up as the
+# RTX one too.
 _CC_SAID = re.compile(
     r"compute capabilit(?:y|ies)\s{0,3}(?:of|is|=|:|up to)?\s{0,3}(\d{1,2})\.(\d)\b", re.IGNORECASE
 )
 _GPU_SAID = re.compile(
     r"\b(RTX|GTX|GT|MX|Tesla|Quadro|TITAN)[ -]{0,2}([A-Z]{0,3}\s?\d{2,4}[A-Z]{0,2}(?: Ti\b| SUPER\b)?)"
-    r"|\b([ABHKLMPV]\d{2,3}[A-Za-z]{0,2})\b"
+    r"|\b([ABHKLMPV]\d{2,3}[A-Za-z]{0,2}|A\d{4})\b"
     r"|(?<![A-Za-z0-9_.,(/×-])([1-9]\d{2,3}) ?(Ti|SUPER)(?![A-Za-z])"
     r"|(?<![A-Za-z0-9_.,(/×-])([1-9]\d{2,3})(?= ?(?:GPUs?\b|cards?\b|graphics\b|显卡))"
     r"|\b(?:on|with|have|has|got|use|using|bought) (?:a|an|my|the|one|two) ([1-9]\d{2,3})\b"
     r"(?![.,]?\d|x|×| ?[KMG]i?B)",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,
 )
 _GEFORCE_BRANDS = ("rtx", "gtx", "gt", "mx")
 _TABLE_NAMES = {n.lower(): n for names in collect_env.GPU_COMPUTE_CAPABILITY.values() for n in names}
@@ -1231,7 +1233,7 @@ def _names_of(match: re.Match[str]) -> list[str]:
         return [f"geforce {brand} {model}", f"{brand} {model}", *(f"geforce {b} {model}" for b in others)]
     if match[3]:
         model = match[3].lower()
-        return [f"tesla {model}", model]
+        return [f"tesla {model}", model, f"rtx {model}"]
     number = match[4] or match[6] or match[7]
     model = number if not match[5] else f"{number} {match[5].lower()}"
     return [f"geforce {b} {model}" for b in _GEFORCE_BRANDS]
@@ -2884,6 +2886,20 @@ def analyse_before_ampere(text: str) -> Analysis:
     if major < 8:
         line += ", older than Ampere's 8.0"
     return Analysis(evidence=(line,))
+
+
+def analyse_flash_sdpa_backward(text: str) -> Analysis:
+    """The GPU the text names (not an sm_80 one) and the torch it shows, where it gives them."""
+    evidence: list[str] = []
+    named = _capability_named(text)
+    if named is not None:
+        (major, minor), said = named
+        if (major, minor) != (8, 0):
+            evidence.append(f"{said}: compute capability {major}.{minor}, not the A100's 8.0 (sm_80)")
+    version = _seen(text).version
+    if version is not None:
+        evidence.append(f"the text shows torch {version}")
+    return Analysis(evidence=tuple(evidence))
 
 
 _NEWER_THAN_FLASH_ATTN = (

@@ -642,6 +642,7 @@ MESSAGES = [
         "container.no_gpu_runtime",
         'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].',
     ),
+    ("sdpa.flash_backward_needs_sm80", "RuntimeError: Expected is_sm80 to be true, but got false."),
 ]
 
 

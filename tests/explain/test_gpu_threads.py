@@ -10638,3 +10638,37 @@ def test_pips_default_build_is_not_named_on_windows_where_it_is_the_cpu_build() 
     lead = _led_by(text, "cuda.no_kernel_image")
     assert not any("default torch builds" in line for line in lead.evidence), lead.evidence
     assert "default pip wheel" not in lead.fix.text, lead.fix
+
+
+def test_torch_2_0s_flash_backward_off_the_a100_is_told_to_upgrade_torch_or_turn_flash_off() -> None:
+    # "Expected is_sm80 to be true" is torch 2.0.0's own check in its flash-attention backward (heads wider
+    # than 64): training fails on an RTX 3090, A6000 or A40. pytorch/pytorch#94883 (the developer:
+    # enable_flash=False; the dispatch fixed for 2.0.1), hiyouga/ChatGLM-Efficient-Tuning#200 and
+    # yuanzhoulvpi2017/zero_nlp#152 (a newer torch fixed both)
+    for text, gpu in [
+        ("# RuntimeError: Expected is_sm80 to be true, but got false.\n", None),
+        (
+            "重新换了A40遇到同样的错误：\nRuntimeError: Expected is_sm80 to be true, but got false.  "
+            "(Could this error message be improved?  If so, please report an enhancement request to "
+            "PyTorch.)\n",
+            "the text names the A40: compute capability 8.6, not the A100's 8.0 (sm_80)",
+        ),
+        (
+            "你好，按照readme，transformers库已经更新到最新，报错信息如下：\n```\n"
+            "RuntimeError: Expected is_sm80 to be true, but got false.  (Could this error message be "
+            "improved?  If so, please report an enhancement request to PyTorch.)\n```\n"
+            "用的是一张A40卡，应该如何修改呢？\n",
+            "the text names the A40: compute capability 8.6, not the A100's 8.0 (sm_80)",
+        ),
+    ]:
+        lead = _led_by(text, "sdpa.flash_backward_needs_sm80")
+        assert gpu is None or gpu in lead.evidence, lead.evidence
+        assert "ran only on the A100's architecture (sm_80)" in lead.cause, lead.cause
+        assert lead.fix.text.startswith("Upgrade torch to 2.0.1 or newer"), lead.fix
+        assert "torch.backends.cuda.enable_flash_sdp(False)" in lead.fix.text, lead.fix
+    # the GPU of pytorch/pytorch#94883's description, a workstation A-number: the RTX A6000
+    said = "I'm running Karpathy's nanoGPT code on an NVIDIA A6000 system via Docker:"
+    assert install_explanations._capability_named(said) == (
+        (8, 6),
+        "the text names the A6000 (the RTX A6000)",
+    )
