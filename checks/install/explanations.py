@@ -3297,6 +3297,9 @@ _CONTAINER_REFUSED = re.compile(
 )
 _NGC_RELEASE = re.compile(r"NVIDIA Release (\d{2}\.\d{2})")
 _NGC_TORCH = re.compile(r"PyTorch Version (\S{3,40})")
+# The NGC image the text builds on or runs: "FROM nvcr.io/nvidia/tensorrt:22.07-py3", "nvcr.io/nvidia/pytorch:
+# 19.10-py3".
+_NGC_IMAGE = re.compile(r"nvcr\.io/nvidia/([a-z][\w-]{1,40}):(\d{2}\.\d{2})(?:-py3)?\b")
 
 
 def analyse_container_gpu(text: str) -> Analysis:
@@ -3314,6 +3317,10 @@ def analyse_container_gpu(text: str) -> Analysis:
     if release is not None:
         with_torch = f", with PyTorch {torch_version[1]}" if torch_version is not None else ""
         evidence.append(f"the container is NVIDIA's release {release[1]}{with_torch}")
+    else:
+        image = last_match(_NGC_IMAGE, tail)
+        if image is not None:
+            evidence.append(f"the image is NVIDIA's {image[1]} container of release {image[2]} ({image[0]})")
     return Analysis(evidence=tuple(evidence))
 
 

@@ -8705,8 +8705,20 @@ def test_an_ngc_container_that_refuses_the_gpu_is_older_than_the_gpu() -> None:
         lead = _led_by(text, "container.gpu_not_supported")
         said = _said(lead)
         assert f"the container refuses the {gpu}" in said and f"compute capability {capability}" in said, said
+        assert lead.cause.startswith("The container is too old for this GPU"), lead.cause
         assert "FROM" in lead.fix.text, lead.fix
     assert "NVIDIA's release 19.05, with PyTorch 1.1.0a0+828a6a3" in _said(lead)
+    # the image a Dockerfile builds on, where no banner gives the release (constructed: NVIDIA's TensorRT
+    # container runs the same start-up check)
+    built = _led_by(
+        "FROM nvcr.io/nvidia/tensorrt:22.07-py3\nWARNING: Detected NVIDIA NVIDIA GeForce RTX 4090 GPU, which "
+        "is not yet supported in this version of the container",
+        "container.gpu_not_supported",
+    )
+    assert (
+        "the image is NVIDIA's tensorrt container of release 22.07 (nvcr.io/nvidia/tensorrt:22.07-py3)"
+        in (built.evidence)
+    ), built.evidence
 
 
 def test_an_out_of_memory_the_writer_ties_to_gradients_nobody_uses_is_autograd_left_on() -> None:
