@@ -387,6 +387,39 @@ def _docker_run_without_gpus(text: str) -> str | None:
     return None
 
 
+# Signs of libtorch in a link: its namespaces in a symbol, its CMake variables, the Python package's folder.
+_LIBTORCH_SAID = re.compile(
+    r"\b(?:c10|at|torch|caffe2)::|\blibtorch\b|\bTorch_DIR\b|\bcmake_prefix_path\b|find_package\(Torch\b"
+)
+# The first function the linker could not find, with the std::string of the caller's ABI.
+_ABI_REFERENCE = re.compile(
+    r"undefined references? to [`'‘]"
+    r"([^\n`'’]{1,300}?(std::__cxx11::basic_string|\bstd::string const&)[^\n`'’]{0,200})"
+)
+
+
+def analyse_libtorch_abi(text: str) -> Analysis:
+    """Which ABI the caller was built with, from the first symbol it asks for; not a link without libtorch."""
+    tail = text[-200_000:]
+    if _LIBTORCH_SAID.search(tail) is None:
+        return Analysis(declined=True)
+    found = _ABI_REFERENCE.search(tail)
+    if found is None:
+        return Analysis()
+    symbol = found[1] if len(found[1]) <= 120 else found[1][:117] + "..."
+    if "__cxx11" in found[2]:
+        line = (
+            f"the program asks for {symbol}: it was compiled with the C++11 ABI (_GLIBCXX_USE_CXX11_ABI=1), "
+            "and the library it links has the old one"
+        )
+    else:
+        line = (
+            f"the program asks for {symbol} with the old std::string: it was compiled with the pre-C++11 ABI "
+            "(_GLIBCXX_USE_CXX11_ABI=0), and the library it links has the C++11 one"
+        )
+    return Analysis(evidence=(line,))
+
+
 # dockerd's words: the device driver asked for GPUs (empty where docker run --gpus names none), or the runtime
 # name it does not know.
 _NO_GPU_RUNTIME = re.compile(

@@ -643,6 +643,11 @@ MESSAGES = [
         'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].',
     ),
     ("sdpa.flash_backward_needs_sm80", "RuntimeError: Expected is_sm80 to be true, but got false."),
+    (
+        "build.libtorch_abi_mismatch",
+        "infer_test.cpp:(.text+0x981): undefined reference to `c10::Error::Error(c10::SourceLocation, "
+        "std::string const&)'",
+    ),
 ]
 
 

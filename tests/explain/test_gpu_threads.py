@@ -10684,3 +10684,65 @@ def test_torch_2_0s_flash_backward_off_the_a100_is_told_to_upgrade_torch_or_turn
         (8, 6),
         "the text names the A6000 (the RTX A6000)",
     )
+
+
+def test_a_link_against_libtorch_of_the_other_cxx_abi_is_read_from_its_undefined_references() -> None:
+    # GCC's two std::string ABIs: the linker looks for std::__cxx11::basic_string (caller built with the
+    # C++11 ABI) or a plain std::string (the old one). openmm/openmm-torch#63 (torch's flags forced the old
+    # ABI on code linking a new-ABI OpenMM), hasktorch/ffi-experimental#3 (merged: the flag set to match the
+    # prebuilt libtorch), pytorch/pytorch#35518 (the build linked once the forced ABI was dropped)
+    openmm = (
+        "Commands for compiling Opemm-torch\n"
+        "```\n"
+        "export Torch_DIR=\"$(python -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')\"\n"
+        "cmake  ..\n"
+        "ccmake -i ..\n"
+        "make install\n"
+        "```\n"
+        "Error:\n"
+        "```\n"
+        "[ 36%] Linking CXX executable ../../TestSerializeTorchForce\n"
+        "CMakeFiles/TestSerializeTorchForce.dir/TestSerializeTorchForce.cpp.o: In function "
+        "`testSerialization()':\n"
+        + "".join(
+            f"TestSerializeTorchForce.cpp:(.text+0x{offset}): undefined reference to "
+            "`OpenMM::throwException(char const*, int, std::string const&)'\n"
+            for offset in ("35a", "447", "534", "665")
+        )
+    )
+    hasktorch = (
+        "Building executable 'ffi-test' for ffi-0.1.0.0..\n"
+        "Linking /home/junji-hashimoto/git/hasktorch/ffi-experimental/dist-newstyle/build/x86_64-linux/"
+        "ghc-8.4.4/ffi-0.1.0.0/x/ffi-test/build/ffi-test/ffi-test ...\n"
+        "cc1: warning: command line option ‘-std=c++14’ is valid for C++/ObjC++ but not for C\n"
+        "/home/junji-hashimoto/git/hasktorch/ffi-experimental/dist-newstyle/build/x86_64-linux/ghc-8.4.4/"
+        "ffi-0.1.0.0/x/ffi-test/build/ffi-test/ffi-test-tmp/Main.o:ghc_4.cpp:function inline_c_Main_0: "
+        "error: undefined reference to 'c10::Symbol::fromQualString(std::__cxx11::basic_string<char, "
+        "std::char_traits<char>, std::allocator<char> > const&)'\n"
+    )
+    infer = (
+        "CMakeFiles/infer_test.dir/infer_test.cpp.o: In function `at::cat(c10::ArrayRef<at::Tensor>, long) "
+        "[clone .constprop.371]':\n"
+        "infer_test.cpp:(.text+0x981): undefined reference to `c10::Error::Error(c10::SourceLocation, "
+        "std::string const&)'\n"
+        "CMakeFiles/infer_test.dir/infer_test.cpp.o: In function `TestTorchInfer(std::string const&, "
+        "std::string const&, std::string const&, int, int, int, std::string const&)':\n"
+    )
+    for text, caller in [
+        (openmm, "pre-C++11 ABI (_GLIBCXX_USE_CXX11_ABI=0)"),
+        (hasktorch, "C++11 ABI (_GLIBCXX_USE_CXX11_ABI=1)"),
+        (infer, "pre-C++11 ABI (_GLIBCXX_USE_CXX11_ABI=0)"),
+    ]:
+        lead = _led_by(text, "build.libtorch_abi_mismatch")
+        assert f"it was compiled with the {caller}" in lead.evidence[0], lead.evidence
+        assert "libtorch comes in both ABIs" in lead.cause, lead.cause
+        assert "libtorch-cxx11-abi-shared-with-deps" in lead.fix.text, lead.fix
+    assert lead.evidence[0].startswith(
+        "the program asks for c10::Error::Error(c10::SourceLocation, std::string const&) with the old "
+        "std::string"
+    )
+    # a link error of another library, with no libtorch in the text, is not this one (constructed)
+    plain = (
+        "main.cpp:(.text+0x1f): undefined reference to `yaml::load(std::__cxx11::basic_string<char> const&)'"
+    )
+    assert all(found.id != "build.libtorch_abi_mismatch" for found in _explained(plain))
