@@ -2102,7 +2102,7 @@ _TOP_LEVEL_MODULES = {
     "fused_layer_norm_cuda": "apex",
 }
 _NOT_A_PACKAGE = frozenset({"torch", "nvidia", "torchvision", "torchaudio", "torchtext"})
-_PIP_NAMES = {
+_EXTENSION_PIP_NAMES = {
     "flash_attn": "flash-attn",
     "fast_transformers": "pytorch-fast-transformers",
     "mmcv": "mmcv-full",
@@ -2120,7 +2120,7 @@ def _package_of(library: str, before: str) -> str | None:
 
 def _pip_name(package: str) -> str:
     """The name pip installs ``package`` (an import name) under."""
-    return _PIP_NAMES.get(package, package.replace("_", "-"))
+    return _EXTENSION_PIP_NAMES.get(package, package.replace("_", "-"))
 
 
 def _package_reinstall(package: str) -> Fix:

@@ -10746,3 +10746,14 @@ def test_a_link_against_libtorch_of_the_other_cxx_abi_is_read_from_its_undefined
         "main.cpp:(.text+0x1f): undefined reference to `yaml::load(std::__cxx11::basic_string<char> const&)'"
     )
     assert all(found.id != "build.libtorch_abi_mismatch" for found in _explained(plain))
+
+
+def test_a_package_installed_under_another_pip_name_is_reinstalled_under_that_name() -> None:
+    # fast_transformers is pip's pytorch-fast-transformers: its compiled module missing a torch symbol is
+    # rebuilt under that name (constructed from the message form of the undefined-symbol tests above)
+    lead = _led_by(
+        "ImportError: /usr/lib/python3.8/site-packages/fast_transformers/causal_product/causal_product_cuda."
+        "cpython-38-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda20CUDACachingAllocator9allocatorE",
+        "lib.undefined_symbol",
+    )
+    assert "pip install pytorch-fast-transformers --no-build-isolation" in lead.fix.text, lead.fix
