@@ -2480,7 +2480,7 @@ def _numpy_too_old(built: int, installed: int) -> Analysis:
 # CUDA releases whose nvcc know it: added (from the CUDA Toolkit release notes) and removed (compute_30 in
 # 11.0, Kepler in 12.0, Maxwell to Volta in 13.0). Only the releases known for sure are named.
 _NVCC_ARCH = re.compile(r"Unsupported gpu architecture\s{0,8}'?(?:compute|sm)[_ ]?(\d{2,3})", re.IGNORECASE)
-_NVCC_PATH = re.compile(r"(?<![\w.-])(/[\w.+-]{1,60}(?:/[\w.+-]{1,60}){0,8}/nvcc)(?![\w.-])")
+_NVCC_RAN = re.compile(r"(?<![\w.-])(/[\w.+-]{1,60}(?:/[\w.+-]{1,60}){0,8}/nvcc)(?![\w.-])")
 _ARCH_ADDED = {60: "8.0", 61: "8.0", 70: "9.0", 75: "10.0", 80: "11.0", 86: "11.1", 89: "11.8", 90: "11.8"}
 _ARCH_ADDED |= {100: "12.8", 120: "12.8"}
 _ARCH_REMOVED = {30: "11.0", 35: "12.0", 37: "12.0", 50: "13.0", 52: "13.0", 53: "13.0", 60: "13.0"}
@@ -2530,7 +2530,7 @@ def analyse_nvcc_arch(text: str) -> Analysis:
     elif added:
         line += f", which nvcc knows from CUDA {added} on: the nvcc that ran is older"
     evidence = [line]
-    path = last_match(_NVCC_PATH, text)
+    path = last_match(_NVCC_RAN, text)
     if path is not None:
         where = path[1]
         note = (

@@ -603,6 +603,8 @@ def test_nvcc_that_does_not_know_the_architecture_is_an_other_or_older_toolkit()
         assert arch in joined and said in joined, joined
         assert "which nvcc" in lead.fix.commands and "CUDA toolkit" in lead.fix.text
         assert "TORCH_CUDA_ARCH_LIST" in lead.fix.text
+    # the nvcc the build ran is quoted from its command line (microsoft/Cream#75)
+    assert any(line.startswith("the nvcc that ran: /usr/bin/nvcc") for line in lead.evidence), lead.evidence
 
 
 def test_nvrtc_that_does_not_know_the_gpu_is_a_torch_cuda_older_than_the_gpu() -> None:
