@@ -153,3 +153,36 @@ def test_the_public_names_resolve_and_importing_them_imports_no_torch() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def _bound_twice(tree: ast.Module) -> list[str]:
+    """Names a module's top level binds more than once (an assignment, a def or a class): the later one
+    replaces the earlier for every use, the earlier's own readers included."""
+    seen: dict[str, int] = {}
+    twice = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            names = [node.target.id]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [node.name]
+        else:
+            names = []
+        for name in names:
+            if name in seen:
+                twice.append(f"{name} (lines {seen[name]} and {node.lineno})")
+            seen.setdefault(name, node.lineno)
+    return twice
+
+
+def test_no_module_binds_a_top_level_name_twice() -> None:
+    # A table defined twice under one name (an extension's pip names, a path pattern) silently replaced the
+    # first for the functions written against it.
+    found = []
+    for folder in ("torchdoctor", "checks", "tools"):
+        for path in sorted((REPO / folder).rglob("*.py")):
+            twice = _bound_twice(ast.parse(path.read_text(encoding="utf-8")))
+            found += [f"{path.relative_to(REPO)}: {name}" for name in twice]
+    assert found == []
+    assert _bound_twice(ast.parse("A = 1\ndef f(): pass\nA = 2\n")) == ["A (lines 1 and 3)"]
