@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 PROGRAM_KEY = "torchdoctor.program"
 MAX_GPUS = 64
-_OWN_FLAGS = frozenset({"--deep", "--nan", "--redact", "--no-redact", "-h", "--help"})
 _OWN_WITH_VALUE = frozenset({"--report", "--gpus"})
 _MODULE_FLAGS = ("-m", "--module")
 
