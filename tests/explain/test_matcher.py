@@ -11,7 +11,7 @@ import pytest
 
 from torchdoctor.explain import Entry, Explanation, catalogue, explain
 from torchdoctor.explain.matcher import MAX_LINE, prepare, quote
-from torchdoctor.explain.model import required_text
+from torchdoctor.explain.model import any_space, required_text
 from torchdoctor.model import Fix
 
 from corpus_tools import splits
@@ -313,3 +313,15 @@ def test_symptoms_explain_a_text_only_where_no_message_is_recognised() -> None:
     # found by a message, the entry takes its place by that message
     later = text + "\ntorch.cuda.is_available() is False"
     assert [e.id for e in explain(later, [fallback, failed])] == ["no.gpu", "init.failed"]
+
+
+def test_a_pattern_is_compiled_when_a_text_first_holds_its_required_text() -> None:
+    entry = Entry("a.gear", "A", (r"gear (\d+) slipped", r"belt snapped"), "the cause", Fix("a"))
+    assert entry._compiled == {}  # nothing compiled when the catalogue is read
+    assert entry.last_match("the motor hums") is None and entry._compiled == {}
+    found = entry.last_match("gear 3 slipped")
+    assert found is not None and found[1] == "3"
+    assert [p.pattern for p in entry._compiled.values()] == [any_space(r"gear (\d+) slipped")]
+    # a pattern that does not compile is refused when the entry is made, not when it first runs
+    with pytest.raises(re.error):
+        Entry("b.broken", "B", (r"gear (\d+",), "the cause", Fix("b"))

@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from torchdoctor.explain.model import PATTERN_FLAGS, Analysis, Case, Entry
+from torchdoctor.explain.model import Analysis, Case, Entry, check_pattern
 from torchdoctor.model import Fix
 
 if sys.version_info >= (3, 11):
@@ -271,6 +271,6 @@ def _toml_type(value: object) -> str:
 
 def _compiles(pattern: str, where: str) -> None:
     try:
-        re.compile(pattern, PATTERN_FLAGS)
+        check_pattern(pattern)
     except re.error as exc:
         raise CatalogueFileError(f"{where} does not compile: {exc}") from None

@@ -103,6 +103,33 @@ def required_text(pattern: str) -> tuple[str, ...]:
         items = list(sre_parse.parse(pattern, re.IGNORECASE))
     except (re.error, TypeError, ValueError):
         return ()
+    return _required_of(items)
+
+
+def check_pattern(pattern: str) -> None:
+    """Raise re.error where a catalogue pattern does not compile, at a quarter of compiling it: CPython's
+    parser finds every error re.compile reports (the pattern is compiled only when it first runs)."""
+    _parsed(pattern)
+
+
+def _parsed(pattern: str) -> list[Any] | None:
+    """``pattern`` parsed as re.compile parses it, None on a Python without the parser (compiled there)."""
+    if sre_parse is None:
+        re.compile(pattern, PATTERN_FLAGS)
+        return None
+    return list(sre_parse.parse(pattern, PATTERN_FLAGS))
+
+
+def _checked_required(pattern: str) -> tuple[str, ...]:
+    """:func:`required_text` of a catalogue pattern, parsed as it will be compiled: a pattern that does not
+    compile raises re.error here, when its catalogue is read, though it is compiled only when first run."""
+    items = _parsed(pattern)
+    return () if items is None or sre is None else _required_of(items)
+
+
+def _required_of(items: list[Any]) -> tuple[str, ...]:
+    """:func:`required_text` of a parsed pattern."""
+    assert sre is not None
     if len(items) == 1 and items[0][0] is sre.BRANCH:
         pieces = tuple(_longest_literal(branch) for branch in items[0][1][1])
         return pieces if all(pieces) else ()
@@ -198,17 +225,36 @@ class Entry:
     symptoms: tuple[str, ...] = ()
     """Patterns of the effect told in words (a program's log line, the writer's prose) or of a message that
     only wraps another: they explain a text only where no entry recognises a message in it."""
-    compiled: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
     required: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
     """For each pattern, the text one piece of which a match contains (:func:`required_text`)."""
-    compiled_symptoms: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
     required_symptoms: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
+    _spaced: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _spaced_symptoms: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _compiled: dict[str, re.Pattern[str]] = field(init=False, repr=False, compare=False)
+    """Each pattern compiled the first time it runs: most texts hold the required text of a few entries
+    only, and compiling the whole catalogue was most of an explanation's start."""
 
     def __post_init__(self) -> None:
         for kind, patterns in (("", self.patterns), ("_symptoms", self.symptoms)):
-            wrapped = tuple(any_space(p) for p in patterns)
-            object.__setattr__(self, f"compiled{kind}", tuple(re.compile(p, PATTERN_FLAGS) for p in wrapped))
-            object.__setattr__(self, f"required{kind}", tuple(required_text(p) for p in wrapped))
+            spaced = tuple(any_space(p) for p in patterns)
+            object.__setattr__(self, f"_spaced{kind}", spaced)
+            object.__setattr__(self, f"required{kind}", tuple(_checked_required(p) for p in spaced))
+        object.__setattr__(self, "_compiled", {})
+
+    def compiled_pattern(self, pattern: str) -> re.Pattern[str]:
+        """``pattern`` (one of this entry's, as matched) compiled, once."""
+        found = self._compiled.get(pattern)
+        if found is None:
+            found = self._compiled[pattern] = re.compile(pattern, PATTERN_FLAGS)
+        return found
+
+    @property
+    def compiled(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(self.compiled_pattern(p) for p in self._spaced)
+
+    @property
+    def compiled_symptoms(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(self.compiled_pattern(p) for p in self._spaced_symptoms)
 
     def first_match(self, text: str) -> re.Match[str] | None:
         matches = [m for m in (p.search(text) for p in self.compiled) if m is not None]
@@ -221,27 +267,29 @@ class Entry:
         A pattern runs only where its required text occurs: first around the last occurrence (the lines
         before and after it), and over the whole text only when it does not match there.
         """
-        return _last_of(self.compiled, self.required, text, folded)
+        return _last_of(self._spaced, self.required, text, folded, self.compiled_pattern)
 
     def last_symptom(self, text: str, folded: str | None = None) -> re.Match[str] | None:
         """The match of any symptom that starts last in ``text``, as :meth:`last_match` finds it."""
-        return _last_of(self.compiled_symptoms, self.required_symptoms, text, folded)
+        return _last_of(self._spaced_symptoms, self.required_symptoms, text, folded, self.compiled_pattern)
 
 
 def _last_of(
-    compiled: tuple[re.Pattern[str], ...],
+    patterns: tuple[str, ...],
     required: tuple[tuple[str, ...], ...],
     text: str,
     folded: str | None,
+    compiled: Callable[[str], re.Pattern[str]],
 ) -> re.Match[str] | None:
-    """The match of any of ``compiled`` that starts last in ``text``: see :meth:`Entry.last_match`."""
+    """The match of any of ``patterns`` that starts last in ``text``: see :meth:`Entry.last_match`."""
     folded = text.casefold() if folded is None else folded
     aligned = len(folded) == len(text)  # casefold kept every character, so offsets agree
     matches = []
-    for pattern, pieces in zip(compiled, required, strict=True):
+    for spaced, pieces in zip(patterns, required, strict=True):
         at = max((folded.rfind(piece) for piece in pieces), default=0)
         if at < 0:
             continue
+        pattern = compiled(spaced)
         start, end = _lines_around(text, at) if pieces and aligned else (0, 0)
         match = _last_in(pattern, text, start, end) if end > start else None
         if match is None and (start, end) != (0, len(text)):
