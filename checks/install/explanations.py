@@ -3727,6 +3727,18 @@ def analyse_setup_build(text: str) -> Analysis:
     )
 
 
+_EGL_CALL = re.compile(r"(?:\[F glutil\.cpp:(?P<line>\d+)\] )?(?P<call>egl\w+)\(\) failed", re.IGNORECASE)
+
+
+def analyse_egl_unavailable(text: str) -> Analysis:
+    """The EGL call that failed, and nvdiffrast's line that stopped the process."""
+    failed = last_match(_EGL_CALL, text[-200_000:])
+    if failed is None:
+        return Analysis()
+    where = f" at glutil.cpp:{failed['line']} (nvdiffrast)" if failed["line"] else ""
+    return Analysis(evidence=(f"{failed['call']}() failed{where}: EGL could not start on this machine",))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
 _STARTED_WITHOUT_GPUS: Entry = next(e for e in ENTRIES if e.id == "container.started_without_gpus")

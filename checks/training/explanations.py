@@ -1108,6 +1108,49 @@ def analyse_overflow(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+_RNN_BACKWARD = re.compile(
+    r"(?:cudnn|miopen) RNN backward can only be called in training mode", re.IGNORECASE
+)
+
+
+def analyse_rnn_backward_in_eval(text: str) -> Analysis:
+    """The program's line whose backward ran through the RNN, where the traceback shows it."""
+    message = last_match(_RNN_BACKWARD, text)
+    statement = failing_statement(text, message.start()) if message is not None else None
+    if statement is None:
+        return Analysis()
+    return Analysis(evidence=(f"the backward runs at {statement}: the model was in eval mode there",))
+
+
+_IPC_FAILURE = re.compile(
+    r"(?:error=(?P<number>\d+) : |cuda runtime error \((?P<runtime>\d+)\) : )?(?:OS call failed or )?"
+    r"operation not supported(?: on this OS)?",
+    re.IGNORECASE,
+)
+_IN_DATALOADER = re.compile(r"DataLoader|num_workers|_worker_loop", re.IGNORECASE)
+_PROCESS_STARTED = re.compile(r"popen_spawn_win32|\.start\(\)|\bProcess\(", re.IGNORECASE)
+
+
+def analyse_cuda_ipc_on_windows(text: str) -> Analysis:
+    """The CUDA error number StorageSharing.cpp gave, and how the tensor crossed processes where the text
+    shows it (a DataLoader's workers, or a process started with it)."""
+    tail = text[-200_000:]
+    failure = last_match(_IPC_FAILURE, tail)
+    evidence = []
+    if failure is not None:
+        number = failure["number"] or failure["runtime"]
+        said = f"error {number}: " if number else ""
+        evidence.append(
+            f"{said}{failure[0].split(': ')[-1]} in StorageSharing.cpp, where torch asks CUDA for a "
+            "handle to share a tensor's memory with another process"
+        )
+    if _IN_DATALOADER.search(tail):
+        evidence.append("the tensors cross into the DataLoader's worker processes (num_workers > 0)")
+    elif _PROCESS_STARTED.search(tail):
+        evidence.append("a process is started with CUDA tensors (or a CUDA model) among what it is given")
+    return Analysis(evidence=tuple(evidence))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _DEVICES: Entry = next(e for e in ENTRIES if e.id == "tensors.different_devices")
 _RUN_ON_CPU: Entry = next(e for e in ENTRIES if e.id == "device.run_on_cpu")

@@ -648,6 +648,16 @@ MESSAGES = [
         "infer_test.cpp:(.text+0x981): undefined reference to `c10::Error::Error(c10::SourceLocation, "
         "std::string const&)'",
     ),
+    (  # wiseodd/controlled-text-generation#24
+        "rnn.backward_in_eval_mode",
+        "RuntimeError: cudnn RNN backward can only be called in training mode",
+    ),
+    (  # ECMWFCode4Earth/wildfire-forecasting#28
+        "multiprocessing.cuda_ipc_on_windows",
+        "RuntimeError: cuda runtime error (801) : operation not supported at "
+        "..\\torch/csrc/generic/StorageSharing.cpp:247",
+    ),
+    ("nvdiffrast.egl_unavailable", "[F glutil.cpp:338] eglInitialize() failed"),  # l1346792580123/FastHuman#4
 ]
 
 

@@ -10759,3 +10759,112 @@ def test_a_package_installed_under_another_pip_name_is_reinstalled_under_that_na
         "lib.undefined_symbol",
     )
     assert "pip install pytorch-fast-transformers --no-build-isolation" in lead.fix.text, lead.fix
+
+
+def test_backward_through_a_cudnn_rnn_in_eval_mode_is_told_to_put_it_in_training_mode() -> None:
+    # cuDNN's RNN backward refuses eval mode: saliency and adversarial gradients through an LSTM after
+    # model.eval(), or training resumed after an evaluation that left the model in eval mode.
+    # meta-pytorch/captum#328 (cudnn off: "that worked"), wiseodd/controlled-text-generation#24 (model.train()
+    # after sampling), Eric-Wallace/universal-triggers#1 (model.train() before the gradient step)
+    captum = "cudnn RNN backward can only be called in training mode"
+    texts = [
+        captum,
+        (
+            "Traceback (most recent call last):\n"
+            '  File "train_discriminator.py", line 172, in <module>\n'
+            "    main()\n"
+            '  File "train_discriminator.py", line 140, in main\n'
+            "    loss_G.backward()\n"
+            '  File "/remote-home/yrchen/anaconda3/envs/py37_cuda8/lib/python3.7/site-packages/torch/tensor.p'
+            'y", line 102, in backward\n'
+            "    torch.autograd.backward(self, gradient, retain_graph, create_graph)\n"
+            '  File "/remote-home/yrchen/anaconda3/envs/py37_cuda8/lib/python3.7/site-packages/torch/autograd'
+            '/__init__.py", line 90, in backward\n'
+            "    allow_unreachable=True)  # allow_unreachable flag\n"
+            "RuntimeError: cudnn RNN backward can only be called in training mode"
+        ),
+        (
+            "Traceback (most recent call last):\n"
+            '  File "sst.py", line 184, in <module>\n'
+            "    main()\n"
+            '  File "sst.py", line 155, in main\n'
+            "    averaged_grad = utils.get_average_grad(model, batch, trigger_token_ids)\n"
+            '  File "../utils.py", line 84, in get_average_grad\n'
+            "    loss.backward()\n"
+            '  File "/anaconda3/envs/triggers/lib/python3.6/site-packages/torch/tensor.py", line 102, in '
+            "backward\n"
+            "    torch.autograd.backward(self, gradient, retain_graph, create_graph)\n"
+            '  File "/anaconda3/envs/triggers/lib/python3.6/site-packages/torch/autograd/__init__.py", line '
+            "90, in backward\n"
+            "    allow_unreachable=True)  # allow_unreachable flag\n"
+            "RuntimeError: cudnn RNN backward can only be called in training mode"
+        ),
+    ]
+    for text in texts:
+        lead = _led_by(text, "rnn.backward_in_eval_mode")
+        assert "eval mode" in lead.cause, lead.cause
+        assert "model.train()" in lead.fix.text, lead.fix
+        assert "torch.backends.cudnn.flags(enabled=False)" in lead.fix.text, lead.fix
+    # where the traceback shows it, the backward's own line
+    led = _led_by(texts[1], "rnn.backward_in_eval_mode")
+    assert any(
+        "train_discriminator.py, line 140 (in main): loss_G.backward()" in line for line in led.evidence
+    ), led.evidence
+
+
+def test_a_cuda_tensor_shared_with_another_process_on_windows_is_told_windows_has_no_cuda_ipc() -> None:
+    # Windows has no CUDA IPC: StorageSharing.cpp fails with 801 (torch 0.4: "OS call failed or operation not
+    # supported"). pytorch/pytorch#13117 (a Dataset returning CUDA tensors with num_workers=4),
+    # ECMWFCode4Earth/wildfire-forecasting#28 (merged: num_workers=0 on Windows), matjesg/deepflash2#10
+    # (num_workers=0), fastai/fastbook#85 (num_workers=0 in every DataLoaders)
+    for text in [
+        (
+            "OS call failed or operation not supported on this OS at "
+            "c:\\programdata\\miniconda3\\conda-bld\\pytorch_1524549877902\\work\\torch\\csrc\\generic\\Stora"
+            "geSharing.cpp:253"
+        ),
+        (
+            "RuntimeError: cuda runtime error (801) : operation not supported at "
+            "..\\torch/csrc/generic/StorageSharing.cpp:247"
+        ),
+        (
+            "RuntimeError: cuda runtime error (801) : operation not supported at "
+            "..\\torch/csrc/generic/StorageSharing.cpp:247"
+        ),
+        (
+            "RuntimeError: cuda runtime error (801) : operation not supported at "
+            "C:\\w\\1\\s\\windows\\pytorch\\torch/csrc/generic/StorageSharing.cpp:245"
+        ),
+    ]:
+        lead = _led_by(text, "multiprocessing.cuda_ipc_on_windows")
+        assert "Windows" in lead.cause and "CUDA IPC" in lead.cause, lead.cause
+        assert "num_workers=0" in lead.fix.text, lead.fix
+        assert any("StorageSharing.cpp" in line for line in lead.evidence), lead.evidence
+    assert any("error 801" in line for line in lead.evidence), lead.evidence
+
+
+def test_nvdiffrasts_opengl_rasterizer_without_egl_is_told_to_use_the_cuda_rasterizer() -> None:
+    # nvdiffrast's RasterizeGLContext needs EGL and OpenGL-CUDA interop: a headless server, a container
+    # without the driver's graphics libraries, WSL2. dreamgaussian/dreamgaussian#87 (force_cuda_rast),
+    # l1346792580123/FastHuman#4 and MrForExample/ComfyUI-3D-Pack#449 (RasterizeCudaContext),
+    # threestudio-project/threestudio#231 (context_type=cuda)
+    for text, call in [
+        (
+            ("[INFO] unwrap uv...\n[F glutil.cpp:338] eglInitialize() failed\nAborted (core dumped)"),
+            "eglInitialize() failed at glutil.cpp:338",
+        ),
+        (
+            (
+                "[F glutil.cpp:338] eglInitialize() failed\n"
+                "run.sh: line 2:  4771 Aborted                 (core dumped) python ncc_optim.py --conf "
+                "confs/nhr_ncc.conf --scan_id 10"
+            ),
+            "eglInitialize() failed at glutil.cpp:338",
+        ),
+        ("[F glutil.cpp:332] eglGetDisplay() failed", "eglGetDisplay() failed at glutil.cpp:332"),
+        ("eglInitialize() failed", "eglInitialize() failed"),
+    ]:
+        lead = _led_by(text, "nvdiffrast.egl_unavailable")
+        assert "RasterizeGLContext" in lead.cause, lead.cause
+        assert "dr.RasterizeCudaContext()" in lead.fix.text, lead.fix
+        assert any(call in line for line in lead.evidence), lead.evidence
