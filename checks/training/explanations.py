@@ -490,6 +490,8 @@ def _devices(text: str, evidence: str, match: re.Match[str], statement: Statemen
         return Analysis(evidence=(evidence,), cause=_HIDDEN_CAUSE, fix=_HIDDEN_FIX)
     if matched.startswith("Input type"):
         return _input_and_weights(evidence, match[1], match[2])
+    if matched.startswith("indices should be"):
+        return _indexed(evidence, match[1])
     gpus = list(dict.fromkeys(_GPU_ORDINAL.findall(matched)))
     if len(gpus) < 2:
         return _cpu_and_gpu(evidence, tail, statement)
@@ -504,6 +506,31 @@ def _devices(text: str, evidence: str, match: re.Match[str], statement: Statemen
     other = next((g for g in gpus if g != "0"), gpus[0])
     line = f"the text chooses a GPU ({chosen[0]})"
     return Analysis(evidence=(evidence, line), cause=_TWO_GPUS_CAUSE, fix=_two_gpus_fix(other))
+
+
+_INDEXED_CAUSE = (
+    "A tensor on the CPU was indexed with indices on the GPU: a lookup table, a mask, an index map or a "
+    "diffusion model's schedule kept as a plain tensor (model.to() moves parameters and buffers, not plain "
+    "attributes), indexed with a batch's indices or timesteps that are on the GPU. torch 1.13 and later "
+    "refuse it (earlier releases copied the indices to the CPU silently, so code written for them fails on a "
+    "newer torch)."
+)
+_INDEXED_FIX = Fix(
+    "Index on one device: move the indices to the tensor's device and the result to the GPU, "
+    "t[idx.cpu()].to(device), or keep the indexed tensor on the GPU: t = t.to(device), and in a module "
+    "register it with self.register_buffer('t', t) so that model.to(device) moves it."
+)
+
+
+def _indexed(evidence: str, device: str) -> Analysis:
+    """A tensor indexed with indices on another device: the CPU one with GPU indices, or two GPUs."""
+    if device.lower() == "cpu":
+        return Analysis(evidence=(evidence,), cause=_INDEXED_CAUSE, fix=_INDEXED_FIX)
+    fix = Fix(
+        f"Move the indices to the indexed tensor's device, t[idx.to(t.device)] ({device}), or to the CPU, "
+        "t[idx.cpu()]; indices on another GPU are refused."
+    )
+    return Analysis(evidence=(evidence,), fix=fix)
 
 
 _HIDDEN_CAUSE = (

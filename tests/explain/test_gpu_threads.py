@@ -10868,3 +10868,108 @@ def test_nvdiffrasts_opengl_rasterizer_without_egl_is_told_to_use_the_cuda_raste
         assert "RasterizeGLContext" in lead.cause, lead.cause
         assert "dr.RasterizeCudaContext()" in lead.fix.text, lead.fix
         assert any(call in line for line in lead.evidence), lead.evidence
+
+
+def test_a_cpu_tensor_indexed_with_gpu_indices_is_told_which_side_to_move() -> None:
+    # torch 1.13 on refuses indices on another device than the indexed tensor, other than the CPU (before, it
+    # copied them silently): pytorch/pytorch#90194 (the change, BC-breaking), cxliu0/PET#4 (v_idx.cpu()),
+    # Lineves7/EMNet#1 (a plain attribute moved with .cuda()), ali-vilab/VGen#14 (a diffusion schedule kept on
+    # the CPU, indexed with GPU timesteps)
+    for text in [
+        "RuntimeError: indices should be either on cpu or on the same device as the indexed tensor (cpu)",
+        "RuntimeError: indices should be either on cpu or on the same device as the indexed tensor (cpu)",
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/MachineLearning/model/EMNet/test.py", line 151, in <module>\n'
+            "    main()\n"
+            '  File "/MachineLearning/model/EMNet/test.py", line 78, in main\n'
+            "    top1_feature, _ = model_restoration_mem.topk_feature(query, args.testing_top_k)()\n"
+            '  File "/MachineLearning/model/EMNet/Model/emnet_memory.py", line 89, in topk_feature\n'
+            "    topk_idx = torch.cat([torch.unsqueeze(self.top_index[topk_index[i]], dim = 0) for i in "
+            "range(_bs)], dim = 0)\n"
+            '  File "/MachineLearning/model/EMNet/Model/emnet_memory.py", line 89, in <listcomp>\n'
+            "    topk_idx = torch.cat([torch.unsqueeze(self.top_index[topk_index[i]], dim = 0) for i in "
+            "range(_bs)], dim = 0)\n"
+            "RuntimeError: indices should be either on cpu or on the same device as the indexed tensor (cpu)"
+        ),
+        (
+            '  File "/ldm_ani/i2vgen-xl/tools/modules/diffusions/diffusion_ddim.py", line 13, in _i\n'
+            "    return tensor[t].view(shape).to(x)\n"
+            "RuntimeError: indices should be either on cpu or on the same device as the indexed tensor (cpu)"
+        ),
+    ]:
+        lead = _led_by(text, "tensors.different_devices")
+        assert "indexed with indices on the GPU" in lead.cause, lead.cause
+        assert "t[idx.cpu()]" in lead.fix.text and "register_buffer" in lead.fix.text, lead.fix
+        assert "the indexed tensor is on cpu" in lead.evidence[0], lead.evidence
+        if "EMNet" in text:
+            lead_of_emnet = lead
+    # the program's line where it indexes, where the traceback shows it
+    assert any("self.top_index[topk_index[i]]" in line for line in lead_of_emnet.evidence), (
+        lead_of_emnet.evidence
+    )
+
+
+def test_tensors_on_different_devices_told_in_the_writers_words_are_read_as_such() -> None:
+    # no torch message in the text, the writer's own words: monniert/differentiable-blocksworld#2 ("Cpu and
+    # Cuda device mismatch error"), spdlearn/spd_learn#16 ("device mismatch errors when running models on
+    # GPU"), vllm-project/compressed-tensors#190 ("tensors in different devices"),
+    # Project-MONAI/GenerativeModels#371 ("will raise a device mismatch error")
+    for text in [
+        (
+            "# Cpu and Cuda device mismatch error\n"
+            "\n"
+            "louhz · description · 2023-07-13\n"
+            "So in the line 422 in dbw.py\n"
+            "I notice that you define a val_blocks which is on cpu and the self.get_opacities() is on the "
+            "gpu\n"
+            "so there will be a error raised \n"
+            "My personal solution is to revise the line 422 from val_blocks = torch.linspace(0, 1, "
+            "self.n_blocks + 1)[1:]\n"
+            "to\n"
+            "val_blocks = torch.linspace(0, 1, self.n_blocks + 1)[1:].to(self.bkg.device)\n"
+            "\n"
+            "and line 429 from values = torch.cat([torch.zeros(NFE) , "
+            "val_blocks.repeat_interleave(self.BNF)])\n"
+            "\n"
+            "to\n"
+            "values = torch.cat([torch.zeros(NFE).to(self.bkg.device) , "
+            "val_blocks.repeat_interleave(self.BNF)])\n"
+            "\n"
+            "and the problem is solved\n"
+            "\n"
+            "i am not sure whether this is a common issue or just happened on my device \n"
+            "so just remark it here."
+        ),
+        (
+            "# Fix CUDA device mismatch in WaveletConv and ledoit_wolf\n"
+            "\n"
+            "timnaher · description · 2026-03-02\n"
+            "just 2 lines to change to I just opened a PR instead of an issue, hope thats okay!\n"
+            "\n"
+            "Got this following device mismatch errors when running models on GPU:\n"
+            "\n"
+            "WaveletConv.forward returns output hardcoded to `self.device` (which defaults to CPU), ignoring "
+            "the input tensor's actual device. Fixed by using `X.device` instead.\n"
+            "`ledoit_wolf` doesn't coerce shrink_mat to the input device/dtype, causing a mismatch when "
+            "covariances are on gpu. Fixed by adding `.to(device=covariances.device, "
+            "dtype=covariances.dtype)`."
+        ),
+        (
+            "# Fix device allocation for MSE observer\n"
+            "\n"
+            "anmarques · description · 2024-10-15\n"
+            "This PR fixes the pre-allocation of a few tensors used in the MSE observer. The original "
+            "allocation did not specify the device, which ended up leading to failures due to computation "
+            "with tensors in different devices."
+        ),
+        (
+            "# Fix CUDA device mismatch\n"
+            "\n"
+            "ycremar · description · 2023-04-10\n"
+            'When using GPU devices other than "cuda" or "cuda:0", calling the loss will raise a device '
+            "mismatch error. The change makes the devices for zero or target tensors consistent with inputs."
+        ),
+    ]:
+        lead = _led_by(text, "tensors.different_devices")
+        assert "model.to(device)" in lead.fix.text, lead.fix
