@@ -1978,9 +1978,9 @@ def analyse_undefined_symbol(text: str) -> Analysis:
         return Analysis(
             evidence=tuple(evidence),
             cause=(
-                f"The {package} build does not match the installed torch (a version mismatch): its compiled "
-                "module was built against another torch or CUDA release and calls torch's functions by C++ "
-                "names this torch does not have."
+                f"The {_named_for_pip(package)} build does not match the installed torch (a version "
+                "mismatch): its compiled module was built against another torch or CUDA release and calls "
+                "torch's functions by C++ names this torch does not have."
             ),
             fix=_package_reinstall(package),
         )
@@ -2123,6 +2123,12 @@ def _pip_name(package: str) -> str:
     return _EXTENSION_PIP_NAMES.get(package, package.replace("_", "-"))
 
 
+def _named_for_pip(package: str) -> str:
+    """A package as pip knows it, with the name it is imported by where the two differ."""
+    pip = _pip_name(package)
+    return pip if pip.replace("-", "_") == package else f"{pip} ({package})"
+
+
 def _package_reinstall(package: str) -> Fix:
     pip = _pip_name(package)
     if package in _PYG_PACKAGES:
@@ -2140,7 +2146,7 @@ def _package_reinstall(package: str) -> Fix:
             "against it (pip install -e . in mmdet3d, mmrotate...)."
         )
     return Fix(
-        f"Rebuild {package} against the installed torch: pip uninstall -y {pip}; pip install {pip} "
+        f"Rebuild {pip} against the installed torch: pip uninstall -y {pip}; pip install {pip} "
         "--no-build-isolation --no-cache-dir (it builds against the torch already installed; "
         "--no-cache-dir keeps pip from reusing a wheel built for another torch), or install its prebuilt "
         "wheel made for this torch, CUDA and Python."
