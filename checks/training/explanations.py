@@ -1163,17 +1163,19 @@ def analyse_cuda_ipc_on_windows(text: str) -> Analysis:
     shows it (a DataLoader's workers, or a process started with it)."""
     tail = text[-200_000:]
     failure = last_match(_IPC_FAILURE, tail)
-    evidence = []
-    if failure is not None:
-        number = failure["number"] or failure["runtime"]
-        said = f"error {number}: " if number else ""
-        evidence.append(
-            f"{said}{failure[0].split(': ')[-1]} in StorageSharing.cpp, where torch asks CUDA for a "
-            "handle to share a tensor's memory with another process"
-        )
-    if _IN_DATALOADER.search(tail):
+    if failure is None:
+        return Analysis()
+    number = failure["number"] or failure["runtime"]
+    said = f"error {number}: " if number else ""
+    evidence = [
+        f"{said}{failure[0].split(': ')[-1]} in StorageSharing.cpp, where torch asks CUDA for a handle to "
+        "share a tensor's memory with another process"
+    ]
+    # the traceback around the message (THC prints its line before the traceback), not the rest of the text
+    around = tail[max(0, failure.start() - 20_000) : failure.start() + 20_000]
+    if _IN_DATALOADER.search(around):
         evidence.append("the tensors cross into the DataLoader's worker processes (num_workers > 0)")
-    elif _PROCESS_STARTED.search(tail):
+    elif _PROCESS_STARTED.search(around):
         evidence.append("a process is started with CUDA tensors (or a CUDA model) among what it is given")
     return Analysis(evidence=tuple(evidence))
 

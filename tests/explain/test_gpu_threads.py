@@ -10846,6 +10846,20 @@ def test_a_cuda_tensor_shared_with_another_process_on_windows_is_told_windows_ha
         assert "num_workers=0" in lead.fix.text, lead.fix
         assert any("StorageSharing.cpp" in line for line in lead.evidence), lead.evidence
     assert any("error 801" in line for line in lead.evidence), lead.evidence
+    # how the tensor crossed, where the traceback shows it (constructed: the message with a frame of each)
+    crossings = {
+        '  File "lib\\site-packages\\torch\\utils\\data\\dataloader.py", line 355, in __iter__': (
+            "DataLoader's worker"
+        ),
+        '  File "lib\\multiprocessing\\popen_spawn_win32.py", line 93, in __init__': "a process is started",
+    }
+    for frame, said in crossings.items():
+        lead = _led_by(
+            f"{frame}\nRuntimeError: cuda runtime error (801) : operation not supported at "
+            "..\\torch/csrc/generic/StorageSharing.cpp:247",
+            "multiprocessing.cuda_ipc_on_windows",
+        )
+        assert any(said in line for line in lead.evidence), lead.evidence
 
 
 def test_nvdiffrasts_opengl_rasterizer_without_egl_is_told_to_use_the_cuda_rasterizer() -> None:
