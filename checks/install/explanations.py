@@ -2580,16 +2580,30 @@ _CAPABILITY_SPACED = re.compile(r"GPU with CUDA (?:is )?capability (\d) (\d) is 
 
 
 def analyse_quantized_move(text: str) -> Analysis:
-    """The program's statement that moves the quantized model, where the traceback shows it."""
+    """Who moves the quantized model, where the traceback shows it: an installed library's own call (a
+    Trainer's), or the program's statement."""
     tail = text[-200_000:]
     message = last_match(_QUANTIZED_MOVE, tail)
-    statement = failing_statement(tail, None if message is None else message.start(), own_code=True)
+    end = None if message is None else message.start()
+    mover = failing_statement(tail, end)
+    package = None if mover is None else installed_package(mover.file)
+    if mover is not None and package is not None and _MOVE_CALL.search(mover.code):
+        line = f"{package} moves the model, not the program: {mover}"
+        upgraded = list(dict.fromkeys((_pip_name(package), "transformers", "accelerate")))
+        fix = Fix(
+            f"Upgrade {and_list(upgraded)}: later releases skip the move for a model loaded in 4-bit or "
+            "8-bit. Until then load the model without the library moving it, or move only the inputs.",
+            (f"pip install -U {' '.join(upgraded)} bitsandbytes",),
+        )
+        return Analysis(evidence=(line,), fix=fix)
+    statement = failing_statement(tail, end, own_code=True)
     if statement is None:
         return Analysis()
     return Analysis(evidence=(f"the program moves the model at {statement}",))
 
 
-_QUANTIZED_MOVE = re.compile(r"is not supported for `?4-bit`? or `?8-bit`?")
+_QUANTIZED_MOVE = re.compile(r"is not supported for `?(?:4-bit`? or `?)?8-bit`?")
+_MOVE_CALL = re.compile(r"\.(?:to|cuda)\(")
 
 
 _TRITON_SEEN = re.compile(r"\btriton\b", re.IGNORECASE)

@@ -10992,3 +10992,101 @@ def test_tensors_on_different_devices_told_in_the_writers_words_are_read_as_such
     ]:
         lead = _led_by(text, "tensors.different_devices")
         assert "model.to(device)" in lead.fix.text, lead.fix
+
+
+def test_a_missing_libpython_is_told_to_put_the_environments_lib_folder_on_the_loaders_path() -> None:
+    # the Python shared library a compiled module links (Isaac Gym's bindings, torch built against a
+    # shared Python): pytorch/pytorch#997 (a Python built without --enable-shared),
+    # silvery107/rl-mpc-locomotion#19 (legged_gym's README: apt install libpython3.8, or LD_LIBRARY_PATH to
+    # the conda env's lib),
+    # ami-iit/ami-commons#16 (merged: LD_LIBRARY_PATH=$CONDA_PREFIX/lib for the IsaacGym env)
+    for text, library in [
+        (
+            (
+                "Traceback (most recent call last):\n"
+                '  File "main.py", line 3, in <module>\n'
+                "    import torch\n"
+                '  File "/home/peter/python36/lib/python3.6/site-packages/torch/__init__.py", line 53, in '
+                "<module>\n"
+                "    from torch._C import *\n"
+                "ImportError: libpython3.6m.so.1.0: cannot open shared object file: No such file or directory"
+            ),
+            "libpython3.6m.so.1.0",
+        ),
+        (
+            "ImportError: libpython3.8.so.1.0: cannot open shared object file: No such file or directory",
+            "libpython3.8.so.1.0",
+        ),
+        (
+            "+ImportError: libpython3.7m.so.1.0: cannot open shared object file: No such file or directory",
+            "libpython3.7m.so.1.0",
+        ),
+    ]:
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        assert "Python shared library" in lead.cause, lead.cause
+        assert "$CONDA_PREFIX/lib" in lead.fix.text and "--enable-shared" in lead.fix.text, lead.fix
+        assert "reinstall" not in lead.fix.text.lower(), lead.fix
+        assert f"missing: {library}" in lead.evidence, lead.evidence
+
+
+def test_a_quantized_model_moved_is_read_in_every_wording_and_the_mover_named() -> None:
+    # transformers' refusal in its wordings: "for `4-bit` or `8-bit` models" (huggingface/transformers#24540:
+    # Trainer moved a 4-bit model; merged fixes in transformers #24444 and accelerate #1652), "... quantized
+    # models" for cuda() (nuprl/MultiPL-E#137: the program's own .cuda()), "... bitsandbytes models"
+    # (bytedance/Sa2VA#73)
+    trainer = (
+        "Traceback (most recent call last):\n"
+        '  File "train1.py", line 124, in <module>\n'
+        "    trainer = SFTTrainer(\n"
+        '  File "/usr/local/lib/python3.8/dist-packages/trl/trainer/sft_trainer.py", line 212, in __init__\n'
+        "    super().__init__(\n"
+        '  File "/usr/local/lib/python3.8/dist-packages/transformers/trainer.py", line 499, in __init__\n'
+        "    self._move_model_to_device(model, args.device)\n"
+        '  File "/usr/local/lib/python3.8/dist-packages/transformers/trainer.py", line 741, in '
+        "_move_model_to_device\n"
+        "    model = model.to(device)\n"
+        '  File "/usr/local/lib/python3.8/dist-packages/transformers/modeling_utils.py", line 1886, in to\n'
+        "    raise ValueError(\n"
+        "ValueError: `.to` is not supported for `4-bit` or `8-bit` models. Please use the model as it is, "
+        "since the model has already been set to the correct devices and casted to the correct `dtype`"
+    )
+    lead = _led_by(trainer, "bitsandbytes.quantized_model_moved")
+    assert any(
+        "transformers moves the model, not the program" in line and "model = model.to(device)" in line
+        for line in lead.evidence
+    ), lead.evidence
+    assert "upgrade" in lead.fix.text.lower(), lead.fix
+    multipl_e = (
+        "You shouldn't move a model that is dispatched using accelerate hooks.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/content/MultiPL-E/automodel.py", line 179, in <module>\n'
+        "    main()\n"
+        '  File "/content/MultiPL-E/automodel.py", line 168, in main\n'
+        "    model = Model(\n"
+        '  File "/content/MultiPL-E/automodel.py", line 16, in __init__\n'
+        "    ).cuda()\n"
+        '  File "/usr/local/lib/python3.10/dist-packages/accelerate/big_modeling.py", line 454, in wrapper\n'
+        "    return fn(*args, **kwargs)\n"
+        '  File "/usr/local/lib/python3.10/dist-packages/transformers/modeling_utils.py", line 2543, in '
+        "cuda\n"
+        "    raise ValueError(\n"
+        "ValueError: Calling `cuda()` is not supported for `4-bit` or `8-bit` quantized models. Please use "
+        "the model as it is, since the model has already been set to the correct devices and casted to the "
+        "correct `dtype`."
+    )
+    lead = _led_by(multipl_e, "bitsandbytes.quantized_model_moved")
+    assert any(
+        "the program moves the model at /content/MultiPL-E/automodel.py, line 16" in line
+        for line in lead.evidence
+    )
+    _led_by(
+        (
+            "ValueError: `.to` is not supported for `4-bit` or `8-bit` bitsandbytes models. Please use "
+            "the model as it is, since the model has already been set to the correct devices and casted "
+            "to the correct `dtype`."
+        ),
+        "bitsandbytes.quantized_model_moved",
+    )
+    # an earlier wording named 8-bit alone (constructed from the wordings above)
+    older = "ValueError: `.to` is not supported for `8-bit` models. Please use the model as it is"
+    _led_by(older, "bitsandbytes.quantized_model_moved")
