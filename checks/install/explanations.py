@@ -30,7 +30,7 @@ from torchdoctor.checks.training.explanations import asked_for_cpu
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.cpu_path import cpu_path, restored_on_cuda
 from torchdoctor.explain.model import last_match, quoted, quoted_lines
-from torchdoctor.explain.statement import failing_statement, installed_package, last_frame_file
+from torchdoctor.explain.statement import failing_statement, installed_package, last_frame_file, source_folder
 from torchdoctor.inputs import collect_env
 from torchdoctor.model import Fix
 from torchdoctor.output.wording import and_list, clipped
@@ -309,9 +309,50 @@ def _c_not_loaded(tail: str) -> Analysis | None:
     return Analysis(evidence=evidence, fix=_C_NOT_LOADED_FIX)
 
 
+# Packages pip installs with a compiled part: imported from their source folder, that part is missing.
+_SHIPPED_COMPILED = ("torch", "torchvision", "torchaudio", "mmcv", "detectron2", "pytorch3d")
+_MESSAGE_LINE = re.compile(r"[^\n]*")
+
+
+def _from_source_folder(tail: str) -> Analysis | None:
+    """The package whose compiled part is missing, imported from a folder outside site-packages: its source
+    checkout, where the traceback shows its files there."""
+    message = _NOT_BUILT.last_match(tail)
+    if message is None:
+        return None
+    found = source_folder(tail, message.start(), _SHIPPED_COMPILED)
+    if found is None:
+        return None
+    package, folder = found
+    line = _MESSAGE_LINE.match(tail, message.start())
+    said = line[0] if line is not None else ""
+    if package not in said and "_C" not in said:
+        return None
+    evidence = (
+        f"{package} is imported from the folder {folder} (its files there, not in site-packages): a source "
+        "checkout",
+    )
+    cause = (
+        f"Python imported {package} from its source folder, not from the installed package: the current "
+        "directory and PYTHONPATH come before site-packages, and a source checkout has the compiled part "
+        "only where it was built in place. Where it was installed with pip install . (or setup.py install), "
+        "the build went to site-packages and the folder shadows it."
+    )
+    fix = Fix(
+        f"Run the program from another directory (cd out of {folder}), or take that folder off PYTHONPATH, "
+        f"so that the installed {package} is imported; to use the checkout itself, build it in place there: "
+        "pip install -e . (python setup.py develop)."
+    )
+    return Analysis(evidence=evidence, cause=cause, fix=fix)
+
+
 def analyse_extension_not_built(text: str) -> Analysis:
-    """The extension the message names, with the file of the traceback that imports it."""
+    """The extension the message names, with the file of the traceback that imports it; a package imported
+    from its source folder."""
     tail = text[-200_000:]
+    checkout = _from_source_folder(tail)
+    if checkout is not None:
+        return checkout
     not_loaded = _c_not_loaded(tail)
     if not_loaded is not None:
         return not_loaded

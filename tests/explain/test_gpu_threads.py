@@ -11090,3 +11090,55 @@ def test_a_quantized_model_moved_is_read_in_every_wording_and_the_mover_named() 
     # an earlier wording named 8-bit alone (constructed from the wordings above)
     older = "ValueError: `.to` is not supported for `8-bit` models. Please use the model as it is"
     _led_by(older, "bitsandbytes.quantized_model_moved")
+
+
+def test_a_package_imported_from_its_source_folder_is_told_to_run_elsewhere_or_build_in_place() -> None:
+    # the compiled part missing where the traceback shows the package's files outside site-packages: a source
+    # checkout in the current directory or on PYTHONPATH shadows the installed build. pytorch/pytorch#1633
+    # (import torch inside the pytorch checkout; "cd test" fixed it), open-mmlab/mmcv#73 (mmcv installed with
+    # pip install ., the checkout on PYTHONPATH imported)
+    for text, package, folder in [
+        (
+            (
+                ">>> import torch\n"
+                "Traceback (most recent call last):\n"
+                '  File "<stdin>", line 1, in <module>\n'
+                '  File "/home/dusty/workspace/jetson-reinforcement/build/pytorch/torch/__init__.py", '
+                "line 55, in <module>\n"
+                "    __all__ += [name for name in dir(_C)\n"
+                "NameError: name '_C' is not defined"
+            ),
+            "torch",
+            "/home/dusty/workspace/jetson-reinforcement/build/pytorch",
+        ),
+        (
+            (
+                "Traceback (most recent call last):\n"
+                '  File "<stdin>", line 1, in <module>\n'
+                '  File "/home/xgf/mmcv/mmcv/__init__.py", line 7, in <module>\n'
+                "    from .video import *\n"
+                '  File "/home/xgf/mmcv/mmcv/video/__init__.py", line 3, in <module>\n'
+                "    from .optflow import (flowread, flowwrite, quantize_flow,\n"
+                '  File "/home/xgf/mmcv/mmcv/video/optflow.py", line 6, in <module>\n'
+                "    from mmcv._ext import flow_warp_c\n"
+                "ModuleNotFoundError: No module named 'mmcv._ext'"
+            ),
+            "mmcv",
+            "/home/xgf/mmcv",
+        ),
+    ]:
+        lead = _led_by(text, "extension.not_built")
+        assert f"{package} is imported from the folder {folder}" in lead.evidence[0], lead.evidence
+        assert "shadows" in lead.cause, lead.cause
+        assert "another directory" in lead.fix.text and "pip install -e ." in lead.fix.text, lead.fix
+    # where the text shows no path (detectron2/detectron2#157's line as typed), the build is what is told
+    typed = '"from detectron2 import _C"   Importerror: cannot import name \'_C\' "'
+    lead = _led_by(typed, "extension.not_built")
+    assert "shadows" not in lead.cause, lead.cause
+    # an installed package's frames are no source folder (constructed)
+    installed = (
+        'File "/usr/lib/python3/site-packages/mmcv/video/optflow.py", line 6, in <module>\n'
+        "    from mmcv._ext import flow_warp_c\n"
+        "ModuleNotFoundError: No module named 'mmcv._ext'"
+    )
+    assert "shadows" not in _led_by(installed, "extension.not_built").cause

@@ -108,6 +108,24 @@ def installed_package(file: str) -> str | None:
     return roots[-1]["package"] if roots else None
 
 
+def source_folder(
+    text: str, end: int, packages: tuple[str, ...], window: int = 5000
+) -> tuple[str, str] | None:
+    """(package, the folder holding it) where a traceback frame in the ``window`` characters of ``text``
+    before ``end`` is a file of one of ``packages`` outside an installed tree: the package imported from a
+    source checkout (the current directory or PYTHONPATH come before site-packages), not from its install."""
+    found = None
+    for frame in _FRAME_FILE.finditer(text, max(0, end - window), end):
+        file = frame[1].replace("\\", "/")
+        if installed_package(file) is not None:
+            continue
+        for package in packages:
+            folder, sep, _ = file.rpartition(f"/{package}/")
+            if sep and folder:
+                found = (package, folder)
+    return found
+
+
 def is_torch_file(file: str) -> bool:
     """Whether ``file`` is one of torch's own: installed as the package torch, or a torch module in a source
     tree."""
