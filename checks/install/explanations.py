@@ -311,7 +311,6 @@ def _c_not_loaded(tail: str) -> Analysis | None:
 
 # Packages pip installs with a compiled part: imported from their source folder, that part is missing.
 _SHIPPED_COMPILED = ("torch", "torchvision", "torchaudio", "mmcv", "detectron2", "pytorch3d")
-_MESSAGE_LINE = re.compile(r"[^\n]*")
 
 
 def _from_source_folder(tail: str) -> Analysis | None:
@@ -324,8 +323,8 @@ def _from_source_folder(tail: str) -> Analysis | None:
     if found is None:
         return None
     package, folder = found
-    line = _MESSAGE_LINE.match(tail, message.start())
-    said = line[0] if line is not None else ""
+    line_end = tail.find("\n", message.start())
+    said = tail[message.start() : line_end if line_end >= 0 else len(tail)]
     if package not in said and "_C" not in said:
         return None
     evidence = (

@@ -11142,3 +11142,10 @@ def test_a_package_imported_from_its_source_folder_is_told_to_run_elsewhere_or_b
         "ModuleNotFoundError: No module named 'mmcv._ext'"
     )
     assert "shadows" not in _led_by(installed, "extension.not_built").cause
+    # nor is a library's own folder named torch (constructed)
+    vendored = (
+        'File "/home/u/castle/algorithms/gradient/rl/torch/ops.py", line 3, in <module>\n'
+        "    from . import _C\n"
+        "NameError: name '_C' is not defined"
+    )
+    assert "shadows" not in _led_by(vendored, "extension.not_built").cause

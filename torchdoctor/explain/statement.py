@@ -121,7 +121,8 @@ def source_folder(
             continue
         for package in packages:
             folder, sep, _ = file.rpartition(f"/{package}/")
-            if sep and folder:
+            # a library's own folder named torch is not torch's source
+            if sep and folder and (package != "torch" or _TORCH_SOURCE.search(file)):
                 found = (package, folder)
     return found
 
