@@ -3799,6 +3799,29 @@ def analyse_egl_unavailable(text: str) -> Analysis:
     return Analysis(evidence=(f"{failed['call']}() failed{where}: EGL could not start on this machine",))
 
 
+_TORCH_INIT_FRAME = re.compile(r'File "(?P<folder>[^"\n]{1,300}?)[/\\]torch[/\\]__init__\.py", line \d')
+
+
+def analyse_compiled_core_missing(text: str) -> Analysis:
+    """Where torch was imported from, where the traceback shows its __init__.py: a source checkout, or an
+    installed tree."""
+    tail = text[-200_000:]
+    frame = last_match(_TORCH_INIT_FRAME, tail)
+    if frame is None:
+        return Analysis()
+    folder = frame["folder"]
+    if installed_package(f"{folder}/torch/") is None:
+        line = f"torch is imported from {folder}, not from site-packages: a source checkout"
+        fix = Fix(
+            f"Run Python from another directory than {folder} (or take it off PYTHONPATH), so that the "
+            "installed torch is imported, or build the checkout in place: pip install "
+            "--no-build-isolation -v -e . there."
+        )
+        return Analysis(evidence=(line,), fix=fix)
+    line = f"torch is imported from {folder}: an installed torch without its compiled _C for this Python"
+    return Analysis(evidence=(line,))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
 _STARTED_WITHOUT_GPUS: Entry = next(e for e in ENTRIES if e.id == "container.started_without_gpus")

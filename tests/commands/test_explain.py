@@ -658,6 +658,10 @@ MESSAGES = [
         "..\\torch/csrc/generic/StorageSharing.cpp:247",
     ),
     ("nvdiffrast.egl_unavailable", "[F glutil.cpp:338] eglInitialize() failed"),  # l1346792580123/FastHuman#4
+    (
+        "torch.compiled_core_missing",
+        "ImportError: Failed to load PyTorch C extensions:",
+    ),  # pytorch/pytorch#48578
 ]
 
 

@@ -11149,3 +11149,45 @@ def test_a_package_imported_from_its_source_folder_is_told_to_run_elsewhere_or_b
         "NameError: name '_C' is not defined"
     )
     assert "shadows" not in _led_by(vendored, "extension.not_built").cause
+
+
+def test_torch_without_its_compiled_core_is_told_where_it_was_imported_from() -> None:
+    # torch's own check in torch/__init__.py: torch._C resolved to the stub folder. pytorch/pytorch#48578 (a
+    # checkout at /home/wangsen/pytorch), voicepaw/so-vits-svc-fork#439 (a venv's site-packages on Windows);
+    # the cause from torch's source and the settled older forms (pytorch/pytorch#1633, #4622, #574)
+    checkout = (
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        '  File "/home/wangsen/pytorch/torch/__init__.py", line 207, in <module>\n'
+        "    raise ImportError(textwrap.dedent('''\n"
+        "ImportError: Failed to load PyTorch C extensions:\n"
+        "    It appears that PyTorch has loaded the `torch/_C` folder\n"
+        "    of the PyTorch repository rather than the C extensions which\n"
+        "    are expected in the `torch._C` namespace. This can occur when\n"
+        "    using the `install` workflow. e.g.\n"
+        '        $ python setup.py install && python -c "import torch"'
+    )
+    lead = _led_by(checkout, "torch.compiled_core_missing")
+    assert "torch is imported from /home/wangsen/pytorch, not from site-packages" in lead.evidence[0]
+    assert "another directory than /home/wangsen/pytorch" in lead.fix.text, lead.fix
+    installed = (
+        "(venv) C:\\Users\\hp>svcg\n"
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Program Files\\Python310\\lib\\runpy.py", line 196, in _run_module_as_main\n'
+        "    return _run_code(code, main_globals, None,\n"
+        '  File "C:\\Program Files\\Python310\\lib\\runpy.py", line 86, in _run_code\n'
+        "    exec(code, run_globals)\n"
+        '  File "C:\\Users\\hp\\venv\\Scripts\\svcg.exe\\__main__.py", line 4, in <module>\n'
+        '  File "C:\\Users\\hp\\venv\\lib\\site-packages\\so_vits_svc_fork\\gui.py", line 12, in <module>\n'
+        "    import torch\n"
+        '  File "C:\\Users\\hp\\venv\\lib\\site-packages\\torch\\__init__.py", line 443, in <module>\n'
+        "    raise ImportError(textwrap.dedent('''\n"
+        "ImportError: Failed to load PyTorch C extensions:\n"
+        "    It appears that PyTorch has loaded the `torch/_C` folder\n"
+        "    of the PyTorch repository rather than the C extensions which\n"
+        "    are expected in the `torch._C` namespace. This can occur when\n"
+        "    using the `install` workflow. e.g."
+    )
+    lead = _led_by(installed, "torch.compiled_core_missing")
+    assert "an installed torch without its compiled _C" in lead.evidence[0], lead.evidence
+    assert "--force-reinstall --no-cache-dir torch" in lead.fix.text, lead.fix
