@@ -313,10 +313,9 @@ def _c_not_loaded(tail: str) -> Analysis | None:
 _SHIPPED_COMPILED = ("torch", "torchvision", "torchaudio", "mmcv", "detectron2", "pytorch3d")
 
 
-def _from_source_folder(tail: str) -> Analysis | None:
-    """The package whose compiled part is missing, imported from a folder outside site-packages: its source
-    checkout, where the traceback shows its files there."""
-    message = _NOT_BUILT.last_match(tail)
+def _from_source_folder(tail: str, message: re.Match[str] | None) -> Analysis | None:
+    """The package whose compiled part is missing (``message``, the entry's last match in ``tail``), imported
+    from a folder outside site-packages: its source checkout, where the traceback shows its files there."""
     if message is None:
         return None
     found = source_folder(tail, message.start(), _SHIPPED_COMPILED)
@@ -349,7 +348,8 @@ def analyse_extension_not_built(text: str) -> Analysis:
     """The extension the message names, with the file of the traceback that imports it; a package imported
     from its source folder."""
     tail = text[-200_000:]
-    checkout = _from_source_folder(tail)
+    recognised = _NOT_BUILT.last_match(tail)
+    checkout = _from_source_folder(tail, recognised)
     if checkout is not None:
         return checkout
     not_loaded = _c_not_loaded(tail)
@@ -357,7 +357,6 @@ def analyse_extension_not_built(text: str) -> Analysis:
         return not_loaded
     found = last_match(_MISSING_MODULE, tail)
     name = last_match(_MISSING_NAME, tail)
-    recognised = _NOT_BUILT.last_match(tail)
     empty = None if recognised is None else _NO_ATTRIBUTE.match(tail, recognised.start())
     if empty is not None and all(m is None or m.start() < empty.start() for m in (found, name)):
         line = f"the module {empty[1]} imports but has no {empty[2]}: not a build of the extension"

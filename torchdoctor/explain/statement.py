@@ -122,7 +122,7 @@ def source_folder(
         for package in packages:
             folder, sep, _ = file.rpartition(f"/{package}/")
             # a library's own folder named torch is not torch's source
-            if sep and folder and (package != "torch" or _TORCH_SOURCE.search(file)):
+            if sep and folder and (package != "torch" or is_torch_file(file)):
                 found = (package, folder)
     return found
 
