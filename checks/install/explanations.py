@@ -28,7 +28,7 @@ from torchdoctor.checks.install.versions import Version
 from torchdoctor.checks.memory.pinned import pinned_analysis
 from torchdoctor.checks.training.explanations import asked_for_cpu
 from torchdoctor.explain import Analysis, Entry, catalogue_file
-from torchdoctor.explain.cpu_path import cpu_path, restored_on_cuda
+from torchdoctor.explain.cpu_path import cpu_path, cuda_call, hard_coded_cuda, restored_on_cuda
 from torchdoctor.explain.model import last_match, quoted, quoted_lines
 from torchdoctor.explain.statement import failing_statement, installed_package, last_frame_file, source_folder
 from torchdoctor.inputs import collect_env
@@ -211,12 +211,19 @@ def _restored(text: str) -> Analysis | None:
     return None if message is None else restored_on_cuda(text, message.start())
 
 
+_NO_DRIVER_MESSAGE = re.compile(r"Found no NVIDIA driver on your system")
+
+
 def analyse_no_driver(text: str) -> Analysis:
+    """A checkpoint restored on CUDA, a program asked to run on the CPU, a GPU that is no NVIDIA one, then
+    the program's own CUDA call where the text names no NVIDIA GPU (with one, the driver is what to fix)."""
+    window = text[:_SEEN_WINDOW]
     return (
         _restored(text)
         or asked_for_cpu(text)
-        or cpu_path(text)
-        or _gpu_not_cuda(text[:_SEEN_WINDOW])
+        or cpu_path(text, _NO_DRIVER_MESSAGE)
+        or _gpu_not_cuda(window)
+        or (None if _NVIDIA_GPU.search(window) else hard_coded_cuda(text, _NO_DRIVER_MESSAGE))
         or Analysis()
     )
 
@@ -254,8 +261,14 @@ def analyse_not_compiled(text: str) -> Analysis:
     if nvidia is not None:
         return Analysis(evidence=tuple(evidence))
     # no NVIDIA GPU named: the machine may have none, and then the CPU build is the right one
+    called = cuda_call(text[-200_000:], _NOT_COMPILED_MESSAGE)
+    if called is not None:
+        evidence.append(called)
     base = _NOT_COMPILED.fix
     return Analysis(evidence=tuple(evidence), fix=Fix(f"{base.text} {_CPU_ROUTE}", base.commands))
+
+
+_NOT_COMPILED_MESSAGE = re.compile(r"Torch not compiled with CUDA enabled", re.IGNORECASE)
 
 
 # device.run_on_cpu's route, without its torch.load(map_location) and half-precision parts: here the message
@@ -580,12 +593,20 @@ def analyse_built_without_cuda(text: str) -> Analysis:
     return quoted(_OP_WITHOUT_GPU, text, lambda f: f"the op {f[1] or f[2]} was built without its CUDA code")
 
 
-_CUDA_TENSOR_EXPECTED = re.compile(r"\b(\w{1,40}) must be a CUDA tensor", re.IGNORECASE)
+# CHECK_CUDA's message, and TORCH_CHECK's own where the check has none ("Expected u.is_cuda() to be true, but
+# got false": mamba_ssm's selective scan, causal-conv1d)
+_CUDA_TENSOR_EXPECTED = re.compile(
+    r"\b(\w{1,40}) must be a CUDA tensor"
+    r"|Expected (\w{1,40})(?:\.device\(\))?\.is_cuda\(\) to be true, but got false",
+    re.IGNORECASE,
+)
 
 
 def analyse_cuda_tensor_expected(text: str) -> Analysis:
     """The tensor the op's check names."""
-    return quoted(_CUDA_TENSOR_EXPECTED, text, lambda m: f"the op's check names {m[1]}: it is on the CPU")
+    return quoted(
+        _CUDA_TENSOR_EXPECTED, text, lambda m: f"the op's check names {m[1] or m[2]}: it is on the CPU"
+    )
 
 
 _HOST_COMPILER_LIMIT = re.compile(

@@ -11191,3 +11191,100 @@ def test_torch_without_its_compiled_core_is_told_where_it_was_imported_from() ->
     lead = _led_by(installed, "torch.compiled_core_missing")
     assert "an installed torch without its compiled _C" in lead.evidence[0], lead.evidence
     assert "--force-reinstall --no-cache-dir torch" in lead.fix.text, lead.fix
+
+
+def test_an_ops_unnamed_is_cuda_check_is_read_as_a_cpu_tensor_given_to_a_cuda_op() -> None:
+    # TORCH_CHECK(u.is_cuda()) without a message of its own (mamba_ssm's selective scan, causal-conv1d):
+    # MzeroMiko/VMamba#13 and txchen-USTC/MiM-ISTD#7 (the data was not on the GPU; moved, solved),
+    # Zyphra/transformers_zamba2#2 (a CPU run of a model whose kernels are CUDA only, the maintainer's answer)
+    vmamba = (
+        '`File "/home/frank/anaconda3/envs/Jay/lib/python3.10/site-packages/mamba_ssm/ops/selective_scan_'
+        'interface.py", line 37, in forward`\n'
+        "`    out, x, *rest = selective_scan_cuda.fwd(u, delta, A, B, C, D, z, delta_bias, "
+        "delta_softplus)`\n"
+        "`RuntimeError: Expected u.is_cuda() to be true, but got false.  (Could this error message be "
+        "improved?  If so, please report an enhancement request to PyTorch.)`"
+    )
+    mim = (
+        'File "/tmp/pycharm_project_329/mim_network.py", line 183, in forward_corev0\n'
+        "    out_y = self.selective_scan(\n"
+        '  File "/home/rkj/.conda/envs/MiM-ISTD/lib/python3.8/site-packages/mamba_ssm/ops/selective_scan_'
+        'interface.py", line 83, in selective_scan_fn\n'
+        "    return SelectiveScanFn.apply(u, delta, A, B, C, D, z, delta_bias, delta_softplus, "
+        "return_last_state)\n"
+        '  File "/home/rkj/.conda/envs/MiM-ISTD/lib/python3.8/site-packages/mamba_ssm/ops/selective_scan_'
+        'interface.py", line 37, in forward\n'
+        "    out, x, *rest = selective_scan_cuda.fwd(u, delta, A, B, C, D, z, delta_bias, "
+        "delta_softplus)\n"
+        "RuntimeError: Expected u.is_cuda() to be true, but got false.  (Could this error message be "
+        "improved?  If so, please report an enhancement request to PyTorch.)"
+    )
+    zamba = (
+        '  File "virtual_envs/neural_asr_training/lib/python3.10/site-packages/causal_conv1d/causal_conv1'
+        'd_interface.py", line 57, in forward\n'
+        "    out = causal_conv1d_cuda.causal_conv1d_fwd(\n"
+        "RuntimeError: Expected x.is_cuda() to be true, but got false.  (Could this error message be "
+        "improved?  If so, please report an enhancement request to PyTorch.)"
+    )
+    for text, name in ((vmamba, "u"), (mim, "u"), (zamba, "x")):
+        lead = _led_by(text, "extension.cuda_tensor_expected")
+        assert lead.evidence == (f"the op's check names {name}: it is on the CPU",), lead.evidence
+        assert "Move the model and every input of that op to the GPU" in lead.fix.text
+
+
+def test_a_no_gpu_message_raised_by_the_programs_own_cuda_call_names_the_call_and_to_device() -> None:
+    # The program's hard-coded .cuda() on a machine without an NVIDIA GPU: shubhtuls/factored3d#5 (the
+    # maintainer: take the .cuda() calls out), upseem/comfyui_sunxAI_facetools#3 (.to(device) in its place, a
+    # CPU-only torch on a Mac), ShuweiShao/AF-SfMLearner#39 (the writer names encoder.cuda(); the maintainer:
+    # remove the .cuda() calls)
+    factored3d = (
+        "Traceback (most recent call last):\n"
+        '  File "cli_demo.py", line 32, in <module>\n'
+        "    tester.init_testing()\n"
+        '  File "/home/jelly/factored3d/../factored3d/nnutils/test_utils.py", line 97, in init_testing\n'
+        "    self.define_model()\n"
+        '  File "/home/jelly/factored3d/../factored3d/demo/demo_utils.py", line 131, in define_model\n'
+        "    self.load_oc3d_model()\n"
+        '  File "/home/jelly/factored3d/../factored3d/demo/demo_utils.py", line 91, in load_oc3d_model\n'
+        "    self.oc3d_model = self.oc3d_model.cuda(device_id=self.opts.gpu_id)\n"
+        ".\n"
+        ".\n"
+        ".\n"
+        "AssertionError: \n"
+        "Found no NVIDIA driver on your system. Please check that you\n"
+        "have an NVIDIA GPU and installed a driver from\n"
+        "http://www.nvidia.com/Download/index.aspx"
+    )
+    lead = _led_by(factored3d, "cuda.no_driver")
+    assert lead.evidence == (
+        "the program calls CUDA at /home/jelly/factored3d/../factored3d/demo/demo_utils.py, line 91 (in "
+        "load_oc3d_model): self.oc3d_model = self.oc3d_model.cuda(device_id=self.opts.gpu_id)",
+    ), lead.evidence
+    assert "without asking whether there is a GPU" in lead.cause, lead.cause
+    assert "replace .cuda() with .to(device)" in lead.fix.text
+    assert "install the NVIDIA driver" in lead.fix.text
+    facetools = (
+        '  File "/Users/zhanyingcao/Documents/ComfyUI/custom_nodes/comfyui_sunxAI_facetools/utils.py", '
+        "line 335, in mask_jonathandinu\n"
+        "    face_part_ids = torch.tensor(keep).cuda()\n"
+        "                    ^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        '  File "/Users/zhanyingcao/Documents/ComfyUI/.venv/lib/python3.12/site-packages/torch/cuda/__ini'
+        't__.py", line 403, in _lazy_init\n'
+        '    raise AssertionError("Torch not compiled with CUDA enabled")\n'
+        "AssertionError: Torch not compiled with CUDA enabled"
+    )
+    lead = _led_by(facetools, "torch.not_compiled_with_cuda")
+    assert "face_part_ids = torch.tensor(keep).cuda()" in lead.evidence[-1], lead.evidence
+    assert ".to(device) in place of its .cuda() calls" in lead.fix.text
+    sfm = (
+        "您好，我正在使用Endovis or SCARED进行evaluation，"
+        "在evaluate_depth.py的evaluate(options.parse())和encoder.cuda("
+        ")出现了报错信息：RuntimeError: Found no NVIDIA driver on your system. Please check that you have an "
+        "NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"
+    )
+    lead = _led_by(sfm, "cuda.no_driver")
+    assert lead.evidence == ("the writer names the call that failed: encoder.cuda()",), lead.evidence
+    assert "replace .cuda() with .to(device)" in lead.fix.text
+    # an NVIDIA GPU named beside it: the driver is what to fix (constructed)
+    with_gpu = "I have an RTX 3090.\n" + factored3d
+    assert "without asking" not in _led_by(with_gpu, "cuda.no_driver").cause

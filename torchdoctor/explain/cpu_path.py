@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from torchdoctor.explain.model import Analysis, last_match
-from torchdoctor.explain.statement import is_torch_file
+from torchdoctor.explain.statement import failing_statement, is_torch_file
 from torchdoctor.model import Fix
 
 # "I am using CPU only", "even when using device='cpu'", "CUDA error even when using cpu yaml", "--device cpu"
@@ -33,8 +33,8 @@ CAUSE = (
 )
 FIX = Fix(
     "Guard the program's CUDA calls with the device it chose (if device.type == 'cuda': "
-    "torch.cuda.synchronize(), or if torch.cuda.is_available():), or update the program to a release that "
-    "does; check that every part of it follows its device option."
+    "torch.cuda.synchronize(), or if torch.cuda.is_available():), replace .cuda() with .to(device), or "
+    "update the program to a release that does; check that every part of it follows its device option."
 )
 
 
@@ -42,9 +42,10 @@ WINDOW = 200_000
 """The end of a text that is read: where a traceback and the words around the error are."""
 
 
-def cpu_path(text: str) -> Analysis | None:
+def cpu_path(text: str, message: re.Pattern[str] | None = None) -> Analysis | None:
     """The program's own CUDA call and its CPU mode, where the text shows either with a CPU mode: None
-    where the writer does not say the program runs on the CPU."""
+    where the writer does not say the program runs on the CPU. With ``message`` (the error's pattern), the
+    statement that raised it is read where no frame's line shows a CUDA call (an IPython cell's arrow)."""
     tail = text[-WINDOW:]
     mode = last_match(_CPU_MODE, tail)
     if mode is None:
@@ -55,7 +56,59 @@ def cpu_path(text: str) -> Analysis | None:
         call = calls[-1]
         where = call[1].replace("\\", "/")
         evidence.append(f"the program calls CUDA at {where}, line {call[2]} ({call[3]}): {call[4].strip()}")
+    elif message is not None:
+        called = cuda_call(tail, message)
+        if called is not None:
+            evidence.append(called)
     return Analysis(evidence=tuple(evidence), cause=CAUSE, fix=FIX)
+
+
+# A statement's CUDA call: .cuda(...), a device given as 'cuda', torch.cuda's functions but its questions.
+_CUDA_CALL = re.compile(
+    r"\.cuda\(|\bdevice\s?=\s?['\"]cuda|\btorch\.cuda\.(?!is_available|device_count)\w{1,40}\("
+)
+# The writer's words for the statement before the message on its line: "encoder.cuda()出现了报错信息：..."
+_NAMED_CUDA_CALL = re.compile(r"\b[A-Za-z_][\w.]{0,60}\.cuda\([^()\n]{0,40}\)", re.ASCII)
+
+
+def cuda_call(text: str, message: re.Pattern[str]) -> str | None:
+    """A line of evidence naming the program's statement that called CUDA and raised the last ``message``
+    of ``text``: the traceback's failing statement, or a call the writer names before the message on its
+    line; None where neither calls CUDA."""
+    found = last_match(message, text)
+    if found is None:
+        return None
+    statement = failing_statement(text, found.start())
+    if statement is not None and _CUDA_CALL.search(statement.code):
+        return f"the program calls CUDA at {statement}"
+    line_start = text.rfind("\n", max(0, found.start() - 300), found.start()) + 1
+    named = last_match(_NAMED_CUDA_CALL, text[max(line_start, found.start() - 300) : found.start()])
+    if named is not None:
+        return f"the writer names the call that failed: {named[0]}"
+    return None
+
+
+HARD_CODED_CAUSE = (
+    "The program calls CUDA without asking whether there is a GPU (a .cuda() or device='cuda' written in: "
+    "the call the text shows), and torch finds no NVIDIA driver here: on a machine without an NVIDIA GPU, "
+    "or with no driver installed, that call fails."
+)
+HARD_CODED_FIX = Fix(
+    "Where this machine has no NVIDIA GPU, run the program on the CPU: device = torch.device('cuda' if "
+    "torch.cuda.is_available() else 'cpu'), then replace .cuda() with .to(device) at that call and every "
+    "other (its device option where it has one; torch.load(..., map_location='cpu')). Where it has one, "
+    "install the NVIDIA driver: nvidia-smi must list the GPU.",
+    ("nvidia-smi",),
+)
+
+
+def hard_coded_cuda(text: str, message: re.Pattern[str]) -> Analysis | None:
+    """A "no driver" message raised by the program's own CUDA call (:func:`cuda_call`); None where the
+    text shows none."""
+    called = cuda_call(text[-WINDOW:], message)
+    if called is None:
+        return None
+    return Analysis(evidence=(called,), cause=HARD_CODED_CAUSE, fix=HARD_CODED_FIX)
 
 
 # torch.load restoring a tensor saved on a GPU: its frames (serialization.py's restore_location and
