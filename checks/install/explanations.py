@@ -3819,6 +3819,40 @@ def analyse_egl_unavailable(text: str) -> Analysis:
     return Analysis(evidence=(f"{failed['call']}() failed{where}: EGL could not start on this machine",))
 
 
+# Each renderer's failure to get an OpenGL context without a display, with what it says.
+_NO_DISPLAY = re.compile(
+    r"NoSuchDisplayException: Cannot connect to [\"“](?P<display>[^\"”\n]{0,40})[\"”]"
+    r"|(?P<window>Failed to initialize Pyglet window with an OpenGL)"
+    r"|(?P<glx>'GLXPlatform' object has no attribute 'EGL')"
+    r"|egl\.py\", line \d{1,5}, in (?P<device>get_device_by_index)"
+)
+
+
+def analyse_no_display(text: str) -> Analysis:
+    """What the renderer says it could not do: connect to the display, open a window, find an EGL device, or
+    find EGL on the platform PyOpenGL chose."""
+    found = last_match(_NO_DISPLAY, text[-200_000:])
+    if found is None:
+        return Analysis()
+    if found["window"]:
+        line = "pyrender could not open a pyglet window: no display, and no offscreen platform chosen"
+    elif found["glx"]:
+        line = (
+            "PyOpenGL runs on GLX (an X display), not EGL: PYOPENGL_PLATFORM was not egl when OpenGL was "
+            "first imported (or MUJOCO_GL and PYOPENGL_PLATFORM differ)"
+        )
+    elif found["device"]:
+        line = (
+            "pyrender's EGL platform found no EGL device: the NVIDIA driver's EGL library is not visible "
+            "here (a container without the graphics capability, a driver without libEGL_nvidia)"
+        )
+    else:
+        shown = found["display"]
+        where = "DISPLAY is not set (no X server in this session)" if shown in ("None", "") else "no X server"
+        line = f'pyglet: Cannot connect to "{shown}": {where}'
+    return Analysis(evidence=(line,))
+
+
 _TORCH_INIT_FRAME = re.compile(r'File "(?P<folder>[^"\n]{1,300}?)[/\\]torch[/\\]__init__\.py", line \d')
 
 

@@ -662,6 +662,10 @@ MESSAGES = [
         "torch.compiled_core_missing",
         "ImportError: Failed to load PyTorch C extensions:",
     ),  # pytorch/pytorch#48578
+    (
+        "opengl.no_display",
+        "ValueError: Failed to initialize Pyglet window with an OpenGL >= 3+ context.",
+    ),  # nkolot/SPIN#64
 ]
 
 

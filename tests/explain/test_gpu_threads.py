@@ -11288,3 +11288,40 @@ def test_a_no_gpu_message_raised_by_the_programs_own_cuda_call_names_the_call_an
     # an NVIDIA GPU named beside it: the driver is what to fix (constructed)
     with_gpu = "I have an RTX 3090.\n" + factored3d
     assert "without asking" not in _led_by(with_gpu, "cuda.no_driver").cause
+
+
+def test_an_opengl_renderer_on_a_headless_machine_is_told_to_render_offscreen() -> None:
+    # pyrender, pyglet and PyOpenGL with no display: nkolot/SPIN#64 (the maintainer: OSMesa or EGL as
+    # pyrender's platform), vision-x-nyu/image-sculpting#5 (pyrender's EGL found no device; osmesa worked,
+    # another user confirming), google-deepmind/dm_control#129 (PyOpenGL left on GLX; solved with one platform
+    # for MUJOCO_GL and PYOPENGL_PLATFORM)
+    spin = (
+        "> ValueError: Failed to initialize Pyglet window with an OpenGL >= 3+ context. If you're logged "
+        "in via SSH, ensure that you're running your script with vglrun (i.e. VirtualGL). The internal "
+        'error message was ""'
+    )
+    sculpting = (
+        'lib/python3.10/site-packages/pyrender/platforms/egl.py", line 84, in get_device_by_index\n'
+        "    raise ValueError('Invalid device ID ({})'.format(device_id, len(devices)))\n"
+        "                                                     │              └ []\n"
+        "                                                     └ 0\n"
+        "\n"
+        "ValueError: Invalid device ID (0)"
+    )
+    dm_control = "        AttributeError: 'GLXPlatform' object has no attribute 'EGL'"
+    for text, seen in (
+        (spin, "pyrender could not open a pyglet window"),
+        (sculpting, "pyrender's EGL platform found no EGL device"),
+        (dm_control, "PyOpenGL runs on GLX"),
+    ):
+        lead = _led_by(text, "opengl.no_display")
+        assert seen in lead.evidence[0], lead.evidence
+        assert "headless" in lead.cause
+        assert "PYOPENGL_PLATFORM=egl" in lead.fix.text and "xvfb-run" in lead.fix.text
+    # pyglet's own exception, as MotionGPT's demo printed it (constructed around the message)
+    pyglet = (
+        "    raise NoSuchDisplayException(f'Cannot connect to \"{name}\"')\n"
+        'pyglet.canvas.xlib.NoSuchDisplayException: Cannot connect to "None"'
+    )
+    lead = _led_by(pyglet, "opengl.no_display")
+    assert 'Cannot connect to "None": DISPLAY is not set' in lead.evidence[0], lead.evidence
