@@ -396,7 +396,14 @@ _PLUGIN_NAMED = re.compile(
     r"Setting up PyTorch plugin [\"“”]?(\w{1,80})|Error building extension ['\"`](\w{1,80})"
     r"|Failed to build CUDA kernels for (\w{1,60})"
     r"|torch_extensions[/\\](?:[^\n]{0,200}[/\\])?(\w{1,80})\.so\b"
+    r"|(?:Loading|Building) extension module (\w{1,80})"
 )
+# torch's JIT build: the cache folder it builds in, and the lock a waiting build names (nvdiffrec's warning)
+_EXTENSIONS_ROOT = re.compile(r"Using ([^\n]{1,300}?) as PyTorch extensions root")
+_LOCK_FILE = re.compile(
+    r"Lock file exists in build directory: ['\"]?([^'\"\n]{1,300}?)['\"]?\s*$", re.MULTILINE
+)
+
 _BUILD_FAILED = re.compile(
     r"\.\.\. ?Failed|Error building extension|ninja: build stopped|returned non-zero exit"
     r"|Failed to build CUDA"
@@ -571,13 +578,26 @@ def analyse_build_failed(text: str) -> Analysis:
         "An earlier build of this extension was interrupted (Ctrl-C, a killed job) and left its lock file in "
         "the torch_extensions cache: every later run waits on that lock forever instead of building."
     )
+    root = last_match(_EXTENSIONS_ROOT, tail)
+    lock = last_match(_LOCK_FILE, tail)
+    lines = list(evidence)
+    if root is not None:
+        lines.append(f"the extensions root: {root[1].strip()}")
+    if lock is not None:
+        path = lock[1].strip()
+        lines.append(f"the lock file the build waits on: {path}")
+        removed = f'del "{path}"' if _WINDOWS_PATH.match(path) else f"rm '{path}'"
+    elif root is not None and name is not None:
+        removed = f"rm -rf {root[1].strip()}/{name}"
+    else:
+        removed = "rm -rf ~/.cache/torch_extensions"
     fix = Fix(
-        "Remove the extension's cache folder and run again: rm -rf ~/.cache/torch_extensions (on Windows "
-        "%LOCALAPPDATA%\\torch_extensions\\torch_extensions\\Cache; TORCH_EXTENSIONS_DIR where set). The "
-        "first build takes a minute or two; let it finish.",
-        ("rm -rf ~/.cache/torch_extensions",),
+        f"Remove the lock file, or the extension's cache folder, and run again: {removed} (the cache is "
+        "~/.cache/torch_extensions by default; on Windows %LOCALAPPDATA%\\torch_extensions\\torch_extensions"
+        "\\Cache; TORCH_EXTENSIONS_DIR where set). The first build takes a minute or two; let it finish.",
+        (removed,),
     )
-    return Analysis(evidence=evidence, cause=cause, fix=fix)
+    return Analysis(evidence=tuple(lines), cause=cause, fix=fix)
 
 
 # The op the message names: mmcv's "nms is not compiled with GPU support", maskrcnn-benchmark's "(nms at

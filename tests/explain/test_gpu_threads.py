@@ -11325,3 +11325,42 @@ def test_an_opengl_renderer_on_a_headless_machine_is_told_to_render_offscreen() 
     )
     lead = _led_by(pyglet, "opengl.no_display")
     assert 'Cannot connect to "None": DISPLAY is not set' in lead.evidence[0], lead.evidence
+
+
+def test_a_jit_build_that_hangs_at_torchs_own_lines_is_read_as_a_stale_lock() -> None:
+    # torch.utils.cpp_extension's FileBaton waits forever on a lock file an interrupted build left:
+    # NVlabs/nvdiffrec#39 (the lock warning, then "Using ... as PyTorch extensions root...": the maintainer,
+    # delete the lock file), MCG-NJU/SparseOcc#40 ("stuck at Loading extension module dvr...": rm -rf
+    # ~/.cache/torch_extensions, another user); the mechanism: pytorch/pytorch#189245
+    nvdiffrec = (
+        "DatasetNERF: 100 images with shape [800, 800]\n"
+        "DatasetNERF: 200 images with shape [800, 800]\n"
+        "Encoder output: 32 dims\n"
+        "Warning: Lock file exists in build directory: 'C:\\Users\\AppData\\Local\\torch_extensions\\torc"
+        "h_extensions\\Cache\\py39_cu113\\renderutils_plugin\\lock'\n"
+        "Using C:\\Users\\AppData\\Local\\torch_extensions\\torch_extensions\\Cache\\py39_cu113 as "
+        "PyTorch extensions root..."
+    )
+    lead = _led_by(nvdiffrec, "extension.build_failed")
+    assert "left its lock file" in lead.cause, lead.cause
+    assert any("renderutils_plugin\\lock" in line for line in lead.evidence), lead.evidence
+    assert "Remove the lock file" in lead.fix.text, lead.fix
+    sparseocc = (
+        "Using /home/gyh/.cache/torch_extensions/py38_cu118 as PyTorch extensions root...\n"
+        "Detected CUDA files, patching ldflags\n"
+        "Emitting ninja build file /home/gyh/.cache/torch_extensions/py38_cu118/dvr/build.ninja...\n"
+        "Building extension module dvr...\n"
+        "Allowing ninja to set a default number of workers... (overridable by setting the environment "
+        "variable MAX_JOBS=N)\n"
+        "ninja: no work to do.\n"
+        "Loading extension module dvr..."
+    )
+    # the thread's title says where it stops; the log alone ends at torch's loading line
+    lead = _led_by("有时候会卡在Loading extension module dvr...\n\n" + sparseocc, "extension.build_failed")
+    assert "left its lock file" in lead.cause, lead.cause
+    assert "the extensions root: /home/gyh/.cache/torch_extensions/py38_cu118" in lead.evidence, lead.evidence
+    assert "rm -rf /home/gyh/.cache/torch_extensions/py38_cu118/dvr" in lead.fix.text, lead.fix
+    # a build that failed is a build that failed, not a lock (constructed)
+    failed = sparseocc.replace("ninja: no work to do.", "ninja: build stopped: subcommand failed.")
+    lead = _led_by("stuck at Loading extension module dvr...\n" + failed, "extension.build_failed")
+    assert "left its lock file" not in lead.cause, lead.cause
