@@ -20,10 +20,13 @@ _CPU_MODE = re.compile(
     r"|(?:--device|\bdevice)\s?[=: ]\s?['\"]?cpu\b|\bcpu (?:yaml|config|mode)\b",
     re.IGNORECASE,
 )
+# A statement's CUDA call: .cuda(...), a device given as 'cuda', torch.cuda's functions but its questions.
+_CALLS_CUDA = r"\.cuda\(|\bdevice\s?=\s?['\"]cuda|\btorch\.cuda\.(?!is_available|device_count)\w{1,40}\("
+_CUDA_CALL = re.compile(_CALLS_CUDA)
 # A frame of the program (not torch's own files) and the source line under it calling CUDA.
 _PROGRAM_CUDA_CALL = re.compile(
     r"File \"([^\"\n]{1,300})\", line (\d{1,6}), in (\w{1,100})\n[ \t]{1,40}([^\n]{0,160}?"
-    r"(?:torch\.cuda\.\w{1,40}\(|\.cuda\(\)|device=['\"]cuda)[^\n]{0,80})"
+    rf"(?:{_CALLS_CUDA})[^\n]{{0,80}})"
 )
 CAUSE = (
     "The program was asked to run on the CPU, but it still calls CUDA on that path: a "
@@ -63,10 +66,6 @@ def cpu_path(text: str, message: re.Pattern[str] | None = None) -> Analysis | No
     return Analysis(evidence=tuple(evidence), cause=CAUSE, fix=FIX)
 
 
-# A statement's CUDA call: .cuda(...), a device given as 'cuda', torch.cuda's functions but its questions.
-_CUDA_CALL = re.compile(
-    r"\.cuda\(|\bdevice\s?=\s?['\"]cuda|\btorch\.cuda\.(?!is_available|device_count)\w{1,40}\("
-)
 # The writer's words for the statement before the message on its line: "encoder.cuda()出现了报错信息：..."
 _NAMED_CUDA_CALL = re.compile(r"\b[A-Za-z_][\w.]{0,60}\.cuda\([^()\n]{0,40}\)", re.ASCII)
 
