@@ -2054,7 +2054,9 @@ def analyse_undefined_symbol(text: str) -> Analysis:
     if companion is not None:
         return _companion_symbol(evidence, companion, text)
     package = _package_of(library[1] if library else "", text[max(0, match.start() - 300) : match.start()])
-    if package is not None and (_TORCH_ABI.search(symbol) or symbol.startswith(("_ZTIN3c10", "THP"))):
+    if symbol.startswith("THP"):
+        return _python_bindings_unlinked(evidence, text, package)
+    if package is not None and (_TORCH_ABI.search(symbol) or symbol.startswith("_ZTIN3c10")):
         return Analysis(
             evidence=tuple(evidence),
             cause=(
@@ -2065,6 +2067,45 @@ def analyse_undefined_symbol(text: str) -> Analysis:
             fix=_package_reinstall(package),
         )
     return Analysis(evidence=tuple(evidence), fix=_undefined_symbol_fix(where, symbol))
+
+
+# torch's Python bindings (THPVariableClass, THPVariable_Wrap, ...) are in libtorch_python.so; a CMake build
+# is the one that has to link it by hand (torch's CppExtension and CUDAExtension link torch_python).
+_CMAKE_SAID = re.compile(r"\bcmake\b|CMakeLists\.txt", re.IGNORECASE)
+_THP_CAUSE = (
+    "THP symbols (THPVariableClass and the like) are torch's Python bindings, in libtorch_python.so, which "
+    "every torch has: the extension was loaded without that library, imported before torch (import torch "
+    "loads it), or built without linking it (a CMake build that links TORCH_LIBRARIES only, or an extension "
+    "built for a torch before 1.5, which still loaded it for every module)."
+)
+_THP_STOPGAP = (
+    "TORCH_USE_RTLD_GLOBAL=YES (in the environment of the program) makes torch load its libraries for every "
+    "module, a stopgap."
+)
+
+
+def _python_bindings_unlinked(evidence: list[str], text: str, package: str | None) -> Analysis:
+    """A THP symbol missing: libtorch_python.so not loaded or not linked; a CMake build the text shows leads
+    with the link."""
+    link = (
+        "link the module against libtorch_python.so, target_link_libraries(<module> "
+        '"${TORCH_INSTALL_PREFIX}/lib/libtorch_python.so") in its CMakeLists.txt, then rebuild'
+    )
+    if _CMAKE_SAID.search(text) is not None:
+        fix = f"L{link[1:]}, and import torch before the module. {_THP_STOPGAP}"
+    else:
+        rebuild = (
+            _package_reinstall(package).text
+            if package is not None
+            else "Rebuild the extension against the installed torch from a clean build folder (rm -rf build, "
+            "then pip install --no-build-isolation .; torch's CppExtension and CUDAExtension link "
+            "libtorch_python)."
+        )
+        fix = (
+            f"Import torch before the extension. Where it still fails: {rebuild} For a CMake build: {link}. "
+            + _THP_STOPGAP
+        )
+    return Analysis(evidence=tuple(evidence), cause=_THP_CAUSE, fix=Fix(fix))
 
 
 # A CUDA library's file (libcublas.so.11, libcusparse.so.12), which carries its own fix for a missing symbol.

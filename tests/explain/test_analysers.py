@@ -311,7 +311,8 @@ def test_undefined_symbols_are_told_apart() -> None:
         "torchaudio was built for another torch"
     )
     assert "LD_LIBRARY_PATH" in lead("lib.undefined_symbol", "dev", 7).fix.text
-    assert "compiled extension" in lead("lib.undefined_symbol", "dev", 1).fix.text
+    # THPVariableClass: torch's Python bindings, not linked or not loaded (libtorch_python.so)
+    assert "libtorch_python.so" in lead("lib.undefined_symbol", "dev", 1).fix.text
     assert "reinstall torch" in lead("lib.undefined_symbol", "dev", 5).fix.text
 
 

@@ -11364,3 +11364,45 @@ def test_a_jit_build_that_hangs_at_torchs_own_lines_is_read_as_a_stale_lock() ->
     failed = sparseocc.replace("ninja: no work to do.", "ninja: build stopped: subcommand failed.")
     lead = _led_by("stuck at Loading extension module dvr...\n" + failed, "extension.build_failed")
     assert "left its lock file" not in lead.cause, lead.cause
+
+
+def test_a_missing_thp_symbol_is_read_as_torchs_python_bindings_not_loaded_or_not_linked() -> None:
+    # THPVariableClass is in libtorch_python.so, which every torch has: the extension was loaded without it.
+    # pytorch/pytorch#8036 (import torch first, the maintainer), taketakeseijin/HarmonicLowering#1 (a build
+    # for another torch: rebuilt from a clean build folder, or TORCH_USE_RTLD_GLOBAL=YES),
+    # MVIG-SJTU/AlphaPose#614 (the DCN extension rebuilt against the installed torch), pytorch/glow#4039 (a
+    # CMake module: linking libtorch_python let it load)
+    for text in _thp_texts():
+        lead = _led_by(text, "lib.undefined_symbol")
+        assert "libtorch_python.so" in lead.cause, lead.cause
+        assert lead.fix.text.startswith("Import torch before the extension."), lead.fix
+        assert "TORCH_USE_RTLD_GLOBAL=YES" in lead.fix.text, lead.fix
+    # a CMake build the text shows leads with the link (constructed: the line above glow's)
+    cmake = "cmake -DCMAKE_PREFIX_PATH=$(python -c 'import torch; print(torch.utils.cmake_prefix_path)') ..\n"
+    lead = _led_by(cmake + _thp_texts()[3], "lib.undefined_symbol")
+    assert lead.fix.text.startswith("Link the module against libtorch_python.so"), lead.fix
+    assert "Import torch before" not in lead.fix.text
+
+
+def _thp_texts() -> tuple[str, ...]:
+    return (
+        "ImportError: ./smtl_cuda.so: undefined symbol: THPVariableClass",
+        (
+            "/usr/local/anaconda3/envs/torchxx/lib/python3.6/site-packages/interp_same-0.0.0-py3.6-linux-x86_"
+            "64.egg/interp_same.cpython-36m-x86_64-linux-gnu.so: undefined symbol: THPVariableClass"
+        ),
+        (
+            "ImportError: /home/XXXXXXXX/exp/AlphaPose/alphapose/models/layers/dcn/deform_conv_cuda.cpython-3"
+            "7m-x86_64-linux-gnu.so: undefined symbol: THPVariableClass"
+        ),
+        (
+            "$ python -m pytest nodes\n"
+            "ImportError while loading conftest 'torch_glow/tests/conftest.py'.\n"
+            "conftest.py:3: in <module>\n"
+            "    import torch_glow\n"
+            "../torch_glow/__init__.py:1: in <module>\n"
+            "    from ._torch_glow import *\n"
+            "E   ImportError: torch_glow/torch_glow/_torch_glow.cpython-37m-x86_64-linux-gnu.so: undefined "
+            "symbol: THPVariableClass"
+        ),
+    )
