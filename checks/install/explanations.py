@@ -3914,6 +3914,63 @@ def analyse_no_display(text: str) -> Analysis:
     return Analysis(evidence=(line,))
 
 
+# pip's lines "somepkg 1.2.3 requires torch<2.7,>=2.2.1, but you have torch 2.8.0+cu128 which is
+# incompatible".
+_TORCH_REQUIREMENT = re.compile(
+    r"\b(?P<package>[A-Za-z0-9][\w.-]{0,80}) (?P<version>[\w.+!-]{1,40}) requires torch\b"
+    r"(?P<spec>[^\n]{0,80}?), but you have torch (?P<have>[\w.+-]{1,60}?)\.? which is incompatible"
+)
+_CUDA_TAG = re.compile(r"\+(cu\d{2,3}|rocm[\d.]{1,8}|cpu)\b")
+
+
+def analyse_torch_requirement_conflict(text: str) -> Analysis:
+    """Each package's requirement on torch and the torch installed; the matched set of torch and the
+    companions named (their releases for the installed torch), or the package to upgrade."""
+    conflicts = list(islice(_TORCH_REQUIREMENT.finditer(text[-200_000:]), 8))
+    if not conflicts:
+        return Analysis()
+    evidence = tuple(
+        dict.fromkeys(
+            f"{c['package']} {c['version']} requires torch{c['spec'].strip()}; "
+            f"the installed torch is {c['have']}"
+            for c in conflicts
+        )
+    )
+    have = conflicts[-1]["have"]
+    companions = [c for c in conflicts if c["package"].lower() in pairing.PAIRED]
+    if not companions:
+        named = conflicts[-1]["package"]
+        return Analysis(
+            evidence=evidence,
+            fix=Fix(
+                f"Upgrade {named} to a release whose requirement allows torch {have} (pip install -U "
+                f"{named}; pip show {named} lists what it requires), or install a torch it allows "
+                f"(torch{conflicts[-1]['spec'].strip()}) where that torch runs on this GPU; pip install "
+                f"--no-deps {named} keeps this torch, a combination its makers did not test.",
+                ("pip check",),
+            ),
+        )
+    row = pairing.row_for(have)
+    tags = (_CUDA_TAG.search(f"{c['have']} {c['version']}") for c in conflicts)
+    tag = next((found[1] for found in tags if found is not None), None)
+    pins = [f"torch=={have.split('+')[0]}"]
+    for name in dict.fromkeys(c["package"].lower() for c in companions):
+        release = row.companion(name) if row is not None else None
+        if release is not None:
+            pins.append(f"{name}=={release}" + (".*" if release.count(".") == 1 else ""))
+    index = f" --index-url https://download.pytorch.org/whl/{tag}" if tag else ""
+    return Analysis(
+        evidence=evidence,
+        fix=Fix(
+            "Install torch and its companions as one matched set, in one pip command from the same index: "
+            f"pip install {' '.join(pins)}{index} (the companions' releases for the installed torch); or "
+            "move torch to the release they were made for where the program allows it, or uninstall the "
+            "companions the program does not use.",
+            ("pip check",),
+        ),
+    )
+
+
 _TORCH_INIT_FRAME = re.compile(r'File "(?P<folder>[^"\n]{1,300}?)[/\\]torch[/\\]__init__\.py", line \d')
 
 

@@ -666,6 +666,10 @@ MESSAGES = [
         "opengl.no_display",
         "ValueError: Failed to initialize Pyglet window with an OpenGL >= 3+ context.",
     ),  # nkolot/SPIN#64
+    (
+        "pip.torch_requirement_conflict",
+        "torchvision 0.14.1 requires torch==1.13.1, but you have torch 2.0.1+cu118 which is incompatible",
+    ),  # SociallyIneptWeeb/AICoverGen#80
 ]
 
 

@@ -11406,3 +11406,45 @@ def _thp_texts() -> tuple[str, ...]:
             "symbol: THPVariableClass"
         ),
     )
+
+
+def test_pips_conflict_on_torchs_version_names_the_pins_and_the_matched_set() -> None:
+    # pip's resolver warning "X requires torch==A, but you have torch B which is incompatible": a companion
+    # left from another torch release. Comfy-Org/ComfyUI#77 (a matched set installed, the maintainer and a
+    # second user), camenduru/MVDream-colab#2 (the notebook's companions matched to its torch),
+    # SociallyIneptWeeb/AICoverGen#80 (the requirements made one consistent set)
+    comfy = (
+        "torchvision 0.15.0+cu117 requires torch==2.0.0, but you have torch 1.13.1 which is "
+        "incompatible.\n"
+        "torchaudio 2.0.0+cu117 requires torch==2.0.0, but you have torch 1.13.1 which is incompatible."
+    )
+    lead = _led_by(comfy, "pip.torch_requirement_conflict")
+    assert lead.evidence[0] == (
+        "torchvision 0.15.0+cu117 requires torch==2.0.0; the installed torch is 1.13.1"
+    ), lead.evidence
+    assert "torch==1.13.1 torchvision==0.14.* torchaudio==0.13.1" in lead.fix.text, lead.fix
+    assert "--index-url https://download.pytorch.org/whl/cu117" in lead.fix.text, lead.fix
+    mvdream = (
+        "ERROR: pip's dependency resolver does not currently take into account all the packages that are "
+        "installed. This behaviour is the source of the following dependency conflicts.\n"
+        "lida 0.0.10 requires kaleido, which is not installed.\n"
+        "torchaudio 2.1.0+cu118 requires torch==2.1.0, but you have torch 2.0.1 which is incompatible.\n"
+        "torchdata 0.7.0 requires torch==2.1.0, but you have torch 2.0.1 which is incompatible.\n"
+        "torchtext 0.16.0 requires torch==2.1.0, but you have torch 2.0.1 which is incompatible."
+    )
+    lead = _led_by(mvdream, "pip.torch_requirement_conflict")
+    assert len(lead.evidence) == 3, lead.evidence  # torchaudio, torchdata, torchtext; not lida's kaleido
+    assert "torch==2.0.1 torchaudio==2.0.2" in lead.fix.text, lead.fix
+    aicover = (
+        "ERROR: pip's dependency resolver does not currently take into account all the packages that are "
+        "installed. This behaviour is the source of the following dependency conflicts.\n"
+        "torchvision 0.14.1 requires torch==1.13.1, but you have torch 2.0.1+cu118 which is incompatible"
+    )
+    lead = _led_by(aicover, "pip.torch_requirement_conflict")
+    assert "torch==2.0.1 torchvision==0.15.2" in lead.fix.text, lead.fix
+    assert "cu118" in lead.fix.text, lead.fix
+    # a project's own bound below the torch installed (constructed): upgrade the project, or its torch
+    project = "mypkg 0.1.0 requires torch<2.7,>=2.2.1, but you have torch 2.8.0+cu128 which is incompatible."
+    lead = _led_by(project, "pip.torch_requirement_conflict")
+    assert lead.evidence == ("mypkg 0.1.0 requires torch<2.7,>=2.2.1; the installed torch is 2.8.0+cu128",)
+    assert lead.fix.text.startswith("Upgrade mypkg to a release whose requirement allows torch 2.8.0+cu128")
