@@ -174,6 +174,12 @@ _INPUT_SIZE = (
     "to a maximum length: the tokenizer's max_length, a max_seq_len option)"
 )
 _NOT_ENOUGH = "not enough GPU memory for it as set: the GPU is too small for this step"
+# One tensor too large for the GPU, whatever the batch: the input in parts, as super-resolution and
+# restoration projects do at test time on whole images (their --tile options).
+_IN_PIECES = (
+    "run the input in pieces and join the outputs: tiles or patches of a large image, segments (chunks) of a "
+    "long audio or video (the program's tile, chop or chunk option, or by hand)"
+)
 _MODEL_LEVERS = (
     "make the model itself take less of the GPU: half precision (model.half(), torch_dtype=torch.float16), "
     "8-bit or 4-bit quantized weights (load_in_8bit, load_in_4bit), offloading part of it to the CPU (the "
@@ -1094,6 +1100,10 @@ def _does_not_fit(
         cause = readings[0][0].upper() + readings[0][1:] + "."
     commands: tuple[str, ...] = ()
     fixes = [_SMALLER_STEP]
+    if f.requested >= LARGE_REQUEST_SHARE * f.total:
+        share = f"{f.requested / f.total:.0%}"
+        lines.append(f"one request is {share} of the GPU's {_gib(f.total)}")
+        fixes.append(f"That one request is {share} of the GPU: {_IN_PIECES}.")
     if frag:
         frag_fix = _fragmentation_fix(message)
         against = "Against the fragmentation: " + frag_fix.text[0].lower() + frag_fix.text[1:]
@@ -1139,8 +1149,8 @@ def _large_request(evidence: list[str], requested: float, total: float) -> Analy
         "computation (an activation of a large batch, image or sequence, or an attention matrix) is too "
         "large for this GPU, more memory than the step can get beside the model.",
         fix=Fix(
-            f"Make that one operation smaller: a smaller input ({_INPUT_SIZE}) or batch size, or process it "
-            f"in chunks ({_EFFICIENT_ATTENTION}, tiled or sliced inference)."
+            f"Make that one operation smaller: a smaller input ({_INPUT_SIZE}) or batch size, or "
+            f"{_IN_PIECES}; for attention, {_EFFICIENT_ATTENTION}."
         ),
     )
 
@@ -1262,10 +1272,8 @@ def _larger_than_gpu(evidence: list[str], total: float | None) -> Analysis:
         "image's resolution, an audio's or a sequence's length, a video's frames: the memory grows with "
         "it), or the batch, or an attention matrix over it.",
         fix=Fix(
-            f"Make that one operation smaller: a smaller batch or input ({_INPUT_SIZE}), or run the input in "
-            "pieces and join the outputs: tiles or patches of a large image, segments (chunks) of a long "
-            "audio or video (the program's tile, chop or chunk option, or by hand); for attention, "
-            f"{_EFFICIENT_ATTENTION}."
+            f"Make that one operation smaller: a smaller batch or input ({_INPUT_SIZE}), or {_IN_PIECES}; "
+            f"for attention, {_EFFICIENT_ATTENTION}."
         ),
     )
 

@@ -11448,3 +11448,32 @@ def test_pips_conflict_on_torchs_version_names_the_pins_and_the_matched_set() ->
     lead = _led_by(project, "pip.torch_requirement_conflict")
     assert lead.evidence == ("mypkg 0.1.0 requires torch<2.7,>=2.2.1; the installed torch is 2.8.0+cu128",)
     assert lead.fix.text.startswith("Upgrade mypkg to a release whose requirement allows torch 2.8.0+cu128")
+
+
+def test_one_request_that_is_a_large_share_of_the_gpu_is_told_to_run_the_input_in_pieces() -> None:
+    # An image model at test time on a whole image: IceClear/StableSR#9 (70% of an 80 GB GPU: the tiled script
+    # worked), swz30/Restormer#29 (64%: the maintainer's --tile option), lbc12345/SeD#5 (more than the GPU:
+    # cropped into patches, the maintainer)
+    stablesr = (
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 55.62 GiB (GPU 0; 79.19 GiB "
+        "total capacity; 31.25 GiB already allocated; 14.34 GiB free; 39.41 GiB reserved in total by "
+        "PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid "
+        "fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF"
+    )
+    restormer = (
+        "RuntimeError: CUDA out of memory. Tried to allocate 7.62 GiB (GPU 0; 12.00 GiB total capacity; "
+        "5.33 GiB already allocated; 4.64 GiB free; 5.35 GiB reserved in total by PyTorch) If reserved "
+        "memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  See "
+        "documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF"
+    )
+    sed = (
+        "RuntimeError: CUDA out of memory. Tried to allocate 87.95 GiB (GPU 0; 44.48 GiB total capacity; "
+        "22.69 GiB already allocated; 19.28 GiB free; 23.92 GiB reserved in total by PyTorch)"
+    )
+    for text, share in ((stablesr, "70%"), (restormer, "64%"), (sed, None)):
+        lead = _led_by(text, "cuda.out_of_memory")
+        assert "tiles or patches of a large image" in lead.fix.text, lead.fix
+        if share is not None:
+            assert any(line.startswith(f"one request is {share} of the GPU") for line in lead.evidence)
+    lead = _led_by(stablesr, "cuda.out_of_memory")
+    assert "That one request is 70% of the GPU: run the input in pieces" in lead.fix.text, lead.fix
