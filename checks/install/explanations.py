@@ -3955,10 +3955,15 @@ def analyse_torch_requirement_conflict(text: str) -> Analysis:
     tag = next((found[1] for found in tags if found is not None), None)
     pins = [f"torch=={have.split('+')[0]}"]
     for name in dict.fromkeys(c["package"].lower() for c in companions):
+        # a release the table does not pair (a nightly torch): pip's resolver picks the one whose own
+        # requirement is the torch pinned beside it
         release = row.companion(name) if row is not None else None
-        if release is not None:
+        if release is None:
+            pins.append(name)
+        else:
             pins.append(f"{name}=={release}" + (".*" if release.count(".") == 1 else ""))
-    index = f" --index-url https://download.pytorch.org/whl/{tag}" if tag else ""
+    nightly = "nightly/" if ".dev" in have else ""
+    index = f" --index-url https://download.pytorch.org/whl/{nightly}{tag}" if tag else ""
     return Analysis(
         evidence=evidence,
         fix=Fix(

@@ -11443,6 +11443,16 @@ def test_pips_conflict_on_torchs_version_names_the_pins_and_the_matched_set() ->
     lead = _led_by(aicover, "pip.torch_requirement_conflict")
     assert "torch==2.0.1 torchvision==0.15.2" in lead.fix.text, lead.fix
     assert "cu118" in lead.fix.text, lead.fix
+    # a nightly torch, which the pairing table has no row for (constructed): the companion left to pip's
+    # resolver, from the nightly index
+    nightly = (
+        "torchvision 0.22.0+cu128 requires torch==2.7.0, but you have torch 2.8.0.dev20250515+cu128 which is "
+        "incompatible."
+    )
+    lead = _led_by(nightly, "pip.torch_requirement_conflict")
+    assert (
+        "pip install torch==2.8.0.dev20250515 torchvision --index-url https://download.pytorch.org/whl/nightly/cu128"
+    ) in lead.fix.text, lead.fix
     # a project's own bound below the torch installed (constructed): upgrade the project, or its torch
     project = "mypkg 0.1.0 requires torch<2.7,>=2.2.1, but you have torch 2.8.0+cu128 which is incompatible."
     lead = _led_by(project, "pip.torch_requirement_conflict")
