@@ -10,6 +10,7 @@ tests/corpus/errors. This module holds their analysers.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
@@ -586,9 +587,13 @@ def analyse_build_failed(text: str) -> Analysis:
     if lock is not None:
         path = lock[1].strip()
         lines.append(f"the lock file the build waits on: {path}")
-        removed = f'del "{path}"' if _WINDOWS_PATH.match(path) else f"rm '{path}'"
+        removed = f'del "{path}"' if _WINDOWS_PATH.match(path) else f"rm {shlex.quote(path)}"
     elif root is not None and name is not None:
-        removed = f"rm -rf {root[1].strip()}/{name}"
+        folder = root[1].strip()
+        windows = _WINDOWS_PATH.match(folder) is not None
+        removed = (
+            f'rmdir /s /q "{folder}\\{name}"' if windows else f"rm -rf {shlex.quote(f'{folder}/{name}')}"
+        )
     else:
         removed = "rm -rf ~/.cache/torch_extensions"
     fix = Fix(

@@ -11360,6 +11360,16 @@ def test_a_jit_build_that_hangs_at_torchs_own_lines_is_read_as_a_stale_lock() ->
     assert "left its lock file" in lead.cause, lead.cause
     assert "the extensions root: /home/gyh/.cache/torch_extensions/py38_cu118" in lead.evidence, lead.evidence
     assert "rm -rf /home/gyh/.cache/torch_extensions/py38_cu118/dvr" in lead.fix.text, lead.fix
+    # a Windows root is removed as Windows does, a path with a space quoted (constructed)
+    for root, removed in (
+        (
+            "C:\\Users\\me\\torch_extensions\\Cache\\py39",
+            'rmdir /s /q "C:\\Users\\me\\torch_extensions\\Cache\\py39\\dvr"',
+        ),
+        ("/home/a b/.cache/torch_extensions", "rm -rf '/home/a b/.cache/torch_extensions/dvr'"),
+    ):
+        text = f"stuck at\nUsing {root} as PyTorch extensions root...\nLoading extension module dvr..."
+        assert _led_by(text, "extension.build_failed").fix.commands == (removed,)
     # a build that failed is a build that failed, not a lock (constructed)
     failed = sparseocc.replace("ninja: no work to do.", "ninja: build stopped: subcommand failed.")
     lead = _led_by("stuck at Loading extension module dvr...\n" + failed, "extension.build_failed")
