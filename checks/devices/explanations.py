@@ -399,6 +399,9 @@ def hidden_gpus(text: str) -> Analysis | None:
     indices = cvd.parse(setting[1]).items
     if not indices or 0 in indices:
         return None
+    in_code = script_sets_visible_devices(text)
+    if in_code is not None:
+        return in_code
     kept = ("GPUs " if len(indices) > 1 else "GPU ") + ", ".join(str(index) for index in indices)
     return Analysis(
         evidence=(f"the text sets CUDA_VISIBLE_DEVICES={setting[1]}",),
@@ -474,24 +477,33 @@ def _cvd_evidence(text: str) -> str | None:
     return f"the text sets CUDA_VISIBLE_DEVICES={value}"
 
 
+def script_sets_visible_devices(text: str) -> Analysis | None:
+    """The script setting CUDA_VISIBLE_DEVICES itself (os.environ, a GPU index of its authors' machine),
+    where the text shows that line; None where it does not."""
+    in_code = last_match(_CVD_IN_CODE, text[-200_000:])
+    if in_code is None:
+        return None
+    value = in_code[1].strip().strip("'\"") or "''"
+    return Analysis(
+        evidence=(f"the script sets CUDA_VISIBLE_DEVICES={value} (os.environ)",),
+        cause=f"The script itself sets CUDA_VISIBLE_DEVICES={value} before CUDA starts (a GPU "
+        "index of its authors' machine): where no GPU has that index, the process sees none.",
+        fix=Fix(
+            "Comment out or delete the line that sets CUDA_VISIBLE_DEVICES in the script, or set it to "
+            "GPUs this machine has (nvidia-smi -L lists them; '0' on a one-GPU machine); choose GPUs "
+            "when launching instead (CUDA_VISIBLE_DEVICES=0 python train.py).",
+            ("grep -rn CUDA_VISIBLE_DEVICES .", "nvidia-smi -L"),
+        ),
+        check="cuda.visible_devices",
+    )
+
+
 def analyse_no_gpus(text: str) -> Analysis:
     """A process that sees no GPU, read with what the text says: the script setting CUDA_VISIBLE_DEVICES
     itself (a GPU index of the authors' machine), or the writer's own check finding the GPU."""
-    in_code = last_match(_CVD_IN_CODE, text[-200_000:])
+    in_code = script_sets_visible_devices(text)
     if in_code is not None:
-        value = in_code[1].strip().strip("'\"") or "''"
-        return Analysis(
-            evidence=(f"the script sets CUDA_VISIBLE_DEVICES={value} (os.environ)",),
-            cause=f"The script itself sets CUDA_VISIBLE_DEVICES={value} before CUDA starts (a GPU "
-            "index of its authors' machine): where no GPU has that index, the process sees none.",
-            fix=Fix(
-                "Comment out or delete the line that sets CUDA_VISIBLE_DEVICES in the script, or set it to "
-                "GPUs this machine has (nvidia-smi -L lists them; '0' on a one-GPU machine); choose GPUs "
-                "when launching instead (CUDA_VISIBLE_DEVICES=0 python train.py).",
-                ("grep -rn CUDA_VISIBLE_DEVICES .", "nvidia-smi -L"),
-            ),
-            check="cuda.visible_devices",
-        )
+        return in_code
     if says_gpu_available(text):
         return _hidden_from_the_process(text, "ran")
     on_cpu = cpu_path(text) or asked_for_cpu(text)

@@ -11497,3 +11497,19 @@ def test_one_request_that_is_a_large_share_of_the_gpu_is_told_to_run_the_input_i
             assert any(line.startswith(f"one request is {share} of the GPU") for line in lead.evidence)
     lead = _led_by(stablesr, "cuda.out_of_memory")
     assert "That one request is 70% of the GPU: run the input in pieces" in lead.fix.text, lead.fix
+
+
+def test_a_script_that_sets_cuda_visible_devices_itself_is_read_so_with_every_no_gpu_message() -> None:
+    # The script's own os.environ line (ziplab/PTQD#13 and YoujiaZhang/Ref-GS#4 with "No CUDA GPUs are
+    # available"; KeYang8/WITT#34, its train.py's os.environ["CUDA_VISIBLE_DEVICES"] = "1", set to "0":
+    # resolved) is the same fact beside torch.cuda.is_available() False and Lightning's refusal (constructed
+    # around PTQD's quoted line)
+    line = "`import os\nos.environ['CUDA_VISIBLE_DEVICES'] = '7'\n`\n"
+    for message, entry in (
+        ("torch.cuda.is_available() returns False", "cuda.not_available"),
+        ("MisconfigurationException: No supported gpu backend found!", "cuda.not_available"),
+        ("RuntimeError: No CUDA GPUs are available", "cuda.no_gpus_available"),
+    ):
+        lead = _led_by(line + message, entry)
+        assert lead.evidence == ("the script sets CUDA_VISIBLE_DEVICES=7 (os.environ)",), lead.evidence
+        assert lead.fix.text.startswith("Comment out or delete the line"), lead.fix
