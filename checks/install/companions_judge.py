@@ -108,8 +108,13 @@ def _is_nightly(torch_version: str) -> bool:
 
 def requirement_text(pin: Mapping[str, Any]) -> str:
     extras = f"[{','.join(pin['extras'])}]" if pin.get("extras") else ""
-    text = f"{pin['name']}{extras}{pin['specifier']}"
-    return f'"{text}"' if _QUOTE_RE.search(text) else text
+    return shell_word(f"{pin['name']}{extras}{pin['specifier']}")
+
+
+def shell_word(requirement: str) -> str:
+    """A requirement as one word of a shell command: quoted where a shell would read it otherwise (``*``
+    globs, ``<`` redirects, a space splits)."""
+    return f'"{requirement}"' if _QUOTE_RE.search(requirement) else requirement
 
 
 def _public(version: str) -> str:

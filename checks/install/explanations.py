@@ -3925,7 +3925,6 @@ _TORCH_REQUIREMENT = re.compile(
     r"\b(?P<package>[A-Za-z0-9][\w.-]{0,80}) (?P<version>[\w.+!-]{1,40}) requires torch\b"
     r"(?P<spec>[^\n]{0,80}?), but you have torch (?P<have>[\w.+-]{1,60}?)\.? which is incompatible"
 )
-_CUDA_TAG = re.compile(r"\+(cu\d{2,3}|rocm[\d.]{1,8}|cpu)\b")
 
 
 def analyse_torch_requirement_conflict(text: str) -> Analysis:
@@ -3956,8 +3955,9 @@ def analyse_torch_requirement_conflict(text: str) -> Analysis:
             ),
         )
     row = pairing.row_for(have)
-    tags = (_CUDA_TAG.search(f"{c['have']} {c['version']}") for c in conflicts)
-    tag = next((found[1] for found in tags if found is not None), None)
+    # the index of the torch's build, or of the companion's where the torch's version has no label
+    labels = (companions_judge.index_label(c[part]) for c in conflicts for part in ("have", "version"))
+    label = next((found for found in labels if found is not None), None)
     pins = [f"torch=={have.split('+')[0]}"]
     for name in dict.fromkeys(c["package"].lower() for c in companions):
         # a release the table does not pair (a nightly torch): pip's resolver picks the one whose own
@@ -3966,9 +3966,10 @@ def analyse_torch_requirement_conflict(text: str) -> Analysis:
         if release is None:
             pins.append(name)
         else:
-            pins.append(f"{name}=={release}" + (".*" if release.count(".") == 1 else ""))
-    nightly = "nightly/" if ".dev" in have else ""
-    index = f" --index-url https://download.pytorch.org/whl/{nightly}{tag}" if tag else ""
+            line = release.count(".") == 1  # the table names a release line: pip fills in the patch release
+            pins.append(companions_judge.shell_word(f"{name}=={release}" + (".*" if line else "")))
+    nightly = "/nightly" if ".dev" in have else ""
+    index = f" --index-url {cuda_compat.WHEEL_ROOT}{nightly}/{label}" if label else ""
     return Analysis(
         evidence=evidence,
         fix=Fix(
