@@ -212,19 +212,17 @@ def _restored(text: str) -> Analysis | None:
     return None if message is None else restored_on_cuda(text, message.start())
 
 
-_NO_DRIVER_MESSAGE = re.compile(r"Found no NVIDIA driver on your system")
-
-
 def analyse_no_driver(text: str) -> Analysis:
     """A checkpoint restored on CUDA, a program asked to run on the CPU, a GPU that is no NVIDIA one, then
     the program's own CUDA call where the text names no NVIDIA GPU (with one, the driver is what to fix)."""
     window = text[:_SEEN_WINDOW]
+    message = _NO_DRIVER.compiled[0]  # the entry's own message, where the program's call is read before it
     return (
         _restored(text)
         or asked_for_cpu(text)
-        or cpu_path(text, _NO_DRIVER_MESSAGE)
+        or cpu_path(text, message)
         or _gpu_not_cuda(window)
-        or (None if _NVIDIA_GPU.search(window) else hard_coded_cuda(text, _NO_DRIVER_MESSAGE))
+        or (None if _NVIDIA_GPU.search(window) else hard_coded_cuda(text, message))
         or Analysis()
     )
 
@@ -262,14 +260,11 @@ def analyse_not_compiled(text: str) -> Analysis:
     if nvidia is not None:
         return Analysis(evidence=tuple(evidence))
     # no NVIDIA GPU named: the machine may have none, and then the CPU build is the right one
-    called = cuda_call(text[-200_000:], _NOT_COMPILED_MESSAGE)
+    called = cuda_call(text[-200_000:], _NOT_COMPILED.compiled[0])
     if called is not None:
         evidence.append(called)
     base = _NOT_COMPILED.fix
     return Analysis(evidence=tuple(evidence), fix=Fix(f"{base.text} {_CPU_ROUTE}", base.commands))
-
-
-_NOT_COMPILED_MESSAGE = re.compile(r"Torch not compiled with CUDA enabled", re.IGNORECASE)
 
 
 # device.run_on_cpu's route, without its torch.load(map_location) and half-precision parts: here the message
