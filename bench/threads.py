@@ -19,30 +19,41 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from torchdoctor.checking import registry, runner
-from torchdoctor.explain import catalogue, explain
+from torchdoctor.explain import Entry, catalogue, explain
 from torchdoctor.inputs import saved
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "threads"
 TARGET = 0.85
 
 
+@cache
+def _entries() -> tuple[Entry, ...]:
+    return tuple(catalogue.installed())
+
+
+@cache
+def _checks() -> tuple[tuple[registry.Entry, registry.Check], ...]:
+    loaded = ((entry, registry.load(entry)) for entry in registry.find_entries())
+    return tuple((entry, check) for entry, check in loaded if not isinstance(check, registry.LoadFailure))
+
+
 def _said(text: str) -> str:
     """Everything torchdoctor says about ``text``, lowercased with white space folded."""
     parts: list[str] = []
-    for found in explain(text, catalogue.installed()):
+    for found in explain(text, _entries()):
         parts += [found.title, found.cause, *found.evidence, found.fix.text, *found.fix.commands]
     data = saved.foreign_report(text, "thread")
     if data is not None:
         facts = data["facts"]
-        for entry in registry.find_entries():
-            check = registry.load(entry)
-            if isinstance(check, registry.LoadFailure) or not {p.name for p in check.probes} <= set(facts):
+        for entry, check in _checks():
+            if not {p.name for p in check.probes} <= set(facts):
                 continue
             verdict = runner.judge_here(check, entry, facts, {}, {})
             parts += [verdict.summary, *(str(d) for d in verdict.details)]

@@ -8,6 +8,7 @@ build whose arch list no source gives is "unknown", never "fits". Pure: no I/O a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -87,8 +88,17 @@ def newest_line() -> str:
 
 def newest_release(line: str) -> str | None:
     """The newest release of a line on the index (``2.14.1`` for ``2.14``)."""
-    found = [r for r in _RELEASES if release_line(r) == line]
-    return max(found, key=Version) if found else None
+    return _newest_of_each_line().get(line)
+
+
+@functools.cache
+def _newest_of_each_line() -> dict[str, str]:
+    newest: dict[str, str] = {}
+    for release in sorted(_RELEASES, key=Version):
+        line = release_line(release)
+        if line is not None:
+            newest[line] = release
+    return newest
 
 
 def knows(torch_version: str | None) -> bool | None:

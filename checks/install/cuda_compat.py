@@ -359,6 +359,7 @@ class _Arch:
     suffix: str  # "" | "a" (exactly this chip) | "f" (the family)
 
 
+@functools.lru_cache(maxsize=1024)
 def _parse_arch(entry: str) -> _Arch | None:
     match = _ARCH_RE.fullmatch(entry.strip())
     if match is None:

@@ -71,6 +71,7 @@ def outside(version: str, specifier: str) -> bool:
     return satisfies(version, specifier) is False
 
 
+@functools.lru_cache(maxsize=4096)
 def release_line(version: str | None, width: int = 2) -> str | None:
     """``"2.13.0+cpu"`` -> ``"2.13"``; None for text that is not a version."""
     parsed = parse_version(version)

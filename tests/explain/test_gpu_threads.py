@@ -27,8 +27,11 @@ def _thread(name: str) -> str:
     return str(json.loads((THREADS / f"{name}.json").read_text())["text"])
 
 
+ENTRIES = catalogue.installed()
+
+
 def _explained(text: str) -> list[Explanation]:
-    return explain(text, catalogue.installed())
+    return explain(text, ENTRIES)
 
 
 def _lead(name: str) -> Explanation:

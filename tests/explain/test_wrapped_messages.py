@@ -10,9 +10,11 @@ import pytest
 from torchdoctor.explain import catalogue, explain
 from torchdoctor.explain.model import any_space
 
+ENTRIES = catalogue.installed()
+
 
 def _ids(text: str) -> list[str]:
-    return [e.id for e in explain(text, catalogue.installed())]
+    return [e.id for e in explain(text, ENTRIES)]
 
 
 @pytest.mark.parametrize(
