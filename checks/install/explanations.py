@@ -764,6 +764,8 @@ def analyse_not_nvidia(text: str) -> Analysis:
 
 
 def analyse_driver_too_old(text: str) -> Analysis:
+    if _CT2_CUDA_FAILED.search(text[-200_000:]) is not None:
+        return _ctranslate2_driver()
     match = _last(r"found version (\d+)", text)
     if match is None:
         return _driver_told(text)
@@ -784,6 +786,38 @@ def analyse_driver_too_old(text: str) -> Analysis:
             fix=Fix(f"Update the NVIDIA driver, or: {plan.text[0].lower()}{plan.text[1:]}", plan.commands),
         )
     return Analysis(evidence=(*evidence, *plan.evidence[:4]), fix=Fix(plan.text, plan.commands))
+
+
+# CTranslate2 (the engine of faster-whisper and WhisperX) words a CUDA error "CUDA failed with error <the
+# runtime's string>": the runtime is its own build's, not torch's (OpenNMT/CTranslate2#1842: 4.x needs CUDA
+# 12, 3.x is CUDA 11's).
+_CT2_CUDA_FAILED = re.compile(
+    r"CUDA\s{1,3}failed\s{1,3}with\s{1,3}error\s{1,3}CUDA\s{1,3}driver\s{1,3}version"
+)
+
+
+def _ctranslate2_driver() -> Analysis:
+    floor = cuda_compat.MINOR_COMPAT_FLOOR[12]
+    return Analysis(
+        evidence=(
+            "'CUDA failed with error' is CTranslate2's wording (the engine of faster-whisper and WhisperX): "
+            "the CUDA runtime that needs a newer driver is its build's, not torch's",
+        ),
+        cause=(
+            "CTranslate2 runs on the CUDA runtime of its own build, and CTranslate2 4.0 and newer are built "
+            "against CUDA 12 (3.x against CUDA 11): the NVIDIA driver is older than that CUDA needs, or an "
+            "application or container image brings a CUDA runtime newer than the driver supports."
+        ),
+        fix=Fix(
+            f"Update the NVIDIA driver to one that runs CUDA 12 ({floor['linux']} or later on Linux, "
+            f"{floor['windows']} or later on Windows), or match the CUDA runtime to the driver: the "
+            f"ctranslate2 "
+            "release built for CUDA 11 (pip install --force-reinstall ctranslate2==3.24.0), an application's "
+            "release built for the older CUDA, a container's base image of a CUDA release the driver "
+            "supports.",
+            ("nvidia-smi",),
+        ),
+    )
 
 
 # A driver release as a writer gives it: "driver (418.87)", "driver version 470.182.03", "Driver Version:
@@ -1714,6 +1748,9 @@ def analyse_missing_library(text: str) -> Analysis:
     if built_here is not None:
         line = f"the missing library is one torch builds on first use, in its cache ({built_here[0]})"
         return Analysis(evidence=(*evidence, line), cause=_JIT_ENTRY.cause, fix=_JIT_ENTRY.fix)
+    cupy = _cupy_library(name, text)
+    if cupy is not None:
+        return cupy
     windows = _windows_dll(evidence, name, text[-200_000:])
     if windows is not None:
         return windows
@@ -1723,6 +1760,60 @@ def analyse_missing_library(text: str) -> Analysis:
             other = _built_for_other_cuda(found, name, text)
             return other if other is not found else _release_asked_by_a_package(found, name, text)
     return Analysis(evidence=evidence)
+
+
+# CuPy loads the CUDA libraries it needs itself ("CuPy failed to load libnvrtc.so.12", its cupy_backends
+# frames): its wheels are built per CUDA major and look for that release's libraries in the machine's CUDA
+# toolkit (docs.cupy.dev, Installation; BLAST-WarpX/warpx#4621, 98mxr/GMFSS_Fortuna#6).
+_CUPY_LOAD = re.compile(r"CuPy failed to load ([^\s:]{1,80})|cupy_backends[/\\.]cuda")
+# A CUDA library's file and its CUDA major: libnvrtc.so.12, nvrtc64_112_0.dll (11.2), cublas64_12.dll.
+_CUDA_LIBRARY_RELEASE = re.compile(
+    r"(nvrtc|cublasLt|cublas|cudart|curand|cufft|cusparse|cusolver)"
+    r"(?:64_(1\d|[2-9])\d{0,2}(?:_0)?\.dll|\.so\.(\d{1,2}))",
+    re.IGNORECASE,
+)
+_CUDA_LIBRARY_LABEL = {
+    "nvrtc": "NVRTC",
+    "cublaslt": "cuBLASLt",
+    "cublas": "cuBLAS",
+    "cudart": "cudart",
+    "curand": "cuRAND",
+    "cufft": "cuFFT",
+    "cusparse": "cuSPARSE",
+    "cusolver": "cuSOLVER",
+}
+_CUPY_CAUSE = (
+    "CuPy loads the CUDA libraries it needs itself, not torch's copies: its pip wheels are built per CUDA "
+    "major (cupy-cuda11x for CUDA 11.2 to 11.8, cupy-cuda12x for CUDA 12) and look for that release's "
+    "libraries in a CUDA toolkit installed on the machine (CUDA_PATH, LD_LIBRARY_PATH), which torch's wheels "
+    "do not provide: the CuPy installed is for another CUDA than the machine has, or no CUDA toolkit of its "
+    "release is installed."
+)
+_CUPY_FIX = Fix(
+    "Install the one CuPy wheel of the machine's CUDA major (pip uninstall cupy cupy-cuda11x cupy-cuda12x, "
+    "then pip install cupy-cuda12x for CUDA 12, cupy-cuda11x for CUDA 11) with a CUDA toolkit of that "
+    "release on the machine, or conda install -c conda-forge cupy, which brings its CUDA libraries with it. "
+    "Reinstalling torch does not help.",
+    ("nvidia-smi", 'python -c "import cupy; cupy.show_config()"'),
+)
+
+
+def _cupy_library(name: str | None, text: str) -> Analysis | None:
+    """A CUDA library CuPy could not load, with the CUDA major its file names; None where CuPy is not
+    shown."""
+    found = last_match(_CUPY_LOAD, text[-200_000:])
+    if found is None:
+        return None
+    name = found[1] or name
+    evidence = [f"missing: {name}"] if name else []
+    release = _CUDA_LIBRARY_RELEASE.search(name or "")
+    if release is not None:
+        label = _CUDA_LIBRARY_LABEL[release[1].lower()]
+        major = release[2] or release[3]
+        evidence.append(f"CuPy loads {name}, CUDA {major}'s {label}, itself (not through torch)")
+    else:
+        evidence.append("CuPy loads the library itself (not through torch)")
+    return Analysis(evidence=tuple(evidence), cause=_CUPY_CAUSE, fix=_CUPY_FIX)
 
 
 # A CUDA runtime library of one release (libcudart.so.10.2) asked for where the text names another CUDA: a
@@ -3998,6 +4089,99 @@ def analyse_compiled_core_missing(text: str) -> Analysis:
         return Analysis(evidence=(line,), fix=fix)
     line = f"torch is imported from {folder}: an installed torch without its compiled _C for this Python"
     return Analysis(evidence=(line,))
+
+
+# The command a shell did not find, in the words of cmd.exe, bash, zsh and dash (shell.command_not_found).
+_COMMAND_MISSING = re.compile(
+    r"['\"]([^'\"\n]{1,80})['\"] is not recognized as an internal or external command"
+    r"|(?<![\w.+-])([\w.+-]{1,60}): command not found"
+    r"|(?<![\w.+-])command not found: ([\w.+-]{1,60})"
+    r"|: \d{1,6}: (?:[^\n:]{1,200}: )?([\w.+-]{1,60}): not found"
+)
+_PYTHON_COMMANDS = frozenset({"python", "python3", "pip", "pip3", "conda", "py"})
+_SYSTEM_COMMANDS = frozenset(
+    {"git", "git-lfs", "wget", "curl", "ffmpeg", "ffprobe", "unzip", "tar", "make", "gcc", "g++", "cc", "c++"}
+    | {"cl", "sudo", "apt", "apt-get", "7z", "aria2c", "espeak", "sox"}
+)
+# a console script whose pip name is another
+_COMMAND_PACKAGE = {"huggingface-cli": "huggingface_hub"}
+
+
+def analyse_command_not_found(text: str) -> Analysis:
+    """The command the shell did not find, and what brings it."""
+    found = last_match(_COMMAND_MISSING, text[-200_000:])
+    if found is None:
+        return Analysis()
+    command = next(group for group in found.groups() if group).strip()
+    evidence = (f"the shell found no command {command}",)
+    name = command.lower().removesuffix(".exe")
+    if name == "torchrun":
+        return Analysis(
+            evidence=evidence,
+            cause=(
+                "torchrun comes with torch (1.10 and later): its command is in the bin folder (Scripts on "
+                "Windows) of the environment torch is installed in, and the shell that ran it is not in that "
+                "environment, or the environment has no torch."
+            ),
+            fix=Fix(
+                "Activate the environment that has torch before running the script (conda activate <env>, or "
+                "source <venv>/bin/activate), or install torch there; or run the launcher through that "
+                "environment's python: python -m torch.distributed.run with the same arguments."
+            ),
+        )
+    if name == "nvcc":
+        return Analysis(
+            evidence=evidence,
+            cause=(
+                "nvcc, CUDA's compiler, comes with the CUDA toolkit, not with torch's wheels or conda's CUDA "
+                "runtime: no toolkit is installed, or its bin folder is not on PATH."
+            ),
+            fix=Fix(
+                "Install the CUDA toolkit of torch's CUDA release (torch.version.cuda) and put its bin "
+                "folder on PATH (export PATH=/usr/local/cuda/bin:$PATH, with CUDA_HOME=/usr/local/cuda), or "
+                "conda install -c nvidia cuda-nvcc of that release.",
+                ('python -c "import torch; print(torch.version.cuda)"',),
+            ),
+        )
+    if name in _PYTHON_COMMANDS:
+        return Analysis(
+            evidence=evidence,
+            cause=f"No Python environment with {command} is on this shell's PATH: none is active, or Python "
+            "was installed without adding itself to PATH.",
+            fix=Fix(
+                "Activate the environment the program uses (conda activate <env>; source "
+                "<venv>/bin/activate; on Windows <venv>\\Scripts\\activate), or install Python with 'Add "
+                "python.exe to PATH'; on Debian and Ubuntu python is python3 (apt install python-is-python3)."
+            ),
+        )
+    if name in _SYSTEM_COMMANDS:
+        return Analysis(
+            evidence=evidence,
+            cause=f"{command} is a system program, not a Python package, and it is not installed or not on "
+            "PATH.",
+            fix=Fix(
+                f"Install {command} with the system's package manager (apt install, brew install; on Windows "
+                "winget or its installer, with its folder added to PATH), then open a new terminal."
+            ),
+        )
+    package = _COMMAND_PACKAGE.get(name, command)
+    install = f"python -m pip install {package}"
+    return Analysis(
+        evidence=evidence,
+        cause=(
+            f"The program runs {command}, a command a Python package installs into its environment's bin "
+            f"folder "
+            "(Scripts on Windows), and the shell that ran it found none: the package is not installed in the "
+            "environment the program runs with (its requirements went into another Python), or that "
+            "environment is not active in this shell."
+        ),
+        fix=Fix(
+            f"Install it into the Python the program runs with: {install} (with that environment's python: a "
+            "web UI's venv or embedded python; in a notebook, %pip install), or activate that environment "
+            "before running the program.",
+            (install,),
+        ),
+    )
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

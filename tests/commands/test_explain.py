@@ -670,6 +670,11 @@ MESSAGES = [
         "pip.torch_requirement_conflict",
         "torchvision 0.14.1 requires torch==1.13.1, but you have torch 2.0.1+cu118 which is incompatible",
     ),  # SociallyIneptWeeb/AICoverGen#80
+    ("shell.command_not_found", "/bin/bash: accelerate: command not found"),  # Dpbm/dreambooth-tutorial#3
+    (
+        "deepspeed.op_check_output",
+        "test.c\nLINK : fatal error LNK1181: cannot open input file 'aio.lib'",
+    ),  # unslothai/unsloth#1909
 ]
 
 

@@ -11517,3 +11517,147 @@ def test_a_script_that_sets_cuda_visible_devices_itself_is_read_so_with_every_no
         lead = _led_by(line + message, entry)
         assert lead.evidence == ("the script sets CUDA_VISIBLE_DEVICES=7 (os.environ)",), lead.evidence
         assert lead.fix.text.startswith("Comment out or delete the line"), lead.fix
+
+
+def test_ctranslate2s_cuda_failed_with_an_insufficient_driver_is_its_own_cuda_build_not_torchs() -> None:
+    # CTranslate2's wording for a CUDA error: faster-whisper in SubtitleEdit/subtitleedit#9143 (the driver
+    # updated: solved), CheshireCC/faster-whisper-GUI#96 (a release built for the older CUDA: solved),
+    # RVC-Boss/GPT-SoVITS#1048 (driver 515 against its CUDA), OpenNMT/CTranslate2#1842 (4.x needs CUDA 12, 3.x
+    # for CUDA 11: the maintainer)
+    subtitleedit = (
+        "RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version"
+    )
+    ctranslate2 = (
+        "Predictions may fail: CUDA failed with error CUDA driver version is insufficient for CUDA runtime "
+        "version"
+    )
+    for text in (subtitleedit, ctranslate2):
+        lead = _led_by(text, "cuda.driver_too_old")
+        assert lead.evidence[0].startswith("'CUDA failed with error' is CTranslate2's wording"), lead.evidence
+        assert "CTranslate2 4.0 and newer are built against CUDA 12" in lead.cause, lead.cause
+        assert "525.60.13" in lead.fix.text and "ctranslate2==3.24.0" in lead.fix.text, lead.fix
+        assert "match the CUDA runtime to the driver" in lead.fix.text, lead.fix
+        assert "torch build" not in lead.fix.text, lead.fix
+
+
+def test_a_cuda_library_cupy_loads_itself_is_told_to_install_the_cupy_wheel_of_the_machines_cuda() -> None:
+    # CuPy's "CuPy failed to load <library>" and its cupy_backends frames: BLAST-WarpX/warpx#4621
+    # (cupy-cuda11x on a CUDA 12 machine: cupy-cuda12x, merged), 98mxr/GMFSS_Fortuna#6 (Windows: CuPy needs a
+    # local CUDA runtime, the maintainer), and two notes in public repositories (index files 1241690574 and
+    # 49237227451: CuPy cannot find the CUDA libraries it needs; a CuPy for CUDA 11 on a CUDA 12.3 system)
+    warpx = (
+        "RuntimeError: CuPy failed to load libnvrtc.so.11.2: OSError: libnvrtc.so.11.2: cannot open shared "
+        "object file: No such file or directory\n"
+        "\n"
+        "At:\n"
+        "  cupy_backends/cuda/_softlink.pyx(32): cupy_backends.cuda._softlink.SoftLink.__init__"
+    )
+    gmfss = (
+        "Error occurred when executing GMFSS Fortuna VFI:\n"
+        "\n"
+        "CuPy failed to load nvrtc64_112_0.dll: FileNotFoundError: Could not find module 'nvrtc64_112_0.dll' "
+        "(or one of its dependencies). Try using the full path with constructor syntax."
+    )
+    frames = (
+        '  File "cupy_backends/cuda/libs/_cnvrtc.pxi", line 153, in '
+        "cupy_backends.cuda.libs.nvrtc._get_softlink\n"
+        '  File "cupy_backends/cuda/_softlink.pyx", line 32, in '
+        "cupy_backends.cuda._softlink.SoftLink.__init__\n"
+        "RuntimeError: CuPy failed to load libnvrtc.so.12: OSError: libnvrtc.so.12: cannot open shared "
+        "object file: No such file or directory"
+    )
+    broken = (
+        "RuntimeError: CuPy failed to load libnvrtc.so.11.2: OSError: libnvrtc.so.11.2:\n"
+        "cannot open shared object file: No such file or directory"
+    )
+    for text, library, major in (
+        (warpx, "libnvrtc.so.11.2", "11"),
+        (gmfss, "nvrtc64_112_0.dll", "11"),
+        (frames, "libnvrtc.so.12", "12"),
+        (broken, "libnvrtc.so.11.2", "11"),
+    ):
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        assert f"missing: {library}" in lead.evidence, lead.evidence
+        assert f"CuPy loads {library}, CUDA {major}'s NVRTC, itself" in " ".join(lead.evidence), lead.evidence
+        assert lead.cause.startswith("CuPy loads the CUDA libraries it needs itself"), lead.cause
+        assert "pip install cupy-cuda12x" in lead.fix.text, lead.fix
+        assert "conda install -c conda-forge cupy" in lead.fix.text, lead.fix
+        assert "Reinstalling torch does not help" in lead.fix.text, lead.fix
+
+
+def test_a_command_missing_from_the_shells_environment_names_what_brings_it() -> None:
+    # A script calls a command its environment lacks: danielgordon10/re3-pytorch#4 (gdown, one of the
+    # requirements: pip install gdown, the maintainer), Dpbm/dreambooth-tutorial#3 (accelerate in a Colab
+    # runtime: the install cells rerun, the maintainer), HIT-SCIR/Chinese-Mixtral-8x7B#23 (torchrun comes with
+    # torch: the environment activated, or python -m torch.distributed.run, the maintainer)
+    re3 = (
+        "File size is 712 MB\n"
+        "download_weights_large.sh: 4: download_weights_large.sh: gdown: not found\n"
+        "tar (child): checkpoints.tar.gz: Cannot open: No such file or directory\n"
+        "tar (child): Error is not recoverable: exiting now\n"
+        "tar: Child returned status 2\n"
+        "tar: Error is not recoverable: exiting now"
+    )
+    for text, command in ((re3, "gdown"), ("/bin/bash: accelerate: command not found", "accelerate")):
+        lead = _led_by(text, "shell.command_not_found")
+        assert lead.evidence == (f"the shell found no command {command}",), lead.evidence
+        assert f"python -m pip install {command}" in lead.fix.text, lead.fix
+        assert f"python -m pip install {command}" in lead.fix.commands, lead.fix
+    lead = _led_by("torchrun: command not found", "shell.command_not_found")
+    assert lead.cause.startswith("torchrun comes with torch"), lead.cause
+    assert "python -m torch.distributed.run" in lead.fix.text, lead.fix
+    # Windows' words for it (constructed), and nvcc, which the CUDA toolkit brings (constructed)
+    windows = (
+        "'accelerate' is not recognized as an internal or external command,\noperable program or batch file."
+    )
+    assert _led_by(windows, "shell.command_not_found").evidence == ("the shell found no command accelerate",)
+    lead = _led_by("bash: nvcc: command not found", "shell.command_not_found")
+    assert "CUDA toolkit" in lead.cause and "pip install" not in lead.fix.text, lead
+    # nvidia-smi keeps its own explanation, and a batch file's echo after a Python error leaves the error to
+    # explain the text (constructed: its 'deactivate' line after "No module named 'torch'")
+    assert _explained("bash: nvidia-smi: command not found")[0].id != "shell.command_not_found"
+    echo = (
+        "ModuleNotFoundError: No module named 'torch'\n'deactivate' is not recognized as an internal or "
+        "external command,\noperable program or batch file."
+    )
+    assert [e.id for e in _explained(echo)] == ["torch.not_installed"]
+
+
+def test_deepspeeds_check_of_its_optional_ops_on_windows_is_told_harmless() -> None:
+    # The linker's LNK1181 for aio.lib and cufile.lib when DeepSpeed is imported on Windows:
+    # 6Morpheus6/deepspeed-windows-wheels#2 (expected, DeepSpeed works: the maintainer, confirmed),
+    # unslothai/unsloth#1909 (DeepSpeed's op builder, not unsloth: the maintainer), a build note in a public
+    # repository (index file 36885145493: DeepSpeed 0.16.4 compiled, "it seems to be ok based on the
+    # ds_report")
+    german = (
+        "test.c\n"
+        'LINK : fatal error LNK1181: Eingabedatei "aio.lib" kann nicht geöffnet werden.\n'
+        "test.c\n"
+        'LINK : fatal error LNK1181: Eingabedatei "cufile.lib" kann nicht geöffnet werden.'
+    )
+    unsloth = (
+        "🦥 Unsloth: Will patch your computer to enable 2x faster free finetuning.\n"
+        "🦥 Unsloth Zoo will now patch everything to make training faster!\n"
+        "[2025-03-06 00:09:49,518] [INFO] [real_accelerator.py:222:get_accelerator] Setting ds_accelerator "
+        "to cuda (auto detect)\n"
+        "test.c\n"
+        "LINK : fatal error LNK1181: cannot open input file 'aio.lib'\n"
+        "test.c\n"
+        "LINK : fatal error LNK1181: cannot open input file 'cufile.lib'"
+    )
+    note = (
+        "[2025-03-08 19:58:11,587] [INFO] [real_accelerator.py:222:get_accelerator] Setting ds_accelerator "
+        "to cuda (auto detect)\n"
+        "test.c\n"
+        "LINK : fatal error LNK1181: cannot open input file 'aio.lib'\n"
+        "test.c\n"
+        "LINK : fatal error LNK1181: cannot open input file 'cufile.lib'\n"
+        "W0308 19:58:15.602000 3136 Lib\\site-packages\\torch\\distributed\\elastic\\multiprocessing\\redirec"
+        "ts.py:29] NOTE: Redirects are currently not supported in Windows or MacOs."
+    )
+    for text in (german, unsloth, note):
+        lead = _led_by(text, "deepspeed.op_check_output")
+        assert "harmless" in lead.cause and lead.fix.text.startswith("Nothing to fix"), lead
+    # a real error after them leads (constructed)
+    oom = unsloth + "\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
+    assert [e.id for e in _explained(oom)] == ["cuda.out_of_memory"]
