@@ -10,6 +10,7 @@ import ast
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -72,7 +73,10 @@ def _imported(name: str, path: Path) -> Iterator[str]:
                     yield base
 
 
-GRAPH = {name: sorted(set(_imported(name, path)) - {name}) for name, path in MODULES.items()}
+@cache
+def _graph() -> dict[str, list[str]]:
+    """Each module's torchdoctor imports: read here, not at collection, which each test process does."""
+    return {name: sorted(set(_imported(name, path)) - {name}) for name, path in MODULES.items()}
 
 
 def _part(module: str) -> str:
@@ -88,7 +92,7 @@ def _cycle() -> list[str] | None:
     def visit(module: str) -> list[str] | None:
         state[module] = 1
         stack.append(module)
-        for target in GRAPH[module]:
+        for target in _graph()[module]:
             if state.get(target) == 1:
                 return [*stack[stack.index(target) :], target]
             if target not in state and (found := visit(target)):
@@ -97,7 +101,7 @@ def _cycle() -> list[str] | None:
         state[module] = 2
         return None
 
-    for module in sorted(GRAPH):
+    for module in sorted(_graph()):
         if module not in state and (found := visit(module)):
             return found
     return None
@@ -108,11 +112,11 @@ def test_no_module_imports_itself_through_others() -> None:
 
 
 def test_the_cycle_finder_finds_a_circle() -> None:
-    GRAPH["torchdoctor.model"].append("torchdoctor.plugin")
+    _graph()["torchdoctor.model"].append("torchdoctor.plugin")
     try:
         assert _cycle() == ["torchdoctor.model", "torchdoctor.plugin", "torchdoctor.model"]
     finally:
-        GRAPH["torchdoctor.model"].remove("torchdoctor.plugin")
+        _graph()["torchdoctor.model"].remove("torchdoctor.plugin")
 
 
 def test_every_part_imports_only_its_own_layer_and_those_below() -> None:
@@ -121,7 +125,7 @@ def test_every_part_imports_only_its_own_layer_and_those_below() -> None:
     assert parts == set(level), "every sub-package and top-level module has a layer"
     upward = [
         f"{module} -> {target}"
-        for module, targets in GRAPH.items()
+        for module, targets in _graph().items()
         for target in targets
         if level[_part(target)] > level[_part(module)]
     ]
