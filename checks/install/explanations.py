@@ -1951,10 +1951,44 @@ _USER_SITE = re.compile(r"AppData\\Roaming\\Python\\Python\d{2,3}\\site-packages
 _WINDOWS_TORCH_DLL = re.compile(r"torch\\lib\\(\w{1,40}\.dll)", re.IGNORECASE)
 
 
+# Windows found torch's DLL and its initialisation failed (WinError 1114), from torch 2.9 on: the Visual C++
+# Redistributable updated (nagadomi/nunif#701), or torch 2.8, which loads where 2.9 does not
+# (pytorch/pytorch#169429; 1517005260/graph-rag-agent#54, sdv-dev/SDMetrics#802).
+_DLL_INIT_FAILED = re.compile(r"\[WinError 1114\]")
+_LAST_LOADING_LINE = "2.8"
+
+
+def _dll_init_failed(name: str) -> Analysis:
+    row = pairing.row_for(builds.newest_release(_LAST_LOADING_LINE))
+    pins = [f"torch=={row.torch}"] if row else []
+    pins += [f"{c}=={v}" for c in ("torchvision", "torchaudio") if row and (v := row.companion(c))]
+    return Analysis(
+        evidence=(f"{name} was found but failed to initialise (WinError 1114)",),
+        cause=(
+            f"Windows found torch's {name} and its initialisation routine failed: torch's Windows DLLs from "
+            f"2.9 "
+            "on need a newer Microsoft Visual C++ Redistributable than many machines have, and on some "
+            "machines torch 2.9 fails where torch 2.8 loads."
+        ),
+        fix=Fix(
+            "Install the latest Microsoft Visual C++ Redistributable (x64, "
+            "https://aka.ms/vc14/vc_redist.x64.exe) "
+            f"and start the program again; where it still fails, install torch {_LAST_LOADING_LINE} with its "
+            "companions (from the index of the build wanted).",
+            (f"pip install {' '.join(pins)}",) if pins else (),
+        ),
+    )
+
+
 def _windows_dll(evidence: tuple[str, ...], name: str | None, tail: str) -> Analysis | None:
     """The DLL of torch Windows could not load, read by what the text shows beside it; None elsewhere."""
     dll = (name or "").lower()
-    if not dll.endswith(".dll") or _WINDOWS_TORCH_DLL.search(tail) is None:
+    if not dll.endswith(".dll"):
+        return None
+    torch_dll = _WINDOWS_TORCH_DLL.search(tail) is not None
+    if _DLL_INIT_FAILED.search(tail) is not None and (torch_dll or dll.startswith(("c10", "torch_"))):
+        return _dll_init_failed(name or dll)
+    if not torch_dll:
         return None
     if _HIP_SDK_WINDOWS.search(tail) is not None or _AMD_GPU.search(tail) is not None:
         return Analysis(

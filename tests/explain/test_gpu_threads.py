@@ -11661,3 +11661,30 @@ def test_deepspeeds_check_of_its_optional_ops_on_windows_is_told_harmless() -> N
     # a real error after them leads (constructed)
     oom = unsloth + "\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
     assert [e.id for e in _explained(oom)] == ["cuda.out_of_memory"]
+
+
+def test_a_torch_dll_that_fails_to_initialise_is_told_the_redistributable_or_torch_2_8() -> None:
+    # WinError 1114 on torch's own DLL from torch 2.9 on: sdv-dev/SDMetrics#802 (torch below 2.9 pinned,
+    # merged), 1517005260/graph-rag-agent#54 (torch 2.8.0 runs: the maintainer), nagadomi/nunif#701 (the
+    # maintainer's note: the latest Visual C++ Redistributable)
+    sdmetrics = (
+        "ERROR tests/unit/version/test_version.py - OSError: [WinError 1114] A dynamic link library "
+        "(DLL) initialization routine failed. Error loading "
+        '"C:\\hostedtoolcache\\windows\\Python\\3.11.9\\x64\\Lib\\site-packages\\torch\\lib\\c10.dll" or '
+        "one of its dependencies.\n"
+        "\n"
+        "!!!!!!!!!!!!!!!!!! Interrupted: 29 errors during collection !!!!!!!!!!!!!!!!!!!"
+    )
+    graphrag = (
+        "OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 Error loading "
+        '"D:\\anaconda\\envs\\graphrag\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.'
+    )
+    nunif = (
+        "[WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "
+        '"...\\c10.dll" or one of its dependencies.'
+    )
+    for text in (sdmetrics, graphrag, nunif):
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        assert lead.evidence == ("c10.dll was found but failed to initialise (WinError 1114)",), lead.evidence
+        assert "vc_redist.x64.exe" in lead.fix.text, lead.fix
+        assert "pip install torch==2.8.0 torchvision==0.23.0 torchaudio==2.8.0" in lead.fix.commands, lead.fix
