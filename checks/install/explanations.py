@@ -811,10 +811,9 @@ def _ctranslate2_driver() -> Analysis:
         fix=Fix(
             f"Update the NVIDIA driver to one that runs CUDA 12 ({floor['linux']} or later on Linux, "
             f"{floor['windows']} or later on Windows), or match the CUDA runtime to the driver: the "
-            f"ctranslate2 "
-            "release built for CUDA 11 (pip install --force-reinstall ctranslate2==3.24.0), an application's "
-            "release built for the older CUDA, a container's base image of a CUDA release the driver "
-            "supports.",
+            "ctranslate2 release built for CUDA 11 (pip install --force-reinstall ctranslate2==3.24.0), an "
+            "application's release built for the older CUDA, a container's base image of a CUDA release the "
+            "driver supports.",
             ("nvidia-smi",),
         ),
     )
@@ -1965,16 +1964,14 @@ def _dll_init_failed(name: str) -> Analysis:
     return Analysis(
         evidence=(f"{name} was found but failed to initialise (WinError 1114)",),
         cause=(
-            f"Windows found torch's {name} and its initialisation routine failed: torch's Windows DLLs from "
-            f"2.9 "
-            "on need a newer Microsoft Visual C++ Redistributable than many machines have, and on some "
-            "machines torch 2.9 fails where torch 2.8 loads."
+            f"Windows found torch's {name} and its initialisation routine failed: most often the Microsoft "
+            "Visual C++ Redistributable is missing or older than torch's DLLs need; torch 2.9 and later fail "
+            "so on some machines where torch 2.8 loads."
         ),
         fix=Fix(
             "Install the latest Microsoft Visual C++ Redistributable (x64, "
-            "https://aka.ms/vc14/vc_redist.x64.exe) "
-            f"and start the program again; where it still fails, install torch {_LAST_LOADING_LINE} with its "
-            "companions (from the index of the build wanted).",
+            "https://aka.ms/vc14/vc_redist.x64.exe) and start the program again; where it still fails, "
+            f"install torch {_LAST_LOADING_LINE} with its companions (from the index of the build wanted).",
             (f"pip install {' '.join(pins)}",) if pins else (),
         ),
     )
@@ -4125,13 +4122,6 @@ def analyse_compiled_core_missing(text: str) -> Analysis:
     return Analysis(evidence=(line,))
 
 
-# The command a shell did not find, in the words of cmd.exe, bash, zsh and dash (shell.command_not_found).
-_COMMAND_MISSING = re.compile(
-    r"['\"]([^'\"\n]{1,80})['\"] is not recognized as an internal or external command"
-    r"|(?<![\w.+-])([\w.+-]{1,60}): command not found"
-    r"|(?<![\w.+-])command not found: ([\w.+-]{1,60})"
-    r"|: \d{1,6}: (?:[^\n:]{1,200}: )?([\w.+-]{1,60}): not found"
-)
 _PYTHON_COMMANDS = frozenset({"python", "python3", "pip", "pip3", "conda", "py"})
 _SYSTEM_COMMANDS = frozenset(
     {"git", "git-lfs", "wget", "curl", "ffmpeg", "ffprobe", "unzip", "tar", "make", "gcc", "g++", "cc", "c++"}
@@ -4142,11 +4132,12 @@ _COMMAND_PACKAGE = {"huggingface-cli": "huggingface_hub"}
 
 
 def analyse_command_not_found(text: str) -> Analysis:
-    """The command the shell did not find, and what brings it."""
-    found = last_match(_COMMAND_MISSING, text[-200_000:])
-    if found is None:
+    """The command the shell did not find (its entry's symptoms name it), and what brings it."""
+    tail = text[-200_000:]
+    found = [m for pattern in _COMMAND_NOT_FOUND.compiled_symptoms if (m := last_match(pattern, tail))]
+    if not found:
         return Analysis()
-    command = next(group for group in found.groups() if group).strip()
+    command = max(found, key=lambda m: m.start())["command"].strip()
     evidence = (f"the shell found no command {command}",)
     name = command.lower().removesuffix(".exe")
     if name == "torchrun":
@@ -4204,9 +4195,8 @@ def analyse_command_not_found(text: str) -> Analysis:
         evidence=evidence,
         cause=(
             f"The program runs {command}, a command a Python package installs into its environment's bin "
-            f"folder "
-            "(Scripts on Windows), and the shell that ran it found none: the package is not installed in the "
-            "environment the program runs with (its requirements went into another Python), or that "
+            "folder (Scripts on Windows), and the shell that ran it found none: the package is not installed "
+            "in the environment the program runs with (its requirements went into another Python), or that "
             "environment is not active in this shell."
         ),
         fix=Fix(
@@ -4221,6 +4211,7 @@ def analyse_command_not_found(text: str) -> Analysis:
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
 _STARTED_WITHOUT_GPUS: Entry = next(e for e in ENTRIES if e.id == "container.started_without_gpus")
+_COMMAND_NOT_FOUND: Entry = next(e for e in ENTRIES if e.id == "shell.command_not_found")
 _INVALID_DEVICE_FUNCTION = next(e for e in ENTRIES if e.id == "cuda.invalid_device_function")
 _NOT_COMPILED = next(e for e in ENTRIES if e.id == "torch.not_compiled_with_cuda")
 _OPENMP = next(e for e in ENTRIES if e.id == "openmp.duplicate_runtime")
