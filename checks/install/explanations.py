@@ -1983,7 +1983,9 @@ def _windows_dll(evidence: tuple[str, ...], name: str | None, tail: str) -> Anal
     if not dll.endswith(".dll"):
         return None
     torch_dll = _WINDOWS_TORCH_DLL.search(tail) is not None
-    if _DLL_INIT_FAILED.search(tail) is not None and (torch_dll or dll.startswith(("c10", "torch_"))):
+    # ROCm's Windows builds (c10_hip.dll) are their own project's, not the releases this reading knows
+    torch_own = (torch_dll or dll.startswith(("c10", "torch_"))) and "hip" not in dll
+    if torch_own and _DLL_INIT_FAILED.search(tail) is not None:
         return _dll_init_failed(name or dll)
     if not torch_dll:
         return None

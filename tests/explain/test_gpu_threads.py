@@ -11688,3 +11688,11 @@ def test_a_torch_dll_that_fails_to_initialise_is_told_the_redistributable_or_tor
         assert lead.evidence == ("c10.dll was found but failed to initialise (WinError 1114)",), lead.evidence
         assert "vc_redist.x64.exe" in lead.fix.text, lead.fix
         assert "pip install torch==2.8.0 torchvision==0.23.0 torchaudio==2.8.0" in lead.fix.commands, lead.fix
+    # ROCm's own Windows build of torch (ROCm/TheRock#1155): not told the releases of pip's index
+    rocm = (
+        "OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error "
+        'loading "D:\\projects\\TheRock\\external-builds\\pytorch\\.venv\\Lib\\site-packages\\torch\\lib'
+        '\\c10_hip.dll" or one of its dependencies.'
+    )
+    lead = _led_by(rocm, "lib.cannot_open_shared_object")
+    assert not any("2.8" in command for command in lead.fix.commands), lead.fix
