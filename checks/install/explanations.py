@@ -1761,15 +1761,39 @@ def analyse_missing_library(text: str) -> Analysis:
     return Analysis(evidence=evidence)
 
 
+# A CUDA runtime library of one release (libcudart.so.10.2) asked for where the text names another CUDA: a
+# compiled package built against that release (an extension's _ext, mmcv-full) does not match the installed
+# torch and CUDA (open-mmlab/mmcv#1224 and #1380, open-mmlab/mmdetection#6229, namtuanly/MTL-TabNet#5).
+_CUDA_RUNTIME_LIBRARIES = "cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvrtc"
+_VERSIONED_RUNTIME = re.compile(rf"lib(?:{_CUDA_RUNTIME_LIBRARIES})\.so\.(\d{{1,2}})\.(\d)")
+# A CUDA library of one release (libcublasLt.so.11, libnvrtc.so.11.2) asked for by a package other than torch:
+# a build of that package for that CUDA (mxnet-cu101, onnxruntime-gpu's CUDA 11 build, pykeops).
+_RELEASE_ASKED = re.compile(rf"lib(?:{_CUDA_RUNTIME_LIBRARIES}|cudnn)\.so\.(\d{{1,2}})(?:\.(\d))?")
+# The package that loads it, where the text says so: onnxruntime's provider library, the last frame before
+# the message in an installed package (torch's own frames load torch's libraries), a pip name with a CUDA
+# suffix (mxnet-cu112, cupy-cuda12x, spconv-cu118), the writer's "during the import of pykeops".
+_ONNXRUNTIME_PROVIDER = re.compile(r"Failed to load library libonnxruntime_providers_cuda")
+_CUDA_SUFFIXED = re.compile(r"\b([a-z][a-z0-9_]{1,30})-cu(?:da)?\d{2,3}[a-z]{0,4}\b", re.IGNORECASE)
+_IMPORT_SAID = re.compile(
+    r"\b(?:during|while|when|on)\s(?:the\s)?import(?:ing)?\s(?:of\s)?([a-z][a-z0-9_]{1,30})\b", re.IGNORECASE
+)
+_COLAB = re.compile(r"\b(?:google\s)?colab\b|/content/|colab\.research\.google", re.IGNORECASE)
+# A compiled extension's import just before the message, as a traceback's last statement gives it ("from
+# detectron2 import _C", "from . import _ext", "import correlation_cuda"): that package loads the library.
+_EXTENSION_IMPORT = re.compile(
+    r"^[ \t>]*(?:from\s+([A-Za-z_][\w.]{0,60})\s+import\s+(?:_C|_ext|\w{1,40}_(?:cuda|ext|C))\b"
+    r"|import\s+([A-Za-z_]\w{0,40}_(?:cuda|ext|C))\b)",
+    re.MULTILINE,
+)
+
+
 # CuPy loads the CUDA libraries it needs itself ("CuPy failed to load libnvrtc.so.12", its cupy_backends
 # frames): its wheels are built per CUDA major and look for that release's libraries in the machine's CUDA
 # toolkit (docs.cupy.dev, Installation; BLAST-WarpX/warpx#4621, 98mxr/GMFSS_Fortuna#6).
 _CUPY_LOAD = re.compile(r"CuPy failed to load ([^\s:]{1,80})|cupy_backends[/\\.]cuda")
 # A CUDA library's file and its CUDA major: libnvrtc.so.12, nvrtc64_112_0.dll (11.2), cublas64_12.dll.
 _CUDA_LIBRARY_RELEASE = re.compile(
-    r"(nvrtc|cublasLt|cublas|cudart|curand|cufft|cusparse|cusolver)"
-    r"(?:64_(1\d|[2-9])\d{0,2}(?:_0)?\.dll|\.so\.(\d{1,2}))",
-    re.IGNORECASE,
+    rf"({_CUDA_RUNTIME_LIBRARIES})(?:64_(1\d|[2-9])\d{{0,2}}(?:_0)?\.dll|\.so\.(\d{{1,2}}))", re.IGNORECASE
 )
 _CUDA_LIBRARY_LABEL = {
     "nvrtc": "NVRTC",
@@ -1813,32 +1837,6 @@ def _cupy_library(name: str | None, text: str) -> Analysis | None:
     else:
         evidence.append("CuPy loads the library itself (not through torch)")
     return Analysis(evidence=tuple(evidence), cause=_CUPY_CAUSE, fix=_CUPY_FIX)
-
-
-# A CUDA runtime library of one release (libcudart.so.10.2) asked for where the text names another CUDA: a
-# compiled package built against that release (an extension's _ext, mmcv-full) does not match the installed
-# torch and CUDA (open-mmlab/mmcv#1224 and #1380, open-mmlab/mmdetection#6229, namtuanly/MTL-TabNet#5).
-_CUDA_RUNTIME_LIBRARIES = "cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvrtc"
-_VERSIONED_RUNTIME = re.compile(rf"lib(?:{_CUDA_RUNTIME_LIBRARIES})\.so\.(\d{{1,2}})\.(\d)")
-# A CUDA library of one release (libcublasLt.so.11, libnvrtc.so.11.2) asked for by a package other than torch:
-# a build of that package for that CUDA (mxnet-cu101, onnxruntime-gpu's CUDA 11 build, pykeops).
-_RELEASE_ASKED = re.compile(rf"lib(?:{_CUDA_RUNTIME_LIBRARIES}|cudnn)\.so\.(\d{{1,2}})(?:\.(\d))?")
-# The package that loads it, where the text says so: onnxruntime's provider library, the last frame before
-# the message in an installed package (torch's own frames load torch's libraries), a pip name with a CUDA
-# suffix (mxnet-cu112, cupy-cuda12x, spconv-cu118), the writer's "during the import of pykeops".
-_ONNXRUNTIME_PROVIDER = re.compile(r"Failed to load library libonnxruntime_providers_cuda")
-_CUDA_SUFFIXED = re.compile(r"\b([a-z][a-z0-9_]{1,30})-cu(?:da)?\d{2,3}[a-z]{0,4}\b", re.IGNORECASE)
-_IMPORT_SAID = re.compile(
-    r"\b(?:during|while|when|on)\s(?:the\s)?import(?:ing)?\s(?:of\s)?([a-z][a-z0-9_]{1,30})\b", re.IGNORECASE
-)
-_COLAB = re.compile(r"\b(?:google\s)?colab\b|/content/|colab\.research\.google", re.IGNORECASE)
-# A compiled extension's import just before the message, as a traceback's last statement gives it ("from
-# detectron2 import _C", "from . import _ext", "import correlation_cuda"): that package loads the library.
-_EXTENSION_IMPORT = re.compile(
-    r"^[ \t>]*(?:from\s+([A-Za-z_][\w.]{0,60})\s+import\s+(?:_C|_ext|\w{1,40}_(?:cuda|ext|C))\b"
-    r"|import\s+([A-Za-z_]\w{0,40}_(?:cuda|ext|C))\b)",
-    re.MULTILINE,
-)
 
 
 def _package_asking(text: str, end: int) -> str | None:
@@ -4135,11 +4133,10 @@ _COMMAND_PACKAGE = {"huggingface-cli": "huggingface_hub"}
 
 def analyse_command_not_found(text: str) -> Analysis:
     """The command the shell did not find (its entry's symptoms name it), and what brings it."""
-    tail = text[-200_000:]
-    found = [m for pattern in _COMMAND_NOT_FOUND.compiled_symptoms if (m := last_match(pattern, tail))]
-    if not found:
+    found = _COMMAND_NOT_FOUND.last_symptom(text[-200_000:])
+    if found is None:
         return Analysis()
-    command = max(found, key=lambda m: m.start())["command"].strip()
+    command = found["command"].strip()
     evidence = (f"the shell found no command {command}",)
     name = command.lower().removesuffix(".exe")
     if name == "torchrun":
