@@ -3025,6 +3025,10 @@ _PIP_NAMES = {
     "Crypto": "pycryptodome",
 }
 _EMBEDDED_PYTHON = re.compile(r"python_embed(?:ed)?\b|ComfyUI_windows_portable", re.IGNORECASE)
+_EMBEDDED_PYTHON_NOTE = (
+    "the program runs in ComfyUI's embedded Python (python_embeded): packages go in with "
+    "python_embeded\\python.exe -m pip install ..."
+)
 
 
 def analyse_not_installed(text: str) -> Analysis:
@@ -3045,10 +3049,7 @@ def analyse_not_installed(text: str) -> Analysis:
             f"{top}, without that module"
         )
     if _EMBEDDED_PYTHON.search(tail) is not None:
-        evidence.append(
-            "the program runs in ComfyUI's embedded Python (python_embeded): packages go in with "
-            "python_embeded\\python.exe -m pip install ..."
-        )
+        evidence.append(_EMBEDDED_PYTHON_NOTE)
     return Analysis(evidence=tuple(evidence))
 
 
@@ -3138,6 +3139,56 @@ def analyse_mmcv_range(text: str) -> Analysis:
             ("pip install -U openmim", f'mim install "{wanted}"'),
         ),
     )
+
+
+# The requirement a package check names ("peft>=0.15.0 is required", "`transformers==4.26.1` is required"),
+# the release transformers' check found ("but found peft==0.14.0."), and the environment whose site-packages
+# the traceback shows (a conda env, a venv, an application's bundled Python).
+_REQUIRED = re.compile(
+    r"(?P<package>[A-Za-z][\w.-]{0,60}) ?(?P<spec>(?:==|>=|~=|<=|>|<) ?\d[\w.+*-]{0,30}"
+    r"(?: ?, ?(?:==|>=|~=|<=|!=|>|<) ?\d[\w.+*-]{0,30}){0,3})[`'\"]? is required\b"
+)
+_FOUND_RELEASE = re.compile(r"\bbut found ([\w.-]{1,60})==([\w.+-]{1,40}?)\.?(?=\s|$)")
+_ENVIRONMENT_ROOT = re.compile(
+    r"([A-Za-z]:\\[^\n\"']{1,200}?|/[^\n\"']{1,200}?)[/\\]lib[/\\](?:python\d\.\d{1,2}[/\\])?site-packages[/\\]",
+    re.IGNORECASE,
+)
+
+
+def _same_package(a: str, b: str) -> bool:
+    return re.sub(r"[-_.]+", "-", a).lower() == re.sub(r"[-_.]+", "-", b).lower()
+
+
+def analyse_version_required(text: str) -> Analysis:
+    """The release required and the one found, the environment the traceback shows, and the install command
+    with the requirement filled in."""
+    tail = text[-200_000:]
+    found = last_match(_REQUIRED, tail)
+    if found is None:
+        return Analysis()
+    required = found["package"] + found["spec"].replace(" ", "")
+    line = f"required: {required}"
+    release = _FOUND_RELEASE.search(tail, found.end(), found.end() + 200)
+    if release is not None and _same_package(release[1], found["package"]):
+        line += f"; installed: {release[1]} {release[2]}"
+    evidence = [line]
+    root = last_match(_ENVIRONMENT_ROOT, tail[: found.start()])
+    if root is not None:
+        evidence.append(
+            f"the check runs in the environment {root[1]} (its site-packages in the traceback): install it "
+            "there, with that environment's python"
+        )
+    if _EMBEDDED_PYTHON.search(tail) is not None:
+        evidence.append(_EMBEDDED_PYTHON_NOTE)
+    package = found["package"]
+    cause = _VERSION_REQUIRED.cause.replace(
+        "release of a package it needs", f"release of {package} it needs"
+    ).replace("a package version mismatch", f"a {package} version mismatch")
+    fix = Fix(
+        _VERSION_REQUIRED.fix.text.replace('"<package><required>"', f'"{required}"'),
+        (f'python -m pip install "{required}"', "pip check"),
+    )
+    return Analysis(evidence=tuple(evidence), cause=cause, fix=fix)
 
 
 def analyse_flash_attn_v1_names(text: str) -> Analysis:
@@ -4219,6 +4270,7 @@ _JIT_ENTRY: Entry = next(e for e in ENTRIES if e.id == "extension.build_failed")
 _MMCV_ENTRY: Entry = next(e for e in ENTRIES if e.id == "mmcv.built_from_source")
 _CPM_KERNELS: Entry = next(e for e in ENTRIES if e.id == "cpm_kernels.library_not_found")
 _NOT_BUILT: Entry = next(e for e in ENTRIES if e.id == "extension.not_built")
+_VERSION_REQUIRED: Entry = next(e for e in ENTRIES if e.id == "package.version_required")
 _NO_DRIVER: Entry = next(e for e in ENTRIES if e.id == "cuda.no_driver")
 _CUDA_VERSION_MISMATCH: Entry = next(e for e in ENTRIES if e.id == "build.cuda_version_mismatch")
 _LIBCUDA: Entry = next(e for e in ENTRIES if e.id == "driver.libcuda_not_found")

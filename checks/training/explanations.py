@@ -1013,6 +1013,35 @@ def analyse_worker_pickling(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+# Where the text shows the reads: a DataLoader worker's frame, or dask and xarray reading the file.
+_IN_LOADER_WORKER = re.compile(r"\b_worker_loop\b|DataLoader worker")
+_DASK_READING = re.compile(r"\bdask\b|\bxarray\b|\bopen_mfdataset\b|CachingFileManager", re.IGNORECASE)
+_DASK_READING_FIX = Fix(
+    "Let each dask worker open the file itself rather than sending it an open dataset, and read serially "
+    "(xr.open_mfdataset(..., parallel=False)) or behind a lock (lock=True). In a PyTorch Dataset, open the "
+    "file on first use in __getitem__ or in the DataLoader's worker_init_fn, not in __init__; num_workers=0 "
+    "confirms it (one process reads).",
+    ("xr.open_mfdataset(paths, parallel=False)",),
+)
+
+
+def analyse_shared_file_handle(text: str) -> Analysis:
+    """Whether the reads are a DataLoader worker's, or dask's and xarray's (their fix first)."""
+    tail = text[-200_000:]
+    evidence = []
+    if _IN_LOADER_WORKER.search(tail) is not None:
+        evidence.append(
+            "the error is raised in a DataLoader worker (_worker_loop): a process forked from the main one, "
+            "with the files it had open"
+        )
+    if _DASK_READING.search(tail) is None:
+        return Analysis(evidence=tuple(evidence))
+    evidence.append(
+        "the text shows dask or xarray reading the file: their workers or threads share the handle"
+    )
+    return Analysis(evidence=tuple(evidence), fix=_DASK_READING_FIX)
+
+
 # The program's own worker count as the text shows it ("num_workers=8", "--workers 4", "num_workers: 16").
 _WORKERS_SAID = re.compile(
     r"\b(?:--?)?(?:num_workers|n_workers|workers)\b[ \t]*[=:]?[ \t]*\d{1,3}\b", re.IGNORECASE

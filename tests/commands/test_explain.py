@@ -675,6 +675,15 @@ MESSAGES = [
         "deepspeed.op_check_output",
         "test.c\nLINK : fatal error LNK1181: cannot open input file 'aio.lib'",
     ),  # unslothai/unsloth#1909
+    (
+        "package.version_required",
+        "ImportError: peft>=0.15.0 is required for a normal functioning of this module, but found "
+        "peft==0.14.0.",
+    ),  # deepbeepmeep/Wan2GP#421
+    (
+        "dataloader.shared_file_handle",
+        "KeyError: 'Unable to open object (bad object header version number)'",
+    ),  # pytorch/pytorch#11887
 ]
 
 

@@ -11696,3 +11696,132 @@ def test_a_torch_dll_that_fails_to_initialise_is_told_the_redistributable_or_tor
     )
     lead = _led_by(rocm, "lib.cannot_open_shared_object")
     assert not any("2.8" in command for command in lead.fix.commands), lead.fix
+
+
+def test_a_package_release_a_program_requires_is_named_with_the_install_command() -> None:
+    # transformers' require_version ("X is required for a normal functioning of this module, but found
+    # X==V"): deepbeepmeep/Wan2GP#421 (pip install peft==0.15.0; requirements changed), huggingface/
+    # optimum-habana#2160 (peft>=0.15.0 pinned, merged), easydiffusion/easydiffusion#1623 (the pinned releases
+    # reinstalled into the app's own environment, the maintainer), jasonppy/VoiceCraft#135 (huggingface-hub
+    # upgraded)
+    wan2gp = (
+        "ImportError: peft>=0.15.0 is required for a normal functioning of this module, but found "
+        "peft==0.14.0."
+    )
+    habana = (
+        "ImportError: peft>=0.15.0 is required for a normal functioning of this module, but found "
+        "peft==0.12.0."
+    )
+    easydiffusion = (
+        "    _compare_versions(op, got_ver, want_ver, requirement, pkg, hint)\n"
+        '  File "C:\\EasyDiffusion\\installer_files\\env\\lib\\site-packages\\transformers\\utils\\versions.p'
+        'y", line 44, in _compare_versions\n'
+        "    raise ImportError(\n"
+        "ImportError: huggingface-hub>=0.15.1,<1.0 is required for a normal functioning of this module, but "
+        "found huggingface-hub==0.12.1.\n"
+        "Try: pip install transformers -U or pip install -e '.[dev]' if you're working with git main"
+    )
+    voicecraft = (
+        "ImportError: huggingface-hub>=0.23.0,<1.0 is required for a normal functioning of this module, but "
+        "found huggingface-hub==0.22.2."
+    )
+    for text, required, installed in (
+        (wan2gp, "peft>=0.15.0", "peft 0.14.0"),
+        (habana, "peft>=0.15.0", "peft 0.12.0"),
+        (easydiffusion, "huggingface-hub>=0.15.1,<1.0", "huggingface-hub 0.12.1"),
+        (voicecraft, "huggingface-hub>=0.23.0,<1.0", "huggingface-hub 0.22.2"),
+    ):
+        lead = _led_by(text, "package.version_required")
+        assert f"required: {required}; installed: {installed}" in lead.evidence, lead.evidence
+        assert f"a {installed.split()[0]} version mismatch" in lead.cause, lead.cause
+        assert f'python -m pip install "{required}"' in lead.fix.commands, lead.fix
+    lead = _led_by(easydiffusion, "package.version_required")
+    assert any("C:\\EasyDiffusion\\installer_files\\env" in line for line in lead.evidence), lead.evidence
+    # a program's own check in the same words, without the installed release (constructed)
+    own = "Error: `transformers==4.26.1` is required for BLIP models."
+    lead = _led_by(own, "package.version_required")
+    assert "required: transformers==4.26.1" in lead.evidence, lead.evidence
+    assert 'python -m pip install "transformers==4.26.1"' in lead.fix.commands, lead.fix
+
+
+def test_an_hdf5_or_netcdf_handle_shared_by_workers_is_told_to_open_the_file_in_each_worker() -> None:
+    # HDF5 and netCDF handles used from several processes or threads: pytorch/pytorch#11887 (h5py.File
+    # opened in __init__, "h5py doesn't allow reading from multiple processes", the maintainers; open it
+    # lazily), dask/distributed#629 (a netCDF4 handle shipped to dask workers; xarray's picklable stores,
+    # merged), ELEKTRONN/elektronn3#12 (num_workers=1, then a lazy h5py wrapper, the maintainer's commits),
+    # mever-team/distill-and-select#11 (h5py opened in __getitem__ runs, the reporter)
+    loader = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dler/anaconda3/envs/pytorch4/lib/python3.6/site-packages/torch/utils/data/dataloader.p'
+        'y", line 106, in _worker_loop\n'
+        "    samples = collate_fn([dataset[i] for i in batch_indices])\n"
+        '  File "/home/dler/anaconda3/envs/pytorch4/lib/python3.6/site-packages/torch/utils/data/dataloader.p'
+        'y", line 106, in <listcomp>\n'
+        "    samples = collate_fn([dataset[i] for i in batch_indices])\n"
+        '  File "/home/dler/pytorch_codes_from_pc4/DeepHomography/preprocessing/generate_dataset.py", line '
+        "34, in __getitem__\n"
+        "    label=self.db[self.labels_key][idx]\n"
+        '  File "h5py/_objects.pyx", line 54, in h5py._objects.with_phil.wrapper\n'
+        '  File "h5py/_objects.pyx", line 55, in h5py._objects.with_phil.wrapper\n'
+        '  File "/home/dler/anaconda3/envs/pytorch4/lib/python3.6/site-packages/h5py/_hl/group.py", line '
+        "167, in __getitem__\n"
+        "    oid = h5o.open(self.id, self._e(name), lapl=self._lapl)\n"
+        '  File "h5py/_objects.pyx", line 54, in h5py._objects.with_phil.wrapper\n'
+        '  File "h5py/_objects.pyx", line 55, in h5py._objects.with_phil.wrapper\n'
+        '  File "h5py/h5o.pyx", line 190, in h5py.h5o.open\n'
+        "KeyError: 'Unable to open object (bad object header version number)'"
+    )
+    dask = (
+        "In [44]: da.from_array(xr_var.array.array.array, chunks=chunks).sum().compute()\n"
+        "distributed.utils - ERROR - NetCDF: Not a valid ID\n"
+        "Traceback (most recent call last):\n"
+        '  File "/users/pwolfram/lib/python2.7/site-packages/distributed/utils.py", line 120, in f\n'
+        "    result[0] = yield gen.maybe_future(func(*args, **kwargs))\n"
+        '  File "/net/scratch3/pwolfram/miniconda2/lib/python2.7/site-packages/tornado/gen.py", line 1015, '
+        "in run\n"
+        "    value = future.result()\n"
+        '  File "/net/scratch3/pwolfram/miniconda2/lib/python2.7/site-packages/tornado/concurrent.py", line '
+        "237, in result\n"
+        "    raise_exc_info(self._exc_info)\n"
+        '  File "/net/scratch3/pwolfram/miniconda2/lib/python2.7/site-packages/tornado/gen.py", line 1021, '
+        "in run\n"
+        "    yielded = self.gen.throw(*exc_info)\n"
+        '  File "/users/pwolfram/lib/python2.7/site-packages/distributed/client.py", line 802, in _gather\n'
+        "    d['traceback'])\n"
+        '  File "/net/scratch3/pwolfram/miniconda2/lib/python2.7/site-packages/dask/array/core.py", line 49, '
+        "in getarray\n"
+        "    c = a[b]\n"
+        '  File "netCDF4/_netCDF4.pyx", line 3671, in netCDF4._netCDF4.Variable.__getitem__ '
+        "(netCDF4/_netCDF4.c:37111)\n"
+        '  File "netCDF4/_netCDF4.pyx", line 3378, in netCDF4._netCDF4.Variable.shape.__get__ '
+        "(netCDF4/_netCDF4.c:32778)\n"
+        '  File "netCDF4/_netCDF4.pyx", line 3323, in netCDF4._netCDF4.Variable._getdims '
+        "(netCDF4/_netCDF4.c:31870)\n"
+        "RuntimeError: NetCDF: Not a valid ID"
+    )
+    elektronn = (
+        "> [...]\n"
+        ">     self.id.read(mspace, fspace, arr, mtype, dxpl=self._dxpl)\n"
+        '>   File "h5py/_objects.pyx", line 54, in h5py._objects.with_phil.wrapper\n'
+        '>   File "h5py/_objects.pyx", line 55, in h5py._objects.with_phil.wrapper\n'
+        '>   File "h5py/h5d.pyx", line 181, in h5py.h5d.DatasetID.read\n'
+        '>   File "h5py/_proxy.pyx", line 130, in h5py._proxy.dset_rw\n'
+        '>   File "h5py/_proxy.pyx", line 84, in h5py._proxy.H5PY_H5Dread\n'
+        "> OSError: Can't read data (wrong B-tree signature)"
+    )
+    distill = (
+        "Initializing h5py in the `__init__` method of `Datagenerator` results in  `KeyError: 'Unable to "
+        "open object (wrong B-tree signature)`, but initializing it in the `__getitem__` method runs "
+        "successfully."
+    )
+    for text in (loader, dask, elektronn, distill):
+        lead = _led_by(text, "dataloader.shared_file_handle")
+        assert "opened once and used from several" in lead.cause, lead.cause
+        assert "__getitem__" in lead.fix.text and "num_workers=0" in lead.fix.text, lead.fix
+    assert "raised in a DataLoader worker" in " ".join(
+        _led_by(loader, "dataloader.shared_file_handle").evidence
+    )
+    lead = _led_by(dask, "dataloader.shared_file_handle")
+    assert "dask" in " ".join(lead.evidence), lead.evidence
+    assert lead.fix.text.startswith("Let each dask worker open the file itself"), lead.fix
+    assert "parallel=False" in lead.fix.text, lead.fix
