@@ -137,11 +137,16 @@ _OTHER_GPU: tuple[tuple[Callable[[str], re.Match[str] | None], str, str | None, 
         _AMD_GPU.search,
         "an AMD GPU",
         "CUDA is NVIDIA's alone: no CUDA build of torch can use an AMD GPU. torch runs on AMD GPUs through "
-        "its ROCm build, which is published for Linux only (and only for the GPUs ROCm supports).",
+        "its ROCm build, only for the GPUs ROCm supports: pytorch.org publishes it for Linux, and AMD "
+        "publishes its own ROCm wheels of torch for Windows, for the Radeon and Ryzen GPUs of its Windows "
+        "compatibility matrix.",
         "On Linux install torch's ROCm build (pip install torch --index-url "
         "https://download.pytorch.org/whl/rocm<version>, the program's AMD instructions where it has them); "
-        "on Windows there is no ROCm build of torch from pytorch.org: run on the CPU (the program's --cpu "
-        "option, or device='cpu'), through DirectML where the program supports it, or on an NVIDIA GPU.",
+        "on Windows, AMD's ROCm build where the GPU is in its Windows compatibility matrix "
+        "(rocm.docs.amd.com, Radeon and Ryzen, 'PyTorch via PIP installation': Python 3.12 wheels from "
+        "repo.radeon.com/rocm/windows), installed in the environment the program runs in. Otherwise run on "
+        "the CPU (the program's --cpu option, or device='cpu'), through DirectML where the program supports "
+        "it, or on an NVIDIA GPU.",
     ),
     (
         _INTEL_GPU.search,

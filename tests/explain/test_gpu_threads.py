@@ -267,6 +267,9 @@ def test_a_cpu_only_torch_beside_an_amd_gpu_points_to_rocm_or_the_cpu() -> None:
         (lead,) = _explained(text)
         assert f"the text names an AMD GPU ({named}), which is no CUDA device" in lead.evidence, text
         assert "ROCm" in lead.cause and "ROCm build" in lead.fix.text and "CPU" in lead.fix.text
+        # AMD's own ROCm wheels of torch for Windows (rocm.docs.amd.com, Radeon and Ryzen: "PyTorch via PIP
+        # installation"; sd-webui-forge-classic#324 has them installed)
+        assert "repo.radeon.com" in lead.fix.text and "Windows" in lead.cause, lead
 
 
 def test_a_cpu_only_torch_quotes_its_build_and_the_nvidia_gpu_named() -> None:
