@@ -1018,9 +1018,9 @@ _IN_LOADER_WORKER = re.compile(r"\b_worker_loop\b|DataLoader worker")
 _DASK_READING = re.compile(r"\bdask\b|\bxarray\b|\bopen_mfdataset\b|CachingFileManager", re.IGNORECASE)
 _DASK_READING_FIX = Fix(
     "Let each dask worker open the file itself rather than sending it an open dataset, and read serially "
-    "(xr.open_mfdataset(..., parallel=False)) or behind a lock (lock=True). In a PyTorch Dataset, open the "
-    "file on first use in __getitem__ or in the DataLoader's worker_init_fn, not in __init__; num_workers=0 "
-    "confirms it (one process reads).",
+    "(xr.open_mfdataset(..., parallel=False)) with xarray's default lock kept (not lock=False). In a PyTorch "
+    "Dataset, open the file on first use in __getitem__ or in the DataLoader's worker_init_fn, not in "
+    "__init__; num_workers=0 confirms it (one process reads).",
     ("xr.open_mfdataset(paths, parallel=False)",),
 )
 
