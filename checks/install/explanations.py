@@ -3151,7 +3151,7 @@ def analyse_mmcv_range(text: str) -> Analysis:
 # the traceback shows (a conda env, a venv, an application's bundled Python).
 _REQUIRED = re.compile(
     r"(?P<package>[A-Za-z][\w.-]{0,60}) ?(?P<spec>(?:==|>=|~=|<=|>|<) ?\d[\w.+*-]{0,30}"
-    r"(?: ?, ?(?:==|>=|~=|<=|!=|>|<) ?\d[\w.+*-]{0,30}){0,3})[`'\"]? is required\b"
+    r"(?: ?, ?(?:==|>=|~=|<=|!=|>|<) ?\d[\w.+*-]{0,30}){0,12})[`'\"]? is required\b"
 )
 _FOUND_RELEASE = re.compile(r"\bbut found ([\w.-]{1,60})==([\w.+-]{1,40}?)\.?(?=\s|$)")
 _ENVIRONMENT_ROOT = re.compile(

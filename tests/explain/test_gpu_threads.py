@@ -11740,6 +11740,13 @@ def test_a_package_release_a_program_requires_is_named_with_the_install_command(
         assert f'python -m pip install "{required}"' in lead.fix.commands, lead.fix
     lead = _led_by(easydiffusion, "package.version_required")
     assert any("C:\\EasyDiffusion\\installer_files\\env" in line for line in lead.evidence), lead.evidence
+    # a long requirement: a framework's check of transformers, in a public log (index file 48423115397)
+    factory = (
+        "ImportError: transformers>=4.41.2,<=4.49.0,!=4.46.0,!=4.46.1,!=4.46.2,!=4.46.3,!=4.47.0,!=4.47.1,"
+        "!=4.48.0 is required for a normal functioning of this module, but found transformers==4.57.3."
+    )
+    lead = _led_by(factory, "package.version_required")
+    assert lead.evidence[0].endswith(",!=4.48.0; installed: transformers 4.57.3"), lead.evidence
     # a program's own check in the same words, without the installed release (constructed)
     own = "Error: `transformers==4.26.1` is required for BLIP models."
     lead = _led_by(own, "package.version_required")
