@@ -3160,6 +3160,14 @@ _ENVIRONMENT_ROOT = re.compile(
 )
 
 
+# Requirements in the same words that pip does not install: the interpreter, CUDA and its libraries, the
+# compilers, the driver; and torch with its companions, which come from the index of their CUDA release.
+_NOT_FROM_PIP = frozenset(
+    {"python", "cuda", "cudnn", "nccl", "gcc", "g++", "nvcc", "clang", "msvc", "glibc", "driver"}
+)
+_TORCH_FAMILY = frozenset({"torch", "pytorch", "torchvision", "torchaudio"})
+
+
 def _same_package(a: str, b: str) -> bool:
     return re.sub(r"[-_.]+", "-", a).lower() == re.sub(r"[-_.]+", "-", b).lower()
 
@@ -3171,7 +3179,10 @@ def analyse_version_required(text: str) -> Analysis:
     found = last_match(_REQUIRED, tail)
     if found is None:
         return Analysis()
-    required = found["package"] + found["spec"].replace(" ", "")
+    package = found["package"]
+    if package.lower() in _NOT_FROM_PIP:
+        return Analysis(declined=True)
+    required = package + found["spec"].replace(" ", "")
     line = f"required: {required}"
     release = _FOUND_RELEASE.search(tail, found.end(), found.end() + 200)
     if release is not None and _same_package(release[1], found["package"]):
@@ -3185,14 +3196,17 @@ def analyse_version_required(text: str) -> Analysis:
         )
     if _EMBEDDED_PYTHON.search(tail) is not None:
         evidence.append(_EMBEDDED_PYTHON_NOTE)
-    package = found["package"]
     cause = _VERSION_REQUIRED.cause.replace(
         "release of a package it needs", f"release of {package} it needs"
     ).replace("a package version mismatch", f"a {package} version mismatch")
-    fix = Fix(
-        _VERSION_REQUIRED.fix.text.replace('"<package><required>"', f'"{required}"'),
-        (f'python -m pip install "{required}"', "pip check"),
-    )
+    fix_text = _VERSION_REQUIRED.fix.text.replace('"<package><required>"', f'"{required}"')
+    if package.lower() in _TORCH_FAMILY:
+        fix_text += (
+            f" {package} comes from the index of its CUDA release, not from pip's default one, and with its "
+            "companions at the releases that pair with it: torchdoctor check --only torch.build prints the "
+            "command for this machine."
+        )
+    fix = Fix(fix_text, (f'python -m pip install "{required}"', "pip check"))
     return Analysis(evidence=tuple(evidence), cause=cause, fix=fix)
 
 

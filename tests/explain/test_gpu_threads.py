@@ -11747,6 +11747,15 @@ def test_a_package_release_a_program_requires_is_named_with_the_install_command(
     )
     lead = _led_by(factory, "package.version_required")
     assert lead.evidence[0].endswith(",!=4.48.0; installed: transformers 4.57.3"), lead.evidence
+    # the same words of what pip does not install (constructed): not this entry's; torch from its index
+    for text in (
+        "RuntimeError: CUDA>=11.8 is required",
+        "ERROR: Python>=3.9 is required",
+        "gcc >= 9 is required",
+    ):
+        assert "package.version_required" not in _ids(text), text
+    lead = _led_by("RuntimeError: torch>=2.1.0 is required for this model", "package.version_required")
+    assert "torchdoctor check --only torch.build" in lead.fix.text, lead.fix
     # a program's own check in the same words, without the installed release (constructed)
     own = "Error: `transformers==4.26.1` is required for BLIP models."
     lead = _led_by(own, "package.version_required")
