@@ -3150,12 +3150,13 @@ def analyse_mmcv_range(text: str) -> Analysis:
 # the release transformers' check found ("but found peft==0.14.0."), and the environment whose site-packages
 # the traceback shows (a conda env, a venv, an application's bundled Python).
 _REQUIRED = re.compile(
-    r"(?P<package>[A-Za-z][\w.-]{0,60}) ?(?P<spec>(?:==|>=|~=|<=|>|<) ?\d[\w.+*-]{0,30}"
+    r"(?<![\w.-])(?P<package>[A-Za-z][\w.-]{0,60}) ?(?P<spec>(?:==|>=|~=|<=|>|<) ?\d[\w.+*-]{0,30}"
     r"(?: ?, ?(?:==|>=|~=|<=|!=|>|<) ?\d[\w.+*-]{0,30}){0,12})[`'\"]? is required\b"
 )
 _FOUND_RELEASE = re.compile(r"\bbut found ([\w.-]{1,60})==([\w.+-]{1,40}?)\.?(?=\s|$)")
+# (read in the part of its line before "site-packages", so that the search stays short)
 _ENVIRONMENT_ROOT = re.compile(
-    r"([A-Za-z]:\\[^\n\"']{1,200}?|/[^\n\"']{1,200}?)[/\\]lib[/\\](?:python\d\.\d{1,2}[/\\])?site-packages[/\\]",
+    r"(?<![^\s\"'(=])([A-Za-z]:\\[^\n\"']*?|/[^\n\"']*?)[/\\]lib[/\\](?:python\d\.\d{1,2}[/\\])?$",
     re.IGNORECASE,
 )
 
@@ -3166,6 +3167,15 @@ _NOT_FROM_PIP = frozenset(
     {"python", "cuda", "cudnn", "nccl", "gcc", "g++", "nvcc", "clang", "msvc", "glibc", "driver"}
 )
 _TORCH_FAMILY = frozenset({"torch", "pytorch", "torchvision", "torchaudio"})
+
+
+def _environment_root(text: str) -> str | None:
+    """The folder of the environment whose site-packages the last path in ``text`` is in."""
+    at = text.rfind("site-packages")
+    if at < 0:
+        return None
+    found = _ENVIRONMENT_ROOT.search(text[max(text.rfind("\n", 0, at) + 1, at - 300) : at])
+    return None if found is None else found[1]
 
 
 def _same_package(a: str, b: str) -> bool:
@@ -3188,10 +3198,10 @@ def analyse_version_required(text: str) -> Analysis:
     if release is not None and _same_package(release[1], found["package"]):
         line += f"; installed: {release[1]} {release[2]}"
     evidence = [line]
-    root = last_match(_ENVIRONMENT_ROOT, tail[: found.start()])
+    root = _environment_root(tail[: found.start()])
     if root is not None:
         evidence.append(
-            f"the check runs in the environment {root[1]} (its site-packages in the traceback): install it "
+            f"the check runs in the environment {root} (its site-packages in the traceback): install it "
             "there, with that environment's python"
         )
     if _EMBEDDED_PYTHON.search(tail) is not None:
