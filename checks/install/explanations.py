@@ -33,6 +33,7 @@ from torchdoctor.explain.cpu_path import cpu_path, cuda_call, hard_coded_cuda, r
 from torchdoctor.explain.model import last_match, quoted, quoted_lines
 from torchdoctor.explain.statement import failing_statement, installed_package, last_frame_file, source_folder
 from torchdoctor.inputs import collect_env
+from torchdoctor.machine.distributions import canonical_name
 from torchdoctor.model import Fix
 from torchdoctor.output.wording import and_list, clipped
 
@@ -3146,13 +3147,9 @@ def analyse_mmcv_range(text: str) -> Analysis:
     )
 
 
-# The requirement a package check names ("peft>=0.15.0 is required", "`transformers==4.26.1` is required"),
-# the release transformers' check found ("but found peft==0.14.0."), and the environment whose site-packages
-# the traceback shows (a conda env, a venv, an application's bundled Python).
-_REQUIRED = re.compile(
-    r"(?<![\w.-])(?P<package>[A-Za-z][\w.-]{0,60}) ?(?P<spec>(?:==|>=|~=|<=|>|<) ?\d[\w.+*-]{0,30}"
-    r"(?: ?, ?(?:==|>=|~=|<=|!=|>|<) ?\d[\w.+*-]{0,30}){0,12})[`'\"]? is required\b"
-)
+# The release transformers' check found ("but found peft==0.14.0."), after the requirement the entry's own
+# pattern reads ("peft>=0.15.0 is required"), and the environment whose site-packages the traceback shows (a
+# conda env, a venv, an application's bundled Python).
 _FOUND_RELEASE = re.compile(r"\bbut found ([\w.-]{1,60})==([\w.+-]{1,40}?)\.?(?=\s|$)")
 # (read in the part of its line before "site-packages", so that the search stays short)
 _ENVIRONMENT_ROOT = re.compile(
@@ -3178,24 +3175,21 @@ def _environment_root(text: str) -> str | None:
     return None if found is None else found[1]
 
 
-def _same_package(a: str, b: str) -> bool:
-    return re.sub(r"[-_.]+", "-", a).lower() == re.sub(r"[-_.]+", "-", b).lower()
-
-
 def analyse_version_required(text: str) -> Analysis:
     """The release required and the one found, the environment the traceback shows, and the install command
     with the requirement filled in."""
     tail = text[-200_000:]
-    found = last_match(_REQUIRED, tail)
+    requirement = next(p for p in _VERSION_REQUIRED.compiled if "package" in p.groupindex)
+    found = last_match(requirement, tail)
     if found is None:
         return Analysis()
     package = found["package"]
     if package.lower() in _NOT_FROM_PIP:
         return Analysis(declined=True)
-    required = package + found["spec"].replace(" ", "")
+    required = package + "".join(found["spec"].split())
     line = f"required: {required}"
     release = _FOUND_RELEASE.search(tail, found.end(), found.end() + 200)
-    if release is not None and _same_package(release[1], found["package"]):
+    if release is not None and canonical_name(release[1]) == canonical_name(package):
         line += f"; installed: {release[1]} {release[2]}"
     evidence = [line]
     root = _environment_root(tail[: found.start()])
