@@ -508,8 +508,29 @@ def analyse_shm(text: str) -> Analysis:
     device that is not /dev/shm is declined."""
     if _NO_SPACE.search(text) is not None and _SHM_AT_WORK.search(text) is None:
         return Analysis(declined=True)
-    analysis = _shm(text)
+    analysis = _bare_bus_error() if _SHM.last_match(text) is None else _shm(text)
     return analysis.with_evidence(*_shm_size(text))
+
+
+def _bare_bus_error() -> Analysis:
+    """A process that died of SIGBUS with no message of torch's or NCCL's: read by the entry's symptoms."""
+    cause = (
+        "The process died of a bus error (SIGBUS), which prints no error of its own. In a PyTorch program it "
+        "is most often shared memory running out: DataLoader workers, a background worker the program hands "
+        "its results to, or share_memory() pass tensors through /dev/shm, and writing past what it can hold "
+        "is a bus error, not an exception; a container gets 64 MB of it by default (Docker without "
+        "--shm-size or --ipc=host). Less often a memory-mapped file (a checkpoint, a dataset) was truncated "
+        "or replaced while the program read it."
+    )
+    fix = Fix(
+        "Look at the size of /dev/shm (df -h /dev/shm) and give the container more: docker run "
+        "--shm-size=8g or --ipc=host (shm_size in docker-compose; on Kubernetes an emptyDir with medium: "
+        "Memory mounted at /dev/shm); num_workers=0 confirms it where DataLoader workers are the users. "
+        "Where /dev/shm is large, look for a file the program maps (torch.load(mmap=True), safetensors, a "
+        "NumPy memmap) being rewritten while it runs.",
+        ("df -h /dev/shm",),
+    )
+    return Analysis(cause=cause, fix=fix)
 
 
 def _shm(text: str) -> Analysis:
@@ -809,3 +830,4 @@ def _exit_meaning(code: int) -> str:
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
+_SHM: Entry = next(e for e in ENTRIES if e.id == "nccl.shm")

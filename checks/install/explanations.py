@@ -1764,7 +1764,40 @@ def analyse_missing_library(text: str) -> Analysis:
             found = _with_bundled_release(_with_cudnn_release(case.analysis(*evidence), name), name)
             other = _built_for_other_cuda(found, name, text)
             return other if other is not found else _release_asked_by_a_package(found, name, text)
+    if name is not None and _SHARED_OBJECT.search(name) and _OF_TORCH_OR_CUDA.match(name) is None:
+        return _not_torchs_library(evidence, name, text)
     return Analysis(evidence=evidence)
+
+
+# The libraries of torch, CUDA, the driver, ROCm and the runtimes torch's builds bring or link (MKL, OpenMP,
+# MPI, the interconnects' verbs): the entry's cases and its own cause tell of them. Any other library is a
+# package's or the system's, which reinstalling torch does not bring.
+_OF_TORCH_OR_CUDA = re.compile(
+    r"(?:lib)?(?:torch|c10|caffe2|shm|cu|nv|nccl|magma|mkl|iomp|gomp|omp|tbb|roc|hip|hsa|amd|miopen|rccl|mpi"
+    r"|python|aoti|fbgemm|gloo|ucc|ucx|ibverbs|rdma|triton|tensorrt|onnxruntime)",
+    re.IGNORECASE,
+)
+_SHARED_OBJECT = re.compile(r"\.(?:so(?:\.[\d.]{1,20})?|dylib)$", re.IGNORECASE)
+
+
+def _not_torchs_library(evidence: tuple[str, ...], name: str, text: str) -> Analysis:
+    """A library that is not torch's or CUDA's: the package that needs it, where the traceback shows it,
+    and how to find what provides it."""
+    at = text.rfind(name)
+    package = _package_asking(text, at if at >= 0 else len(text))
+    who = f"{package}, which the program imports," if package else "a package the program imports"
+    cause = (
+        f"The loader could not find {name}, which is none of torch's, CUDA's or the driver's libraries: "
+        f"{who} needs it, and it comes with that package or from the system's packages. Reinstalling torch "
+        "does not bring it."
+    )
+    fix = Fix(
+        f"Install what provides {name}: the system's package (apt-file search {name} names it on Debian and "
+        f"Ubuntu, dnf provides '*/{name}' on Fedora and RHEL; conda-forge packages many), or reinstall "
+        f"{package or 'the package whose import fails'} in this environment.",
+        (f"apt-file search {name}", f"ldconfig -p | grep {name.split('.so')[0]}"),
+    )
+    return Analysis(evidence=evidence, cause=cause, fix=fix)
 
 
 # A CUDA runtime library of one release (libcudart.so.10.2) asked for where the text names another CUDA: a
@@ -3597,6 +3630,38 @@ _MMCV_INSTALLED = re.compile(
 )
 
 
+# FlashInfer compiles its kernels on first use (the sampling and attention of vLLM and SGLang): its message,
+# or its frames. Its prebuilt kernels (flashinfer-cubin, flashinfer-jit-cache: its README, "Package
+# Options") need no nvcc; vLLM's VLLM_USE_FLASHINFER_SAMPLER=0 (vllm/envs.py) keeps its sampler off it.
+_FLASHINFER_JIT = re.compile(
+    r"Could not find nvcc and default cuda_home=['\"]?([^'\"\s]{1,200})|[/\\]flashinfer[/\\]jit[/\\]"
+)
+
+
+def _flashinfer_without_nvcc(found: re.Match[str]) -> Analysis:
+    where = f" ({found[1]} does not exist)" if found[1] else ""
+    line = (
+        "FlashInfer compiles its kernels on first use and looked for nvcc: CUDA_HOME or CUDA_PATH, the nvcc "
+        f"on PATH, then /usr/local/cuda{where}"
+    )
+    fix = Fix(
+        "Give FlashInfer its kernels prebuilt, so that it compiles nothing: flashinfer install-cubin-wheel "
+        "and flashinfer install-jit-cache-wheel (the flashinfer-cubin and flashinfer-jit-cache packages of "
+        "its release and this CUDA). Or give it a CUDA toolkit: a CUDA -devel image in place of -runtime, or "
+        "a toolkit of torch's CUDA release with CUDA_HOME pointed at its root (export "
+        "CUDA_HOME=/usr/local/cuda-12.8 and PATH=$CUDA_HOME/bin:$PATH). In vLLM, "
+        "VLLM_USE_FLASHINFER_SAMPLER=0 keeps the sampler off FlashInfer.",
+        ("flashinfer show-config", "flashinfer install-jit-cache-wheel", "which nvcc"),
+    )
+    cause = (
+        "FlashInfer (the sampling and attention kernels of vLLM and SGLang) compiles its CUDA kernels on "
+        "first use with nvcc from a CUDA toolkit, and found none: torch's wheels and a CUDA -runtime image "
+        "bring the CUDA runtime, not nvcc, and no prebuilt kernels of FlashInfer's were installed for this "
+        "release."
+    )
+    return Analysis(evidence=(line,), cause=cause, fix=fix)
+
+
 def analyse_cuda_home(text: str) -> Analysis:
     """The nvcc path the build tried, and what is wrong with CUDA_HOME where the path shows it: a list of
     paths or a stray ':', quotes inside it, its bin folder. A build of mmcv is pip's fallback for a wheel
@@ -3608,6 +3673,9 @@ def analyse_cuda_home(text: str) -> Analysis:
         shown = mmcv[0].strip("/\\")
         line = f"pip is compiling mmcv from source ({shown})"
         return Analysis(evidence=(line,), fix=_MMCV_ENTRY.fix)
+    flashinfer = last_match(_FLASHINFER_JIT, tail)
+    if flashinfer is not None:
+        return _flashinfer_without_nvcc(flashinfer)
     found = last_match(_NVCC_QUOTED, tail) or last_match(_NVCC_PATH, tail)
     if found is None:
         return Analysis()

@@ -11844,3 +11844,146 @@ def test_an_hdf5_or_netcdf_handle_shared_by_workers_is_told_to_open_the_file_in_
     assert "dask" in " ".join(lead.evidence), lead.evidence
     assert lead.fix.text.startswith("Let each dask worker open the file itself"), lead.fix
     assert "parallel=False" in lead.fix.text, lead.fix
+
+
+def test_a_bare_bus_error_is_read_as_shared_memory_running_out() -> None:
+    # A process that dies of SIGBUS prints nothing of its own: MIC-DKFZ/HD-BET#67 (a background export worker
+    # in a container; --shm-size 8G, the reporter), NVIDIA/retinanet-examples#59 (the project's container;
+    # --ipc=host, a contributor, thanked and closed), pytorch/pytorch#2244 (share_memory() in a container
+    # with 64 MB of /dev/shm, the maintainers)
+    hd_bet = (
+        "$ hd-bet -i /output/hdbet-in.nii.gz -o /output/hdbet-out.nii.gz -device cpu --save_bet_mask\n"
+        "...\n"
+        "perform_everything_on_device=True is only supported for cuda devices! Setting this to False\n"
+        "There are 1 cases in the source folder\n"
+        "I am process 0 out of 1 (max process ID is 0, we start counting with 0!)\n"
+        "There are 1 cases that I would like to predict\n"
+        "\n"
+        "Predicting hdbet-out_bet.nii.gz:\n"
+        "perform_everything_on_device: False\n"
+        "100%|█████████████████████████████████████████████| 12/12 [04:57<00:00, 24.79s/it]\n"
+        "sending off prediction to background worker for resampling and export\n"
+        "done with hdbet-out_bet.nii.gz\n"
+        "Bus error (core dumped)"
+    )
+    retinanet = (
+        "Loading model from retinanet_rn50fpn.pth...\n"
+        "     model: RetinaNet\n"
+        "  backbone: ResNet50FPN\n"
+        "   classes: 80, anchors: 9\n"
+        "Bus error (core dumped)"
+    )
+    share_memory = "I'm getting a Bus error (core dumped) when using the share_memory method on a model. "
+    for text in (hd_bet, retinanet, share_memory):
+        lead = _led_by(text, "nccl.shm")
+        assert "bus error (SIGBUS)" in lead.cause and "/dev/shm" in lead.cause, lead.cause
+        assert "--shm-size" in lead.fix.text and "--ipc=host" in lead.fix.text, lead.fix
+        assert "df -h /dev/shm" in lead.fix.commands
+    # the other cause it leaves room for: a file mapped into memory changed under the program
+    assert "memory-mapped" in _led_by(retinanet, "nccl.shm").cause
+    # a bus error PyTorch names itself keeps its own words
+    worker = "RuntimeError: DataLoader worker (pid 325) is killed by signal: Bus error."
+    assert "bus error (SIGBUS)" not in _led_by(worker, "nccl.shm").cause
+
+
+def test_a_missing_system_library_is_told_its_system_package_not_to_reinstall_torch() -> None:
+    # Libraries of the system a package loads, none of torch's or CUDA's: f90/Wave-U-Net-Pytorch#11
+    # (libsndfile, the maintainer; resolved), yeates/PromptFix#13 (libGL for cv2, apt-get install
+    # libgl1-mesa-glx libglib2.0-0, the reporter), roboflow/notebooks#269 (libgthread for cv2,
+    # opencv-python-headless, another user and the maintainer), CorentinJ/Real-Time-Voice-Cloning#816
+    # (PortAudio for sounddevice, libportaudio2), openslide/openslide#575 (libopenslide, the maintainer and
+    # the reporter)
+    wave_u_net = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 19, in <module>\n'
+        "    from data.dataset import SeparationDataset\n"
+        '  File "/root/autodl-tmp/wave-u-net/data/dataset.py", line 9, in <module>\n'
+        "    from data.utils import load\n"
+        '  File "/root/autodl-tmp/wave-u-net/data/utils.py", line 3, in <module>\n'
+        "    import soundfile\n"
+        '  File "/root/miniconda3/lib/python3.8/site-packages/soundfile.py", line 142, in <module>\n'
+        "    raise OSError('sndfile library not found')\n"
+        "OSError: sndfile library not found"
+    )
+    promptfix = (
+        "Traceback (most recent call last):\n"
+        '  File "/root/PromptFix/scripts/../process_images_json.py", line 23, in <module>\n'
+        "    from stable_diffusion.ldm.hfp import extract_high_freq_component, sobel_operator\n"
+        '  File "/root/PromptFix/stable_diffusion/ldm/hfp.py", line 2, in <module>\n'
+        "    import cv2\n"
+        '  File "/opt/conda/envs/promptfix/lib/python3.10/site-packages/cv2/__init__.py", line 181, in '
+        "<module>\n"
+        "    bootstrap()\n"
+        '  File "/opt/conda/envs/promptfix/lib/python3.10/site-packages/cv2/__init__.py", line 153, in '
+        "bootstrap\n"
+        '    native_module = importlib.import_module("cv2")\n'
+        '  File "/opt/conda/envs/promptfix/lib/python3.10/importlib/__init__.py", line 126, in '
+        "import_module\n"
+        "    return _bootstrap._gcd_import(name[level:], package, level)\n"
+        "ImportError: libGL.so.1: cannot open shared object file: No such file or directory"
+    )
+    notebooks = (
+        "~/.conda/envs/default/lib/python3.9/site-packages/ultralytics/yolo/engine/predictor.py in "
+        "<module>\n"
+        "     30 from pathlib import Path\n"
+        "     31 \n"
+        "---> 32 import cv2\n"
+        "     33 \n"
+        "     34 from ultralytics.nn.autobackend import AutoBackend\n"
+        "\n"
+        "ImportError: libgthread-2.0.so.0: cannot open shared object file: No such file or directory"
+    )
+    voice_cloning = (
+        "Traceback (most recent call last):\n"
+        '  File "demo_cli.py", line 42, in <module>\n'
+        "    import sounddevice as sd\n"
+        '  File "/workspace/.pip-modules/lib/python3.8/site-packages/sounddevice.py", line 71, in '
+        "<module>\n"
+        "    raise OSError('PortAudio library not found')\n"
+        "OSError: PortAudio library not found"
+    )
+    openslide = "OSError: libopenslide.so.0: cannot open shared object file: No such file or directory"
+    installs = {
+        wave_u_net: "sudo apt-get install -y libsndfile1",
+        promptfix: "sudo apt-get install -y libgl1 libglib2.0-0",
+        notebooks: "sudo apt-get install -y libgl1 libglib2.0-0",
+        voice_cloning: "sudo apt-get install -y libportaudio2",
+        openslide: "sudo apt-get install -y openslide-tools",
+    }
+    for text, install in installs.items():
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        assert "not one of torch's or CUDA's" in lead.cause, lead.cause
+        assert not lead.fix.text.startswith("Reinstall torch"), lead.fix
+        assert install in lead.fix.commands, lead.fix.commands
+    assert "opencv-python-headless" in _led_by(notebooks, "lib.cannot_open_shared_object").fix.text
+    assert "pip install openslide-bin" in _led_by(openslide, "lib.cannot_open_shared_object").fix.commands
+    # lucidrains/alphafold3-pytorch#217: RDKit's drawing code in a container (libxrender1, merged)
+    alphafold = "ImportError: libXrender.so.1: cannot open shared object file: No such file or directory"
+    lead = _led_by(alphafold, "lib.cannot_open_shared_object")
+    assert "libxrender1" in lead.fix.text and "RDKit" in lead.cause, lead
+    # a library no case knows: acids-ircam/RAVE#276 (torchaudio's sox effects and the system's libsox; "you
+    # have to install sox beforehand", the maintainer)
+    rave = (
+        "`OSError: libsox.so: cannot open shared object file: No such file or directory`\n"
+        "`RuntimeError: apply_effects_tensor requires sox extension which is not available.`"
+    )
+    lead = _led_by(rave, "lib.cannot_open_shared_object")
+    assert "libsox.so, which is none of torch's, CUDA's or the driver's libraries" in lead.cause, lead.cause
+    assert "apt-file search libsox.so" in lead.fix.commands and "Reinstalling torch" in lead.cause
+
+
+def test_flashinfers_jit_without_nvcc_is_told_its_prebuilt_kernels_or_a_toolkit() -> None:
+    # A JIT that finds no nvcc, in words other than torch's: oumi-ai/oumi#2503 (FlashInfer's own message in
+    # a CUDA runtime image; a -devel base image, merged), flashinfer-ai/flashinfer#1781 (its version check
+    # ran the nvcc on PATH, where there was none; fixed in FlashInfer, or install nvcc), kserve/kserve#4565
+    # (vLLM's FlashInfer sampler compiling in a -runtime image; its kernels built ahead, merged: the stored
+    # log is cut before its error)
+    oumi = "RuntimeError: Could not find nvcc and default cuda_home='/usr/local/cuda' doesn't exist"
+    version_check = "FileNotFoundError: [Errno 2] No such file or directory: 'nvcc'"
+    lead = _led_by(oumi, "build.cuda_home_unset")
+    assert lead.cause.startswith("FlashInfer"), lead.cause
+    assert "/usr/local/cuda does not exist" in " ".join(lead.evidence), lead.evidence
+    assert "flashinfer install-jit-cache-wheel" in lead.fix.commands
+    assert "-devel image" in lead.fix.text and "VLLM_USE_FLASHINFER_SAMPLER=0" in lead.fix.text, lead.fix
+    lead = _led_by(version_check, "build.cuda_home_unset")
+    assert "nvcc" in lead.cause and "CUDA_HOME" in lead.fix.text, lead
