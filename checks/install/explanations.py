@@ -1764,7 +1764,7 @@ def analyse_missing_library(text: str) -> Analysis:
             found = _with_bundled_release(_with_cudnn_release(case.analysis(*evidence), name), name)
             other = _built_for_other_cuda(found, name, text)
             return other if other is not found else _release_asked_by_a_package(found, name, text)
-    if name is not None and _SHARED_OBJECT.search(name) and _OF_TORCH_OR_CUDA.match(name) is None:
+    if name is not None and _PLAIN_LIBRARY.fullmatch(name) and _OF_TORCH_OR_CUDA.match(name) is None:
         return _not_torchs_library(evidence, name, text)
     return Analysis(evidence=evidence)
 
@@ -1773,11 +1773,13 @@ def analyse_missing_library(text: str) -> Analysis:
 # MPI, the interconnects' verbs): the entry's cases and its own cause tell of them. Any other library is a
 # package's or the system's, which reinstalling torch does not bring.
 _OF_TORCH_OR_CUDA = re.compile(
-    r"(?:lib)?(?:torch|c10|caffe2|shm|cu|nv|nccl|magma|mkl|iomp|gomp|omp|tbb|roc|hip|hsa|amd|miopen|rccl|mpi"
-    r"|python|aoti|fbgemm|gloo|ucc|ucx|ibverbs|rdma|triton|tensorrt|onnxruntime)",
+    r"(?:lib)?(?:torch|c10|caffe2|shm|cuda|cudnn|cublas|cufft|curand|cusolver|cusparse|cupti|cufile|cutensor"
+    r"|nv|nccl|magma|mkl|iomp|gomp|omp|tbb|roc|hip|hsa|amdhip|miopen|rccl|mpi|python|aoti|fbgemm|gloo|ucc"
+    r"|ucx|ibverbs|rdma|triton|tensorrt|onnxruntime)",
     re.IGNORECASE,
 )
-_SHARED_OBJECT = re.compile(r"\.(?:so(?:\.[\d.]{1,20})?|dylib)$", re.IGNORECASE)
+# A library's file name alone, as the fix's commands quote it: nothing a shell would read as more than a word.
+_PLAIN_LIBRARY = re.compile(r"[\w+-][\w.+-]{0,100}\.(?:so(?:\.[\d.]{1,20})?|dylib)", re.IGNORECASE)
 
 
 def _not_torchs_library(evidence: tuple[str, ...], name: str, text: str) -> Analysis:

@@ -303,6 +303,17 @@ def test_missing_libraries_are_told_apart() -> None:
     assert "torch 1.12 or older" in lead("lib.cannot_open_shared_object", "dev", 3).cause
 
 
+def test_a_library_name_that_is_more_than_a_word_never_reaches_a_command() -> None:
+    # the library's name goes into the commands of the fix only where a shell reads it as one word
+    for name in ("x;reboot;libfoo.so", "$(touch pwned)libfoo.so", "libfoo.so`id`"):
+        text = f"OSError: {name}: cannot open shared object file: No such file or directory"
+        found = explain(text, catalogue.installed())
+        assert found and found[0].id == "lib.cannot_open_shared_object"
+        assert not any(c in command for command in found[0].fix.commands for c in ";$`()|&"), found[0].fix
+    plain = explain("OSError: libfoo.so.3: cannot open shared object file", catalogue.installed())[0]
+    assert "apt-file search libfoo.so.3" in plain.fix.commands
+
+
 def test_undefined_symbols_are_told_apart() -> None:
     assert lead("lib.undefined_symbol", "dev", 0).fix.text.startswith(
         "torchvision was built for another torch"
