@@ -1710,6 +1710,7 @@ _LOADER = re.compile(
     r": cannot open shared object file|Could not load library |Error loading\s{1,40}\""
     r"|Unable to load any of \{"
     r"| not found in the system path"
+    r"|Library not loaded: "
 )
 _PRELOAD = re.compile(r"(lib\w{1,30}\.so[*\[\]0-9.-]{0,24}) not found in the system path")
 _LIBRARY_KINDS = catalogue_file.cases(__package__, "lib.cannot_open_shared_object")
@@ -1748,6 +1749,11 @@ def analyse_missing_library(text: str) -> Analysis:
         line = f"a program (not a Python import) could not load {started[1]} when it started"
         return Analysis(evidence=(line,), cause=_LOADER_PATH_CAUSE, fix=_LOADER_PATH_FIX)
     name = _missing_library_name(text)
+    homebrew = _HOMEBREW_LIBRARY.fullmatch(name or "")
+    if homebrew is not None:
+        return _homebrew_library(homebrew, text)
+    if name is not None and name.lower().endswith(".dylib"):
+        name = name.rsplit("/", 1)[-1]  # dyld's path ("@rpath/libc10.dylib"): the library is its file
     evidence = (f"missing: {name}",) if name else ()
     built_here = last_match(_JIT_LIBRARY, text[-200_000:])
     if built_here is not None:
@@ -1782,6 +1788,36 @@ _OF_TORCH_OR_CUDA = re.compile(
 _PLAIN_LIBRARY = re.compile(r"[\w+-][\w.+-]{0,100}\.(?:so(?:\.[\d.]{1,20})?|dylib)", re.IGNORECASE)
 
 
+# macOS: a library linked at Homebrew's own path for a formula (/usr/local/opt/<formula>/lib on Intel Macs,
+# /opt/homebrew/opt/<formula>/lib on Apple silicon): torch 1.1.0's wheels asked for Homebrew's libomp there
+# (pytorch/pytorch#20030, spro/practical-pytorch#131), a third-party CUDA build for Homebrew's open-mpi
+# (TomHeaven/pytorch-osx-build#8); brew install <formula> puts it there.
+_HOMEBREW_LIBRARY = re.compile(r"(/usr/local|/opt/homebrew)/opt/([\w@.+-]{1,60})/lib/([\w.+-]{1,100}\.dylib)")
+_REFERENCED_FROM = re.compile(r"Referenced from: (?:<[\w-]{1,60}> )?(\S{1,300})")
+
+
+def _homebrew_library(found: re.Match[str], text: str) -> Analysis:
+    prefix, formula, library = found[1], found[2], found[3]
+    which = "Apple silicon" if prefix == "/opt/homebrew" else "Intel Macs"
+    evidence = [f"dyld looked for {library} at {found[0]}: Homebrew's place for its formula {formula}"]
+    asking = last_match(_REFERENCED_FROM, text[-200_000:])
+    if asking is not None:
+        evidence.append(f"asked for by {asking[1].rsplit('site-packages/', 1)[-1]}")
+    cause = (
+        f"The library that asks for it was built against Homebrew's {formula} and links {library} where "
+        f"Homebrew puts it ({prefix}, Homebrew's prefix on {which}), and this Mac has no {formula} there: it "
+        "is not installed with Homebrew, or Homebrew lives under the other prefix (/opt/homebrew on Apple "
+        "silicon, /usr/local on Intel Macs). Reinstalling the same build brings the same link."
+    )
+    fix = Fix(
+        f"Install the formula with Homebrew: brew install {formula}. Or install a build of the package that "
+        "brings its own copy of the library (torch 1.1.0's macOS wheels asked for Homebrew's libomp; its "
+        "1.1.0.post2 wheels and later bring their own).",
+        (f"brew install {formula}",),
+    )
+    return Analysis(evidence=tuple(evidence), cause=cause, fix=fix)
+
+
 def _not_torchs_library(evidence: tuple[str, ...], name: str, text: str) -> Analysis:
     """A library that is not torch's or CUDA's: the package that needs it, where the traceback shows it,
     and how to find what provides it."""
@@ -1793,10 +1829,18 @@ def _not_torchs_library(evidence: tuple[str, ...], name: str, text: str) -> Anal
         f"{who} needs it, and it comes with that package or from the system's packages. Reinstalling torch "
         "does not bring it."
     )
+    again = f"reinstall {package or 'the package whose import fails'} in this environment"
+    if name.lower().endswith(".dylib"):
+        stem = name.removeprefix("lib").split(".", 1)[0]
+        fix = Fix(
+            f"Install what provides {name}: a formula of Homebrew's (brew search {stem}) or a package of "
+            f"conda-forge's, or {again}.",
+            (f"brew search {stem}",),
+        )
+        return Analysis(evidence=evidence, cause=cause, fix=fix)
     fix = Fix(
         f"Install what provides {name}: the system's package (apt-file search {name} names it on Debian and "
-        f"Ubuntu, dnf provides '*/{name}' on Fedora and RHEL; conda-forge packages many), or reinstall "
-        f"{package or 'the package whose import fails'} in this environment.",
+        f"Ubuntu, dnf provides '*/{name}' on Fedora and RHEL; conda-forge packages many), or {again}.",
         (f"apt-file search {name}", f"ldconfig -p | grep {name.split('.so')[0]}"),
     )
     return Analysis(evidence=evidence, cause=cause, fix=fix)

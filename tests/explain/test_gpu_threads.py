@@ -11987,3 +11987,56 @@ def test_flashinfers_jit_without_nvcc_is_told_its_prebuilt_kernels_or_a_toolkit(
     assert "-devel image" in lead.fix.text and "VLLM_USE_FLASHINFER_SAMPLER=0" in lead.fix.text, lead.fix
     lead = _led_by(version_check, "build.cuda_home_unset")
     assert "nvcc" in lead.cause and "CUDA_HOME" in lead.fix.text, lead
+
+
+def test_macos_dylds_library_not_loaded_at_homebrews_path_is_told_to_brew_install_the_formula() -> None:
+    # dyld's "Library not loaded" was read by no entry: pytorch/pytorch#20030 (torch 1.1.0's wheel linked
+    # Homebrew's libomp; brew install libomp, the reporter, and the 1.1.0.post2 wheels),
+    # spro/practical-pytorch#131 (the same, another user), TomHeaven/pytorch-osx-build#8 (a build linked
+    # against Homebrew's open-mpi; brew install open-mpi, the maintainer and the reporter)
+    virtualenv = (
+        "Traceback (most recent call last):\n"
+        '  File "/Users/kaspersapala/Documents/Airly/new-pollution-forecast/Datasets/__init__.py", line '
+        "3, in <module>\n"
+        "    from torch.utils.data import Dataset\n"
+        '  File "/Users/kaspersapala/.local/share/virtualenvs/new-pollution-forecast-BSetKF9E/lib/python3'
+        '.7/site-packages/torch/__init__.py", line 79, in <module>\n'
+        "    from torch._C import *\n"
+        "ImportError: dlopen(/Users/kaspersapala/.local/share/virtualenvs/new-pollution-forecast-BSetKF9E"
+        "/lib/python3.7/site-packages/torch/_C.cpython-37m-darwin.so, 9): Library not loaded: "
+        "/usr/local/opt/libomp/lib/libomp.dylib\n"
+        "  Referenced from: /Users/kaspersapala/.local/share/virtualenvs/new-pollution-forecast-BSetKF9E/"
+        "lib/python3.7/site-packages/torch/lib/libshm.dylib\n"
+        "  Reason: image not found"
+    )
+    venv = (
+        "ImportError: dlopen(/Users/little-prince/Documents/Graduation_Project/venv/lib/python3.6/site-pa"
+        "ckages/torch/_C.cpython-36m-darwin.so, 9): Library not loaded: "
+        "/usr/local/opt/libomp/lib/libomp.dylib\n"
+        "  Referenced from: /Users/little-prince/Documents/Graduation_Project/venv/lib/python3.6/site-pac"
+        "kages/torch/lib/libshm.dylib\n"
+        "  Reason: image not found"
+    )
+    open_mpi = (
+        ">>> import torch\n"
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        '  File "/Users/michaelmcreynolds/anaconda3/envs/PyTorch/lib/python3.7/site-packages/torch/__init'
+        '__.py", line 79, in <module>\n'
+        "    from torch._C import *\n"
+        "ImportError: dlopen(/Users/michaelmcreynolds/anaconda3/envs/PyTorch/lib/python3.7/site-packages/"
+        "torch/_C.cpython-37m-darwin.so, 9): Library not loaded: "
+        "/usr/local/opt/open-mpi/lib/libmpi.40.dylib\n"
+        "  Referenced from: /Users/michaelmcreynolds/anaconda3/envs/PyTorch/lib/python3.7/site-packages/t"
+        "orch/_C.cpython-37m-darwin.so\n"
+        "  Reason: image not found"
+    )
+    for text, formula, asking in (
+        (virtualenv, "libomp", "torch/lib/libshm.dylib"),
+        (venv, "libomp", "torch/lib/libshm.dylib"),
+        (open_mpi, "open-mpi", "torch/_C.cpython-37m-darwin.so"),
+    ):
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        assert f"built against Homebrew's {formula}" in lead.cause, lead.cause
+        assert lead.fix.commands == (f"brew install {formula}",), lead.fix
+        assert f"asked for by {asking}" in lead.evidence, lead.evidence
