@@ -703,6 +703,29 @@ def _keys_listed(text: str) -> dict[str, list[str]]:
     return lists
 
 
+# The files from_pretrained looked for and the folder, as diffusers and transformers name them; a folder of
+# huggingface_hub's cache names its repository (models--<owner>--<name>, snapshots/<revision>).
+_FILES_MISSING = re.compile(r"Error no file named ([^\n]{1,300}?) found in directory:? ?([^\n]{0,600})")
+_CACHED_REPOSITORY = re.compile(r"models--([\w.-]{1,96})--([\w.-]{1,96})[/\\]snapshots")
+
+
+def analyse_model_files_missing(text: str) -> Analysis:
+    """The files missing and the folder; where the folder is a snapshot of huggingface_hub's cache, the
+    command that fetches its repository again."""
+    found = last_match(_FILES_MISSING, text[-200_000:])
+    if found is None:
+        return Analysis()
+    folder = found[2].strip().rstrip(".")
+    evidence = [f"missing: {found[1]}" + (f", in {folder}" if folder else "")]
+    cached = last_match(_CACHED_REPOSITORY, folder)
+    if cached is None:
+        return Analysis(evidence=tuple(evidence))
+    repository = f"{cached[1]}/{cached[2]}"
+    evidence.append(f"the folder is a snapshot of {repository} in huggingface_hub's cache")
+    entry = _MODEL_FILES_MISSING
+    return Analysis(evidence=tuple(evidence), fix=Fix(entry.fix.text, (f"hf download {repository}",)))
+
+
 def analyse_module_prefix(text: str) -> Analysis:
     """Which side carries 'module.', and whether the keys match once it is set aside."""
     lists = _keys_listed(text)
@@ -1210,5 +1233,6 @@ def analyse_cuda_ipc_on_windows(text: str) -> Analysis:
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
+_MODEL_FILES_MISSING: Entry = next(e for e in ENTRIES if e.id == "load.model_files_missing")
 _DEVICES: Entry = next(e for e in ENTRIES if e.id == "tensors.different_devices")
 _RUN_ON_CPU: Entry = next(e for e in ENTRIES if e.id == "device.run_on_cpu")

@@ -684,6 +684,11 @@ MESSAGES = [
         "dataloader.shared_file_handle",
         "KeyError: 'Unable to open object (bad object header version number)'",
     ),  # pytorch/pytorch#11887
+    (
+        "load.model_files_missing",
+        "OSError: Error no file named diffusion_pytorch_model.bin found in directory D:\\AI\\ComfyUI_windows_"
+        "portable\\ComfyUI\\models\\CogVideo\\CogVideoX-Fun-V1.1-5b-Control.",
+    ),  # kijai/ComfyUI-CogVideoXWrapper#281
 ]
 
 
