@@ -689,6 +689,7 @@ MESSAGES = [
         "OSError: Error no file named diffusion_pytorch_model.bin found in directory D:\\AI\\ComfyUI_windows_"
         "portable\\ComfyUI\\models\\CogVideo\\CogVideoX-Fun-V1.1-5b-Control.",
     ),  # kijai/ComfyUI-CogVideoXWrapper#281
+    ("cuda.misaligned_address", "RuntimeError: CUDA error: misaligned address"),  # valeoai/WaffleIron#4
 ]
 
 

@@ -12090,3 +12090,27 @@ def test_a_model_folder_without_the_file_from_pretrained_loads_first_is_told_to_
     lead = _led_by(inpaint, "load.model_files_missing")
     assert "hf download stabilityai/stable-diffusion-2-inpainting" in lead.fix.commands, lead.fix.commands
     assert "modelscope download --model" in _led_by(modelscope, "load.model_files_missing").fix.text
+
+
+def test_a_misaligned_address_is_read_as_a_kernel_fault_found_with_launch_blocking() -> None:
+    # CUDA's "misaligned address" was read by no entry: valeoai/WaffleIron#4 (a torch build for another CUDA;
+    # the matching wheels, the reporter), NVIDIA/Fuser#4970 (a kernel's bug, fixed), openucx/ucc#1312 (NVLS
+    # allreduce on sizes not a multiple of 16 elements' bytes, fixed), pytorch/pytorch#32893 (torch 1.1's
+    # batch norm; a newer torch, the maintainers)
+    waffle_iron = "RuntimeError: CUDA error: misaligned address"
+    fuser = "CUDA_ERROR_MISALIGNED_ADDRESS failed with error misaligned address"
+    ucc = (
+        "Fix cudaErrorMisalignedAddress in NVLS allreduce for float32 and bfloat16 when the buffer size is "
+        "not a multiple of 16 * tsize bytes."
+    )
+    batch_norm = (
+        '   File "/home/nnir712/anaconda3/envs/zzhpy36/lib/python3.6/site-packages/torch/nn/modules/batchnor'
+        'm.py", line 74, in forward\n'
+        "     self.num_batches_tracked + = 1\n"
+        "RuntimeError: CUDA error: misaligned address`"
+    )
+    for text in (waffle_iron, fuser, ucc, batch_norm):
+        lead = _led_by(text, "cuda.misaligned_address")
+        assert "not aligned to the width of its access" in lead.cause, lead.cause
+        assert "CUDA_LAUNCH_BLOCKING=1 python train.py" in lead.fix.commands
+        assert "built for this CUDA" in lead.fix.text and ".contiguous()" in lead.fix.text, lead.fix
