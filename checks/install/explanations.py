@@ -3922,12 +3922,47 @@ def _platform_first(windows: bool, on_windows: str, on_linux: str) -> str:
     return f"{on_windows} {on_linux}" if windows else f"{on_linux} {on_windows}"
 
 
+# inductor's own check (torch/_inductor/scheduler.py create_backend, exc.py GPUTooOldForTriton): "Found <GPU>
+# which is too old to be supported by the triton GPU compiler ... Triton only supports devices of CUDA
+# Capability >= 7.0, but your device is of CUDA capability <major>.<minor>"; torch/_dynamo/config.py reads
+# TORCH_COMPILE_DISABLE.
+_GPU_TOO_OLD_FOR_TRITON = re.compile(
+    r"(?:Found ([^\n]{1,80}?) which is too old to be supported by the triton GPU compiler[^\n]{0,200}?)?"
+    r"Triton only supports devices of CUDA Capability >= 7\.0, but your device is of CUDA capability (\d\.\d)"
+    r"|Found ([^\n]{1,80}?) which is too old to be supported by the triton GPU compiler",
+    re.IGNORECASE,
+)
+
+
+def _gpu_too_old_for_triton(found: re.Match[str]) -> Analysis:
+    gpu, capability = found[1] or found[3], found[2]
+    shown = ", ".join(
+        part for part in (gpu, f"compute capability {capability}" if capability else None) if part
+    )
+    return Analysis(
+        evidence=(f"the GPU: {shown}; Triton runs on capability 7.0 (Volta) and newer",),
+        cause="torch.compile's inductor backend generates its GPU kernels with Triton, which supports GPUs "
+        "of compute capability 7.0 and newer, and this GPU is older (Pascal: GTX 10x0, TITAN X, P100, P40, "
+        "P4; Maxwell and Kepler): no Triton release and no reinstall changes that.",
+        fix=Fix(
+            "Run without compilation: the program's compile option off (compile=False, --compile off, a "
+            "TorchCompile node removed), or TORCH_COMPILE_DISABLE=1 in the environment (torch.compile then "
+            "runs the model eagerly); or run on a GPU of compute capability 7.0 or newer (T4, V100, RTX 20x0 "
+            "and later).",
+            ("TORCH_COMPILE_DISABLE=1 python train.py",),
+        ),
+    )
+
+
 def analyse_triton(text: str) -> Analysis:
     """Which of Triton's failures the text shows, with the way out for the platform it names (Windows first
     where it names Windows, else Linux first); xformers' notice alone is harmless."""
     tail = text[-200_000:]
     windows = _WINDOWS.search(tail) is not None
     evidence = ("the text is about Windows, which has no official Triton",) if windows else ()
+    too_old = last_match(_GPU_TOO_OLD_FOR_TRITON, tail)
+    if too_old is not None:
+        return _gpu_too_old_for_triton(too_old)
     if _NO_C_COMPILER.search(tail) is not None:
         return Analysis(
             evidence=evidence,

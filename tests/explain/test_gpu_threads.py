@@ -12114,3 +12114,32 @@ def test_a_misaligned_address_is_read_as_a_kernel_fault_found_with_launch_blocki
         assert "not aligned to the width of its access" in lead.cause, lead.cause
         assert "CUDA_LAUNCH_BLOCKING=1 python train.py" in lead.fix.commands
         assert "built for this CUDA" in lead.fix.text and ".contiguous()" in lead.fix.text, lead.fix
+
+
+def test_a_gpu_below_tritons_capability_is_told_to_run_without_compilation_or_on_a_newer_gpu() -> None:
+    # inductor's check of the GPU (torch/_inductor/exc.py, GPUTooOldForTriton) was read by no entry:
+    # karpathy/nanoGPT#157 (a GTX 1080; compile = False, several users), pytorch/tutorials#2227 (a Tesla P4 in
+    # CI; the job moved to a T4, merged), celoyd/potato#50 (a GPU of capability 6.1; compiling behind a flag,
+    # off by default, its owner)
+    nano_gpt = (
+        "RuntimeError: Found NVIDIA GeForce GTX 1080 which is too old to be supported by the triton GPU "
+        "compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but "
+        "your device is of CUDA capability 6.1"
+    )
+    tutorials = (
+        "Feb 28 00:20:45 torch._dynamo.exc.BackendCompilerFailed: debug_wrapper raised RuntimeError: Found "
+        "Tesla P4 which is too old to be supported by the triton GPU compiler, which is used as the backend. "
+        "Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1"
+    )
+    potato = (
+        "- My GPU is a generation too old for `torch.compile` (“Triton only supports devices of CUDA "
+        "Capability >= 7.0, but your device is of CUDA capability 6.1”)."
+    )
+    for text in (nano_gpt, tutorials, potato):
+        lead = _led_by(text, "triton.not_available")
+        assert "capability 7.0" in lead.cause and "reinstall" in lead.cause, lead.cause
+        assert "compile=False" in lead.fix.text and "TORCH_COMPILE_DISABLE=1" in lead.fix.text, lead.fix
+        assert "7.0 or newer" in lead.fix.text, lead.fix
+        assert any("capability 6.1" in line for line in lead.evidence), lead.evidence
+    evidence = _led_by(nano_gpt, "triton.not_available").evidence
+    assert evidence[0].startswith("the GPU: NVIDIA GeForce GTX 1080, compute capability 6.1"), evidence
