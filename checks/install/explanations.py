@@ -3926,16 +3926,17 @@ def _platform_first(windows: bool, on_windows: str, on_linux: str) -> str:
 # which is too old to be supported by the triton GPU compiler ... Triton only supports devices of CUDA
 # Capability >= 7.0, but your device is of CUDA capability <major>.<minor>"; torch/_dynamo/config.py reads
 # TORCH_COMPILE_DISABLE.
-_GPU_TOO_OLD_FOR_TRITON = re.compile(
-    r"(?:Found ([^\n]{1,80}?) which is too old to be supported by the triton GPU compiler[^\n]{0,200}?)?"
-    r"Triton only supports devices of CUDA Capability >= 7\.0, but your device is of CUDA capability (\d\.\d)"
-    r"|Found ([^\n]{1,80}?) which is too old to be supported by the triton GPU compiler",
+_TRITON_GPU_TOO_OLD = re.compile(
+    r"Found ([^\n]{1,80}?) which is too old to be supported by the triton GPU compiler", re.IGNORECASE
+)
+_TRITON_CAPABILITY = re.compile(
+    r"Triton only supports devices of CUDA Capability >= 7\.0, but your device is of CUDA capability "
+    r"(\d\.\d)",
     re.IGNORECASE,
 )
 
 
-def _gpu_too_old_for_triton(found: re.Match[str]) -> Analysis:
-    gpu, capability = found[1] or found[3], found[2]
+def _gpu_too_old_for_triton(gpu: str | None, capability: str | None) -> Analysis:
     shown = ", ".join(
         part for part in (gpu, f"compute capability {capability}" if capability else None) if part
     )
@@ -3958,11 +3959,11 @@ def analyse_triton(text: str) -> Analysis:
     """Which of Triton's failures the text shows, with the way out for the platform it names (Windows first
     where it names Windows, else Linux first); xformers' notice alone is harmless."""
     tail = text[-200_000:]
+    gpu, capability = last_match(_TRITON_GPU_TOO_OLD, tail), last_match(_TRITON_CAPABILITY, tail)
+    if gpu is not None or capability is not None:
+        return _gpu_too_old_for_triton(gpu and gpu[1], capability and capability[1])
     windows = _WINDOWS.search(tail) is not None
     evidence = ("the text is about Windows, which has no official Triton",) if windows else ()
-    too_old = last_match(_GPU_TOO_OLD_FOR_TRITON, tail)
-    if too_old is not None:
-        return _gpu_too_old_for_triton(too_old)
     if _NO_C_COMPILER.search(tail) is not None:
         return Analysis(
             evidence=evidence,

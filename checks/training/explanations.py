@@ -722,8 +722,8 @@ def analyse_model_files_missing(text: str) -> Analysis:
         return Analysis(evidence=tuple(evidence))
     repository = f"{cached[1]}/{cached[2]}"
     evidence.append(f"the folder is a snapshot of {repository} in huggingface_hub's cache")
-    entry = _MODEL_FILES_MISSING
-    return Analysis(evidence=tuple(evidence), fix=Fix(entry.fix.text, (f"hf download {repository}",)))
+    fix = Fix(_MODEL_FILES_MISSING.fix.text, (f"hf download {repository}",))
+    return Analysis(evidence=tuple(evidence), fix=fix)
 
 
 def analyse_module_prefix(text: str) -> Analysis:
