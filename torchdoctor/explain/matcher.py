@@ -91,7 +91,10 @@ def explain_marked(text: str, entries: Sequence[Entry]) -> tuple[list[Explanatio
     another catalogue's message, matched apart, outranks)."""
     prepared, folded = _prepared(text)
     found: list[tuple[bool, Explanation]] = []
+    occurs: dict[str, bool] = {}
     for entry in entries:
+        if not entry.may_match(folded, occurs):
+            continue
         match = entry.last_match(prepared.searchable, folded)
         by_message = match is not None
         if match is None:

@@ -233,6 +233,8 @@ class Entry:
     _compiled: dict[str, re.Pattern[str]] = field(init=False, repr=False, compare=False)
     """Each pattern compiled the first time it runs: most texts hold the required text of a few entries
     only, and compiling the whole catalogue was most of an explanation's start."""
+    _pieces: tuple[str, ...] | None = field(init=False, repr=False, compare=False)
+    """Every piece of required text of the patterns and symptoms; None when one of them requires none."""
 
     def __post_init__(self) -> None:
         for kind, patterns in (("", self.patterns), ("_symptoms", self.symptoms)):
@@ -240,6 +242,23 @@ class Entry:
             object.__setattr__(self, f"_spaced{kind}", spaced)
             object.__setattr__(self, f"required{kind}", tuple(_checked_required(p) for p in spaced))
         object.__setattr__(self, "_compiled", {})
+        required = (*self.required, *self.required_symptoms)
+        pieces = None if not all(required) else tuple(dict.fromkeys(p for ps in required for p in ps))
+        object.__setattr__(self, "_pieces", pieces)
+
+    def may_match(self, folded: str, occurs: dict[str, bool]) -> bool:
+        """Whether a pattern or a symptom can match the text whose casefold is ``folded``: the required
+        text of one of them is in it. ``occurs`` remembers, over the entries asked about one text, whether
+        each piece was found: most pieces are shared, and most entries are ruled out by them alone."""
+        if self._pieces is None:
+            return True
+        for piece in self._pieces:
+            found = occurs.get(piece)
+            if found is None:
+                found = occurs[piece] = piece in folded
+            if found:
+                return True
+        return False
 
     def compiled_pattern(self, pattern: str) -> re.Pattern[str]:
         """``pattern`` (one of this entry's, as matched) compiled, once."""
