@@ -1598,10 +1598,13 @@ def _no_kernel_for(sm: int, text: str, after: str, named: str | None = None) -> 
             )
     elif span:
         ((first, first_cuda), _) = span
-        evidence.append(
+        said = (
             f"torch has kernels for CC {cc[0]}.{cc[1]} from {first} on (its CUDA {first_cuda} build), not in "
             "every CUDA build of a release"
         )
+        if first == lines[0]:
+            said += f"; {first} is the oldest release these tables know, so older ones may have them too"
+        evidence.append(said)
         release = _seen(text).release
         installed = cuda_compat.parse_version(release)
         if installed is None or installed < (cuda_compat.parse_version(first) or ()):
@@ -1659,14 +1662,18 @@ def _default_drop(cc: tuple[int, int], built: _Built | None) -> _DefaultDrop | N
 def _releases_with_kernels(
     cc: tuple[int, int],
 ) -> tuple[tuple[str, str], tuple[str, str]] | None:
-    """(release, CUDA) of the first and the last Linux build the tables know with kernels for ``cc``."""
+    """(release, CUDA) of the first and the last Linux build the tables know with kernels for ``cc``: the
+    oldest CUDA build with them of each of those releases."""
     have = [
         (line, build.cuda)
         for line in builds.known_lines()
-        for build in builds.of(line, "linux-x86_64") or []
+        for build in reversed(builds.of(line, "linux-x86_64") or [])
         if builds.has_kernels(build, cc)
     ]
-    return (have[0], have[-1]) if have else None
+    if not have:
+        return None
+    last = have[-1][0]
+    return have[0], next(pair for pair in have if pair[0] == last)
 
 
 _INIT_ERRORS = catalogue_file.cases(__package__, "cuda.init_failed")

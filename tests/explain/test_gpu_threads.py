@@ -3873,6 +3873,43 @@ def test_no_kernel_image_on_a_gpu_newer_than_the_build_upgrades_pytorch() -> Non
     assert lead.fix.text.startswith("Upgrade PyTorch") and "an older torch" in lead.fix.text, lead.fix.text
 
 
+def test_kernels_in_the_oldest_release_the_tables_know_are_not_said_to_start_there() -> None:
+    # The tables begin at torch 2.0: a GPU whose kernels every release there has (sm_80, sm_86, in 1.7 on)
+    # was told "torch has kernels for CC 8.6 from 2.0 on", as if 1.x lacked them (CUDA 11.0 and 11.1 builds
+    # of 1.7 and 1.8 had them). Said now as the edge of the tables, with the oldest CUDA build of that
+    # release that has them (2.0's CUDA 11.7 build has sm_80 and sm_86; sm_90 only its CUDA 11.8 build).
+    records = json.loads((ERRORS / "cuda.no_kernel_image.json").read_text())
+    texts = {record["source"]: record["text"] for record in records}
+    a100 = [
+        # a README's note of torch 1.10.0+cu102 in a Singularity image on an A100 (stored file id 3914793010)
+        'Singularity> python3 -c "import torch; print(torch.__version__); print(torch.cuda.is_available()); '
+        "print(torch.cuda.get_arch_list()); torch.zeros(1).to('cuda')\"\n\n1.10.0+cu102\nTrue\n['sm_37', "
+        "'sm_50', 'sm_60', 'sm_70']\nNVIDIA A100-PCIE-40GB with CUDA capability sm_80 is not compatible with "
+        "the current PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_37 "
+        "sm_50 sm_60 sm_70.\n",
+        # SimpleDyG's README (its fix, from acids-ircam/RAVE discussion #123: torch==1.11.0+cu113)
+        "比如报错如下：\nA100-SXM4-40GB with CUDA capability sm_80 is not compatible with the current "
+        "PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 "
+        "sm_70.\nIf you want to use the A100-SXM4-40GB GPU with PyTorch, please check the instructions at "
+        "https://pytorch.org/get-started/locally/\n",
+    ]
+    cases = [
+        (texts["sconlyshootery/FeatDepth#68"], "8.6"),
+        (texts["Turoad/CLRNet#83"], "8.6"),
+        *((text, "8.0") for text in a100),
+    ]
+    for text, cc in cases:
+        lead = _led_by(text, "cuda.no_kernel_image")
+        said = [line for line in lead.evidence if f"kernels for CC {cc}" in line]
+        assert said == [
+            f"torch has kernels for CC {cc} from 2.0 on (its CUDA 11.7 build), not in every CUDA build of a "
+            "release; 2.0 is the oldest release these tables know, so older ones may have them too"
+        ], lead.evidence
+    # a GPU whose kernels came later than the tables' start is told where they start
+    lead = _led_by(texts["Hellod035/LeggedLab#26"], "cuda.no_kernel_image")
+    assert "torch has kernels for CC 12.0 from 2.7 on (its CUDA 12.8 build)" in " ".join(lead.evidence)
+
+
 def test_a_step_too_large_for_the_gpu_says_the_gpu_has_not_enough_memory_and_names_the_image_size() -> None:
     # The maintainers' words for a job whose own memory fills the card: the GPU is too small for it
     # ('1G显存确实有点小': 1 GB of VRAM is indeed small), and the levers are a smaller image or a lower
