@@ -690,6 +690,10 @@ MESSAGES = [
         "portable\\ComfyUI\\models\\CogVideo\\CogVideoX-Fun-V1.1-5b-Control.",
     ),  # kijai/ComfyUI-CogVideoXWrapper#281
     ("cuda.misaligned_address", "RuntimeError: CUDA error: misaligned address"),  # valeoai/WaffleIron#4
+    (
+        "cuda.launch_failure",
+        "RuntimeError: CUDA error: an illegal instruction was encountered",
+    ),  # IST-DASLab/marlin#40
 ]
 
 

@@ -12153,6 +12153,33 @@ def test_a_misaligned_address_is_read_as_a_kernel_fault_found_with_launch_blocki
         assert "built for this CUDA" in lead.fix.text and ".contiguous()" in lead.fix.text, lead.fix
 
 
+def test_a_kernel_that_crashed_is_read_as_a_librarys_kernel_or_the_machine() -> None:
+    # CUDA's "unspecified launch failure" and "an illegal instruction was encountered" were read by no entry:
+    # opendatalab/MinerU#426 (a faulty card: another of the same model ran, the reporter),
+    # thu-ml/SageAttention#199 (its FP8 kernel needs CUDA 12.8; the fallback, several users),
+    # IST-DASLab/marlin#40 (the kernel's cache-policy PTX on a newer GPU; the plain copy, the reporter)
+    miner_u = (
+        "2024-08-14 05:45:39.030 | ERROR    | __main__:pdf_parse_main:135 - CUDA error: unspecified launch "
+        "failure\nCUDA kernel errors might be asynchronously reported at some other API call, so the "
+        "stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n"
+        "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."
+    )
+    sage_attention = (
+        "terminate called after throwing an instance of 'c10::Error'\nwhat():  CUDA error: unspecified "
+        "launch failure\nCompile with TORCH_USE_CUDA_DSA to enable device-side assertions."
+    )
+    marlin = "RuntimeError: CUDA error: an illegal instruction was encountered"
+    for text in (miner_u, sage_attention, marlin):
+        lead = _led_by(text, "cuda.launch_failure")
+        assert "kernel crashed" in lead.cause and "failing under load" in lead.cause, lead.cause
+        assert "CUDA_LAUNCH_BLOCKING=1 python train.py" in lead.fix.commands
+        assert "update that library" in lead.fix.text and "another GPU" in lead.fix.text, lead.fix
+        assert "sudo dmesg | grep -i xid" in lead.fix.commands
+    # the CPU's illegal instruction (SIGILL: a build for instructions the processor lacks) is not this
+    for text in ("Illegal instruction (core dumped)", "illegal instruction"):
+        assert "cuda.launch_failure" not in [e.id for e in _explained(text)]
+
+
 def test_a_gpu_below_tritons_capability_is_told_to_run_without_compilation_or_on_a_newer_gpu() -> None:
     # inductor's check of the GPU (torch/_inductor/exc.py, GPUTooOldForTriton) was read by no entry:
     # karpathy/nanoGPT#157 (a GTX 1080; compile = False, several users), pytorch/tutorials#2227 (a Tesla P4 in
