@@ -12180,6 +12180,35 @@ def test_a_kernel_that_crashed_is_read_as_a_librarys_kernel_or_the_machine() -> 
         assert "cuda.launch_failure" not in [e.id for e in _explained(text)]
 
 
+def test_mps_placeholder_storage_is_a_tensor_left_off_the_apple_gpu() -> None:
+    # MPS's own check of an operand's storage ("Placeholder storage has not been allocated on MPS device!")
+    # was read by no entry: pytorch/pytorch#130790 (an embedding's ids on the CPU, its weight on MPS; the
+    # maintainer), lucidrains/self-rewarding-lm-pytorch#15 (prompts and the model moved to the device,
+    # merged), xjdr-alt/entropix#41 (a KV cache built on the CPU; two users), pytorch/examples#1070 (the
+    # input built on the CPU for a model on MPS, merged; quoted in prose)
+    embedding = (
+        "File [~/Projects/ml/lib/python3.10/site-packages/torch/nn/functional.py:2551](http://localhost:8"
+        "888/lab/workspaces/auto-m/tree/tags-classifier/~/Projects/ml/lib/python3.10/site-packages/torch/"
+        "nn/functional.py#line=2550), in embedding(input, weight, padding_idx, max_norm, norm_type, "
+        "scale_grad_by_freq, sparse)\n"
+        "   2545     # Note [embedding_renorm set_grad_enabled]\n"
+        "   2546     # XXX: equivalent to\n"
+        "   2547     # with torch.no_grad():\n"
+        "   2548     #   torch.embedding_renorm_\n"
+        "   2549     # remove once script supports set_grad_enabled\n"
+        "   2550     _no_grad_embedding_renorm_(weight, input, max_norm, norm_type)\n"
+        "-> 2551 return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)\n"
+        "\n"
+        "RuntimeError: Placeholder storage has not been allocated on MPS device!"
+    )
+    one_line = "RuntimeError: Placeholder storage has not been allocated on MPS device!"
+    prose = "Placeholder storage has not been allocated on MPS device"
+    for text in (embedding, one_line, prose):
+        lead = _led_by(text, "tensors.different_devices")
+        assert any("not on 'mps'" in line for line in lead.evidence), lead.evidence
+        assert lead.fix.text.startswith("Move the model and every input to one device"), lead.fix
+
+
 def test_a_gpu_below_tritons_capability_is_told_to_run_without_compilation_or_on_a_newer_gpu() -> None:
     # inductor's check of the GPU (torch/_inductor/exc.py, GPUTooOldForTriton) was read by no entry:
     # karpathy/nanoGPT#157 (a GTX 1080; compile = False, several users), pytorch/tutorials#2227 (a Tesla P4 in
