@@ -1232,6 +1232,31 @@ def analyse_cuda_ipc_on_windows(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+# Why scaled_dot_product_attention refused a fused kernel, in torch's warnings before "No available kernel"
+# (sdp_utils): "UserWarning: Both fused kernels do not support non-null attn_mask. (Triggered internally at
+# ../aten/src/ATen/native/transformers/cuda/sdp_utils.h:191.)"; a header ending "not used because:" says none.
+_SDPA_REASON = re.compile(
+    r"UserWarning: ([^\n]{5,300}?) ?\(Triggered internally at [^\n]{0,300}?sdp_utils", re.IGNORECASE
+)
+_MAX_SDPA_REASONS = 3
+
+
+def analyse_no_available_kernel(text: str) -> Analysis:
+    """The reasons torch warned of for refusing each fused attention kernel, where the text shows them."""
+    tail = text[-200_000:]
+    reasons = dict.fromkeys(
+        reason
+        for match in _SDPA_REASON.finditer(tail)
+        if not (reason := match[1].strip()).endswith("because:")
+    )
+    return Analysis(
+        evidence=tuple(
+            f"torch's reason for refusing a fused kernel: {reason}"
+            for reason in islice(reasons, _MAX_SDPA_REASONS)
+        )
+    )
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _MODEL_FILES_MISSING: Entry = next(e for e in ENTRIES if e.id == "load.model_files_missing")
 _DEVICES: Entry = next(e for e in ENTRIES if e.id == "tensors.different_devices")

@@ -694,6 +694,10 @@ MESSAGES = [
         "cuda.launch_failure",
         "RuntimeError: CUDA error: an illegal instruction was encountered",
     ),  # IST-DASLab/marlin#40
+    (
+        "attention.no_available_kernel",
+        "RuntimeError: No available kernel.  Aborting execution.",
+    ),  # pytorch/pytorch#117354
 ]
 
 

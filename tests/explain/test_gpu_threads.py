@@ -12209,6 +12209,37 @@ def test_mps_placeholder_storage_is_a_tensor_left_off_the_apple_gpu() -> None:
         assert lead.fix.text.startswith("Move the model and every input to one device"), lead.fix
 
 
+def test_no_available_kernel_is_attention_restricted_to_fused_kernels_that_refuse_the_inputs() -> None:
+    # scaled_dot_product_attention's "No available kernel. Aborting execution." was read by no entry:
+    # lucidrains/denoising-diffusion-pytorch#239 (float32 q, k, v with the fused kernels only; cast to half,
+    # the reporter), lucidrains/x-transformers#143 (its title: a mask the fused kernels refused; flash off,
+    # users), pytorch/pytorch#117354 (inputs not 4-D; unsqueeze, the maintainer)
+    float32 = (
+        "pytorch/denoising_diffusion_pytorch/attend.py:77: UserWarning: Expected query, key and value to "
+        "all be of dtype: {Half, BFloat16}. Got Query dtype: float, Key dtype: float, and Value dtype: "
+        "float instead. (Triggered internally at ../aten/src/ATen/native/transformers/cuda/sdp_utils.h:92"
+        ".)\n"
+        "  out = F.scaled_dot_product_attention(\n"
+        "\n"
+        'pytorch/denoising_diffusion_pytorch/attend.py", line 78, in flash_attn\n'
+        "    out = F.scaled_dot_product_attention(\n"
+        "          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "RuntimeError: No available kernel.  Aborting execution."
+    )
+    x_transformers = "RuntimeError: No available kernel. Aborting execution."
+    not_4d = "RuntimeError: No available kernel.  Aborting execution."
+    for text in (float32, x_transformers, not_4d):
+        lead = _led_by(text, "attention.no_available_kernel")
+        assert "math" in lead.cause and "float16 or bfloat16" in lead.cause, lead.cause
+        assert "SDPBackend.MATH" in lead.fix.text and "4-D" in lead.fix.text, lead.fix
+    # the reason torch warned of is quoted
+    lead = _led_by(float32, "attention.no_available_kernel")
+    assert lead.evidence == (
+        "torch's reason for refusing a fused kernel: Expected query, key and value to all be of dtype: "
+        "{Half, BFloat16}. Got Query dtype: float, Key dtype: float, and Value dtype: float instead.",
+    )
+
+
 def test_a_gpu_below_tritons_capability_is_told_to_run_without_compilation_or_on_a_newer_gpu() -> None:
     # inductor's check of the GPU (torch/_inductor/exc.py, GPUTooOldForTriton) was read by no entry:
     # karpathy/nanoGPT#157 (a GTX 1080; compile = False, several users), pytorch/tutorials#2227 (a Tesla P4 in
