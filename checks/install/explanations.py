@@ -1756,6 +1756,8 @@ def analyse_missing_library(text: str) -> Analysis:
         line = f"a program (not a Python import) could not load {started[1]} when it started"
         return Analysis(evidence=(line,), cause=_LOADER_PATH_CAUSE, fix=_LOADER_PATH_FIX)
     name = _missing_library_name(text)
+    if last_match(_NO_VC_RUNTIME, text[-200_000:]) is not None:
+        return _no_vc_runtime(name)
     homebrew = _HOMEBREW_LIBRARY.fullmatch(name or "")
     if homebrew is not None:
         return _homebrew_library(homebrew, text)
@@ -1780,6 +1782,35 @@ def analyse_missing_library(text: str) -> Analysis:
     if name is not None and _PLAIN_LIBRARY.fullmatch(name) and _OF_TORCH_OR_CUDA.match(name) is None:
         return _not_torchs_library(evidence, name, text)
     return Analysis(evidence=evidence)
+
+
+# torch's check before it loads its DLLs on Windows (torch/__init__.py: ctypes.CDLL of vcruntime140.dll,
+# msvcp140.dll and vcruntime140_1.dll, and this line where one fails).
+_NO_VC_RUNTIME = re.compile(
+    r"Visual C\+\+ Redistributable is not installed, this may lead to the DLL load failure", re.IGNORECASE
+)
+
+
+def _no_vc_runtime(name: str | None) -> Analysis:
+    said = (
+        "torch's own check at import could not load the Visual C++ runtime (vcruntime140.dll, msvcp140.dll, "
+        "vcruntime140_1.dll) and said so: 'Microsoft Visual C++ Redistributable is not installed'"
+    )
+    return Analysis(
+        evidence=(*((f"missing: {name}",) if name else ()), said),
+        cause=(
+            "torch's own check at import found no Visual C++ runtime: the Microsoft Visual C++ "
+            "Redistributable (x64) is not installed, older than torch needs (one before Visual Studio "
+            "2019's has no vcruntime140_1.dll) or broken. torch's DLLs (c10.dll first) need it, so they "
+            "fail to load, in whatever words Windows gives the failure."
+        ),
+        fix=Fix(
+            "Install the latest Microsoft Visual C++ Redistributable (x64, "
+            "https://aka.ms/vs/17/release/vc_redist.x64.exe), or where one is installed, repair it "
+            "(Settings > Apps > Microsoft Visual C++ 2015-2022 Redistributable (x64) > Modify > Repair); "
+            "then start the program again."
+        ),
+    )
 
 
 # The libraries of torch, CUDA, the driver, ROCm and the runtimes torch's builds bring or link (MKL, OpenMP,

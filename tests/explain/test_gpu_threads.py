@@ -12240,6 +12240,50 @@ def test_no_available_kernel_is_attention_restricted_to_fused_kernels_that_refus
     )
 
 
+def test_torchs_own_visual_cpp_runtime_warning_names_the_redistributable() -> None:
+    # torch's check at import (torch/__init__.py loads vcruntime140.dll, msvcp140.dll and vcruntime140_1.dll
+    # and prints "Microsoft Visual C++ Redistributable is not installed" where it cannot) was read by no
+    # entry: a failure in words no pattern reads was not explained, and one that was read stayed "most often
+    # the Redistributable, otherwise a broken install". A note of a question-answer-parser's set-up (the
+    # warning and c10.dll's WinError 126 in Chinese; the Redistributable installed, its author; stored file
+    # id 60416388580), RVC Next WebUI Installer's documentation (the warning as a heading, the fix under it),
+    # Acly/krita-ai-diffusion#1017 (c10.dll on a fresh Windows 11, no warning in the text; the
+    # Redistributable, the reporter)
+    note = (
+        "Microsoft Visual C++ Redistributable is not installed, this may lead to the DLL load failure.\n"
+        "It can be downloaded at https://aka.ms/vs/17/release/vc_redist.x64.exe\n"
+        "Traceback (most recent call last):\n"
+        '  File "E:\\Code\\PyProjects\\question-answer-parser\\main.py", line 17, in <module>\n'
+        "    import torch\n"
+        '  File "E:\\Code\\PyProjects\\question-answer-parser\\.venv\\Lib\\site-packages\\torch\\__init__'
+        '.py", line 285, in <module>\n'
+        "    _load_dll_libraries()\n"
+        '  File "E:\\Code\\PyProjects\\question-answer-parser\\.venv\\Lib\\site-packages\\torch\\__init__'
+        '.py", line 281, in _load_dll_libraries\n'
+        "    raise err\n"
+        "OSError: [WinError 126] 找不到指定的模块。 Error loading "
+        '"E:\\Code\\PyProjects\\question-answer-parser\\.venv\\Lib\\site-packages\\torch\\lib\\c10.dll" '
+        "or one of its dependencies."
+    )
+    rvc_next = (
+        "### Microsoft Visual C++ Redistributable is not installed, this may lead to the DLL load "
+        "failure.\n"
+        "下载 [Microsoft Visual C++ Redistributable](https://aka.ms/vc14/vc_redist.x64.exe) 并安装。"
+    )
+    krita = (
+        "Error during server startup: OSError: [WinError 126] The specified module could not be found. "
+        'Error loading "C:\\Users\\Beep\\AppData\\Roaming\\krita\\ai_diffusion\\server\\python\\lib\\site'
+        '-packages\\torch\\lib\\c10.dll" or one of its dependencies. [1]'
+    )
+    for text in (note, rvc_next):
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        assert any("vcruntime140.dll" in line for line in lead.evidence), lead.evidence
+        assert lead.cause.startswith("torch's own check at import found no Visual C++ runtime"), lead.cause
+        assert "vc_redist.x64.exe" in lead.fix.text and "Repair" in lead.fix.text, lead.fix
+    lead = _led_by(krita, "lib.cannot_open_shared_object")
+    assert "Visual C++ Redistributable" in lead.fix.text and "most often" in lead.cause
+
+
 def test_a_gpu_below_tritons_capability_is_told_to_run_without_compilation_or_on_a_newer_gpu() -> None:
     # inductor's check of the GPU (torch/_inductor/exc.py, GPUTooOldForTriton) was read by no entry:
     # karpathy/nanoGPT#157 (a GTX 1080; compile = False, several users), pytorch/tutorials#2227 (a Tesla P4 in
