@@ -12284,6 +12284,35 @@ def test_torchs_own_visual_cpp_runtime_warning_names_the_redistributable() -> No
     assert "Visual C++ Redistributable" in lead.fix.text and "most often" in lead.cause
 
 
+def test_float64_on_mps_is_told_as_moved_made_or_cast_there() -> None:
+    # "Cannot convert a MPS Tensor to float64 dtype" was told as a float64 tensor moved to 'mps' only; torch
+    # raises it too for one made there in float64 and for a tensor on 'mps' cast to float64. ltx2-mps's
+    # README (LTX-2's
+    # rotary tables made in float64 on MPS; diffusers patched to float32), a note on OpenAI Whisper's word
+    # timestamps on MPS (its alignment casts there; the CPU or MLX), a seed-vc note (NumPy's float64 F0
+    # moved; .float() before .to(device)), thu-ml/tianshou#1237 (a float64 tensor moved to 'mps')
+    ltx2 = (
+        "TypeError: Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64"
+    )
+    whisper = (
+        "TypeError: Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support "
+        "float64."
+    )
+    seed_vc = (
+        "- `--f0-condition True`（SVC 歌唱模式）在 MPS 上崩溃：`TypeError: Cannot convert a MPS Tensor to "
+        "float64 dtype`\n- 根因：`inference.py` 第 329-330 行 `torch.from_numpy(F0).to(device)` 中 numpy "
+        "默认 float64，MPS 不支持\n- 修复：添加 `.float()` 强制转为 float32：`torch.from_numpy(F0).float()"
+        ".to(device)`"
+    )
+    records = json.loads((ERRORS / "mps.float64.json").read_text())
+    tianshou = next(r["text"] for r in records if r["source"] == "thu-ml/tianshou#1237")
+    for text in (ltx2, whisper, seed_vc, tianshou):
+        lead = _led_by(text, "mps.float64")
+        assert "moved to 'mps'" in lead.cause and "made there" in lead.cause, lead.cause
+        assert "cast to float64 (.double(), .to(torch.float64))" in lead.cause, lead.cause
+        assert "x.float().to('mps')" in lead.fix.text and "x.cpu().double()" in lead.fix.text, lead.fix
+
+
 def test_a_gpu_below_tritons_capability_is_told_to_run_without_compilation_or_on_a_newer_gpu() -> None:
     # inductor's check of the GPU (torch/_inductor/exc.py, GPUTooOldForTriton) was read by no entry:
     # karpathy/nanoGPT#157 (a GTX 1080; compile = False, several users), pytorch/tutorials#2227 (a Tesla P4 in
