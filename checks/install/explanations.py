@@ -2420,7 +2420,7 @@ def _procedure_not_found(text: str) -> Analysis:
         f"torch, CUDA or Python than the ones installed): install the {pip} build made for the installed "
         f"releases (pip uninstall -y {pip}; pip install {pip} --no-cache-dir, with --no-build-isolation "
         "where it compiles against torch), or the prebuilt wheel whose name matches them (torch, cuXYZ, "
-        "cp3XX)."
+        f"cp3XX). {_TORCH_TO_THE_BUILD.format(pip)}"
     )
     return Analysis(evidence=(line,), fix=fix)
 
@@ -2501,7 +2501,8 @@ def _package_reinstall(package: str) -> Fix:
         return Fix(
             f"Install the {package} wheel made for the installed torch and its CUDA, from PyG's index: pip "
             f"uninstall -y {pip}; pip install {pip} -f https://data.pyg.org/whl/torch-<torch version>+<cuda "
-            'tag>.html (python -c "import torch; print(torch.__version__)" prints both, e.g. 2.1.0+cu121).'
+            'tag>.html (python -c "import torch; print(torch.__version__)" prints both, e.g. 2.1.0+cu121). '
+            + _TORCH_TO_THE_BUILD.format(pip)
         )
     if package == "mmcv":
         return Fix(
@@ -2509,14 +2510,22 @@ def _package_reinstall(package: str) -> Fix:
             "uninstall -y mmcv-full mmcv; pip cache remove 'mmcv*'; pip install mmcv-full -f "
             "https://download.openmmlab.com/mmcv/dist/<cuda tag>/torch<torch version>/index.html (mim "
             "install mmcv-full picks it; mmcv 2.x is the package mmcv), then rebuild what was compiled "
-            "against it (pip install -e . in mmdet3d, mmrotate...)."
+            "against it (pip install -e . in mmdet3d, mmrotate...). " + _TORCH_TO_THE_BUILD.format("mmcv")
         )
     return Fix(
         f"Rebuild {pip} against the installed torch: pip uninstall -y {pip}; pip install {pip} "
         "--no-build-isolation --no-cache-dir (it builds against the torch already installed; "
         "--no-cache-dir keeps pip from reusing a wheel built for another torch), or install its prebuilt "
-        "wheel made for this torch, CUDA and Python."
+        "wheel made for this torch, CUDA and Python. " + _TORCH_TO_THE_BUILD.format(pip)
     )
+
+
+# The other way round: torch moved to the release a prebuilt extension was made for, which is what users of
+# an extension whose builds stop at another torch do (pytorch_scatter#186: torch 1.4 to 1.7; KNN_CUDA#2).
+_TORCH_TO_THE_BUILD = (
+    "Or the other way round: install the torch release the {} build was built for (its wheel's name, its "
+    "release notes or its requirements say which), with the companions of that release."
+)
 
 
 _COMPANIONS = ("torchvision", "torchaudio", "torchtext")

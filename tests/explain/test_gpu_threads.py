@@ -12313,6 +12313,35 @@ def test_float64_on_mps_is_told_as_moved_made_or_cast_there() -> None:
         assert "x.float().to('mps')" in lead.fix.text and "x.cpu().double()" in lead.fix.text, lead.fix
 
 
+def test_an_extension_built_for_another_torch_is_also_offered_the_torch_it_was_built_for() -> None:
+    # A prebuilt extension that calls functions the installed torch lacks was told to be rebuilt or
+    # reinstalled for the installed torch; where a package was named (PyG's, mmcv, any other) the other way,
+    # installing the torch release it was made for, was not offered, and it is what these threads did:
+    # rusty1s/pytorch_scatter#186 (torch 1.4 to 1.7, the reporter), paulengstler/invisible-stitch#6 (torch
+    # pinned to xformers' 2.2.0, two users), unlimblue/KNN_CUDA#2 (torch 1.0.1 to 1.1.0 for the release
+    # wheel, the maintainer and the reporter), ThibaultGROUEIX/ChamferDistancePytorch#4 (torch 1.1.0, the
+    # reporter)
+    scatter = (
+        "OSError: /home/zhao/anaconda3/envs/pytorch2/lib/python3.6/site-packages/torch_scatter/_version.s"
+        "o: undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSs"
+    )
+    xformers = "undefined symbol: _ZN3c104cuda9SetDeviceEi"
+    knn = (
+        "ImportError: (...)/KNN_CUDA/knn_cuda/csrc/_ext/knn/knn.so: undefined symbol: "
+        "_ZN3c105ErrorC1ENS_14SourceLocationERKSs"
+    )
+    chamfer = "undefined symbol: _ZN3c105ErrorC1ENS_14SourceLocationERKSs"
+    for text in (scatter, xformers, knn, chamfer):
+        lead = _led_by(text, "lib.undefined_symbol")
+        assert "install the torch release" in lead.fix.text and "built for" in lead.fix.text, lead.fix
+    # on Windows, a module whose package the text does not show (error 127)
+    lead = _led_by(
+        "ImportError: DLL load failed while importing some_ext: The specified procedure could not be found.",
+        "lib.undefined_symbol",
+    )
+    assert "install the torch release" in lead.fix.text, lead.fix
+
+
 def test_a_gpu_below_tritons_capability_is_told_to_run_without_compilation_or_on_a_newer_gpu() -> None:
     # inductor's check of the GPU (torch/_inductor/exc.py, GPUTooOldForTriton) was read by no entry:
     # karpathy/nanoGPT#157 (a GTX 1080; compile = False, several users), pytorch/tutorials#2227 (a Tesla P4 in
