@@ -1232,6 +1232,23 @@ def analyse_cuda_ipc_on_windows(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+_WORKER_EXCEPTION = re.compile(
+    r"\b(\w{1,60}(?:Error|Exception|Interrupt)) in DataLoader worker process \d{1,4}\b"
+)
+
+
+def analyse_worker_exception(text: str) -> Analysis:
+    """The type of the exception the worker raised."""
+    return quoted(
+        _WORKER_EXCEPTION,
+        text,
+        lambda m: (
+            f"the worker raised {m[1]} while it loaded a batch: the traceback under 'Original "
+            "Traceback' is the worker's own"
+        ),
+    )
+
+
 # Why scaled_dot_product_attention refused a fused kernel, in torch's warnings before "No available kernel"
 # (sdp_utils): "UserWarning: Both fused kernels do not support non-null attn_mask. (Triggered internally at
 # ../aten/src/ATen/native/transformers/cuda/sdp_utils.h:191.)"; a header ending "not used because:" says none.

@@ -698,6 +698,10 @@ MESSAGES = [
         "attention.no_available_kernel",
         "RuntimeError: No available kernel.  Aborting execution.",
     ),  # pytorch/pytorch#117354
+    (
+        "dataloader.worker_exception",
+        "IsADirectoryError: Caught IsADirectoryError in DataLoader worker process 0.",
+    ),  # a notebook's output (stored file 71072559069)
 ]
 
 

@@ -12342,6 +12342,57 @@ def test_an_extension_built_for_another_torch_is_also_offered_the_torch_it_was_b
     assert "install the torch release" in lead.fix.text, lead.fix
 
 
+def test_an_error_caught_in_a_dataloader_worker_is_the_datasets_own() -> None:
+    # torch's wrapper of an exception raised in a worker ("Caught FileNotFoundError in DataLoader worker
+    # process 0." with the worker's "Original Traceback", torch/_utils.py ExceptionWrapper) was read by no
+    # entry. Three notebooks' outputs (stored files 71199789458, 23419739677, 71072559069): a missing file,
+    # an image PIL cannot read, a folder where a file was expected.
+    missing_file = (
+        "FileNotFoundError: Caught FileNotFoundError in DataLoader worker process 0.\n"
+        "Original Traceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.11/dist-packages/torch/utils/data/_utils/worker.py", line 349, '
+        "in _worker_loop\n"
+        "    data = fetcher.fetch(index)  # type: ignore[possibly-undefined]\n"
+        "           ^^^^^^^^^^^^^^^^^^^^\n"
+        '  File "/usr/local/lib/python3.11/dist-packages/torch/utils/data/_utils/fetch.py", line 52, in '
+        "fetch\n"
+        "    data = [self.dataset[idx] for idx in possibly_batched_index]"
+    )
+    unreadable_image = (
+        '  File "/root/miniconda3/lib/python3.12/site-packages/torch/_utils.py", line 706, in reraise\n'
+        "    raise exception\n"
+        "PIL.UnidentifiedImageError: Caught UnidentifiedImageError in DataLoader worker process 0.\n"
+        "Original Traceback (most recent call last):\n"
+        '  File "/root/miniconda3/lib/python3.12/site-packages/torch/utils/data/_utils/worker.py", line '
+        "309, in _worker_loop\n"
+        "    data = fetcher.fetch(index)  # type: ignore[possibly-undefined]"
+    )
+    a_folder = (
+        "IsADirectoryError: Caught IsADirectoryError in DataLoader worker process 0.\n"
+        "Original Traceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.11/dist-packages/torch/utils/data/_utils/worker.py", line 349, '
+        "in _worker_loop\n"
+        "    data = fetcher.fetch(index)  # type: ignore[possibly-undefined]"
+    )
+    for text, error in (
+        (missing_file, "FileNotFoundError"),
+        (unreadable_image, "UnidentifiedImageError"),
+        (a_folder, "IsADirectoryError"),
+    ):
+        lead = _led_by(text, "dataloader.worker_exception")
+        assert lead.evidence == (
+            f"the worker raised {error} while it loaded a batch: the traceback under 'Original Traceback' is "
+            "the worker's own",
+        ), lead.evidence
+        assert "the dataset's" in lead.cause and "num_workers=0" in lead.fix.text, lead
+    # the wrapper gives way to a message another entry reads in the worker's own traceback
+    shared = (
+        "Caught RuntimeError in DataLoader worker process 0.\nOriginal Traceback (most recent call last):\n"
+        "RuntimeError: unable to write to file </torch_18692_1954506624>: No space left on device (28)"
+    )
+    assert "dataloader.worker_exception" not in [e.id for e in _explained(shared)]
+
+
 def test_a_gpu_below_tritons_capability_is_told_to_run_without_compilation_or_on_a_newer_gpu() -> None:
     # inductor's check of the GPU (torch/_inductor/exc.py, GPUTooOldForTriton) was read by no entry:
     # karpathy/nanoGPT#157 (a GTX 1080; compile = False, several users), pytorch/tutorials#2227 (a Tesla P4 in
