@@ -2523,7 +2523,7 @@ def _package_reinstall(package: str) -> Fix:
 # The other way round: torch moved to the release a prebuilt extension was made for, which is what users of
 # an extension whose builds stop at another torch do (pytorch_scatter#186: torch 1.4 to 1.7; KNN_CUDA#2).
 _TORCH_TO_THE_BUILD = (
-    "Or the other way round: install the torch release the {} build was built for (its wheel's name, its "
+    "Or the other way round: keep {} and install the torch release it was built for (its wheel's name, its "
     "release notes or its requirements say which), with the companions of that release."
 )
 

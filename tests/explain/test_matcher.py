@@ -246,6 +246,26 @@ def test_every_catalogue_pattern_matches_only_texts_that_hold_its_required_text(
                     assert any(piece in text.casefold() for piece in pieces), (entry.id, pattern.pattern)
 
 
+def test_an_entry_is_passed_over_only_where_none_of_its_required_text_occurs() -> None:
+    # explain looks for each piece of required text once per text and skips an entry none of whose pieces
+    # occurs; an entry with a pattern that requires no text is never skipped.
+    guarded = Entry(
+        "a.guarded", "A", (r"bus error: \d+",), "c", Fix("a"), symptoms=(r"worker (?:died|hung)",)
+    )
+    unguarded = Entry("b.unguarded", "B", (r"oom|\d{3}",), "c", Fix("b"))  # no text every match holds
+    for text, ids in (
+        ("bus error: 7", ["a.guarded"]),
+        ("a worker hung", ["a.guarded"]),
+        ("404 errors", ["b.unguarded"]),
+        ("nothing here", []),
+    ):
+        occurs: dict[str, bool] = {}
+        folded = text.casefold()
+        assert unguarded.may_match(folded, occurs)
+        assert guarded.may_match(folded, occurs) == (ids == ["a.guarded"]), text
+        assert [e.id for e in explain(text, [guarded, unguarded])] == ids
+
+
 def test_one_text_after_another_is_each_matched_as_itself() -> None:
     # The worker keeps the last text it prepared: a different text must never be matched as that one.
     oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
