@@ -702,6 +702,11 @@ MESSAGES = [
         "dataloader.worker_exception",
         "IsADirectoryError: Caught IsADirectoryError in DataLoader worker process 0.",
     ),  # a notebook's output (stored file 71072559069)
+    (
+        "awq.kernels_not_loaded",
+        "AssertionError: AWQ kernels could not be loaded. Please install them from "
+        "https://github.com/casper-hansen/AutoAWQ_kernels",
+    ),  # casper-hansen/AutoAWQ#374
 ]
 
 

@@ -12393,6 +12393,30 @@ def test_an_error_caught_in_a_dataloader_worker_is_the_datasets_own() -> None:
     assert "dataloader.worker_exception" not in [e.id for e in _explained(shared)]
 
 
+def test_autoawqs_kernels_not_loading_is_the_kernels_package_built_for_another_torch() -> None:
+    # AutoAWQ's own words for its compiled kernels (autoawq-kernels' awq_ext) failing to import were read by
+    # no entry: casper-hansen/AutoAWQ#374 (the installation did not meet the requirements, the maintainer; the
+    # reporter resolved it), QwenLM/Qwen3#221 (built from source, several users), hiyouga/LlamaFactory#4241
+    # (uninstalled and reinstalled from source, the maintainer)
+    not_loaded = (
+        "AssertionError: AWQ kernels could not be loaded. Please install them from "
+        "https://github.com/casper-hansen/AutoAWQ_kernels"
+    )
+    name_error = (
+        'File "/usr/local/lib/python3.10/dist-packages/awq/modules/linear/gemm.py", line 66, in backward\n'
+        "    if awq_ext is None:\nNameError: name 'awq_ext' is not defined"
+    )
+    backward = (
+        "ValueError: auto-awq kernels is needed to be installed to use .backward(). Make sure to install the "
+        "auto-awq kernels by following the installation guides in https://github.com/casper-hansen/AutoAWQ_"
+        "kernels"
+    )
+    for text in (not_loaded, name_error, backward):
+        lead = _led_by(text, "awq.kernels_not_loaded")
+        assert "autoawq-kernels" in lead.cause and "another torch or CUDA" in lead.cause, lead.cause
+        assert "from source" in lead.fix.text and 'python -c "import awq_ext"' in lead.fix.commands, lead.fix
+
+
 def test_a_gpu_below_tritons_capability_is_told_to_run_without_compilation_or_on_a_newer_gpu() -> None:
     # inductor's check of the GPU (torch/_inductor/exc.py, GPUTooOldForTriton) was read by no entry:
     # karpathy/nanoGPT#157 (a GTX 1080; compile = False, several users), pytorch/tutorials#2227 (a Tesla P4 in
