@@ -12417,6 +12417,26 @@ def test_autoawqs_kernels_not_loading_is_the_kernels_package_built_for_another_t
         assert "from source" in lead.fix.text and 'python -c "import awq_ext"' in lead.fix.commands, lead.fix
 
 
+def test_a_cpu_build_is_told_to_be_replaced_not_only_installed_over() -> None:
+    # "Install a CUDA build" alone left what the threads tripped over: pip keeps an installed torch
+    # ("Requirement already satisfied") unless it is uninstalled or --force-reinstall given, and a
+    # requirements file puts the CPU build back. PromtEngineer/localGPT#2 (force reinstall, the reporter),
+    # zhuang2002/Cobra#4 (uninstalled, the CUDA build installed, torch taken out of requirements.txt, a
+    # user), pytorch/pytorch#30664 (its title as Cobra#4's; pip uninstall torch, pip cache purge, the CUDA
+    # build, users)
+    local_gpt = "Torch not compiled with CUDA enabled"
+    cobra = "AssertionError: Torch not compiled with CUDA enabled"
+    for text in (local_gpt, cobra):
+        lead = _led_by(text, "torch.not_compiled_with_cuda")
+        assert "pip uninstall torch" in lead.fix.text and "--force-reinstall" in lead.fix.text, lead.fix
+        assert "Requirement already satisfied" in lead.fix.text and "requirements" in lead.fix.text, lead.fix
+    # where a GPU is named, the same (the analysis keeps the entry's fix)
+    lead = _led_by(
+        "AssertionError: Torch not compiled with CUDA enabled, on my RTX 3090", "torch.not_compiled_with_cuda"
+    )
+    assert "pip uninstall torch" in lead.fix.text, lead.fix
+
+
 def test_a_gpu_below_tritons_capability_is_told_to_run_without_compilation_or_on_a_newer_gpu() -> None:
     # inductor's check of the GPU (torch/_inductor/exc.py, GPUTooOldForTriton) was read by no entry:
     # karpathy/nanoGPT#157 (a GTX 1080; compile = False, several users), pytorch/tutorials#2227 (a Tesla P4 in
