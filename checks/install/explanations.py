@@ -1813,6 +1813,46 @@ def _no_vc_runtime(name: str | None) -> Analysis:
     )
 
 
+# The lowest compute capability (major) each DeepSpeed op keeps in its builder's filter_ccs (op_builder/*.py
+# at DeepSpeed commit edaa7221): the op names as its error gives them.
+_DEEPSPEED_OP_FLOOR = {
+    "ragged_device_ops": 8,
+    "cutlass_ops": 8,
+    "fp_quantizer": 8,
+    "evoformer_attn": 7,
+    "ragged_ops": 6,
+    "inference_core_ops": 6,
+    "transformer_inference": 6,
+}
+_DEEPSPEED_NO_CAPABILITY = re.compile(
+    r"Unable to load (\w{1,60}) op due to no compute capabilities remaining"
+)
+# builder.py's warning before it: "Filtered compute capabilities [['7', '5']]"
+_DEEPSPEED_FILTERED = re.compile(
+    r"Filtered compute capabilities \[((?:\['\d{1,2}', '\d{1,2}[^'\]]{0,8}'\],? ?){1,20})\]"
+)
+
+
+def analyse_deepspeed_no_capability(text: str) -> Analysis:
+    """The op's floor, where DeepSpeed's builders name one, and the capabilities it filtered out."""
+    tail = text[-200_000:]
+    found = last_match(_DEEPSPEED_NO_CAPABILITY, tail)
+    if found is None:
+        return Analysis()
+    evidence = []
+    floor = _DEEPSPEED_OP_FLOOR.get(found[1])
+    if floor is not None:
+        evidence.append(
+            f"DeepSpeed builds {found[1]} only for compute capability {floor}.0 or newer (its op builder's "
+            "filter_ccs): no GPU it saw, and no entry of TORCH_CUDA_ARCH_LIST, is one"
+        )
+    filtered = last_match(_DEEPSPEED_FILTERED, tail)
+    if filtered is not None:
+        pairs = re.findall(r"\['(\d{1,2})', '(\d{1,2})", filtered[1])
+        evidence.append(f"the capabilities DeepSpeed filtered out: {', '.join(f'{a}.{b}' for a, b in pairs)}")
+    return Analysis(evidence=tuple(evidence))
+
+
 # The libraries of torch, CUDA, the driver, ROCm and the runtimes torch's builds bring or link (MKL, OpenMP,
 # MPI, the interconnects' verbs): the entry's cases and its own cause tell of them. Any other library is a
 # package's or the system's, which reinstalling torch does not bring.

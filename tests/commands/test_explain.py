@@ -707,6 +707,11 @@ MESSAGES = [
         "AssertionError: AWQ kernels could not be loaded. Please install them from "
         "https://github.com/casper-hansen/AutoAWQ_kernels",
     ),  # casper-hansen/AutoAWQ#374
+    (
+        "deepspeed.op_no_capability",
+        "# RuntimeError: Unable to load ragged_device_ops op due to no compute capabilities remaining after "
+        "filtering",
+    ),  # a notebook's note (stored file 13189917447)
 ]
 
 

@@ -12437,6 +12437,42 @@ def test_a_cpu_build_is_told_to_be_replaced_not_only_installed_over() -> None:
     assert "pip uninstall torch" in lead.fix.text, lead.fix
 
 
+def test_a_deepspeed_op_with_no_capability_left_names_the_ops_floor() -> None:
+    # DeepSpeed's op builder keeps only the compute capabilities an op supports (filter_ccs) and raises "no
+    # compute capabilities remaining after filtering" where none is left; read by no entry. Two notebooks'
+    # notes (stored files 13189917447 and 13466901270; a third, 13798134491, holds the second's words): a T4
+    # (7.5) with DeepSpeed-MII's ragged ops, which need 8.0; the legacy mii.deploy as the workaround.
+    t4 = (
+        "# T4 has version 7.5 and new deepspeed-mii library APIs require version >=8.\n"
+        "# Workaround is to use the legacy deepspeed library (mii.deploy)\n"
+        "# https://github.com/microsoft/DeepSpeed-MII/issues/273#issuecomment-1813151824\n"
+        "# RuntimeError: Unable to load ragged_device_ops op due to no compute capabilities remaining "
+        "after filtering"
+    )
+    older = (
+        "# Workaround for RuntimeError due to old CUDA capabilities version (<8)\n"
+        "# is to use the legacy deepspeed library (mii.deploy) with zero inference enabled\n"
+        "# https://github.com/microsoft/DeepSpeed-MII/issues/273#issuecomment-1813151824\n"
+        "# RuntimeError: Unable to load ragged_device_ops op due to no compute capabilities remaining "
+        "after filtering"
+    )
+    for text in (t4, older):
+        lead = _led_by(text, "deepspeed.op_no_capability")
+        assert lead.evidence[0] == (
+            "DeepSpeed builds ragged_device_ops only for compute capability 8.0 or newer (its op builder's "
+            "filter_ccs): no GPU it saw, and no entry of TORCH_CUDA_ARCH_LIST, is one"
+        ), lead.evidence
+        assert "mii.deploy" in lead.fix.text and "TORCH_CUDA_ARCH_LIST" in lead.fix.text, lead.fix
+    # DeepSpeed's own warning of what it filtered out, where the text shows it (built around its words)
+    warned = (
+        "[WARNING] Filtered compute capabilities [['7', '0']]\n"
+        "RuntimeError: Unable to load cutlass_ops op due to no compute capabilities remaining after "
+        "filtering"
+    )
+    lead = _led_by(warned, "deepspeed.op_no_capability")
+    assert "the capabilities DeepSpeed filtered out: 7.0" in lead.evidence, lead.evidence
+
+
 def test_a_gpu_below_tritons_capability_is_told_to_run_without_compilation_or_on_a_newer_gpu() -> None:
     # inductor's check of the GPU (torch/_inductor/exc.py, GPUTooOldForTriton) was read by no entry:
     # karpathy/nanoGPT#157 (a GTX 1080; compile = False, several users), pytorch/tutorials#2227 (a Tesla P4 in
