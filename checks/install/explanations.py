@@ -1844,7 +1844,8 @@ def analyse_deepspeed_no_capability(text: str) -> Analysis:
     if floor is not None:
         evidence.append(
             f"DeepSpeed builds {found[1]} only for compute capability {floor}.0 or newer (its op builder's "
-            "filter_ccs): no GPU it saw, and no entry of TORCH_CUDA_ARCH_LIST, is one"
+            "filter_ccs): the capabilities it builds for (TORCH_CUDA_ARCH_LIST's where set, else the "
+            "visible GPUs') have none"
         )
     filtered = last_match(_DEEPSPEED_FILTERED, tail)
     if filtered is not None:

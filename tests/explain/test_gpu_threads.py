@@ -12460,7 +12460,8 @@ def test_a_deepspeed_op_with_no_capability_left_names_the_ops_floor() -> None:
         lead = _led_by(text, "deepspeed.op_no_capability")
         assert lead.evidence[0] == (
             "DeepSpeed builds ragged_device_ops only for compute capability 8.0 or newer (its op builder's "
-            "filter_ccs): no GPU it saw, and no entry of TORCH_CUDA_ARCH_LIST, is one"
+            "filter_ccs): the capabilities it builds for (TORCH_CUDA_ARCH_LIST's where set, else the visible "
+            "GPUs') have none"
         ), lead.evidence
         assert "mii.deploy" in lead.fix.text and "TORCH_CUDA_ARCH_LIST" in lead.fix.text, lead.fix
     # DeepSpeed's own warning of what it filtered out, where the text shows it (built around its words)
