@@ -1756,14 +1756,14 @@ def analyse_missing_library(text: str) -> Analysis:
         line = f"a program (not a Python import) could not load {started[1]} when it started"
         return Analysis(evidence=(line,), cause=_LOADER_PATH_CAUSE, fix=_LOADER_PATH_FIX)
     name = _missing_library_name(text)
-    if last_match(_NO_VC_RUNTIME, text[-200_000:]) is not None:
-        return _no_vc_runtime(name)
     homebrew = _HOMEBREW_LIBRARY.fullmatch(name or "")
     if homebrew is not None:
         return _homebrew_library(homebrew, text)
     if name is not None and name.lower().endswith(".dylib"):
         name = name.rsplit("/", 1)[-1]  # dyld's path ("@rpath/libc10.dylib"): the library is its file
     evidence = (f"missing: {name}",) if name else ()
+    if last_match(_NO_VC_RUNTIME, text[-200_000:]) is not None:
+        return _no_vc_runtime(evidence)
     built_here = last_match(_JIT_LIBRARY, text[-200_000:])
     if built_here is not None:
         line = f"the missing library is one torch builds on first use, in its cache ({built_here[0]})"
@@ -1791,13 +1791,13 @@ _NO_VC_RUNTIME = re.compile(
 )
 
 
-def _no_vc_runtime(name: str | None) -> Analysis:
+def _no_vc_runtime(evidence: tuple[str, ...]) -> Analysis:
     said = (
         "torch's own check at import could not load the Visual C++ runtime (vcruntime140.dll, msvcp140.dll, "
         "vcruntime140_1.dll) and said so: 'Microsoft Visual C++ Redistributable is not installed'"
     )
     return Analysis(
-        evidence=(*((f"missing: {name}",) if name else ()), said),
+        evidence=(*evidence, said),
         cause=(
             "torch's own check at import found no Visual C++ runtime: the Microsoft Visual C++ "
             "Redistributable (x64) is not installed, older than torch needs (one before Visual Studio "
