@@ -2318,7 +2318,7 @@ def analyse_undefined_symbol(text: str) -> Analysis:
     )
     if match is None:
         return _procedure_not_found(text)
-    symbol = match[1] or match[3] or match[4]
+    symbol = (match[1] or match[3] or match[4]).strip(_QUOTES_AROUND)
     owner = match[2] or match[5]
     library = _LIBRARY_NAME.search(text[max(0, match.start() - 300) : match.start()])
     if library and "libbitsandbytes_cpu" in library[1]:
@@ -2326,6 +2326,9 @@ def analyse_undefined_symbol(text: str) -> Analysis:
         return Analysis(declined=True)
     where = "/".join(library[1].split("/")[-2:]) if library else ""
     evidence = [f"{where + ' needs ' if where else ''}the symbol {symbol}"]
+    outside = _symbol_from_outside_torch(evidence, where, symbol)
+    if outside is not None:
+        return outside
     if "RKSs" in symbol:
         evidence.append(
             "the symbol is mangled with the pre-C++11 std::string ABI: if torch.compiled_with_cxx11_abi() is "
@@ -2353,6 +2356,57 @@ def analyse_undefined_symbol(text: str) -> Analysis:
             fix=_package_reinstall(package),
         )
     return Analysis(evidence=tuple(evidence), fix=_undefined_symbol_fix(where, symbol))
+
+
+# A symbol quoted in prose ("an `undefined symbol: X` error", "'undefined symbol: X'.") ends at its quotes.
+_QUOTES_AROUND = "`'\".;:)"
+# Functions torch's own libraries take from a library outside torch that the environment supplies. MKL's
+# iJIT_NotifyEvent: conda's torch builds link the environment's mkl, and MKL 2024.1 no longer has it
+# (pytorch/pytorch#123097); pip's wheels carry MKL inside libtorch_cpu.so (nm -D: its mkl_ functions defined,
+# no libmkl needed). NCCL's: libtorch_cuda.so links libnccl.so.2, which the nvidia-nccl wheel (or a system
+# NCCL found first) supplies.
+_MKL_CAUSE = (
+    "torch's libtorch_cpu.so calls iJIT_NotifyEvent, a function of Intel's MKL, which torch's conda builds "
+    "take from the environment's mkl package: MKL 2024.1 no longer has it, so a conda environment that "
+    "resolved mkl 2024.1 (an environment file that does not pin mkl, a later install or update) breaks "
+    "import torch."
+)
+_MKL_FIX = Fix(
+    "Pin mkl at 2024.0 in that environment: conda install mkl==2024.0, or mkl=2024.0 in the environment "
+    "file (environment.yml) before creating the environment again. pip's torch wheels carry MKL inside "
+    "libtorch_cpu.so and do not need the package.",
+    ("conda install mkl==2024.0", "conda list mkl"),
+)
+_NCCL_CAUSE = (
+    "torch's libtorch_cuda.so calls an NCCL function that the libnccl.so.2 it loaded does not have: an "
+    "older NCCL than torch was built with was found first, from a stale nvidia-nccl wheel (one of another "
+    "CUDA major left beside torch's, nvidia-nccl-cu11 next to nvidia-nccl-cu12) or a system NCCL on "
+    "LD_LIBRARY_PATH."
+)
+_NCCL_FIX = Fix(
+    "Keep only the nvidia-nccl wheel torch asks for (pip show torch lists it under Requires): uninstall the "
+    "others, take any NCCL directory off LD_LIBRARY_PATH, then reinstall torch so that its NCCL wheel "
+    "matches it.",
+    (
+        "pip list 2>/dev/null | grep -i nvidia-nccl",
+        "echo $LD_LIBRARY_PATH",
+        "pip install --force-reinstall torch",
+    ),
+)
+
+
+def _symbol_from_outside_torch(evidence: list[str], where: str, symbol: str) -> Analysis | None:
+    """A symbol torch's own library (or an unnamed one) needs from MKL or NCCL: that library's release."""
+    if where and not where.rsplit("/", 1)[-1].startswith(("libtorch", "libc10")):
+        return None
+    if symbol.startswith("iJIT_"):
+        owner, cause, fix = "Intel MKL's", _MKL_CAUSE, _MKL_FIX
+    elif symbol.startswith("nccl"):
+        owner, cause, fix = "NCCL's", _NCCL_CAUSE, _NCCL_FIX
+    else:
+        return None
+    evidence[0] += f", which is {owner}, not torch's"
+    return Analysis(evidence=tuple(evidence), cause=cause, fix=fix)
 
 
 # torch's Python bindings (THPVariableClass, THPVariable_Wrap, ...) are in libtorch_python.so; a CMake build

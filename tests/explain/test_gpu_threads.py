@@ -12501,3 +12501,52 @@ def test_a_gpu_below_tritons_capability_is_told_to_run_without_compilation_or_on
         assert any("capability 6.1" in line for line in lead.evidence), lead.evidence
     evidence = _led_by(nano_gpt, "triton.not_available").evidence
     assert evidence[0].startswith("the GPU: NVIDIA GeForce GTX 1080, compute capability 6.1"), evidence
+
+
+def test_a_symbol_torchs_own_library_takes_from_mkl_or_nccl_names_that_library() -> None:
+    # "torch's own libraries do not match each other" where the symbol is another library's: MKL's
+    # iJIT_NotifyEvent (conda's MKL 2024.1 no longer has it: interaction-lab/BlossomNav#3, mkl==2024.0, its
+    # reporter; atzkenneth/dragonfly_gen#3, mkl=2024.0, its reporter; aqlaboratory/openfold#427, mkl pinned in
+    # a merged pull request) and NCCL's ncclMemFree (rwth-i6/returnn#1802: a stale nvidia-nccl-cu11 wheel
+    # beside the cu12 one, its maintainer)
+    blossom = (
+        "ImportError: /.../lib/python3.10/site-packages/torch/lib/libtorch_cpu.so: undefined symbol: "
+        "iJIT_NotifyEvent"
+    )
+    dragonfly = (
+        '  File "/home/evehom/miniconda3/envs/dragonfly_gen/lib/python3.8/site-packages/torch/__init__.py", '
+        "line 218, in <module>\n"
+        "    from torch._C import *  # noqa: F403\n"
+        "ImportError: /home/evehom/miniconda3/envs/dragonfly_gen/lib/python3.8/site-packages/torch/lib/"
+        "libtorch_cpu.so: undefined symbol: iJIT_NotifyEvent"
+    )
+    openfold = (
+        "      ImportError: /home/dina/miniconda3/envs/openfold_env2/lib/python3.9/site-packages/torch/lib/"
+        "libtorch_cpu.so: undefined symbol: iJIT_NotifyEvent\n"
+        "      [end of output]"
+    )
+    for text in (blossom, dragonfly, openfold):
+        lead = _led_by(text, "lib.undefined_symbol")
+        assert lead.evidence[0] == (
+            "lib/libtorch_cpu.so needs the symbol iJIT_NotifyEvent, which is Intel MKL's, not torch's"
+        ), lead.evidence
+        assert "MKL 2024.1" in lead.cause and "conda" in lead.cause, lead.cause
+        assert "conda install mkl==2024.0" in lead.fix.commands, lead.fix
+        assert "mkl=2024.0" in lead.fix.text and "environment file" in lead.fix.text, lead.fix
+    returnn = (
+        '  File "/home/runner/.local/lib/python3.10/site-packages/torch/__init__.py", line 416, in <module>\n'
+        "    from torch._C import *  # noqa: F403\n"
+        "ImportError: /home/runner/.local/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined "
+        "symbol: ncclMemFree"
+    )
+    lead = _led_by(returnn, "lib.undefined_symbol")
+    assert lead.evidence[0] == (
+        "lib/libtorch_cuda.so needs the symbol ncclMemFree, which is NCCL's, not torch's"
+    ), lead.evidence
+    assert "older NCCL" in lead.cause and "nvidia-nccl" in lead.cause, lead.cause
+    assert "pip list 2>/dev/null | grep -i nvidia-nccl" in lead.fix.commands, lead.fix
+    assert "LD_LIBRARY_PATH" in lead.fix.text and "pip show torch" in lead.fix.text, lead.fix
+    # a symbol quoted in prose keeps none of its quotes (built around the loader's words)
+    quoted = _led_by("import torch fails with 'undefined symbol: iJIT_NotifyEvent'.", "lib.undefined_symbol")
+    said = quoted.evidence[0]
+    assert said == "the symbol iJIT_NotifyEvent, which is Intel MKL's, not torch's", said
