@@ -1274,6 +1274,22 @@ def analyse_no_available_kernel(text: str) -> Analysis:
     )
 
 
+# A macOS path in the warning: torch's macOS builds have no CUDA (pytorch.org's install selector), so CUDA
+# autocast is off there on every Mac. Not Windows' C:\Users.
+_MACOS_PATH = re.compile(r"(?<![\w:\\])/Users/[^\s/]{1,80}/")
+
+
+def analyse_autocast_disabled(text: str) -> Analysis:
+    if _MACOS_PATH.search(text[-200_000:]) is None:
+        return Analysis()
+    return Analysis(
+        evidence=(
+            "a macOS path (/Users/...): torch's macOS builds have no CUDA, so CUDA autocast is off on every "
+            "Mac; the device type there is 'mps' or 'cpu'",
+        )
+    )
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _MODEL_FILES_MISSING: Entry = next(e for e in ENTRIES if e.id == "load.model_files_missing")
 _DEVICES: Entry = next(e for e in ENTRIES if e.id == "tensors.different_devices")

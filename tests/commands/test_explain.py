@@ -712,6 +712,15 @@ MESSAGES = [
         "# RuntimeError: Unable to load ragged_device_ops op due to no compute capabilities remaining after "
         "filtering",
     ),  # a notebook's note (stored file 13189917447)
+    (
+        "rnn.double_backward_through_cudnn",
+        "RuntimeError: derivative for _cudnn_rnn_backward is not implemented",
+    ),  # learnables/learn2learn#218
+    (
+        "amp.autocast_disabled",
+        "/usr/local/lib/python3.8/dist-packages/torch/autocast_mode.py:141: UserWarning: User provided "
+        "device_type of 'cuda', but CUDA is not available. Disabling",
+    ),  # ultralytics/yolov5#6692
 ]
 
 

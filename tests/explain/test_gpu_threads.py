@@ -12550,3 +12550,58 @@ def test_a_symbol_torchs_own_library_takes_from_mkl_or_nccl_names_that_library()
     quoted = _led_by("import torch fails with 'undefined symbol: iJIT_NotifyEvent'.", "lib.undefined_symbol")
     said = quoted.evidence[0]
     assert said == "the symbol iJIT_NotifyEvent, which is Intel MKL's, not torch's", said
+
+
+def test_cuda_autocast_switched_off_is_a_device_type_the_process_cannot_use() -> None:
+    # torch's warning where autocast('cuda') meets a process without CUDA was read as a CPU-only build only:
+    # pytorch/pytorch#72527 (checkpoint entering CUDA autocast on a Mac; fixed in torch), pytorch/xla#3086
+    # (XLA's GPU; the availability check widened), ultralytics/yolov5#6692 (CUDA autocast on a CPU machine,
+    # every batch), milesial/Pytorch-UNet#393 (train.py's torch.cuda.amp.autocast on MPS; device.type since)
+    checkpoint = (
+        "/Users/albandes/workspace/pytorch_dev/torch/autocast_mode.py:162: UserWarning: User provided "
+        "device_type of 'cuda', but CUDA is not available. Disabling\n"
+        "  warnings.warn('User provided device_type of \\'cuda\\', but CUDA is not available. Disabling')"
+    )
+    xla = (
+        "+ python test/test_autocast.py\n"
+        "/opt/conda/lib/python3.6/site-packages/torch/autocast_mode.py:139: UserWarning: User provided "
+        "device_type of 'cuda', but CUDA is not available. Disabling"
+    )
+    yolo = (
+        "/usr/local/lib/python3.8/dist-packages/torch/autocast_mode.py:141: UserWarning: User provided "
+        "device_type of 'cuda', but CUDA is not available. Disabling"
+    )
+    unet = (
+        "/Users/calkoen/miniconda3/envs/torch/lib/python3.10/site-packages/torch/amp/autocast_mode.py:198: "
+        "UserWarning: User provided device_type of 'cuda', but CUDA is not available. Disabling"
+    )
+    for text in (checkpoint, xla, yolo, unet):
+        lead = _led_by(text, "amp.autocast_disabled")
+        assert "autocast off" in lead.cause and "float32" in lead.cause, lead.cause
+        assert "device_type=device.type" in lead.fix.text, lead.fix
+        assert "torch.version.cuda" in lead.fix.text, lead.fix
+    for text in (checkpoint, unet):
+        evidence = _led_by(text, "amp.autocast_disabled").evidence
+        assert any(line.startswith("a macOS path (/Users/") for line in evidence), evidence
+    assert not any("macOS" in line for line in _led_by(yolo, "amp.autocast_disabled").evidence)
+    # torch's words since 1.10's merge of the XLA check (torch/amp/autocast_mode.py, this torch's too)
+    now = "UserWarning: CUDA is not available or torch_xla is imported. Disabling autocast."
+    assert _led_by(now, "amp.autocast_disabled").cause.startswith("The program asked for CUDA autocast")
+
+
+def test_a_second_derivative_through_a_cudnn_rnn_is_told_to_run_that_forward_without_cudnn() -> None:
+    # no entry read autograd's stop at cuDNN's RNN backward: pytorch/pytorch#5261 (a WGAN-GP critic with an
+    # LSTM; "cudnn doesn't support this", its maintainer; the 2024 comment quotes torch's words now),
+    # learnables/learn2learn#218 (MAML on an LSTM; cuDNN off, its reporter), and torch's own message
+    # (libtorch_cpu.so: "Double backwards is not supported for CuDNN RNNs ...", with the flags example)
+    legacy = "RuntimeError: CudnnRNNLegacyBackward is not differentiable twice"
+    maml = "RuntimeError: derivative for _cudnn_rnn_backward is not implemented"
+    now = (
+        "NotImplementedError: the derivative for '_cudnn_rnn_backward' is not implemented. Double backwards "
+        "is not supported for CuDNN R"
+    )
+    for text in (legacy, maml, now):
+        lead = _led_by(text, "rnn.double_backward_through_cudnn")
+        assert "second derivative" in lead.cause and "cuDNN" in lead.cause, lead.cause
+        assert "torch.backends.cudnn.flags(enabled=False)" in lead.fix.text, lead.fix
+        assert "create_graph=True" in lead.cause, lead.cause
