@@ -4573,6 +4573,18 @@ def analyse_command_not_found(text: str) -> Analysis:
     )
 
 
+_INVALID_ELF = re.compile(r"([^\s/`'\"]{1,200}\.so(?:\.[\d.]{1,20})?):\s{1,4}invalid ELF header")
+
+
+def analyse_invalid_elf_header(text: str) -> Analysis:
+    found = last_match(_INVALID_ELF, text[-200_000:])
+    if found is None:
+        return Analysis()
+    return Analysis(
+        evidence=(f"the loader found no ELF header in {found[1]}: the file is not a Linux shared library",)
+    )
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _NOT_AVAILABLE = next(e for e in ENTRIES if e.id == "cuda.not_available")
 _STARTED_WITHOUT_GPUS: Entry = next(e for e in ENTRIES if e.id == "container.started_without_gpus")

@@ -721,6 +721,8 @@ MESSAGES = [
         "/usr/local/lib/python3.8/dist-packages/torch/autocast_mode.py:141: UserWarning: User provided "
         "device_type of 'cuda', but CUDA is not available. Disabling",
     ),  # ultralytics/yolov5#6692
+    ("build.ninja_missing", "RuntimeError: Ninja is required to load C++ extensions"),  # ashawkey/torch-ngp#1
+    ("lib.invalid_elf_header", "ImportError: pyKSP/ksp.so: invalid ELF header"),  # cvlab-epfl/pyKSP#1
 ]
 
 

@@ -12605,3 +12605,76 @@ def test_a_second_derivative_through_a_cudnn_rnn_is_told_to_run_that_forward_wit
         assert "second derivative" in lead.cause and "cuDNN" in lead.cause, lead.cause
         assert "torch.backends.cudnn.flags(enabled=False)" in lead.fix.text, lead.fix
         assert "create_graph=True" in lead.cause, lead.cause
+
+
+def test_no_ninja_for_a_jit_built_extension_is_ninja_missing_or_off_the_path() -> None:
+    # torch.utils.cpp_extension's check for ninja was read by no entry: zhanghang1989/PyTorch-Encoding#167
+    # (the environment's bin not on PATH; several users), NVlabs/nvdiffrast#35 (ninja not installed, its
+    # reporter), ashawkey/torch-ngp#1 (apt install ninja, its reporter)
+    encoding = (
+        '  File "/home/llg/.local/lib/python3.5/site-packages/torch/utils/cpp_extension.py", line 873, in '
+        "verify_ninja_availability\n"
+        "    subprocess.check_call('ninja --version'.split(), stdout=devnull)\n"
+        '  File "/usr/lib/python3.5/subprocess.py", line 576, in check_call\n'
+        "    retcode = call(*popenargs, **kwargs)\n"
+        '  File "/usr/lib/python3.5/subprocess.py", line 557, in call\n'
+        "    with Popen(*popenargs, **kwargs) as p:\n"
+        '  File "/usr/lib/python3.5/subprocess.py", line 947, in __init__\n'
+        "    restore_signals, start_new_session)\n"
+        '  File "/usr/lib/python3.5/subprocess.py", line 1551, in _execute_child\n'
+        "    raise child_exception_type(errno_num, err_msg)\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: 'ninja'"
+    )
+    nvdiffrast = (
+        '  File "/root/miniconda3/lib/python3.7/site-packages/torch/utils/cpp_extension.py", line 1302, in '
+        "verify_ninja_availability\n"
+        '    raise RuntimeError("Ninja is required to load C++ extensions")\n'
+        "RuntimeError: Ninja is required to load C++ extensions"
+    )
+    ngp = "RuntimeError: Ninja is required to load C++ extensions"
+    # torch's words now (torch/utils/cpp_extension.py verify_ninja_availability, this torch's)
+    now = "RuntimeError: Ninja is required to load C++ extensions (pip install ninja to get it)"
+    for text in (encoding, nvdiffrast, ngp, now):
+        lead = _led_by(text, "build.ninja_missing")
+        assert "PATH" in lead.cause and "not installed" in lead.cause, lead.cause
+        assert "pip install ninja" in lead.fix.text and "ninja --version" in lead.fix.commands, lead.fix
+        assert "conda activate" in lead.fix.text, lead.fix
+    # BuildExtension's fallback (torch/utils/cpp_extension.py, this torch's words) is a symptom: a slower
+    # build, not the error
+    fallback = (
+        "UserWarning: Attempted to use ninja as the BuildExtension backend but we could not find ninja.. "
+        "Falling back to using the slow distutils backend.\n"
+        "error: command 'gcc' failed with exit status 1"
+    )
+    found = [e.id for e in _explained(fallback)]
+    assert found and found[0] != "build.ninja_missing" and "build.ninja_missing" in found, found
+
+
+def test_invalid_elf_header_is_a_file_that_is_no_library_of_this_system() -> None:
+    # the loader's "invalid ELF header" was read by no entry: Nesvilab/FragPipe#2639 (libtorch_cpu.so a Git
+    # LFS pointer; git lfs pull, its maintainer), cvlab-epfl/pyKSP#1 (stale prebuilt .so files; rebuilt, its
+    # reporter), a README's troubleshooting (stored file 40005270798: the .so of the other system, Linux vs
+    # Mac), a tool's notes (stored file 41235421262: a library compiled on Windows, rebuilt on Linux)
+    fragpipe = (
+        "fragpipe-24.1-build3/tools/diann/1.8.2_beta_8/linux/diann-1.8.1.8: error while loading shared "
+        "libraries: /home/levitsky/work/FragPipe/FragPipe-GUI/build/github-release/fragpipe-24.1-build3/"
+        "tools/diann/1.8.2_beta_8/linux/libtorch_cpu.so: invalid ELF header"
+    )
+    pyksp = "ImportError: pyKSP/ksp.so: invalid ELF header"
+    probe = (
+        "- Getting `tensorflow.python.framework.errors.NotFoundError: ./memory_probe_ops.so: invalid ELF "
+        "header`"
+    )
+    shoco = "OSError: /path/to/libshoco.so: invalid ELF header"
+    for text in (fragpipe, pyksp, probe, shoco):
+        lead = _led_by(text, "lib.invalid_elf_header")
+        assert "Git LFS pointer" in lead.cause and "macOS or Windows" in lead.cause, lead.cause
+        assert "git lfs pull" in lead.fix.text and "build it on this machine" in lead.fix.text, lead.fix
+        assert lead.fix.commands[0].startswith("file "), lead.fix
+    assert _led_by(shoco, "lib.invalid_elf_header").evidence == (
+        "the loader found no ELF header in libshoco.so: the file is not a Linux shared library",
+    )
+    # glibc's libc.so is a linker script, not a library: a program given it (an LD_PRELOAD of another libc)
+    # is no file to rebuild (a set-up note's words, stored file 56094660888)
+    libc = "claude: error while loading shared libraries: /lib/aarch64-linux-gnu/libc.so: invalid ELF header"
+    assert "lib.invalid_elf_header" not in [e.id for e in _explained(libc)]
