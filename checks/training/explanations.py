@@ -1290,6 +1290,43 @@ def analyse_autocast_disabled(text: str) -> Analysis:
     )
 
 
+_BITWISE_KERNEL = re.compile(
+    r"\"((bitwise_and|bitwise_or|bitwise_xor|bitwise_not|lshift|rshift)_(?:cuda|cpu|mps))\" "
+    r"not implemented for '(\w{1,20})'"
+)
+_BITWISE_OPERATOR = {
+    "bitwise_and": "&",
+    "bitwise_or": "|",
+    "bitwise_xor": "^",
+    "bitwise_not": "~",
+    "lshift": "<<",
+    "rshift": ">>",
+}
+
+
+def analyse_bitwise_on_float(text: str) -> Analysis:
+    found = last_match(_BITWISE_KERNEL, text[-200_000:])
+    if found is None:
+        return Analysis()
+    operator = _BITWISE_OPERATOR[found[2]]
+    return Analysis(
+        evidence=(f"{found[1]} was given a {found[3]} tensor: {operator} takes bool or integer tensors",)
+    )
+
+
+_STORAGE_DEVICES = re.compile(
+    r"Attempted to set the storage of a tensor on device\s{1,8}\"?([\w:]{1,40})\"?\s{1,8}to a storage on "
+    r"different device\s{1,8}\"?([\w:]{1,40})"
+)
+
+
+def analyse_storage_from_another_device(text: str) -> Analysis:
+    found = last_match(_STORAGE_DEVICES, text[-200_000:])
+    if found is None:
+        return Analysis()
+    return Analysis(evidence=(f"a tensor on {found[1]} was given a storage on {found[2]}",))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _MODEL_FILES_MISSING: Entry = next(e for e in ENTRIES if e.id == "load.model_files_missing")
 _DEVICES: Entry = next(e for e in ENTRIES if e.id == "tensors.different_devices")

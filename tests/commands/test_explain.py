@@ -723,6 +723,15 @@ MESSAGES = [
     ),  # ultralytics/yolov5#6692
     ("build.ninja_missing", "RuntimeError: Ninja is required to load C++ extensions"),  # ashawkey/torch-ngp#1
     ("lib.invalid_elf_header", "ImportError: pyKSP/ksp.so: invalid ELF header"),  # cvlab-epfl/pyKSP#1
+    (
+        "tensors.bitwise_on_float",
+        "NotImplementedError: \"bitwise_and_cuda\" not implemented for 'Float'",
+    ),  # a project's notes (stored file 40345862661)
+    (
+        "tensors.storage_from_another_device",
+        'RuntimeError: Attempted to set the storage of a tensor on device "cpu"\n'
+        'to a storage on different device "cuda:0"',
+    ),  # a trainer's notes (stored file 65714026631)
 ]
 
 

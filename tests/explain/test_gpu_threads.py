@@ -12678,3 +12678,71 @@ def test_invalid_elf_header_is_a_file_that_is_no_library_of_this_system() -> Non
     # is no file to rebuild (a set-up note's words, stored file 56094660888)
     libc = "claude: error while loading shared libraries: /lib/aarch64-linux-gnu/libc.so: invalid ELF header"
     assert "lib.invalid_elf_header" not in [e.id for e in _explained(libc)]
+
+
+def test_a_bitwise_op_on_floats_is_a_mask_made_float_or_an_unparenthesised_comparison() -> None:
+    # a bitwise kernel refusing a floating-point dtype was read by no entry: a planning loop's notes (stored
+    # file 67448306395: a 0/-inf float mask ANDed by transformers with a bool mask; made bool), a job log
+    # (stored file 67376951302: Python's & binding tighter than <=; parenthesised), a project's notes (stored
+    # file 40345862661: a bool padding mask & a float torch.tril(torch.ones(...)); dtype=torch.bool), a
+    # course's notes (stored file 14048325196: .bool())
+    planner = (
+        "        is only defined for bool tensors, so a float mask raises:\n"
+        "          NotImplementedError: \"bitwise_and_cuda\" not implemented for 'Float'."
+    )
+    job = (
+        "failed on the first `env.step()` inside the *termination* manager:\n"
+        "`NotImplementedError: \"bitwise_and_cuda\" not implemented for 'Float'`, from\n"
+        "`_in_basket`."
+    )
+    notes = "NotImplementedError: \"bitwise_and_cuda\" not implemented for 'Float'"
+    course = (
+        '- Datatypes: if we need to convert a matrix into `int` when seeing errors like `"bitwise_and_cuda" '
+        "not implemented for 'Float'`, we can do `matrix.bool()`"
+    )
+    for text in (planner, job, notes, course):
+        lead = _led_by(text, "tensors.bitwise_on_float")
+        assert "float32 by default" in lead.cause and "a <= b & c" in lead.cause, lead.cause
+        assert "dtype=torch.bool" in lead.fix.text and "(a <= b) & (c <= d)" in lead.fix.text, lead.fix
+        assert ".to(other.device)" in lead.fix.text, lead.fix
+        assert lead.evidence == (
+            "bitwise_and_cuda was given a Float tensor: & takes bool or integer tensors",
+        )
+
+
+def test_a_storage_set_from_another_device_is_a_tensor_given_a_storage_it_cannot_hold() -> None:
+    # torch's check when a tensor's storage is swapped for one on another device (aten's set_storage
+    # paths) was read by no entry: a trainer's notes (stored file 65714026631: FSDP CPU offload with LoRA),
+    # a loader's notes (stored file 57022140068: param.data reassigned on sharded DTensors), a patch's notes
+    # (stored file 53120344729: pin_memory() on a CPU tensor bound for MPS)
+    offload = (
+        'RuntimeError: Attempted to set the storage of a tensor on device "cpu"\n'
+        'to a storage on different device "cuda:0"'
+    )
+    sharded = (
+        'raising `RuntimeError: Attempted to set the storage of a tensor on device "cuda:0" to a storage on '
+        'different device "cpu"` at load time'
+    )
+    pinned = (
+        '    RuntimeError: Attempted to set the storage of a tensor on device "cpu"\n'
+        '    to a storage on different device "mps:0".  This is no longer allowed;\n'
+        "    the devices must match."
+    )
+    for text, (tensor_on, storage_on) in (
+        (offload, ("cpu", "cuda:0")),
+        (sharded, ("cuda:0", "cpu")),
+        (pinned, ("cpu", "mps:0")),
+    ):
+        lead = _led_by(text, "tensors.storage_from_another_device")
+        assert lead.evidence[0] == (f"a tensor on {tensor_on} was given a storage on {storage_on}"), (
+            lead.evidence
+        )
+        assert "set_()" in lead.cause and ".data" in lead.cause, lead.cause
+        assert "device=src.device" in lead.fix.text and "offload" in lead.fix.text, lead.fix
+    # torch's own fake-tensor path inside torch.compile, fixed in torch (its release notes): 'meta' is not
+    # a device a program chose
+    meta = (
+        'fixing `RuntimeError: Attempted to set the storage of a tensor on device "cuda:0" to a storage on '
+        'different device "meta"` when a `_make_wrapper_subclass` tensor is a non-batched `torch.vmap` input'
+    )
+    assert "tensors.storage_from_another_device" not in [e.id for e in _explained(meta)]
