@@ -1327,6 +1327,26 @@ def analyse_storage_from_another_device(text: str) -> Analysis:
     return Analysis(evidence=(f"a tensor on {found[1]} was given a storage on {found[2]}",))
 
 
+_SAVED_TENSOR_CHANGED = re.compile(
+    r"modified by an inplace operation:\s{1,8}\[([\w.]{1,60}) \[([\d, ]{0,80})\]\],?"
+    r"(?:\s{1,8}which is (output \d{1,3} of \w{1,80}),)?\s{1,8}is at version\s{1,8}(\d{1,12});"
+    r"\s{1,8}expected version\s{1,8}(\d{1,12})"
+)
+
+
+def analyse_modified_in_place(text: str) -> Analysis:
+    found = last_match(_SAVED_TENSOR_CHANGED, text[-200_000:])
+    if found is None:
+        return Analysis()
+    made_by = f", {found[3]}," if found[3] else ""
+    return Analysis(
+        evidence=(
+            f"{found[1]} [{found[2]}]{made_by} was changed in place after autograd saved it: at version "
+            f"{found[4]}, saved at version {found[5]}",
+        )
+    )
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _MODEL_FILES_MISSING: Entry = next(e for e in ENTRIES if e.id == "load.model_files_missing")
 _DEVICES: Entry = next(e for e in ENTRIES if e.id == "tensors.different_devices")

@@ -732,6 +732,12 @@ MESSAGES = [
         'RuntimeError: Attempted to set the storage of a tensor on device "cpu"\n'
         'to a storage on different device "cuda:0"',
     ),  # a trainer's notes (stored file 65714026631)
+    (
+        "autograd.modified_in_place",
+        "RuntimeError: one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [torch.cuda.FloatTensor [4, 512, 16, 16]], which is output 0 of ConstantPadNdBackward, "
+        "is at version 1; expected version 0 instead.",
+    ),  # a project's notes (stored file 30312048209)
 ]
 
 

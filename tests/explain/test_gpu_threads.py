@@ -12746,3 +12746,47 @@ def test_a_storage_set_from_another_device_is_a_tensor_given_a_storage_it_cannot
         'different device "meta"` when a `_make_wrapper_subclass` tensor is a non-batched `torch.vmap` input'
     )
     assert "tensors.storage_from_another_device" not in [e.id for e in _explained(meta)]
+
+
+def test_a_saved_tensor_changed_in_place_names_the_tensor_and_its_versions() -> None:
+    # autograd's version check was read by no entry: a model's notes (stored file 24685681470: inplace=True
+    # and += made out of place), a project's notes (stored file 30312048209: torch.clone), an experiment log
+    # (stored file 37873364865: a cache written through a slice), a training project's notes (stored file
+    # 53826458013: spectral_norm's in-place weight hooks under torch.compile; the line broken as stored)
+    rla = (
+        "RuntimeError: one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [torch.cuda.FloatTensor [128, 2048, 7, 7]], which is output 0 of CudnnBatchNormBackward, "
+        "is at version 2; expected version 0 instead. Hint: enable anomaly detection to find the operation "
+        "that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True)."
+    )
+    pidnet = (
+        "RuntimeError: one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [torch.cuda.FloatTensor [4, 512, 16, 16]], which is output 0 of ConstantPadNdBackward, "
+        "is at version 1; expected version 0 instead. Hint: enable anomaly detection to find the operation "
+        "that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True)."
+    )
+    cache = (
+        "```RuntimeError: one of the variables needed for gradient computation has been modified by an "
+        "inplace operation: [torch.cuda.FloatTensor [27, 4, 606, 8]], which is output 0 of "
+        "AsStridedBackward0, is at version 19; expected version 18 instead. Hint: the backtrace further "
+        "above shows the operation that failed to compute its gradient. The variable in question was "
+        "changed in there or anywhere later. Good luck!```"
+    )
+    compiled = (
+        "   RuntimeError: one of the variables needed for gradient computation has been\n"
+        "   modified by an inplace operation: [torch.cuda.FloatTensor [1]] is at version\n"
+        "   3; expected version 2"
+    )
+    for text in (rla, pidnet, cache, compiled):
+        lead = _led_by(text, "autograd.modified_in_place")
+        assert "in place" in lead.cause and "inplace=True" in lead.cause, lead.cause
+        assert "set_detect_anomaly(True)" in lead.fix.text and "x = x + y" in lead.fix.text, lead.fix
+        assert ".clone()" in lead.fix.text, lead.fix
+    assert _led_by(pidnet, "autograd.modified_in_place").evidence == (
+        "torch.cuda.FloatTensor [4, 512, 16, 16], output 0 of ConstantPadNdBackward, was changed in place "
+        "after autograd saved it: at version 1, saved at version 0",
+    )
+    assert _led_by(compiled, "autograd.modified_in_place").evidence == (
+        "torch.cuda.FloatTensor [1] was changed in place after autograd saved it: at version 3, saved at "
+        "version 2",
+    )
