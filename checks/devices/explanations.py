@@ -842,4 +842,20 @@ def analyse_device_without_index(text: str) -> Analysis:
     return Analysis(evidence=(f"the call that refused it: torch.cuda.{found[1]}",))
 
 
+_HOST_READ = re.compile(r"\.(item|tolist|cpu|numpy)\(\)|torch\.cuda\.synchronize\(\)")
+
+
+def analyse_graph_capture_refused(text: str) -> Analysis:
+    found = last_match(_HOST_READ, text[-200_000:])
+    if found is None:
+        return Analysis()
+    if found[1] is None:
+        shown, what = "torch.cuda.synchronize()", "a synchronisation"
+    else:
+        shown, what = f".{found[1]}()", "a GPU value read on the host"
+    return Analysis(
+        evidence=(f"the text shows {shown} near the capture: {what}, which a capture cannot hold",)
+    )
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -738,6 +738,10 @@ MESSAGES = [
         "operation: [torch.cuda.FloatTensor [4, 512, 16, 16]], which is output 0 of ConstantPadNdBackward, "
         "is at version 1; expected version 0 instead.",
     ),  # a project's notes (stored file 30312048209)
+    (
+        "cuda.graph_capture_refused",
+        "RuntimeError: CUDA error: operation not permitted when stream is capturing",
+    ),  # an environment's to-do (stored file 71182948652)
 ]
 
 

@@ -12790,3 +12790,35 @@ def test_a_saved_tensor_changed_in_place_names_the_tensor_and_its_versions() -> 
         "torch.cuda.FloatTensor [1] was changed in place after autograd saved it: at version 3, saved at "
         "version 2",
     )
+
+
+def test_an_operation_refused_during_cuda_graph_capture_is_a_host_read_or_sync_in_the_graph() -> None:
+    # CUDA's refusal during stream capture was read by no entry: a server's review notes (stored file
+    # 56309513234: seq_lens.max().item() during capture; host reads removed), a serving guide (stored file
+    # 70225898596: allocation, synchronize or I/O in the capture; buffers allocated before it), torch's Adam
+    # (stored file 22235517734: a bias correction kept on the GPU so that it can be captured), an
+    # environment's to-do (stored file 71182948652: CUDA graphs under PyTorch)
+    sglang = (
+        "   torch.AcceleratorError: CUDA error: operation not permitted when stream is capturing\n"
+        "   ...\n"
+        "   selection_kernel.py:361, in _compute_logical_token_scores\n"
+        "       max_seq_len = int(seq_lens.max().item()) if bs > 0 else 0"
+    )
+    guide = "*   **Gejala**: Error `CUDA error: operation not permitted when stream is capturing`."
+    adam = (
+        "            # 1 - beta1 ** step can't be captured in a CUDA graph, even if step is a CUDA tensor\n"
+        '            # (incurs "RuntimeError: CUDA error: operation not permitted when stream is capturing")'
+    )
+    todo = (
+        "RuntimeError: CUDA error: operation not permitted when stream is capturing\n"
+        "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below "
+        "might be incorrect."
+    )
+    for text in (sglang, guide, adam, todo):
+        lead = _led_by(text, "cuda.graph_capture_refused")
+        assert ".item()" in lead.cause and "synchronize" in lead.cause, lead.cause
+        assert "--enforce-eager" in lead.fix.text and "mode='default'" in lead.fix.text, lead.fix
+    assert _led_by(sglang, "cuda.graph_capture_refused").evidence == (
+        "the text shows .item() near the capture: a GPU value read on the host, which a capture cannot hold",
+    )
+    assert _led_by(todo, "cuda.graph_capture_refused").evidence == ()
