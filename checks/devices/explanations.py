@@ -858,4 +858,16 @@ def analyse_graph_capture_refused(text: str) -> Analysis:
     )
 
 
+def analyse_no_xpu_devices(text: str) -> Analysis:
+    tail = text[-200_000:]
+    if "ONEAPI_DEVICE_SELECTOR" not in tail or "ZE_AFFINITY_MASK" not in tail:
+        return Analysis()
+    return Analysis(
+        evidence=(
+            "the text sets ONEAPI_DEVICE_SELECTOR and ZE_AFFINITY_MASK: one numbers the devices within what "
+            "the other left, so together they find card 0 only; set one of them",
+        )
+    )
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -742,6 +742,7 @@ MESSAGES = [
         "cuda.graph_capture_refused",
         "RuntimeError: CUDA error: operation not permitted when stream is capturing",
     ),  # an environment's to-do (stored file 71182948652)
+    ("xpu.no_devices", "RuntimeError: No XPU devices are available"),  # intel/torch-xpu-ops#4787
 ]
 
 

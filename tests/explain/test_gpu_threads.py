@@ -12822,3 +12822,38 @@ def test_an_operation_refused_during_cuda_graph_capture_is_a_host_read_or_sync_i
         "the text shows .item() near the capture: a GPU value read on the host, which a capture cannot hold",
     )
     assert _led_by(todo, "cuda.graph_capture_refused").evidence == ()
+
+
+def test_no_xpu_device_is_the_intel_gpu_runtime_the_gpu_or_what_the_process_is_let_see() -> None:
+    # torch's XPU backend finding no Intel GPU was read by no entry: intel/torch-xpu-ops#4787 (a Level Zero
+    # older than the build's; fixed in a merged pull request), vladmandic/sdnext#3201 (IPEX's words; the
+    # compute runtime updated), a model's notes (stored file 26708263918: an HD 5500, older than the backend
+    # takes), a lab's notes (stored file 67320086638: ONEAPI_DEVICE_SELECTOR and ZE_AFFINITY_MASK both set), a
+    # host's notes (stored file 59554738884: a device reset; only a reboot clears it)
+    xpu_ops = "RuntimeError: No XPU devices are available"
+    sdnext = (
+        "[W Device.cpp:127] Warning: XPU Device count is zero! (function initGlobalDevicePoolState)\n"
+        "Segmentation fault (core dumped)"
+    )
+    old_gpu = "# HD 5500: RuntimeError: No XPU devices are available"
+    selectors = (
+        "| `ONEAPI_DEVICE_SELECTOR` | `ZE_AFFINITY_MASK` | result |\n"
+        "| --- | --- | --- |\n"
+        "| `level_zero:0` | `0` | OK |\n"
+        "| `level_zero:1` | `1` | **No XPU devices are available** |"
+    )
+    reset = (
+        "device/reset`) disables the mei_gsc firmware and makes both cards\n"
+        "unusable (`No XPU devices are available`). Only a host reboot clears it."
+    )
+    for text in (xpu_ops, sdnext, old_gpu, selectors, reset):
+        lead = _led_by(text, "xpu.no_devices")
+        assert "Level Zero" in lead.cause and "/dev/dri" in lead.cause, lead.cause
+        assert "ZE_AFFINITY_MASK" in lead.cause, lead.cause
+        assert "sycl-ls" in lead.fix.commands and "render" in lead.fix.text, lead.fix
+        assert "reboot" in lead.fix.text, lead.fix
+    assert _led_by(selectors, "xpu.no_devices").evidence == (
+        "the text sets ONEAPI_DEVICE_SELECTOR and ZE_AFFINITY_MASK: one numbers the devices within what the "
+        "other left, so together they find card 0 only; set one of them",
+    )
+    assert _led_by(xpu_ops, "xpu.no_devices").evidence == ()
