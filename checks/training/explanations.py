@@ -1347,6 +1347,18 @@ def analyse_modified_in_place(text: str) -> Analysis:
     )
 
 
+_NO_GRAD_SAID = re.compile(r"\b(torch\.no_grad\(\)|no_grad\(\)|NoGradGuard|inference_mode\(\))")
+
+
+def analyse_no_graph(text: str) -> Analysis:
+    found = last_match(_NO_GRAD_SAID, text[-200_000:])
+    if found is None:
+        return Analysis()
+    return Analysis(
+        evidence=(f"the text shows {found[1]}: what is computed under it has no graph to go back through",)
+    )
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())
 _MODEL_FILES_MISSING: Entry = next(e for e in ENTRIES if e.id == "load.model_files_missing")
 _DEVICES: Entry = next(e for e in ENTRIES if e.id == "tensors.different_devices")

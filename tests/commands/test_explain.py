@@ -743,6 +743,11 @@ MESSAGES = [
         "RuntimeError: CUDA error: operation not permitted when stream is capturing",
     ),  # an environment's to-do (stored file 71182948652)
     ("xpu.no_devices", "RuntimeError: No XPU devices are available"),  # intel/torch-xpu-ops#4787
+    (
+        "autograd.no_graph",
+        "    # prevent ```RuntimeError: element 0 of tensors does not require grad and does not have a "
+        "grad_fn```",
+    ),  # a fine-tuning script (stored file 37459456585)
 ]
 
 

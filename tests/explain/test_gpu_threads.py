@@ -12857,3 +12857,44 @@ def test_no_xpu_device_is_the_intel_gpu_runtime_the_gpu_or_what_the_process_is_l
         "other left, so together they find card 0 only; set one of them",
     )
     assert _led_by(xpu_ops, "xpu.no_devices").evidence == ()
+
+
+def test_backward_on_a_tensor_without_a_graph_is_no_grad_frozen_inputs_or_a_step_outside_autograd() -> None:
+    # autograd's refusal to backward through a tensor that has no graph was read by no entry: a fine-tuning
+    # script (stored file 37459456585: a 4-bit base model with gradient checkpointing;
+    # enable_input_require_grads), torch's own C++ test (stored file 5836869161: backward under NoGradGuard),
+    # a library's documentation (stored file 56522207185: a step computed outside torch)
+    qlora = (
+        "    # prevent ```RuntimeError: element 0 of tensors does not require grad and does not have a "
+        "grad_fn```\n"
+        "    model.enable_input_require_grads()"
+    )
+    no_grad = (
+        "TEST(NoGradTest, SetsGradModeCorrectly) {\n"
+        "  torch::manual_seed(0);\n"
+        "  torch::NoGradGuard guard;\n"
+        "  torch::nn::Linear model(5, 2);\n"
+        "  auto x = torch::randn({10, 5}, torch::requires_grad());\n"
+        "  auto y = model->forward(x);\n"
+        "  torch::Tensor s = y.sum();\n"
+        "\n"
+        "  // Mimicking python API behavior:\n"
+        "  ASSERT_THROWS_WITH(\n"
+        "      s.backward(),\n"
+        '      "element 0 of tensors does not require grad and does not have a grad_fn")'
+    )
+    outside = (
+        "  forward pass, this error will be shown::\n"
+        "\n"
+        "      element 0 of tensors does not require grad and does not have a grad_fn"
+    )
+    for text in (qlora, no_grad, outside):
+        lead = _led_by(text, "autograd.no_graph")
+        assert "torch.no_grad()" in lead.cause and "requires_grad=False" in lead.cause, lead.cause
+        assert "gradient checkpointing" in lead.cause and ".item()" in lead.cause, lead.cause
+        assert "enable_input_require_grads()" in lead.fix.text and "use_reentrant=False" in lead.fix.text
+        assert "loss.requires_grad" in lead.fix.text, lead.fix
+    assert _led_by(no_grad, "autograd.no_graph").evidence == (
+        "the text shows NoGradGuard: what is computed under it has no graph to go back through",
+    )
+    assert _led_by(outside, "autograd.no_graph").evidence == ()
