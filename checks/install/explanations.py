@@ -1161,6 +1161,10 @@ def analyse_no_kernel(text: str) -> Analysis:
     if companion is not None and _TORCHVISION_BUILT.search(tail) is None:
         line = f"the kernel that failed is torchvision's own ({companion[0]}), from its prebuilt wheel"
         return _prebuilt_kernels(analysis, line, _TORCHVISION_KERNEL_CAUSE, _TORCHVISION_KERNEL_FIX, base)
+    faiss = last_match(_FAISS_ASSERTION, tail)
+    if faiss is not None:
+        line = "the kernel that failed is faiss's GPU code (its assertion on a CUDA error)"
+        return _prebuilt_kernels(analysis, line, _FAISS_KERNEL_CAUSE, f"{_FAISS_KERNEL_FIX} Otherwise:", base)
     runs = _xformers_run(tail)
     if runs is not None:
         line = f"the text runs xformers ({runs}), whose wheels carry their own kernels"
@@ -1209,6 +1213,20 @@ _XFORMERS_SIGNS = (
     re.compile(r"(?<![\w-])--(?:force-enable-)?xformers\b", re.IGNORECASE),
     re.compile(r"\b_C_flashattention\b|\bxformers[/\\.](?:_C|ops)\b", re.IGNORECASE),
     re.compile(r"\bmemory_efficient_attention\b|(?<!--disable-)(?<!--no-)\bxformers\b", re.IGNORECASE),
+)
+# faiss's GPU code checks each CUDA call with FAISS_ASSERT (faiss/gpu/utils/DeviceUtils.h CUDA_VERIFY):
+# "Faiss assertion 'err__ == cudaSuccess' failed", then the CUDA error. faiss-gpu-cu12 1.14.1 has no sm_120
+# kernels (a pipeline's notes, stored file 61920153312).
+_FAISS_ASSERTION = re.compile(r"Faiss assertion 'err__ == cudaSuccess' failed")
+_FAISS_KERNEL_CAUSE = (
+    "The kernel that failed is faiss's, not torch's: the installed faiss-gpu has no kernels for this GPU's "
+    "compute capability (a wheel or conda package compiled for other architectures, such as "
+    "faiss-gpu-cu12 1.14.1 without sm_120), so faiss's GPU index fails here while torch runs."
+)
+_FAISS_KERNEL_FIX = (
+    "Install a faiss-gpu build that carries this GPU's architecture (another faiss-gpu release or conda "
+    "package, or faiss built from source with CMAKE_CUDA_ARCHITECTURES set to the GPU's capability), or "
+    "run faiss on the CPU (faiss-cpu, or the program's option to search on the CPU)."
 )
 _XFORMERS_KERNEL_CAUSE = (
     "The kernel that failed is most likely xformers' own (its memory-efficient attention), not torch's: "

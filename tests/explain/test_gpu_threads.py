@@ -12898,3 +12898,29 @@ def test_backward_on_a_tensor_without_a_graph_is_no_grad_frozen_inputs_or_a_step
         "the text shows NoGradGuard: what is computed under it has no graph to go back through",
     )
     assert _led_by(outside, "autograd.no_graph").evidence == ()
+
+
+def test_no_kernel_image_under_a_faiss_assertion_is_faiss_gpus_build_not_torchs() -> None:
+    # "no kernel image" inside faiss's own assertion was told as torch's build or an extension built here:
+    # a pipeline's notes (stored file 61920153312: faiss-gpu-cu12 1.14.1 without sm_120; faiss-cpu), a set-up
+    # guide (stored file 42338990819: another faiss-gpu release), a library's probe (stored file
+    # 69572800039: a build for sm_80 on an H100; faiss's abort caught in a child process)
+    notes = (
+        "Faiss assertion 'err__ == cudaSuccess' failed in runL2Norm at L2Norm.cu:257;\n"
+        "details: CUDA error 209 no kernel image is available for execution on the device"
+    )
+    guide = (
+        "Faiss assertion 'err__ == cudaSuccess' failed in void faiss::gpu::runL2Norm... \n"
+        "CUDA error 209 no kernel image is available for execution on the device"
+    )
+    probe = (
+        "        Faiss assertion 'err__ == cudaSuccess' failed ... CUDA error 209\n"
+        "        no kernel image is available for execution on the device"
+    )
+    for text in (notes, guide, probe):
+        lead = _led_by(text, "cuda.no_kernel_image")
+        assert lead.cause.startswith("The kernel that failed is faiss's"), lead.cause
+        assert "faiss-cpu" in lead.fix.text and "CMAKE_CUDA_ARCHITECTURES" in lead.fix.text, lead.fix
+        assert (
+            lead.evidence[-1] == "the kernel that failed is faiss's GPU code (its assertion on a CUDA error)"
+        )
