@@ -9,11 +9,13 @@ tests/corpus/errors. This module holds their analysers.
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
+from typing import Any
 
 from torchdoctor.checks.devices.explanations import hidden_gpus, lightning_gpu_request
 from torchdoctor.checks.install import (
@@ -22,6 +24,7 @@ from torchdoctor.checks.install import (
     cuda_compat,
     install_plan,
     pairing,
+    tables,
     unpublished,
     xpu_build,
 )
@@ -4601,6 +4604,43 @@ def analyse_invalid_elf_header(text: str) -> Analysis:
     return Analysis(
         evidence=(f"the loader found no ELF header in {found[1]}: the file is not a Linux shared library",)
     )
+
+
+_TORCH_ATTRIBUTE = re.compile(
+    r"module\s[‘'\"`](torch(?:\.\w{1,40}){0,3})[’'\"`]\s{1,3}has no attribute\s[‘'\"`](\w{1,80})[’'\"`]"
+)
+# names every torch release has had since 1.0: a torch without them is no torch
+_EVERY_TORCH = frozenset({"cuda", "nn", "Tensor", "tensor", "device", "float32", "zeros", "ones", "no_grad"})
+
+
+@functools.cache
+def _torch_names() -> dict[str, Any]:
+    return tables.load("torch_names.json")
+
+
+def analyse_torch_attribute_missing(text: str) -> Analysis:
+    found = last_match(_TORCH_ATTRIBUTE, text[-200_000:])
+    if found is None:
+        return Analysis()
+    module, name = found[1], found[2]
+    table = _torch_names()
+    names = table["modules"].get(module)
+    if module == "torch" and name in _EVERY_TORCH:
+        line = (
+            f"every torch has torch.{name}: the module imported as torch is not torch (a file or folder "
+            "named torch on the path, an empty namespace package, a broken install)"
+        )
+    elif names is None:
+        return Analysis()
+    elif name in names:
+        release = table["torch"]
+        line = f"torch {release} has {module}.{name}: the installed torch is older than the code needs"
+    else:
+        line = (
+            f"torch {table['torch']} has no {module}.{name} either: no name of that release (a misspelling, "
+            "a name of another package, or one removed before it)"
+        )
+    return Analysis(evidence=(line,))
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -748,6 +748,10 @@ MESSAGES = [
         "    # prevent ```RuntimeError: element 0 of tensors does not require grad and does not have a "
         "grad_fn```",
     ),  # a fine-tuning script (stored file 37459456585)
+    (
+        "torch.attribute_missing",
+        "AttributeError: module 'torch' has no attribute 'get_default_device'",
+    ),  # a project's notes (stored file 28633973119)
 ]
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from torchdoctor.checks.devices import explanations as devices_explanations
 from torchdoctor.checks.install import explanations as install_explanations
+from torchdoctor.checks.install import tables
 from torchdoctor.checks.memory import explanations as memory_explanations
 from torchdoctor.checks.training import explanations as training_explanations
 from torchdoctor.explain import Explanation, catalogue, explain
@@ -12924,3 +12925,55 @@ def test_no_kernel_image_under_a_faiss_assertion_is_faiss_gpus_build_not_torchs(
         assert (
             lead.evidence[-1] == "the kernel that failed is faiss's GPU code (its assertion on a CUDA error)"
         )
+
+
+def test_a_name_torch_lacks_is_told_by_the_names_of_a_known_release() -> None:
+    # "module 'torch' has no attribute" was read by no entry; checks/install/data/torch_names.json holds the
+    # names of the release tools/torch_names.py read: a name it has is an older torch than the code (a
+    # notebooks' report, stored file 62018143594: transformers 5 and torch.float8_e8m0fnu, an older NGC
+    # torch; a project's notes, stored file 28633973119: get_default_device, torch upgraded; an image's
+    # notes, stored file 68991070625: vllm and torch.float4_e2m1fn_x2 on torch 2.7.1), a name it lacks is no
+    # name of that release (stored file 2984357016: torch.byte; stored file 14296816114: channels_last_1d),
+    # torch.cuda missing is a module that is not torch (stored file 66480121386: a folder named torch)
+    release = catalogue_names_release()
+    transformers = (
+        "| `hugging_face/hugging_face_pipeline_for_monai.ipynb` | `ModuleNotFoundError: Could not import "
+        "module 'PreTrainedModel'` (caused by `AttributeError: module 'torch' has no attribute "
+        "'float8_e8m0fnu'`) |"
+    )
+    default_device = (
+        "AttributeError: module 'torch' has no attribute 'get_default_device'\n"
+        "Solution: update torch and torchvision"
+    )
+    vllm = "`AttributeError: module 'torch' has no attribute 'float4_e2m1fn_x2'`，**native 基线直接起不来**。"
+    for text, name in (
+        (transformers, "float8_e8m0fnu"),
+        (default_device, "get_default_device"),
+        (vllm, "float4_e2m1fn_x2"),
+    ):
+        lead = _led_by(text, "torch.attribute_missing")
+        assert lead.evidence == (
+            f"torch {release} has torch.{name}: the installed torch is older than the code needs",
+        ), lead.evidence
+        assert "torch.__version__" in lead.fix.text and "requirements" in lead.fix.text, lead.fix
+    jit = "jit:\nAttributeError: module 'torch' has no attribute 'byte'"
+    layout = "AttributeError: module 'torch' has no attribute 'channels_last_1d'"
+    for text, name in ((jit, "byte"), (layout, "channels_last_1d")):
+        lead = _led_by(text, "torch.attribute_missing")
+        assert lead.evidence == (
+            f"torch {release} has no torch.{name} either: no name of that release (a misspelling, a name of "
+            "another package, or one removed before it)",
+        ), lead.evidence
+    namespace = (
+        "   fails with `AttributeError: module 'torch' has no attribute 'cuda'` — during\n"
+        "   rendering, after the images are already loaded and registered."
+    )
+    lead = _led_by(namespace, "torch.attribute_missing")
+    assert lead.evidence == (
+        "every torch has torch.cuda: the module imported as torch is not torch (a file or folder named torch "
+        "on the path, an empty namespace package, a broken install)",
+    ), lead.evidence
+
+
+def catalogue_names_release() -> str:
+    return str(tables.load("torch_names.json")["torch"])
