@@ -4618,10 +4618,19 @@ def _torch_names() -> dict[str, Any]:
     return tables.load("torch_names.json")
 
 
+# torch's own source calling the name: the last frame is in an installed torch, or the text points at
+# torch's file in PyTorch's repository: a bug of that torch, which no reading of the environment names
+_TORCH_SOURCE_LINK = re.compile(r"github\.com/pytorch/pytorch/blob/\w{1,64}/torch/[\w/]{1,200}\.py")
+
+
 def analyse_torch_attribute_missing(text: str) -> Analysis:
-    found = last_match(_TORCH_ATTRIBUTE, text[-200_000:])
+    tail = text[-200_000:]
+    found = last_match(_TORCH_ATTRIBUTE, tail)
     if found is None:
         return Analysis()
+    frame = last_frame_file(tail, found.start(), 3000)
+    if (frame is not None and installed_package(frame) == "torch") or _TORCH_SOURCE_LINK.search(tail):
+        return Analysis(declined=True)
     module, name = found[1], found[2]
     table = _torch_names()
     names = table["modules"].get(module)

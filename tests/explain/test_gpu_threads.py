@@ -12975,5 +12975,25 @@ def test_a_name_torch_lacks_is_told_by_the_names_of_a_known_release() -> None:
     ), lead.evidence
 
 
+def test_a_name_torchs_own_code_lacks_is_left_unread() -> None:
+    # torch's own code calling a name its release lacks is a bug of torch, no environment's (pytorch/pytorch
+    # #127676 in tests/corpus/issues: torch.mps.device from torch/utils/checkpoint.py, left open)
+    linked = (
+        "I'm getting the error `module 'torch.mps' has no attribute 'device'` trying to train a "
+        "`sentence-transformer model (which uses the huggingface transformers trainer).\n\n"
+        "The error is raised on this line -> https://github.com/pytorch/pytorch/blob/"
+        "7ef7c265d4361691dc4cf54152db083de3215fbf/torch/utils/checkpoint.py#L183"
+    )
+    assert "torch.attribute_missing" not in [e.id for e in _explained(linked)]
+    # the same from a traceback whose last frame is torch's (built around Python's frame lines)
+    framed = (
+        '  File "/opt/venv/lib/python3.10/site-packages/torch/utils/checkpoint.py", line 183, in '
+        "get_device_states\n"
+        "    with device_module.device(device):\n"
+        "AttributeError: module 'torch.mps' has no attribute 'device'"
+    )
+    assert "torch.attribute_missing" not in [e.id for e in _explained(framed)]
+
+
 def catalogue_names_release() -> str:
     return str(tables.load("torch_names.json")["torch"])
