@@ -845,17 +845,16 @@ def analyse_device_without_index(text: str) -> Analysis:
 _HOST_READ = re.compile(r"\.(item|tolist|cpu|numpy)\(\)|torch\.cuda\.synchronize\(\)")
 
 
-def analyse_graph_capture_refused(text: str) -> Analysis:
-    found = last_match(_HOST_READ, text[-200_000:])
-    if found is None:
-        return Analysis()
+def _host_read(found: re.Match[str]) -> str:
     if found[1] is None:
         shown, what = "torch.cuda.synchronize()", "a synchronisation"
     else:
         shown, what = f".{found[1]}()", "a GPU value read on the host"
-    return Analysis(
-        evidence=(f"the text shows {shown} near the capture: {what}, which a capture cannot hold",)
-    )
+    return f"the text shows {shown} near the capture: {what}, which a capture cannot hold"
+
+
+def analyse_graph_capture_refused(text: str) -> Analysis:
+    return quoted(_HOST_READ, text, _host_read)
 
 
 def analyse_no_xpu_devices(text: str) -> Analysis:

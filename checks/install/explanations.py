@@ -4598,11 +4598,10 @@ _INVALID_ELF = re.compile(r"([^\s/`'\"]{1,200}\.so(?:\.[\d.]{1,20})?):\s{1,4}inv
 
 
 def analyse_invalid_elf_header(text: str) -> Analysis:
-    found = last_match(_INVALID_ELF, text[-200_000:])
-    if found is None:
-        return Analysis()
-    return Analysis(
-        evidence=(f"the loader found no ELF header in {found[1]}: the file is not a Linux shared library",)
+    return quoted(
+        _INVALID_ELF,
+        text,
+        lambda f: f"the loader found no ELF header in {f[1]}: the file is not a Linux shared library",
     )
 
 

@@ -1305,12 +1305,12 @@ _BITWISE_OPERATOR = {
 
 
 def analyse_bitwise_on_float(text: str) -> Analysis:
-    found = last_match(_BITWISE_KERNEL, text[-200_000:])
-    if found is None:
-        return Analysis()
-    operator = _BITWISE_OPERATOR[found[2]]
-    return Analysis(
-        evidence=(f"{found[1]} was given a {found[3]} tensor: {operator} takes bool or integer tensors",)
+    return quoted(
+        _BITWISE_KERNEL,
+        text,
+        lambda f: (
+            f"{f[1]} was given a {f[3]} tensor: {_BITWISE_OPERATOR[f[2]]} takes bool or integer tensors"
+        ),
     )
 
 
@@ -1321,10 +1321,7 @@ _STORAGE_DEVICES = re.compile(
 
 
 def analyse_storage_from_another_device(text: str) -> Analysis:
-    found = last_match(_STORAGE_DEVICES, text[-200_000:])
-    if found is None:
-        return Analysis()
-    return Analysis(evidence=(f"a tensor on {found[1]} was given a storage on {found[2]}",))
+    return quoted(_STORAGE_DEVICES, text, lambda f: f"a tensor on {f[1]} was given a storage on {f[2]}")
 
 
 _SAVED_TENSOR_CHANGED = re.compile(
@@ -1334,28 +1331,26 @@ _SAVED_TENSOR_CHANGED = re.compile(
 )
 
 
-def analyse_modified_in_place(text: str) -> Analysis:
-    found = last_match(_SAVED_TENSOR_CHANGED, text[-200_000:])
-    if found is None:
-        return Analysis()
+def _changed_in_place(found: re.Match[str]) -> str:
     made_by = f", {found[3]}," if found[3] else ""
-    return Analysis(
-        evidence=(
-            f"{found[1]} [{found[2]}]{made_by} was changed in place after autograd saved it: at version "
-            f"{found[4]}, saved at version {found[5]}",
-        )
+    return (
+        f"{found[1]} [{found[2]}]{made_by} was changed in place after autograd saved it: at version "
+        f"{found[4]}, saved at version {found[5]}"
     )
+
+
+def analyse_modified_in_place(text: str) -> Analysis:
+    return quoted(_SAVED_TENSOR_CHANGED, text, _changed_in_place)
 
 
 _NO_GRAD_SAID = re.compile(r"\b(torch\.no_grad\(\)|no_grad\(\)|NoGradGuard|inference_mode\(\))")
 
 
 def analyse_no_graph(text: str) -> Analysis:
-    found = last_match(_NO_GRAD_SAID, text[-200_000:])
-    if found is None:
-        return Analysis()
-    return Analysis(
-        evidence=(f"the text shows {found[1]}: what is computed under it has no graph to go back through",)
+    return quoted(
+        _NO_GRAD_SAID,
+        text,
+        lambda f: f"the text shows {f[1]}: what is computed under it has no graph to go back through",
     )
 
 
