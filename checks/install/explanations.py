@@ -3506,8 +3506,11 @@ def analyse_flash_sdpa_backward(text: str) -> Analysis:
     named = _capability_named(text)
     if named is not None:
         (major, minor), said = named
-        if (major, minor) != (8, 0):
-            evidence.append(f"{said}: compute capability {major}.{minor}, not the A100's 8.0 (sm_80)")
+        # later releases' words for the check take the H100 too (is_sm80 || is_sm90)
+        also_sm90 = "is_sm90" in text[-200_000:]
+        if (major, minor) not in ((8, 0), (9, 0)) if also_sm90 else (major, minor) != (8, 0):
+            taken = "the A100's 8.0 or the H100's 9.0" if also_sm90 else "the A100's 8.0 (sm_80)"
+            evidence.append(f"{said}: compute capability {major}.{minor}, not {taken}")
     version = _seen(text).version
     if version is not None:
         evidence.append(f"the text shows torch {version}")

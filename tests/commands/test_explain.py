@@ -752,6 +752,10 @@ MESSAGES = [
         "torch.attribute_missing",
         "AttributeError: module 'torch' has no attribute 'get_default_device'",
     ),  # a project's notes (stored file 28633973119)
+    (
+        "sdpa.flash_backward_needs_sm80_or_sm90",
+        "            # Fix for RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.",
+    ),  # a PPO trainer (stored file 10399058500)
 ]
 
 

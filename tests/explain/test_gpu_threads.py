@@ -12997,3 +12997,26 @@ def test_a_name_torchs_own_code_lacks_is_left_unread() -> None:
 
 def catalogue_names_release() -> str:
     return str(tables.load("torch_names.json")["torch"])
+
+
+def test_a_flash_backward_that_needs_sm80_or_sm90_is_told_to_train_without_the_flash_kernel() -> None:
+    # torch's check "is_sm80 || is_sm90" (its SDPA flash backward off the A100 and H100) was read by no
+    # entry: a GRPO script's notes (stored file 66410235738: a T4 with gradient checkpointing; flash and
+    # memory-efficient SDPA off), a PPO trainer (stored file 10399058500: sdp_kernel(enable_flash=False)), a
+    # chat log's link to pytorch/pytorch#98771 (stored file 16063542935: consumer cards, batch sizes above 6)
+    grpo = (
+        "    T4 (sm75) 上禁用需要 sm80/sm90 的 attention kernel，与 SFT 脚本保持一致。\n"
+        "    否则在梯度检查点的 backward 路径可能触发：\n"
+        "    'Expected is_sm80 || is_sm90 to be true'"
+    )
+    ppo = "            # Fix for RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false."
+    linked = (
+        "Expected is_sm80 || is_sm90 to be true, but got false. (on batch size &gt; 6) · Issue #98771 · "
+        "pytorch/pytorch</a>: Description The following error is thrown when attempting to train with batch "
+        "sizes &gt; 6 on consumer cards (I have verified with my 3080 ti)"
+    )
+    for text in (grpo, ppo, linked):
+        lead = _led_by(text, "sdpa.flash_backward_needs_sm80_or_sm90")
+        assert "sm_80" in lead.cause and "sm_90" in lead.cause and "backward" in lead.cause, lead.cause
+        assert "enable_flash_sdp(False)" in lead.fix.text, lead.fix
+        assert "enable_mem_efficient_sdp(False)" in lead.fix.text, lead.fix
