@@ -869,4 +869,17 @@ def analyse_no_xpu_devices(text: str) -> Analysis:
     )
 
 
+_XID_8 = re.compile(r"\bXid \([^)\n]{0,40}\): 8\b")
+_RC_TIMEOUT = re.compile(r"RC watchdog[^\n]{0,80}?Notify Timeout Seconds: (\d{1,5})")
+
+
+def analyse_launch_timeout(text: str) -> Analysis:
+    tail = text[-200_000:]
+    if _XID_8.search(tail) is None:
+        return Analysis()
+    timeout = last_match(_RC_TIMEOUT, tail)
+    said = f"; its notify timeout {timeout[1]} s" if timeout is not None else ""
+    return Analysis(evidence=(f"the driver's RC watchdog stopped the GPU's channel (Xid 8{said})",))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -756,6 +756,10 @@ MESSAGES = [
         "sdpa.flash_backward_needs_sm80_or_sm90",
         "            # Fix for RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.",
     ),  # a PPO trainer (stored file 10399058500)
+    (
+        "cuda.launch_timeout",
+        "RuntimeError: CUDA error: the launch timed out and was terminated",
+    ),  # a notebook's notes (stored file 43563475103)
 ]
 
 

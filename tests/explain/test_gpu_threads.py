@@ -13020,3 +13020,32 @@ def test_a_flash_backward_that_needs_sm80_or_sm90_is_told_to_train_without_the_f
         assert "sm_80" in lead.cause and "sm_90" in lead.cause and "backward" in lead.cause, lead.cause
         assert "enable_flash_sdp(False)" in lead.fix.text, lead.fix
         assert "enable_mem_efficient_sdp(False)" in lead.fix.text, lead.fix
+
+
+def test_a_launch_timed_out_is_the_display_watchdog_stopping_a_long_kernel() -> None:
+    # CUDA's launch timeout was read by no entry: a server's benchmark notes (stored file 69227107719:
+    # Windows' TDR watchdog at a long context), an incident report (stored file 61936040095: the driver's RC
+    # watchdog, Xid 8; its timeout raised), a toolbox's FAQ (stored file 15073649032: the OS's watchdog; TCC
+    # mode on a Tesla), a notebook's notes (stored file 43563475103: smaller images on a smaller GPU)
+    tdr = (
+        "    CUDA error: the launch timed out and was terminated\n"
+        "\n"
+        "which is the Windows TDR watchdog resetting the driver."
+    )
+    xid = (
+        "NVRM: krcWatchdog_IMPL: RC watchdog: GPU is probably locked! Notify Timeout Seconds: 7\n"
+        "NVRM: Xid (PCI:0000:01:00): 8, name=llama-server, channel 0x0000000d\n"
+        "CUDA error: the launch timed out and was terminated\n"
+        "ggml_backend_cuda_synchronize -> cudaStreamSynchronize"
+    )
+    faq = '**Q: I get "the launch timed out and was terminated" error when I run big images\nin my computer**'
+    notebook = "RuntimeError: CUDA error: the launch timed out and was terminated"
+    for text in (tdr, xid, faq, notebook):
+        lead = _led_by(text, "cuda.launch_timeout")
+        assert "watchdog" in lead.cause and "display" in lead.cause, lead.cause
+        assert "TdrDelay" in lead.fix.text and "TCC" in lead.fix.text, lead.fix
+        assert "smaller batch" in lead.fix.text, lead.fix
+    assert _led_by(xid, "cuda.launch_timeout").evidence == (
+        "the driver's RC watchdog stopped the GPU's channel (Xid 8; its notify timeout 7 s)",
+    )
+    assert _led_by(notebook, "cuda.launch_timeout").evidence == ()
