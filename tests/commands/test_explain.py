@@ -760,6 +760,11 @@ MESSAGES = [
         "cuda.launch_timeout",
         "RuntimeError: CUDA error: the launch timed out and was terminated",
     ),  # a notebook's notes (stored file 43563475103)
+    (
+        "cuda.ecc_uncorrectable",
+        "Ou processos de GPU crasham intermitentemente com `CUDA error: uncorrectable ECC error "
+        "encountered`.",
+    ),  # a GPU troubleshooting guide (stored file 53722428923)
 ]
 
 

@@ -13049,3 +13049,26 @@ def test_a_launch_timed_out_is_the_display_watchdog_stopping_a_long_kernel() -> 
         "the driver's RC watchdog stopped the GPU's channel (Xid 8; its notify timeout 7 s)",
     )
     assert _led_by(notebook, "cuda.launch_timeout").evidence == ()
+
+
+def test_an_uncorrectable_ecc_error_is_the_gpus_memory_failing() -> None:
+    # CUDA's uncorrectable ECC error was read by no entry: a dry run's notes (stored file 71622757073: the
+    # engine failed at start; nvidia-smi's ECC report, 301 uncorrectable DRAM errors; another node), a GPU
+    # troubleshooting guide (stored file 53722428923: failed memory cells; nvidia-smi -q -d ECC), a job
+    # checker's catch phrases (stored file 12995201963: "GPU error")
+    dry_run = (
+        "  model and failed at 17:22:55, during its start, with\n"
+        "  `torch.AcceleratorError: CUDA error: uncorrectable ECC error encountered`\n"
+        "  (line 163)."
+    )
+    guide = (
+        "Ou processos de GPU crasham intermitentemente com `CUDA error: uncorrectable ECC error encountered`."
+    )
+    phrases = (
+        '                "catch_phrase": "uncorrectable ECC error encountered",\n'
+        '                "note": "GPU error"'
+    )
+    for text in (dry_run, guide, phrases):
+        lead = _led_by(text, "cuda.ecc_uncorrectable")
+        assert "ECC" in lead.cause and "hardware" in lead.cause, lead.cause
+        assert "nvidia-smi -q -d ECC" in lead.fix.commands and "another GPU" in lead.fix.text, lead.fix
