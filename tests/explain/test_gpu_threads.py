@@ -13072,3 +13072,34 @@ def test_an_uncorrectable_ecc_error_is_the_gpus_memory_failing() -> None:
         lead = _led_by(text, "cuda.ecc_uncorrectable")
         assert "ECC" in lead.cause and "hardware" in lead.cause, lead.cause
         assert "nvidia-smi -q -d ECC" in lead.fix.commands and "another GPU" in lead.fix.text, lead.fix
+
+
+def test_torchs_words_for_cudas_initialization_error_are_read_as_that_error() -> None:
+    # c10/cuda/CUDAFunctions.cpp words cudaErrorInitializationError as "CUDA driver initialization failed,
+    # you might not have a CUDA gpu.", which no entry read: a service's notes (stored file 53556373703:
+    # vLLM's workers started with spawn), a project's README (stored file 7102859071: the job run from a
+    # node without a usable GPU; srun first), a job script's notes (stored file 62460462233: a pod whose
+    # driver went bad; a fresh pod), a test report (stored file 2781403510: device_count's warning)
+    vllm = (
+        "If you hit:\n"
+        "\n"
+        "```text\n"
+        "RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.\n"
+        "```\n"
+        "\n"
+        "run:\n"
+        "\n"
+        "```bash\n"
+        "export VLLM_WORKER_MULTIPROC_METHOD=spawn\n"
+        "```"
+    )
+    slurm = "Error: `RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.`"
+    pod = (
+        "# bad at ~00:10, every eval started after that died in torch._C._cuda_init with\n"
+        '# "CUDA driver initialization failed, you might not have a CUDA gpu", and two'
+    )
+    warned = "CUDA initialization: CUDA driver initialization failed, you might not have a CUDA gpu."
+    for text in (vllm, slurm, pod, warned):
+        lead = _led_by(text, "cuda.initialization_error")
+        assert "forked" in lead.cause and "no usable GPU" in lead.cause, lead.cause
+        assert "VLLM_WORKER_MULTIPROC_METHOD=spawn" in lead.fix.text and "another node" in lead.fix.text
