@@ -765,6 +765,11 @@ MESSAGES = [
         "Ou processos de GPU crasham intermitentemente com `CUDA error: uncorrectable ECC error "
         "encountered`.",
     ),  # a GPU troubleshooting guide (stored file 53722428923)
+    (
+        "cuda.launch_out_of_resources",
+        "The v256 Kaggle T4 run reached the benchmark but failed with `CUDA error: too many resources "
+        "requested for launch` when the M=128,N=128 candidate was selected.",
+    ),  # a benchmark's research notes (stored file 67137621974)
 ]
 
 

@@ -13103,3 +13103,34 @@ def test_torchs_words_for_cudas_initialization_error_are_read_as_that_error() ->
         lead = _led_by(text, "cuda.initialization_error")
         assert "forked" in lead.cause and "no usable GPU" in lead.cause, lead.cause
         assert "VLLM_WORKER_MULTIPROC_METHOD=spawn" in lead.fix.text and "another node" in lead.fix.text
+
+
+def test_too_many_resources_for_a_launch_is_the_kernels_block_size_against_the_register_file() -> None:
+    # CUDA's cudaErrorLaunchOutOfResources was read by no entry: a kernel tuning log (stored file
+    # 55586211703: 1024 threads x 72 registers above the A100's 65536), a project's troubleshooting (stored
+    # file 25641098683: fewer threads), a benchmark's research notes (stored file 67137621974: a 512-thread
+    # tile on a T4, dropped), a kernel's header (stored file 7841903894: a smaller block in debug builds)
+    a100 = (
+        "- **`4x4 128x128` 启动失败**（非真实 GFLOPS）：block = 32×32 = 1024 线程，"
+        "1024×72 = 73728 > 65536（A100 每 SM 寄存器上限）→ "
+        '"too many resources requested for launch"。边界教训：`线程数 × 寄存器 ≤ 65536`。'
+    )
+    threads = (
+        '### CUDA Error "too many resources requested for launch"\n'
+        "\n"
+        "Este erro ocorre quando o número de registradores necessário para executar o código CUDA\n"
+        "excede o disponível na GPU."
+    )
+    t4 = (
+        "The v256 Kaggle T4 run reached the benchmark but failed with `CUDA error: too many resources "
+        "requested for launch` when the M=128,N=128 candidate was selected."
+    )
+    debug = (
+        " * NOTE: If compiled in debug mode it may be necessary to drop NAS_DIMY to 16\n"
+        ' *       else you may get Error "too many resources requested for launch"'
+    )
+    for text in (a100, threads, t4, debug):
+        lead = _led_by(text, "cuda.launch_out_of_resources")
+        assert "registers" in lead.cause and "threads per block" in lead.cause, lead.cause
+        assert "debug" in lead.cause, lead.cause
+        assert "fewer threads per block" in lead.fix.text and "-maxrregcount" in lead.fix.text, lead.fix
