@@ -212,12 +212,18 @@ def _lightning_rendezvous(text: str) -> Analysis:
     )
 
 
+_PEER_ACCESS_ERROR = "peer access is not supported between these two devices"
+
+
 def analyse_hang(text: str) -> Analysis:
     """A log that ends after Init COMPLETE: the transports NCCL chose between the GPUs, the topology of a
     pasted ``nvidia-smi topo -m``, and the NCCL variables the text sets; the documented tests in order. A
     hang at Lightning's "initializing ddp", before NCCL starts, is its rendezvous."""
     if "Init COMPLETE" not in text and "initializing ddp" in text.lower() and _LIGHTNING.search(text):
         return _lightning_rendezvous(text)
+    if _PEER_ACCESS_ERROR in text[-200_000:]:
+        # an error, no hang: NCCL_P2P_DISABLE=1 beside it is that error's fix (cuda.peer_access_unsupported)
+        return Analysis(declined=True)
     guesses = _barrier_guesses(text)
     if _share_a_gpu(guesses):
         return Analysis(

@@ -882,4 +882,10 @@ def analyse_launch_timeout(text: str) -> Analysis:
     return Analysis(evidence=(f"the driver's RC watchdog stopped the GPU's channel (Xid 8{said})",))
 
 
+def analyse_peer_access_unsupported(text: str) -> Analysis:
+    if "transport/shm.cc" not in text[-200_000:]:
+        return Analysis()
+    return Analysis(evidence=("NCCL's shared-memory transport (transport/shm.cc) asked for it",))
+
+
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

@@ -770,6 +770,11 @@ MESSAGES = [
         "The v256 Kaggle T4 run reached the benchmark but failed with `CUDA error: too many resources "
         "requested for launch` when the M=128,N=128 candidate was selected.",
     ),  # a benchmark's research notes (stored file 67137621974)
+    (
+        "cuda.peer_access_unsupported",
+        "- `Cuda failure 'peer access is not supported between these two devices' [repeated 15x across "
+        "cluster]`",
+    ),  # an engine's documentation (stored file 24091842365)
 ]
 
 

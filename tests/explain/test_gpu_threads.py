@@ -13134,3 +13134,36 @@ def test_too_many_resources_for_a_launch_is_the_kernels_block_size_against_the_r
         assert "registers" in lead.cause and "threads per block" in lead.cause, lead.cause
         assert "debug" in lead.cause, lead.cause
         assert "fewer threads per block" in lead.fix.text and "-maxrregcount" in lead.fix.text, lead.fix
+
+
+def test_peer_access_unsupported_is_p2p_asked_for_where_the_machine_forbids_it() -> None:
+    # CUDA's cudaErrorPeerAccessUnsupported (217) was read by no entry: SGLang's documentation (stored file
+    # 899599846: --enable-p2p-check), a training guide (stored file 55824262865: AWS G5, NCCL_P2P_DISABLE=1),
+    # a launcher's notes (stored file 59656430237: one GPU visible per Ray worker; NCCL_CUMEM_ENABLE=0), an
+    # engine's documentation (stored file 24091842365: NCCL_P2P_DISABLE=1)
+    sglang = (
+        '- To enable multi-GPU tensor parallelism, add `--tp 2`. If it reports the error "peer access is not '
+        'supported between these two devices", add `--enable-p2p-check` to the server launch command.'
+    )
+    g5 = (
+        "### CUDA: `peer access is not supported between these two devices`\n"
+        "\n"
+        "This error can occur on the G5 GPU suite on AWS. Set the environment variable `NCCL_P2P_DISABLE=1`."
+    )
+    ray = (
+        "    # 症状：FSDP 初始化的第一次参数广播直接炸\n"
+        "    #     transport/shm.cc:590 NCCL WARN Cuda failure 217\n"
+        "    #     'peer access is not supported between these two devices'"
+    )
+    engine = (
+        "- `Cuda failure 'peer access is not supported between these two devices' [repeated 15x across "
+        "cluster]`"
+    )
+    for text in (sglang, g5, ray, engine):
+        lead = _led_by(text, "cuda.peer_access_unsupported")
+        assert "peer-to-peer" in lead.cause and "CUDA_VISIBLE_DEVICES" in lead.cause, lead.cause
+        assert "NCCL_P2P_DISABLE=1" in lead.fix.text and "NCCL_CUMEM_ENABLE=0" in lead.fix.text, lead.fix
+        assert "--enable-p2p-check" in lead.fix.text and "nvidia-smi topo -p2p r" in lead.fix.commands
+    assert _led_by(ray, "cuda.peer_access_unsupported").evidence == (
+        "NCCL's shared-memory transport (transport/shm.cc) asked for it",
+    )
