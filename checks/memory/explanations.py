@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from torchdoctor.checks.memory import gpus_said
 from torchdoctor.checks.memory.pinned import pinned_analysis
 from torchdoctor.explain import Analysis, Entry, catalogue_file
-from torchdoctor.explain.model import Case, last_match, quoted
+from torchdoctor.explain.model import Case, last_match, quoted, quoted_lines
 from torchdoctor.model import Fix
 
 _SIZE = r"(\d+(?:\.\d+)?) ?([KMGTP]i?B|bytes)"
@@ -1770,6 +1770,27 @@ def analyse_paging_file(text: str) -> Analysis:
     if workers is not None:
         evidence.append(f"{workers}: each worker is a process that loads torch's libraries")
     return Analysis(evidence=tuple(evidence))
+
+
+_BF16_SAID = re.compile(r"\b(?:bf16|bfloat16)\b", re.IGNORECASE)
+_NOT_COMPATIBLE = re.compile(r"with CUDA capability (sm_\d{2,3}) is not compatible")
+
+
+def analyse_no_engine(text: str) -> Analysis:
+    return quoted_lines(
+        text,
+        (
+            _NOT_COMPATIBLE,
+            lambda f: f"torch's warning above: the GPU is not one this torch build was made for ({f[1]})",
+        ),
+        (
+            _BF16_SAID,
+            lambda f: (
+                f"the text runs bfloat16 ({f[0]}): GPUs before Ampere (compute capability 8.0) have no "
+                "bfloat16 engines"
+            ),
+        ),
+    )
 
 
 ENTRIES: tuple[Entry, ...] = catalogue_file.read(__package__, globals())

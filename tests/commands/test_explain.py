@@ -775,6 +775,11 @@ MESSAGES = [
         "- `Cuda failure 'peer access is not supported between these two devices' [repeated 15x across "
         "cluster]`",
     ),  # an engine's documentation (stored file 24091842365)
+    (
+        "cudnn.no_engine",
+        "Tesla P100-PCIE-16GB with CUDA capability sm_60 is not compatible\n"
+        "RuntimeError: GET was unable to find an engine to execute this computation",
+    ),  # a cluster's notes (stored file 57958977000)
 ]
 
 

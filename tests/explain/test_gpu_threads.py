@@ -13167,3 +13167,42 @@ def test_peer_access_unsupported_is_p2p_asked_for_where_the_machine_forbids_it()
     assert _led_by(ray, "cuda.peer_access_unsupported").evidence == (
         "NCCL's shared-memory transport (transport/shm.cc) asked for it",
     )
+
+
+def test_cudnn_finding_no_engine_is_the_dtype_the_memory_or_the_gpu_the_build_left_out() -> None:
+    # cuDNN's "GET was unable to find an engine" was read by no entry: an experiment's log (stored file
+    # 65729022238: bfloat16 on a T4; the precision chosen by is_bf16_supported()), a helper's notes (stored
+    # file 71040684492: no room for the workspace, a GPU still occupied), a pipeline's notes (stored file
+    # 68399132611: Blackwell with torch 2.11's cuDNN; cuDNN off), a cluster's notes (stored file 57958977000:
+    # a P100 that the build does not take)
+    t4 = (
+        "| C15 | A **T4 has no bf16**. The base generated fine in bf16 and every LoRA generation then died "
+        'with "GET was unable to find an engine to execute this computation" — reported as 0/60 **[ran]** |'
+    )
+    workspace = (
+        "    cuDNN reports a genuinely misleading error when it cannot reserve\n"
+        "    convolution workspace::\n"
+        "\n"
+        "        RuntimeError: GET was unable to find an engine to execute this computation\n"
+        "\n"
+        '    That is really "out of memory", usually caused by an earlier run that\n'
+        "    crashed before releasing its models."
+    )
+    blackwell = (
+        "# Blackwell (sm_120) + torch 2.11/cu128: cuDNN's heuristic cannot find an engine\n"
+        '# for some SDXL conv configs — "GET was unable to find an engine to execute this\n'
+        '# computation" at conv2d.'
+    )
+    pascal = (
+        "Tesla P100-PCIE-16GB with CUDA capability sm_60 is not compatible\n"
+        "RuntimeError: GET was unable to find an engine to execute this computation"
+    )
+    for text in (t4, workspace, blackwell, pascal):
+        lead = _led_by(text, "cudnn.no_engine")
+        assert "bfloat16" in lead.cause and "workspace" in lead.cause, lead.cause
+        assert "torch.backends.cudnn.enabled = False" in lead.fix.text, lead.fix
+        assert "is_bf16_supported()" in lead.fix.text, lead.fix
+    assert "the text runs bfloat16" in _led_by(t4, "cudnn.no_engine").evidence[0]
+    assert _led_by(pascal, "cudnn.no_engine").evidence == (
+        "torch's warning above: the GPU is not one this torch build was made for (sm_60)",
+    )
