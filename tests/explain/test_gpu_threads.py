@@ -13201,8 +13201,15 @@ def test_cudnn_finding_no_engine_is_the_dtype_the_memory_or_the_gpu_the_build_le
         lead = _led_by(text, "cudnn.no_engine")
         assert "bfloat16" in lead.cause and "workspace" in lead.cause, lead.cause
         assert "torch.backends.cudnn.enabled = False" in lead.fix.text, lead.fix
-        assert "is_bf16_supported()" in lead.fix.text, lead.fix
+        assert "is_bf16_supported(including_emulation=False)" in lead.fix.text, lead.fix
+        assert "LD_LIBRARY_PATH" in lead.cause, lead.cause
     assert "the text runs bfloat16" in _led_by(t4, "cudnn.no_engine").evidence[0]
     assert _led_by(pascal, "cudnn.no_engine").evidence == (
         "torch's warning above: the GPU is not one this torch build was made for (sm_60)",
     )
+    # an environment's notes (stored file 58552050984: a system libcudnn ahead of the venv's)
+    shadowed = (
+        "시스템 `/usr/lib/x86_64-linux-gnu/libcudnn_cnn_train.so.8`(8.9.0)이 venv의 8.9.2.26을 가려 "
+        "`undefined symbol` → `RuntimeError: GET was unable to find an engine to execute this computation`."
+    )
+    assert _led_by(shadowed, "cudnn.no_engine").fix.commands[-1] == "echo $LD_LIBRARY_PATH"
