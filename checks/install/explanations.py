@@ -4635,7 +4635,7 @@ def analyse_torch_attribute_missing(text: str) -> Analysis:
         return Analysis(declined=True)
     module, name = found[1], found[2]
     table = _torch_names()
-    names = table["modules"].get(module)
+    release, names = table["torch"], table["modules"].get(module)
     if module == "torch" and name in _EVERY_TORCH:
         line = (
             f"every torch has torch.{name}: the module imported as torch is not torch (a file or folder "
@@ -4644,12 +4644,11 @@ def analyse_torch_attribute_missing(text: str) -> Analysis:
     elif names is None:
         return Analysis()
     elif name in names:
-        release = table["torch"]
         line = f"torch {release} has {module}.{name}: the installed torch is older than the code needs"
     else:
         line = (
-            f"torch {table['torch']} has no {module}.{name} either: no name of that release (a misspelling, "
-            "a name of another package, or one removed before it)"
+            f"torch {release} has no {module}.{name} either: no name of that release (a misspelling, a name "
+            "of another package, or one removed before it)"
         )
     return Analysis(evidence=(line,))
 
