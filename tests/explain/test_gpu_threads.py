@@ -13228,3 +13228,18 @@ def test_bfloat16_is_chosen_by_the_compute_capability_not_by_an_emulated_answer(
         "get_device_capability()[0] >= 8"
         in _led_by("ValueError: Your setup doesn't support bf16/gpu.", "dtype.bf16_unsupported").fix.text
     )
+
+
+def test_a_compiled_module_named_past_its_cuda_suffix_is_an_extension_never_built() -> None:
+    # The VMamba family's kernels (kernels/selective_scan) build modules named past "_cuda": "_core",
+    # "_oflex", "_oflex_rh". EdwardChasel/Spatial-Mamba#11 ('check whether the kernels/selective_scan
+    # package is successfully installed'), devinxzhang/MFuser#5 (the selective_scan folder built, from
+    # DAMamba), MzeroMiko/VMamba#203 ('cd kernels/selective_scan && pip install .'), a project's notes
+    # (stored file 53226607593: the compiled .so not on the module path)
+    for module in ("selective_scan_cuda_oflex_rh", "selective_scan_cuda_oflex", "selective_scan_cuda_core"):
+        text = f"ModuleNotFoundError: No module named '{module}'"
+        lead = _led_by(text, "extension.not_built")
+        said = lead.evidence[0]
+        assert said.startswith(f"the missing module {module} is a compiled extension"), said
+    # a name with a module after it is a package's, not a compiled module's (constructed)
+    assert "extension.not_built" not in _ids("ModuleNotFoundError: No module named 'numba_cuda_utils.x'")
