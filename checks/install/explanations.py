@@ -1797,12 +1797,75 @@ def analyse_missing_library(text: str) -> Analysis:
         return windows
     for case in _LIBRARY_KINDS:
         if case.compiled.search(name or text[-300:]):
+            if case is _GCC_OPENMP and _torch_loads_it(name, text):
+                continue
+            if case is _DESKTOP_STACK:
+                return _with_system_package(case.analysis(*evidence), name)
             found = _with_bundled_release(_with_cudnn_release(case.analysis(*evidence), name), name)
             other = _built_for_other_cuda(found, name, text)
             return other if other is not found else _release_asked_by_a_package(found, name, text)
     if name is not None and _PLAIN_LIBRARY.fullmatch(name) and _OF_TORCH_OR_CUDA.match(name) is None:
         return _not_torchs_library(evidence, name, text)
     return Analysis(evidence=evidence)
+
+
+# The cases of libraries the system's packages bring, not torch's: OpenGL, X11 and GLib's (OpenCV's and
+# RDKit's drawing), and GCC's OpenMP runtime, which torch's wheel carries a copy of for itself.
+_DESKTOP_STACK = next(case for case in _LIBRARY_KINDS if case.compiled.search("libGL.so.1"))
+_GCC_OPENMP = next(case for case in _LIBRARY_KINDS if case.compiled.search("libgomp.so.1"))
+
+
+def _torch_loads_it(name: str | None, text: str) -> bool:
+    """Whether the last traceback frame before the missing library ``name`` is torch's own."""
+    at = text.rfind(name or "")
+    head = text[max(0, at - 200_000) : at] if at >= 0 else text[-200_000:]
+    package = _last_frame_package(head)
+    return package is not None and package.startswith("torch")
+
+
+def _last_frame_package(head: str) -> str | None:
+    """The installed package of the last traceback frame at the end of ``head``, or None."""
+    frame = last_frame_file(head, len(head), 3000)
+    return None if frame is None else installed_package(frame)
+
+
+# Debian and Ubuntu name the package of a run-time library after its soname (Debian Policy 8.1; deb-shlibs(5):
+# libcrunch.so.1 is in libcrunch1), with a hyphen where the name ends in a digit (libX11.so.6: libx11-6);
+# GLib's libraries share one package.
+_SONAME = re.compile(r"(lib[A-Za-z][\w+.-]{0,60}?)\.so\.(\d{1,3})(?:\.\d{1,6}){0,3}")
+_GLIB_PACKAGE = "libglib2.0-0"
+_GLIB_LIBRARIES = frozenset(
+    {"libglib-2.0", "libgthread-2.0", "libgobject-2.0", "libgio-2.0", "libgmodule-2.0"}
+)
+
+
+def debian_package(library: str) -> str | None:
+    """The Debian and Ubuntu package of the run-time library ``library`` (a soname: libXrender.so.1)."""
+    found = _SONAME.fullmatch(library)
+    if found is None:
+        return None
+    stem = found[1].lower()
+    if stem in _GLIB_LIBRARIES:
+        return _GLIB_PACKAGE
+    return f"{stem}{'-' if stem[-1].isdigit() else ''}{found[2]}"
+
+
+def _with_system_package(analysis: Analysis, name: str | None) -> Analysis:
+    """The case's fix, led by the package that provides the missing library ``name``, which its command
+    installs too."""
+    package = None if name is None else debian_package(name)
+    fix = analysis.fix
+    if package is None or fix is None:
+        return analysis
+    lead = f"{name} is in the package {package} on Debian and Ubuntu: sudo apt-get install {package}."
+    install = "sudo apt-get install -y "
+    commands = [
+        f"{install}{package} {command.removeprefix(install)}"
+        if command.startswith(install) and package not in command.split()
+        else command
+        for command in fix.commands
+    ]
+    return replace(analysis, fix=Fix(f"{lead} {fix.text}", tuple(commands)))
 
 
 # torch's check before it loads its DLLs on Windows (torch/__init__.py: ctypes.CDLL of vcruntime140.dll,
@@ -2029,8 +2092,7 @@ def _package_asking(text: str, end: int) -> str | None:
     head = text[max(0, end - 200_000) : end]
     if _ONNXRUNTIME_PROVIDER.search(head):
         return "onnxruntime-gpu"
-    frame = last_frame_file(head, len(head), 3000)
-    package = None if frame is None else installed_package(frame)
+    package = _last_frame_package(head)
     if package is not None:
         return None if package.startswith(("torch", "nvidia")) else package
     imported = last_match(_EXTENSION_IMPORT, head[-600:])

@@ -13243,3 +13243,58 @@ def test_a_compiled_module_named_past_its_cuda_suffix_is_an_extension_never_buil
         assert said.startswith(f"the missing module {module} is a compiled extension"), said
     # a name with a module after it is a package's, not a compiled module's (constructed)
     assert "extension.not_built" not in _ids("ModuleNotFoundError: No module named 'numba_cuda_utils.x'")
+
+
+def test_a_missing_system_library_is_installed_by_the_package_that_provides_it() -> None:
+    # The fix's command installed libGL and GLib whatever library was missing. A Dockerfile's notes (stored
+    # file 69821938345: RDKit's drawing on a slim image, libxrender1), another's (stored file 68572145440:
+    # RDKit's PandasTools, libsm6 among the X11 ones), bentoml/BentoYolo#7 (cv2 on a slim image, libgl1;
+    # merged), PDFMathTranslate/PDFMathTranslate#561 (cv2's glib in the Docker image; merged)
+    cases = [
+        ("libXrender.so.1: cannot open shared object file", "libxrender1"),
+        ("libSM.so.6: cannot open shared object file", "libsm6"),
+        ("ImportError: libGL.so.1: cannot open shared object file: No such file or directory", "libgl1"),
+        (
+            "ImportError: libgthread-2.0.so.0: cannot open shared object file: No such file or directory",
+            "libglib2.0-0",
+        ),
+    ]
+    for text, package in cases:
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        command = lead.fix.commands[0]
+        assert command.startswith("sudo apt-get install -y ") and package in command.split(), command
+        assert f"sudo apt-get install {package}." in lead.fix.text, lead.fix.text
+    # a name that ends in a digit takes a hyphen before the soname's version (Debian's libx11-6)
+    assert install_explanations.debian_package("libX11.so.6") == "libx11-6"
+
+
+def test_gccs_openmp_runtime_missing_is_the_systems_not_torchs() -> None:
+    # A plain libgomp.so.1 that another package loads is the system's GCC OpenMP runtime, which slim images
+    # lack; torch was told to be reinstalled. isl-org/Open3D#3388 ('apt install libgomp1' in the Dockerfile),
+    # a service's notes (stored file 59823313639: LightGBM on python:3.12-slim), a Dockerfile's (stored file
+    # 71620765684: XGBoost), a guide's (stored file 12228862984: 'sudo apt install libgomp1')
+    open3d = (
+        "Traceback (most recent call last):\n"
+        '  File "<string>", line 1, in <module>\n'
+        '  File "/usr/local/lib/python3.8/dist-packages/open3d/__init__.py", line 56, in <module>\n'
+        "    _CDLL(next((_Path(__file__).parent / 'cpu').glob('pybind*')))\n"
+        '  File "/usr/lib/python3.8/ctypes/__init__.py", line 373, in __init__\n'
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "OSError: libgomp.so.1: cannot open shared object file: No such file or directory"
+    )
+    for text in (
+        open3d,
+        "    OSError: libgomp.so.1: cannot open shared object file",
+        "ImportError: libgomp.so.1: cannot open shared object file",
+    ):
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        assert "OpenMP" in lead.cause and "reinstalling torch does not" in lead.cause, lead.cause
+        assert lead.fix.commands[0] == "sudo apt-get install -y libgomp1", lead.fix.commands
+    # torch's own copy (torch/lib/libgomp.so.1 in torch 2.13's wheel), failing where torch loads it, stays
+    # torch's (constructed)
+    torchs = (
+        '  File "/venv/lib/python3.11/site-packages/torch/__init__.py", line 290, in <module>\n'
+        "    ctypes.CDLL(global_deps_lib_path, mode=ctypes.RTLD_GLOBAL)\n"
+        "OSError: libgomp.so.1: cannot open shared object file: No such file or directory"
+    )
+    assert "OpenMP" not in _led_by(torchs, "lib.cannot_open_shared_object").cause
