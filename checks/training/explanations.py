@@ -687,7 +687,7 @@ def analyse_size_mismatch(text: str) -> Analysis:
 
 
 _KEY_LIST = re.compile(r"(Missing|Unexpected) key\(s\) in state_dict:")
-_QUOTED_KEY = re.compile(r"\"([^\"\s]{1,300})\"")
+_QUOTED_KEY = re.compile(r"[\"']([^\"'\s]{1,300})[\"']")
 _PREFIX = "module."
 
 
@@ -769,6 +769,59 @@ def analyse_module_prefix(text: str) -> Analysis:
                 "or load it before wrapping the model.",
                 ("model.module.load_state_dict(state)",),
             ),
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
+_LOADED_INTO = re.compile(r"Error\(s\) in loading state_dict for (\w{1,100}):")
+
+
+def _renamed(missing: list[str], unexpected: list[str]) -> tuple[str, str] | None:
+    """The model's and the checkpoint's names of the same layers, where the two lists differ key by key in
+    one and the same part ("channelAtt.conv1.weight" against "cab.conv1.weight"): a renamed attribute."""
+    if not missing or len(missing) != len(unexpected):
+        return None
+    renamings = set()
+    for model_key, saved_key in zip(missing, unexpected, strict=True):
+        model_parts, saved_parts = model_key.split("."), saved_key.split(".")
+        if len(model_parts) != len(saved_parts):
+            return None
+        differ = [n for n, (a, b) in enumerate(zip(model_parts, saved_parts, strict=True)) if a != b]
+        if len(differ) != 1:
+            return None
+        renamings.add((differ[0], model_parts[differ[0]], saved_parts[differ[0]]))
+    if len(renamings) != 1:
+        return None
+    ((_, model_name, saved_name),) = renamings
+    return model_name, saved_name
+
+
+def _keys(count: int) -> str:
+    return "1 key" if count == 1 else f"{count} keys"
+
+
+def analyse_keys_mismatch(text: str) -> Analysis:
+    """The model's class and the keys each side lacks; the same layers under other names, a renamed
+    attribute. Declined where either side's keys all begin with DataParallel's 'module.'."""
+    lists = _keys_listed(text)
+    missing, unexpected = lists.get("missing", []), lists.get("unexpected", [])
+    if any(keys and all(k.startswith(_PREFIX) for k in keys[:50]) for keys in (missing, unexpected)):
+        return Analysis(declined=True)
+    model = last_match(_LOADED_INTO, text[-400_000:])
+    into = f"loading into {model[1]}: " if model is not None else ""
+    shown = []
+    if missing:
+        shown.append(f"{_keys(len(missing))} of the model missing from the checkpoint ({missing[0]})")
+    if unexpected:
+        shown.append(f"{_keys(len(unexpected))} in the checkpoint the model lacks ({unexpected[0]})")
+    if not shown:
+        return Analysis()
+    evidence = [into + ", ".join(shown) + " (as many as the text shows)"]
+    renamed = _renamed(missing, unexpected)
+    if renamed is not None:
+        evidence.append(
+            f"the same layers under other names: {renamed[0]} in the model, {renamed[1]} in the checkpoint "
+            "(the code and the checkpoint are of different versions)"
         )
     return Analysis(evidence=tuple(evidence))
 

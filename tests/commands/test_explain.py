@@ -780,6 +780,12 @@ MESSAGES = [
         "Tesla P100-PCIE-16GB with CUDA capability sm_60 is not compatible\n"
         "RuntimeError: GET was unable to find an engine to execute this computation",
     ),  # a cluster's notes (stored file 57958977000)
+    (
+        "load.keys_mismatch",
+        "RuntimeError: Error(s) in loading state_dict for CNNmodel:\n"
+        "Missing key(s) in state_dict: 'classifer.weight', 'classifer.bias'.\n"
+        "Unexpected key(s) in state_dict: 'classifier.weight', 'classifier.bias'.",
+    ),  # TissueImageAnalytics/tiatoolbox#339
 ]
 
 

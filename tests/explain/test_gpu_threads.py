@@ -13298,3 +13298,66 @@ def test_gccs_openmp_runtime_missing_is_the_systems_not_torchs() -> None:
         "OSError: libgomp.so.1: cannot open shared object file: No such file or directory"
     )
     assert "OpenMP" not in _led_by(torchs, "lib.cannot_open_shared_object").cause
+
+
+def test_keys_of_another_model_are_the_model_the_checkpoint_was_made_from() -> None:
+    # Missing and unexpected keys with no 'module.' prefix were read by no entry. Ha0Tang/DAGAN#7 (the
+    # released weights of another version of the code; the maintainer re-released them),
+    # TissueImageAnalytics/tiatoolbox#339 (a release's misspelled attribute; fixed in the next),
+    # Xiyue-Wang/TransPath#11 (stock timm, not the authors' modified one: another patch embedding),
+    # junyanz/pytorch-CycleGAN-and-pix2pix#461 (the generator built with dropout: '--no_dropout', the same
+    # --netG and --norm as at training, the maintainer)
+    dagan = (
+        "RuntimeError: Error(s) in loading state_dict for SPADEGenerator:\n"
+        '        Missing key(s) in state_dict: "channelAtt.conv1.weight", "channelAtt.conv1.bias", '
+        '"channelAtt.conv2.weight", "channelAtt.conv2.bias". \n'
+        '        Unexpected key(s) in state_dict: "cab.conv1.weight", "cab.conv1.bias", '
+        '"cab.conv2.weight", "cab.conv2.bias". '
+    )
+    tiatoolbox = (
+        "RuntimeError: Error(s) in loading state_dict for CNNmodel:\n"
+        "Missing key(s) in state_dict: 'classifer.weight', 'classifer.bias'.\n"
+        "Unexpected key(s) in state_dict: 'classifier.weight', 'classifier.bias'."
+    )
+    transpath = (
+        "RuntimeError: Error(s) in loading state_dict for SwinTransformer:\n"
+        '\tMissing key(s) in state_dict: "patch_embed.proj.weight", "patch_embed.proj.bias". \n'
+        '\tUnexpected key(s) in state_dict: "patch_embed.proj.0.weight", "patch_embed.proj.1.weight", '
+        '"patch_embed.proj.1.bias", "patch_embed.proj.1.running_mean", "patch_embed.proj.1.running_var", '
+        '"patch_embed.proj.1.num_batches_tracked", "patch_embed.proj.3.weight", '
+        '"patch_embed.proj.4.weight", "patch_embed.proj.4.bias", "patch_embed.proj.4.running_mean", '
+        '"patch_embed.proj.4.running_var", "patch_embed.proj.4.num_batches_tracked", '
+        '"patch_embed.proj.6.weight", "patch_embed.proj.6.bias".'
+    )
+    cyclegan = (
+        "RuntimeError: Error(s) in loading state_dict for ResnetGenerator:\n"
+        '\tMissing key(s) in state_dict: "model.10.conv_block.6.weight", "model.10.conv_block.6.bias", '
+        '"model.11.conv_block.6.weight", "model.11.conv_block.6.bias", "model.12.conv_block.6.weight", '
+        '"model.12.conv_block.6.bias", "model.13.conv_block.6.weight", "model.13.conv_block.6.bias", '
+        '"model.14.conv_block.6.weight", "model.14.conv_block.6.bias", "model.15.conv_block.6.weight", '
+        '"model.15.conv_block.6.bias", "model.16.conv_block.6.weight", "model.16.conv_block.6.bias", '
+        '"model.17.conv_block.6.weight", "model.17.conv_block.6.bias", "model.18.conv_block.6.weight", '
+        '"model.18.conv_block.6.bias". \n'
+        '\tUnexpected key(s) in state_dict: "model.10.conv_block.5.weight", "model.10.conv_block.5.bias"'
+    )
+    for text in (dagan, tiatoolbox, transpath, cyclegan):
+        lead = _led_by(text, "load.keys_mismatch")
+        assert "another version" in lead.cause and "options" in lead.cause, lead.cause
+        assert "strict=False" in lead.fix.text and "randomly initialised" in lead.fix.text, lead.fix
+    renamed = {
+        dagan: ("channelAtt.conv1.weight", "cab.conv1.weight"),
+        tiatoolbox: ("classifer", "classifier"),
+    }
+    for text, (model, checkpoint) in renamed.items():
+        said = " ".join(_led_by(text, "load.keys_mismatch").evidence)
+        assert "the same layers under other names" in said and model in said and checkpoint in said, said
+    said = " ".join(_led_by(transpath, "load.keys_mismatch").evidence)
+    assert "SwinTransformer" in said and "2 keys" in said and "14 keys" in said, said
+    assert "under other names" not in said
+    # a checkpoint with DataParallel's prefix stays the prefix's (constructed)
+    prefixed = (
+        "RuntimeError: Error(s) in loading state_dict for Net:\n"
+        '\tMissing key(s) in state_dict: "conv.weight". \n'
+        '\tUnexpected key(s) in state_dict: "module.conv.weight". '
+    )
+    assert "load.keys_mismatch" not in _ids(prefixed)
