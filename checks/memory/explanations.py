@@ -543,7 +543,9 @@ def analyse_oom(text: str) -> Analysis:
         analysis = analysis.with_evidence(line)
     elif shown is not None:
         analysis = analysis.with_evidence(f"the text gives the batch size: {shown}")
-    analysis = _batch_setting_named(analysis, shown)
+    at_one = shown is not None and _BATCH_OF_ONE.search(shown) is not None
+    if not at_one:
+        analysis = _batch_setting_named(analysis, shown)
     sizes = input_sizes_said(tail)
     if sizes:
         line = f"the text gives the input size{'s' if len(sizes) > 1 else ''}: {', '.join(sizes)}"
@@ -560,9 +562,9 @@ def analyse_oom(text: str) -> Analysis:
     longest = _long_examples(analysis, tail)
     analysis = longest if longest is not analysis else _long_inputs(analysis, tail)
     analysis = _video(analysis, tail)
-    smallest = (shown is not None and re.search(r"\D1[\"']?$", shown) is not None) or _ANY_BATCH.search(tail)
+    smallest = at_one or _ANY_BATCH.search(tail)
     if not smallest or figures or _while_loading_found(text) or _over_several_gpus(analysis):
-        return analysis
+        return _batch_spent(analysis, shown) if at_one else analysis
     commands = ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",)
     return replace(
         analysis,
@@ -570,6 +572,23 @@ def analyse_oom(text: str) -> Analysis:
         check="gpu.memory",
         fix=Fix(_OCCUPIED_FIX + _MODEL_LEVERS + ".", commands),
     )
+
+
+# A batch size stated as 1 ("batch_size = 1", "IMS_PER_BATCH = 1)", "a batch size of 1").
+_BATCH_OF_ONE = re.compile(r"\D1[\"')]?$")
+
+
+def _batch_spent(analysis: Analysis, shown: str | None) -> Analysis:
+    """A fix that lowers the batch, told first that the text's batch is 1 already."""
+    fix = analysis.fix or _OOM.fix
+    if "batch" not in fix.text.lower():
+        return analysis
+    lead = (
+        f"The text gives a batch of 1 ({shown}): lowering the batch is no lever here; lower the input's size "
+        "(the resolution, the sequence or clip length, the number of frames or time steps in one sample), "
+        "or use the other levers below."
+    )
+    return replace(analysis, fix=Fix(f"{lead} {fix.text}", fix.commands))
 
 
 # The program's own name for its batch setting, as written ("batch_gpu", "--per_device_train_batch_size",

@@ -13361,3 +13361,48 @@ def test_keys_of_another_model_are_the_model_the_checkpoint_was_made_from() -> N
         '\tUnexpected key(s) in state_dict: "module.conv.weight". '
     )
     assert "load.keys_mismatch" not in _ids(prefixed)
+
+
+def test_an_out_of_memory_at_a_batch_of_one_is_not_told_to_lower_the_batch() -> None:
+    # With the message's figures the fix led with lowering the batch, and named the program's batch option
+    # to lower, where the text says the batch is 1 already. open-mmlab/mmdetection#3585 (images resized: 'I
+    # solved it'), wmcnally/golfdb#10 (a shorter seq_length, the maintainer; 'it works'),
+    # facebookresearch/detectron2#1902 (images resized to 800x800, the reporter)
+    mmdetection = (
+        "Hi, I have the below problem \n"
+        "\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 6.96 GiB (GPU 0; 7.80 GiB total capacity; "
+        "721.23 MiB already allocated; 6.05 GiB free; 792.00 MiB reserved in total by PyTorch)\n"
+        "\n"
+        " I configure with a batch size of 1, and with other models, I never had these problems, I can "
+        "found solution for this problems"
+    )
+    golfdb = (
+        "yes!. I reduced the batch size to 1 and now it works with train.py.. but the problem now is in "
+        "running eval.py (is showing the same error) :\n"
+        '"**RuntimeError: CUDA out of memory. Tried to allocate 58.00 MiB (GPU 0; 4.00 GiB total '
+        "capacity; 2.49 GiB already allocated; 44.45 MiB free; 2.57 GiB reserved in total by "
+        'PyTorch)**"".. \n'
+        "have you any idea ??"
+    )
+    detectron2 = (
+        "I met error:\n"
+        "Exception has occurred: RuntimeError\n"
+        "CUDA out of memory. Tried to allocate 190.00 MiB (GPU 0; 3.94 GiB total capacity; 2.12 GiB "
+        "already allocated; 171.06 MiB free; 2.22 GiB reserved in total by PyTorch)\n"
+        '  File "/media/thanhvt/HDD_Data/UbuntuWork/LenseProject/Lenses_Detectron2/train.py", line 121, '
+        "in <module>\n"
+        "    trainer.train()\n"
+        "\n"
+        "I used custom Dataloaders. If I use T.RandomApply(transform=T.Resize(shape=(800, 800)), "
+        "prob=1), it run well. But If I comment this line and use origin image size (1920*1080), CUDA "
+        "out of memory appear. As I know, I use batch size is 1 (cfg.SOLVER.IMS_PER_BATCH = 1)"
+    )
+    for text in (mmdetection, golfdb, detectron2):
+        lead = _led_by(text, "cuda.out_of_memory")
+        assert lead.fix.text.startswith("The text gives a batch of 1 ("), lead.fix.text
+        assert "lowering the batch is no lever" in lead.fix.text, lead.fix.text
+    assert "lower IMS_PER_BATCH" not in _led_by(detectron2, "cuda.out_of_memory").fix.text
+    # a batch of 16 keeps the batch among the levers (constructed)
+    sixteen = detectron2.replace("IMS_PER_BATCH = 1", "IMS_PER_BATCH = 16")
+    assert "lower IMS_PER_BATCH" in _led_by(sixteen, "cuda.out_of_memory").fix.text
