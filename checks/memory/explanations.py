@@ -534,16 +534,17 @@ def analyse_oom(text: str) -> Analysis:
         growing = _growing(base, text) or _changed_underneath(base, text)
         if growing is not None:
             return growing
-    analysis = _analyse_oom_fix(text)
     tail = text[-200_000:]
     batches = batches_said(tail)
     shown = batches[-1] if batches else None
+    at_one = shown is not None and _BATCH_OF_ONE.search(shown) is not None
+    # the batch of 1 said first of the generic levers, after those that lead for a reason of the text's own
+    analysis = _batch_spent(_analyse_oom_fix(text), shown) if at_one else _analyse_oom_fix(text)
     if len(batches) > 1:
         line = f"the text gives the batch sizes: {', '.join(batches[-3:])}"
         analysis = analysis.with_evidence(line)
     elif shown is not None:
         analysis = analysis.with_evidence(f"the text gives the batch size: {shown}")
-    at_one = shown is not None and _BATCH_OF_ONE.search(shown) is not None
     if not at_one:
         analysis = _batch_setting_named(analysis, shown)
     sizes = input_sizes_said(tail)
@@ -564,7 +565,7 @@ def analyse_oom(text: str) -> Analysis:
     analysis = _video(analysis, tail)
     smallest = at_one or _ANY_BATCH.search(tail)
     if not smallest or figures or _while_loading_found(text) or _over_several_gpus(analysis):
-        return _batch_spent(analysis, shown) if at_one else analysis
+        return analysis
     commands = ("nvidia-smi --query-compute-apps=pid,used_memory --format=csv",)
     return replace(
         analysis,
@@ -583,12 +584,11 @@ def _batch_spent(analysis: Analysis, shown: str | None) -> Analysis:
     fix = analysis.fix or _OOM.fix
     if "batch" not in fix.text.lower():
         return analysis
-    lead = (
+    said = (
         f"The text gives a batch of 1 ({shown}): lowering the batch is no lever here; lower the input's size "
-        "(the resolution, the sequence or clip length, the number of frames or time steps in one sample), "
-        "or use the other levers below."
+        "(the resolution, the sequence or clip length, the number of frames or time steps in one sample)"
     )
-    return replace(analysis, fix=Fix(f"{lead} {fix.text}", fix.commands))
+    return replace(analysis, fix=Fix(f"{said}, or use the other levers below. {fix.text}", fix.commands))
 
 
 # The program's own name for its batch setting, as written ("batch_gpu", "--per_device_train_batch_size",
