@@ -228,11 +228,39 @@ def analyse_no_driver(text: str) -> Analysis:
     message = _NO_DRIVER.compiled[0]  # the entry's own message, where the program's call is read before it
     return (
         _restored(text)
+        or _colab_without_gpu(text)
         or asked_for_cpu(text)
         or cpu_path(text, message)
         or _gpu_not_cuda(window)
         or (None if _NVIDIA_GPU.search(window) else hard_coded_cuda(text, message))
         or Analysis()
+    )
+
+
+# Colab's team answers the message so (googlecolab/colabtools#4425, #4876, #5329): a runtime without a GPU.
+_COLAB_RUNTIME = Fix(
+    "Switch the notebook to a GPU runtime: Runtime > Change runtime type > a GPU accelerator (a T4 on the "
+    "free tier), save, and run the cells again from the top (the new runtime starts empty, so the installs "
+    "run again). Where Colab grants no GPU (the free tier's GPU time is spent), wait or use a paid tier; or "
+    "run the program on the CPU where it has a CPU option.",
+    ("nvidia-smi",),
+)
+
+
+def _colab_without_gpu(text: str) -> Analysis | None:
+    """On Google Colab (its name, its /content/ folder, a notebook's address in the text) no driver is a
+    runtime without a GPU: Colab installs the driver in its GPU runtimes only."""
+    found = last_match(_COLAB, text[-200_000:])
+    if found is None:
+        return None
+    return Analysis(
+        evidence=(f"the text shows Google Colab ({found[0]})",),
+        cause=(
+            "On Google Colab this means the notebook's runtime has no GPU: a CPU runtime (the runtime "
+            "type left at CPU, or no GPU granted), so no NVIDIA driver is loaded. Colab brings the driver "
+            "with its GPU runtimes; it is not one to install."
+        ),
+        fix=_COLAB_RUNTIME,
     )
 
 

@@ -13406,3 +13406,45 @@ def test_an_out_of_memory_at_a_batch_of_one_is_not_told_to_lower_the_batch() -> 
     # a batch of 16 keeps the batch among the levers (constructed)
     sixteen = detectron2.replace("IMS_PER_BATCH = 1", "IMS_PER_BATCH = 16")
     assert "lower IMS_PER_BATCH" in _led_by(sixteen, "cuda.out_of_memory").fix.text
+
+
+def test_no_driver_on_colab_is_a_runtime_without_a_gpu() -> None:
+    # On Colab "Found no NVIDIA driver" is a CPU runtime: the fix was a driver to install. Colab's team
+    # answers it so (googlecolab/colabtools#4425: 'select a GPU machine by Runtime -> Change runtime type';
+    # #4876, #5329); lllyasviel/Fooocus#1583 (a notebook's cells; 'use a GPU instance (e.g. colab T4)', the
+    # maintainer), googlecolab/colabtools#5136 (a traceback through /content/), camenduru/Fooocus-colab#25
+    fooocus = (
+        "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and "
+        "installed a driver from http://www.nvidia.com/Download/index.aspx\n"
+        "\n"
+        "https://colab.research.google.com/drive\n"
+        "\n"
+        "!pip install pygit2==1.12.2\n"
+        "%cd /content\n"
+        "!git clone https://github.com/lllyasviel/Fooocus.git\n"
+        "%cd /content/Fooocus\n"
+        "!python entry_with_update.py --share"
+    )
+    colabtools = (
+        "# RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and "
+        "installed a driver from http://www.nvidia.com/Download/index.aspx\n"
+        "\n"
+        "mamusjpbr · description · 2025-02-26\n"
+        "The driver is already installed, but appear that error.\n"
+        "\n"
+        'File "/content/Fooocus/entry_with_update.py", line 46, in <module>\n'
+        "    from launch import *"
+    )
+    fooocus_colab = (
+        "I am receiving this error now with colab.  I was working fine for me on the 22nd and 23rd of "
+        "August.  Now on the 24th, I get this RuntimeError: Found no NVIDIA driver on your system. Please "
+        "check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"
+    )
+    for text in (fooocus, colabtools, fooocus_colab):
+        lead = _led_by(text, "cuda.no_driver")
+        assert "Colab" in lead.cause and "no GPU" in lead.cause, lead.cause
+        assert "Runtime > Change runtime type" in lead.fix.text, lead.fix.text
+        assert "Install the NVIDIA driver" not in lead.fix.text
+    # elsewhere the driver stays the fix (constructed)
+    bare = "RuntimeError: Found no NVIDIA driver on your system."
+    assert "Change runtime type" not in _led_by(bare, "cuda.no_driver").fix.text
