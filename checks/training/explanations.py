@@ -773,6 +773,37 @@ def analyse_module_prefix(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+# torch's words: the classes of the loss's input, then the weight's shape.
+_CLASS_WEIGHTS = re.compile(
+    r"weight tensor should be defined either for all\s{1,20}(\d{1,9})\s{1,20}classes\s{1,20}or no classes"
+    r"\s{1,20}but got (?:incorrect )?weight tensor of shape:?\s{0,4}\[([\d, ]{0,40})\]"
+)
+
+
+def analyse_class_weights(text: str) -> Analysis:
+    """The weight's shape against the classes: a row of weights ([1, C]), or weights for another count."""
+    found = last_match(_CLASS_WEIGHTS, text[-200_000:])
+    if found is None:
+        return Analysis()
+    classes = int(found[1])
+    shape = [int(n) for n in re.findall(r"\d+", found[2])]
+    if len(shape) == 2 and 1 in shape and classes in shape:
+        return Analysis(
+            evidence=(f"the weight is 2-D, [{found[2]}]: {classes} weights in one row",),
+            fix=Fix(
+                "Make the weight 1-D: weight.view(-1) (or weight.squeeze(0)) before it is given to the loss; "
+                f"its {classes} weights are the right count, in one row of a 2-D tensor.",
+            ),
+        )
+    if len(shape) == 1 and shape[0] != classes:
+        fewer = "fewer" if shape[0] < classes else "more"
+        line = (
+            f"{shape[0]} weights for the {classes} classes of the loss's input: {fewer} weights than classes"
+        )
+        return Analysis(evidence=(line,))
+    return Analysis(evidence=(f"the weight's shape is [{found[2]}] for {classes} classes",))
+
+
 _LOADED_INTO = re.compile(r"Error\(s\) in loading state_dict for (\w{1,100}):")
 
 

@@ -786,6 +786,11 @@ MESSAGES = [
         "Missing key(s) in state_dict: 'classifer.weight', 'classifer.bias'.\n"
         "Unexpected key(s) in state_dict: 'classifier.weight', 'classifier.bias'.",
     ),  # TissueImageAnalytics/tiatoolbox#339
+    (
+        "loss.class_weights",
+        "RuntimeError: weight tensor should be defined either for all 8 classes or no classes but got weight "
+        "tensor of shape: [1, 8]",
+    ),  # isl-org/Open3D-ML#668
 ]
 
 

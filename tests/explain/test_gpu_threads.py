@@ -13448,3 +13448,47 @@ def test_no_driver_on_colab_is_a_runtime_without_a_gpu() -> None:
     # elsewhere the driver stays the fix (constructed)
     bare = "RuntimeError: Found no NVIDIA driver on your system."
     assert "Change runtime type" not in _led_by(bare, "cuda.no_driver").fix.text
+
+
+def test_a_losss_class_weights_are_one_1d_weight_per_class() -> None:
+    # torch's check (aten/src/ATen/native/LossNLL.cpp: weight.dim() == 1 && weight.numel() == n_classes)
+    # was read by no entry. A weight of shape [1, C]: isl-org/Open3D-ML#668,
+    # wjchaoGit/Group-Activity-Recognition#23 (and JacobYuan7/DIN-Group-Activity-Recognition-Benchmark#16,
+    # the same code); weights for fewer classes
+    # than the model's: andreagemelli/doc2graph#18 (weights from the labels of one graph; the reporter's fix
+    # gave the absent class a weight), ispamm/MHyEEG#3 (two classes in the data, three outputs), a project's
+    # notes (stored file 70685418318: the class count inferred as max + 1)
+    open3d = (
+        "RuntimeError: weight tensor should be defined either for all 8 classes or no classes but got weight "
+        "tensor of shape: [1, 8]"
+    )
+    activity = (
+        "RuntimeError: weight tensor should be defined either for all 9 classes or no classes but got weight "
+        "tensor of shape: [1, 9]"
+    )
+    for text, count in ((open3d, 8), (activity, 9)):
+        lead = _led_by(text, "loss.class_weights")
+        assert lead.evidence == (f"the weight is 2-D, [1, {count}]: {count} weights in one row",), (
+            lead.evidence
+        )
+        assert lead.fix.text.startswith("Make the weight 1-D: weight.view(-1)"), lead.fix.text
+    doc2graph = (
+        "    return torch.nn.CrossEntropyLoss(weight=torch.tensor(w, dtype=torch.float32).to('cuda:0'))"
+        "(scores, labels)\n"
+        "```\n"
+        "RuntimeError: weight tensor should be defined either for all 4 classes or no classes but got weight "
+        "tensor of shape: [3]"
+    )
+    mhyeeg = (
+        "RuntimeError: weight tensor should be defined either for all 3 classes or no classes but got weight "
+        "tensor of shape: [2]"
+    )
+    notes = (
+        "            RuntimeError: weight tensor should be defined either for all 4\n"
+        "            classes or no classes but got weight tensor of shape: [3]"
+    )
+    for text, (weights, classes) in ((doc2graph, (3, 4)), (mhyeeg, (2, 3)), (notes, (3, 4))):
+        lead = _led_by(text, "loss.class_weights")
+        said = f"{weights} weights for the {classes} classes of the loss's input"
+        assert lead.evidence[0].startswith(said), lead.evidence
+        assert "classes=np.arange(" in lead.fix.text, lead.fix.text
