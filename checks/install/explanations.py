@@ -2430,7 +2430,7 @@ def analyse_undefined_symbol(text: str) -> Analysis:
     if match is None:
         return _procedure_not_found(text)
     symbol = (match[1] or match[3] or match[4]).strip(_QUOTES_AROUND)
-    owner = match[2] or match[5]
+    owner = (match[2] or match[5] or "").strip(_QUOTES_AROUND)
     library = _LIBRARY_NAME.search(text[max(0, match.start() - 300) : match.start()])
     if library and "libbitsandbytes_cpu" in library[1]:
         # bitsandbytes printing its own probe of the CPU library it loaded: bitsandbytes.cpu_library's
@@ -2559,31 +2559,57 @@ def _python_bindings_unlinked(evidence: list[str], text: str, package: str | Non
     return Analysis(evidence=tuple(evidence), cause=_THP_CAUSE, fix=Fix(fix))
 
 
-# A CUDA library's file (libcublas.so.11, libcusparse.so.12), which carries its own fix for a missing symbol.
-_CUDA_LIBRARY_FILE = re.compile(r"libcu\w+\.so")
 # CUDA's libraries as a symbol's version tag names them ("version libcudart.so.12", "version libcudart").
-_CUDA_LIBRARY = re.compile(
-    r"lib(?:cudart|cublas(?:Lt)?|cudnn\w{0,20}|nvrtc|cusparse(?:Lt)?|cufft|curand|cusolver|nvJitLink|nccl|cupti)"
-    r"(?:\.so[\d.]{0,12})?"
+_CUDA_LIBRARIES = (
+    r"lib(?:cudart|cublas(?:Lt)?|cudnn\w{0,20}|nvrtc|cusparse(?:Lt)?|cufft|curand|cusolver|nvJitLink|nccl"
+    r"|cupti)"
 )
+_CUDA_LIBRARY = re.compile(rf"{_CUDA_LIBRARIES}(?:\.so[\d.]{{0,12}})?")
+# A CUDA library's file (libcublas.so.11, libcusparse.so.12, the driver's libcuda.so), which carries its own
+# fix for a missing symbol; not a package's library whose name begins alike (cuEquivariance's libcue_ops.so).
+_CUDA_LIBRARY_FILE = re.compile(rf"(?:{_CUDA_LIBRARIES}|lib(?:cufile|cutensor|cuda))\.so")
 
 
 def _older_cuda_library(evidence: list[str], where: str, symbol: str, owner: str) -> Analysis:
     """ld.so names the library a symbol is expected from by its version tag: the copy of it that loaded is
-    of another release (most often older) than the one the failing library was built against."""
+    of another release (most often older) than the one the failing library was built against. A package's
+    own library (not CUDA's, not torch's) may need a newer one than torch's own copy."""
     stem = owner.split(".so")[0]
     fix = _undefined_symbol_fix(where, symbol) if _CUDA_LIBRARY_FILE.search(where) else None
+    evidence = [
+        *evidence,
+        f"{symbol} is expected from {owner} (the symbol's version tag): the {owner} loaded lacks it",
+    ]
+    cause = (
+        f"Two CUDA releases are mixed: {where or 'the library'} was built against another release of "
+        f"{owner} than the one that loaded, most often an older copy found first: a system CUDA toolkit "
+        "or another CUDA directory on LD_LIBRARY_PATH, a conda cudatoolkit, or a CUDA runtime that "
+        "another package or application bundles."
+    )
+    name = where.rsplit("/", 1)[-1]
+    if fix is None and not name.startswith(("libtorch", "libc10")):
+        return Analysis(
+            evidence=tuple(evidence),
+            cause=(
+                f"{cause} Or the copy that loaded is torch's own (the nvidia-* wheel torch pins, loaded "
+                f"with torch), older than the {stem} release {where or 'a package'} was built against: one "
+                "process holds one copy of each CUDA library."
+            ),
+            fix=Fix(
+                "Make the releases agree: install the release of the package built for the CUDA torch "
+                "brings (an older release of it, or its build for torch's CUDA), or a torch built for a "
+                "newer CUDA release whose libraries have the function; where another CUDA is on "
+                "LD_LIBRARY_PATH, take it off.",
+                (
+                    'python -c "import torch; print(torch.version.cuda)"',
+                    "pip list 2>/dev/null | grep -i nvidia",
+                    "echo $LD_LIBRARY_PATH",
+                ),
+            ),
+        )
     return Analysis(
-        evidence=(
-            *evidence,
-            f"{symbol} is expected from {owner} (the symbol's version tag): the {owner} loaded lacks it",
-        ),
-        cause=(
-            f"Two CUDA releases are mixed: {where or 'the library'} was built against another release of "
-            f"{owner} than the one that loaded, most often an older copy found first: a system CUDA toolkit "
-            "or another CUDA directory on LD_LIBRARY_PATH, a conda cudatoolkit, or a CUDA runtime that "
-            "another package or application bundles."
-        ),
+        evidence=tuple(evidence),
+        cause=cause,
         fix=fix
         or Fix(
             f"Find which {stem} loads and where it comes from (ldd on the failing library | grep {stem}; "

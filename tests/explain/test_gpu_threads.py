@@ -13492,3 +13492,40 @@ def test_a_losss_class_weights_are_one_1d_weight_per_class() -> None:
         said = f"{weights} weights for the {classes} classes of the loss's input"
         assert lead.evidence[0].startswith(said), lead.evidence
         assert "classes=np.arange(" in lead.fix.text, lead.fix.text
+
+
+def test_a_cuda_symbol_a_package_needs_is_a_newer_cuda_library_than_torchs() -> None:
+    # A symbol whose version tag names a CUDA library (", version libcublas.so.12") was read as one only where
+    # nothing followed the tag: quoted in prose ('`...libcublas.so.12`', '"...libcublas.so.12".') it was
+    # not. And a package's own library needing a newer cuBLAS than the one torch brings was told to let
+    # torch's copy load. A service's notes (stored file 18505476274: cuSOLVER against torch's cuBLAS; one
+    # CUDA set installed with pip), a plugin's notes (stored file 70307409418: libcusolver.so.11 needing a
+    # newer cuBLAS than torch's), a guide (stored file 55879489389: cuequivariance_ops needs a cuBLAS newer
+    # than torch 2.6.0+cu124's), a pipeline's notes (stored file 68617564145: libcue_ops.so)
+    quoted = [
+        "Error: `undefined symbol: cublasSetEnvironmentMode, version libcublas.so.12`",
+        '"libcusolver.so.11: undefined symbol: cublasSetEnvironmentMode, version libcublas.so.12".',
+    ]
+    for text in quoted:
+        lead = _led_by(text, "lib.undefined_symbol")
+        said = "cublasSetEnvironmentMode is expected from libcublas.so.12 (the symbol's version tag)"
+        assert said in " ".join(lead.evidence), lead.evidence
+    guide = (
+        "Error while loading libcue_ops.so: undefined symbol: cublasGemmGroupedBatchedEx, version "
+        "libcublas.so.12\n"
+        "ImportError: Error importing triangle_multiplicative_update from cuequivariance_ops_torch."
+    )
+    pipeline = (
+        "Error while loading libcue_ops.so: /usr/local/lib/python3.11/site-packages/cuequivariance_ops/lib/"
+        "libcue_ops.so: undefined symbol: cublasGemmGroupedBatchedEx, version libcublas.so.12"
+    )
+    for text in (guide, pipeline):
+        lead = _led_by(text, "lib.undefined_symbol")
+        assert "torch's own" in lead.cause and "older than" in lead.cause, lead.cause
+        assert "a torch built for a newer CUDA release" in lead.fix.text, lead.fix.text
+    # torch's own library needing a newer cuBLAS keeps the other copy found first as the cause (constructed)
+    torchs = (
+        "OSError: /venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+        "cublasLtHSHMatmulAlgoInit, version libcublasLt.so.12"
+    )
+    assert "torch's own" not in _led_by(torchs, "lib.undefined_symbol").cause
