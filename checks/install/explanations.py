@@ -2134,11 +2134,13 @@ def _package_asking(text: str, end: int) -> str | None:
 
 def _release_asked_by_a_package(analysis: Analysis, name: str | None, text: str) -> Analysis:
     """A versioned CUDA library asked for by another package than torch (or on Colab, whose CUDA moves on):
-    that package was built for that CUDA release."""
+    that package was built for that CUDA release, or for that cuDNN major where the library is cuDNN's."""
     asked = _RELEASE_ASKED.search(name or "")
     if asked is None:
         return analysis
     release = asked[1] if asked[2] is None else f"{asked[1]}.{asked[2]}"
+    # a cuDNN soname gives cuDNN's own major (libcudnn.so.9: cuDNN 9, for CUDA 11 or 12), not CUDA's
+    product = "cuDNN" if asked[0].startswith("libcudnn") else "CUDA"
     at = text.rfind(name or "")
     package = _package_asking(text, at if at >= 0 else len(text))
     colab = _COLAB.search(text[-200_000:]) is not None
@@ -2148,27 +2150,38 @@ def _release_asked_by_a_package(analysis: Analysis, name: str | None, text: str)
     who = f"The package {package}" if package else "A package the program uses (not torch)"
     if package is not None:
         evidence.append(
-            f"{name} is asked for by {package}, not by torch: {package}'s build for CUDA {release}"
+            f"{name} is asked for by {package}, not by torch: {package}'s build for {product} {release}"
         )
     if colab:
         evidence.append(
-            "the text runs on Google Colab, whose CUDA moves to newer releases: a build for an older CUDA no "
-            "longer finds its libraries there"
+            f"the text runs on Google Colab, whose {product} moves to newer releases: a build for an older "
+            f"{product} no longer finds its libraries there"
         )
     cause = (
-        f"{who} was built for CUDA {release} and asks for that release's {name}, which "
-        "this machine does not have (or not where the loader looks): the package's CUDA build does not match "
-        "the CUDA installed."
+        f"{who} was built for {product} {release} and asks for that release's {name}, which "
+        f"this machine does not have (or not where the loader looks): the package's {product} build does not "
+        f"match the {product} installed."
     )
-    fix = Fix(
-        f"Install the build of {package or 'that package'} made for the CUDA this machine has (pip's "
-        "CUDA-suffixed builds such as mxnet-cu112 or cupy-cuda12x, onnxruntime-gpu's CUDA 12 build, a "
-        "newer release of the package), after checking which CUDA that is (nvcc -V, nvidia-smi, "
-        "torch.version.cuda), or rebuild it from source here against the installed torch and CUDA; or "
-        f"install the CUDA {release} runtime it asks for and put it on LD_LIBRARY_PATH. Reinstalling torch "
-        "does not help.",
-        ("nvcc -V", 'python -c "import torch; print(torch.version.cuda)"'),
-    )
+    if product == "cuDNN":
+        fix = Fix(
+            f"Install the release of {package or 'that package'} built for the cuDNN and CUDA this "
+            "environment has (its requirements name the cuDNN major each release takes; onnxruntime-gpu's "
+            f"CUDA execution provider page lists them), or install cuDNN {release} for it: pip install "
+            f"'nvidia-cudnn-cu12=={release}.*' (nvidia-cudnn-cu11 with CUDA 11), with its lib folder "
+            "(site-packages/nvidia/cudnn/lib) on LD_LIBRARY_PATH where the package does not look in "
+            "site-packages itself. Reinstalling torch does not help.",
+            ("pip list 2>/dev/null | grep -i cudnn", "echo $LD_LIBRARY_PATH"),
+        )
+    else:
+        fix = Fix(
+            f"Install the build of {package or 'that package'} made for the CUDA this machine has (pip's "
+            "CUDA-suffixed builds such as mxnet-cu112 or cupy-cuda12x, onnxruntime-gpu's CUDA 12 build, a "
+            "newer release of the package), after checking which CUDA that is (nvcc -V, nvidia-smi, "
+            "torch.version.cuda), or rebuild it from source here against the installed torch and CUDA; or "
+            f"install the CUDA {release} runtime it asks for and put it on LD_LIBRARY_PATH. Reinstalling "
+            "torch does not help.",
+            ("nvcc -V", 'python -c "import torch; print(torch.version.cuda)"'),
+        )
     return replace(analysis, evidence=tuple(evidence), cause=cause, fix=fix)
 
 

@@ -13529,3 +13529,24 @@ def test_a_cuda_symbol_a_package_needs_is_a_newer_cuda_library_than_torchs() -> 
         "cublasLtHSHMatmulAlgoInit, version libcublasLt.so.12"
     )
     assert "torch's own" not in _led_by(torchs, "lib.undefined_symbol").cause
+
+
+def test_a_cudnn_library_a_package_asks_for_names_the_cudnn_release_not_a_cuda_one() -> None:
+    # libcudnn.so.9 asked for by onnxruntime's CUDA provider was told "built for CUDA 9": a cuDNN soname gives
+    # cuDNN's major. Logs of onnxruntime's provider (stored file 40316212799: libcudnn.so.9, 'Require cuDNN
+    # 9.* and CUDA 12.*'; stored file 61080216942: libcudnn.so.8), a notebook's notes (stored file
+    # 59720098602: a provider linked against cuDNN 8 on an image that ships cuDNN 9)
+    nine = (
+        "[ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: "
+        "libcudnn.so.9: cannot open shared object file: No such file or directory"
+    )
+    eight = (
+        "[ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: "
+        "libcudnn.so.8: cannot open shared object file: No such file or directory"
+    )
+    for text, major in ((nine, 9), (eight, 8)):
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        assert f"built for cuDNN {major}" in lead.cause and "CUDA 9" not in lead.cause, lead.cause
+        assert f"install cuDNN {major}" in lead.fix.text and f"CUDA {major} runtime" not in lead.fix.text, (
+            lead
+        )
