@@ -2048,7 +2048,10 @@ _RELEASE_ASKED = re.compile(rf"lib(?:{_CUDA_RUNTIME_LIBRARIES}|cudnn)\.so\.(\d{{
 # The package that loads it, where the text says so: onnxruntime's provider library, the last frame before
 # the message in an installed package (torch's own frames load torch's libraries), a pip name with a CUDA
 # suffix (mxnet-cu112, cupy-cuda12x, spconv-cu118), the writer's "during the import of pykeops".
-_ONNXRUNTIME_PROVIDER = re.compile(r"Failed to load library libonnxruntime_providers_cuda")
+_ONNXRUNTIME_PROVIDER = re.compile(r"Failed to load library \[?libonnxruntime_providers_cuda")
+# TensorFlow's loader logs each library it cannot open ("tensorflow/stream_executor/platform/default/
+# dso_loader.cc:64] Could not load dynamic library 'libcufft.so.10'"), in a program importing it beside torch.
+_TENSORFLOW_LOADER = re.compile(r"\btensorflow/[\w/]{0,80}dso_loader\.cc")
 _CUDA_SUFFIXED = re.compile(r"\b([a-z][a-z0-9_]{1,30})-cu(?:da)?\d{2,3}[a-z]{0,4}\b", re.IGNORECASE)
 _IMPORT_SAID = re.compile(
     r"\b(?:during|while|when|on)\s(?:the\s)?import(?:ing)?\s(?:of\s)?([a-z][a-z0-9_]{1,30})\b", re.IGNORECASE
@@ -2120,6 +2123,8 @@ def _package_asking(text: str, end: int) -> str | None:
     head = text[max(0, end - 200_000) : end]
     if _ONNXRUNTIME_PROVIDER.search(head):
         return "onnxruntime-gpu"
+    if _TENSORFLOW_LOADER.search(head[-600:]):
+        return "tensorflow"
     package = _last_frame_package(head)
     if package is not None:
         return None if package.startswith(("torch", "nvidia")) else package
@@ -2132,6 +2137,16 @@ def _package_asking(text: str, end: int) -> str | None:
     return None if said is None or said[1].lower().startswith("torch") else said[1].lower()
 
 
+# The CUDA libraries whose soname carries their own major, not CUDA's, by their file's stem.
+_OWN_MAJORS = {
+    "libcudnn": "cuDNN",
+    "libcufft": "cuFFT",
+    "libcurand": "cuRAND",
+    "libcusolver": "cuSOLVER",
+    "libcusparse": "cuSPARSE",
+}
+
+
 def _release_asked_by_a_package(analysis: Analysis, name: str | None, text: str) -> Analysis:
     """A versioned CUDA library asked for by another package than torch (or on Colab, whose CUDA moves on):
     that package was built for that CUDA release, or for that cuDNN major where the library is cuDNN's."""
@@ -2139,8 +2154,9 @@ def _release_asked_by_a_package(analysis: Analysis, name: str | None, text: str)
     if asked is None:
         return analysis
     release = asked[1] if asked[2] is None else f"{asked[1]}.{asked[2]}"
-    # a cuDNN soname gives cuDNN's own major (libcudnn.so.9: cuDNN 9, for CUDA 11 or 12), not CUDA's
-    product = "cuDNN" if asked[0].startswith("libcudnn") else "CUDA"
+    # cuDNN's, cuFFT's, cuRAND's, cuSOLVER's and cuSPARSE's sonames give the library's own major
+    # (libcudnn.so.9: cuDNN 9, for CUDA 11 or 12; libcufft.so.10 beside libcublasLt.so.11), not CUDA's
+    product = next((p for stem, p in _OWN_MAJORS.items() if asked[0].startswith(stem)), "CUDA")
     at = text.rfind(name or "")
     package = _package_asking(text, at if at >= 0 else len(text))
     colab = _COLAB.search(text[-200_000:]) is not None
@@ -2171,6 +2187,16 @@ def _release_asked_by_a_package(analysis: Analysis, name: str | None, text: str)
             "(site-packages/nvidia/cudnn/lib) on LD_LIBRARY_PATH where the package does not look in "
             "site-packages itself. Reinstalling torch does not help.",
             ("pip list 2>/dev/null | grep -i cudnn", "echo $LD_LIBRARY_PATH"),
+        )
+    elif product != "CUDA":
+        wheel = f"nvidia-{product.lower()}"
+        fix = Fix(
+            f"Install the release of {package or 'that package'} built for the CUDA this environment has "
+            f"(its requirements say which CUDA it takes), or install the library it asks for: {name} is "
+            f"{product} {release}, which the {wheel}-cu11 or {wheel}-cu12 wheel of its CUDA ships (pip "
+            f"show -f {wheel}-cu12 lists the files), with that lib folder on LD_LIBRARY_PATH where the "
+            "package does not look in site-packages itself. Reinstalling torch does not help.",
+            (f"pip list 2>/dev/null | grep -i {wheel}", "echo $LD_LIBRARY_PATH"),
         )
     else:
         fix = Fix(

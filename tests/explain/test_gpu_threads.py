@@ -13550,3 +13550,31 @@ def test_a_cudnn_library_a_package_asks_for_names_the_cudnn_release_not_a_cuda_o
         assert f"install cuDNN {major}" in lead.fix.text and f"CUDA {major} runtime" not in lead.fix.text, (
             lead
         )
+
+
+def test_a_cuda_math_library_another_framework_loads_names_its_own_release_and_the_framework() -> None:
+    # libcufft.so.10 is cuFFT's own major (the CUDA 11 set: it sits beside libcublasLt.so.11 in
+    # TensorFlow's log), not CUDA 10; and the framework that loads it is named by its loader's line, a
+    # markdown link around onnxruntime's provider included. Guides (stored files 45328770778 and 9895119039:
+    # onnxruntime's provider, 'ONNX 1.16.3 requires CUDA 11.x'), TensorFlow's loader in logs (stored files
+    # 25163697932, 2460938916)
+    onnxruntime = (
+        "[ONNXRuntimeError] : 1 : FAIL : Failed to load library [libonnxruntime_providers_cuda.so]"
+        "(http://libonnxruntime_providers_cuda.so/) with error: libcufft.so.10: cannot open shared object "
+        "file: No such file or directory"
+    )
+    tensorflow = (
+        "2021-07-01 14:47:06.761084: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could "
+        "not load dynamic library 'libcufft.so.10'; dlerror: libcufft.so.10: cannot open shared object file: "
+        "No such file or directory"
+    )
+    xla = (
+        "2023-03-18 20:19:40.192162: W tensorflow/compiler/xla/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libcufft.so.10'; dlerror: libcufft.so.10: cannot "
+        "open shared object file: No such file or directory"
+    )
+    for text, package in ((onnxruntime, "onnxruntime-gpu"), (tensorflow, "tensorflow"), (xla, "tensorflow")):
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        said = f"libcufft.so.10 is asked for by {package}, not by torch: {package}'s build for cuFFT 10"
+        assert said in lead.evidence, lead.evidence
+        assert "CUDA 10" not in lead.cause and "built for cuFFT 10" in lead.cause, lead.cause
