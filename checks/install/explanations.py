@@ -1851,10 +1851,19 @@ def _torch_loads_it(name: str | None, text: str) -> bool:
     return package is not None and package.startswith("torch")
 
 
+# Frames that pass a library on to the loader: ctypes' own (ctypes.CDLL, cdll.LoadLibrary) and torch's
+# torch.ops.load_library, which a package (torchaudio, torchvision, an extension) calls for its own library.
+_PASSING_ON = re.compile(r"[/\\]ctypes[/\\]__init__\.py$|[/\\]torch[/\\]_ops\.py$")
+_FRAME_FILES = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
+
+
 def _last_frame_package(head: str) -> str | None:
-    """The installed package of the last traceback frame at the end of ``head``, or None."""
-    frame = last_frame_file(head, len(head), 3000)
-    return None if frame is None else installed_package(frame)
+    """The installed package of the last traceback frame at the end of ``head`` that does not only pass a
+    library on to the loader, or None."""
+    for frame in reversed(_FRAME_FILES.findall(head[-3000:])):
+        if not _PASSING_ON.search(frame):
+            return installed_package(frame)
+    return None
 
 
 # Debian and Ubuntu name the package of a run-time library after its soname (Debian Policy 8.1; deb-shlibs(5):
@@ -2127,7 +2136,9 @@ def _package_asking(text: str, end: int) -> str | None:
         return "tensorflow"
     package = _last_frame_package(head)
     if package is not None:
-        return None if package.startswith(("torch", "nvidia")) else package
+        # torch loads its own libraries; its companions (torchaudio, torchvision) and extensions have builds
+        # of their own
+        return None if package == "torch" or package.startswith("nvidia") else package
     imported = last_match(_EXTENSION_IMPORT, head[-600:])
     if imported is not None:
         module = (imported[1] or imported[2]).split(".")[0]

@@ -13578,3 +13578,48 @@ def test_a_cuda_math_library_another_framework_loads_names_its_own_release_and_t
         said = f"libcufft.so.10 is asked for by {package}, not by torch: {package}'s build for cuFFT 10"
         assert said in lead.evidence, lead.evidence
         assert "CUDA 10" not in lead.cause and "built for cuFFT 10" in lead.cause, lead.cause
+
+
+def test_a_library_loaded_through_ctypes_or_torch_ops_is_the_callers() -> None:
+    # ctypes' frames and torch.ops.load_library's pass the library on: the package is the frame before them.
+    # The last frame (ctypes') named no package, so torchaudio's library was 'a CUDA library torch needs'.
+    # An issue note (stored file 54897998572: torchaudio 2.11.0 built for CUDA 13 beside torch 2.8.0), a
+    # Dockerfile's notes (stored file 4914505749: torchaudio not built against the CUDA there)
+    omnilingual = (
+        '  File "/usr/local/lib/python3.12/site-packages/torchaudio/_extension/utils.py", line 56, in '
+        "_load_lib\n"
+        "    torch.ops.load_library(paths[0])\n"
+        '  File "/usr/local/lib/python3.12/site-packages/torch/_ops.py", line 1478, in load_library\n'
+        "    ctypes.CDLL(path)\n"
+        '  File "/usr/local/lib/python3.12/ctypes/__init__.py", line 379, in __init__\n'
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "OSError: libcudart.so.13: cannot open shared object file: No such file or directory"
+    )
+    dockerfile = (
+        '  File "/home/user/miniconda/lib/python3.9/site-packages/torchaudio/_extension/utils.py", line 64, '
+        "in _load_lib\n"
+        "    torch.ops.load_library(path)\n"
+        '  File "/home/user/miniconda/lib/python3.9/site-packages/torch/_ops.py", line 643, in load_library\n'
+        "    ctypes.CDLL(path)\n"
+        '  File "/home/user/miniconda/lib/python3.9/ctypes/__init__.py", line 382, in __init__\n'
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "OSError: libcudart.so.12: cannot open shared object file: No such file or directory"
+    )
+    for text, release in ((omnilingual, 13), (dockerfile, 12)):
+        lead = _led_by(text, "lib.cannot_open_shared_object")
+        said = f"libcudart.so.{release} is asked for by torchaudio, not by torch: torchaudio's build for CUDA"
+        assert f"{said} {release}" in lead.evidence, lead.evidence
+    # torch loading its own libraries through ctypes stays torch's, whatever else the text names: a uv
+    # project's log (stored file 19338854896)
+    torchs = (
+        '  File "/tmp/dia/.venv/lib/python3.10/site-packages/torch/__init__.py", line 318, in '
+        "_load_global_deps\n"
+        "    ctypes.CDLL(global_deps_lib_path, mode=ctypes.RTLD_GLOBAL)\n"
+        '  File "/home/codespace/.local/share/uv/python/cpython-3.10.18-linux-x86_64-gnu/lib/python3.10/'
+        'ctypes/__init__.py", line 374, in __init__\n'
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "OSError: libcudart.so.12: cannot open shared object file: No such file or directory"
+    )
+    assert not any(
+        "is asked for by" in line for line in _led_by(torchs, "lib.cannot_open_shared_object").evidence
+    )
