@@ -2148,7 +2148,10 @@ def _package_asking(text: str, end: int) -> str | None:
     return None if said is None or said[1].lower().startswith("torch") else said[1].lower()
 
 
-# The CUDA libraries whose soname carries their own major, not CUDA's, by their file's stem.
+# The CUDA libraries whose soname carries their own major, not CUDA's, by their file's stem: the CUDA 13
+# wheels torch 2.14.1 installs ship libcufft.so.12, libcusolver.so.12, libcusparse.so.12 and libcurand.so.10
+# beside libcudart.so.13 and libcublas.so.13, and cuDNN 9's libcudnn.so.9 (pip show -f of nvidia-cufft,
+# nvidia-cusolver, nvidia-cusparse, nvidia-curand, nvidia-cudnn-cu13).
 _OWN_MAJORS = {
     "libcudnn": "cuDNN",
     "libcufft": "cuFFT",
@@ -2194,7 +2197,7 @@ def _release_asked_by_a_package(analysis: Analysis, name: str | None, text: str)
             f"Install the release of {package or 'that package'} built for the cuDNN and CUDA this "
             "environment has (its requirements name the cuDNN major each release takes; onnxruntime-gpu's "
             f"CUDA execution provider page lists them), or install cuDNN {release} for it: pip install "
-            f"'nvidia-cudnn-cu12=={release}.*' (nvidia-cudnn-cu11 with CUDA 11), with its lib folder "
+            f"'nvidia-cudnn-cu12=={release}.*' (-cu11 with CUDA 11, -cu13 with CUDA 13), with its lib folder "
             "(site-packages/nvidia/cudnn/lib) on LD_LIBRARY_PATH where the package does not look in "
             "site-packages itself. Reinstalling torch does not help.",
             ("pip list 2>/dev/null | grep -i cudnn", "echo $LD_LIBRARY_PATH"),
@@ -2204,9 +2207,10 @@ def _release_asked_by_a_package(analysis: Analysis, name: str | None, text: str)
         fix = Fix(
             f"Install the release of {package or 'that package'} built for the CUDA this environment has "
             f"(its requirements say which CUDA it takes), or install the library it asks for: {name} is "
-            f"{product} {release}, which the {wheel}-cu11 or {wheel}-cu12 wheel of its CUDA ships (pip "
-            f"show -f {wheel}-cu12 lists the files), with that lib folder on LD_LIBRARY_PATH where the "
-            "package does not look in site-packages itself. Reinstalling torch does not help.",
+            f"{product} {release}, which the {wheel} wheel of its CUDA ships ({wheel}-cu11 and -cu12 for "
+            f"CUDA 11 and 12, {wheel} for CUDA 13; pip show -f lists the files), with that lib folder on "
+            "LD_LIBRARY_PATH where the package does not look in site-packages itself. Reinstalling torch "
+            "does not help.",
             (f"pip list 2>/dev/null | grep -i {wheel}", "echo $LD_LIBRARY_PATH"),
         )
     else:
@@ -2861,8 +2865,9 @@ def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
             "libcublas and libcublasLt come from different cuBLAS releases: the libcublas.so of torch's "
             "nvidia-cublas wheel loaded a libcublasLt.so found first on LD_LIBRARY_PATH (a system or conda "
             "CUDA), or a second nvidia-cublas wheel replaced one half. Take the CUDA directories off "
-            "LD_LIBRARY_PATH (or put the wheel's nvidia/cublas/lib first), and install the nvidia-cublas "
-            "release torch asks for (pip show torch lists it under Requires).",
+            "LD_LIBRARY_PATH (or put the wheel's lib folder first: nvidia/cublas/lib, nvidia/cu13/lib with "
+            "CUDA 13's wheels), and install the nvidia-cublas release torch asks for (pip show torch lists "
+            "it under Requires).",
             (
                 "echo $LD_LIBRARY_PATH",
                 "pip list 2>/dev/null | grep -i nvidia-cublas",

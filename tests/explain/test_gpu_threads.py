@@ -87,7 +87,8 @@ def test_a_program_that_loads_cudnn_itself_is_told_about_ld_library_path() -> No
     lead = _lead("ufal_whisper_streaming_17")
     assert lead.id == "lib.cannot_open_shared_object"
     assert "LD_LIBRARY_PATH" in lead.fix.text
-    assert any("nvidia.cudnn.lib" in command for command in lead.fix.commands)
+    # the wheels' lib folders, whichever their layout (test_the_wheels_lib_folders_are_found_in_either_layout)
+    assert any("nvidia.__path__" in command for command in lead.fix.commands)
 
 
 def test_error_804_names_the_host_driver() -> None:
@@ -13623,3 +13624,40 @@ def test_a_library_loaded_through_ctypes_or_torch_ops_is_the_callers() -> None:
     assert not any(
         "is asked for by" in line for line in _led_by(torchs, "lib.cannot_open_shared_object").evidence
     )
+
+
+def test_the_wheels_lib_folders_are_found_in_either_layout(tmp_path: Path) -> None:
+    # The command put nvidia.cublas.lib on LD_LIBRARY_PATH, the CUDA 12 wheels' layout (a thread's fix:
+    # ufal/whisper-streaming#17, dev); the CUDA 13 wheels torch 2.14.1 installs keep their libraries in
+    # nvidia/cu13/lib (libcublas.so.13, libcufft.so.12 ...) and cuDNN's in nvidia/cudnn/lib, and there is
+    # no nvidia.cublas: the command failed there. It now lists every lib folder of the nvidia-* wheels.
+    import subprocess
+    import sys
+
+    lead = _led_by(
+        "OSError: libcublas.so.12: cannot open shared object file", "lib.cannot_open_shared_object"
+    )
+    export = next(c for c in lead.fix.commands if c.startswith("export LD_LIBRARY_PATH="))
+    code = export.split("python -c '", 1)[1].split("'", 1)[0]
+    # CUDA 12's wheels carry __init__.py files down to each lib folder; CUDA 13's none (namespace packages)
+    layouts = {
+        "cu12": ("cublas/lib/libcublas.so.12", "cudnn/lib/libcudnn.so.9", "cufft/lib/libcufft.so.11"),
+        "cu13": ("cu13/lib/libcublas.so.13", "cu13/lib/libcufft.so.12", "cudnn/lib/libcudnn.so.9"),
+    }
+    for name, files in layouts.items():
+        root = tmp_path / name
+        for file in files:
+            (root / "nvidia" / file).parent.mkdir(parents=True, exist_ok=True)
+            (root / "nvidia" / file).write_bytes(b"")
+            if name == "cu12":
+                for folder in ("", file.split("/")[0], file.rsplit("/", 1)[0]):
+                    (root / "nvidia" / folder / "__init__.py").write_bytes(b"")
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        folders = {str(root / "nvidia" / file.rsplit("/", 1)[0]) for file in files}
+        assert set(done.stdout.strip().split(":")) == folders, (name, done.stdout)
