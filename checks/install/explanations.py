@@ -2065,7 +2065,9 @@ _CUDA_SUFFIXED = re.compile(r"\b([a-z][a-z0-9_]{1,30})-cu(?:da)?\d{2,3}[a-z]{0,4
 _IMPORT_SAID = re.compile(
     r"\b(?:during|while|when|on)\s(?:the\s)?import(?:ing)?\s(?:of\s)?([a-z][a-z0-9_]{1,30})\b", re.IGNORECASE
 )
-_COLAB = re.compile(r"\b(?:google\s)?colab\b|/content/|colab\.research\.google", re.IGNORECASE)
+# Colab's name, its notebooks' address, or its working folder at the root of a path (/content/, not a
+# project's own content/ folder)
+_COLAB = re.compile(r"\b(?:google\s)?colab\b|(?<![\w.~-])/content/|colab\.research\.google", re.IGNORECASE)
 # A compiled extension's import just before the message, as a traceback's last statement gives it ("from
 # detectron2 import _C", "from . import _ext", "import correlation_cuda"): that package loads the library.
 _EXTENSION_IMPORT = re.compile(

@@ -13446,9 +13446,11 @@ def test_no_driver_on_colab_is_a_runtime_without_a_gpu() -> None:
         assert "Colab" in lead.cause and "no GPU" in lead.cause, lead.cause
         assert "Runtime > Change runtime type" in lead.fix.text, lead.fix.text
         assert "Install the NVIDIA driver" not in lead.fix.text
-    # elsewhere the driver stays the fix (constructed)
+    # elsewhere the driver stays the fix, a project's own content/ folder included (constructed)
     bare = "RuntimeError: Found no NVIDIA driver on your system."
     assert "Change runtime type" not in _led_by(bare, "cuda.no_driver").fix.text
+    project = f'  File "/home/ana/site/content/render.py", line 9, in <module>\n{bare}'
+    assert "Change runtime type" not in _led_by(project, "cuda.no_driver").fix.text
 
 
 def test_a_losss_class_weights_are_one_1d_weight_per_class() -> None:
