@@ -13654,8 +13654,10 @@ def test_the_wheels_lib_folders_are_found_in_either_layout(tmp_path: Path) -> No
             if name == "cu12":
                 for folder in ("", file.split("/")[0], file.rsplit("/", 1)[0]):
                     (root / "nvidia" / folder / "__init__.py").write_bytes(b"")
+        # -S: the fake layout alone, not the nvidia-* wheels of the Python that runs the tests, which the
+        # nvidia namespace would join (as the command means to, for a user)
         done = subprocess.run(
-            [sys.executable, "-c", code],
+            [sys.executable, "-S", "-c", code],
             env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
             capture_output=True,
             text=True,
