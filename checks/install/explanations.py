@@ -34,7 +34,13 @@ from torchdoctor.checks.training.explanations import asked_for_cpu
 from torchdoctor.explain import Analysis, Entry, catalogue_file
 from torchdoctor.explain.cpu_path import cpu_path, cuda_call, hard_coded_cuda, restored_on_cuda
 from torchdoctor.explain.model import last_match, quoted, quoted_lines
-from torchdoctor.explain.statement import failing_statement, installed_package, last_frame_file, source_folder
+from torchdoctor.explain.statement import (
+    failing_statement,
+    frame_files,
+    installed_package,
+    last_frame_file,
+    source_folder,
+)
 from torchdoctor.inputs import collect_env
 from torchdoctor.machine.distributions import canonical_name
 from torchdoctor.model import Fix
@@ -1854,13 +1860,12 @@ def _torch_loads_it(name: str | None, text: str) -> bool:
 # Frames that pass a library on to the loader: ctypes' own (ctypes.CDLL, cdll.LoadLibrary) and torch's
 # torch.ops.load_library, which a package (torchaudio, torchvision, an extension) calls for its own library.
 _PASSING_ON = re.compile(r"[/\\]ctypes[/\\]__init__\.py$|[/\\]torch[/\\]_ops\.py$")
-_FRAME_FILES = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
 
 
 def _last_frame_package(head: str) -> str | None:
     """The installed package of the last traceback frame at the end of ``head`` that does not only pass a
     library on to the loader, or None."""
-    for frame in reversed(_FRAME_FILES.findall(head[-3000:])):
+    for frame in reversed(frame_files(head, len(head), 3000)):
         if not _PASSING_ON.search(frame):
             return installed_package(frame)
     return None

@@ -93,12 +93,15 @@ def failing_statement(text: str, end: int | None = None, *, own_code: bool = Fal
 _FRAME_FILE = re.compile(r'File "([^"\n]{1,300})", line \d{1,7}, in ')
 
 
+def frame_files(text: str, end: int, window: int) -> list[str]:
+    """The files of the Python frames in the ``window`` characters of ``text`` before ``end``, in order."""
+    return [frame[1] for frame in _FRAME_FILE.finditer(text, max(0, end - window), end)]
+
+
 def last_frame_file(text: str, end: int, window: int) -> str | None:
     """The file of the last Python frame in the ``window`` characters of ``text`` before ``end``."""
-    file = None
-    for frame in _FRAME_FILE.finditer(text, max(0, end - window), end):
-        file = frame[1]
-    return file
+    files = frame_files(text, end, window)
+    return files[-1] if files else None
 
 
 def installed_package(file: str) -> str | None:
