@@ -2567,9 +2567,14 @@ _NCCL_FIX = Fix(
 )
 
 
+def _torchs_library(path: str) -> bool:
+    """Whether the library file ``path`` (a name, or a path to it) is one of torch's own."""
+    return path.rsplit("/", 1)[-1].startswith(("libtorch", "libc10"))
+
+
 def _symbol_from_outside_torch(evidence: list[str], where: str, symbol: str) -> Analysis | None:
     """A symbol torch's own library (or an unnamed one) needs from MKL or NCCL: that library's release."""
-    if where and not where.rsplit("/", 1)[-1].startswith(("libtorch", "libc10")):
+    if where and not _torchs_library(where):
         return None
     if symbol.startswith("iJIT_"):
         owner, cause, fix = "Intel MKL's", _MKL_CAUSE, _MKL_FIX
@@ -2647,8 +2652,7 @@ def _older_cuda_library(evidence: list[str], where: str, symbol: str, owner: str
         "or another CUDA directory on LD_LIBRARY_PATH, a conda cudatoolkit, or a CUDA runtime that "
         "another package or application bundles."
     )
-    name = where.rsplit("/", 1)[-1]
-    if fix is None and not name.startswith(("libtorch", "libc10")):
+    if fix is None and not _torchs_library(where):
         return Analysis(
             evidence=tuple(evidence),
             cause=(
@@ -2890,7 +2894,7 @@ def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
             "nvidia-* wheels match.",
             ("echo $LD_LIBRARY_PATH", "pip list 2>/dev/null | grep -i nvidia"),
         )
-    if library.rsplit("/", 1)[-1].startswith(("libtorch", "libc10")):
+    if _torchs_library(library):
         return Fix("torch's own libraries do not match each other: reinstall torch in a clean environment.")
     if _TORCH_ABI.search(symbol) or symbol.startswith(("THP", "_torch", "aoti_torch")):
         return Fix(
