@@ -1419,7 +1419,9 @@ _GPU_SAID = re.compile(
     r"|(?<![A-Za-z0-9_.,(/×-])([1-9]\d{2,3}) ?(Ti|SUPER)(?![A-Za-z])"
     r"|(?<![A-Za-z0-9_.,(/×-])([1-9]\d{2,3})(?= ?(?:GPUs?\b|cards?\b|graphics\b|显卡))"
     r"|\b(?:on|with|have|has|got|use|using|bought) (?:a|an|my|the|one|two) ([1-9]\d{2,3})\b"
-    r"(?![.,]?\d|x|×| ?[KMG]i?B)",
+    r"(?![.,]?\d|x|×| ?[KMG]i?B)"
+    # the T4 and the L4, one digit after the letter: in capitals only, a lone word
+    r"|(?-i:(?<![A-Za-z0-9_.-])([TL]4)(?![A-Za-z0-9_]))",
     re.IGNORECASE | re.ASCII,
 )
 _GEFORCE_BRANDS = ("rtx", "gtx", "gt", "mx")
@@ -1438,8 +1440,8 @@ def _names_of(match: re.Match[str]) -> list[str]:
             return [f"{brand} {model}"]
         others = [b for b in _GEFORCE_BRANDS if b != brand]
         return [f"geforce {brand} {model}", f"{brand} {model}", *(f"geforce {b} {model}" for b in others)]
-    if match[3]:
-        model = match[3].lower()
+    if match[3] or match[8]:
+        model = (match[3] or match[8]).lower()
         return [f"tesla {model}", model, f"rtx {model}"]
     number = match[4] or match[6] or match[7]
     model = number if not match[5] else f"{number} {match[5].lower()}"
@@ -3673,13 +3675,22 @@ def analyse_before_ampere(text: str) -> Analysis:
         return Analysis(
             evidence=("flash-attn 1.x asserts an Ampere (sm_8x) or Turing (sm_75) GPU: this one is older",)
         )
+    kernels = (_CUTLASS_BF16,) if _NO_CUTLASS_KERNEL.search(text[-200_000:]) else ()
     if named is None:
-        return Analysis()
+        return Analysis(evidence=kernels)
     (major, minor), said = named
     line = f"{said}: compute capability {major}.{minor}"
     if major < 8:
         line += ", older than Ampere's 8.0"
-    return Analysis(evidence=(line,))
+    return Analysis(evidence=(line, *kernels))
+
+
+_NO_CUTLASS_KERNEL = re.compile(r"cutlass[FB]: no kernel found to launch")
+_CUTLASS_BF16 = (
+    "cutlassF (cutlassB backward) is the memory-efficient attention of scaled_dot_product_attention (and of "
+    "xformers): its bfloat16 kernels are built for sm_80 and newer only, its float16 and float32 ones from "
+    "sm_50, so bfloat16 on an older GPU finds no kernel"
+)
 
 
 def analyse_flash_sdpa_backward(text: str) -> Analysis:

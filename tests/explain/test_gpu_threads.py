@@ -13665,3 +13665,77 @@ def test_the_wheels_lib_folders_are_found_in_either_layout(tmp_path: Path) -> No
         )
         folders = {str(root / "nvidia" / file.rsplit("/", 1)[0]) for file in files}
         assert set(done.stdout.strip().split(":")) == folders, (name, done.stdout)
+
+
+def test_no_attention_kernel_for_bfloat16_before_ampere_is_the_bfloat16_of_an_older_gpu() -> None:
+    # "cutlassF: no kernel found to launch!" (torch's and xformers' memory-efficient attention: its bfloat16
+    # kernels are built for sm_80 only) and ptxas' "Feature '.bf16' requires .target sm_80 or higher" were
+    # read by no entry. QwenLM/Qwen3#710 (a 2080 Ti: 'use fp16 instead', confirmed), huggingface/transformers
+    # #28731 (a T4: float16 generates, bfloat16 fails), OpenBMB/MiniCPM-V#403 (a V100: float16 runs),
+    # fishaudio/fish-speech#7 and facebookresearch/chameleon#39 (ptxas on a T4 or V100)
+    qwen = (
+        "# RuntimeError: cutlassF: no kernel found to launch!\n"
+        "\n"
+        "BryanMurkyChan · description · 2024-06-27\n"
+        "显卡为2080ti22g，cuda12.4，pytorch2.1.2\n"
+        "报错了"
+    )
+    transformers = (
+        "*GPU :* `Nvidia T4 (15GB)`\n"
+        "*Python Version:* `3.10.12`\n"
+        "*Pytorch Version :* `2.1.1 (CUDA 12.1 | 11.8) [Both same results.]`\n"
+        "*Transformers Version :* `4.37.1`\n"
+        "*Accelerate Version :* `0.26.1`\n"
+        "*Optimum Version:* `1.16.2`\n"
+        "*Bitsandbytes:* `0.42.0`\n"
+        "\n"
+        "***[Task Information]***\n"
+        "\n"
+        "*Model Type:* `Text-Generation`\n"
+        "*Model Architecture:* `llama`\n"
+        '*Attention Implementation:* `sdpa "flash attention 1"`\n'
+        "*Model Load In Float16:* `True`\n"
+        "*Model Load In Bfloat16:* `True`\n"
+        "*Model Generate With Float16:* `True`\n"
+        "*Model Generate With Bfloat16:* `False (RuntimeError: cutlassF: no kernel found to launch!)`"
+    )
+    minicpm = (
+        "# 修复V100无法运行MiniCPM-V-2_6问题\n"
+        "\n"
+        "cnsky2016 · comment · 2024-08-07\n"
+        "原版本提示：RuntimeError: cutlassF: no kernel found to launch!"
+    )
+    fish = (
+        "It seems nvidia(t4 or v100 ?) doesn't supports, even if you set \"torch.backends.cuda.enable_mem_"
+        'efficient_sdp(False)"and  "torch.backends.cuda.enable_flash_sdp(False)", then will throw error: '
+        "\"error   : Feature '.bf16' requires .target sm_80 or higher\". A simple solution is that changing "
+        '"precision = torch.half if half else torch.bfloat16" in generate.py to "precision = torch.half if '
+        'half else torch.float16", then it will works. Or you can use A100 to train.'
+    )
+    chameleon = (
+        "# Unable to run on V100 card\n"
+        "\n"
+        "[turn 0 by vodp, continued]\n"
+        "```\n"
+        "ptxas /tmp/compile-ptx-src-ac38de, line 521; error   : Feature 'cvt.bf16.f32' requires .target "
+        "sm_80 or higher\n"
+        "ptxas /tmp/compile-ptx-src-ac38de, line 523; error   : Feature '.bf16' requires .target sm_80 or "
+        "higher\n"
+        "ptxas /tmp/compile-ptx-src-ac38de, line 523; error   : Feature 'cvt.bf16.f32' requires .target "
+        "sm_80 or higher\n"
+        "ptxas /tmp/compile-ptx-src-ac38de, line 525; error   : Feature '.bf16' requires .target sm_80 or "
+        "higher\n"
+        "ptxas /tmp/compile-ptx-src-ac38de, line 525; error   : Feature 'cvt.bf16.f32' requires .target "
+        "sm_80 or higher\n"
+        "ptxas fatal   : Ptx assembly aborted due to errors\n"
+        "```"
+    )
+    named = {qwen: "2080", transformers: "T4", minicpm: "V100", chameleon: "V100", fish: None}
+    for text, gpu in named.items():
+        lead = _led_by(text, "dtype.bf16_unsupported")
+        said = _said(lead)
+        assert "float16" in lead.fix.text and "instead of bfloat16" in lead.fix.text
+        if gpu is not None:
+            assert any(gpu in line and "older than Ampere" in line for line in lead.evidence), lead.evidence
+        if "cutlassF" in text:
+            assert "memory-efficient attention" in said and "sm_80" in said, said
