@@ -277,6 +277,8 @@ def analyse_not_compiled(text: str) -> Analysis:
     restored = _restored(text)
     if restored is not None:
         return restored
+    if _in_a_cpp_program(text[-200_000:]):
+        return _CPP_WITHOUT_CUDA_LIBRARY
     evidence: list[str] = []
     seen = _seen(text)
     if seen.version is not None and "+cpu" in seen.version:
@@ -312,6 +314,39 @@ def analyse_not_compiled(text: str) -> Analysis:
 
 # device.run_on_cpu's route, without its torch.load(map_location) and half-precision parts: here the message
 # was raised by a .cuda() call, not by a checkpoint's restore
+# ATen's words (initCUDA of aten/src/ATen/detail/CUDAHooksInterface.h) thrown in a C++ program: C++'s
+# uncaught-exception line or a CMake link line, and no Python traceback.
+_ATEN_CUDA_HOOKS = re.compile(r"Cannot initialize CUDA without ATen_cuda library", re.IGNORECASE)
+_CPP_PROGRAM = re.compile(
+    r"terminate called after throwing an instance of|target_link_libraries\s?\(|CMakeLists\.txt",
+    re.IGNORECASE,
+)
+_PYTHON_TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\s{0,8}File \"", re.MULTILINE)
+
+
+def _in_a_cpp_program(tail: str) -> bool:
+    return (
+        _ATEN_CUDA_HOOKS.search(tail) is not None
+        and _CPP_PROGRAM.search(tail) is not None
+        and _PYTHON_TRACEBACK.search(tail) is None
+    )
+
+
+_CPP_WITHOUT_CUDA_LIBRARY = Analysis(
+    evidence=("the text shows a C++ program (no Python traceback) that links torch's libraries itself",),
+    cause="A C++ program linked against torch's libraries (libtorch, or ATen's own) asked for CUDA, and the "
+    "CUDA library (libtorch_cuda.so, libATen_cuda.so in older releases) was not loaded with it: the linker "
+    "drops a library none of whose symbols the program uses (--as-needed), or the program was linked "
+    "against a CPU-only libtorch.",
+    fix=Fix(
+        "Keep the CUDA library in the link: link with -Wl,--no-as-needed before it (CMake: "
+        "find_package(Torch) and target_link_libraries(<target> ${TORCH_LIBRARIES}), which adds it), and "
+        "check with ldd that the binary depends on the *_cuda.so library; with a CPU-only libtorch, download "
+        "its CUDA build.",
+        ("ldd ./<binary> | grep -i cuda",),
+    ),
+)
+
 _CPU_ROUTE = (
     "Where this machine has no NVIDIA GPU, keep the CPU build and run the program on the CPU: its device "
     "option (device = 'cpu', --device cpu), or torch.device('cuda' if torch.cuda.is_available() else 'cpu') "

@@ -10402,7 +10402,8 @@ def test_is_available_answered_on_the_next_line_or_by_a_failed_assertion_is_read
         "AssertionError\n"
     )
     prompt = (
-        "$ pip install torch===1.3.0 torchvision===0.4.1 -f https://download.pytorch.org/whl/torch_stable.html\n"
+        "$ pip install torch===1.3.0 torchvision===0.4.1 -f "
+        "https://download.pytorch.org/whl/torch_stable.html\n"
         "$ python3\n"
         "Python 3.7.5 (default, Oct 25 2019, 15:51:11) \n"
         "[GCC 7.3.0] :: Anaconda, Inc. on linux\n"
@@ -11507,7 +11508,8 @@ def test_pips_conflict_on_torchs_version_names_the_pins_and_the_matched_set() ->
     )
     lead = _led_by(nightly, "pip.torch_requirement_conflict")
     assert (
-        "pip install torch==2.8.0.dev20250515 torchvision --index-url https://download.pytorch.org/whl/nightly/cu128"
+        "pip install torch==2.8.0.dev20250515 torchvision --index-url "
+        "https://download.pytorch.org/whl/nightly/cu128"
     ) in lead.fix.text, lead.fix
     # a project's own bound below the torch installed (constructed): upgrade the project, or its torch
     project = "mypkg 0.1.0 requires torch<2.7,>=2.2.1, but you have torch 2.8.0+cu128 which is incompatible."
@@ -13439,7 +13441,8 @@ def test_no_driver_on_colab_is_a_runtime_without_a_gpu() -> None:
     fooocus_colab = (
         "I am receiving this error now with colab.  I was working fine for me on the 22nd and 23rd of "
         "August.  Now on the 24th, I get this RuntimeError: Found no NVIDIA driver on your system. Please "
-        "check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"
+        "check that you have an NVIDIA GPU and installed a driver from "
+        "http://www.nvidia.com/Download/index.aspx"
     )
     for text in (fooocus, colabtools, fooocus_colab):
         lead = _led_by(text, "cuda.no_driver")
@@ -13739,3 +13742,95 @@ def test_no_attention_kernel_for_bfloat16_before_ampere_is_the_bfloat16_of_an_ol
             assert any(gpu in line and "older than Ampere" in line for line in lead.evidence), lead.evidence
         if "cutlassF" in text:
             assert "memory-efficient attention" in said and "sm_80" in said, said
+
+
+_ATEN_CUDA = (
+    "RuntimeError: Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two "
+    "shared "
+    "libraries: a CPU library and a CUDA library; this error has occurred because you are trying to use some "
+    "CUDA functionality, but the CUDA library has not been loaded by the dynamic linker for some reason.  "
+    "The "
+    "CUDA library MUST be loaded, EVEN IF you don't directly use any symbols from the CUDA library! One "
+    "common "
+    "culprit is a lack of -Wl,--no-as-needed in your link arguments; many dynamic linkers will delete "
+    "dynamic "
+    "library dependencies if you don't depend on any of their symbols.  You can check if this has occurred "
+    "by "
+    "using ldd on your binary to see if there is a dependency on *_cuda.so library"
+)
+
+
+def test_cannot_initialize_cuda_without_aten_cuda_is_a_cpu_only_torch_in_python() -> None:
+    # torch 0.4 to 1.x's words for a CPU-only build asked for CUDA (ATen's CUDA hooks,
+    # aten/src/ATen/detail/CUDAHooksInterface.h initCUDA) were read by no entry. galsang/BIMPM-pytorch#6 (a
+    # CPU PyTorch on a MacBook: its --gpu -1 ran it), NVlabs/ocropus3-ocroseg#3 (no NVIDIA card),
+    # tensorboy/pytorch_Realtime_Multi-Person_Pose_Estimation#62 (Windows without a GPU),
+    # tamarott/SinGAN#127 (its --not_cuda flag); in a C++ program linked by hand it is the linker that dropped
+    # the CUDA library (zdevito/ATen#216)
+    bimpm = (
+        f"{_ATEN_CUDA}\n"
+        "\n"
+        "As far as I googled, when working with GPU it doesn't causes these sort of issues. But currently I "
+        "am "
+        "using an CPU PyTorch. Any lead to solve this issue would be helpful."
+    )
+    ocroseg = (
+        "# CPU version of ocroseg [Cannot initialize CUDA without ATen_cuda library]\n"
+        "\n"
+        "ghost · description · 2018-09-15\n"
+        "@tmbdev when running `ocroseg-train -d framedlines.tgz` an error message appears, maybe because I "
+        "don't have an nvidia graphics card, any help is appreciated:"
+    )
+    tensorboy = (
+        "hi, I am running web_demo.py on windows 10 without GPU. I got the following error message.\n"
+        "\n"
+        "even if I run it by removing .cuda() in line 136 of coco_eval.py  I get the same error message.\n"
+        "\n"
+        "RuntimeError                              Traceback (most recent call last)\n"
+        "<ipython-input-29-c272059082a2> in <module>()\n"
+        "     51         with torch.no_grad():\n"
+        "     52             paf, heatmap = get_outputs(\n"
+        "---> 53                 multiplier, oriImg, model,  'rtpose')\n"
+        "     54 \n"
+        "     55 \n"
+        "\n"
+        "C:\\Users\\shreya.l.singh\\Downloads\\pytorch_Realtime_Multi-Person_Pose_Estimation-master\\pytorch_"
+        "Realtime_Multi-Person_Pose_Estimation-master\\demo\\coco_eval.py in get_outputs(multiplier, img, "
+        "model, preprocess)\n"
+        "    134 \n"
+        "    135     # several scales as a batch\n"
+        "--> 136     batch_var = torch.from_numpy(batch_images).cuda().float()\n"
+        "    137     predicted_outputs, _ = model(batch_var)\n"
+        "    138     output1, output2 = predicted_outputs[-2], predicted_outputs[-1]\n"
+        "\n"
+        "RuntimeError: Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two "
+        "shared libraries: a CPU library and a CUDA library; this error has occurred because you are trying "
+        "to "
+        "use some CUDA functionality, but the CUDA library has not been loaded by the dynamic linker for "
+        "some "
+        "reason.  The CUDA library MUST be loaded, EVEN IF you don't directly use any symbols fr"
+    )
+    singan = f"I got this error. What should ı do ? \n\n{_ATEN_CUDA}.\n"
+    for text in (bimpm, ocroseg, tensorboy, singan):
+        one = _one(text, "torch.not_compiled_with_cuda")
+        assert "run" in one.fix.text and "on the CPU" in one.fix.text, one.fix.text
+        assert "--no-as-needed" not in _said(one)
+    aten = (
+        "Just want to test if CUDA part is working properly using below code but got errors. I linked both "
+        "cpu "
+        "and cuda libraries.  The cpu part is working fine.  Any idea on this? \n"
+        "\n"
+        '`cout << ones(CUDA(kFloat), {3,4}) << "\\n";`\n'
+        "\n"
+        "`TARGET_LINK_LIBRARIES(test_aten ${CUDA_LIBRARIES} ${ATen_BINARY_DIR}/src/ATen/libATen_cuda.so "
+        "${ATen_BINARY_DIR}/src/ATen/libATen_cpu.so)`\n"
+        "\n"
+        "terminate called after throwing an instance of 'at::Error'\n"
+        "  what():  **cannot initialize CUDA without ATen_cuda library** (initCUDA at "
+        "/home/pharrell/downloads/ATen/aten/src/ATen/detail/CUDAHooksInterface.h:42)\n"
+        "frame #0: at::Context::lazyInitCUDA()::{lambda()#1}::operator()() const + 0x32 (0x409a56 in "
+        "./test_aten)"
+    )
+    linked = _led_by(aten, "torch.not_compiled_with_cuda")
+    assert "--no-as-needed" in linked.fix.text and "C++" in linked.cause, linked
+    assert "pip" not in linked.fix.text
