@@ -3867,6 +3867,41 @@ _LIGHTNING_NO_GPU = re.compile(
 )
 
 
+# The compiler lookup torch.utils.cpp_extension runs: where cl (Windows), which $CXX (elsewhere).
+_COMPILER_LOOKUP = re.compile(
+    r"""Command ['"]?\[['"](where|which)['"], ['"]([\w+.]{1,12})['"]\]['"]? returned non-zero exit status"""
+    r"|Error checking compiler version for (cl)\b"
+)
+
+
+def analyse_compiler_not_found(text: str) -> Analysis:
+    """The compiler the lookup asked for, and the fix of that system alone."""
+    found = last_match(_COMPILER_LOOKUP, text[-200_000:])
+    if found is None:
+        return Analysis()
+    if found[3] or found[1] == "where":
+        return Analysis(
+            evidence=("the lookup is Windows' (where cl): MSVC's cl.exe is not on this process's PATH",),
+            fix=Fix(
+                'Install Visual Studio Build Tools with the "Desktop development with C++" workload (MSVC '
+                'and a Windows SDK), and start the program from the "x64 Native Tools Command Prompt for VS" '
+                "(or run vcvars64.bat in the shell first), or add MSVC's bin\\Hostx64\\x64 folder to PATH; "
+                "then where cl answers. Or install the package's prebuilt wheel where the project publishes "
+                "one.",
+                ("where cl",),
+            ),
+        )
+    return Analysis(
+        evidence=(f"the lookup is which {found[2]}: no {found[2]} on this process's PATH",),
+        fix=Fix(
+            "Install g++ (apt install build-essential, or the distribution's gcc-c++ package), or point CXX "
+            "at an installed C++ compiler. Or install the package's prebuilt wheel where the project "
+            "publishes one.",
+            (f"which {found[2]}",),
+        ),
+    )
+
+
 def analyse_not_available(text: str) -> Analysis:
     """torch not reaching the GPU: the CPU-only build the text shows, the CUDA toolkit its writer names (which
     does not make the build), and where the build comes from: a Jetson's NVIDIA wheels, a Docker image."""

@@ -791,6 +791,10 @@ MESSAGES = [
         "RuntimeError: weight tensor should be defined either for all 8 classes or no classes but got weight "
         "tensor of shape: [1, 8]",
     ),  # isl-org/Open3D-ML#668
+    (
+        "build.compiler_not_found",
+        "subprocess.CalledProcessError: Command '['where', 'cl']' returned non-zero exit status 1.",
+    ),  # yfeng95/DECA#168
 ]
 
 

@@ -13834,3 +13834,43 @@ def test_cannot_initialize_cuda_without_aten_cuda_is_a_cpu_only_torch_in_python(
     linked = _led_by(aten, "torch.not_compiled_with_cuda")
     assert "--no-as-needed" in linked.fix.text and "C++" in linked.cause, linked
     assert "pip" not in linked.fix.text
+
+
+def test_no_compiler_on_the_path_for_an_extension_build_is_msvc_on_windows_and_gcc_on_linux() -> None:
+    # torch.utils.cpp_extension looks the compiler up before it builds (where cl on Windows, which c++ on
+    # Linux: torch/utils/cpp_extension.py _write_ninja_file and check_compiler_ok_for_platform); the
+    # CalledProcessError was read by no entry. yfeng95/DECA#168, facebookresearch/maskrcnn-benchmark#1288,
+    # Megvii-BaseDetection/YOLOX#1307 (MSVC's folders added to PATH, solved), nerfstudio-project/gsplat#827
+    # (Visual Studio Build Tools, their bin folder on Path, resolved); ssbuild/chatglm_finetuning#165 (gcc and
+    # g++ installed)
+    deca = (
+        "I get the following error:\n"
+        "subprocess.CalledProcessError: Command '['where', 'cl']' returned non-zero exit status 1.\n"
+        "\n"
+        "I AM looking forward to your reply \n"
+        "Thank you.."
+    )
+    maskrcnn = (
+        "My environment\n"
+        "\n"
+        "- Win10\n"
+        "- pytorch 1.0\n"
+        "\n"
+        "I meet this question\n"
+        "subprocess.CalledProcessError: Command '['where', 'cl']' returned non-zero exit status 1."
+    )
+    yolox = (
+        "Haha, it was solved, although it is not easy, taking me almost half day. \n"
+        "This error is directly related to the last line `subprocess.CalledProcessError: Command '['where', "
+        "'cl']' returned non-zero exit status 1.'"
+    )
+    gsplat = "# subprocess.CalledProcessError: Command '['where', 'cl']' returned non-zero exit status 1."
+    for text in (deca, maskrcnn, yolox, gsplat):
+        lead = _led_by(text, "build.compiler_not_found")
+        assert "cl.exe" in lead.cause and "Visual Studio Build Tools" in lead.fix.text, lead
+        assert "x64 Native Tools Command Prompt" in lead.fix.text and "PATH" in lead.fix.text
+        assert "build-essential" not in lead.fix.text
+    chatglm = "# subprocess.CalledProcessError: Command '['which', 'c++']' returned non-zero exit status 1."
+    lead = _led_by(chatglm, "build.compiler_not_found")
+    assert "g++" in lead.fix.text and "build-essential" in lead.fix.text, lead.fix.text
+    assert "Visual Studio" not in lead.fix.text
