@@ -2518,6 +2518,41 @@ def analyse_ctranslate2_libraries(text: str) -> Analysis:
 _TORCH_ABI = re.compile(r"_ZNK?(?:3c10|2at|5torch|6caffe2)")
 
 
+# Another torch's libraries where the loader looks before the rpath of the installed torch's: a libtorch
+# folder, a source build's or an application's bundled torch libraries, on an LD_LIBRARY_PATH line of the text
+# (its value, or the writer's words: "add libtorch/lib to $LD_LIBRARY_PATH"); or a library that failed from
+# a libtorch folder. The environment's own site-packages/torch/lib is torch's own.
+_LOADER_PATH_LINE = re.compile(r"^[^\n]{0,400}LD_LIBRARY_PATH[^\n]{0,400}$", re.MULTILINE)
+_OTHER_TORCH_LIBRARIES = re.compile(
+    r"\blibtorch\b|caffe2/build/lib\b|/lib/pytorch\b|\bpytorch/(?:torch|build)/lib\b", re.IGNORECASE
+)
+_LIBTORCH_FOLDER = re.compile(r"/libtorch[\w.+-]{0,40}/lib/", re.IGNORECASE)
+_SHADOWING_TORCH = Analysis(
+    cause="LD_LIBRARY_PATH holds another torch's libraries (a libtorch folder, a source build's or an "
+    "application's own copy): the loader searches it before the installed torch's own folder, so torch or an "
+    "extension built against it gets libraries of another release, which lack the functions it calls.",
+    fix=Fix(
+        "Take that folder off LD_LIBRARY_PATH in the shell (or service, or container) that runs Python: "
+        "unset LD_LIBRARY_PATH to check, then set it without that folder. Give it only to the C++ program "
+        "that needs it (LD_LIBRARY_PATH=<folder> ./program, or an rpath at link time), not to the "
+        "environment.",
+        ("echo $LD_LIBRARY_PATH",),
+    ),
+)
+
+
+def _another_torch_on_the_loader_path(tail: str, failed: str) -> str | None:
+    """The text's words for another torch's libraries on the loader's path; None where it shows none."""
+    if _LIBTORCH_FOLDER.search(failed) and not re.search(r"(?:site|dist)-packages", failed):
+        return f"{failed} is in a libtorch folder, not the installed torch's"
+    for line in islice(_LOADER_PATH_LINE.finditer(tail), 40):
+        if _OTHER_TORCH_LIBRARIES.search(line[0]) is not None:
+            return (
+                f"LD_LIBRARY_PATH holds another torch's libraries: {clipped(' '.join(line[0].split()), 160)}"
+            )
+    return None
+
+
 def analyse_undefined_symbol(text: str) -> Analysis:
     match = _last(
         r"undefined symbol:\s{1,8}([^\s,]{1,300})(?:,?\s{1,4}version\s([^\s,]{1,100}))?"
@@ -2535,6 +2570,11 @@ def analyse_undefined_symbol(text: str) -> Analysis:
         return Analysis(declined=True)
     where = "/".join(library[1].split("/")[-2:]) if library else ""
     evidence = [f"{where + ' needs ' if where else ''}the symbol {symbol}"]
+    shadowed = _another_torch_on_the_loader_path(text[-200_000:], library[1] if library else "")
+    if shadowed is not None:
+        return Analysis(
+            evidence=(*evidence, shadowed), cause=_SHADOWING_TORCH.cause, fix=_SHADOWING_TORCH.fix
+        )
     outside = _symbol_from_outside_torch(evidence, where, symbol)
     if outside is not None:
         return outside

@@ -13874,3 +13874,67 @@ def test_no_compiler_on_the_path_for_an_extension_build_is_msvc_on_windows_and_g
     lead = _led_by(chatglm, "build.compiler_not_found")
     assert "g++" in lead.fix.text and "build-essential" in lead.fix.text, lead.fix.text
     assert "Visual Studio" not in lead.fix.text
+
+
+def test_another_torchs_libraries_on_ld_library_path_shadow_the_installed_torchs() -> None:
+    # The loader reads LD_LIBRARY_PATH before the rpath of torch's libraries: a libtorch (or a source build's,
+    # or an application's bundled) lib folder on it gives the installed torch and its extensions another
+    # torch's libraries. The undefined symbol was told to be a companion's or an extension's.
+    # pytorch/pytorch#102272 (libtorch/lib on it; removing it ends the error), pytorch/pytorch#62650 (the
+    # failing library is libtorch's own folder's), pytorch/pytorch#10234 (a caffe2 build's lib folder: the
+    # answer); pytorch/pytorch#40415 (a later user: 'I had the c++ library on my LD_LIBRARY_PATH')
+    scatter = (
+        "To compile and use libtorch, I add libtorch/lib to $LD_LIBRARY_PATH. However, it causes error "
+        "if I import torch_scatter. The following is the error:\n"
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        '  File "/usr/lib/python3.8/site-packages/torch_scatter/__init__.py", line 16, in <module>\n'
+        "    torch.ops.load_library(spec.origin)\n"
+        '  File "/usr/lib/python3.8/site-packages/torch/_ops.py", line 643, in load_library\n'
+        "    ctypes.CDLL(path)\n"
+        '  File "/usr/lib/python3.8/ctypes/__init__.py", line 373, in __init__\n'
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "OSError: /usr/lib/python3.8/site-packages/torch_scatter/_version_cuda.so: undefined symbol: "
+        "_ZN5torch3jit17parseSchemaOrNameERKSs\n"
+        "\n"
+        "It looks like there is a conflict.\n"
+        'Once I remove the "/path_to_libtorch/libtorch/lib" from LD_LIBRARY_PATH, the problem will '
+        "disappear. However, I will not be able to use libtorch anymore."
+    )
+    tss = (
+        "With libtorch in the LD_LIBRARY_PATH, import torch fails and yields the following error:\n"
+        "``` \n"
+        "~/.local/lib/python3.6/site-packages/torch/__init__.py in <module>\n"
+        "    193     if USE_GLOBAL_DEPS:\n"
+        "    194         _load_global_deps()\n"
+        "--> 195     from torch._C import *\n"
+        "    196 \n"
+        "    197 # Appease the type checker; ordinarily this binding is inserted by the\n"
+        "\n"
+        "ImportError: /home/weixuan/Documents/Code/libtorch/lib/libtorch_python.so: undefined symbol: "
+        "PyThread_tss_alloc\n"
+        "```\n"
+        "To me, it seems that pytorch is linking against the wrong shared library (in libtorch) instead "
+        "looking at its own local install."
+    )
+    caffe2 = (
+        "Have you build caffe2 from source and add the lib python to `LD_LIBRARY_PATH`?\n"
+        " \n"
+        "Remove the lib python of your own build caffe2 in `LD_LIBRARY_PATH` may help.\n"
+        "\n"
+        "e.g. do not add \n"
+        "`export LD_LIBRARY_PATH=~/caffe2/build/lib:$LD_LIBRARY_PATH`"
+    )
+    for text in (scatter, tss):
+        lead = _led_by(text, "lib.undefined_symbol")
+        assert "LD_LIBRARY_PATH" in lead.cause and "another torch's libraries" in lead.cause, lead.cause
+        assert "off LD_LIBRARY_PATH" in lead.fix.text and "unset LD_LIBRARY_PATH" in lead.fix.text
+        assert any("libtorch" in line for line in lead.evidence), lead.evidence
+    symbol = (
+        "ImportError: /home/ana/env/lib/python3.10/site-packages/torch/lib/libtorch_cpu.so: "
+        "undefined symbol: x"
+    )
+    assert "another torch's libraries" in _led_by(f"{caffe2}\n{symbol}", "lib.undefined_symbol").cause
+    # the environment's own torch/lib on it is torch's own (constructed)
+    own = "export LD_LIBRARY_PATH=/home/ana/env/lib/python3.10/site-packages/torch/lib:$LD_LIBRARY_PATH"
+    assert "another torch's libraries" not in _led_by(f"{own}\n{symbol}", "lib.undefined_symbol").cause
