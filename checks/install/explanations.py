@@ -3520,7 +3520,9 @@ _UNPADDED = re.compile(r"flash_attn_unpadded_(\w{0,30})")
 
 # The module a ModuleNotFoundError names; the pip names of modules installed under another name; where the
 # program runs in an embedded Python (ComfyUI's portable build).
-_MODULE_MISSING = re.compile(r"No module named\s[‘'\"`]([A-Za-z_][\w.]{0,80})[’'\"`]")
+_MODULE_MISSING = re.compile(
+    r"No module named\s(?:[‘'\"`]([A-Za-z_][\w.]{0,80})[’'\"`]|([A-Za-z_][\w.]{0,80}))"
+)
 _PIP_NAMES = {
     "cv2": "opencv-python",
     "PIL": "Pillow",
@@ -3538,13 +3540,51 @@ _EMBEDDED_PYTHON_NOTE = (
 )
 
 
+# torch.load unpickling (its frames, or the writer's words for loading a checkpoint) beside the error: the
+# module was imported to rebuild an object the checkpoint pickled.
+_UNPICKLING = re.compile(
+    r"unpickler\.load\(|\bfind_class\b|torch[/\\]serialization\.py|\btorch\.load\("
+    r"|\bload(?:ing|ed|s)? (?:the |a |my |this )?(?:checkpoint|\.pth|pretrained weights|model file)",
+    re.IGNORECASE,
+)
+
+
+def _unpickled_from_a_checkpoint(tail: str, module: str) -> Analysis | None:
+    """A module torch.load imported to rebuild a pickled object: the saving code's, not a requirement."""
+    where = tail.rfind("No module named")
+    if _UNPICKLING.search(tail[max(0, where - 3000) : where + 600]) is None:
+        return None
+    return Analysis(
+        evidence=(
+            f"missing module: {module}",
+            f"the module {module} was imported by torch.load, to rebuild an object the checkpoint holds",
+        ),
+        cause="torch.load rebuilds the objects a checkpoint holds (a whole model saved with "
+        "torch.save(model), or instances of the saving program's classes) by importing the module each was "
+        f"defined in, and {module} does not import in the Python that runs it: a package the saving code "
+        "used that is not installed here, or a module of that code itself (a project's own models.py) that "
+        "is not on the path.",
+        fix=Fix(
+            f"Load it where {module} imports: run from the saving project's folder (its repository), or put "
+            "that folder on the path first (sys.path.insert(0, '<project folder>') before torch.load, or "
+            f"PYTHONPATH), or install the package that provides {module}. To be free of it, load the "
+            "checkpoint once in the saving project and save model.state_dict() instead, then build the model "
+            "class and load_state_dict() it.",
+        ),
+    )
+
+
 def analyse_not_installed(text: str) -> Analysis:
-    """The module, its pip name where it differs, and the Python the program runs in."""
+    """The module, its pip name where it differs, and the Python the program runs in; a module torch.load
+    imported to unpickle a checkpoint is the saving code's."""
     tail = text[-200_000:]
     found = last_match(_MODULE_MISSING, tail)
     if found is None:
         return Analysis()
-    module = found[1]
+    module = found[1] or found[2].rstrip(".")
+    unpickled = _unpickled_from_a_checkpoint(tail, module)
+    if unpickled is not None:
+        return unpickled
     top = module.split(".")[0]
     evidence = [f"missing module: {module}"]
     pip_name = _PIP_NAMES.get(module) or _PIP_NAMES.get(top)

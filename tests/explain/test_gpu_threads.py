@@ -13938,3 +13938,72 @@ def test_another_torchs_libraries_on_ld_library_path_shadow_the_installed_torchs
     # the environment's own torch/lib on it is torch's own (constructed)
     own = "export LD_LIBRARY_PATH=/home/ana/env/lib/python3.10/site-packages/torch/lib:$LD_LIBRARY_PATH"
     assert "another torch's libraries" not in _led_by(f"{own}\n{symbol}", "lib.undefined_symbol").cause
+
+
+def test_a_module_missing_while_a_checkpoint_is_unpickled_is_the_saving_codes() -> None:
+    # torch.load rebuilds pickled objects by importing the module each was defined in: a ModuleNotFoundError
+    # raised there names the saving project's module, which was told to be a requirement to pip install.
+    # pytorch/pytorch#18325 (the serialization note: save the state_dict), facebookresearch/InferSent#11
+    # (keep models.py next to the code), sgrvinod/a-PyTorch-Tutorial-to-Super-Resolution#11 (models.py was in
+    # the wrong place), Renovamen/Text-Classification#5 and ultralytics/yolov5#1680 (the same folders, or
+    # sys.path.insert(0, './yolov5'))
+    resnet = (
+        "mdoel = torch.load('/opt/checkpoint/ResNet152.pth',map_location='cpu')\n"
+        "\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/project/python/opalus/fff.py", line 3, in <module>\n'
+        "    mdoel = torch.load('/opt/checkpoint/ResNet152_quantize.pth',map_location='cpu')\n"
+        '  File "/home/tian/.conda/envs/jiqi/lib/python3.6/site-packages/torch/serialization.py", line 368, '
+        "in "
+        "load\n"
+        "    return _load(f, map_location, pickle_module)\n"
+        '  File "/home/tian/.conda/envs/jiqi/lib/python3.6/site-packages/torch/serialization.py", line 542, '
+        "in "
+        "_load\n"
+        "    result = unpickler.load()\n"
+        "ModuleNotFoundError: No module named 'models'"
+    )
+    tutorial = (
+        "# Attempting to load the checkpoint throws ModuleNotFoundError: No module named 'models'\n"
+        "\n"
+        "barrelchester · description · 2022-09-21\n"
+        "https://github.com/sgrvinod/a-PyTorch-Tutorial-to-Super-Resolution/blob/8a2ecba423760bfed791a92748bdc5"
+        "8de7fed918/models.py#L216\n"
+        "\n"
+        "Besides the line in the code I tried loading the checkpoint in other ways but every way results in "
+        "an "
+        "error.\n"
+        "I have the checkpoint file in the same directory as the code files."
+    )
+    infersent = (
+        "> ImportError                               Traceback (most recent call last)\n"
+        "> <ipython-input-2-56ab4741a1a1> in <module>()\n"
+        "> ----> 1 infersent = torch.load('infersent.allnli.pickle')\n"
+        "> \n"
+        "> .../lib/python2.7/site-packages/torch/serialization.pyc in load(f, map_location, pickle_module)\n"
+        ">     227         f = open(f, 'rb')\n"
+        ">     228     try:\n"
+        "> --> 229         return _load(f, map_location, pickle_module)\n"
+        ">     230     finally:\n"
+        ">     231         if new_fd:\n"
+        "> \n"
+        "> .../lib/python2.7/site-packages/torch/serialization.pyc in _load(f, map_location, pickle_module)\n"
+        ">     375     unpickler = pickle_module.Unpickler(f)\n"
+        ">     376     unpickler.persistent_load = persistent_load\n"
+        "> --> 377     result = unpickler.load()\n"
+        ">     378\n"
+        ">     379     deserialized_storage_keys = pickle_module.load(f)\n"
+        "> \n"
+        "> ImportError: No module named models\n"
+        ">"
+    )
+    for text in (resnet, tutorial, infersent):
+        lead = _led_by(text, "package.not_installed")
+        assert "torch.load" in lead.cause and "saved" in lead.cause, lead.cause
+        assert "sys.path" in lead.fix.text and "state_dict" in lead.fix.text, lead.fix.text
+    # an import that fails outside a load stays a requirement to install (constructed)
+    plain = (
+        'Traceback (most recent call last):\n  File "run.py", line 1, in <module>\n'
+        "ModuleNotFoundError: No module named 'models'"
+    )
+    assert "torch.load" not in _led_by(plain, "package.not_installed").cause
