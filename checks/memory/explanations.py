@@ -1416,7 +1416,8 @@ _THC_OOM = re.compile(r"runtime error \(2\)|error=2\b|THCudaCheck|/THC/|\bTHC\w{
 _GPU_MEMORY_SAID = re.compile(
     r"(?:\b(?:GPU|card|GTX|RTX|Tesla|Titan|Quadro)\b|显卡|\b\d{3,4}(?:\s?Ti|[a-z]{1,2})?\b|\b[AHKLPTV]\d{1,4}\b)"
     r"[^\n.;]{0,25}?"
-    r"(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G)\b)(?!\s?(?:of\s)?(?:system\s)?(?:RAM|DDR|disk|SSD|内存))"
+    r"(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G)\b)"
+    r"(?!\s?(?:of\s)?(?:system\s)?(?:RAM|DDR|disk|SSD|drive|HDD|storage|内存))"
     r"|\b(\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|G))[ \t]?(?:of\s|的)?"
     r"(?:VRAM|GPU memory|graphics? memory|video memory|显存|显卡"
     r"|(?:NVIDIA\s)?(?:GPU|graphics card|video card|card)s?\b)",
@@ -1479,12 +1480,24 @@ _VRAM_LABELLED = re.compile(
 )
 
 
+# "a GPU with 11GB RAM": after "GPU with", RAM is the GPU's own memory ("No GPU with 8GB RAM" is a machine
+# without one).
+_GPU_WITH_RAM = re.compile(
+    r"(?<!\bno )\b(?:GPU|graphics card|video card)s? with (\d{1,3}(?:\.\d{1,2})?\s?(?:GB|GiB|Gb|gb|G))"
+    r"\s?(?:of\s)?(?:RAM|memory)\b",
+    re.IGNORECASE | re.ASCII,
+)
+
+
 def gpu_memory_said(text: str) -> str | None:
     """The GPU's memory as the text's writer states it, as written ("8Gb"); None where it states none."""
     head = text[:100_000]
     labelled = _VRAM_LABELLED.search(head)
     if labelled is not None and labelled[1] is not None:
         return " ".join(labelled[1].split())
+    with_ram = _GPU_WITH_RAM.search(head)
+    if with_ram is not None:
+        return " ".join(with_ram[1].split())
     found = _GPU_MEMORY_SAID.search(head)
     return None if found is None else " ".join((found[1] or found[2]).split())
 
