@@ -1185,6 +1185,38 @@ def analyse_run_on_cpu(text: str) -> Analysis:
     )
 
 
+# Something of an image around a 3-against-4 mismatch: the words, a file type, PIL, torchvision's transforms.
+_IMAGE_SAID = re.compile(
+    r"\b(?:images?|img|imgs|png|jpe?g|webp|RGBA?|alpha|photos?|pictures?|pixels?|PIL|ComfyUI)\b"
+    r"|Image\.open|transforms[/\\.]|\bnormalize\b|\.convert\(",
+    re.IGNORECASE,
+)
+_CHANNELS = re.compile(
+    r"size of tensor a \(([34])\) must match the size of tensor b \(([34])\) "
+    r"at non-singleton dimension (-?\d)"
+    r"|Expected size ([34]) but got size ([34]) for tensor number"
+)
+
+
+def analyse_alpha_channel(text: str) -> Analysis:
+    """3 against 4 read as an image's channels only where the text shows an image; the dimension it names."""
+    tail = text[-200_000:]
+    if _IMAGE_SAID.search(tail) is None:
+        return Analysis(declined=True)
+    found = last_match(_CHANNELS, tail)
+    if found is None:
+        return Analysis()
+    if found[1]:
+        return Analysis(
+            evidence=(
+                f"{found[1]} channels against {found[2]} at dimension {found[3]}: RGBA's 4 against RGB's 3",
+            )
+        )
+    return Analysis(
+        evidence=(f"a tensor of size {found[5]} where {found[4]} was expected: RGBA's 4 against RGB's 3",)
+    )
+
+
 def asked_for_cpu(text: str) -> Analysis | None:
     """The writer asking to run the program on the CPU (device.run_on_cpu's words): read beside a no-GPU
     message (no driver, no GPUs, a CPU-only torch), its explanation is that entry's, since installing a

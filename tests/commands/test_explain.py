@@ -795,6 +795,12 @@ MESSAGES = [
         "build.compiler_not_found",
         "subprocess.CalledProcessError: Command '['where', 'cl']' returned non-zero exit status 1.",
     ),  # yfeng95/DECA#168
+    (
+        "image.alpha_channel",
+        "    img = transform(img)\n"
+        "RuntimeError: The size of tensor a (4) must match the size of tensor b (3) at non-singleton "
+        "dimension 0",
+    ),  # StoryMY/take-off-eyeglasses#1
 ]
 
 

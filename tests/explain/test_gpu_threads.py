@@ -14024,3 +14024,70 @@ def test_a_gpu_with_its_memory_called_ram_is_the_gpus_memory() -> None:
     }
     for text, memory in said.items():
         assert memory_explanations.gpu_memory_said(text) == memory, text
+
+
+def test_three_channels_against_four_is_an_image_with_an_alpha_channel() -> None:
+    # A size mismatch of 3 against 4 on an image's tensors was read by no entry: an RGBA image (a PNG with
+    # transparency) where RGB's 3 channels are expected. StoryMY/take-off-eyeglasses#1 (Normalize's 3 means:
+    # 'the channel of img is 4 (RGBA)'), edward3862/CariMe-pytorch#2 (Image.open(path).convert('RGB'), fixed),
+    # kijai/ComfyUI-KJNodes#698 (torch.cat's words; ComfyUI's images are [B, H, W, C]),
+    # ZiYang-xie/PyCAPTCHA#15 (the writer's own reading)
+    eyeglasses = (
+        "Traceback (most recent call last):\n"
+        '  File "easy_use.py", line 97, in <module>\n'
+        "    generate_results(args, device)\n"
+        '  File "easy_use.py", line 66, in generate_results\n'
+        "    img = transform(img)\n"
+        "  File "
+        '"/disk/sdb/public_user/anaconda3/envs/wxy_env/lib/python3.8/site-packages/torchvision/transforms/'
+        'transforms.py", line 67, in __call__\n'
+        "    img = t(img)\n"
+        '  File "/disk/sdb/public_user/anaconda3/envs/wxy_env/lib/python3.8/site-packages/torch/nn/modules/'
+        'module.py", line 727, in _call_impl\n'
+        "    result = self.forward(*input, **kwargs)\n"
+        "  File "
+        '"/disk/sdb/public_user/anaconda3/envs/wxy_env/lib/python3.8/site-packages/torchvision/transforms/'
+        'transforms.py", line 226, in forward\n'
+        "    return F.normalize(tensor, self.mean, self.std, self.inplace)\n"
+        "  File "
+        '"/disk/sdb/public_user/anaconda3/envs/wxy_env/lib/python3.8/site-packages/torchvision/transforms/'
+        'functional.py", line 284, in normalize\n'
+        "    tensor.sub_(mean).div_(std)\n"
+        "RuntimeError: The size of tensor a (4) must match the size of tensor b (3) at non-singleton "
+        "dimension 0"
+    )
+    carime = (
+        "# The size of tensor a (4) must match the size of tensor b (3)\n"
+        "\n"
+        "zuimeiyujianni · description · 2021-04-29\n"
+        "https://github.com/edward3862/CariMe-pytorch/blob/3e34942a01c13a20f5936df75cf8fb10b70d3e58/utils.py#L69\n"
+        "\n"
+        "`Image.open(path).convert('RGB')`  is ok"
+    )
+    kjnodes = (
+        "AddLabel works correctly with RGB images.\n"
+        "However, it throws an error when the input image has an alpha channel (RGBA).\n"
+        "\n"
+        "```\n"
+        "Error:\n"
+        "RuntimeError: Sizes of tensors must match except in dimension 1.\n"
+        "Expected size 3 but got size 4 for tensor number 1 in the list.\n"
+        "```"
+    )
+    captcha = (
+        "# RuntimeError: The size of tensor a (4) must match the size of tensor b (3) at non-singleton "
+        "dimension 0\n"
+        "\n"
+        "nimesh131 · description · 2024-03-27\n"
+        "My dataset png images may have 4 channel instead of 3. Unbale to fix it. Any help?"
+    )
+    for text in (eyeglasses, carime, kjnodes, captcha):
+        lead = _led_by(text, "image.alpha_channel")
+        assert "RGBA" in lead.cause and "convert('RGB')" in lead.fix.text, lead
+        assert "Split Image with Alpha" in lead.fix.text
+    # 3 against 4 with nothing of an image around it is not read so (constructed)
+    boxes = (
+        "RuntimeError: The size of tensor a (4) must match the size of tensor b (3) at non-singleton "
+        "dimension 1"
+    )
+    assert "image.alpha_channel" not in [e.id for e in _explained(f"boxes = decode(anchors)\n{boxes}")]
