@@ -1217,6 +1217,30 @@ def analyse_alpha_channel(text: str) -> Analysis:
     )
 
 
+# The torch (or libtorch) that loads: "torch version: 1.11.0", "torch==1.13.0", libtorch's download name.
+_LOADING_TORCH = re.compile(
+    r"\b(?:lib)?torch\s?(?:version\s?(?:is|:|=)?|==)\s{0,3}v?(\d\.\d{1,2}\.\d{1,2})"
+    r"|\blibtorch[\w.%+-]{0,60}?-(\d\.\d{1,2}\.\d{1,2})",
+    re.IGNORECASE,
+)
+
+
+def analyse_legacy_torchscript(text: str) -> Analysis:
+    """The release of torch the text loads with."""
+
+    def line(found: re.Match[str]) -> str:
+        version = found[1] or found[2]
+        major, minor = (int(part) for part in version.split(".")[:2])
+        reads = (
+            "which no longer reads the legacy format"
+            if (major, minor) >= (1, 11)
+            else "a release before 1.11"
+        )
+        return f"the text shows torch {version}, {reads}"
+
+    return quoted(_LOADING_TORCH, text, line)
+
+
 def asked_for_cpu(text: str) -> Analysis | None:
     """The writer asking to run the program on the CPU (device.run_on_cpu's words): read beside a no-GPU
     message (no driver, no GPUs, a CPU-only torch), its explanation is that entry's, since installing a

@@ -801,6 +801,10 @@ MESSAGES = [
         "RuntimeError: The size of tensor a (4) must match the size of tensor b (3) at non-singleton "
         "dimension 0",
     ),  # StoryMY/take-off-eyeglasses#1
+    (
+        "load.torchscript_legacy_format",
+        "RuntimeError: Legacy model format is not supported on mobile.",
+    ),  # pytorch/pytorch#77840
 ]
 
 

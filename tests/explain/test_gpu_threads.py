@@ -14091,3 +14091,56 @@ def test_three_channels_against_four_is_an_image_with_an_alpha_channel() -> None
         "dimension 1"
     )
     assert "image.alpha_channel" not in [e.id for e in _explained(f"boxes = decode(anchors)\n{boxes}")]
+
+
+def test_a_torchscript_file_of_the_legacy_format_is_resaved_with_a_torch_that_reads_it() -> None:
+    # 'Legacy model format is not supported on mobile.' (torch/csrc/jit/serialization/import.cpp: an archive
+    # with model.json, TorchScript's format up to torch 1.3, which later builds no longer read, on any
+    # platform) was read by no entry. pytorch/pytorch#77840 (loads with 1.9, not with 1.11),
+    # pytorch/pytorch#97549 (a model named for torch 1.0.1, read by 1.13), facebookresearch/Hanabi_SPARTA#37
+    # (torch 1.13)
+    traced = (
+        "`\n"
+        "import torch\n"
+        "m = torch.jit.load('model.pt')\n"
+        "`\n"
+        "failed.  Notes: \n"
+        "RuntimeError: Legacy model format is not supported on mobile.\n"
+        "\n"
+        "## enviroment :\n"
+        "- torch version: 1.11.0\n"
+        "\n"
+        "A model is traced by torch_1.9. when I load the model with torch_1.9, it  worked. if I load the "
+        "model "
+        "with torch_1.11, it failed."
+    )
+    relion = (
+        "# Runtime Error: Legacy model format is not supported on mobile.\n"
+        "\n"
+        "ppxwwtaking · description · 2023-03-24\n"
+        "Recently I met the problem as attached when using relion_class_ranker.py on our new EXXACT "
+        "workstation "
+        "to automatically pick the good 2D classes on Relion-4.0, a cryo-EM image processing package. I "
+        "never had "
+        "this problem before when using AWS node where relion-4.0 was complied by myself. \n"
+        "\n"
+        "The error seems happening when loading the pre-trained model. My torch version is 1.13.0+cu117. \n"
+        "\n"
+        "The model is class_ranker_0.1.3_torch_1.0.1.pt and renamed as relion_class_ranker_default_model.pt "
+        "when "
+        "compiling the relion 4.0 package. "
+    )
+    hanabi = (
+        "I'm attempting to load in the serialised PyTorch models in the format sad_player2_model.pth in "
+        "PyTorch "
+        "where torch==1.13.0. However, I keep running into this error:\n"
+        "\n"
+        "RuntimeError: Legacy model format is not supported on mobile. python: "
+        "/usr/include/boost/fiber/condition_variable.hpp:56: "
+        "boost::fibers::condition_variable_any::~condition_"
+        "variable_any(): Assertion `wait_queue_.empty()' failed. Aborted (core dumped)"
+    )
+    for text, version in ((traced, "1.11.0"), (relion, "1.13.0"), (hanabi, "1.13.0")):
+        lead = _led_by(text, "load.torchscript_legacy_format")
+        assert "model.json" in lead.cause and "torch.jit.save" in lead.fix.text, lead
+        assert any(version in line for line in lead.evidence), lead.evidence
