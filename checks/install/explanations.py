@@ -32,7 +32,13 @@ from torchdoctor.checks.install.versions import Version
 from torchdoctor.checks.memory.pinned import pinned_analysis
 from torchdoctor.checks.training.explanations import asked_for_cpu
 from torchdoctor.explain import Analysis, Entry, catalogue_file
-from torchdoctor.explain.cpu_path import cpu_path, cuda_call, hard_coded_cuda, restored_on_cuda
+from torchdoctor.explain.cpu_path import (
+    cpu_path,
+    cuda_call,
+    hard_coded_cuda,
+    restored_on_cuda,
+    with_program_cpu_option,
+)
 from torchdoctor.explain.model import last_match, quoted, quoted_lines
 from torchdoctor.explain.statement import (
     failing_statement,
@@ -273,7 +279,12 @@ def _colab_without_gpu(text: str) -> Analysis | None:
 def analyse_not_compiled(text: str) -> Analysis:
     """A CPU-only torch: the build the text shows, and the GPU its writer names. With a GPU that is no
     NVIDIA one, installing a CUDA build is no answer: the build that reaches that GPU, or the CPU. Raised
-    while torch.load restored a checkpoint saved on a GPU, map_location is the fix."""
+    while torch.load restored a checkpoint saved on a GPU, map_location is the fix. A route to the CPU names
+    the device setting of the framework the text shows."""
+    return with_program_cpu_option(_not_compiled(text), text)
+
+
+def _not_compiled(text: str) -> Analysis:
     restored = _restored(text)
     if restored is not None:
         return restored

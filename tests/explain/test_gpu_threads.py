@@ -14144,3 +14144,51 @@ def test_a_torchscript_file_of_the_legacy_format_is_resaved_with_a_torch_that_re
         lead = _led_by(text, "load.torchscript_legacy_format")
         assert "model.json" in lead.cause and "torch.jit.save" in lead.fix.text, lead
         assert any(version in line for line in lead.evidence), lead.evidence
+
+
+def test_detectron2s_own_device_option_is_named_on_the_cpu_route() -> None:
+    # A detectron2 program picks its device from its config (MODEL.DEVICE, cuda by default): the CPU route
+    # said "the program's --cpu option, or device='cpu'", which detectron2 has not. facebookresearch/
+    # detectron2#1416 (cfg.MODEL.DEVICE = 'cpu': 'It's work!'), facebookresearch/detectron2#1789 (detectron2's
+    # CPU wheels with a CPU torch); conansherry/detectron2#5, a fork's thread whose text names no detectron2,
+    # keeps the generic route. The maintainers' answer: facebookresearch/detectron2#300
+    answered = (
+        '# Detectron2 performed on the CPU with a "Torch not compiled with CUDA enabled" error\n'
+        "\n"
+        "sswhqqw · description · 2020-05-13\n"
+        "The Issue:\n"
+        "\n"
+        '1. Detectron2 performed on the CPU with a "Torch not compiled with CUDA enabled" error\n'
+        "Configure Detectron2 environment on a computer without GPU graphics card. After the configuration "
+        "is "
+        "OK, run the following code. The weight file is downloaded well in advance and placed in a fixed "
+        "location."
+    )
+    wheels = (
+        "# AssertionError: Torch not compiled with CUDA enabled - CPU/LINUX TRAINING ERROR\n"
+        "\n"
+        "svideloc · description · 2020-07-17\n"
+        "Hello,\n"
+        "\n"
+        "I recently created a venv and downloaded pytorch in the following way (cpu only):\n"
+        "\n"
+        "> pip install torch==1.5.1+cpu torchvision==0.6.1+cpu -f "
+        "https://download.pytorch.org/whl/torch_stable.html\n"
+        "\n"
+        "Then downloaded the pre-built detectron2 for linux & cpu with the following (all other prereqs are "
+        "installed also)\n"
+        "\n"
+        ">python -m pip install detectron2 -f \\\n"
+        "  https://dl.fbaipublicfiles.com/detectron2/wheels/cpu/torch1.5/index.html"
+    )
+    conan = (
+        "# got 'AssertionError: Torch not compiled with CUDA enabled'\n"
+        "\n"
+        "myounus96 · description · 2020-01-13\n"
+        "I installed pytorch with cpuonly,but still got the above error,even I didn't have gpu."
+    )
+    for text in (answered, wheels):
+        fix = _one(text, "torch.not_compiled_with_cuda").fix.text
+        assert "cfg.MODEL.DEVICE = 'cpu'" in fix, fix
+    # without detectron2 in the text the generic route stays (the conansherry fork's own text names none)
+    assert "cfg.MODEL.DEVICE" not in _one(conan, "torch.not_compiled_with_cuda").fix.text

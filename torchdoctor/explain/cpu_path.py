@@ -9,6 +9,7 @@ guarded such calls; twtygqyy/pytorch-vdsr's loads the checkpoint with map_locati
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from torchdoctor.explain.model import Analysis, last_match
 from torchdoctor.explain.statement import failing_statement, is_torch_file
@@ -138,3 +139,30 @@ def restored_on_cuda(text: str, before: int | None = None) -> Analysis | None:
         return None
     line = f"the error came from torch.load restoring tensors saved on a GPU ({' '.join(found[0].split())})"
     return Analysis(evidence=(line,), cause=RESTORED_CAUSE, fix=RESTORED_FIX)
+
+
+# Frameworks whose programs take the device from their own configuration: where the text shows one, its
+# setting is the program's device option. detectron2: the config key MODEL.DEVICE, "cuda" by default
+# (detectron2/config/defaults.py; the maintainers' answer in facebookresearch/detectron2#300).
+_FRAMEWORK_CPU_OPTIONS = (
+    (
+        re.compile(r"\bdetectron2\b", re.IGNORECASE),
+        "detectron2 takes the device from its config: cfg.MODEL.DEVICE = 'cpu' before the model is built "
+        "(MODEL.DEVICE cpu among a tool's --opts).",
+    ),
+)
+
+
+def program_cpu_option(text: str) -> str | None:
+    """The device setting of the framework the text shows, where one is known; None elsewhere."""
+    tail = text[-200_000:]
+    return next((said for pattern, said in _FRAMEWORK_CPU_OPTIONS if pattern.search(tail)), None)
+
+
+def with_program_cpu_option(analysis: Analysis, text: str) -> Analysis:
+    """``analysis`` with the framework's own device setting after a fix that runs on the CPU."""
+    option = program_cpu_option(text)
+    fix = analysis.fix
+    if option is None or fix is None or "on the CPU" not in fix.text:
+        return analysis
+    return replace(analysis, fix=Fix(f"{fix.text} {option}", fix.commands))
