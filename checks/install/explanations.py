@@ -323,8 +323,6 @@ def _not_compiled(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence), fix=Fix(f"{base.text} {_CPU_ROUTE}", base.commands))
 
 
-# device.run_on_cpu's route, without its torch.load(map_location) and half-precision parts: here the message
-# was raised by a .cuda() call, not by a checkpoint's restore
 # ATen's words (initCUDA of aten/src/ATen/detail/CUDAHooksInterface.h) thrown in a C++ program: C++'s
 # uncaught-exception line or a CMake link line, and no Python traceback.
 _ATEN_CUDA_HOOKS = re.compile(r"Cannot initialize CUDA without ATen_cuda library", re.IGNORECASE)
@@ -358,6 +356,8 @@ _CPP_WITHOUT_CUDA_LIBRARY = Analysis(
     ),
 )
 
+# device.run_on_cpu's route, without its torch.load(map_location) and half-precision parts: here the message
+# was raised by a .cuda() call, not by a checkpoint's restore
 _CPU_ROUTE = (
     "Where this machine has no NVIDIA GPU, keep the CPU build and run the program on the CPU: its device "
     "option (device = 'cpu', --device cpu), or torch.device('cuda' if torch.cuda.is_available() else 'cpu') "
