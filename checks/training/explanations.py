@@ -1241,6 +1241,22 @@ def analyse_legacy_torchscript(text: str) -> Analysis:
     return quoted(_LOADING_TORCH, text, line)
 
 
+# BatchNorm's input size as its check gives it: "got input size torch.Size([1, 256, 1, 1])", or "[1, 128]".
+_BATCHNORM_INPUT = re.compile(r"got input size (?:torch\.Size\()?\[(\d{1,9}(?:, \d{1,9}){1,5})\]\)?")
+
+
+def analyse_one_value_per_channel(text: str) -> Analysis:
+    """The input size BatchNorm was given: the batch, the channels, and maps of one value each."""
+
+    def line(found: re.Match[str]) -> str:
+        batch, channels, *rest = (int(part) for part in found[1].split(", "))
+        maps = f", {'x'.join(str(r) for r in rest)} maps" if rest else ""
+        size = found[0][len("got input size ") :]
+        return f"BatchNorm got {size}: a batch of {batch}, {channels} channels{maps}"
+
+    return quoted(_BATCHNORM_INPUT, text, line)
+
+
 def asked_for_cpu(text: str) -> Analysis | None:
     """The writer asking to run the program on the CPU (device.run_on_cpu's words): read beside a no-GPU
     message (no driver, no GPUs, a CPU-only torch), its explanation is that entry's, since installing a

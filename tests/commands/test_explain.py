@@ -805,6 +805,11 @@ MESSAGES = [
         "load.torchscript_legacy_format",
         "RuntimeError: Legacy model format is not supported on mobile.",
     ),  # pytorch/pytorch#77840
+    (
+        "batchnorm.one_value_per_channel",
+        "ValueError: Expected more than 1 value per channel when training, got input size torch.Size([1, "
+        "128])",
+    ),  # scverse/scvi-tools#2314
 ]
 
 

@@ -14192,3 +14192,53 @@ def test_detectron2s_own_device_option_is_named_on_the_cpu_route() -> None:
         assert "cfg.MODEL.DEVICE = 'cpu'" in fix, fix
     # without detectron2 in the text the generic route stays (the conansherry fork's own text names none)
     assert "cfg.MODEL.DEVICE" not in _one(conan, "torch.not_compiled_with_cuda").fix.text
+
+
+def test_one_value_per_channel_in_training_is_a_batch_of_one_left_over() -> None:
+    # BatchNorm's check (torch/nn/functional.py _verify_batch_size) was read by no entry. fastai/fastai#1352
+    # (the maintainer: drop_last=True), yanx27/Pointnet_Pointnet2_pytorch#78 (drop_last=True),
+    # scverse/scvi-tools#2314 (another batch_size: 'It works'), yassouali/pytorch-segmentation#8 (the last
+    # iteration with one example left)
+    fastai = (
+        "After 1 epoch end, it gives:\n"
+        '"Expected more than 1 value per channel when training".\n'
+        "\n"
+        "And if I use size=128 or 256 of ImageDataBunch.create for res50, everything is fine.\n"
+        'If the small batchsize and the number of training set cause this? Is there anything like "droplast" '
+        "of "
+        "pytorch in fastai?"
+    )
+    pointnet = (
+        "# ValueError: Expected more than 1 value per channel when training, got input size torch.Size([1, "
+        "512])\n"
+        "\n"
+        "zhenzhen11414 · description · 2020-10-23\n"
+        "200个epoch，训练了1个epoch就停了，怎么解决？"
+    )
+    scvi = (
+        "When I try to use scvi to train the model, I got the following error. Could you please help me to "
+        "solve "
+        "this problem? Thank you for your time!\n"
+        "![image](https://github.com/scverse/scvi-tools/assets/139293021/bd0cb813-e5d8-4ef4-bcd6-2ed593d2df4f)\n"
+        "\n"
+        'ValueError("Expected more than 1 value per channel when training, got input size {}".format(size)) '
+        "\n"
+        "ValueError: Expected more than 1 value per channel when training, got input size torch.Size([1, "
+        "128])"
+    )
+    segmentation = (
+        '# "Expected more than 1 value per channel when training"\n'
+        "\n"
+        "fdujay · description · 2019-08-29\n"
+        "When training on VOC, I met this error.\n"
+        "I want to know how to solve it, does anybody know it？\n"
+        "Maybe my batchsize=4 is not suitable, but 8 or 16 is too large for my gpu..."
+    )
+    for text in (fastai, pointnet, scvi, segmentation):
+        lead = _led_by(text, "batchnorm.one_value_per_channel")
+        assert "BatchNorm" in lead.cause and "drop_last=True" in lead.fix.text, lead
+    for text, size in ((pointnet, "torch.Size([1, 512])"), (scvi, "torch.Size([1, 128])")):
+        assert any(
+            size in line and "a batch of 1" in line
+            for line in _one(text, "batchnorm.one_value_per_channel").evidence
+        )
