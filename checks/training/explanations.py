@@ -1257,6 +1257,22 @@ def analyse_one_value_per_channel(text: str) -> Analysis:
     return quoted(_BATCHNORM_INPUT, text, line)
 
 
+# The dtype the embedding's check was given: "but got torch.cuda.FloatTensor", "but got CUDAIntTensor".
+_INDEX_GIVEN = re.compile(
+    r"argument #1 'indices' to have [^;\n]{0,80}; but got ((?:torch\.)?(?:cuda\.)?(?:CUDA)?(\w{1,12})Tensor)"
+)
+
+
+def analyse_index_dtype(text: str) -> Analysis:
+    """The tensor type the indices were: float ids, or int32 ones."""
+
+    def line(found: re.Match[str]) -> str:
+        kind = "float" if found[2] in ("Float", "Double", "Half", "BFloat16") else found[2].lower()
+        return f"the indices are a {found[1]}: {kind} ids, where the lookup takes int64"
+
+    return quoted(_INDEX_GIVEN, text, line)
+
+
 def asked_for_cpu(text: str) -> Analysis | None:
     """The writer asking to run the program on the CPU (device.run_on_cpu's words): read beside a no-GPU
     message (no driver, no GPUs, a CPU-only torch), its explanation is that entry's, since installing a

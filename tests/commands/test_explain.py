@@ -810,6 +810,11 @@ MESSAGES = [
         "ValueError: Expected more than 1 value per channel when training, got input size torch.Size([1, "
         "128])",
     ),  # scverse/scvi-tools#2314
+    (
+        "embedding.index_dtype",
+        "RuntimeError: Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+        "torch.cuda.IntTensor instead (while checking arguments for embedding)",
+    ),  # nulog/nulog#1
 ]
 
 

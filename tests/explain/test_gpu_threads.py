@@ -14242,3 +14242,49 @@ def test_one_value_per_channel_in_training_is_a_batch_of_one_left_over() -> None
             size in line and "a batch of 1" in line
             for line in _one(text, "batchnorm.one_value_per_channel").evidence
         )
+
+
+def test_embedding_indices_of_another_dtype_are_made_int64() -> None:
+    # The embedding's dtype check on its indices (aten/src/ATen/native/Embedding.cpp: Long, or Long and Int in
+    # later releases) was read by no entry. nulog/nulog#1 (x.to(torch.long): 'it helps'), orcax/PGPR#8
+    # (.long()), udacity/deep-learning-v2-pytorch#96 (x = x.long()), aioz-ai/MICCAI19-MedVQA#10 (.long(),
+    # the reporter), sksq96/pytorch-summary#64 (float input given to an embedding)
+    nulog = (
+        "# Expected tensor for argument #1 'indices' to have scalar type Long; but got torch.cuda.IntTensor "
+        "instead (while checking arguments for embedding)\n"
+        "\n"
+        "thieu1995 · description · 2020-04-16\n"
+        "For those who encounter an error like that, I think it is because of the new version of Pytorch.\n"
+        "You should change 2 things.\n"
+        "1. In def forward(self, x).\n"
+        "Add: x = x.to(torch.long)"
+    )
+    udacity = (
+        "Fix for the following error:\n"
+        "> RuntimeError: Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+        "CUDAIntTensor instead (while checking arguments for embedding)\n"
+        "\n"
+        "Just added the line `x = x.long()` in the `forward` function before the embedding layer."
+    )
+    summary = (
+        ' File "/home/lkk/anaconda3/lib/python3.6/site-packages/torch/nn/functional.py", line 1454, in '
+        "embedding\n"
+        "    return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)\n"
+        "RuntimeError: Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+        "torch.cuda.FloatTensor instead (while checking arguments for embedding)"
+    )
+    pgpr = (
+        "The error:\n"
+        "`RuntimeError: Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+        "torch.IntTensor instead (while checking arguments for embedding)`"
+    )
+    for text, given in (
+        (nulog, "IntTensor"),
+        (udacity, "CUDAIntTensor"),
+        (summary, "FloatTensor"),
+        (pgpr, "IntTensor"),
+    ):
+        lead = _led_by(text, "embedding.index_dtype")
+        assert ".long()" in lead.fix.text and "int64" in lead.cause, lead
+        assert any(given in line for line in lead.evidence), lead.evidence
+    assert any("float" in line for line in _led_by(summary, "embedding.index_dtype").evidence)
