@@ -815,6 +815,11 @@ MESSAGES = [
         "RuntimeError: Expected tensor for argument #1 'indices' to have scalar type Long; but got "
         "torch.cuda.IntTensor instead (while checking arguments for embedding)",
     ),  # nulog/nulog#1
+    (
+        "autograd.backward_twice",
+        "RuntimeError: Trying to backward through the graph a second time, but the buffers have already been "
+        "freed. Specify retain_graph=True when calling backward the first time.",
+    ),  # eriklindernoren/PyTorch-GAN#6
 ]
 
 

@@ -14288,3 +14288,56 @@ def test_embedding_indices_of_another_dtype_are_made_int64() -> None:
         assert ".long()" in lead.fix.text and "int64" in lead.cause, lead
         assert any(given in line for line in lead.evidence), lead.evidence
     assert any("float" in line for line in _led_by(summary, "embedding.index_dtype").evidence)
+
+
+def test_a_second_backward_through_a_freed_graph_is_a_tensor_not_detached() -> None:
+    # autograd's 'Trying to backward through the graph a second time' (every release's words) was read by no
+    # entry. LiJunnan1992/MLNT#8 (the hidden state detached), yuval-alaluf/restyle-encoder#15 (a variable
+    # passed through the graph twice: the maintainer), pytorch/examples#116 (a DCGAN without fake.detach()),
+    # eriklindernoren/PyTorch-GAN#6 (the maintainer's typo in wgan.py)
+    mlnt = (
+        "If using this tensor to compute weights, the first noise type iteration is ok. But the second noise "
+        "type it cannot compute `grads = torch.autograd.grad()`\n"
+        "\n"
+        "`RuntimeError: Trying to backward through the graph a second time, but the buffers have already "
+        "been "
+        "freed. Specify retain_graph=True when calling backward the first time.`"
+    )
+    restyle = (
+        '  File "/restyle_encoder/scripts/../training/coach_restyle_psp.py", line 125, in '
+        "perform_train_iteration_on_batch\n"
+        "    loss.backward()\n"
+        '  File "/usr/local/lib/python3.7/dist-packages/torch/tensor.py", line 185, in backward\n'
+        "    torch.autograd.backward(self, gradient, retain_graph, create_graph)\n"
+        '  File "/usr/local/lib/python3.7/dist-packages/torch/autograd/__init__.py", line 127, in backward\n'
+        "    allow_unreachable=True)  # allow_unreachable flag\n"
+        "RuntimeError: Trying to backward through the graph a second time, but the saved intermediate "
+        "results "
+        "have already been freed. Specify retain_graph=True when calling backward the first time."
+    )
+    dcgan = (
+        "Missed detach when implementing dcgan in pytorch, and it gives me this error:\n"
+        "\n"
+        "```\n"
+        "RuntimeError: Trying to backward through the graph second time, but the buffers have already been "
+        "freed. Please specify retain_variables=True when calling backward for the first time.\n"
+        "```"
+    )
+    wgan = (
+        "Traceback (most recent call last):\n"
+        '  File "wgan.py", line 179, in <module>\n'
+        "    gen_validity.backward(valid)\n"
+        '  File "/home/alcaster/.pyenv/versions/ml/lib/python3.6/site-packages/torch/tensor.py", line 93, in '
+        "backward\n"
+        "    torch.autograd.backward(self, gradient, retain_graph, create_graph)\n"
+        '  File "/home/alcaster/.pyenv/versions/ml/lib/python3.6/site-packages/torch/autograd/__init__.py", '
+        "line "
+        "89, in backward\n"
+        "    allow_unreachable=True)  # allow_unreachable flag\n"
+        "RuntimeError: Trying to backward through the graph a second time, but the buffers have already been "
+        "freed. Specify retain_graph=True when calling backward the first time."
+    )
+    for text in (mlnt, restyle, dcgan, wgan):
+        lead = _led_by(text, "autograd.backward_twice")
+        assert "hidden.detach()" in lead.fix.text and "fake.detach()" in lead.fix.text, lead
+        assert "retain_graph=True" in lead.fix.text and "freed" in lead.cause
