@@ -3560,9 +3560,9 @@ _UNPICKLING = re.compile(
 )
 
 
-def _unpickled_from_a_checkpoint(tail: str, module: str) -> Analysis | None:
-    """A module torch.load imported to rebuild a pickled object: the saving code's, not a requirement."""
-    where = tail.rfind("No module named")
+def _unpickled_from_a_checkpoint(tail: str, where: int, module: str) -> Analysis | None:
+    """A module torch.load imported to rebuild a pickled object (the error at ``where`` in ``tail``): the
+    saving code's, not a requirement."""
     if _UNPICKLING.search(tail[max(0, where - 3000) : where + 600]) is None:
         return None
     return Analysis(
@@ -3593,7 +3593,7 @@ def analyse_not_installed(text: str) -> Analysis:
     if found is None:
         return Analysis()
     module = found[1] or found[2].rstrip(".")
-    unpickled = _unpickled_from_a_checkpoint(tail, module)
+    unpickled = _unpickled_from_a_checkpoint(tail, found.start(), module)
     if unpickled is not None:
         return unpickled
     top = module.split(".")[0]
