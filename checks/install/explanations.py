@@ -2554,7 +2554,7 @@ _SHADOWING_TORCH = Analysis(
 
 def _another_torch_on_the_loader_path(tail: str, failed: str) -> str | None:
     """The text's words for another torch's libraries on the loader's path; None where it shows none."""
-    if _LIBTORCH_FOLDER.search(failed) and not re.search(r"(?:site|dist)-packages", failed):
+    if _LIBTORCH_FOLDER.search(failed) and installed_package(failed) is None:
         return f"{failed} is in a libtorch folder, not the installed torch's"
     for line in islice(_LOADER_PATH_LINE.finditer(tail), 40):
         if _OTHER_TORCH_LIBRARIES.search(line[0]) is not None:
