@@ -47,6 +47,7 @@ from torchdoctor.explain.statement import (
     last_frame_file,
     source_folder,
 )
+from torchdoctor.explain.versions_said import versions_said
 from torchdoctor.inputs import collect_env
 from torchdoctor.machine.distributions import canonical_name
 from torchdoctor.model import Fix
@@ -87,7 +88,7 @@ def _seen(whole: str) -> _Seen:
         if len(whole) <= 2 * _SEEN_WINDOW
         else whole[:_SEEN_WINDOW] + whole[-_SEEN_WINDOW:]
     )
-    torch_version = _versions_seen(text).get("torch")
+    torch_version = versions_said(text).get("torch")
     release = torch_version.partition("+")[0] if torch_version else None
     windows = _WINDOWS_SEEN.search(text) is not None
     driver = last_match(_DRIVER_SEEN, text)
@@ -790,7 +791,7 @@ def analyse_torch_macro(text: str) -> Analysis:
     """TORCH_CHECK missing is the other way round: the torch is older than the code; CHECK_EQ and its kin are
     glog's names, which torch's headers stopped defining in 1.13."""
     tail = text[-200_000:]
-    torch_version = _versions_seen(tail).get("torch")
+    torch_version = versions_said(tail).get("torch")
     said = (f"the text gives torch {torch_version}",) if torch_version else ()
     glog = sorted({found[1] or found[2] for found in _GLOG_CHECK_MISSING.finditer(tail)})
     if glog:
@@ -937,7 +938,7 @@ def analyse_invalid_device_function(text: str) -> Analysis:
         if several is not None:
             evidence.append(several)
     tail = text[-200_000:]
-    torch_version = _versions_seen(tail).get("torch")
+    torch_version = versions_said(tail).get("torch")
     cuda = last_match(_CUDA_NAMED, tail)
     releases = [f"PyTorch {torch_version}"] if torch_version else []
     releases += [f"CUDA {cuda[1]}.{cuda[2]}"] if cuda is not None else []
@@ -2387,7 +2388,7 @@ def _windows_dll(evidence: tuple[str, ...], name: str | None, tail: str) -> Anal
                 "and run the program's ZLUDA setup again."
             ),
         )
-    torch_version = _versions_seen(tail).get("torch")
+    torch_version = versions_said(tail).get("torch")
     if dll.startswith("fbgemm") and (
         torch_version is None or Version(torch_version.split("+")[0]) >= Version("2.4")
     ):
@@ -2934,7 +2935,7 @@ def _companion_of(library: str, symbol: str, text: str) -> str | None:
 def _companion_symbol(evidence: list[str], companion: str, text: str) -> Analysis:
     """A companion built for another torch release: the release of it that pairs with the torch the text
     states (pip's torch==, a TORCH_VERSION, collect_env), with its install command."""
-    torch_version = _versions_seen(text).get("torch")
+    torch_version = versions_said(text).get("torch")
     row = pairing.row_for(torch_version) if torch_version else None
     paired = getattr(row, companion, None) if row is not None else None
     if torch_version is None or not isinstance(paired, str):
@@ -2993,22 +2994,6 @@ def _undefined_symbol_fix(library: str, symbol: str) -> Fix | None:
     return None
 
 
-_VERSION_SEEN = re.compile(
-    r"\b(pytorch|torchvision|torchaudio|torch)(?:[ _]version)?(?: is| of)?(?:==|[ :=]{1,3})"
-    r"v?(\d+\.\d+(?:\.\d+)?(?:\.dev\d{8})?(?:\+\w+)?)|Name: (torch\w*)\s{1,4}Version: (\S{1,40})",
-    re.IGNORECASE,
-)
-
-
-def _versions_seen(text: str) -> dict[str, str]:
-    """Versions of torch and its companions the pasted text states (pip show, collect_env, prose)."""
-    seen: dict[str, str] = {}
-    for match in _VERSION_SEEN.finditer(text):
-        name = (match[1] or match[3]).lower().replace("pytorch", "torch")
-        seen.setdefault(name, match[2] or match[4])
-    return seen
-
-
 def analyse_companion(text: str) -> Analysis:
     evidence: list[str] = []
     cause = None
@@ -3019,7 +3004,7 @@ def analyse_companion(text: str) -> Analysis:
             f"{backend[2]} build of torch (or one built for another torch)."
         )
         evidence.append(f"{backend[1]} has no {backend[2]} kernel for its operators")
-    seen = _versions_seen(text)
+    seen = versions_said(text)
     torch_version = seen.get("torch")
     row = pairing.row_for(torch_version) if torch_version else None
     if torch_version is None or row is None or row.torchvision is None:
@@ -4426,7 +4411,7 @@ _WITHOUT_COMPILE = (
 def _triton_windows_pin(text: str) -> str | None:
     """The triton-windows requirement for the torch release the text states: the Triton minor release torch
     pins on Linux, which triton-windows' README pairs with the same torch from torch 2.5 on."""
-    torch_version = _versions_seen(text).get("torch")
+    torch_version = versions_said(text).get("torch")
     row = pairing.row_for(torch_version) if torch_version else None
     if row is None or row.triton is None or Version(row.torch) < Version("2.5"):
         return None

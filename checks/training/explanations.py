@@ -23,6 +23,7 @@ from torchdoctor.explain.statement import (
     last_frame_file,
     made_without_device,
 )
+from torchdoctor.explain.versions_said import versions_said
 from torchdoctor.inputs import conda_builds
 from torchdoctor.model import Fix
 from torchdoctor.output.wording import clipped
@@ -1217,28 +1218,27 @@ def analyse_alpha_channel(text: str) -> Analysis:
     )
 
 
-# The torch (or libtorch) that loads: "torch version: 1.11.0", "torch==1.13.0", libtorch's download name.
-_LOADING_TORCH = re.compile(
-    r"\b(?:lib)?torch\s?(?:version\s?(?:is|:|=)?|==)\s{0,3}v?(\d\.\d{1,2}\.\d{1,2})"
-    r"|\blibtorch[\w.%+-]{0,60}?-(\d\.\d{1,2}\.\d{1,2})",
+# libtorch's release, where a C++ program loads: its download name ("libtorch-cxx11-abi-shared-with-deps-
+# 1.11.0%2Bcpu.zip") or the writer's words ("libtorch version 1.11.0").
+_LIBTORCH_RELEASE = re.compile(
+    r"\blibtorch(?:[\w.%+-]{0,60}?-|\s?(?:version\s?(?:is|:|=)?|==)\s{0,3}v?)(\d\.\d{1,2}\.\d{1,2})",
     re.IGNORECASE,
 )
 
 
 def analyse_legacy_torchscript(text: str) -> Analysis:
-    """The release of torch the text loads with."""
-
-    def line(found: re.Match[str]) -> str:
-        version = found[1] or found[2]
-        major, minor = (int(part) for part in version.split(".")[:2])
-        reads = (
-            "which no longer reads the legacy format"
-            if (major, minor) >= (1, 11)
-            else "a release before 1.11"
-        )
-        return f"the text shows torch {version}, {reads}"
-
-    return quoted(_LOADING_TORCH, text, line)
+    """The release of torch (or libtorch) the text loads with."""
+    tail = text[-200_000:]
+    said = versions_said(tail).get("torch")
+    libtorch = last_match(_LIBTORCH_RELEASE, tail)
+    version = said.partition("+")[0] if said else libtorch[1] if libtorch else None
+    if version is None:
+        return Analysis()
+    major, minor = (int(part) for part in version.split(".")[:2])
+    reads = (
+        "which no longer reads the legacy format" if (major, minor) >= (1, 11) else "a release before 1.11"
+    )
+    return Analysis(evidence=(f"the text shows torch {version}, {reads}",))
 
 
 # BatchNorm's input size as its check gives it: "got input size torch.Size([1, 256, 1, 1])", or "[1, 128]".
