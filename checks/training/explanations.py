@@ -581,6 +581,8 @@ def analyse_dtypes(text: str) -> Analysis:
     if found is None:
         return Analysis()
     evidence, match = found
+    if _BEFORE_PROMOTION.match(match[0]):
+        return Analysis(evidence=(evidence,), cause=_BEFORE_PROMOTION_CAUSE, fix=_BEFORE_PROMOTION_FIX)
     if "double" in match[0].lower():
         return Analysis(
             evidence=(
@@ -593,6 +595,23 @@ def analyse_dtypes(text: str) -> Analysis:
         line = "the text runs a Stable Diffusion UI with --precision full but without --no-half"
         return Analysis(evidence=(evidence, line), fix=_NO_HALF_FIX)
     return Analysis(evidence=(evidence,))
+
+
+# torch 1.0 to 1.2's TensorIterator (the words "expected backend/device X and dtype A") gave every operand of
+# an operation the first one's dtype; torch 1.3 promotes the arithmetic operators' operands to a common dtype
+# (pytorch/pytorch#22273).
+_BEFORE_PROMOTION = re.compile(r"expected (?:backend|device) ")
+_BEFORE_PROMOTION_CAUSE = (
+    "An operation got operands of two dtypes (a Long tensor of labels, counts or a one-hot in arithmetic "
+    "with a Float one) in a torch from before type promotion: torch 1.0 to 1.2 required every operand to "
+    "have the first one's dtype, where torch 1.3 and later promote them to a common dtype (a Long and a "
+    "Float make a Float)."
+)
+_BEFORE_PROMOTION_FIX = Fix(
+    "Cast the operand of the other dtype where the operation is (onehot.float(), labels.float(), "
+    "x.to(y.dtype)), or upgrade torch to 1.3 or later (a release the program supports), whose arithmetic "
+    "promotes mixed dtypes itself."
+)
 
 
 # The hlky/sygil Stable Diffusion UI: --precision full runs the sampler in float32, while the weights stay in

@@ -14341,3 +14341,37 @@ def test_a_second_backward_through_a_freed_graph_is_a_tensor_not_detached() -> N
         lead = _led_by(text, "autograd.backward_twice")
         assert "hidden.detach()" in lead.fix.text and "fake.detach()" in lead.fix.text, lead
         assert "retain_graph=True" in lead.fix.text and "freed" in lead.cause
+
+
+def test_two_dtypes_in_an_old_torchs_arithmetic_are_cast_or_a_torch_that_promotes() -> None:
+    # torch 1.0 to 1.2's TensorIterator made every operand take the first one's dtype (type promotion came in
+    # 1.3, pytorch/pytorch#22273); its words with one device and two dtypes ("expected device cuda:0 and dtype
+    # Float but got device cuda:0 and dtype Long") were read by no entry. bubbliiiing/arcface-pytorch#8 (torch
+    # 1.2.0; onehot.float() fixed it), prs-eth/OverlapPredator#12, Xharlie/BtcDet#34,
+    # ShannonAI/mrc-for-flat-nested-ner#36 (torch 1.0 and 1.1's backend words)
+    arcface = (
+        "我在租的服务器上跑的时候遇到了“RuntimeError: expected device cuda:0 and dtype Float but got device "
+        "cuda:0 and dtype Long”这个错误，\n"
+        "torch是1.2.0版本的，网上说是因为版本太低，也可以通过更改数据类型解决，\n"
+        "我是把onehot替换为onehot.float()之后就解决了。"
+    )
+    predator = (
+        "except Exception as inst: expected device cuda:0 and dtype Float but got device cuda:0 and dtype "
+        "Long"
+    )
+    btcdet = (
+        "When you run this statement ,python -m btcdet.datasets.multifindbestfit , the following error "
+        "occursRuntimeError:expected backend CUDA and dtype Float but got backend CUDA and dtype Long."
+    )
+    mrc = (
+        "如题，2020.08.08更新，按照和更新之前一样的处理方式，训练过程出现RuntimeError: expected backend CUDA "
+        "and dtype Float but got backend CUDA and dtype Long。"
+    )
+    for text in (arcface, predator, btcdet, mrc):
+        lead = _led_by(text, "tensors.different_dtypes")
+        assert "an input is Long where Float is expected" in lead.evidence, lead.evidence
+        assert "type promotion" in _said(lead) and "1.3" in lead.fix.text, lead
+        assert ".float()" in lead.fix.text and "x.to(y.dtype)" in lead.fix.text, lead.fix
+    # torch 1.3 and later promote in arithmetic: their own words keep the plain dtype explanation
+    later = _led_by("RuntimeError: expected scalar type Float but found Long", "tensors.different_dtypes")
+    assert "type promotion" not in _said(later)
