@@ -998,6 +998,47 @@ _PIPELINE_ON_CPU_FIX = Fix(
 )
 
 
+# The operation and the integer dtype in each generation's words: TH's "_th_floor_out not supported on
+# CUDAType for Long" and "_exp_out is not implemented for type torch.cuda.LongTensor" (an op's name with _th_
+# and _out around it), ATen's '"addmm_cuda" not implemented for 'Long''.
+_INTEGER_KERNEL = re.compile(
+    r"\b(\w{1,80}) is not implemented for type torch\.(cuda\.)?(\w{1,10})Tensor"
+    r"|\b(_th_\w{1,80}) not supported on (\w{1,10})Type for (\w{1,10})"
+    r"|\"(\w{1,80})\" not implemented for '(?:torch\.)?(cuda\.)?(\w{1,10}?)(?:Tensor)?'"
+)
+_TH_NAME = re.compile(r"^_(?:th_)?|_out$")
+_LOSS_TARGET_FIX = Fix(
+    "Give the loss int64 class targets: target.long() (target.to(torch.int64)) before the loss, or where the "
+    "dataset makes them (labels read as int32 from NumPy or a table come as torch.int32); the CUDA loss "
+    "takes int64 or uint8 targets alone."
+)
+_MASK_FIX = Fix(
+    "Make the mask a bool tensor: mask.bool() (mask.byte() where the torch is older than 1.2, whose all() "
+    "and any() take uint8 alone), as a library that takes a mask (torchcrf) asks."
+)
+
+
+def analyse_integer_kernel(text: str) -> Analysis:
+    found = last_match(_INTEGER_KERNEL, text)
+    if found is None:
+        return Analysis()
+    groups = found.groups()
+    if groups[0] is not None:
+        name, on_gpu, dtype = groups[0], groups[1] is not None, groups[2]
+    elif groups[3] is not None:
+        name, on_gpu, dtype = groups[3], groups[4] == "CUDA", groups[5]
+    else:
+        name, on_gpu, dtype = groups[6], groups[7] is not None or "cuda" in groups[6], groups[8]
+    op = _TH_NAME.sub("", name)
+    where = " on the GPU" if on_gpu else ""
+    evidence = (f"{op} has no kernel for {dtype} tensors{where}",)
+    if "nll_loss" in op or "cross_entropy" in op:
+        return Analysis(evidence=evidence, fix=_LOSS_TARGET_FIX)
+    if op in ("all", "any"):
+        return Analysis(evidence=evidence, fix=_MASK_FIX)
+    return Analysis(evidence=evidence)
+
+
 def analyse_half_on_cpu(text: str) -> Analysis:
     op = last_match(re.compile(r"\"(\w{1,80})\" not implemented for 'Half'"), text)
     evidence = (f"the kernel without float16 support: {op[1]}",) if op else ()

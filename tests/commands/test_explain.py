@@ -820,6 +820,10 @@ MESSAGES = [
         "RuntimeError: Trying to backward through the graph a second time, but the buffers have already been "
         "freed. Specify retain_graph=True when calling backward the first time.",
     ),  # eriklindernoren/PyTorch-GAN#6
+    (
+        "dtype.no_integer_kernel",
+        "RuntimeError: _th_sqrt_out is not implemented for type torch.cuda.LongTensor",
+    ),  # KalmanNet/KalmanNet-Dataset#1
 ]
 
 

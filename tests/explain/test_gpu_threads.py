@@ -14375,3 +14375,69 @@ def test_two_dtypes_in_an_old_torchs_arithmetic_are_cast_or_a_torch_that_promote
     # torch 1.3 and later promote in arithmetic: their own words keep the plain dtype explanation
     later = _led_by("RuntimeError: expected scalar type Float but found Long", "tensors.different_dtypes")
     assert "type promotion" not in _said(later)
+
+
+def test_an_operation_with_no_kernel_for_an_integer_dtype_is_given_the_dtype_it_computes_in() -> None:
+    # An integer tensor given an operation that has no kernel for its dtype (TH's '_th_normal is not
+    # implemented for type torch.LongTensor', '_th_ceil_out not supported on CUDAType for Long'; ATen's
+    # '"addmm_cuda" not implemented for 'Long'') was read by no entry. ddehueck/pytorch-neat#3 (normal, torch
+    # 1.0.1), XuecaiHu/Meta-SR-Pytorch#44 (torch.arange(0., outH, 1.) fixed it), archon159/SELOR#8,
+    # jasoncao11/nlp-notebook#2, KalmanNet/KalmanNet-Dataset#1; a loss's Int targets: Topdu/OpenOCR#68
+    # (label.long(): the maintainer), wenet-e2e/wekws#141 (merged), windshadow233/Mahjong-AI#2; a mask's
+    # all(): stored file 21134496095 (input_mask_torch.byte() for TorchCRF)
+    neat = (
+        "**Describe the bug**\n"
+        "RuntimeError: _th_normal is not implemented for type torch.LongTensor\n"
+        "\n"
+        "**To Reproduce**\n"
+        "Steps to reproduce the behavior:\n"
+        "python xor_run.py"
+    )
+    meta_sr = "RuntimeError: \"floor\" not implemented for 'torch.LongTensor'如何解决"
+    selor = (
+        '  File "/home/joshua/SELOR/selor_utils/net.py", line 268, in forward\n'
+        "    atom_wsum = torch.mm(prob, self.atom_embedding.detach())\n"
+        "RuntimeError: \"addmm_cuda\" not implemented for 'Long'"
+    )
+    notebook = (
+        "您好，跑您p-tuning代码，遇见一个RuntimeError: _th_ceil_out not supported on CUDAType for Long，"
+        "猜测是不是mlm_pytorch包的版本问题,想问一下您的版本和环境~谢谢！"
+    )
+    kalman = "RuntimeError: _th_sqrt_out is not implemented for type torch.cuda.LongTensor"
+    for text, op in (
+        (neat, "normal"),
+        (meta_sr, "floor"),
+        (selor, "addmm_cuda"),
+        (notebook, "ceil"),
+        (kalman, "sqrt"),
+    ):
+        lead = _led_by(text, "dtype.no_integer_kernel")
+        assert any(op in line and "Long" in line for line in lead.evidence), lead.evidence
+        assert ".float()" in lead.fix.text and "torch.arange(0., n)" in lead.fix.text, lead.fix
+    openocr = (
+        'How can I solove it RuntimeError: "nll_loss_forward_reduce_cuda_kernel_2d_index" not implemented '
+        "for 'Int'"
+    )
+    wekws = (
+        "On my machine the original code threw an error \n"
+        "RuntimeError: \"nll_loss_forward_reduce_cuda_kernel_2d_index\" not implemented for 'Int'"
+    )
+    mahjong = (
+        "RuntimeError: \"nll_loss_forward_reduce_cuda_kernel_2d_index\" not implemented for 'Int'\n"
+        "\n"
+        "There is a possible solution. Open sl_train/train_discard_model.py, add this: "
+    )
+    for text in (openocr, wekws, mahjong):
+        lead = _led_by(text, "dtype.no_integer_kernel")
+        assert lead.fix.text.startswith("Give the loss int64 class targets"), lead.fix
+        assert "target.long()" in lead.fix.text and ".float()" not in lead.fix.text
+    crf = (
+        "        #  change input_mask_torch type to byte to avoid RuntimeError: _th_all is not implemented "
+        "for type torch.LongTensor\n"
+        "        #   in TorchCRF: no_empty_seq_bf = self.batch_first and mask[:, 0].all()"
+    )
+    lead = _led_by(crf, "dtype.no_integer_kernel")
+    assert "mask.bool()" in lead.fix.text and "mask.byte()" in lead.fix.text, lead.fix
+    # float16 on the CPU and bitwise operations on floats keep their own entries
+    half = _explained("RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'")
+    assert "dtype.no_integer_kernel" not in [e.id for e in half]
