@@ -14441,3 +14441,54 @@ def test_an_operation_with_no_kernel_for_an_integer_dtype_is_given_the_dtype_it_
     # float16 on the CPU and bitwise operations on floats keep their own entries
     half = _explained("RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'")
     assert "dtype.no_integer_kernel" not in [e.id for e in half]
+
+
+def test_a_traceback_cut_after_its_raise_line_is_read_from_that_line() -> None:
+    # A raise statement never stands for the error it raises, so a traceback pasted without its last line,
+    # ending at torch/cuda/__init__.py's `raise AssertionError("Torch not compiled with CUDA enabled")`, was
+    # read by no entry. The raise line under a traceback's last frame, with no exception line after it, is
+    # what stopped the program. Stored files 59344363829 (torch 2.10.0+cpu under torch_npu) and 53272994692
+    # (a Mac); the same statement in source code (torch's own, stored file 35544444; an application's, stored
+    # file 20775686902) stays code.
+    npu = (
+        "**输出**:\n"
+        "```\n"
+        'File "/usr/local/python3.11.15/lib/python3.11/site-packages/torch_npu/utils/_module.py", line 76, '
+        "in convert\n"
+        "    return t.to(device, dtype if t.is_floating_point() or t.is_complex() else None, non_blocking)\n"
+        '  File "/usr/local/python3.11.15/lib/python3.11/site-packages/torch/cuda/__init__.py", line 417, in '
+        "_lazy_init\n"
+        '    raise AssertionError("Torch not compiled with CUDA enabled")\n'
+        "```\n"
+        "\n"
+        "**原因分析**: `torch==2.10.0+cpu` 的 `+cpu` 后缀表示不含 CUDA C++ 扩展。"
+    )
+    hunyuan = (
+        'File "pipelines.py", line 308, in to\n'
+        "    self.vae.to(device)\n"
+        'File "torch/cuda/__init__.py", line 305, in _lazy_init\n'
+        '    raise AssertionError("Torch not compiled with CUDA enabled")\n'
+        "```\n"
+        "\n"
+        "Invocation that produced this:\n"
+    )
+    for text in (npu, hunyuan):
+        lead = _led_by(text, "torch.not_compiled_with_cuda")
+        assert 'raise AssertionError("Torch not compiled with CUDA enabled")' in lead.line, lead.line
+    torch_source = (
+        "        if not hasattr(torch._C, '_cuda_getDeviceCount'):\n"
+        '            raise AssertionError("Torch not compiled with CUDA enabled")\n'
+        "        if _cudart is None:\n"
+    )
+    application = (
+        "    device = args.device\n"
+        '    if device.startswith("cuda") and not torch.cuda.is_available():\n'
+        '        raise AssertionError("Torch not compiled with CUDA enabled")\n'
+        "\n"
+        "# CPU性能优化设置\n"
+    )
+    for code in (torch_source, application):
+        assert "torch.not_compiled_with_cuda" not in [e.id for e in _explained(code)]
+    # with its exception line the traceback is read from that line, as ever
+    whole = hunyuan.replace("```", "AssertionError: Torch not compiled with CUDA enabled\n```")
+    assert _led_by(whole, "torch.not_compiled_with_cuda").line.startswith("AssertionError:")

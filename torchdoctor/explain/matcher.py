@@ -4,7 +4,8 @@ A pasted text is a message, a traceback or a whole log. Before matching, termina
 are removed and the lines that are source code rather than messages are blanked: a traceback's
 ``File "..."`` lines and the source line under each, the source line Python prints under a warning, and
 ``raise ...`` lines, so that ``raise RuntimeError("Distributed package doesn't have NCCL ...")`` never
-stands for the error it raises; an ``assert`` line with its AssertionError under it stays, as what failed.
+stands for the error it raises; an ``assert`` line with its AssertionError under it stays, as what failed, and
+so does a ``raise`` line that ends a traceback pasted without its exception line.
 Blanking keeps every offset, so positions and lines stay those of the text.
 
 In a traceback the last recognised error is the one that stopped the program, so it leads; the others
@@ -182,6 +183,7 @@ def _code_lines(text: str) -> Iterator[tuple[int, int]]:
 
     A line is looked at once, for its first frame or warning: a line of a million frames (a log without
     line breaks) costs its length, not its length times its frames."""
+    kept: set[int] = set()
     done = -1
     for frame in _FRAME.finditer(text):
         if frame.start() <= done:
@@ -191,7 +193,11 @@ def _code_lines(text: str) -> Iterator[tuple[int, int]]:
         # itself (an error, then where it was raised, flattened onto one line), never code.
         yield frame.start(), done
         below = _source_below(text, done, text[start : frame.start()])
-        if below is not None and not _asserted(text, below):
+        if below is None or _asserted(text, below):
+            continue
+        if _raised_last(text, below):
+            kept.add(below[0])
+        else:
             yield below
     done = -1
     for warning in _WARNING.finditer(text):
@@ -204,7 +210,9 @@ def _code_lines(text: str) -> Iterator[tuple[int, int]]:
     for plain, pattern in _SOURCES:
         if plain in text:
             for source in pattern.finditer(text):
-                yield _line_at(text, source.start())
+                line = _line_at(text, source.start())
+                if line[0] not in kept:
+                    yield line
 
 
 def _source_below(text: str, end: int, lead: str) -> tuple[int, int] | None:
@@ -228,6 +236,18 @@ def _asserted(text: str, source: tuple[int, int]) -> bool:
     return text[start:stop].lstrip().startswith("assert") and (
         re.match(r"[ \t]{0,8}AssertionError\b", text[stop + 1 : stop + 40]) is not None
     )
+
+
+def _raised_last(text: str, source: tuple[int, int]) -> bool:
+    """Whether the source line at ``source`` is a raise statement that ends a traceback pasted without its
+    exception line: no frame and no error follows it, so the statement is the only words for what stopped the
+    program (a raise line anywhere else is code, or its exception line follows)."""
+    start, stop = source
+    if not text[start:stop].lstrip().startswith("raise "):
+        return False
+    following = text[stop : stop + 2000].lstrip()
+    line = following[: following.find("\n")] if "\n" in following else following
+    return _FRAME.search(line) is None and _ERROR_HEADER.search(line) is None
 
 
 def _line_at(text: str, position: int) -> tuple[int, int]:
