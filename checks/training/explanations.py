@@ -1039,6 +1039,38 @@ def analyse_integer_kernel(text: str) -> Analysis:
     return Analysis(evidence=evidence)
 
 
+# The two sizes torch.cat found, in each release's words: THC's "Got 4 and 5 in dimension 2", torch 1.x's
+# "except in dimension 2. Got 70 and 71 (The offending index is 0)", torch 1.10's "Expected size 25 but got
+# size 24 for tensor number 1 in the list".
+_CAT_SIZES = re.compile(
+    r"except in dimension \d{1,3}\. (?:Got (\d{1,9}) and (\d{1,9})(?: in dimension (\d{1,3}))?"
+    r"|Expected size (\d{1,9}) but got size (\d{1,9}))"
+)
+_ROUNDED_SIDE_CAUSE = (
+    "Two sizes one apart are a skip connection of an encoder-decoder (a U-Net) meeting the upsampled map: "
+    "each downsampling rounds an odd side down (75 to 37) and upsampling doubles it back (74), so an input "
+    "side that is no multiple of 2 to the number of downsamplings cannot come back to the skip's size."
+)
+_ROUNDED_SIDE_FIX = Fix(
+    "Resize or pad the input so that its height and width (and depth, in 3D) are a multiple of 32 (2 to the "
+    "number of downsamplings, 5 in most U-Nets: 736x512 rather than 760x540), or match the upsampled map to "
+    "the skip's size in the model before torch.cat (F.interpolate(x, size=skip.shape[2:]) or F.pad)."
+)
+
+
+def analyse_cat_sizes(text: str) -> Analysis:
+    found = last_match(_CAT_SIZES, text)
+    if found is None:
+        return Analysis()
+    first, second, dimension = found[1] or found[4], found[2] or found[5], found[3]
+    where = f" in dimension {dimension}" if dimension else ""
+    evidence = (f"the tensors joined differ in size: {first} and {second}{where}",)
+    one_apart = abs(int(first) - int(second)) == 1 and min(int(first), int(second)) >= 3
+    if not one_apart:
+        return Analysis(evidence=evidence)
+    return Analysis(evidence=evidence, cause=_ROUNDED_SIDE_CAUSE, fix=_ROUNDED_SIDE_FIX)
+
+
 def analyse_half_on_cpu(text: str) -> Analysis:
     op = last_match(re.compile(r"\"(\w{1,80})\" not implemented for 'Half'"), text)
     evidence = (f"the kernel without float16 support: {op[1]}",) if op else ()

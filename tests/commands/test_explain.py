@@ -824,6 +824,11 @@ MESSAGES = [
         "dtype.no_integer_kernel",
         "RuntimeError: _th_sqrt_out is not implemented for type torch.cuda.LongTensor",
     ),  # KalmanNet/KalmanNet-Dataset#1
+    (
+        "shape.cat_sizes",
+        "RuntimeError: invalid argument 0: Sizes of tensors must match except in dimension 1. Got 4 and 5 in "
+        "dimension 2 at /pytorch/aten/src/THC/generic/THCTensorMath.cu:83",
+    ),  # junyanz/pytorch-CycleGAN-and-pix2pix#566
 ]
 
 

@@ -14492,3 +14492,66 @@ def test_a_traceback_cut_after_its_raise_line_is_read_from_that_line() -> None:
     # with its exception line the traceback is read from that line, as ever
     whole = hunyuan.replace("```", "AssertionError: Torch not compiled with CUDA enabled\n```")
     assert _led_by(whole, "torch.not_compiled_with_cuda").line.startswith("AssertionError:")
+
+
+def test_a_concatenation_of_sizes_one_apart_is_an_input_size_the_encoder_decoder_cannot_restore() -> None:
+    # torch.cat's 'Sizes of tensors must match except in dimension N', in each release's words, was read by no
+    # entry. Two sizes one apart are a skip connection meeting an upsampled map: an input side that is no
+    # multiple of 2 to the number of downsamplings is rounded down on the way in. zonasw/unet-nested-multiple-
+    # classification#3 (resized to 256x256), fepegar/unet#28 (a multiple of 2 ** n: the maintainer),
+    # junyanz/pytorch-CycleGAN-and-pix2pix#566 (unet_256 with 360: the maintainer),
+    # qubvel-org/segmentation_models.pytorch#196, stored file 41686238611 (a 64 step, torch 1.10's words)
+    nested = (
+        "# RuntimeError: Sizes of tensors must match except in dimension 2. Got 74 and 75 (The offending "
+        "index is 0)\n"
+        "\n"
+        "lijianqing317 · description · 2020-08-19\n"
+        "运行时报这种错，是需要训练集中各个图像的size必须一致吗？"
+    )
+    fepegar = (
+        "However, I am getting the error.\n"
+        "Sizes of tensor must match except in dimension 2. Got 48 and 49 (The offending index is 0). \n"
+    )
+    pix2pix = (
+        '  File "/home/hongjin/PycharmProjects/CycleGAN-20190306/models/networks.py", line 541, in forward\n'
+        "    return torch.cat([x, self.model(x)], 1)\n"
+        "RuntimeError: invalid argument 0: Sizes of tensors must match except in dimension 1. Got 4 and 5 in "
+        "dimension 2 at /pytorch/aten/src/THC/generic/THCTensorMath.cu:83"
+    )
+    smp = (
+        "Sizes of tensors must match except in dimension 1. Got 45 and 46 in dimension 2 at "
+        "/opt/conda/conda-bld/pytorch_1579022060824/work/aten/src/THC/generic/THCTensorMath.cu:71"
+    )
+    voxelmorph = (
+        "# # Make sure the size if the width/height is a 64 step (512, 576, 640...),\n"
+        "# otherwise, it would report a runtime error:\n"
+        "# Sizes of tensors must match except in dimension 1. Expected size 23 but got size 22 for tensor "
+        "number 1 in the list.\n"
+    )
+    for text, sizes in (
+        (nested, "74 and 75"),
+        (fepegar, "48 and 49"),
+        (pix2pix, "4 and 5"),
+        (smp, "45 and 46"),
+        (voxelmorph, "23 and 22"),
+    ):
+        lead = _led_by(text, "shape.cat_sizes")
+        assert any(sizes in line for line in lead.evidence), lead.evidence
+        assert "multiple of 32" in lead.fix.text and "2 to the number of downsamplings" in lead.cause, lead
+    assert any("in dimension 2" in line for line in _led_by(pix2pix, "shape.cat_sizes").evidence)
+    # sizes far apart (stored file 2484182162), or one apart below 3 (stored file 16337011952): the tensors
+    # joined differ in another way, with no reading of the input's size
+    far = (
+        "direct:\n"
+        "Sizes of tensors must match except in dimension 1. Expected size 64 but got size 256 for tensor "
+        "number 1 in the list.\n"
+    )
+    small = (
+        "direct:\n"
+        "Sizes of tensors must match except in dimension 0. Expected size 1 but got size 2 for tensor number "
+        "1 in the list.\n"
+    )
+    for text in (far, small):
+        lead = _led_by(text, "shape.cat_sizes")
+        assert "downsamplings" not in lead.cause and "print the shapes" in lead.fix.text.lower(), lead
+    assert any("64 and 256" in line for line in _led_by(far, "shape.cat_sizes").evidence)
