@@ -217,9 +217,22 @@ def analyse_torch_missing(text: str) -> Analysis:
         line = f"pip is building a package ({' '.join(building[0].split())[:60]}): its setup.py imports torch"
         return Analysis(evidence=(line,), fix=_BUILD_ISOLATION_FIX)
     statement = failing_statement(tail, own_code=True)
-    return (
-        Analysis() if statement is None else Analysis(evidence=(f"the program imports torch at {statement}",))
-    )
+    evidence = () if statement is None else (f"the program imports torch at {statement}",)
+    if _PYTHON_2_WORDS.search(tail) is None:
+        return Analysis(evidence=evidence)
+    line = "the message is in Python 2's words (ImportError, the name unquoted): the Python that ran is 2.x"
+    return Analysis(evidence=(*evidence, line), fix=_PYTHON_2_FIX)
+
+
+# Python 2 says "ImportError: No module named torch"; Python 3 quotes the name (ModuleNotFoundError: No module
+# named 'torch'). torch has published no Python 2 wheel since 1.5.
+_PYTHON_2_WORDS = re.compile(r"ImportError\s{0,3}:\s{0,3}No module named torch(?![\w.'])")
+_PYTHON_2_FIX = Fix(
+    "Run the program with Python 3 (python3 script.py: torch has had no Python 2 wheel since 1.5), and where "
+    "a script or the program starts another process as python (os.system('python ...'), subprocess, a shell "
+    "script's python line), make that python3, or sys.executable in Python code; on Ubuntu the "
+    "python-is-python3 package makes python name Python 3."
+)
 
 
 # A "no GPU" message: where it is, so that only what comes before it is read for its cause.

@@ -14555,3 +14555,42 @@ def test_a_concatenation_of_sizes_one_apart_is_an_input_size_the_encoder_decoder
         lead = _led_by(text, "shape.cat_sizes")
         assert "downsamplings" not in lead.cause and "print the shapes" in lead.fix.text.lower(), lead
     assert any("64 and 256" in line for line in _led_by(far, "shape.cat_sizes").evidence)
+
+
+def test_no_module_named_torch_in_python_2s_words_is_a_python_2_that_should_be_python3() -> None:
+    # "ImportError: No module named torch", the name unquoted, is Python 2's wording (Python 3 quotes it and
+    # raises ModuleNotFoundError); it was read as torch missing from the environment, never as a `python` that
+    # is Python 2 where torch went into Python 3. layumi/Person_reID_baseline_pytorch#146 (test.py's
+    # os.system('python evaluate_gpu.py') made python3: the reporter), kaituoxu/Speech-Transformer#27 (the
+    # recipe's step 3 ran python2), pytorch/pytorch#15999 (python 2.7 against pip3 and python 3.7)
+    reid = (
+        "Hello,after training,when I try test it.\n"
+        "Error shows:\n"
+        "    File evalute_gpu.py,in line 2,in <module>\n"
+        " import torch\n"
+        "ImportError  : No module named torch\n"
+        "But I have tried pip3 install torch /torchvision\n"
+        "And in python3,import torch is fine.\n"
+        "What can I do?Thanks!"
+    )
+    speech = (
+        "# ImportError: No module named torch\n"
+        "\n"
+        "tsxce · description · 2019-11-29\n"
+        "您好，感谢您的开源，我在执行训练的时候前面0，1，2的步骤都训练。就是为什么在步骤3训练的时候好像采用的python版本"
+        "会是python2？我把系统默认的python的软链接改到python 3.7又会报：Unknown option: --\n"
+        "usage: python3 [option] ... [-c cmd | -m mod | file | -] [arg] ...\n"
+        "请问您的训练环境是怎么样的呢"
+    )
+    pytorch = (
+        'I have an issue when I run pytorch in python 2.7. It indicates that "ImportError: No module named '
+        'torch". I installed by using pip. However, if I use pip3 to install pytorch and run in python 3.7, '
+        "everything is fine. Any help?"
+    )
+    for text in (reid, speech, pytorch):
+        lead = _led_by(text, "torch.not_installed")
+        assert any("Python 2's words" in line for line in lead.evidence), lead.evidence
+        assert "python3" in lead.fix.text and "sys.executable" in lead.fix.text, lead.fix
+    # Python 3's words keep the plain reading
+    three = _led_by("ModuleNotFoundError: No module named 'torch'", "torch.not_installed")
+    assert not any("Python 2's words" in line for line in three.evidence)
