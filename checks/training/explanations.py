@@ -1383,7 +1383,7 @@ _FILE_LIMIT = re.compile(r"\bulimit(?: -n)?\s{0,3}(?:=|is|of|:)?\s{0,3}(\d{3,7})
 # torch's sharing of tensors between processes, in a traceback's frames or the writer's words.
 _TENSOR_SHARING = re.compile(
     r"received 0 items of ancdata|torch[/\\]multiprocessing|\breduce_storage\b|\bDataLoader\b"
-    r"|\bnum_workers\b",
+    r"|\bnum_workers\b|Communication with the workers is no longer possible",
     re.IGNORECASE,
 )
 

@@ -14594,3 +14594,38 @@ def test_no_module_named_torch_in_python_2s_words_is_a_python_2_that_should_be_p
     # Python 3's words keep the plain reading
     three = _led_by("ModuleNotFoundError: No module named 'torch'", "torch.not_installed")
     assert not any("Python 2's words" in line for line in three.evidence)
+
+
+def test_the_dataloaders_own_too_many_open_files_is_its_sharing_strategy() -> None:
+    # The DataLoader's own words for the open-file limit ('Too many open files. Communication with the workers
+    # is no longer possible', torch/utils/data/dataloader.py _try_get_data since pytorch/pytorch#34768) were
+    # read by no entry: dataloader.fd_sharing_limit took 'received 0 items of ancdata' and '[Errno 24]' alone.
+    # zju3dv/NeuralRecon#91, facebookresearch/detectron2#3953 (its title), stored files 59199870234 (128
+    # workers against ulimit -n 1024; file_system fixed it) and 10978051948 (the words over four lines)
+    recon = (
+        '  File "/usr/local/lib/python3.8/site-packages/torch/utils/data/dataloader.py", line 1017, in '
+        "_try_get_data\n"
+        "    raise RuntimeError(\n"
+        "RuntimeError: Too many open files. Communication with the workers is no longer possible. Please "
+        "increase the limit using `ulimit -n` in the shell or change the sharing strategy by calling "
+        "`torch.multiprocessing.set_sharing_strategy('file_system')` at the beginning of your code\n"
+        "\n"
+        "I am getting this error when was testing train.sh on just 5 scenes of scannet data.  Any suggestion "
+        "??"
+    )
+    detectron2 = "RuntimeError: Too many open files. Communication with the workers is no longer possible"
+    pod = (
+        "- 학습 41% 지점에서 `RuntimeError: Too many open files. Communication with the workers is no longer "
+        "possible` 발생.\n"
+    )
+    optuna = (
+        "with following error\n"
+        "    RuntimeError: Too many open files.\n"
+        "    Communication with the workers is no longer possible.\n"
+        "    Please increase the limit using `ulimit -n` in the shell or change the sharing strategy\n"
+        "    by calling `torch.multiprocessing.set_sharing_strategy('file_system')` at the beginning of your "
+        "code\n"
+    )
+    for text in (recon, detectron2, pod, optuna):
+        lead = _led_by(text, "dataloader.fd_sharing_limit")
+        assert "set_sharing_strategy('file_system')" in lead.fix.text and "ulimit -n" in lead.fix.text
