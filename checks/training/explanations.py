@@ -1071,6 +1071,29 @@ def analyse_cat_sizes(text: str) -> Analysis:
     return Analysis(evidence=evidence, cause=_ROUNDED_SIDE_CAUSE, fix=_ROUNDED_SIDE_FIX)
 
 
+_RESULT_CAST = re.compile(
+    r"result type (\w{1,20}) can.t be cast to the desired output type ([A-Za-z]{1,20}(?: int)?)"
+)
+# YOLOv5's build_targets and its forks: Long grid indices clamped in place with a float bound (gain[3] - 1).
+_GRID_CLAMP = re.compile(r"\bclamp_\(0, gain\[[23]\] - 1\)")
+_GRID_CLAMP_FIX = Fix(
+    "Cast the bounds build_targets clamps its Long grid indices with (utils/loss.py): "
+    "gj.clamp_(0, gain[3].long() - 1), gi.clamp_(0, gain[2].long() - 1) (or int(gain[3]) - 1), at each such "
+    "line; the torch the fork was written for accepted the float bound."
+)
+
+
+def analyse_inplace_cast(text: str) -> Analysis:
+    found = last_match(_RESULT_CAST, text)
+    if found is None:
+        return Analysis()
+    evidence = (f"a {found[1]} result is to be stored into a {found[2]} tensor",)
+    if _GRID_CLAMP.search(text[-200_000:]) is None:
+        return Analysis(evidence=evidence)
+    line = "the text shows YOLO's build_targets clamping Long grid indices with a float bound (gain[3] - 1)"
+    return Analysis(evidence=(*evidence, line), fix=_GRID_CLAMP_FIX)
+
+
 def analyse_half_on_cpu(text: str) -> Analysis:
     op = last_match(re.compile(r"\"(\w{1,80})\" not implemented for 'Half'"), text)
     evidence = (f"the kernel without float16 support: {op[1]}",) if op else ()

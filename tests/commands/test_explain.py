@@ -829,6 +829,10 @@ MESSAGES = [
         "RuntimeError: invalid argument 0: Sizes of tensors must match except in dimension 1. Got 4 and 5 in "
         "dimension 2 at /pytorch/aten/src/THC/generic/THCTensorMath.cu:83",
     ),  # junyanz/pytorch-CycleGAN-and-pix2pix#566
+    (
+        "dtype.inplace_result_cast",
+        "RuntimeError: result type Float can't be cast to the desired output type Long",
+    ),  # AI-secure/DBA#1
 ]
 
 

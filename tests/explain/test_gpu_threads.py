@@ -14629,3 +14629,39 @@ def test_the_dataloaders_own_too_many_open_files_is_its_sharing_strategy() -> No
     for text in (recon, detectron2, pod, optuna):
         lead = _led_by(text, "dataloader.fd_sharing_limit")
         assert "set_sharing_strategy('file_system')" in lead.fix.text and "ulimit -n" in lead.fix.text
+
+
+def test_a_float_result_stored_into_an_integer_tensor_in_place_is_cast_or_made_out_of_place() -> None:
+    # 'result type Float can't be cast to the desired output type Long' (an in-place operation or out= whose
+    # promoted result is wider than the integer tensor it is stored into) was read by no entry.
+    # AI-secure/DBA#1 (data.add_ of float updates into a Long tensor; the maintainer: transfer the type),
+    # vicFigure/EAutoDet#5 and ppogg/YOLOv5-Lite#215 (YOLO's build_targets: gj.clamp_(0, gain[3] - 1);
+    # int(gain[3]) - 1 fixed it, commit da07336), WangQvQ/YOLOMagic#3 (the maintainer: PyTorch 1.11)
+    dba = (
+        "Traceback (most recent call last):\n"
+        '  File "main.py", line 179, in <module>\n'
+        "    epoch_interval=helper.params['aggr_epoch_interval'])\n"
+        '  File "/DBA/helper.py", line 256, in average_shrink_models\n'
+        "    data.add_(update_per_layer)\n"
+        "RuntimeError: result type Float can't be cast to the desired output type Long"
+    )
+    eautodet = (
+        '  File "/home/syj/lightweight/EAutoDet-master/utils/loss.py", line 211, in build_targets\n'
+        "    indices.append((b, a, gj.clamp_(0, gain[3] - 1), gi.clamp_(0, gain[2] - 1)))  # image, anchor, "
+        "grid indices\n"
+        "RuntimeError: result type Float can't be cast to the desired output type long int"
+    )
+    magic = "RuntimeError: result type Float can't be cast to the desired output type long int"
+    lite = (
+        "# RuntimeError: result type Float can‘t be cast to the desired output type long int\n"
+        "\n"
+        "GDbbq · description · 2023-01-12\n"
+        "解决办法：  https://blog.csdn.net/Thebest_jack/article/details/125649451"
+    )
+    for text in (dba, eautodet, magic, lite):
+        lead = _led_by(text, "dtype.inplace_result_cast")
+        assert any("Float" in line and "ong" in line for line in lead.evidence), lead.evidence
+        assert "out of place" in lead.fix.text or "gain[3].long()" in lead.fix.text, lead.fix
+    yolo = _led_by(eautodet, "dtype.inplace_result_cast")
+    assert "gj.clamp_(0, gain[3].long() - 1)" in yolo.fix.text and "build_targets" in " ".join(yolo.evidence)
+    assert "x = x + y" in _led_by(dba, "dtype.inplace_result_cast").fix.text
