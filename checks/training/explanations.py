@@ -1094,6 +1094,32 @@ def analyse_inplace_cast(text: str) -> Analysis:
     return Analysis(evidence=(*evidence, line), fix=_GRID_CLAMP_FIX)
 
 
+_TARGET_BOUNDS = re.compile(r"\bTarget (-?\d{1,9}) is out of bounds")
+
+
+def analyse_target_bounds(text: str) -> Analysis:
+    found = last_match(_TARGET_BOUNDS, text)
+    if found is None:
+        return Analysis()
+    target = int(found[1])
+    evidence = [f"the target {found[1]} is outside the classes the model outputs"]
+    if target < 0:
+        evidence.append(
+            "a negative target: class targets start at 0, and the loss skips only its ignore_index (-100 "
+            "by default)"
+        )
+    segmentation = last_match(_SEGMENTATION, text[-200_000:])
+    if segmentation is not None:
+        line = f"the text is about segmentation ({segmentation[0]}): its label images hold the class indices"
+        return Analysis(evidence=(*evidence, line), fix=Fix(_SEGMENTATION_FIX.text))
+    if target > 100:
+        evidence.append(
+            f"a target as large as {target} is often a pixel value of a label image or mask (0 to 255), "
+            "read where a class index is meant"
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
 def analyse_half_on_cpu(text: str) -> Analysis:
     op = last_match(re.compile(r"\"(\w{1,80})\" not implemented for 'Half'"), text)
     evidence = (f"the kernel without float16 support: {op[1]}",) if op else ()

@@ -833,6 +833,10 @@ MESSAGES = [
         "dtype.inplace_result_cast",
         "RuntimeError: result type Float can't be cast to the desired output type Long",
     ),  # AI-secure/DBA#1
+    (
+        "loss.target_out_of_bounds",
+        "IndexError: Target 12 is out of bounds.",
+    ),  # TencentGameMate/gnn_cross_lingual#5
 ]
 
 

@@ -14665,3 +14665,40 @@ def test_a_float_result_stored_into_an_integer_tensor_in_place_is_cast_or_made_o
     yolo = _led_by(eautodet, "dtype.inplace_result_cast")
     assert "gj.clamp_(0, gain[3].long() - 1)" in yolo.fix.text and "build_targets" in " ".join(yolo.evidence)
     assert "x = x + y" in _led_by(dba, "dtype.inplace_result_cast").fix.text
+
+
+def test_a_target_out_of_bounds_is_the_cpus_words_for_a_label_outside_the_classes() -> None:
+    # 'IndexError: Target 13 is out of bounds.' (nll_loss on the CPU: the check a GPU reports as the
+    # device-side assert `t >= 0 && t < n_classes`) was read by no entry. EricFillion/happy-transformer#248
+    # (-1: the lowest valid label is 0, the maintainer), milesial/Pytorch-UNet#291 (192: masks of greyscale
+    # values, not class indices, the maintainer), TencentGameMate/gnn_cross_lingual#5 (num_labels),
+    # 649453932/Bert-Chinese-Text-Classification-Pytorch#96 (13 classes, Target 13)
+    happy = (
+        "return torch._C._nn.cross_entropy_loss(input, target, weight, _Reduction.get_enum(reduction), "
+        "ignore_index) IndexError: \n"
+        "Target -1 is out of bounds."
+    )
+    unet = (
+        "return torch._C._nn.cross_entropy_loss(input, target, weight, _Reduction.get_enum(reduction), "
+        "ignore_index)\n"
+        "IndexError: Target 192 is out of bounds\n"
+        "\n"
+        "Initially the code was running fine with option of bcelogitloss for n_classes= 1. However, in the "
+        "latest code we only \n"
+        "have crossentropyloss() which is throwing this error.\n"
+        "\n"
+        "I have used c_classes = 1 and n_classes = 2 but getting the same error."
+    )
+    gnn = (
+        "# IndexError: Target 12 is out of bounds.\n"
+        "\n"
+        "Clarioooo · description · 2024-05-10\n"
+        "The num_classes is 12. Why does this happen?"
+    )
+    bert = "自己建设数据集，class有13个分类。出现IndexError: Target 13 is out of bounds.问题。求帮忙！！！"
+    for text, target in ((happy, "-1"), (unet, "192"), (gnn, "12"), (bert, "13")):
+        lead = _led_by(text, "loss.target_out_of_bounds")
+        assert any(f"target {target} " in line for line in lead.evidence), lead.evidence
+        assert "0 to num_classes - 1" in lead.fix.text and "ignore_index" in lead.fix.text, lead.fix
+    assert any("start at 0" in line for line in _led_by(happy, "loss.target_out_of_bounds").evidence)
+    assert any("pixel value" in line for line in _led_by(unet, "loss.target_out_of_bounds").evidence)
