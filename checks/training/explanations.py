@@ -1120,6 +1120,35 @@ def analyse_target_bounds(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+_INPUT_CHANNELS = re.compile(
+    r"expected input\[([\d,\s]{1,80})\] to have (\d{1,6}) channels, but got (\d{1,6}) channels instead"
+)
+_IMAGE_KINDS = {
+    (3, 1): "1 channel where 3 are expected: a grayscale image (PIL mode L) where RGB is expected",
+    (3, 4): "4 channels where 3 are expected: an RGBA image (with transparency) where RGB is expected",
+    (1, 3): "3 channels where 1 is expected: an RGB image given to a model built for grayscale input",
+}
+
+
+def analyse_input_channels(text: str) -> Analysis:
+    found = last_match(_INPUT_CHANNELS, text)
+    if found is None:
+        return Analysis()
+    shape = [int(size) for size in re.findall(r"\d+", found[1])]
+    expected, got = int(found[2]), int(found[3])
+    sizes = ", ".join(map(str, shape))
+    evidence = [f"the first layer takes {expected} channels; the input [{sizes}] has {got}"]
+    kind = _IMAGE_KINDS.get((expected, got))
+    if kind is not None:
+        evidence.append(kind)
+    elif len(shape) == 4 and shape[-1] == expected:
+        evidence.append(
+            f"its last dimension holds the {expected} channels: the batch is laid out (N, H, W, C), as a "
+            "NumPy or PIL image array is"
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
 def analyse_half_on_cpu(text: str) -> Analysis:
     op = last_match(re.compile(r"\"(\w{1,80})\" not implemented for 'Half'"), text)
     evidence = (f"the kernel without float16 support: {op[1]}",) if op else ()

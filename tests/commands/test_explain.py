@@ -837,6 +837,11 @@ MESSAGES = [
         "loss.target_out_of_bounds",
         "IndexError: Target 12 is out of bounds.",
     ),  # TencentGameMate/gnn_cross_lingual#5
+    (
+        "model.input_channels",
+        "RuntimeError: Given groups=1, weight of size [64, 1, 7, 7], expected input[0, 3, 406, 406] to have "
+        "1 channels, but got 3 channels instead",
+    ),  # taesungp/contrastive-unpaired-translation#158
 ]
 
 

@@ -14702,3 +14702,59 @@ def test_a_target_out_of_bounds_is_the_cpus_words_for_a_label_outside_the_classe
         assert "0 to num_classes - 1" in lead.fix.text and "ignore_index" in lead.fix.text, lead.fix
     assert any("start at 0" in line for line in _led_by(happy, "loss.target_out_of_bounds").evidence)
     assert any("pixel value" in line for line in _led_by(unet, "loss.target_out_of_bounds").evidence)
+
+
+def test_a_convolution_given_another_number_of_channels_names_the_image_kind_or_the_layout() -> None:
+    # A convolution's 'expected input[1, 1, 224, 224] to have 3 channels, but got 1 channels instead' was read
+    # by no entry (image.alpha_channel took RGBA's 4 against 3 in elementwise and torch.cat words alone).
+    # 1 where 3: stored files 44335491093 (VGG16 given a grayscale image), 38039553997 (a 3-D U-Net given
+    # 1-channel label images); 3 where 1: lucidrains/denoising-diffusion-pytorch#55, taesungp/contrastive-
+    # unpaired-translation#158, tamarott/SinGAN#88 (torch 1.x's 'weight of size 32 1 3 3'); (N, H, W, C):
+    # stored files 16031994872 (next_state.transpose((2, 0, 1)) fixed it) and 66519372928
+    vgg = (
+        '# # Got error: "RuntimeError: Given groups=1, weight of size [64, 3, 3, 3], expected input[1, 1, '
+        "300, "
+        '300] to have 3 channels, but got 1 channels instead"'
+    )
+    unet3d = (
+        "    RuntimeError: Given groups=1, weight of size [32, 3, 1, 1, 1], expected input[1, 1, 50, 125, "
+        "125] "
+        "to have 3 channels, but got 1 channels instead\n"
+    )
+    diffusion = (
+        "grayscale RuntimeError: `expected input[2, 3, 64, 64] to have 1 channels, but got 3 channels "
+        "instead`"
+    )
+    cut = (
+        "RuntimeError: Given groups=1, weight of size [64, 1, 7, 7], expected input[0, 3, 406, 406] to have "
+        "1 "
+        "channels, but got 3 channels instead"
+    )
+    singan = (
+        "`RuntimeError: Given groups=1, weight of size 32 1 3 3, expected input[1, 3, 35, 48] to have 1 "
+        "channels, but got 3 channels instead`"
+    )
+    dqn = (
+        "            # RuntimeError: Given groups=1, weight of size 64 3 11 11, expected input[1, 224, 224, "
+        "3] to "
+        "have 3 channels, but got 224 channels instead\n"
+    )
+    dino = (
+        "        # RuntimeError: Given groups=1, weight of size [64, 3, 7, 7], expected input[16, 224, 224, "
+        "3] to "
+        "have 3 channels, but got 224 channels instead\n"
+    )
+    for text, said in (
+        (vgg, "a grayscale image"),
+        (unet3d, "a grayscale image"),
+        (diffusion, "an RGB image"),
+        (cut, "an RGB image"),
+        (singan, "an RGB image"),
+        (dqn, "(N, H, W, C)"),
+        (dino, "(N, H, W, C)"),
+    ):
+        lead = _led_by(text, "model.input_channels")
+        assert any(said in line for line in lead.evidence), lead.evidence
+    assert "x.permute(0, 3, 1, 2)" in _led_by(dqn, "model.input_channels").fix.text
+    assert ".convert('RGB')" in _led_by(vgg, "model.input_channels").fix.text
+    assert ".convert('L')" in _led_by(cut, "model.input_channels").fix.text
