@@ -1149,6 +1149,34 @@ def analyse_input_channels(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+_STACK_SIZES = re.compile(
+    r"stack expects each tensor to be equal size, but got \[([\d,\s]{0,80})\] at entry (\d{1,9}) and "
+    r"\[([\d,\s]{0,80})\] at entry (\d{1,9})"
+)
+
+
+def analyse_stack_sizes(text: str) -> Analysis:
+    found = last_match(_STACK_SIZES, text)
+    if found is None:
+        return Analysis()
+    first, second = ([int(size) for size in re.findall(r"\d+", group)] for group in (found[1], found[3]))
+    evidence = [
+        f"the batch's items differ: [{', '.join(map(str, first))}] (entry {found[2]}) and "
+        f"[{', '.join(map(str, second))}] (entry {found[4]})"
+    ]
+    if len(first) == len(second) == 3 and first[0] == second[0]:
+        if sorted(first[1:]) == sorted(second[1:]):
+            evidence.append(
+                "the same sizes with height and width swapped: non-square images in two orientations"
+            )
+        else:
+            evidence.append(
+                f"images of different sizes ({first[0]} channels; {first[1]}x{first[2]} against "
+                f"{second[1]}x{second[2]})"
+            )
+    return Analysis(evidence=tuple(evidence))
+
+
 def analyse_half_on_cpu(text: str) -> Analysis:
     op = last_match(re.compile(r"\"(\w{1,80})\" not implemented for 'Half'"), text)
     evidence = (f"the kernel without float16 support: {op[1]}",) if op else ()

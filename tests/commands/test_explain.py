@@ -842,6 +842,11 @@ MESSAGES = [
         "RuntimeError: Given groups=1, weight of size [64, 1, 7, 7], expected input[0, 3, 406, 406] to have "
         "1 channels, but got 3 channels instead",
     ),  # taesungp/contrastive-unpaired-translation#158
+    (
+        "dataloader.stack_sizes",
+        "RuntimeError: stack expects each tensor to be equal size, but got [3, 1088, 773] at entry 0 and [3, "
+        "384, 480] at entry 1",
+    ),  # qubvel-org/segmentation_models.pytorch#472
 ]
 
 

@@ -14758,3 +14758,44 @@ def test_a_convolution_given_another_number_of_channels_names_the_image_kind_or_
     assert "x.permute(0, 3, 1, 2)" in _led_by(dqn, "model.input_channels").fix.text
     assert ".convert('RGB')" in _led_by(vgg, "model.input_channels").fix.text
     assert ".convert('L')" in _led_by(cut, "model.input_channels").fix.text
+
+
+def test_a_batch_of_items_of_different_sizes_is_given_one_size() -> None:
+    # torch.stack's 'stack expects each tensor to be equal size, but got [3, 544, 386] at entry 0 and [3, 794,
+    # 586] at entry 1' (the DataLoader's default collate joining a batch) was read by no entry.
+    # milesial/Pytorch-UNet#285 (batch_size above 1), qubvel-org/segmentation_models.pytorch#472 (images of
+    # different sizes: batch_size=1 or padding), Bohao-Lee/CME#16 (512 against 320), Suanmd/TR-MISR#3
+    # (non-square images in two orientations: the maintainer)
+    unet = (
+        "# RuntimeError: stack expects each tensor to be equal size, but got [3, 544, 386] at entry 0 and "
+        "[3, "
+        "794, 586] at entry 1\n"
+        "\n"
+        "gg22mm · description · 2021-08-20\n"
+        "When set  batch_size=4,  Greater than 1 ， error , Excuse me, why?"
+    )
+    smp = (
+        "RuntimeError: stack expects each tensor to be equal size, but got [3, 1088, 773] at entry 0 and [3, "
+        "384, 480] at entry 1"
+    )
+    cme = (
+        "it occured RuntimeError: stack expects each tensor to be equal size, but got [3, 512, 512] at entry "
+        "0 "
+        "and [3, 320, 320] at entry 4.  I set the height and width to 512."
+    )
+    misr = (
+        "    padded_lr_batch = torch.stack(lr_batch, dim=0)\n"
+        "RuntimeError: stack expects each tensor to be equal size, but got [24, 32, 64] at entry 0 and [24, "
+        "64, "
+        "32] at entry 1"
+    )
+    for text, sizes in (
+        (unet, "544x386 against 794x586"),
+        (smp, "1088x773 against 384x480"),
+        (cme, "512x512 against 320x320"),
+    ):
+        lead = _led_by(text, "dataloader.stack_sizes")
+        assert any(sizes in line for line in lead.evidence), lead.evidence
+        assert "transforms.Resize((512, 512))" in lead.fix.text and "batch_size=1" in lead.fix.text, lead.fix
+    lead = _led_by(misr, "dataloader.stack_sizes")
+    assert any("height and width swapped" in line for line in lead.evidence), lead.evidence
