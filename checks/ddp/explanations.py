@@ -81,6 +81,15 @@ def analyse_duplicate_gpu(text: str) -> Analysis:
     )
 
 
+def analyse_nccl_invalid_usage(text: str) -> Analysis:
+    """The ranks against the GPUs where the text gives both; NCCL's version. Where the text holds NCCL's own
+    reason, "Duplicate GPU detected", that entry says it and this one declines."""
+    if "Duplicate GPU detected" in text:
+        return Analysis(declined=True)
+    ranks = ranks_against_gpus(text)
+    return _with_nccl_version(ranks if ranks is not None else Analysis(), text)
+
+
 # The end of torch's NCCL error ("unhandled system error, NCCL version 2.7.8"): ncclGetVersion, the version of
 # the NCCL library torch loaded, with the CUDA it was built for in newer releases ("2.18.1+cuda12.1").
 _NCCL_VERSION = re.compile(r"\bNCCL version (\d{1,2}\.\d{1,3}\.\d{1,3}(?:\+cuda\d{1,2}(?:\.\d{1,2})?)?)")

@@ -847,6 +847,11 @@ MESSAGES = [
         "RuntimeError: stack expects each tensor to be equal size, but got [3, 1088, 773] at entry 0 and [3, "
         "384, 480] at entry 1",
     ),  # qubvel-org/segmentation_models.pytorch#472
+    (
+        "nccl.invalid_usage",
+        "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:784, invalid usage, NCCL "
+        "version 2.7.8",
+    ),  # facebookresearch/SlowFast#364
 ]
 
 

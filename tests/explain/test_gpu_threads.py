@@ -14799,3 +14799,43 @@ def test_a_batch_of_items_of_different_sizes_is_given_one_size() -> None:
         assert "transforms.Resize((512, 512))" in lead.fix.text and "batch_size=1" in lead.fix.text, lead.fix
     lead = _led_by(misr, "dataloader.stack_sizes")
     assert any("height and width swapped" in line for line in lead.evidence), lead.evidence
+
+
+def test_ncclinvalidusage_is_most_often_two_ranks_on_one_gpu() -> None:
+    # NCCL's 'invalid usage' (ncclInvalidUsage, torch's 'NCCL error in: ..., invalid usage, NCCL version
+    # 2.7.8') was read by no entry; NCCL returns it for 'Duplicate GPU detected', which NCCL_DEBUG=WARN
+    # prints.
+    # NVIDIA/nccl#1241 (multiple ranks on one CUDA device: the maintainer), espnet/espnet#4726
+    # (set_device(RANK) where LOCAL_RANK is meant, CUDA_VISIBLE_DEVICES), facebookresearch/SlowFast#364
+    # (NUM_GPUS left at 8), facebookresearch/swav#61 (torch 1.x's longer words)
+    nccl = (
+        "NCCL error in: /opt/pytorch/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1287, invalid "
+        "usage, NCCL version 2.17.1 ncclInvalidUsage: This usually reflects invalid usage of NCCL library. "
+        "Las"
+    )
+    espnet = (
+        "RuntimeError: NCCL error, invalid usage, NCCL version 2.7.8 when Multi-processing with 2-HOST jobs "
+        "with "
+        "1-GPU for each host, Multi host, DistributedDataParallel"
+    )
+    slowfast = (
+        "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:784, invalid usage, NCCL "
+        "version 2.7.8"
+    )
+    swav = (
+        '"RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:825, invalid usage, NCCL '
+        "version 2.7.8\n"
+        "ncclInvalidUsage: This usually reflects invalid usage of NCCL library (such as too many async ops, "
+        "too "
+        "many collectives at once, mixing streams in a group, etc).\n"
+        "Killing subprocess 1085\n"
+        'Killing subprocess 1086"'
+    )
+    for text in (nccl, espnet, slowfast, swav):
+        lead = _led_by(text, "nccl.invalid_usage")
+        assert "two ranks on one GPU" in lead.cause and "NCCL_DEBUG=WARN" in lead.fix.text, lead
+        assert "torch.cuda.set_device(local_rank)" in lead.fix.text and "LOCAL_RANK" in lead.fix.text
+        assert any("NCCL version" in line for line in lead.evidence), lead.evidence
+    # with NCCL's own reason in the text, that reason leads
+    named = swav + "\nDuplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000"
+    assert [e.id for e in _explained(named)] == ["nccl.duplicate_gpu"]
