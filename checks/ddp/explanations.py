@@ -90,6 +90,24 @@ def analyse_nccl_invalid_usage(text: str) -> Analysis:
     return _with_nccl_version(ranks if ranks is not None else Analysis(), text)
 
 
+# ibverbs' completion status (infiniband/verbs.h enum ibv_wc_status: 12 is IBV_WC_RETRY_EXC_ERR).
+_IB_COMPLETION = re.compile(
+    r"NET/IB\w{0,3} ?: Got completion from peer \S{1,80} with (?:error|status=) ?(\d{1,3})"
+)
+
+
+def analyse_nccl_remote_error(text: str) -> Analysis:
+    """NCCL's last error; an InfiniBand completion's status; NCCL's version."""
+    analysis = analyse_nccl_last_error(text)
+    completion = last_match(_IB_COMPLETION, text)
+    if completion is not None and completion[1] == "12":
+        analysis = analysis.with_evidence(
+            "InfiniBand completion error 12 (IBV_WC_RETRY_EXC_ERR): the transport gave up retrying a send, a "
+            "link, cable or switch problem, or a peer that went away"
+        )
+    return _with_nccl_version(analysis, text)
+
+
 # The end of torch's NCCL error ("unhandled system error, NCCL version 2.7.8"): ncclGetVersion, the version of
 # the NCCL library torch loaded, with the CUDA it was built for in newer releases ("2.18.1+cuda12.1").
 _NCCL_VERSION = re.compile(r"\bNCCL version (\d{1,2}\.\d{1,3}\.\d{1,3}(?:\+cuda\d{1,2}(?:\.\d{1,2})?)?)")

@@ -852,6 +852,12 @@ MESSAGES = [
         "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:784, invalid usage, NCCL "
         "version 2.7.8",
     ),  # facebookresearch/SlowFast#364
+    (
+        "nccl.remote_error",
+        "torch.distributed.DistBackendError: NCCL error in: "
+        "/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, remote process exited or there was a "
+        "network error, NCCL version 2.21.5",
+    ),  # NVIDIA/nccl#2076
 ]
 
 

@@ -14839,3 +14839,50 @@ def test_ncclinvalidusage_is_most_often_two_ranks_on_one_gpu() -> None:
     # with NCCL's own reason in the text, that reason leads
     named = swav + "\nDuplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000"
     assert [e.id for e in _explained(named)] == ["nccl.duplicate_gpu"]
+
+
+def test_nccls_remote_error_is_a_rank_that_went_away_or_the_network_between_nodes() -> None:
+    # 'remote process exited or there was a network error' (ncclRemoteError) was read by no entry.
+    # tatsu-lab/stanford_alpaca#207 (NET/IB completion error 12), NVIDIA/nccl#2076 (some nodes' InfiniBand
+    # links: the reporter), NVIDIA/nccl#1928 (NET/OFI undeliverable), NVIDIA/nccl#795 (a remote rank's
+    # segfault first)
+    alpaca = (
+        "[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous "
+        "nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data. [E "
+        "ProcessGroupNCCL.cpp:460] To avoid data inconsistency, we are taking the entire process down. "
+        "terminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: remote "
+        "process "
+        "exited or there was a network error, NCCL version 2.14.3 ncclRemoteError: A call failed possibly "
+        "due "
+        "to a network error or a remote process exiting prematurely. Last error: NET/IB : Got completion "
+        "from "
+        "peer 11.214.147.122<39138> with error 12, opcode 0, len 0, vendor err 129"
+    )
+    v100 = (
+        "torch.distributed.DistBackendError: NCCL error in: "
+        "/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, "
+        "remote process exited or there was a network error, NCCL version 2.21.5\n"
+        "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting "
+        "prematurely.\n"
+        "Last error:\n"
+        "socketProgressOpt: Call to recv from 172....<33759> failed : Connection reset by peer"
+    )
+    ofi = (
+        "[rank3]: torch.distributed.DistBackendError: NCCL error in: "
+        "/opt/pytorch/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3763, remote process exited "
+        "or "
+        "there was a network error, NCCL version 2.28.8\n"
+        "[rank3]: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting "
+        "prematurely.\n"
+        "[rank3]: Last error:\n"
+        "[rank3]: NET/OFI Request 0x7f14cc5b60c0 completed with error. RC: 113. Error: 2 (UNDELIVERABLE). "
+        "Completed length: 0\n"
+    )
+    for text in (alpaca, v100, ofi):
+        lead = _led_by(text, "nccl.remote_error")
+        assert "another rank" in lead.cause and "NCCL_IB_DISABLE=1" in lead.fix.text, lead
+        assert any("NCCL version" in line for line in lead.evidence), lead.evidence
+    assert any(
+        "error 12" in line and "retr" in line for line in _led_by(alpaca, "nccl.remote_error").evidence
+    )
+    assert any("Connection reset by peer" in line for line in _led_by(v100, "nccl.remote_error").evidence)
