@@ -1120,6 +1120,15 @@ def analyse_target_bounds(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+def _sizes(listed: str) -> list[int]:
+    """The sizes of a shape as a message lists them ("1, 1, 224, 224", "64 3 11 11")."""
+    return [int(size) for size in re.findall(r"\d+", listed)]
+
+
+def _shown(sizes: list[int]) -> str:
+    return f"[{', '.join(map(str, sizes))}]"
+
+
 _INPUT_CHANNELS = re.compile(
     r"expected input\[([\d,\s]{1,80})\] to have (\d{1,6}) channels, but got (\d{1,6}) channels instead"
 )
@@ -1134,10 +1143,9 @@ def analyse_input_channels(text: str) -> Analysis:
     found = last_match(_INPUT_CHANNELS, text)
     if found is None:
         return Analysis()
-    shape = [int(size) for size in re.findall(r"\d+", found[1])]
+    shape = _sizes(found[1])
     expected, got = int(found[2]), int(found[3])
-    sizes = ", ".join(map(str, shape))
-    evidence = [f"the first layer takes {expected} channels; the input [{sizes}] has {got}"]
+    evidence = [f"the first layer takes {expected} channels; the input {_shown(shape)} has {got}"]
     kind = _IMAGE_KINDS.get((expected, got))
     if kind is not None:
         evidence.append(kind)
@@ -1159,10 +1167,10 @@ def analyse_stack_sizes(text: str) -> Analysis:
     found = last_match(_STACK_SIZES, text)
     if found is None:
         return Analysis()
-    first, second = ([int(size) for size in re.findall(r"\d+", group)] for group in (found[1], found[3]))
+    first, second = _sizes(found[1]), _sizes(found[3])
     evidence = [
-        f"the batch's items differ: [{', '.join(map(str, first))}] (entry {found[2]}) and "
-        f"[{', '.join(map(str, second))}] (entry {found[4]})"
+        f"the batch's items differ: {_shown(first)} (entry {found[2]}) and {_shown(second)} "
+        f"(entry {found[4]})"
     ]
     if len(first) == len(second) == 3 and first[0] == second[0]:
         if sorted(first[1:]) == sorted(second[1:]):
