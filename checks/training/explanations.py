@@ -1185,6 +1185,15 @@ def analyse_stack_sizes(text: str) -> Analysis:
     return Analysis(evidence=tuple(evidence))
 
 
+def analyse_pickled_by_older_torch(text: str) -> Analysis:
+    """The release of torch the text runs, where it says."""
+    line = "nn.Upsample's forward reads recompute_scale_factor from torch 1.11 on"
+    said = versions_said(text[-200_000:]).get("torch")
+    if said is None:
+        return Analysis(evidence=(line,))
+    return Analysis(evidence=(line, f"the text shows torch {said}"))
+
+
 def analyse_half_on_cpu(text: str) -> Analysis:
     op = last_match(re.compile(r"\"(\w{1,80})\" not implemented for 'Half'"), text)
     evidence = (f"the kernel without float16 support: {op[1]}",) if op else ()

@@ -858,6 +858,10 @@ MESSAGES = [
         "/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, remote process exited or there was a "
         "network error, NCCL version 2.21.5",
     ),  # NVIDIA/nccl#2076
+    (
+        "load.pickled_by_older_torch",
+        "AttributeError: 'Upsample' object has no attribute 'recompute_scale_factor'",
+    ),  # BiomedSciAI/histocartography#30
 ]
 
 

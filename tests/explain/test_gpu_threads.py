@@ -14886,3 +14886,46 @@ def test_nccls_remote_error_is_a_rank_that_went_away_or_the_network_between_node
         "error 12" in line and "retr" in line for line in _led_by(alpaca, "nccl.remote_error").evidence
     )
     assert any("Connection reset by peer" in line for line in _led_by(v100, "nccl.remote_error").evidence)
+
+
+def test_an_upsample_pickled_by_an_older_torch_lacks_recompute_scale_factor() -> None:
+    # "'Upsample' object has no attribute 'recompute_scale_factor'" (a whole model pickled by torch 1.10 or
+    # before, run by a torch whose Upsample.forward reads the attribute) was read by no entry.
+    # wmcnally/kapao#55 (torch 1.11.0; the requirements pin 1.9.1: the maintainer), openai/DALL-E#71 (the
+    # pickled decoder; rebuilt Upsample modules, #75), BiomedSciAI/histocartography#30 (torch 1.10.1),
+    # zstar1003/yolov5-flask#1
+    kapao = (
+        "I got an error when i used latest pytorch 1.11.0. \n"
+        "The error : \"Upsample' object has no attribute 'recompute_scale_factor\"\n"
+        "\n"
+        "Yolo repo managers also modified their code to fix the same.\n"
+        "https://github.com/ultralytics/yolov5/pull/6932\n"
+    )
+    dalle = (
+        "Is anyone facing this issue when running the notebook? If not, what version of pytorch are you "
+        "using?\n"
+        "\n"
+        "I see this method is affected in the most recent release of pytorch (1.11.0) so my guess that has "
+        "something to do with it.\n"
+        "\n"
+        "> AttributeError: 'Upsample' object has no attribute 'recompute_scale_factor'"
+    )
+    histo = (
+        "/usr/local/lib/python3.7/dist-packages/torch/nn/modules/module.py in __getattr__(self, name)\n"
+        "   1184                 return modules[name]\n"
+        "   1185         raise AttributeError(\"'{}' object has no attribute '{}'\".format(\n"
+        "-> 1186             type(self).__name__, name))\n"
+        "   1187 \n"
+        "AttributeError: 'Upsample' object has no attribute 'recompute_scale_factor'"
+    )
+    flask = (
+        "报错了：\n"
+        "\n"
+        "in __getattr__\n"
+        "    raise AttributeError(\"'{}' object has no attribute '{}'\".format(\n"
+        "AttributeError: 'Upsample' object has no attribute 'recompute_scale_factor'"
+    )
+    for text in (kapao, dalle, histo, flask):
+        lead = _led_by(text, "load.pickled_by_older_torch")
+        assert "m.recompute_scale_factor = None" in lead.fix.text and "state_dict" in lead.fix.text, lead.fix
+        assert any("1.11" in line for line in lead.evidence), lead.evidence
