@@ -14929,3 +14929,30 @@ def test_an_upsample_pickled_by_an_older_torch_lacks_recompute_scale_factor() ->
         lead = _led_by(text, "load.pickled_by_older_torch")
         assert "m.recompute_scale_factor = None" in lead.fix.text and "state_dict" in lead.fix.text, lead.fix
         assert any("1.11" in line for line in lead.evidence), lead.evidence
+
+
+def test_thcs_unknown_error_is_read_by_its_number_of_either_cuda_numbering() -> None:
+    # cudaErrorUnknown is 30 before CUDA 10.1 and 999 from it on; THC's 'cuda runtime error (999) : unknown
+    # error' (torch 1.x built with CUDA 10.1 or later) was read by no entry, its (30) was. Stored files
+    # 2315081298, 50474301898 and 49705448717 (reloading nvidia_uvm fixed it in each)
+    makeup = (
+        "1. [Solved] `RuntimeError: cuda runtime error (999) : unknown error at "
+        "/opt/conda/conda-bld/pytorch_1595629403081/work/aten/src/THC/THCGeneral.cpp:47`\n"
+        "\n"
+        "\t```\n"
+        "\tsudo rmmod nvidia_uvm\n"
+        "\tsudo modprobe nvidia_uvm\n"
+        "\t```\n"
+    )
+    guide = (
+        "Another bit of troubleshooting that may be necessary, if you find yourself with an "
+        "&quot;RuntimeError: "
+        "cuda runtime error (999) : unknown error&quot; it&#39;s an issue with the nVidia driver. Fix it "
+        "with:\n"
+    )
+    notes = (
+        "# RuntimeError: cuda runtime error (999) : unknown error at ..\\aten\\src\\THC\\THCGeneral.cpp:50\n"
+    )
+    for text in (makeup, guide, notes):
+        lead = _led_by(text, "cuda.unknown_error")
+        assert "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm" in lead.fix.commands, lead.fix
