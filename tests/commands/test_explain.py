@@ -862,6 +862,7 @@ MESSAGES = [
         "load.pickled_by_older_torch",
         "AttributeError: 'Upsample' object has no attribute 'recompute_scale_factor'",
     ),  # BiomedSciAI/histocartography#30
+    ("cuda.stub_driver", "RuntimeError: CUDA error: CUDA driver is a stub library"),
 ]
 
 

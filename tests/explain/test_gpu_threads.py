@@ -14956,3 +14956,33 @@ def test_thcs_unknown_error_is_read_by_its_number_of_either_cuda_numbering() -> 
     for text in (makeup, guide, notes):
         lead = _led_by(text, "cuda.unknown_error")
         assert "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm" in lead.fix.commands, lead.fix
+
+
+def test_the_cuda_driver_stub_is_the_toolkits_placeholder_found_before_the_driver() -> None:
+    # 'CUDA driver is a stub library' (cudaErrorStubLibrary, 34: the toolkit's lib64/stubs/libcuda.so loaded
+    # in place of the driver's libcuda.so.1) was read by no entry. Stored files 18107129904 ('CUDA failure
+    # 34'), 67615086582 (a stubs folder on LD_LIBRARY_PATH, verified), 53962209974 (a leftover stub link
+    # ahead of the container runtime's driver), 2946598856 (WSL and Docker without the NVIDIA runtime)
+    sandbox = (
+        "    CUDA failure 34: CUDA driver is a stub library ; GPU=0 ; hostname=localhost\n"
+        "    ; expr=cudaSetDevice(info_.device_id);\n"
+    )
+    nix = (
+        "of `/usr/lib` turns every CUDA entry point into **error 34, `CUDA_ERROR_STUB_LIBRARY`\n"
+        '("CUDA driver is a stub library")** — verified directly:'
+    )
+    docker = (
+        "# LD_LIBRARY_PATH, so a leftover stub wins over the real driver and every CUDA\n"
+        '# init fails with "CUDA driver is a stub library".\n'
+    )
+    wsl = (
+        'If you see "CUDA driver is a stub library":\n'
+        "\n"
+        "- Ensure NVIDIA drivers are installed on the host\n"
+        "- Verify NVIDIA Container Toolkit is installed in WSL 2\n"
+        "- Check that Docker is using the nvidia runtime\n"
+    )
+    for text in (sandbox, nix, docker, wsl):
+        lead = _led_by(text, "cuda.stub_driver")
+        assert "lib64/stubs" in lead.cause and "LD_LIBRARY_PATH" in lead.fix.text, lead
+        assert "ldconfig -p | grep libcuda.so.1" in lead.fix.commands and "--gpus all" in lead.fix.text
