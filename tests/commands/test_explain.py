@@ -863,6 +863,10 @@ MESSAGES = [
         "AttributeError: 'Upsample' object has no attribute 'recompute_scale_factor'",
     ),  # BiomedSciAI/histocartography#30
     ("cuda.stub_driver", "RuntimeError: CUDA error: CUDA driver is a stub library"),
+    (
+        "cuda.nvlink_uncorrectable",
+        "RuntimeError: CUDA error: uncorrectable NVLink error detected during the execution",
+    ),
 ]
 
 

@@ -14986,3 +14986,37 @@ def test_the_cuda_driver_stub_is_the_toolkits_placeholder_found_before_the_drive
         lead = _led_by(text, "cuda.stub_driver")
         assert "lib64/stubs" in lead.cause and "LD_LIBRARY_PATH" in lead.fix.text, lead
         assert "ldconfig -p | grep libcuda.so.1" in lead.fix.commands and "--gpus all" in lead.fix.text
+
+
+def test_an_uncorrectable_nvlink_error_is_the_links_hardware_not_the_program() -> None:
+    # CUDA's 'uncorrectable NVLink error detected during the execution' (CUDA_ERROR_NVLINK_UNCORRECTABLE, 220)
+    # was read by no entry. Stored files 10679892842 (a job master's report of a rank's RuntimeError),
+    # 55484967662 (a knowledge base: the link's state, hardware repair), 66480397060 (a hardware defect on
+    # three nodes), 63106809666 (cudaFreeAsync's words)
+    job = (
+        '      "message": "RuntimeError: CUDA error: uncorrectable NVLink error detected during the '
+        "execution\\nCUDA kernel errors might be asynchronously reported at some other API call, so the "
+        "stacktrace below might be incorrect.\\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.\\n"
+        'Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\\n",'
+    )
+    handbook = (
+        "### 2. Uncorrectable NVLink Error\n"
+        "**日志现象**: `uncorrectable NVLink error detected during the execution`\n"
+        "**问题根因**: GPU nvlink 状态异常\n"
+        "**解决方案**:\n"
+        "1. 关联 AIPod 硬件异常信息\n"
+        "2. 硬件报修\n"
+    )
+    attempt = (
+        "**Root cause of failure:** `CUDA error: uncorrectable NVLink error detected during the execution` "
+        "on "
+        "nodes nvl72069-T01/T07/T08. This is a hardware defect, not a code bug."
+    )
+    allocator = (
+        '            "cudaFreeAsync failed to free 0x27e80b9200: INTERNAL: CUDA error: : "\n'
+        '            "CUDA_ERROR_NVLINK_UNCORRECTABLE: uncorrectable NVLink error detected during the '
+        'execution"'
+    )
+    for text in (job, handbook, attempt, allocator):
+        lead = _led_by(text, "cuda.nvlink_uncorrectable")
+        assert "hardware" in lead.cause and "nvidia-smi nvlink -e" in lead.fix.commands, lead
