@@ -867,6 +867,7 @@ MESSAGES = [
         "cuda.nvlink_uncorrectable",
         "RuntimeError: CUDA error: uncorrectable NVLink error detected during the execution",
     ),
+    ("cuda.ptx_jit_missing", "CUDA Error: PTX JIT compiler library not found"),
 ]
 
 

@@ -15020,3 +15020,32 @@ def test_an_uncorrectable_nvlink_error_is_the_links_hardware_not_the_program() -
     for text in (job, handbook, attempt, allocator):
         lead = _led_by(text, "cuda.nvlink_uncorrectable")
         assert "hardware" in lead.cause and "nvidia-smi nvlink -e" in lead.fix.commands, lead
+
+
+def test_no_ptx_jit_compiler_is_the_drivers_jit_library_missing_where_a_kernel_needed_it() -> None:
+    # CUDA's 'PTX JIT compiler library not found' (CUDA_ERROR_JIT_COMPILER_NOT_FOUND, 221: the driver's
+    # libnvidia-ptxjitcompiler.so.1 could not be loaded where a kernel had PTX alone for this GPU) was read by
+    # no entry. Stored files 1450083666 (a Jetson container without the link to
+    # libnvidia-ptxjitcompiler.so.1), 58543130288 (a WSL 2 container), 55062818601 (kernels built for another
+    # architecture, JIT needed)
+    jetson = (
+        "For missing link to libnvidia-ptxjitcompiler.so.1:\n"
+        "\n"
+        "```\n"
+        "ml_api_1  |  CUDA Error: PTX JIT compiler library not found\n"
+        "```\n"
+    )
+    wsl = (
+        '- **⚠ Runtime JIT unavailable in WSL2 container** ("PTX JIT compiler library not found" — driver '
+        "dlopen "
+        "fails even\n"
+        "  with caps=all + WSL ptxjitcompiler on path). Tile IR is JIT'd at launch by default."
+    )
+    thor = (
+        '- Kernel 启动静默失败（`cudaGetLastError()` 报 "no kernel image is available for execution" 或 "PTX '
+        'JIT compiler library not found"）\n'
+    )
+    for text in (jetson, wsl, thor):
+        lead = _led_by(text, "cuda.ptx_jit_missing")
+        assert "libnvidia-ptxjitcompiler.so.1" in lead.cause and "--gpus all" in lead.fix.text, lead
+        assert "ldconfig -p | grep ptxjitcompiler" in lead.fix.commands
