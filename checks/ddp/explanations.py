@@ -108,6 +108,21 @@ def analyse_nccl_remote_error(text: str) -> Analysis:
     return _with_nccl_version(analysis, text)
 
 
+def analyse_nccl_internal_error(text: str) -> Analysis:
+    """NCCL's last error; the transport settings the text makes; NCCL 2.18's names for network errors."""
+    analysis = analyse_nccl_last_error(text)
+    settings = {m[1]: m[2] for m in _SET.finditer(text[-500_000:])}
+    if settings:
+        listed = ", ".join(f"{name}={value}" for name, value in sorted(settings.items()))
+        analysis = analysis.with_evidence(f"set in the text: {listed} (a transport forced or forbidden)")
+    version = last_match(_NCCL_VERSION, text)
+    if version is not None and version[1].startswith("2.18."):
+        analysis = analysis.with_evidence(
+            f"NCCL {version[1].partition('+')[0]}: NCCL 2.18 reports network errors as internal errors"
+        )
+    return _with_nccl_version(analysis, text)
+
+
 # The end of torch's NCCL error ("unhandled system error, NCCL version 2.7.8"): ncclGetVersion, the version of
 # the NCCL library torch loaded, with the CUDA it was built for in newer releases ("2.18.1+cuda12.1").
 _NCCL_VERSION = re.compile(r"\bNCCL version (\d{1,2}\.\d{1,3}\.\d{1,3}(?:\+cuda\d{1,2}(?:\.\d{1,2})?)?)")

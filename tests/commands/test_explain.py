@@ -868,6 +868,7 @@ MESSAGES = [
         "RuntimeError: CUDA error: uncorrectable NVLink error detected during the execution",
     ),
     ("cuda.ptx_jit_missing", "CUDA Error: PTX JIT compiler library not found"),
+    ("nccl.internal_error", "NCCL error in: ProcessGroupNCCL.cpp:1269, internal error, NCCL version 2.14.3"),
 ]
 
 

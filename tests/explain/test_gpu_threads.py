@@ -15049,3 +15049,41 @@ def test_no_ptx_jit_compiler_is_the_drivers_jit_library_missing_where_a_kernel_n
         lead = _led_by(text, "cuda.ptx_jit_missing")
         assert "libnvidia-ptxjitcompiler.so.1" in lead.cause and "--gpus all" in lead.fix.text, lead
         assert "ldconfig -p | grep ptxjitcompiler" in lead.fix.commands
+
+
+def test_nccls_internal_error_is_read_with_its_network_and_settings() -> None:
+    # NCCL's 'internal error' (ncclInternalError; NCCL 2.18 reports every network error so, its maintainer
+    # in NVIDIA/nccl#1092) was read by no entry. NVIDIA/nccl#1092 (NCCL_DEBUG=WARN; NCCL_SOCKET_IFNAME fixed
+    # it for one user), NVIDIA/nccl-tests#166 (NCCL_P2P_LEVEL left set: unset it, the maintainer),
+    # EleutherAI/gpt-neox#1147 (two nodes: recv refused), MariusBeckerIESE/ChatBot_AI#7
+    nccl = (
+        ": torch.distributed.DistBackendError: NCCL error in: "
+        "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp"
+        ":1333, internal error - please report this issue to the NCCL developers, NCCL version 2.18.1 ain"
+    )
+    tests = (
+        "Test NCCL failure common.cu:958 'internal error - please report this issue to the NCCL developers / "
+        "'\n"
+        "NCCL_P2P_LEVEL=NVL\n"
+    )
+    neox = (
+        "NCCL error in: ProcessGroupNCCL.cpp:1269, internal error, NCCL version 2.14.3\n"
+        "```\n"
+        "i run the code again with `NCCL_DEBUG=INFO` and got this:\n"
+        "```\n"
+        "node2: Last error:\n"
+        "node2: Net : Call to recv from NODE2_IP<56843> failed : Connection refused\n"
+    )
+    chatbot = (
+        "torch.distributed.DistBackendError: NCCL error in: "
+        "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:"
+        "1333, internal error - please report this issue to the NCCL developers, NCCL version 2.18.1"
+    )
+    for text in (nccl, tests, neox, chatbot):
+        lead = _led_by(text, "nccl.internal_error")
+        assert "NCCL_DEBUG=WARN" in lead.fix.text and "NCCL_SOCKET_IFNAME" in lead.fix.text, lead
+    assert any(
+        "2.18" in line and "network" in line for line in _led_by(chatbot, "nccl.internal_error").evidence
+    )
+    assert any("NCCL_P2P_LEVEL" in line for line in _led_by(tests, "nccl.internal_error").evidence)
+    assert any("Connection refused" in line for line in _led_by(neox, "nccl.internal_error").evidence)
