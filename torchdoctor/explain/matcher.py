@@ -245,8 +245,7 @@ def _raised_last(text: str, source: tuple[int, int]) -> bool:
     start, stop = source
     if not text[start:stop].lstrip().startswith("raise "):
         return False
-    following = text[stop : stop + 2000].lstrip()
-    line = following[: following.find("\n")] if "\n" in following else following
+    line = text[stop : stop + 2000].lstrip().partition("\n")[0]
     return _FRAME.search(line) is None and _ERROR_HEADER.search(line) is None
 
 
