@@ -15087,3 +15087,33 @@ def test_nccls_internal_error_is_read_with_its_network_and_settings() -> None:
     )
     assert any("NCCL_P2P_LEVEL" in line for line in _led_by(tests, "nccl.internal_error").evidence)
     assert any("Connection refused" in line for line in _led_by(neox, "nccl.internal_error").evidence)
+
+
+def test_thcs_numbered_initialization_error_is_cuda_in_a_forked_process() -> None:
+    # THC's 'cuda runtime error (3) : initialization error' (torch 1.x's words for
+    # cudaErrorInitializationError, before 'Cannot re-initialize CUDA in forked subprocess' existed) was read
+    # by no entry; CUDA's own words were. Stored files 19281767403 (torch 1.3.0's form beside torch 1.8.0's),
+    # 27242965933 (spawn fixed it), 36816507006 (a service that must not touch the GPU before its children),
+    # 16809983501 (a worker loop)
+    notes = (
+        "torch1.3.0:\n"
+        "\n"
+        "```python\n"
+        "RuntimeError: cuda runtime error (3) : initialization error at "
+        "/pytorch/aten/src/THC/THCGeneral.cpp:50\n"
+        "```\n"
+    )
+    setup = (
+        "## Error 1\n"
+        "Error: RuntimeError: cuda runtime error (3) : initialization error at "
+        "/opt/conda/conda-bld/pytorch_1544174967633/work/aten/src/THC/THCGeneral.cpp:51\n"
+        "Solution: https://github.com/pyg-team/pytorch_geometric/issues/131 \n"
+    )
+    service = (
+        "否则后续在子进程中执行任何依赖 GPU 的 AI 引擎初始化时，都会报错："
+        "“cuda runtime error (3) : initialization error...”\n"
+    )
+    loop = "            if e.args[0].startswith('cuda runtime error (3) : initialization error'):\n"
+    for text in (notes, setup, service, loop):
+        lead = _led_by(text, "cuda.initialization_error")
+        assert "multiprocessing_context='spawn'" in lead.fix.text, lead.fix
