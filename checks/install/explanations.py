@@ -235,6 +235,17 @@ _PYTHON_2_FIX = Fix(
 )
 
 
+def analyse_no_hip_gpus(text: str) -> Analysis:
+    """A ROCm torch on a machine whose GPU the text names as an NVIDIA one."""
+    nvidia = _NVIDIA_GPU.search(text[:_SEEN_WINDOW])
+    if nvidia is None:
+        return Analysis()
+    named = " ".join(nvidia[0].split())
+    return Analysis(
+        evidence=(f"the text names an NVIDIA GPU ({named}): a ROCm build cannot use it, the CUDA build can",)
+    )
+
+
 # A "no GPU" message: where it is, so that only what comes before it is read for its cause.
 _NO_CUDA_MESSAGE = re.compile(
     r"Found no NVIDIA driver|Torch not compiled with CUDA enabled|module 'torch\._C' has no attribute '_cuda_"

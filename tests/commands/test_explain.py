@@ -869,6 +869,7 @@ MESSAGES = [
     ),
     ("cuda.ptx_jit_missing", "CUDA Error: PTX JIT compiler library not found"),
     ("nccl.internal_error", "NCCL error in: ProcessGroupNCCL.cpp:1269, internal error, NCCL version 2.14.3"),
+    ("rocm.no_gpus_available", "RuntimeError: No HIP GPUs are available"),
 ]
 
 

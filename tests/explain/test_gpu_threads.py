@@ -15117,3 +15117,52 @@ def test_thcs_numbered_initialization_error_is_cuda_in_a_forked_process() -> Non
     for text in (notes, setup, service, loop):
         lead = _led_by(text, "cuda.initialization_error")
         assert "multiprocessing_context='spawn'" in lead.fix.text, lead.fix
+
+
+def test_no_hip_gpus_is_a_rocm_torch_that_cannot_reach_an_amd_gpu() -> None:
+    # ROCm's 'No HIP GPUs are available' (a ROCm build of torch whose HIP sees no GPU) was read by no entry.
+    # Stored files 58573778432 (a container without the render and video groups: --group-add keep-groups),
+    # 61302408288 (/dev/kfd and /dev/dri, the amdgpu module), 57354847550 (a pod without the AMD GPU device
+    # plugin), 7808787661 (a ROCm wheel where the GPU is an NVIDIA one: the CUDA build instead)
+    podman = (
+        "- **`RuntimeError: No HIP GPUs are available`** (or `rocminfo` finds nothing)\n"
+        "  despite `--device /dev/kfd --device /dev/dri` → the user's supplementary\n"
+        "  groups were not carried into the container, so `/dev/kfd` is present but\n"
+        "  inaccessible. Fix: add `--group-add keep-groups` and verify you are in the\n"
+        "  host `render`/`video` groups (`groups`); if it still fails, try\n"
+    )
+    troubleshooting = (
+        "## GPU Not Detected\n"
+        "\n"
+        "```\n"
+        "RuntimeError: No HIP GPUs are available\n"
+        "```\n"
+        "\n"
+        "**Fix:**\n"
+        "```bash\n"
+        "# Check devices exist\n"
+        "ls -la /dev/kfd /dev/dri/\n"
+    )
+    chart = (
+        "### RuntimeError: No HIP GPUs are available\n"
+        "\n"
+        "This error occurs when using the `rocm` image without AMD GPU device plugin installed.\n"
+    )
+    fish = (
+        "of these files was tested on Linux Platform with a GPU (RTX1080).\n"
+        "\n"
+        "If you see the following error, you may need to install a [PyTorch "
+        "package](https://pytorch.org/get-started/locally/)\n"
+        "compatible with your infrastructure.\n"
+        "\n"
+        "```text\n"
+        "RuntimeError: No HIP GPUs are available\n"
+        "```\n"
+    )
+    for text in (podman, troubleshooting, chart, fish):
+        lead = _led_by(text, "rocm.no_gpus_available")
+        assert "/dev/kfd" in lead.cause and "render" in lead.fix.text and "rocminfo" in lead.fix.commands, (
+            lead
+        )
+    nvidia = _led_by(fish, "rocm.no_gpus_available")
+    assert any("NVIDIA" in line and "CUDA build" in line for line in nvidia.evidence), nvidia.evidence
