@@ -246,6 +246,22 @@ def analyse_no_hip_gpus(text: str) -> Analysis:
     )
 
 
+# lspci -k's line of the modules that may drive the GPU, where nouveau is one.
+_NOUVEAU = re.compile(r"Kernel (?:driver in use|modules): [^\n]{0,80}?\bnouveau\b")
+
+
+def analyse_driver_not_loaded(text: str) -> Analysis:
+    """nouveau named for the GPU, where the text shows lspci's lines."""
+    if _NOUVEAU.search(text[-200_000:]) is None:
+        return Analysis()
+    return Analysis(
+        evidence=(
+            "lspci names nouveau for the GPU: loaded, it holds the GPU the NVIDIA driver needs "
+            "(blacklist it)",
+        )
+    )
+
+
 # A "no GPU" message: where it is, so that only what comes before it is read for its cause.
 _NO_CUDA_MESSAGE = re.compile(
     r"Found no NVIDIA driver|Torch not compiled with CUDA enabled|module 'torch\._C' has no attribute '_cuda_"

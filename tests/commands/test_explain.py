@@ -870,6 +870,12 @@ MESSAGES = [
     ("cuda.ptx_jit_missing", "CUDA Error: PTX JIT compiler library not found"),
     ("nccl.internal_error", "NCCL error in: ProcessGroupNCCL.cpp:1269, internal error, NCCL version 2.14.3"),
     ("rocm.no_gpus_available", "RuntimeError: No HIP GPUs are available"),
+    (
+        "driver.not_loaded",
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the "
+        "latest NVIDIA driver is installed and running.",
+    ),
+    ("driver.library_mismatch", "Failed to initialize NVML: Driver/library version mismatch"),
 ]
 
 

@@ -15166,3 +15166,77 @@ def test_no_hip_gpus_is_a_rocm_torch_that_cannot_reach_an_amd_gpu() -> None:
         )
     nvidia = _led_by(fish, "rocm.no_gpus_available")
     assert any("NVIDIA" in line and "CUDA build" in line for line in nvidia.evidence), nvidia.evidence
+
+
+def test_nvidia_smi_that_cannot_reach_the_driver_is_a_kernel_module_not_loaded() -> None:
+    # nvidia-smi's 'NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver' was read by
+    # no entry. Stored files 54517337674 (a kernel update whose DKMS rebuild failed), 61469049724 (Secure
+    # Boot: the module unsigned), 1238785414 (nouveau and nvidiafb hold the GPU), 46914720919 (installed,
+    # rebooted, still not loaded)
+    dkms = (
+        "El error arrojado es: `NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA "
+        "driver. Make "
+        "sure that the latest NVIDIA driver is installed and running`.\n"
+    )
+    secure_boot = (
+        '            warn  "签名后才能被内核加载。密钥没配好就装驱动，装完 nvidia-smi"\n'
+        '            warn  "依然会失败（couldn\'t communicate with the NVIDIA driver），"\n'
+    )
+    nouveau = (
+        "    Kernel modules: nvidiafb, nouveau\n"
+        "\n"
+        "\tnvidia-smi -a\n"
+        "\tNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the "
+        "latest "
+        "NVIDIA driver is installed and running.\n"
+    )
+    lambda_stack = (
+        "After a reboot it did NOT work:\n"
+        "\n"
+        "root@cocalc-compute-server-6:/home/wstein# nvidia-smi\n"
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the "
+        "latest "
+        "NVIDIA driver is installed and running.\n"
+    )
+    for text in (dkms, secure_boot, nouveau, lambda_stack):
+        lead = _led_by(text, "driver.not_loaded")
+        assert (
+            "kernel module" in lead.cause
+            and "Secure Boot" in lead.fix.text
+            and "dkms status" in lead.fix.commands
+        )
+    assert any("nouveau" in line for line in _led_by(nouveau, "driver.not_loaded").evidence)
+
+
+def test_nvml_driver_library_mismatch_is_a_driver_updated_under_a_loaded_module() -> None:
+    # 'Failed to initialize NVML: Driver/library version mismatch' was read by no entry. Stored files
+    # 10129034331 (apt-get upgraded the user-space libraries, 570.195 to 570.211: reboot), 68837188041
+    # (unattended-upgrades; the kernel log's 'NVRM: API mismatch'), 18184156146 (an outdated module in the
+    # initramfs), 54514288701 (reboot, or unload and reload the modules)
+    apt = (
+        "   - `nvidia-smi` reports `Failed to initialize NVML: Driver/library version mismatch`\n"
+        "   - CUDA programs fail with `CUDA_ERROR_UNKNOWN`\n"
+    )
+    laptop = (
+        "**Driver/library mismatch on the current laptop (procedure to verify).** Symptom: `nvidia-smi`\n"
+        'prints "Failed to initialize NVML: Driver/library version mismatch". Usual cause:\n'
+        "unattended-upgrades replaced the userspace libraries (`libnvidia-compute-580`, `nvidia-utils-580`)\n"
+        "while the older kernel module stayed loaded; the kernel log shows `NVRM: API mismatch: the client\n"
+    )
+    initramfs = (
+        "Got driver/library version mismatch error:\n"
+        "\n"
+        "```\n"
+        "$ nvidia-smi\n"
+        "Failed to initialize NVML: Driver/library version mismatch\n"
+        "```\n"
+    )
+    docker = (
+        "The final command must print the GPU table. If it fails with\n"
+        "`Failed to initialize NVML: Driver/library version mismatch`, the\n"
+        "in-kernel driver disagrees with the userland library — reboot, or\n"
+        "unload + reload the nvidia kernel modules.\n"
+    )
+    for text in (apt, laptop, initramfs, docker):
+        lead = _led_by(text, "driver.library_mismatch")
+        assert "Reboot" in lead.fix.text and "cat /proc/driver/nvidia/version" in lead.fix.commands, lead
