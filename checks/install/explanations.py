@@ -262,6 +262,28 @@ def analyse_driver_not_loaded(text: str) -> Analysis:
     )
 
 
+# The loader's words: the libstdc++ it loaded, the version missing, and the module that asked.
+_LIBSTDCXX = re.compile(
+    r"(\S{0,200}libstdc\+\+\.so\.6): version [`'‘’\"]{0,2}((?:GLIBCXX|CXXABI)_[\d.]{3,10}?)[`'‘’\"]{0,2} "
+    r"not found \(required by (\S{1,300})\)"
+)
+_CONDA_PATH = re.compile(r"(?:conda|mamba|miniforge)\w{0,3}[/\\]|[/\\]envs[/\\]", re.IGNORECASE)
+
+
+def analyse_libstdcxx(text: str) -> Analysis:
+    """The libstdc++ loaded and the module that asked; whether that module lives in a conda environment."""
+    found = last_match(_LIBSTDCXX, text)
+    if found is None:
+        return Analysis()
+    evidence = [f"{found[3]} needs {found[2]}, which {found[1]} lacks"]
+    if _CONDA_PATH.search(found[3]) and not _CONDA_PATH.search(found[1]):
+        evidence.append(
+            "the module lives in a conda environment and the libstdc++ loaded is the system's: the "
+            "environment's own (in $CONDA_PREFIX/lib) is newer"
+        )
+    return Analysis(evidence=tuple(evidence))
+
+
 # A "no GPU" message: where it is, so that only what comes before it is read for its cause.
 _NO_CUDA_MESSAGE = re.compile(
     r"Found no NVIDIA driver|Torch not compiled with CUDA enabled|module 'torch\._C' has no attribute '_cuda_"

@@ -876,6 +876,11 @@ MESSAGES = [
         "latest NVIDIA driver is installed and running.",
     ),
     ("driver.library_mismatch", "Failed to initialize NVML: Driver/library version mismatch"),
+    (
+        "lib.libstdcxx_too_old",
+        "ImportError: /usr/lib64/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by "
+        "<conda_path>/envs/rs_dc/lib/python3.11/site-packages/compressai/_CXX.cpython-311-x86_64-linux-gnu.so)",
+    ),
 ]
 
 

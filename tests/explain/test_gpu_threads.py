@@ -15240,3 +15240,30 @@ def test_nvml_driver_library_mismatch_is_a_driver_updated_under_a_loaded_module(
     for text in (apt, laptop, initramfs, docker):
         lead = _led_by(text, "driver.library_mismatch")
         assert "Reboot" in lead.fix.text and "cat /proc/driver/nvidia/version" in lead.fix.commands, lead
+
+
+def test_a_glibcxx_version_not_found_is_an_older_libstdcxx_loaded_ahead_of_the_environments() -> None:
+    # The dynamic loader's "libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by ...)" was read by
+    # no entry (lib.glibc_too_old takes glibc's GLIBC_ versions alone). Stored files 16758550665 (protobuf's
+    # extension in a miniconda env: the env's libstdc++), 34155221760 (pandas in an anaconda env),
+    # 68287185270 (compressai's _CXX: gcc and g++ from conda)
+    autodl = (
+        "该项目在autodl上跑报错：ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version "
+        "`GLIBCXX_3.4.29' not found (required by "
+        "/root/miniconda3/lib/python3.8/site-packages/google/protobuf/pyext/"
+        "_message.cpython-38-x86_64-linux-gnu.so)\n"
+    )
+    nerfslam = (
+        "            - ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.29' not "
+        "found "
+        "(required by /home/sj/anaconda3/envs/nerfslam/lib/python3.8/site-packages/pandas/_libs/window/"
+        "aggregations.cpython-38-x86_64-linux-gnu.so)\n"
+    )
+    compressai = (
+        "   ImportError: /usr/lib64/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by "
+        "<conda_path>/envs/rs_dc/lib/python3.11/site-packages/compressai/_CXX.cpython-311-x86_64-linux-gnu.so)\n"
+    )
+    for text in (autodl, nerfslam, compressai):
+        lead = _led_by(text, "lib.libstdcxx_too_old")
+        assert "GLIBCXX_3.4.29" in " ".join(lead.evidence) and "$CONDA_PREFIX/lib" in lead.fix.text, lead
+    assert any("conda" in line for line in _led_by(nerfslam, "lib.libstdcxx_too_old").evidence)
