@@ -944,11 +944,18 @@ def analyse_device_assert(text: str) -> Analysis:
         evidence = f"assertion: {assertion[1]}"
         case = next((c for c in _ASSERTIONS if c.compiled.search(assertion[1])), None)
         analysis = case.analysis(evidence) if case is not None else Analysis(evidence=(evidence,))
+    line = _segmentation_said(text)
+    if line is None:
+        return _past_positions(analysis, text)
+    return replace(analysis, evidence=(*analysis.evidence, line), fix=_SEGMENTATION_FIX)
+
+
+def _segmentation_said(text: str) -> str | None:
+    """The evidence line where the text is about segmentation, whose label images hold the class indices."""
     segmentation = last_match(_SEGMENTATION, text[-200_000:])
     if segmentation is None:
-        return _past_positions(analysis, text)
-    line = f"the text is about segmentation ({segmentation[0]}): its label images hold the class indices"
-    return replace(analysis, evidence=(*analysis.evidence, line), fix=_SEGMENTATION_FIX)
+        return None
+    return f"the text is about segmentation ({segmentation[0]}): its label images hold the class indices"
 
 
 _SCALE = re.compile(r"(?:reducing loss scale to|reducing to) ([\d.]+(?:e[+-]?\d+)?)", re.IGNORECASE)
@@ -1108,9 +1115,8 @@ def analyse_target_bounds(text: str) -> Analysis:
             "a negative target: class targets start at 0, and the loss skips only its ignore_index (-100 "
             "by default)"
         )
-    segmentation = last_match(_SEGMENTATION, text[-200_000:])
-    if segmentation is not None:
-        line = f"the text is about segmentation ({segmentation[0]}): its label images hold the class indices"
+    line = _segmentation_said(text)
+    if line is not None:
         return Analysis(evidence=(*evidence, line), fix=Fix(_SEGMENTATION_FIX.text))
     if target > 100:
         evidence.append(
